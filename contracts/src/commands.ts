@@ -1,0 +1,103 @@
+import { z } from "zod";
+import { IdSchema, replySchema } from "./reply.js";
+import { RestoreModeSchema, RestorePlanSchema } from "./checkpoints.js";
+
+export const ModeSchema = z.enum(["plan", "act"]);
+export type Mode = z.infer<typeof ModeSchema>;
+
+export const RunStateSchema = z.enum([
+  "idle",
+  "running",
+  "awaiting_approval",
+  "done",
+  "unverified",
+  "error",
+  "aborted",
+]);
+export type RunState = z.infer<typeof RunStateSchema>;
+
+export const AutoApproveSchema = z.object({
+  /** Read-only tools never need approval; listed for completeness of the UI. */
+  edits: z.boolean().default(false),
+  /** Command prefixes (argv[0] or "argv0 argv1") that run without asking. */
+  commands: z.array(z.string().min(1).max(200)).max(100).default([]),
+});
+export type AutoApprove = z.infer<typeof AutoApproveSchema>;
+
+export const StartRequestSchema = z.object({
+  task: z.string().min(1).max(100_000),
+  mode: ModeSchema.default("act"),
+  workspace: z.string().min(1).max(4096),
+  model: z.string().min(1).max(128).optional(),
+  /** Continue an existing session with a new run. */
+  session: IdSchema.optional(),
+  user: IdSchema.default("local"),
+  auto_approve: AutoApproveSchema.optional(),
+  max_iterations: z.number().int().positive().max(200).optional(),
+});
+export type StartRequest = z.infer<typeof StartRequestSchema>;
+export const StartResultSchema = z.object({ session: IdSchema, run: IdSchema, state: RunStateSchema });
+export const StartReplySchema = replySchema(StartResultSchema);
+
+export const DecisionSchema = z.enum(["approve", "reject", "abort"]);
+export const DecisionRequestSchema = z.object({
+  session: IdSchema,
+  approval: IdSchema,
+  decision: DecisionSchema,
+  feedback: z.string().max(20_000).optional(),
+  /** Required to approve a protected path: the person names the risk. */
+  confirm_protected: z.boolean().optional(),
+  /** Required to run a command the policy marked CONSENT_REQUIRED with network on. */
+  consent_network: z.boolean().optional(),
+});
+export type DecisionRequest = z.infer<typeof DecisionRequestSchema>;
+export const DecisionReplySchema = replySchema(z.object({ accepted: z.boolean(), state: RunStateSchema }));
+
+export const SessionRequestSchema = z.object({ session: IdSchema });
+export const AbortRequestSchema = z.object({ session: IdSchema, reason: z.string().max(2000).optional() });
+export const AbortReplySchema = replySchema(z.object({ state: RunStateSchema }));
+
+export const MessageRequestSchema = z.object({ session: IdSchema, text: z.string().min(1).max(100_000) });
+export const MessageReplySchema = replySchema(z.object({ run: IdSchema, state: RunStateSchema }));
+
+export const ModeRequestSchema = z.object({ session: IdSchema, mode: ModeSchema });
+export const ModeReplySchema = replySchema(z.object({ mode: ModeSchema }));
+
+export const PendingApprovalSchema = z.object({
+  id: IdSchema,
+  call_id: z.string(),
+  tool: z.string(),
+  requested_at: z.string(),
+  expires_at: z.string(),
+});
+export const SessionSnapshotSchema = z.object({
+  id: IdSchema,
+  user: IdSchema,
+  workspace: z.string(),
+  mode: ModeSchema,
+  state: RunStateSchema,
+  run: z.string().optional(),
+  task: z.string(),
+  iterations: z.number().int().nonnegative(),
+  last_seq: z.number().int().nonnegative(),
+  approvals_pending: z.array(PendingApprovalSchema),
+  created_at: z.string(),
+  updated_at: z.string(),
+  result: z.string().optional(),
+});
+export type SessionSnapshot = z.infer<typeof SessionSnapshotSchema>;
+export const StatusReplySchema = replySchema(SessionSnapshotSchema);
+
+export const SessionsRequestSchema = z.object({ user: IdSchema.optional(), limit: z.number().int().positive().max(500).default(100) });
+export const SessionsReplySchema = replySchema(z.object({ sessions: z.array(SessionSnapshotSchema) }));
+
+export const RestoreRequestSchema = z.object({
+  session: IdSchema,
+  checkpoint: z.string().regex(/^[0-9a-f]{40}$/),
+  mode: RestoreModeSchema.default("files_and_task"),
+  dry_run: z.boolean().default(true),
+  force: z.boolean().default(false),
+});
+export const RestoreReplySchema = replySchema(
+  z.object({ plan: RestorePlanSchema, applied: z.boolean(), truncated_messages: z.number().int().nonnegative() }),
+);

@@ -1,0 +1,179 @@
+import { z } from "zod";
+import { ModeSchema, RunStateSchema } from "./commands.js";
+import { InvisibleFlagSchema, ProtectedFlagSchema } from "./tools.js";
+import { ErrorBodySchema } from "./errors.js";
+
+/** Experiment identifiers (seed 002): change them when behaviour changes in a way that affects evaluation. */
+export const experiment = {
+  strategy: "agent-loop-v3",
+  scheduler: "safe-parallel-v1",
+  context_policy: "stable-prefix-compact-v1",
+} as const;
+
+const envelope = {
+  session: z.string(),
+  run: z.string(),
+  /** Per-session, contiguous from 1. */
+  seq: z.number().int().positive(),
+  ts: z.string(),
+  user: z.string(),
+  depth: z.number().int().nonnegative().default(0),
+  strategy: z.string(),
+  scheduler: z.string(),
+  context_policy: z.string(),
+};
+
+function event<T extends string, P extends z.ZodTypeAny>(type: T, payload: P) {
+  return z.object({ ...envelope, type: z.literal(type), payload });
+}
+
+const ToolCallSummary = z.object({
+  call_id: z.string(),
+  tool: z.string(),
+  /** Public arguments only: write bodies and patches are replaced by their size and digest. */
+  args: z.record(z.string(), z.unknown()),
+});
+
+export const RunCreatedEvent = event(
+  "run.created",
+  z.object({
+    task: z.string(),
+    mode: ModeSchema,
+    workspace: z.string(),
+    model: z.string(),
+    unsandboxed_services: z.boolean().default(false),
+  }),
+);
+export const RunStateEvent = event("run.state", z.object({ state: RunStateSchema }));
+export const ContextBuiltEvent = event(
+  "context.built",
+  z.object({
+    messages: z.number().int().nonnegative(),
+    dropped: z.number().int().nonnegative(),
+    chars: z.number().int().nonnegative(),
+    compacted: z.boolean().default(false),
+    tools: z.array(z.string()),
+  }),
+);
+export const ModelRequestedEvent = event("model.requested", z.object({ request_id: z.string(), model: z.string(), iteration: z.number().int() }));
+export const ModelDeltaEvent = event("model.delta", z.object({ request_id: z.string(), text: z.string() }));
+export const ModelRespondedEvent = event(
+  "model.responded",
+  z.object({
+    request_id: z.string(),
+    text: z.string(),
+    tool_calls: z.number().int().nonnegative(),
+    finish_reason: z.string(),
+    prompt_tokens: z.number().int().nonnegative(),
+    completion_tokens: z.number().int().nonnegative(),
+    duration_ms: z.number().nonnegative(),
+  }),
+);
+export const ToolStartedEvent = event("tool.started", ToolCallSummary);
+export const ToolCompletedEvent = event(
+  "tool.completed",
+  ToolCallSummary.extend({
+    is_error: z.boolean(),
+    summary: z.string(),
+    duration_ms: z.number().nonnegative(),
+    metadata: z.record(z.string(), z.unknown()).default({}),
+  }),
+);
+export const ToolBatchLimitedEvent = event("tool.batch_limited", z.object({ requested: z.number().int(), executed: z.number().int() }));
+export const ApprovalRequestedEvent = event(
+  "approval.requested",
+  z.object({
+    approval: z.string(),
+    call_id: z.string(),
+    tool: z.string(),
+    args: z.record(z.string(), z.unknown()),
+    diff: z.string().optional(),
+    command: z.string().optional(),
+    paths: z.array(z.string()).default([]),
+    protected: z.array(ProtectedFlagSchema).default([]),
+    invisible: z.array(InvisibleFlagSchema).default([]),
+    network: z.enum(["none", "consent_required", "forbidden"]).default("none"),
+    args_digest: z.string(),
+    expires_at: z.string(),
+    /** The model's own hint: display only, never authorization. */
+    model_hint: z.string().optional(),
+  }),
+);
+export const ApprovalDecidedEvent = event(
+  "approval.decided",
+  z.object({
+    approval: z.string(),
+    decision: z.enum(["approve", "reject", "abort", "timeout", "auto"]),
+    feedback: z.string().optional(),
+  }),
+);
+export const CheckpointCreatedEvent = event(
+  "checkpoint.created",
+  z.object({ checkpoint: z.string(), label: z.string(), files_changed: z.number().int().nonnegative(), duration_ms: z.number().nonnegative() }),
+);
+export const CheckpointFailedEvent = event("checkpoint.failed", z.object({ error: ErrorBodySchema }));
+export const CheckpointRestoredEvent = event(
+  "checkpoint.restored",
+  z.object({ checkpoint: z.string(), mode: z.string(), truncated_messages: z.number().int().nonnegative() }),
+);
+export const CompletionRejectedEvent = event(
+  "completion.rejected",
+  z.object({ missing: z.array(z.string()), instruction: z.string(), attempt: z.number().int().positive() }),
+);
+export const CompletionUnverifiedEvent = event("completion.unverified", z.object({ missing: z.array(z.string()), result: z.string() }));
+export const AgentSpawnedEvent = event("agent.spawned", z.object({ child_run: z.string(), role: z.string(), task: z.string(), write: z.boolean() }));
+export const AgentCompletedEvent = event("agent.completed", z.object({ child_run: z.string(), state: RunStateSchema, result: z.string() }));
+export const MessageReceivedEvent = event("message.received", z.object({ text: z.string() }));
+export const ModeChangedEvent = event("mode.changed", z.object({ mode: ModeSchema }));
+export const PlanUpdatedEvent = event(
+  "plan.updated",
+  z.object({ items: z.array(z.object({ step: z.string(), status: z.enum(["pending", "in_progress", "completed"]) })) }),
+);
+export const RunCompletedEvent = event(
+  "run.completed",
+  z.object({
+    state: z.enum(["done", "unverified"]),
+    result: z.string(),
+    iterations: z.number().int().nonnegative(),
+    files_changed: z.array(z.string()).default([]),
+    commands_run: z.number().int().nonnegative().default(0),
+    checkpoints: z.array(z.string()).default([]),
+    automation_writes: z.array(z.string()).default([]),
+    evidence: z.array(z.string()).default([]),
+  }),
+);
+export const RunFailedEvent = event("run.failed", z.object({ error: ErrorBodySchema, iterations: z.number().int().nonnegative() }));
+export const RunCancelledEvent = event("run.cancelled", z.object({ reason: z.string() }));
+
+export const AgentEventSchema = z.discriminatedUnion("type", [
+  RunCreatedEvent,
+  RunStateEvent,
+  ContextBuiltEvent,
+  ModelRequestedEvent,
+  ModelDeltaEvent,
+  ModelRespondedEvent,
+  ToolStartedEvent,
+  ToolCompletedEvent,
+  ToolBatchLimitedEvent,
+  ApprovalRequestedEvent,
+  ApprovalDecidedEvent,
+  CheckpointCreatedEvent,
+  CheckpointFailedEvent,
+  CheckpointRestoredEvent,
+  CompletionRejectedEvent,
+  CompletionUnverifiedEvent,
+  AgentSpawnedEvent,
+  AgentCompletedEvent,
+  MessageReceivedEvent,
+  ModeChangedEvent,
+  PlanUpdatedEvent,
+  RunCompletedEvent,
+  RunFailedEvent,
+  RunCancelledEvent,
+]);
+export type AgentEvent = z.infer<typeof AgentEventSchema>;
+export type AgentEventType = AgentEvent["type"];
+export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
+export type AgentEventPayload<T extends AgentEventType> = AgentEventOf<T>["payload"];
+
+export const terminalEventTypes = ["run.completed", "run.failed", "run.cancelled"] as const;

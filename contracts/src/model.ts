@@ -1,0 +1,89 @@
+import { z } from "zod";
+import { IdSchema, replySchema } from "./reply.js";
+
+export const ChatRoleSchema = z.enum(["system", "user", "assistant", "tool"]);
+export const NativeToolCallSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+});
+export type NativeToolCall = z.infer<typeof NativeToolCallSchema>;
+
+export const ChatMessageSchema = z.object({
+  role: ChatRoleSchema,
+  content: z.string(),
+  /** Provider reasoning kept across tool turns where the provider needs it; never shown to users. */
+  reasoning_content: z.string().optional(),
+  tool_calls: z.array(NativeToolCallSchema).optional(),
+  tool_call_id: z.string().optional(),
+});
+export type ChatMessage = z.infer<typeof ChatMessageSchema>;
+
+export const ChatToolSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  parameters: z.record(z.string(), z.unknown()),
+});
+export type ChatTool = z.infer<typeof ChatToolSchema>;
+
+export const ModelChatRequestSchema = z.object({
+  request_id: IdSchema,
+  /** Keeps a warm context sequence per session for local models. */
+  session: IdSchema,
+  model: z.string().min(1).max(128).optional(),
+  messages: z.array(ChatMessageSchema).min(1),
+  tools: z.array(ChatToolSchema).default([]),
+  /** Constrain local decoding to well-formed tool-call blocks (on by default for local models). */
+  grammar: z.boolean().optional(),
+  max_tokens: z.number().int().positive().max(131_072).optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  /** Stream deltas to agent.model.delta.<request_id>. */
+  stream: z.boolean().default(true),
+  timeout_ms: z.number().int().positive().max(3_600_000).optional(),
+});
+export type ModelChatRequest = z.infer<typeof ModelChatRequestSchema>;
+
+export const ModelDeltaSchema = z.object({
+  request_id: z.string(),
+  index: z.number().int().nonnegative(),
+  text: z.string(),
+});
+export type ModelDelta = z.infer<typeof ModelDeltaSchema>;
+
+export const FinishReasonSchema = z.enum(["stop", "length", "tool_calls", "abort", "error"]);
+export const ModelChatResultSchema = z.object({
+  request_id: z.string(),
+  model: z.string(),
+  text: z.string(),
+  reasoning_content: z.string().optional(),
+  tool_calls: z.array(NativeToolCallSchema).default([]),
+  finish_reason: FinishReasonSchema,
+  usage: z.object({
+    prompt_tokens: z.number().int().nonnegative(),
+    completion_tokens: z.number().int().nonnegative(),
+    /** Prompt tokens actually evaluated (the rest came from the KV cache). */
+    evaluated_prompt_tokens: z.number().int().nonnegative().optional(),
+  }),
+  timings: z.object({ total_ms: z.number().nonnegative(), first_token_ms: z.number().nonnegative().optional() }),
+});
+export type ModelChatResult = z.infer<typeof ModelChatResultSchema>;
+export const ModelChatReplySchema = replySchema(ModelChatResultSchema);
+
+/** Abort a generation in flight (agent.model.abort); the reply says whether one was running. */
+export const ModelAbortRequestSchema = z.object({ request_id: IdSchema });
+
+export const ModelListRequestSchema = z.object({}).passthrough();
+export const ModelInfoSchema = z.object({
+  id: z.string(),
+  provider: z.enum(["llama", "openai", "scripted"]),
+  thinking: z.boolean(),
+  native_tools: z.boolean(),
+  context_budget: z.number().int().positive(),
+  max_output_tokens: z.number().int().positive(),
+  max_iterations: z.number().int().positive(),
+  available: z.boolean(),
+  loaded: z.boolean(),
+  detail: z.string().optional(),
+});
+export type ModelInfo = z.infer<typeof ModelInfoSchema>;
+export const ModelListReplySchema = replySchema(z.object({ models: z.array(ModelInfoSchema), default: z.string() }));

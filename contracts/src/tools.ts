@@ -1,0 +1,94 @@
+import { z } from "zod";
+import { IdSchema, replySchema } from "./reply.js";
+
+/** One tool call as the orchestrator hands it to the tools service (arguments not yet normalized). */
+export const ToolCallSchema = z.object({
+  id: z.string().min(1).max(128),
+  name: z.string().min(1).max(64),
+  arguments: z.record(z.string(), z.unknown()),
+});
+export type ToolCall = z.infer<typeof ToolCallSchema>;
+
+export const ToolExecRequestSchema = z.object({
+  session: IdSchema,
+  workspace: z.string().min(1).max(4096),
+  call: ToolCallSchema,
+  /** Set by the orchestrator only after a person consented to network use for this call. */
+  network: z.boolean().default(false),
+  timeout_ms: z.number().int().positive().max(900_000).optional(),
+});
+export type ToolExecRequest = z.infer<typeof ToolExecRequestSchema>;
+
+export const ToolResultSchema = z.object({
+  call_id: z.string(),
+  name: z.string(),
+  /** A failure the model should see (file not found, no match): a normal result with is_error. */
+  is_error: z.boolean(),
+  /** Text for the model; already capped and with invisible characters escaped. */
+  output: z.string(),
+  /** Machine-readable facts for evidence and events (exit code, paths written, counts). */
+  metadata: z.record(z.string(), z.unknown()).default({}),
+  /** Aliases accepted or other argument repairs, reported to the model. */
+  notices: z.array(z.string()).default([]),
+  /** Workspace-relative paths this call changed (for checkpoints). */
+  changed_paths: z.array(z.string()).default([]),
+  duration_ms: z.number().nonnegative(),
+});
+export type ToolResult = z.infer<typeof ToolResultSchema>;
+export const ToolExecReplySchema = replySchema(ToolResultSchema);
+
+export const ToolPreviewRequestSchema = z.object({
+  session: IdSchema,
+  workspace: z.string().min(1).max(4096),
+  call: ToolCallSchema,
+});
+export type ToolPreviewRequest = z.infer<typeof ToolPreviewRequestSchema>;
+
+export const ProtectedFlagSchema = z.object({ path: z.string(), reason: z.string() });
+export const InvisibleFlagSchema = z.object({
+  path: z.string().optional(),
+  line: z.number().int().nonnegative(),
+  codepoint: z.string(),
+  kind: z.enum(["tag", "bidi", "zero_width", "other"]),
+});
+
+export const ToolPreviewSchema = z.object({
+  call_id: z.string(),
+  name: z.string(),
+  kind: z.enum(["read", "write", "command", "process", "other"]),
+  mutating: z.boolean(),
+  /** Unified diff for file mutations. */
+  diff: z.string().optional(),
+  /** Full command text for commands. */
+  command: z.string().optional(),
+  /** Workspace-relative paths the call would touch. */
+  paths: z.array(z.string()).default([]),
+  protected: z.array(ProtectedFlagSchema).default([]),
+  invisible: z.array(InvisibleFlagSchema).default([]),
+  /** Whether the command appears to use the network (the orchestrator decides consent). */
+  network_suspected: z.boolean().default(false),
+  /** sha256 of the normalized arguments; an approval is bound to it. */
+  args_digest: z.string(),
+  /** sha256 of each touched file's bytes at preview time ("" for absent): a decision applies only if unchanged. */
+  file_digests: z.record(z.string(), z.string()).default({}),
+  /** Preview failed in a way the model should see (e.g. SEARCH not found); the call is not offered for approval. */
+  error: z.string().optional(),
+  notices: z.array(z.string()).default([]),
+});
+export type ToolPreview = z.infer<typeof ToolPreviewSchema>;
+export const ToolPreviewReplySchema = replySchema(ToolPreviewSchema);
+
+export const ToolListRequestSchema = z.object({}).passthrough();
+export const ToolDescriptorSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  /** JSON Schema of the parameters as shown to the model. */
+  parameters: z.record(z.string(), z.unknown()),
+  read_only: z.boolean(),
+  parallel_safe: z.boolean(),
+  /** Which service executes it: the tools service, or the orchestrator itself. */
+  handled_by: z.enum(["tools", "orchestrator"]),
+});
+export type ToolDescriptor = z.infer<typeof ToolDescriptorSchema>;
+export const ToolListSchema = z.object({ tools: z.array(ToolDescriptorSchema), sandbox: z.string() });
+export const ToolListReplySchema = replySchema(ToolListSchema);

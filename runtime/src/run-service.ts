@@ -1,0 +1,67 @@
+import type { NatsConnection } from "nats";
+import type { Logger } from "pino";
+import { busConfigFromEnv, type BusConfig } from "./bus-config.js";
+import { connectBus } from "./connect-bus.js";
+import { createLogger } from "./logger.js";
+
+export interface ServiceMainContext {
+  connection: NatsConnection;
+  logger: Logger;
+  bus: BusConfig;
+  /** Aborted on SIGTERM/SIGINT. */
+  signal: AbortSignal;
+}
+
+/** What a service's main returns: how to stop what it started (before the bus is drained). */
+export type ServiceStopper = () => Promise<void>;
+
+/**
+ * The process entry of every service: logger, bus connection with the service's own credentials,
+ * start, then drain on SIGTERM/SIGINT. An uncaught error is logged; the process exits non-zero so
+ * the supervisor restarts it with back-off.
+ */
+export async function runService(name: string, main: (context: ServiceMainContext) => Promise<ServiceStopper>): Promise<void> {
+  const logger = createLogger(name);
+  const controller = new AbortController();
+  process.on("uncaughtException", (error) => {
+    logger.fatal({ err: error }, "uncaught exception");
+    process.exit(70);
+  });
+  process.on("unhandledRejection", (error) => {
+    logger.error({ err: error }, "unhandled rejection");
+  });
+  let connection: NatsConnection;
+  let stop: ServiceStopper;
+  try {
+    const bus = busConfigFromEnv();
+    connection = await connectBus({ config: bus, name: `aide-${name}`, logger: logger.child({ module: "bus" }) });
+    stop = await main({ connection, logger, bus, signal: controller.signal });
+  } catch (error) {
+    logger.fatal({ err: error }, "service failed to start");
+    process.exitCode = 1;
+    logger.flush();
+    setTimeout(() => process.exit(1), 50).unref();
+    return;
+  }
+  let stopping = false;
+  const shutdown = async (signalName: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal: signalName }, "draining");
+    controller.abort();
+    const force = setTimeout(() => process.exit(0), 10_000);
+    force.unref();
+    try {
+      await stop();
+      await connection.drain();
+    } catch (error) {
+      logger.warn({ err: error }, "drain failed");
+    }
+    logger.info("stopped");
+    logger.flush();
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+  logger.info("ready");
+}

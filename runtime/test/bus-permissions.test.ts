@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connect, type NatsConnection } from "nats";
+import { startTestBus, type TestBus } from "../../tests/helpers/bus.js";
+
+/** Waits for the connection's next permission error, or resolves undefined after timeoutMs. */
+async function nextPermissionError(connection: NatsConnection, timeoutMs = 1500): Promise<string | undefined> {
+  const iterator = connection.status()[Symbol.asyncIterator]();
+  const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), timeoutMs));
+  for (;;) {
+    const next = await Promise.race([iterator.next(), timeout]);
+    if (next === undefined || next.done) return undefined;
+    const status = next.value;
+    const context = (status as { permissionContext?: { operation: string; subject: string } }).permissionContext;
+    if (status.type === "error" && String(status.data) === "PERMISSIONS_VIOLATION" && context) {
+      return `${context.operation} ${context.subject}`;
+    }
+  }
+}
+
+describe("bus permissions (real nats-server with the generated config)", () => {
+  let bus: TestBus;
+  let observer: NatsConnection;
+  beforeAll(async () => {
+    bus = await startTestBus();
+    observer = await bus.connectAs("tester");
+  });
+  afterAll(async () => bus?.stop());
+
+  async function assertPublishRefused(user: string, subject: string) {
+    const received: string[] = [];
+    const sub = observer.subscribe(subject, { callback: (_e, m) => received.push(m.subject) });
+    await observer.flush();
+    const connection = await bus.connectAs(user);
+    const errorPromise = nextPermissionError(connection);
+    connection.publish(subject, new TextEncoder().encode("{}"));
+    await connection.flush().catch(() => undefined);
+    const error = await errorPromise;
+    expect(error, `${user} publishing ${subject}`).toBe(`publish ${subject}`);
+    await observer.flush();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(received).toEqual([]);
+    sub.unsubscribe();
+  }
+
+  async function assertSubscribeRefused(user: string, subject: string) {
+    const connection = await bus.connectAs(user);
+    const errorPromise = nextPermissionError(connection);
+    const got: string[] = [];
+    connection.subscribe(subject, { callback: (e, m) => { if (!e) got.push(m.subject); } });
+    await connection.flush().catch(() => undefined);
+    const error = await errorPromise;
+    expect(error, `${user} subscribing ${subject}`).toBe(`subscription ${subject}`);
+    expect(got).toEqual([]);
+  }
+
+  for (const user of ["tools", "model", "checkpoints"]) {
+    it(`${user} cannot publish events or decisions`, async () => {
+      await assertPublishRefused(user, "agent.evt.x.run.completed");
+      await assertPublishRefused(user, "agent.cmd.decision");
+    });
+    it(`${user} cannot subscribe to commands or another service's inbox`, async () => {
+      await assertSubscribeRefused(user, "agent.cmd.>");
+      await assertSubscribeRefused(user, "_INBOX_orchestrator.>");
+      await assertSubscribeRefused(user, "_INBOX_gateway.>");
+    });
+    it(`${user} cannot use the JetStream API`, async () => {
+      await assertPublishRefused(user, "$JS.API.STREAM.DELETE.AGENT_EVENTS");
+      await assertPublishRefused(user, "$JS.API.INFO");
+    });
+  }
+
+  it("only the gateway publishes commands; the gateway cannot publish events", async () => {
+    await assertPublishRefused("orchestrator", "agent.cmd.decision");
+    await assertPublishRefused("gateway", "agent.evt.s1.run.completed");
+    await assertPublishRefused("gateway", "$JS.API.STREAM.DELETE.AGENT_EVENTS");
+  });
+
+  it("the observer may only watch", async () => {
+    await assertPublishRefused("observer", "agent.cmd.start");
+    const connection = await bus.connectAs("observer");
+    const got: string[] = [];
+    connection.subscribe("agent.>", { callback: (_e, m) => got.push(m.subject) });
+    await connection.flush();
+    const orchestrator = await bus.connectAs("orchestrator");
+    orchestrator.publish("agent.evt.s1.run.created", new TextEncoder().encode("{}"));
+    await orchestrator.flush();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(got).toEqual(["agent.evt.s1.run.created"]);
+  });
+
+  it("refuses a wrong password", async () => {
+    await expect(
+      connect({ servers: bus.url, user: "tools", pass: "wrong", reconnect: false }),
+    ).rejects.toThrow(/Authorization/i);
+  });
+});

@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+import type { NatsConnection } from "nats";
+import type { TestBus } from "./bus.js";
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const sharedModelPath = process.env.AIDE_TEST_MODEL ?? join(repoRoot, "..", "shared", "models", "stories260K.gguf");
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  /** Everything the process wrote to stderr (its pino log lines). */
+  logs(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Starts the compiled service (`services/<name>/dist/main.js`, run `tsc -b` first) as a real
+ * process with its own bus credentials, and resolves once it answers `$SRV.PING`.
+ */
+export async function startServiceProcess(
+  bus: TestBus,
+  name: string,
+  options: { env?: Record<string, string>; args?: string[]; pinger?: NatsConnection; readyTimeoutMs?: number } = {},
+): Promise<ServiceProcess> {
+  const main = join(repoRoot, "services", name, "dist", "main.js");
+  const child = spawn(process.execPath, [main, ...(options.args ?? [])], {
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: process.env.HOME ?? "/root",
+      AIDE_NATS_URL: bus.url,
+      AIDE_NATS_CREDS: bus.server.credentialFiles[name] ?? "",
+      AIDE_LOG_LEVEL: "debug",
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
+  child.stderr?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const pinger = options.pinger ?? (await bus.connectAs("tester"));
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 15_000);
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
+    try {
+      await pinger.request(`$SRV.PING.aide-${name}`, new Uint8Array(), { timeout: 300 });
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        child.kill("SIGKILL");
+        throw new Error(`${name} did not answer $SRV.PING:\n${output}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  return {
+    child,
+    logs: () => output,
+    async stop(signal = "SIGTERM") {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill("SIGKILL"), 8000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+/** Request helper for tests: sends JSON, returns the parsed reply (whatever its shape). */
+export async function requestJson(connection: NatsConnection, subject: string, body: unknown, timeoutMs = 10_000): Promise<any> {
+  const data = typeof body === "string" ? new TextEncoder().encode(body) : body instanceof Uint8Array ? body : new TextEncoder().encode(JSON.stringify(body));
+  const reply = await connection.request(subject, data, { timeout: timeoutMs });
+  return JSON.parse(new TextDecoder().decode(reply.data));
+}
