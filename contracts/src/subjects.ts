@@ -32,6 +32,9 @@ export const subjects = {
 
 export const eventSubjectPrefix = "agent.evt";
 export const eventStreamName = "AGENT_EVENTS";
+/** Append-only audit (the egress journal: an entry before any network-consented command runs). */
+export const auditStreamName = "AGENT_AUDIT";
+export const egressJournalSubject = "agent.audit.egress";
 export const sessionBucketName = "aide_sessions";
 
 /** `agent.evt.<session>.<type>`; the type's dots stay (subscribe `agent.evt.<session>.>`). */

@@ -19,6 +19,7 @@ export function busPermissions(): Record<string, UserPermissions> {
       publish: {
         allow: [
           "agent.evt.>",
+          "agent.audit.>",
           "agent.model.chat",
           "agent.model.list",
           "agent.model.abort",
