@@ -1,0 +1,96 @@
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { findNatsServer } from "@aide/runtime";
+import { aideHome, installRoot } from "../supervisor/aide-home.js";
+import { readStackFile } from "../supervisor/stack-file.js";
+
+const exec = promisify(execFile);
+
+export interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+  /** What to do when it is missing. */
+  fix?: string;
+  required: boolean;
+}
+
+async function version(binary: string, args: string[]): Promise<string | undefined> {
+  try {
+    const { stdout, stderr } = await exec(binary, args, { timeout: 5000 });
+    return (stdout || stderr).split("\n")[0].trim();
+  } catch {
+    return undefined;
+  }
+}
+
+export async function runChecks(env: NodeJS.ProcessEnv = process.env): Promise<Check[]> {
+  const checks: Check[] = [];
+  const nats = findNatsServer(env);
+  const natsVersion = nats ? await version(nats, ["--version"]) : undefined;
+  checks.push({ name: "nats-server", ok: Boolean(natsVersion), detail: natsVersion ? `${natsVersion} (${nats})` : "not found", fix: "apt-get install nats-server", required: true });
+  const bwrapVersion = await version("bwrap", ["--version"]);
+  let bwrapWorks = false;
+  if (bwrapVersion) {
+    try {
+      await exec("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--die-with-parent", "true"], { timeout: 5000 });
+      bwrapWorks = true;
+    } catch {
+      bwrapWorks = false;
+    }
+  }
+  checks.push({
+    name: "bubblewrap",
+    ok: bwrapWorks,
+    detail: bwrapVersion ? `${bwrapVersion}${bwrapWorks ? ", namespaces work" : ", but a sandbox cannot be created here (namespaces not permitted)"}` : "not found",
+    fix: "apt-get install bubblewrap",
+    required: true,
+  });
+  const rg = await version("rg", ["--version"]);
+  checks.push({ name: "ripgrep", ok: Boolean(rg), detail: rg ?? "not found (search_files falls back to a slower JS search)", fix: "apt-get install ripgrep", required: false });
+  const git = await version("git", ["--version"]);
+  checks.push({ name: "git", ok: Boolean(git), detail: git ?? "not found (git_status/git_diff unavailable)", fix: "apt-get install git", required: false });
+  checks.push({ name: "node", ok: Number(process.versions.node.split(".")[0]) >= 20, detail: process.version, required: true });
+
+  const home = aideHome(env);
+  const models = existsSync(home.modelDir) ? readdirSync(home.modelDir).filter((f) => f.endsWith(".gguf")) : [];
+  const configured = existsSync(join(home.root, "models.json"));
+  checks.push({
+    name: "model",
+    ok: configured || models.length > 0,
+    detail: configured
+      ? `configured in ${join(home.root, "models.json")}`
+      : models.length > 0
+        ? `${models.join(", ")} in ${home.modelDir}`
+        : `none configured: the demo replays a recorded transcript (put a GGUF in ${home.modelDir} or write ${join(home.root, "models.json")})`,
+    required: false,
+  });
+  const built = existsSync(join(installRoot, "services", "gateway", "dist", "main.js"));
+  checks.push({ name: "build", ok: built, detail: built ? "compiled" : "not built", fix: "npm run build", required: true });
+  const stack = readStackFile(home.stackFile);
+  checks.push({
+    name: "stack",
+    ok: true,
+    detail: stack
+      ? `running (supervisor pid ${stack.pid}, gateway ${stack.gateway_url})${stack.unsandboxed_services ? "; services run UNSANDBOXED (--unsandboxed-services)" : ""}`
+      : "not running",
+    required: false,
+  });
+  return checks;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const json = argv.includes("--json");
+  const checks = await runChecks();
+  if (json) {
+    process.stdout.write(JSON.stringify(checks, null, 2) + "\n");
+  } else {
+    for (const check of checks) {
+      const mark = check.ok ? "ok  " : check.required ? "FAIL" : "warn";
+      process.stdout.write(`${mark}  ${check.name.padEnd(12)} ${check.detail}${!check.ok && check.fix ? `  → ${check.fix}` : ""}\n`);
+    }
+  }
+  return checks.some((check) => check.required && !check.ok) ? 1 : 0;
+}

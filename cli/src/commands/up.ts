@@ -1,0 +1,72 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { createLogger } from "@aide/runtime";
+import { aideHome } from "../supervisor/aide-home.js";
+import { Supervisor, type StackInfo } from "../supervisor/supervisor.js";
+import { parseUpOptions, type UpOptions } from "../supervisor/up-options.js";
+import { openLogDestination } from "../supervisor/log-destination.js";
+
+/** Builds the supervisor for `aide up` / `aide demo` from parsed options and the environment. */
+export function createSupervisor(options: UpOptions, env: NodeJS.ProcessEnv = process.env) {
+  const home = aideHome(env);
+  const logger = createLogger("supervisor", { level: options.logLevel, destination: openLogDestination(join(home.logDir, "supervisor.log")) });
+  const modelsConfig = options.modelsConfig ?? (existsSync(join(home.root, "models.json")) ? join(home.root, "models.json") : undefined);
+  const external = env.AIDE_NATS_URL
+    ? { url: env.AIDE_NATS_URL, credentialsDir: env.AIDE_NATS_CREDS_DIR ?? join(home.runDir, "credentials") }
+    : undefined;
+  const supervisor = new Supervisor({
+    home,
+    natsPort: options.natsPort,
+    gatewayPort: options.gatewayPort,
+    workspaceRoots: options.workspaces.length > 0 ? options.workspaces : [process.cwd()],
+    modelsConfig,
+    defaultModel: options.model,
+    logLevel: options.logLevel,
+    unsafeNoSandbox: options.unsafeNoSandbox,
+    unsandboxedServices: options.unsandboxedServices,
+    external,
+    logger,
+  });
+  return { supervisor, home, logger };
+}
+
+export function describeStack(info: StackInfo, home: { logDir: string }): string {
+  return [
+    `aide is up.`,
+    `  gateway   ${info.gatewayUrl}   (token: ${info.tokenFile})`,
+    `  web panel ${info.gatewayUrl}/?token=$(cat ${info.tokenFile})`,
+    `  bus       ${info.natsUrl}`,
+    `  watch it  aide events    or    nats sub 'agent.>' --server ${info.natsUrl} --creds-json ${info.credentialFiles.observer}`,
+    `  logs      ${home.logDir}/<service>.log`,
+    `  services  ${Object.entries(info.services).map(([name, pid]) => `${name}:${pid ?? "?"}`).join("  ")}`,
+  ].join("\n");
+}
+
+/** Resolves on the first SIGINT/SIGTERM. */
+export function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    process.once("SIGINT", () => resolve("SIGINT"));
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+  });
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { options } = parseUpOptions(argv);
+  const { supervisor, home } = createSupervisor(options);
+  const stopping = untilSignal();
+  let info: StackInfo;
+  try {
+    info = await supervisor.start();
+  } catch (error) {
+    process.stderr.write(`aide up: ${(error as Error).message}\n`);
+    await supervisor.stop().catch(() => undefined);
+    return 1;
+  }
+  info.services = supervisor.pids();
+  process.stdout.write(describeStack(info, home) + "\nPress Ctrl-C to stop.\n");
+  const signal = await stopping;
+  process.stdout.write(`\n${signal}: draining and stopping every service...\n`);
+  await supervisor.stop();
+  process.stdout.write("stopped.\n");
+  return 0;
+}

@@ -1,0 +1,62 @@
+import { join } from "node:path";
+import type { ServiceName } from "@aide/contracts";
+import { installRoot } from "./aide-home.js";
+
+export interface StackSettings {
+  aideHome: string;
+  natsUrl: string;
+  /** Per-user credentials files (JSON, 0600). */
+  credentialFiles: Record<string, string>;
+  gatewayPort: number;
+  tokenFile: string;
+  workspaceRoots: string[];
+  modelsConfig?: string;
+  defaultModel?: string;
+  logLevel: string;
+  unsafeNoSandbox: boolean;
+  unsandboxedServices: boolean;
+}
+
+export interface ServiceDefinition {
+  name: ServiceName;
+  entry: string;
+  args: string[];
+  /** The whole environment of the process: an allow-list, never the supervisor's own env. */
+  env: Record<string, string>;
+}
+
+const startOrder: ServiceName[] = ["model", "tools", "checkpoints", "orchestrator", "gateway"];
+
+/** What each service is started with. Each gets only its own credentials file and its own settings. */
+export function serviceDefinitions(settings: StackSettings, env: NodeJS.ProcessEnv = process.env): ServiceDefinition[] {
+  const common = (name: ServiceName): Record<string, string> => ({
+    PATH: env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+    HOME: env.HOME ?? "/root",
+    LANG: env.LANG ?? "C.UTF-8",
+    AIDE_HOME: settings.aideHome,
+    AIDE_NATS_URL: settings.natsUrl,
+    AIDE_NATS_CREDS: settings.credentialFiles[name] ?? "",
+    AIDE_LOG_LEVEL: settings.logLevel,
+  });
+  const roots = settings.workspaceRoots.join(":");
+  const extra: Record<ServiceName, Record<string, string>> = {
+    model: {
+      ...(settings.modelsConfig ? { AIDE_MODELS_CONFIG: settings.modelsConfig } : {}),
+      ...(env.NODE_LLAMA_CPP_DEBUG ? {} : {}),
+    },
+    tools: { AIDE_WORKSPACE_ROOTS: roots, ...(settings.unsafeNoSandbox ? { AIDE_UNSAFE_NO_SANDBOX: "1" } : {}) },
+    checkpoints: { AIDE_WORKSPACE_ROOTS: roots },
+    orchestrator: {
+      AIDE_WORKSPACE_ROOTS: roots,
+      ...(settings.defaultModel ? { AIDE_DEFAULT_MODEL: settings.defaultModel } : {}),
+      ...(settings.unsandboxedServices ? { AIDE_UNSANDBOXED_SERVICES: "1" } : {}),
+    },
+    gateway: { AIDE_GATEWAY_PORT: String(settings.gatewayPort), AIDE_GATEWAY_TOKEN_FILE: settings.tokenFile },
+  };
+  return startOrder.map((name) => ({
+    name,
+    entry: join(installRoot, "services", name, "dist", "main.js"),
+    args: [],
+    env: { ...common(name), ...extra[name] },
+  }));
+}

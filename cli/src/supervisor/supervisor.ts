@@ -1,0 +1,173 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, writeFileSync, chmodSync } from "node:fs";
+import { join } from "node:path";
+import type { NatsConnection } from "nats";
+import { aideError } from "@aide/contracts";
+import {
+  connectBus,
+  freePort,
+  readCredentialsFile,
+  startNatsServer,
+  type Logger,
+  type RunningNatsServer,
+} from "@aide/runtime";
+import { ensureAideHome, type AideHome } from "./aide-home.js";
+import { ManagedProcess } from "./managed-process.js";
+import { serviceDefinitions, type StackSettings } from "./service-table.js";
+import { readStackFile, removeStackFile, writeStackFile } from "./stack-file.js";
+
+export interface SupervisorOptions {
+  home: AideHome;
+  natsPort: number;
+  /** 0: pick a free port. */
+  gatewayPort: number;
+  workspaceRoots: string[];
+  modelsConfig?: string;
+  defaultModel?: string;
+  logLevel?: string;
+  unsafeNoSandbox?: boolean;
+  unsandboxedServices?: boolean;
+  /** Use an existing NATS deployment: its URL and a directory with `<service>.json` credentials. */
+  external?: { url: string; credentialsDir: string };
+  logger: Logger;
+  readyTimeoutMs?: number;
+}
+
+export interface StackInfo {
+  natsUrl: string;
+  gatewayUrl: string;
+  tokenFile: string;
+  credentialFiles: Record<string, string>;
+  services: Record<string, number | undefined>;
+}
+
+export const serviceStartOrder = ["model", "tools", "checkpoints", "orchestrator", "gateway"] as const;
+
+export class Supervisor {
+  private nats: RunningNatsServer | undefined;
+  private processes: ManagedProcess[] = [];
+  private pinger: NatsConnection | undefined;
+  private info: StackInfo | undefined;
+  private readonly logger: Logger;
+
+  constructor(private readonly options: SupervisorOptions) {
+    this.logger = options.logger.child({ module: "supervisor" });
+  }
+
+  async start(): Promise<StackInfo> {
+    const { home } = this.options;
+    ensureAideHome(home);
+    const running = readStackFile(home.stackFile);
+    if (running) throw aideError("ALREADY_RUNNING", { session: `(the stack, supervisor pid ${running.pid})` });
+
+    let natsUrl: string;
+    let credentialFiles: Record<string, string>;
+    if (this.options.external) {
+      natsUrl = this.options.external.url;
+      credentialFiles = Object.fromEntries(
+        ["orchestrator", "model", "tools", "checkpoints", "gateway", "observer", "supervisor"].map((user) => [
+          user,
+          join(this.options.external!.credentialsDir, `${user}.json`),
+        ]),
+      );
+    } else {
+      this.nats = await startNatsServer({ runDir: home.runDir, port: this.options.natsPort }).catch((error: Error) => {
+        throw new Error(`${error.message}${this.options.natsPort ? ` (is port ${this.options.natsPort} in use? pass --nats-port)` : ""}`);
+      });
+      natsUrl = this.nats.url;
+      credentialFiles = this.nats.credentialFiles;
+      this.logger.info({ url: natsUrl, config: this.nats.configPath }, "nats-server started");
+    }
+
+    const tokenFile = home.tokenFile;
+    writeFileSync(tokenFile, randomBytes(32).toString("base64url") + "\n", { mode: 0o600 });
+    chmodSync(tokenFile, 0o600);
+    const gatewayPort = this.options.gatewayPort > 0 ? this.options.gatewayPort : await freePort();
+
+    const settings: StackSettings = {
+      aideHome: home.root,
+      natsUrl,
+      credentialFiles,
+      gatewayPort,
+      tokenFile,
+      workspaceRoots: this.options.workspaceRoots,
+      modelsConfig: this.options.modelsConfig,
+      defaultModel: this.options.defaultModel,
+      logLevel: this.options.logLevel ?? "info",
+      unsafeNoSandbox: this.options.unsafeNoSandbox ?? false,
+      unsandboxedServices: this.options.unsandboxedServices ?? true,
+    };
+    for (const definition of serviceDefinitions(settings)) {
+      if (!existsSync(definition.entry)) {
+        throw aideError("INTERNAL", { detail: `${definition.entry} is missing: run 'npm run build' first` });
+      }
+      const managed = new ManagedProcess({
+        definition,
+        logFile: join(home.logDir, `${definition.name}.log`),
+        logger: this.logger,
+        onStart: () => this.writeStack(),
+      });
+      this.processes.push(managed);
+    }
+
+    this.pinger = await connectBus({
+      config: { url: natsUrl, credentials: readCredentialsFile(credentialFiles.supervisor) },
+      name: "aide-supervisor",
+      logger: this.logger.child({ module: "bus" }),
+    });
+    this.info = {
+      natsUrl,
+      gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
+      tokenFile,
+      credentialFiles,
+      services: {},
+    };
+    for (const managed of this.processes) managed.start();
+    await Promise.all(this.processes.map((managed) => this.waitForPing(managed.name)));
+    this.writeStack();
+    return this.info;
+  }
+
+  /** Resolves when `$SRV.PING.aide-<name>` is answered. */
+  async waitForPing(name: string, timeoutMs = this.options.readyTimeoutMs ?? 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        await this.pinger!.request(`$SRV.PING.aide-${name}`, new Uint8Array(), { timeout: 500 });
+        return;
+      } catch {
+        if (Date.now() > deadline) {
+          throw aideError("UNAVAILABLE", { service: name, detail: `no answer to $SRV.PING within ${timeoutMs} ms; see ${join(this.options.home.logDir, name + ".log")}` });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  }
+
+  pids(): Record<string, number | undefined> {
+    return Object.fromEntries(this.processes.map((managed) => [managed.name, managed.pid]));
+  }
+
+  private writeStack(): void {
+    if (!this.info) return;
+    writeStackFile(this.options.home.stackFile, {
+      gateway_url: this.info.gatewayUrl,
+      token_file: this.info.tokenFile,
+      nats_url: this.info.natsUrl,
+      observer_credentials: this.info.credentialFiles.observer,
+      pid: process.pid,
+      started_at: new Date().toISOString(),
+      unsandboxed_services: this.options.unsandboxedServices ?? true,
+      services: Object.fromEntries(this.processes.map((m) => [m.name, { pid: m.pid ?? null, restarts: m.restarts }])),
+    });
+  }
+
+  /** Stops the services (gateway first, so no new work arrives), then nats-server. */
+  async stop(): Promise<void> {
+    for (const managed of [...this.processes].reverse()) await managed.stop();
+    await this.pinger?.close().catch(() => undefined);
+    await this.nats?.stop();
+    removeStackFile(this.options.home.stackFile);
+    this.logger.info("stack stopped");
+  }
+}

@@ -1,0 +1,53 @@
+import { parseArgs } from "node:util";
+import { resolve } from "node:path";
+import { z } from "zod";
+
+export const UpOptionsSchema = z.object({
+  natsPort: z.coerce.number().int().min(0).max(65535).default(4233),
+  gatewayPort: z.coerce.number().int().min(0).max(65535).default(4280),
+  workspaces: z.array(z.string().min(1)).default([]),
+  modelsConfig: z.string().optional(),
+  model: z.string().optional(),
+  logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace"]).default("info"),
+  unsafeNoSandbox: z.boolean().default(false),
+  unsandboxedServices: z.boolean().default(false),
+});
+export type UpOptions = z.infer<typeof UpOptionsSchema>;
+
+export const upUsage = `usage: aide up [--workspace DIR ...] [--nats-port 4233] [--gateway-port 4280]
+               [--models-config FILE] [--model ID] [--log-level info]
+               [--unsafe-no-sandbox] [--unsandboxed-services]
+  AIDE_NATS_URL + AIDE_NATS_CREDS_DIR use an existing NATS instead of starting nats-server.`;
+
+/** Parses `aide up` flags (shared with `aide demo`); throws with the usage on a bad flag. */
+export function parseUpOptions(argv: string[], extra: Record<string, { type: "string" | "boolean" }> = {}) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      "nats-port": { type: "string" },
+      "gateway-port": { type: "string" },
+      workspace: { type: "string", multiple: true },
+      "models-config": { type: "string" },
+      model: { type: "string" },
+      "log-level": { type: "string" },
+      "unsafe-no-sandbox": { type: "boolean" },
+      "unsandboxed-services": { type: "boolean" },
+      ...extra,
+    },
+  });
+  const parsed = UpOptionsSchema.safeParse({
+    natsPort: values["nats-port"],
+    gatewayPort: values["gateway-port"],
+    workspaces: ((values.workspace as string[] | undefined) ?? []).map((dir) => resolve(dir)),
+    modelsConfig: values["models-config"] ? resolve(values["models-config"] as string) : undefined,
+    model: values.model,
+    logLevel: values["log-level"],
+    unsafeNoSandbox: values["unsafe-no-sandbox"],
+    unsandboxedServices: values["unsandboxed-services"],
+  });
+  if (!parsed.success) {
+    throw new Error(`${parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; ")}\n${upUsage}`);
+  }
+  return { options: parsed.data, values, positionals };
+}
