@@ -44,6 +44,7 @@ export const errorCatalog = {
   CHECKPOINT_FAILED: "The checkpoint failed: {detail}",
   CHECKPOINT_NOT_FOUND: "No checkpoint {checkpoint}",
   WORKSPACE_CHANGED: "The workspace changed since the latest checkpoint; pass force to restore anyway",
+  PREVIEW_REQUIRED: "Preview the restore of {checkpoint} first (confirm: false), then confirm it",
   INTERNAL: "Internal error: {detail}",
 } as const;
 
