@@ -71,12 +71,18 @@ export const ModelChatReplySchema = replySchema(ModelChatResultSchema);
 
 /** Abort a generation in flight (agent.model.abort); the reply says whether one was running. */
 export const ModelAbortRequestSchema = z.object({ request_id: IdSchema });
+export const ModelAbortResultSchema = z.object({ aborted: z.boolean() });
+export const ModelAbortReplySchema = replySchema(ModelAbortResultSchema);
 
 export const ModelListRequestSchema = z.object({}).passthrough();
 export const ModelInfoSchema = z.object({
   id: z.string(),
   provider: z.enum(["llama", "openai", "scripted"]),
+  /** Display name (e.g. "Luna"). */
+  label: z.string().optional(),
   thinking: z.boolean(),
+  thinking_label: z.string().optional(),
+  reasoning_effort: z.enum(["low", "medium", "high", "max"]).optional(),
   native_tools: z.boolean(),
   context_budget: z.number().int().positive(),
   max_output_tokens: z.number().int().positive(),

@@ -1,0 +1,30 @@
+import { encodeJson, runService, startService } from "@aide/runtime";
+import { modelDeltaSubject } from "@aide/contracts";
+import { modelEndpoints } from "./endpoints.js";
+import { ModelEngine } from "./model-engine.js";
+import { createProviders } from "./providers.js";
+import { loadRegistry } from "./registry.js";
+
+await runService("model", async ({ connection, logger }) => {
+  const registry = loadRegistry(process.env);
+  logger.info({ source: registry.source, default: registry.default, models: registry.models.map((m) => `${m.id}:${m.provider}`) }, "model registry");
+  const providers = createProviders({ env: process.env, logger: logger.child({ module: "providers" }) });
+  const engine = new ModelEngine({
+    registry,
+    providers,
+    logger: logger.child({ module: "engine" }),
+    publishDelta: (delta) => connection.publish(modelDeltaSubject(delta.request_id), encodeJson(delta)),
+  });
+  const service = await startService({
+    connection,
+    name: "aide-model",
+    version: "0.1.0",
+    description: "Models: local GGUF (node-llama-cpp), OpenAI-compatible endpoints, scripted transcripts",
+    endpoints: modelEndpoints(engine),
+    logger,
+  });
+  return async () => {
+    await engine.close();
+    await service.stop();
+  };
+});
