@@ -1,0 +1,321 @@
+import type { ToolSpecForParser } from "./tool-spec.js";
+
+/** One call found in a model message. `index` is its 0-based position among the parsed calls. */
+export type ParsedToolCall = {
+  name: string;
+  arguments: Record<string, string>;
+  raw: string;
+  index: number;
+};
+
+/** A problem the model must fix; `message` is written for the model to act on. */
+export type ParseError = { tool?: string; message: string };
+
+export type ParseResult = { calls: ParsedToolCall[]; errors: ParseError[]; prose: string };
+
+type ToolEntry = { spec: ToolSpecForParser; params: Map<string, string> };
+
+type Catalog = { tools: Map<string, ToolEntry>; knownList: string };
+
+/** Tag names that look like tool blocks but are ordinary markup a model may quote in prose. */
+const MARKUP_TAGS = new Set([
+  "a", "b", "i", "p", "s", "u", "em", "strong", "code", "pre", "div", "span", "ul", "ol", "li", "dl", "dt", "dd",
+  "table", "thead", "tbody", "tr", "td", "th", "html", "head", "body", "title", "meta", "link", "script", "style",
+  "section", "article", "header", "footer", "nav", "main", "form", "input", "button", "label", "select", "option",
+  "svg", "g", "path", "template", "h1", "h2", "h3", "h4", "h5", "h6", "br", "hr", "img", "details", "summary",
+  "thinking", "think", "reasoning", "mode_notice", "tool_result", "environment_details",
+]);
+
+/** Cline-style hints; the approval policy is computed by code, so these carry nothing. */
+const IGNORED_PARAMS = new Set(["requires_approval", "task_progress"]);
+
+const OPEN_TAG = /<([A-Za-z_][\w-]*)\s*(\/?)>/y;
+
+function buildCatalog(specs: ToolSpecForParser[]): Catalog {
+  const tools = new Map<string, ToolEntry>();
+  for (const spec of specs) {
+    const params = new Map<string, string>();
+    for (const param of spec.params) params.set(param.toLowerCase(), param);
+    const entry: ToolEntry = { spec, params };
+    tools.set(spec.name.toLowerCase(), entry);
+    for (const [alias, target] of Object.entries(spec.aliases ?? {})) {
+      const lowerAlias = alias.toLowerCase();
+      if (target.toLowerCase() === spec.name.toLowerCase()) {
+        if (!tools.has(lowerAlias)) tools.set(lowerAlias, entry);
+      } else {
+        const canonical = spec.params.find((param) => param.toLowerCase() === target.toLowerCase());
+        if (canonical !== undefined && !params.has(lowerAlias)) params.set(lowerAlias, canonical);
+      }
+    }
+  }
+  const knownList = specs.map((spec) => spec.name).join(", ");
+  return { tools, knownList };
+}
+
+/** Removes exactly one leading and one trailing line break; the rest of the value stays raw. */
+function trimOneNewline(value: string): string {
+  let result = value;
+  if (result.startsWith("\r\n")) result = result.slice(2);
+  else if (result.startsWith("\n")) result = result.slice(1);
+  if (result.endsWith("\r\n")) result = result.slice(0, -2);
+  else if (result.endsWith("\n")) result = result.slice(0, -1);
+  return result;
+}
+
+function matchOpenTag(text: string, at: number): { name: string; selfClosing: boolean; end: number } | undefined {
+  OPEN_TAG.lastIndex = at;
+  const match = OPEN_TAG.exec(text);
+  if (match === null) return undefined;
+  return { name: match[1], selfClosing: match[2] === "/", end: OPEN_TAG.lastIndex };
+}
+
+function matchCloseTag(text: string, at: number, names: Set<string>): number | undefined {
+  const match = /<\/\s*([A-Za-z_][\w-]*)\s*>/y;
+  match.lastIndex = at;
+  const found = match.exec(text);
+  if (found === null || !names.has(found[1].toLowerCase())) return undefined;
+  return match.lastIndex;
+}
+
+function skipWhitespace(text: string, at: number): number {
+  let position = at;
+  while (position < text.length && /\s/.test(text[position])) position += 1;
+  return position;
+}
+
+function closingNames(entry: ToolEntry, openedAs: string): Set<string> {
+  const names = new Set<string>([entry.spec.name.toLowerCase(), openedAs.toLowerCase()]);
+  for (const [alias, target] of Object.entries(entry.spec.aliases ?? {})) {
+    if (target.toLowerCase() === entry.spec.name.toLowerCase()) names.add(alias.toLowerCase());
+  }
+  return names;
+}
+
+type BlockOutcome =
+  | { kind: "call"; name: string; arguments: Record<string, string>; end: number }
+  | { kind: "error"; error: ParseError; end: number };
+
+/**
+ * Finds where a param value ends. A value may itself contain `</content>` (a file about XML), so the
+ * chosen close is the first one followed by another param, the tool's close, or the end of text.
+ */
+function findParamClose(
+  text: string,
+  from: number,
+  paramTag: string,
+  entry: ToolEntry,
+  toolClose: Set<string>,
+  catalog: Catalog,
+): { valueEnd: number; end: number } | undefined {
+  const lowerText = text.toLowerCase();
+  const needle = `</${paramTag.toLowerCase()}>`;
+  let first: { valueEnd: number; end: number } | undefined;
+  let position = lowerText.indexOf(needle, from);
+  while (position !== -1) {
+    const candidate = { valueEnd: position, end: position + needle.length };
+    first ??= candidate;
+    const next = skipWhitespace(text, candidate.end);
+    if (next >= text.length) return candidate;
+    const toolEnd = matchCloseTag(text, next, toolClose);
+    if (toolEnd !== undefined) {
+      // `</content></write_file></content>`: the first pair belonged to the value.
+      const after = skipWhitespace(text, toolEnd);
+      const strayCloser = new Set([...toolClose, paramTag.toLowerCase()]);
+      if (matchCloseTag(text, after, strayCloser) === undefined) return candidate;
+    }
+    const open = matchOpenTag(text, next);
+    if (open !== undefined && (entry.params.has(open.name.toLowerCase()) || catalog.tools.has(open.name.toLowerCase()))) {
+      return candidate;
+    }
+    position = lowerText.indexOf(needle, candidate.end);
+  }
+  return first;
+}
+
+function missingRequired(entry: ToolEntry, args: Record<string, string>): string[] {
+  return entry.spec.required.filter((param) => !(param in args));
+}
+
+function parseBlock(text: string, start: number, openedAs: string, entry: ToolEntry, catalog: Catalog): BlockOutcome {
+  const tool = entry.spec.name;
+  const toolClose = closingNames(entry, openedAs);
+  const args: Record<string, string> = {};
+  let position = start;
+  while (position < text.length) {
+    if (text[position] !== "<") {
+      position += 1;
+      continue;
+    }
+    const closeEnd = matchCloseTag(text, position, toolClose);
+    if (closeEnd !== undefined) return finishBlock(entry, args, closeEnd);
+    const open = matchOpenTag(text, position);
+    if (open === undefined) {
+      position += 1;
+      continue;
+    }
+    const lowerName = open.name.toLowerCase();
+    const param = entry.params.get(lowerName);
+    if (param !== undefined) {
+      if (open.selfClosing) {
+        args[param] = "";
+        position = open.end;
+        continue;
+      }
+      const close = findParamClose(text, open.end, open.name, entry, toolClose, catalog);
+      if (close === undefined) {
+        return {
+          kind: "error",
+          error: { tool, message: `The <${param}> parameter of <${tool}> was not closed. End it with </${param}> and close the call with </${tool}>.` },
+          end: text.length,
+        };
+      }
+      args[param] = trimOneNewline(text.slice(open.end, close.valueEnd));
+      position = close.end;
+      continue;
+    }
+    if (catalog.tools.has(lowerName)) {
+      return { kind: "error", error: unclosedBlock(tool), end: position };
+    }
+    const strayClose = text.toLowerCase().indexOf(`</${lowerName}>`, open.end);
+    const nextToolClose = findAnyClose(text, open.end, toolClose);
+    if (strayClose !== -1 && (nextToolClose === -1 || strayClose < nextToolClose)) {
+      // An unlisted param is kept under its own name so validation can name it to the model;
+      // habitual hints from other agents are display noise and are dropped.
+      if (!IGNORED_PARAMS.has(lowerName)) args[open.name] = trimOneNewline(text.slice(open.end, strayClose));
+      position = strayClose + `</${lowerName}>`.length;
+      continue;
+    }
+    position = open.end;
+  }
+  return { kind: "error", error: unclosedBlock(tool), end: text.length };
+}
+
+function findAnyClose(text: string, from: number, names: Set<string>): number {
+  const lowerText = text.toLowerCase();
+  let best = -1;
+  for (const name of names) {
+    const found = lowerText.indexOf(`</${name}>`, from);
+    if (found !== -1 && (best === -1 || found < best)) best = found;
+  }
+  return best;
+}
+
+function unclosedBlock(tool: string): ParseError {
+  return { tool, message: `The <${tool}> block was not closed. Write the whole call again and end it with </${tool}>.` };
+}
+
+function finishBlock(entry: ToolEntry, args: Record<string, string>, end: number): BlockOutcome {
+  const tool = entry.spec.name;
+  const missing = missingRequired(entry, args);
+  if (missing.length > 0) {
+    const sent = Object.keys(args);
+    const sentText = sent.length > 0 ? `you sent ${sent.map((name) => `<${name}>`).join(", ")}` : "you sent no parameters";
+    return {
+      kind: "error",
+      error: { tool, message: `<${tool}> requires ${missing.map((name) => `<${name}>`).join(", ")}; ${sentText}.` },
+      end,
+    };
+  }
+  return { kind: "call", name: tool, arguments: args, end };
+}
+
+/** True when `<name>` looks like an attempted tool call rather than markup quoted in prose. */
+function looksLikeUnknownCall(text: string, openEnd: number, name: string): number | undefined {
+  const lowerName = name.toLowerCase();
+  if (MARKUP_TAGS.has(lowerName) || !/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/i.test(name)) return undefined;
+  const inner = skipWhitespace(text, openEnd);
+  const child = matchOpenTag(text, inner);
+  const close = text.toLowerCase().indexOf(`</${lowerName}>`, openEnd);
+  if (close === -1) return undefined;
+  if (child === undefined && text.slice(openEnd, close).trim() !== "") return undefined;
+  return close + `</${lowerName}>`.length;
+}
+
+function isInsideInlineCode(text: string, at: number, end: number): boolean {
+  return text[at - 1] === "`" && text[end] === "`";
+}
+
+/** Ranges of fenced code blocks (```), where unknown-tag detection is switched off. */
+function fencedRanges(text: string): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  const fence = /^[ \t]*(```|~~~)/gm;
+  let open: number | undefined;
+  for (let match = fence.exec(text); match !== null; match = fence.exec(text)) {
+    if (open === undefined) open = match.index;
+    else {
+      ranges.push([open, fence.lastIndex]);
+      open = undefined;
+    }
+  }
+  if (open !== undefined) ranges.push([open, text.length]);
+  return ranges;
+}
+
+/**
+ * Extracts XML tool calls from a MODEL message. Never give it tool output: tool results enter the
+ * transcript wrapped as untrusted data and are not parsed. Single pass, index based: a known tool's
+ * opening tag starts a block whose params are read in order, so code inside a value (`Array<string>`,
+ * `<<<<<<< SEARCH`) is never mistaken for structure, and an unclosed block is reported as such rather
+ * than as a stray unknown tag.
+ */
+export function parseToolCalls(text: string, tools: ToolSpecForParser[]): ParseResult {
+  const catalog = buildCatalog(tools);
+  const calls: ParsedToolCall[] = [];
+  const errors: ParseError[] = [];
+  const proseParts: string[] = [];
+  const fences = fencedRanges(text);
+  const inFence = (at: number) => fences.some(([from, to]) => at >= from && at < to);
+  let proseStart = 0;
+  let position = 0;
+  while (position < text.length) {
+    const next = text.indexOf("<", position);
+    if (next === -1) break;
+    const open = matchOpenTag(text, next);
+    if (open === undefined) {
+      position = next + 1;
+      continue;
+    }
+    const entry = catalog.tools.get(open.name.toLowerCase());
+    if (entry !== undefined && !isInsideInlineCode(text, next, open.end)) {
+      if (!open.selfClosing && isBareMention(text, open.end, entry, open.name)) {
+        position = open.end;
+        continue;
+      }
+      proseParts.push(text.slice(proseStart, next));
+      const outcome = open.selfClosing
+        ? finishBlock(entry, {}, open.end)
+        : parseBlock(text, open.end, open.name, entry, catalog);
+      if (outcome.kind === "call") {
+        calls.push({ name: outcome.name, arguments: outcome.arguments, raw: text.slice(next, outcome.end), index: calls.length });
+      } else {
+        errors.push(outcome.error);
+      }
+      position = outcome.end;
+      proseStart = outcome.end;
+      continue;
+    }
+    const unknownEnd = entry === undefined && !inFence(next) ? looksLikeUnknownCall(text, open.end, open.name) : undefined;
+    if (unknownEnd !== undefined) {
+      proseParts.push(text.slice(proseStart, next));
+      errors.push({ message: `Unknown tool <${open.name}>. Use one of: ${catalog.knownList}.` });
+      position = unknownEnd;
+      proseStart = unknownEnd;
+      continue;
+    }
+    position = open.end;
+  }
+  proseParts.push(text.slice(proseStart));
+  return { calls, errors, prose: proseParts.join("").replace(/\n{3,}/g, "\n\n").trim() };
+}
+
+/**
+ * "I will use <read_file> next." names a tool without calling it: no close tag anywhere after it and
+ * no parameter tag right after it. A truncated call (`<read_file>\n<path>x</path>`) is not a mention.
+ */
+function isBareMention(text: string, openEnd: number, entry: ToolEntry, openedAs: string): boolean {
+  if (findAnyClose(text, openEnd, closingNames(entry, openedAs)) !== -1) return false;
+  const next = skipWhitespace(text, openEnd);
+  if (next >= text.length) return false;
+  const child = matchOpenTag(text, next);
+  return child === undefined || !entry.params.has(child.name.toLowerCase());
+}
