@@ -1,10 +1,12 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { z } from "zod";
+import { StackFileSchema as ClientStackFileSchema } from "@aide/contracts";
 
-/** Written by `aide up` while the stack runs, so clients (`aide run`, `aide events`) find it. */
-export const StackFileSchema = z.object({
-  gateway_url: z.string().url(),
-  token_file: z.string(),
+/**
+ * Written by `aide up` while the stack runs, so clients (`aide run`, `aide events`) find it: the
+ * client view in contracts plus what only the supervisor and `aide doctor` read.
+ */
+export const StackFileSchema = ClientStackFileSchema.extend({
   nats_url: z.string(),
   /** The observer's credentials file (read-only bus access for `aide events`). */
   observer_credentials: z.string().optional(),
