@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what aide needs on Debian/Ubuntu: the system packages nats-server, bubblewrap, ripgrep
+# and git when missing (apt-get as root; otherwise a message naming the packages), then the npm
+# packages (npm ci). --with-browser adds chromium, for the web panel's browser test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+have() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ]; }
+have nats-server || missing+=(nats-server)
+have bwrap || missing+=(bubblewrap)
+have rg || missing+=(ripgrep)
+have git || missing+=(git)
+if [ "${1:-}" = "--with-browser" ]; then
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
+fi
+
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing Debian packages: ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "aide needs these Debian packages, which are missing: ${missing[*]}" >&2
+    echo "install them as root: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
