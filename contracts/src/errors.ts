@@ -45,6 +45,11 @@ export const errorCatalog = {
   CHECKPOINT_NOT_FOUND: "No checkpoint {checkpoint}",
   WORKSPACE_CHANGED: "The workspace changed since the latest checkpoint; pass force to restore anyway",
   PREVIEW_REQUIRED: "Preview the restore of {checkpoint} first (confirm: false), then confirm it",
+  ITERATION_LIMIT: "The run reached its limit of {limit} iterations without an accepted completion",
+  MISTAKE_LIMIT: "The run stopped after {count} consecutive mistakes: {detail}",
+  RUN_BUDGET_EXCEEDED: "The run exceeded its wall-clock budget of {ms} ms",
+  STALLED: "The run made no progress: {detail}",
+  APPROVAL_CONFIRMATION_REQUIRED: "Approving {approval} needs an explicit confirmation: {detail}",
   INTERNAL: "Internal error: {detail}",
 } as const;
 
