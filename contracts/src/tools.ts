@@ -16,6 +16,11 @@ export const ToolExecRequestSchema = z.object({
   /** Set by the orchestrator only after a person consented to network use for this call. */
   network: z.boolean().default(false),
   timeout_ms: z.number().int().positive().max(900_000).optional(),
+  /**
+   * The `file_digests` of the preview a person approved (sha256 hex, "" for absent). When present,
+   * a mutation whose touched file no longer matches is refused with APPROVAL_STALE.
+   */
+  expected_digests: z.record(z.string(), z.string()).optional(),
 });
 export type ToolExecRequest = z.infer<typeof ToolExecRequestSchema>;
 

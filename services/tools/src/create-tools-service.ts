@@ -1,0 +1,50 @@
+import type { NatsConnection } from "nats";
+import type { Logger } from "pino";
+import { defineEndpoint, startService, type RunningService } from "@aide/runtime";
+import { subjects, ToolExecRequestSchema, ToolListRequestSchema, ToolPreviewRequestSchema } from "@aide/contracts";
+import type { CallDependencies } from "./framework/call-dependencies.js";
+import { executeCall } from "./framework/execute-call.js";
+import { previewCall } from "./framework/preview-call.js";
+import { describeTool } from "./framework/list-tools.js";
+
+export const toolsServiceVersion = "0.1.0";
+
+export interface ToolsServiceOptions {
+  connection: NatsConnection;
+  logger: Logger;
+  dependencies: CallDependencies;
+  /** Concurrent calls at most; past it the caller gets BUSY. */
+  maxConcurrent?: number;
+}
+
+/** Registers `aide-tools` with its three endpoints. */
+export async function createToolsService(options: ToolsServiceOptions): Promise<RunningService> {
+  const { dependencies } = options;
+  const exec = defineEndpoint({
+    name: "exec",
+    subject: subjects.tools.exec,
+    schema: ToolExecRequestSchema,
+    handle: (request, { signal }) => executeCall(dependencies, request, signal),
+  });
+  const preview = defineEndpoint({
+    name: "preview",
+    subject: subjects.tools.preview,
+    schema: ToolPreviewRequestSchema,
+    handle: (request, { signal }) => previewCall(dependencies, request, signal),
+  });
+  const list = defineEndpoint({
+    name: "list",
+    subject: subjects.tools.list,
+    schema: ToolListRequestSchema,
+    handle: async () => ({ tools: dependencies.registry.tools.map(describeTool), sandbox: dependencies.sandbox.mode }),
+  });
+  return startService({
+    connection: options.connection,
+    name: "aide-tools",
+    version: toolsServiceVersion,
+    description: "Workspace tools behind a path jail; commands in a bubblewrap sandbox",
+    endpoints: [exec, preview, list],
+    logger: options.logger,
+    maxConcurrent: options.maxConcurrent ?? 16,
+  });
+}

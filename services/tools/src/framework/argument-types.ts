@@ -1,0 +1,34 @@
+import { z } from "zod";
+
+/**
+ * Argument schemas that accept the string forms the XML text protocol delivers ("10", "true")
+ * while the JSON Schema shown to the model stays typed (z.toJSONSchema renders the output side).
+ */
+function toNumber(value: unknown): unknown {
+  if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value.trim()))) return Number(value.trim());
+  return value;
+}
+
+function toBoolean(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  const text = value.trim().toLowerCase();
+  if (["true", "yes", "1", "on"].includes(text)) return true;
+  if (["false", "no", "0", "off", ""].includes(text)) return false;
+  return value;
+}
+
+export function integerArg(options: { min?: number; max?: number } = {}) {
+  let inner = z.number().int();
+  if (options.min !== undefined) inner = inner.min(options.min);
+  if (options.max !== undefined) inner = inner.max(options.max);
+  return z.preprocess(toNumber, inner);
+}
+
+export function booleanArg() {
+  return z.preprocess(toBoolean, z.boolean());
+}
+
+/** A path argument: a non-empty string (the jail decides what it means). */
+export function pathArg() {
+  return z.string().min(1, "must not be empty").max(4096);
+}

@@ -1,0 +1,55 @@
+import { aideError, type ToolExecRequest, type ToolResult } from "@aide/contracts";
+import type { CallDependencies } from "./call-dependencies.js";
+import { isModelFacing, prepareCall } from "./prepare-call.js";
+import { applyFilePlan, checkExpectedDigests } from "./apply-file-plan.js";
+import { capText } from "./cap-output.js";
+import { escapeInvisible } from "../files/invisible-characters.js";
+import type { ToolOutcome } from "./tool-types.js";
+
+const defaultMaxOutputChars = 30_000;
+
+/**
+ * One `agent.tools.exec`: an ordinary failure is a result with is_error; a request that cannot be
+ * served (unknown workspace, stale approval, no sandbox) throws an AideError for an error reply.
+ */
+export async function executeCall(dependencies: CallDependencies, request: ToolExecRequest, serviceSignal: AbortSignal): Promise<ToolResult> {
+  const started = dependencies.now();
+  const base = { call_id: request.call.id, name: request.call.name };
+  const prepared = await prepareCall(dependencies, request, serviceSignal);
+  if (!prepared.ok) {
+    return { ...base, is_error: true, output: prepared.output, metadata: { error_code: prepared.errorCode }, notices: prepared.notices, changed_paths: [], duration_ms: dependencies.now() - started };
+  }
+  const { tool, args, context } = prepared;
+  let outcome: ToolOutcome;
+  try {
+    if (tool.plan !== undefined) {
+      const plan = await tool.plan(args, context);
+      if (!plan.ok) outcome = { isError: true, output: plan.error, metadata: plan.metadata };
+      else {
+        checkExpectedDigests(plan.changes, request.expected_digests);
+        outcome = await applyFilePlan(plan.changes, plan.summary, context, dependencies.lint);
+        outcome.metadata = { ...(plan.metadata ?? {}), ...(outcome.metadata ?? {}) };
+      }
+    } else if (tool.execute !== undefined) {
+      outcome = await tool.execute(args, context);
+    } else {
+      throw aideError("INTERNAL", { detail: `tool ${tool.name} has neither plan nor execute` });
+    }
+  } catch (error) {
+    if (!isModelFacing(error)) throw error;
+    outcome = { isError: true, output: error.message, metadata: { error_code: error.code } };
+  } finally {
+    prepared.dispose();
+  }
+  const capped = capText(escapeInvisible(outcome.output), tool.maxOutputChars ?? defaultMaxOutputChars);
+  const metadata = { ...(outcome.metadata ?? {}), ...(capped.truncated ? { output_truncated: true } : {}) };
+  return {
+    ...base,
+    is_error: outcome.isError ?? false,
+    output: capped.text.length > 0 ? capped.text : "The tool ran successfully and produced no output.",
+    metadata,
+    notices: prepared.notices,
+    changed_paths: outcome.changedPaths ?? [],
+    duration_ms: Math.max(0, dependencies.now() - started),
+  };
+}

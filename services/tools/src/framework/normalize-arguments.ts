@@ -1,0 +1,93 @@
+import { z } from "zod";
+import type { AnyTool } from "./tool-types.js";
+
+/** Names models commonly use instead of the real ones; applied only when the target exists. */
+const commonAliases: Record<string, string> = {
+  file_path: "path",
+  filepath: "path",
+  filePath: "path",
+  file: "path",
+  filename: "path",
+  file_name: "path",
+  target_file: "path",
+  dir: "path",
+  directory: "path",
+  dir_path: "path",
+  cmd: "command",
+  command_line: "command",
+  shell_command: "command",
+  contents: "content",
+  text: "content",
+  file_text: "content",
+  file_content: "content",
+  regex: "pattern",
+  query: "pattern",
+  search: "pattern",
+  working_directory: "cwd",
+  workdir: "cwd",
+  timeout: "timeout_ms",
+  start_line: "offset",
+  line_count: "limit",
+  patch: "diff",
+};
+
+export type NormalizedArguments =
+  | { ok: true; args: Record<string, unknown>; notices: string[] }
+  | { ok: false; error: string; notices: string[] };
+
+function shapeOf(tool: AnyTool): Record<string, z.ZodType> {
+  const schema = tool.parameters as unknown as { shape?: Record<string, z.ZodType> };
+  return schema.shape ?? {};
+}
+
+function describeIssues(error: z.ZodError, toolName: string, given: string[]): string {
+  const lines = error.issues.slice(0, 6).map((issue) => {
+    if (issue.code === "unrecognized_keys") {
+      return `unknown argument(s) ${issue.keys.map((k) => `\`${k}\``).join(", ")}`;
+    }
+    const name = issue.path.length > 0 ? `\`${issue.path.join(".")}\`` : "arguments";
+    if (issue.code === "invalid_type" && issue.input === undefined) return `${name} is required`;
+    return `${name}: ${issue.message}`;
+  });
+  return `Invalid arguments for ${toolName}: ${lines.join("; ")}. You sent: ${given.length > 0 ? given.join(", ") : "(nothing)"}.`;
+}
+
+/**
+ * Repairs what models commonly get wrong (aliases such as `file_path` for `path`), reports each
+ * repair, refuses unknown arguments with the list of accepted ones, then validates with zod
+ * (which also coerces the string forms of numbers and booleans from the XML protocol).
+ */
+export function normalizeArguments(tool: AnyTool, raw: Record<string, unknown>): NormalizedArguments {
+  const shape = shapeOf(tool);
+  const accepted = Object.keys(shape);
+  const aliases = { ...commonAliases, ...(tool.aliases ?? {}) };
+  const notices: string[] = [];
+  const args: Record<string, unknown> = {};
+  const unknown: string[] = [];
+  for (const [key, value] of Object.entries(raw)) {
+    if (key in shape) {
+      args[key] = value;
+      continue;
+    }
+    const lower = key.toLowerCase();
+    const target = aliases[key] ?? aliases[lower] ?? (lower in shape ? lower : undefined);
+    if (target !== undefined && target in shape && !(target in raw)) {
+      args[target] = value;
+      notices.push(`\`${key}\` was accepted as an alias of \`${target}\`; use \`${target}\` next time.`);
+      continue;
+    }
+    unknown.push(key);
+  }
+  if (unknown.length > 0) {
+    return {
+      ok: false,
+      notices,
+      error: `Unknown argument(s) for ${tool.name}: ${unknown.map((k) => `\`${k}\``).join(", ")}. Accepted arguments: ${accepted.map((k) => `\`${k}\``).join(", ")}.`,
+    };
+  }
+  const parsed = (tool.parameters as z.ZodType).safeParse(args);
+  if (!parsed.success) {
+    return { ok: false, notices, error: describeIssues(parsed.error, tool.name, Object.keys(raw)) };
+  }
+  return { ok: true, args: parsed.data as Record<string, unknown>, notices };
+}

@@ -1,0 +1,80 @@
+import { structuredPatch, createTwoFilesPatch } from "diff";
+import type { ToolPreview, ToolPreviewRequest } from "@aide/contracts";
+import type { CallDependencies } from "./call-dependencies.js";
+import { isModelFacing, prepareCall } from "./prepare-call.js";
+import type { FileChange } from "./tool-types.js";
+import { canonicalJson, sha256Hex } from "../files/digest.js";
+import { protectedFlags } from "../files/protected-paths.js";
+import { scanInvisible, type InvisibleFlag } from "../files/invisible-characters.js";
+import { suspectsNetwork } from "../sandbox/network-suspicion.js";
+
+function diffOf(change: FileChange): string {
+  const before = change.before === null ? "" : change.before.toString("utf8");
+  return createTwoFilesPatch(change.before === null ? "/dev/null" : `a/${change.path}`, `b/${change.path}`, before, change.after.toString("utf8"), undefined, undefined, { context: 3 });
+}
+
+/** Invisible characters on the lines a change adds (existing ones are not the call's doing). */
+function invisibleInAddedLines(change: FileChange): InvisibleFlag[] {
+  const before = change.before === null ? "" : change.before.toString("utf8");
+  const patch = structuredPatch(change.path, change.path, before, change.after.toString("utf8"), undefined, undefined, { context: 0 });
+  const flags: InvisibleFlag[] = [];
+  for (const hunk of patch.hunks) {
+    let line = hunk.newStart;
+    for (const text of hunk.lines) {
+      if (text.startsWith("+")) {
+        for (const flag of scanInvisible(text.slice(1), change.path)) flags.push({ ...flag, line });
+        line += 1;
+      } else if (!text.startsWith("-") && !text.startsWith("\\")) line += 1;
+    }
+  }
+  return flags.slice(0, 50);
+}
+
+/**
+ * One `agent.tools.preview`: the exact diff or command text a call would produce, with the flags an
+ * approval must show, and the digests the decision is bound to. Nothing is written or run.
+ */
+export async function previewCall(dependencies: CallDependencies, request: ToolPreviewRequest, serviceSignal: AbortSignal): Promise<ToolPreview> {
+  const base = { call_id: request.call.id, name: request.call.name };
+  const prepared = await prepareCall(dependencies, request, serviceSignal);
+  if (!prepared.ok) {
+    return { ...base, kind: "other", mutating: false, args_digest: sha256Hex(canonicalJson(request.call.arguments)), error: prepared.output, notices: prepared.notices, paths: [], protected: [], invisible: [], network_suspected: false, file_digests: {} };
+  }
+  const { tool, args, context } = prepared;
+  const preview: ToolPreview = {
+    ...base,
+    kind: tool.kind,
+    mutating: !tool.readOnly,
+    args_digest: sha256Hex(canonicalJson({ name: tool.name, arguments: args })),
+    notices: prepared.notices,
+    paths: [],
+    protected: [],
+    invisible: [],
+    network_suspected: false,
+    file_digests: {},
+  };
+  try {
+    if (tool.plan !== undefined) {
+      const plan = await tool.plan(args, context);
+      if (!plan.ok) return { ...preview, error: plan.error };
+      preview.diff = plan.changes.map(diffOf).join("");
+      preview.paths = plan.changes.map((c) => c.path);
+      preview.protected = protectedFlags(preview.paths);
+      preview.invisible = plan.changes.flatMap(invisibleInAddedLines);
+      preview.file_digests = Object.fromEntries(plan.changes.map((c) => [c.path, c.before === null ? "" : sha256Hex(c.before)]));
+    } else if (tool.describeCommand !== undefined) {
+      const described = await tool.describeCommand(args, context);
+      preview.command = described.command;
+      preview.paths = described.paths ?? [];
+      preview.network_suspected = suspectsNetwork(described.command);
+      preview.invisible = scanInvisible(described.command);
+      preview.protected = protectedFlags(preview.paths);
+    }
+  } catch (error) {
+    if (!isModelFacing(error)) throw error;
+    return { ...preview, error: error.message };
+  } finally {
+    prepared.dispose();
+  }
+  return preview;
+}

@@ -1,0 +1,12 @@
+export { createToolsService, toolsServiceVersion, type ToolsServiceOptions } from "./create-tools-service.js";
+export type { CallDependencies } from "./framework/call-dependencies.js";
+export { createToolRegistry, type ToolRegistry } from "./framework/tool-registry.js";
+export { defineTool, type ToolDefinition, type ToolContext, type ToolOutcome, type FilePlan } from "./framework/tool-types.js";
+export { normalizeArguments } from "./framework/normalize-arguments.js";
+export { describeTool, parametersJsonSchema } from "./framework/list-tools.js";
+export { allTools } from "./tools/catalog.js";
+export { resolveJailedPath, type JailedPath } from "./jail/resolve-jailed-path.js";
+export { openWorkspace, type Workspace } from "./jail/workspace.js";
+export { scanInvisible, escapeInvisible } from "./files/invisible-characters.js";
+export { protectedReason } from "./files/protected-paths.js";
+export { suspectsNetwork } from "./sandbox/network-suspicion.js";

@@ -1,0 +1,36 @@
+export type SandboxMode = "bwrap" | "unsafe-none" | "unavailable";
+
+export interface SandboxRunOptions {
+  /** argv to run inside the sandbox. */
+  argv: string[];
+  /** Real path of the workspace root (bound read-write). */
+  workspace: string;
+  /** Real working directory inside the workspace. */
+  cwd: string;
+  network: boolean;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Output cap in bytes kept per stream (head and tail). */
+  maxOutputBytes?: number;
+}
+
+export interface SandboxRunResult {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  aborted: boolean;
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  durationMs: number;
+}
+
+/** Runs argv under the configured isolation. `run` never throws for a failing command. */
+export interface Sandbox {
+  mode: SandboxMode;
+  /** Why commands are refused (mode "unavailable"), for SANDBOX_UNAVAILABLE. */
+  unavailableReason?: string;
+  /** The argv that would actually be spawned (bwrap wrapper included). */
+  wrap(options: SandboxRunOptions): { file: string; args: string[]; env: Record<string, string> };
+  run(options: SandboxRunOptions): Promise<SandboxRunResult>;
+}

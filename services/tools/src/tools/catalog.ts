@@ -1,0 +1,8 @@
+import type { AnyTool } from "../framework/tool-types.js";
+import { readFileTool } from "./read-file.js";
+import { listDirTool } from "./list-dir.js";
+
+/** Every tool the service executes, in the order the catalog shows them. */
+export function allTools(): AnyTool[] {
+  return [readFileTool, listDirTool];
+}
