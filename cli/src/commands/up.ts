@@ -36,7 +36,8 @@ export function describeStack(info: StackInfo, home: { logDir: string }): string
     `  gateway   ${info.gatewayUrl}   (token: ${info.tokenFile})`,
     `  web panel ${info.gatewayUrl}/?token=$(cat ${info.tokenFile})`,
     `  bus       ${info.natsUrl}`,
-    `  watch it  aide events    or    nats sub 'agent.>' --server ${info.natsUrl} --creds-json ${info.credentialFiles.observer}`,
+    `  watch it  aide events`,
+    `            nats sub 'agent.>' --server ${info.natsUrl} --user observer --password "$(node -p "require('${info.credentialFiles.observer}').password")"`,
     `  logs      ${home.logDir}/<service>.log`,
     `  services  ${Object.entries(info.services).map(([name, pid]) => `${name}:${pid ?? "?"}`).join("  ")}`,
   ].join("\n");
