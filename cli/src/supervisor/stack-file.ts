@@ -12,6 +12,8 @@ export const StackFileSchema = ClientStackFileSchema.extend({
   observer_credentials: z.string().optional(),
   pid: z.number().int().positive(),
   started_at: z.string(),
+  /** Absent when the stack uses an external NATS. */
+  nats_pid: z.number().int().positive().optional(),
   unsandboxed_services: z.boolean().default(false),
   services: z.record(z.string(), z.object({ pid: z.number().int().nullable(), restarts: z.number().int() })).default({}),
 });

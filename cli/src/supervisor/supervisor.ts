@@ -156,6 +156,7 @@ export class Supervisor {
       nats_url: this.info.natsUrl,
       observer_credentials: this.info.credentialFiles.observer,
       pid: process.pid,
+      nats_pid: this.nats?.process.pid,
       started_at: new Date().toISOString(),
       unsandboxed_services: this.options.unsandboxedServices ?? true,
       services: Object.fromEntries(this.processes.map((m) => [m.name, { pid: m.pid ?? null, restarts: m.restarts }])),
