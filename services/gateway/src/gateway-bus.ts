@@ -1,0 +1,35 @@
+import type { NatsConnection } from "nats";
+import type { z } from "zod";
+import { busRequest } from "@aide/runtime";
+
+/** The result type inside a `{ ok, result }` reply schema. */
+export type ResultOf<S extends z.ZodTypeAny> = Extract<z.infer<S>, { ok: true }> extends { result: infer R } ? R : never;
+
+/** The requests the gateway makes on the bus, with the service named for UNAVAILABLE errors. */
+export interface GatewayBus {
+  request<S extends z.ZodTypeAny>(subject: string, payload: unknown, replySchema: S, options?: { timeoutMs?: number }): Promise<ResultOf<S>>;
+  /** True when `$SRV.PING.aide-<name>` is answered in time. */
+  ping(service: string, timeoutMs: number): Promise<boolean>;
+}
+
+const serviceBySubjectArea: Record<string, string> = { cmd: "orchestrator", model: "model", tools: "tools", checkpoints: "checkpoints" };
+
+export function createGatewayBus(connection: NatsConnection, defaultTimeoutMs = 15_000): GatewayBus {
+  return {
+    request(subject, payload, replySchema, options = {}) {
+      const area = subject.split(".")[1] ?? "";
+      return busRequest(connection, subject, payload, replySchema, {
+        timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+        service: serviceBySubjectArea[area] ?? area,
+      }) as never;
+    },
+    async ping(service, timeoutMs) {
+      try {
+        await connection.request(`$SRV.PING.aide-${service}`, new Uint8Array(), { timeout: timeoutMs });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}

@@ -1,0 +1,137 @@
+import type { AddressInfo } from "node:net";
+import Fastify, { type FastifyInstance } from "fastify";
+import type { NatsConnection } from "nats";
+import type { Logger } from "pino";
+import { aideError } from "@aide/contracts";
+import { createBrowserSessions } from "./browser-sessions.js";
+import { createGatewayBus, type GatewayBus } from "./gateway-bus.js";
+import { errorEnvelope, httpStatusFor, toAideError } from "./http-errors.js";
+import { buildOpenApiDocument } from "./openapi.js";
+import { createOriginPolicy } from "./origin-policy.js";
+import { panelContentSecurityPolicy, registerPanelRoutes } from "./panel-routes.js";
+import { createRateLimiter } from "./rate-limiter.js";
+import { createRequestAuth } from "./request-auth.js";
+import { createRestorePreviews } from "./restore-previews.js";
+import type { RouteContext, RouteDefinition } from "./route-definition.js";
+import { agentRoutes } from "./routes/agent-routes.js";
+import { checkpointRoutes } from "./routes/checkpoint-routes.js";
+import { systemRoutes } from "./routes/system-routes.js";
+import { validate } from "./validate.js";
+import { attachEventSocket } from "./websocket-upgrade.js";
+
+export interface GatewayOptions {
+  connection: NatsConnection;
+  logger: Logger;
+  token: string;
+  /** The port to listen on (0: ephemeral); the Host/Origin allow-lists use the bound port. */
+  port: number;
+  version?: string;
+  panelDir: string;
+  bodyLimitBytes?: number;
+  wsMaxPayloadBytes?: number;
+  rateLimit?: { max: number; windowMs: number };
+  /** Injected for tests; defaults to the bus connection. */
+  bus?: GatewayBus;
+  now?: () => number;
+}
+
+export interface Gateway {
+  app: FastifyInstance;
+  /** Listens on 127.0.0.1 only; resolves with the bound port. */
+  listen(): Promise<number>;
+  port(): number;
+  close(): Promise<void>;
+}
+
+/** Every REST route, in one table (also the source of the OpenAPI document). */
+export function gatewayRoutes(): RouteDefinition[] {
+  return [...agentRoutes(), ...checkpointRoutes(), ...systemRoutes()];
+}
+
+export function createGateway(options: GatewayOptions): Gateway {
+  const logger = options.logger.child({ module: "http" });
+  const version = options.version ?? "0.1.0";
+  let boundPort = options.port;
+  const app = Fastify({ logger: false, bodyLimit: options.bodyLimitBytes ?? 1 << 20, return503OnClosing: true });
+  app.removeContentTypeParser("text/plain");
+  const browserSessions = createBrowserSessions({ now: options.now });
+  const auth = createRequestAuth({
+    token: options.token,
+    originPolicy: createOriginPolicy(() => boundPort),
+    browserSessions,
+    rateLimiter: createRateLimiter({ ...(options.rateLimit ?? { max: 1200, windowMs: 60_000 }), now: options.now }),
+  });
+  const bus = options.bus ?? createGatewayBus(options.connection);
+  const context: RouteContext = { bus, logger, restorePreviews: createRestorePreviews({ now: options.now }), version };
+  const routes = gatewayRoutes();
+  const openApi = buildOpenApiDocument(routes, version);
+
+  app.addHook("onRequest", async (request, reply) => {
+    const path = request.url.split("?")[0];
+    // The login link is the one route that authenticates itself (token in the query once).
+    const selfAuthenticating = request.method === "GET" && path === "/";
+    if (selfAuthenticating) {
+      const originError = createOriginPolicy(() => boundPort).check({ host: request.headers.host, origin: request.headers.origin });
+      if (originError) throw originError;
+      return;
+    }
+    const { error, retryAfter } = auth.check(request.url, request.headers);
+    if (retryAfter) reply.header("retry-after", String(retryAfter));
+    if (error) throw error;
+    if (request.method === "POST") {
+      const type = (request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+      if (type !== "application/json") throw aideError("UNSUPPORTED_MEDIA_TYPE");
+    }
+  });
+  app.addHook("onSend", async (request, reply, payload) => {
+    reply.header("content-security-policy", panelContentSecurityPolicy);
+    reply.header("x-content-type-options", "nosniff");
+    reply.header("x-frame-options", "DENY");
+    reply.header("referrer-policy", "no-referrer");
+    reply.header("cross-origin-resource-policy", "same-origin");
+    if (request.url.startsWith("/api/")) reply.header("cache-control", "no-store");
+    return payload;
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    logger.debug({ method: request.method, path: request.url.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
+  });
+  app.setErrorHandler(async (error, request, reply) => {
+    const aide = toAideError(error);
+    if (aide.code === "INTERNAL") logger.error({ err: error, path: request.url.split("?")[0] }, "request failed");
+    return reply.code(httpStatusFor(aide.code)).type("application/json; charset=utf-8").send(errorEnvelope(aide));
+  });
+  app.setNotFoundHandler(async (request, reply) => {
+    const aide = aideError("NOT_FOUND", { detail: `${request.method} ${request.url.split("?")[0]}` });
+    return reply.code(404).send(errorEnvelope(aide));
+  });
+
+  for (const route of routes) {
+    app.route({
+      method: route.method,
+      url: route.url,
+      handler: async (request) => {
+        const query = route.query ? validate(route.query, request.query, "query") : {};
+        const body = route.body ? validate(route.body, request.body, "body") : {};
+        return route.handle({ query, body }, context);
+      },
+    });
+  }
+  app.get("/api/openapi.json", async () => openApi);
+  registerPanelRoutes(app, { panelDir: options.panelDir, token: options.token, browserSessions });
+
+  const sockets = attachEventSocket({ server: app.server, auth, connection: options.connection, bus, logger: options.logger.child({ module: "events" }), maxPayloadBytes: options.wsMaxPayloadBytes });
+
+  return {
+    app,
+    async listen() {
+      await app.listen({ host: "127.0.0.1", port: options.port });
+      boundPort = (app.server.address() as AddressInfo).port;
+      return boundPort;
+    },
+    port: () => boundPort,
+    async close() {
+      await sockets.close();
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { AideError, aideError, type ErrorCode, type ErrorEnvelope } from "@aide/contracts";
+
+/** The HTTP status each error code maps to; codes not listed are client errors (400). */
+const statusByCode: Partial<Record<ErrorCode, number>> = {
+  VALIDATION: 400,
+  BAD_JSON: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  FORBIDDEN_ORIGIN: 403,
+  FORBIDDEN_HOST: 403,
+  WORKSPACE_NOT_ALLOWED: 403,
+  NOT_FOUND: 404,
+  SESSION_NOT_FOUND: 404,
+  RUN_NOT_FOUND: 404,
+  APPROVAL_NOT_FOUND: 404,
+  CHECKPOINT_NOT_FOUND: 404,
+  MODEL_NOT_FOUND: 404,
+  ALREADY_RUNNING: 409,
+  NOT_RUNNING: 409,
+  APPROVAL_STALE: 409,
+  WORKSPACE_CHANGED: 409,
+  PREVIEW_REQUIRED: 409,
+  APPROVAL_CONFIRMATION_REQUIRED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  CHECKPOINT_FAILED: 500,
+  MODEL_FAILED: 502,
+  UNAVAILABLE: 503,
+  BUSY: 503,
+  MODEL_UNAVAILABLE: 503,
+  TIMEOUT: 504,
+};
+
+export function httpStatusFor(code: ErrorCode): number {
+  return statusByCode[code] ?? 400;
+}
+
+export function errorEnvelope(error: AideError): ErrorEnvelope {
+  return { error: { code: error.code, message: error.message } };
+}
+
+/**
+ * Turns whatever a handler or Fastify threw into an AideError. Fastify's own errors (body too
+ * large, bad JSON, unknown media type) get their catalog code; anything unknown becomes INTERNAL
+ * with no detail, so a stack trace never reaches a client.
+ */
+export function toAideError(error: unknown): AideError {
+  if (error instanceof AideError) return error;
+  const fastifyCode = (error as { code?: string }).code;
+  switch (fastifyCode) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return aideError("PAYLOAD_TOO_LARGE", { size: "more than the limit", limit: "the body limit" });
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return aideError("BAD_JSON", { detail: (error as Error).message });
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+      return aideError("UNSUPPORTED_MEDIA_TYPE");
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError) return aideError("BAD_JSON", { detail: error.message });
+  return aideError("INTERNAL", { detail: "unexpected error (see the gateway log)" });
+}

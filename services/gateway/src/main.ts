@@ -1,0 +1,22 @@
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { runService, startService } from "@aide/runtime";
+import { createGateway } from "./gateway.js";
+import { gatewayConfigFromEnv, readTokenFile } from "./gateway-config.js";
+
+const version = "0.1.0";
+const panelDir = join(dirname(fileURLToPath(import.meta.url)), "..", "panel");
+
+await runService("gateway", async ({ connection, logger }) => {
+  const config = gatewayConfigFromEnv();
+  const token = readTokenFile(config.tokenFile);
+  const gateway = createGateway({ connection, logger, token, port: config.port, version, panelDir });
+  const port = await gateway.listen();
+  // Registered so `$SRV.PING.aide-gateway` tells the supervisor the gateway is up.
+  const service = await startService({ connection, name: "aide-gateway", version, description: "REST and WebSocket front door", endpoints: [], logger });
+  logger.info({ port, url: `http://127.0.0.1:${port}` }, "gateway listening");
+  return async () => {
+    await gateway.close();
+    await service.stop();
+  };
+});

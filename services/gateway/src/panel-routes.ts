@@ -1,0 +1,82 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { aideError } from "@aide/contracts";
+import { sessionCookieName, type BrowserSessions } from "./browser-sessions.js";
+import { cookieValue, secretsEqual } from "./token-check.js";
+
+/**
+ * No remote anything: scripts, styles, images and connections only from the gateway itself, so a
+ * model's output rendered in the panel cannot load (and leak through) a remote image URL.
+ */
+export const panelContentSecurityPolicy = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+const contentTypes: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".html": "text/html; charset=utf-8",
+  ".svg": "image/svg+xml",
+};
+
+const loginPage = `<!doctype html><html><head><meta charset="utf-8"><title>aide</title></head>
+<body><h1>aide</h1><p>Open the login link that <code>aide up</code> printed (it ends in <code>/?token=…</code>).</p></body></html>`;
+
+export interface PanelOptions {
+  /** services/gateway/panel: `static/` (html, css) and `dist/` (compiled scripts). */
+  panelDir: string;
+  token: string;
+  browserSessions: BrowserSessions;
+}
+
+/** Loads the panel's files once: a fixed list, so no request path ever reaches the file system. */
+function loadPanelFiles(panelDir: string): Map<string, { body: Buffer; type: string }> {
+  const files = new Map<string, { body: Buffer; type: string }>();
+  for (const folder of ["static", "dist"]) {
+    const dir = join(panelDir, folder);
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir)) {
+      const extension = name.slice(name.lastIndexOf("."));
+      const type = contentTypes[extension];
+      if (type && !name.endsWith(".d.ts")) files.set(name, { body: readFileSync(join(dir, name)), type });
+    }
+  }
+  return files;
+}
+
+/**
+ * `GET /` is the one place a token is accepted in the query: `/?token=…` (the login link) sets an
+ * HttpOnly SameSite=Strict session cookie and redirects to `/`, so the token leaves the address bar.
+ */
+export function registerPanelRoutes(app: FastifyInstance, options: PanelOptions): void {
+  const files = loadPanelFiles(options.panelDir);
+  app.get("/", async (request, reply) => {
+    const token = (request.query as Record<string, unknown>).token;
+    if (typeof token === "string") {
+      if (!secretsEqual(token, options.token)) throw aideError("UNAUTHORIZED");
+      const session = options.browserSessions.create();
+      reply.header("set-cookie", `${sessionCookieName}=${session.id}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${session.maxAgeSeconds}`);
+      return reply.code(303).header("location", "/").send();
+    }
+    if (!options.browserSessions.valid(cookieValue(request.headers.cookie, sessionCookieName))) {
+      return reply.code(401).type("text/html; charset=utf-8").send(loginPage);
+    }
+    const index = files.get("index.html");
+    if (!index) throw aideError("NOT_FOUND", { detail: "the web panel is not built" });
+    return reply.type(index.type).send(index.body);
+  });
+  app.get("/panel/:name", async (request, reply) => {
+    const name = (request.params as { name: string }).name;
+    const file = files.get(name);
+    if (!file) throw aideError("NOT_FOUND", { detail: "no such panel file" });
+    return reply.type(file.type).header("cache-control", "no-cache").send(file.body);
+  });
+}

@@ -1,0 +1,37 @@
+import type { Logger } from "pino";
+import type { z } from "zod";
+import type { GatewayBus } from "./gateway-bus.js";
+import type { RestorePreviews } from "./restore-previews.js";
+
+export interface RouteContext {
+  bus: GatewayBus;
+  logger: Logger;
+  restorePreviews: RestorePreviews;
+  version: string;
+}
+
+/** One REST route: its contract schemas (validation and the OpenAPI document) and its handler. */
+export interface RouteDefinition {
+  method: "GET" | "POST";
+  url: string;
+  summary: string;
+  query?: z.ZodTypeAny;
+  body?: z.ZodTypeAny;
+  /** The success body (the `result` of the bus reply). */
+  reply: z.ZodTypeAny;
+  /** Error codes this route answers besides the ones every route may answer. */
+  errors: string[];
+  handle(input: { query: any; body: any }, context: RouteContext): Promise<unknown>;
+}
+
+export function defineRoute(route: RouteDefinition): RouteDefinition {
+  return route;
+}
+
+/** The `result` schema inside a `replySchema(...)` union. */
+export function resultOf(replySchema: z.ZodTypeAny): z.ZodTypeAny {
+  const options = (replySchema as unknown as { options: Array<{ shape: { result?: z.ZodTypeAny } }> }).options;
+  const result = options.find((option) => option.shape.result !== undefined)?.shape.result;
+  if (!result) throw new Error("not a reply schema");
+  return result;
+}

@@ -1,0 +1,89 @@
+import {
+  AbortReplySchema,
+  AbortRequestSchema,
+  DecisionReplySchema,
+  DecisionRequestSchema,
+  MessageReplySchema,
+  MessageRequestSchema,
+  ModeReplySchema,
+  ModeRequestSchema,
+  SessionsQuerySchema,
+  SessionsReplySchema,
+  StartReplySchema,
+  StartRequestSchema,
+  StatusQuerySchema,
+  StatusReplySchema,
+  subjects,
+} from "@aide/contracts";
+import { defineRoute, resultOf, type RouteDefinition } from "../route-definition.js";
+
+const session = ["SESSION_NOT_FOUND"];
+
+/** The agent routes: each validates with the command's contract schema and forwards to the orchestrator. */
+export function agentRoutes(): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: "POST",
+      url: "/api/agent/start",
+      summary: "Start a run (a new session, or a new run of `session`)",
+      body: StartRequestSchema,
+      reply: resultOf(StartReplySchema),
+      errors: ["ALREADY_RUNNING", "WORKSPACE_NOT_ALLOWED", "WORKSPACE_NOT_FOUND", "MODEL_NOT_FOUND", ...session],
+      handle: ({ body }, { bus }) => bus.request(subjects.cmd.start, body, StartReplySchema),
+    }),
+    defineRoute({
+      method: "GET",
+      url: "/api/agent/status",
+      summary: "A session's snapshot (state, pending approvals, last event seq)",
+      query: StatusQuerySchema,
+      reply: resultOf(StatusReplySchema),
+      errors: session,
+      handle: ({ query }, { bus }) => bus.request(subjects.cmd.status, { session: query.id }, StatusReplySchema),
+    }),
+    defineRoute({
+      method: "POST",
+      url: "/api/agent/decision",
+      summary: "Approve, reject (with feedback) or abort at a pending approval",
+      body: DecisionRequestSchema,
+      reply: resultOf(DecisionReplySchema),
+      errors: ["APPROVAL_NOT_FOUND", "APPROVAL_STALE", "FORBIDDEN", ...session],
+      handle: ({ body }, { bus }) => bus.request(subjects.cmd.decision, body, DecisionReplySchema),
+    }),
+    defineRoute({
+      method: "POST",
+      url: "/api/agent/abort",
+      summary: "Abort the session's run",
+      body: AbortRequestSchema,
+      reply: resultOf(AbortReplySchema),
+      errors: ["NOT_RUNNING", ...session],
+      handle: ({ body }, { bus }) => bus.request(subjects.cmd.abort, body, AbortReplySchema),
+    }),
+    defineRoute({
+      method: "POST",
+      url: "/api/agent/message",
+      summary: "Send a follow-up message (starts a new run of the session)",
+      body: MessageRequestSchema,
+      reply: resultOf(MessageReplySchema),
+      errors: ["ALREADY_RUNNING", ...session],
+      handle: ({ body }, { bus }) => bus.request(subjects.cmd.message, body, MessageReplySchema),
+    }),
+    defineRoute({
+      method: "POST",
+      url: "/api/agent/mode",
+      summary: "Switch between plan and act",
+      body: ModeRequestSchema,
+      reply: resultOf(ModeReplySchema),
+      errors: session,
+      handle: ({ body }, { bus }) => bus.request(subjects.cmd.mode, body, ModeReplySchema),
+    }),
+    defineRoute({
+      method: "GET",
+      url: "/api/agent/sessions",
+      summary: "Sessions, newest first",
+      query: SessionsQuerySchema,
+      reply: resultOf(SessionsReplySchema),
+      errors: [],
+      handle: ({ query }, { bus }) => bus.request(subjects.cmd.sessions, query, SessionsReplySchema),
+    }),
+  ];
+}
