@@ -39,6 +39,7 @@ export const errorCatalog = {
   MODEL_UNAVAILABLE: "The model {model} is not available: {detail}",
   MODEL_FAILED: "The model request failed: {detail}",
   PROMPT_TRUNCATED: "The provider evaluated {actual} prompt tokens where {expected} were sent: the prompt was truncated",
+  CONTEXT_FULL: "The prompt needs {needed} tokens but the model's context holds {limit}: compact the history",
   REMOTE_NOT_ALLOWED: "The endpoint {url} is not on loopback and the configuration does not allow remote endpoints",
   CONFIG_INVALID: "The configuration is not valid: {detail}",
   CHECKPOINT_FAILED: "The checkpoint failed: {detail}",

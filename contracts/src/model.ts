@@ -35,6 +35,12 @@ export const ModelChatRequestSchema = z.object({
   tools: z.array(ChatToolSchema).default([]),
   /** Constrain local decoding to well-formed tool-call blocks (on by default for local models). */
   grammar: z.boolean().optional(),
+  /** With tools: "required" forces at least one call, "none" forbids calls; default "auto". */
+  tool_choice: z.enum(["auto", "required", "none"]).optional(),
+  /** Most tool calls in one reply under the grammar (default 1: one call per message, then stop). */
+  max_tool_calls: z.number().int().positive().max(16).optional(),
+  /** Sampling seed (local models), for reproducible runs. */
+  seed: z.number().int().nonnegative().optional(),
   max_tokens: z.number().int().positive().max(131_072).optional(),
   temperature: z.number().min(0).max(2).optional(),
   /** Stream deltas to agent.model.delta.<request_id>. */
