@@ -45,6 +45,7 @@ export const errorCatalog = {
   CHECKPOINT_FAILED: "The checkpoint failed: {detail}",
   CHECKPOINT_NOT_FOUND: "No checkpoint {checkpoint}",
   WORKSPACE_CHANGED: "The workspace changed since the latest checkpoint; pass force to restore anyway",
+  CHECKPOINT_TIMEOUT: "The checkpoint of {workspace} was abandoned after {ms} ms; the previous checkpoint is intact",
   PREVIEW_REQUIRED: "Preview the restore of {checkpoint} first (confirm: false), then confirm it",
   ITERATION_LIMIT: "The run reached its limit of {limit} iterations without an accepted completion",
   MISTAKE_LIMIT: "The run stopped after {count} consecutive mistakes: {detail}",
