@@ -111,6 +111,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
       const accepted = snapshot.approvals_pending.some((pending) => pending.id === body.approval);
       decisions.push({ session: body.session, approval: body.approval, decision: body.decision, accepted });
       if (!accepted) return { ok: false, error: { code: "APPROVAL_NOT_FOUND", message: `No pending approval ${body.approval} in session ${body.session}` } };
+      snapshot.approvals_pending = snapshot.approvals_pending.filter((pending) => pending.id !== body.approval);
       setTimeout(() => void finish(body.session, body.approval, body.decision), 10);
       return { ok: true, result: { accepted: true, state: body.decision === "abort" ? "aborted" : "running" } };
     },
