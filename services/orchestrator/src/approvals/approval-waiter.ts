@@ -1,0 +1,55 @@
+export type DecisionKind = "approve" | "reject" | "abort" | "timeout";
+
+export interface DecisionOutcome {
+  decision: DecisionKind;
+  feedback?: string;
+  consentNetwork?: boolean;
+  confirmProtected?: boolean;
+}
+
+interface Waiting {
+  resolve(outcome: DecisionOutcome): void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * The in-process side of pending approvals: one deferred per approval id, resolved by a decision,
+ * by its timeout (default-deny) or by `cancelAll` when the run ends. Each resolves exactly once;
+ * a second decision for the same id finds nothing.
+ */
+export class ApprovalWaiter {
+  private readonly waiting = new Map<string, Waiting>();
+  constructor(private readonly now: () => Date) {}
+
+  wait(id: string, expiresAt: string): Promise<DecisionOutcome> {
+    const existing = this.waiting.get(id);
+    if (existing) existing.resolve({ decision: "abort", feedback: "superseded" });
+    return new Promise<DecisionOutcome>((resolve) => {
+      const delay = Math.max(0, Date.parse(expiresAt) - this.now().getTime());
+      const timer = setTimeout(() => this.settle(id, { decision: "timeout" }), Math.min(delay, 2_147_483_000));
+      this.waiting.set(id, { resolve, timer });
+    });
+  }
+
+  has(id: string): boolean {
+    return this.waiting.has(id);
+  }
+
+  /** Returns false when nothing waits under this id (already decided, timed out, or unknown). */
+  settle(id: string, outcome: DecisionOutcome): boolean {
+    const entry = this.waiting.get(id);
+    if (!entry) return false;
+    this.waiting.delete(id);
+    clearTimeout(entry.timer);
+    entry.resolve(outcome);
+    return true;
+  }
+
+  cancelAll(outcome: DecisionOutcome): void {
+    for (const id of [...this.waiting.keys()]) this.settle(id, outcome);
+  }
+
+  size(): number {
+    return this.waiting.size;
+  }
+}

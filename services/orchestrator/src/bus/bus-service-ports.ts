@@ -1,0 +1,106 @@
+import type { NatsConnection, JetStreamClient } from "nats";
+import {
+  CheckpointCommitReplySchema,
+  CheckpointRestoreReplySchema,
+  ModelChatReplySchema,
+  ModelDeltaSchema,
+  ToolExecReplySchema,
+  ToolListReplySchema,
+  ToolPreviewReplySchema,
+  egressJournalSubject,
+  modelDeltaSubject,
+  subjects,
+} from "@aide/contracts";
+import { busRequest, decodeJson, encodeJson } from "@aide/runtime";
+import type { CheckpointsPort, EgressJournal, ModelPort, ToolsPort } from "./service-ports.js";
+
+export interface BusPortTimeouts {
+  modelTimeoutMs: number;
+  toolTimeoutMs: number;
+  checkpointTimeoutMs: number;
+}
+
+export function busModelPort(connection: NatsConnection, timeouts: BusPortTimeouts): ModelPort {
+  return {
+    async chat(request, onDelta, signal) {
+      // Subscribe before the request goes out: the model publishes deltas before its reply.
+      const subscription = request.stream
+        ? connection.subscribe(modelDeltaSubject(request.request_id), {
+            callback: (error, message) => {
+              if (error) return;
+              try {
+                const delta = ModelDeltaSchema.parse(decodeJson(message.data));
+                onDelta(delta.text);
+              } catch {
+                // A malformed delta is dropped; the final reply carries the whole text anyway.
+              }
+            },
+          })
+        : undefined;
+      const onAbort = () => connection.publish(subjects.model.abort, encodeJson({ request_id: request.request_id }));
+      signal?.addEventListener("abort", onAbort, { once: true });
+      try {
+        const timeoutMs = (request.timeout_ms ?? timeouts.modelTimeoutMs) + 5_000;
+        return await busRequest(connection, subjects.model.chat, request, ModelChatReplySchema, { timeoutMs, service: "model" });
+      } finally {
+        signal?.removeEventListener("abort", onAbort);
+        subscription?.unsubscribe();
+      }
+    },
+  };
+}
+
+export function busToolsPort(connection: NatsConnection, timeouts: BusPortTimeouts): ToolsPort {
+  return {
+    async list() {
+      const result = await busRequest(connection, subjects.tools.list, {}, ToolListReplySchema, { timeoutMs: 10_000, service: "tools" });
+      return result.tools;
+    },
+    async preview(session, workspace, call) {
+      return busRequest(connection, subjects.tools.preview, { session, workspace, call }, ToolPreviewReplySchema, {
+        timeoutMs: 60_000,
+        service: "tools",
+      });
+    },
+    async exec(session, workspace, call, options) {
+      const timeoutMs = options.timeoutMs ?? timeouts.toolTimeoutMs;
+      const body = {
+        session,
+        workspace,
+        call,
+        network: options.network,
+        timeout_ms: Math.min(timeoutMs, 900_000),
+        ...(options.expectedDigests ? { expected_digests: options.expectedDigests } : {}),
+      };
+      return busRequest(connection, subjects.tools.exec, body, ToolExecReplySchema, { timeoutMs: timeoutMs + 10_000, service: "tools" });
+    },
+  };
+}
+
+export function busCheckpointsPort(connection: NatsConnection, timeouts: BusPortTimeouts): CheckpointsPort {
+  return {
+    async commit(request) {
+      const timeoutMs = request.timeout_ms ?? timeouts.checkpointTimeoutMs;
+      const result = await busRequest(connection, subjects.checkpoints.commit, { ...request, timeout_ms: timeoutMs }, CheckpointCommitReplySchema, {
+        timeoutMs: timeoutMs + 5_000,
+        service: "checkpoints",
+      });
+      return result.checkpoint;
+    },
+    async restore(request) {
+      return busRequest(connection, subjects.checkpoints.restore, request, CheckpointRestoreReplySchema, {
+        timeoutMs: timeouts.checkpointTimeoutMs + 5_000,
+        service: "checkpoints",
+      });
+    },
+  };
+}
+
+/** The egress journal: an append-only JetStream stream; `append` resolves on the stream's ack. */
+export function jetStreamEgressJournal(js: JetStreamClient): EgressJournal {
+  return {
+    async append(entry) {
+      await js.publish(egressJournalSubject, encodeJson(entry), { msgID: `egress-${entry.session}-${entry.approval}` });
+    },
+  };
+}

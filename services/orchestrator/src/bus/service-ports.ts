@@ -1,0 +1,57 @@
+import type {
+  Checkpoint,
+  CheckpointCommitRequest,
+  CheckpointRestoreRequest,
+  ModelChatRequest,
+  ModelChatResult,
+  ToolCall,
+  ToolDescriptor,
+  ToolPreview,
+  ToolResult,
+} from "@aide/contracts";
+import type { z } from "zod";
+import type { CheckpointRestoreResultSchema } from "@aide/contracts";
+
+/**
+ * The three services the loop talks to, as injected seams. Each method throws an AideError for
+ * a failed request (UNAVAILABLE, TIMEOUT, a service's own code); callers decide what is fatal.
+ */
+export interface ModelPort {
+  /** `onDelta` is called for each streamed text delta before the final reply resolves. */
+  chat(request: ModelChatRequest, onDelta: (text: string) => void, signal?: AbortSignal): Promise<ModelChatResult>;
+}
+
+export interface ToolsExecOptions {
+  network: boolean;
+  expectedDigests?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+export interface ToolsPort {
+  list(): Promise<ToolDescriptor[]>;
+  preview(session: string, workspace: string, call: ToolCall): Promise<ToolPreview>;
+  exec(session: string, workspace: string, call: ToolCall, options: ToolsExecOptions): Promise<ToolResult>;
+}
+
+export type CheckpointRestoreResult = z.infer<typeof CheckpointRestoreResultSchema>;
+
+export interface CheckpointsPort {
+  commit(request: CheckpointCommitRequest): Promise<Checkpoint>;
+  restore(request: CheckpointRestoreRequest): Promise<CheckpointRestoreResult>;
+}
+
+export interface EgressJournal {
+  /** Appends an entry and resolves once the stream acknowledged it (before the command runs). */
+  append(entry: EgressEntry): Promise<void>;
+}
+
+export interface EgressEntry {
+  session: string;
+  run: string;
+  call_id: string;
+  approval: string;
+  command: string;
+  tokens: string[];
+  consented_at: string;
+  user: string;
+}

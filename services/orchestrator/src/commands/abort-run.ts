@@ -1,0 +1,14 @@
+import { aideError } from "@aide/contracts";
+import type { Orchestrator } from "../orchestrator.js";
+import { isActive } from "../session/session-record.js";
+
+/** `agent.cmd.abort`: ends the current run (pending approvals answered "abort", the model request aborted). */
+export async function abortRun(orchestrator: Orchestrator, session: string, reason = "aborted by the person"): Promise<{ state: string }> {
+  const runtime = await orchestrator.load(session);
+  if (!isActive(runtime.record.state) && !runtime.running) throw aideError("NOT_RUNNING", { session });
+  runtime.abortController.abort(reason);
+  runtime.waiter.cancelAll({ decision: "abort", feedback: reason });
+  const running = runtime.running;
+  if (running) await Promise.race([running, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+  return { state: runtime.record.state };
+}

@@ -1,0 +1,88 @@
+import {
+  AbortRequestSchema,
+  DecisionRequestSchema,
+  MessageRequestSchema,
+  ModeRequestSchema,
+  RestoreRequestSchema,
+  SessionRequestSchema,
+  SessionsRequestSchema,
+  StartRequestSchema,
+  subjects,
+} from "@aide/contracts";
+import { defineEndpoint, type Endpoint } from "@aide/runtime";
+import type { Orchestrator } from "../orchestrator.js";
+import { abortRun } from "./abort-run.js";
+import { changeMode } from "./change-mode.js";
+import { decideApproval } from "./decide-approval.js";
+import { restoreCheckpoint } from "./restore-checkpoint.js";
+import { sendMessage } from "./send-message.js";
+import { sessionSnapshot } from "./session-snapshot.js";
+
+/** Every `agent.cmd.*` subject, answered in the service's queue group. */
+export function commandEndpoints(orchestrator: Orchestrator): Endpoint[] {
+  return [
+    defineEndpoint({
+      name: "start",
+      subject: subjects.cmd.start,
+      schema: StartRequestSchema,
+      async handle(request) {
+        const record = await orchestrator.start(request);
+        return { session: record.id, run: record.run, state: record.state };
+      },
+    }),
+    defineEndpoint({
+      name: "decision",
+      subject: subjects.cmd.decision,
+      schema: DecisionRequestSchema,
+      handle: (request) => decideApproval(orchestrator, request),
+    }),
+    defineEndpoint({
+      name: "abort",
+      subject: subjects.cmd.abort,
+      schema: AbortRequestSchema,
+      handle: (request) => abortRun(orchestrator, request.session, request.reason),
+    }),
+    defineEndpoint({
+      name: "message",
+      subject: subjects.cmd.message,
+      schema: MessageRequestSchema,
+      handle: (request) => sendMessage(orchestrator, request),
+    }),
+    defineEndpoint({
+      name: "mode",
+      subject: subjects.cmd.mode,
+      schema: ModeRequestSchema,
+      handle: (request) => changeMode(orchestrator, request.session, request.mode),
+    }),
+    defineEndpoint({
+      name: "status",
+      subject: subjects.cmd.status,
+      schema: SessionRequestSchema,
+      async handle(request) {
+        const runtime = await orchestrator.load(request.session);
+        return sessionSnapshot(runtime.record);
+      },
+    }),
+    defineEndpoint({
+      name: "sessions",
+      subject: subjects.cmd.sessions,
+      schema: SessionsRequestSchema,
+      async handle(request) {
+        const records = await orchestrator.seams.store.list();
+        const live = records.map((record) => orchestrator.sessions.get(record.id)?.record ?? record);
+        const sessions = live
+          .filter((record) => request.user === undefined || record.user === request.user)
+          .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
+          .slice(0, request.limit)
+          .map(sessionSnapshot);
+        return { sessions };
+      },
+    }),
+    defineEndpoint({
+      name: "restore",
+      subject: subjects.cmd.restore,
+      schema: RestoreRequestSchema,
+      handle: (request) => restoreCheckpoint(orchestrator, request),
+    }),
+  ];
+}

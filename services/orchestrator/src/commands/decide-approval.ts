@@ -1,0 +1,28 @@
+import { aideError, type DecisionRequest } from "@aide/contracts";
+import type { Orchestrator } from "../orchestrator.js";
+
+/**
+ * `agent.cmd.decision`: applies a person's decision to one pending approval of the session's
+ * current run, exactly once. Approving a protected path needs `confirm_protected`; the approval
+ * then stays pending so the person can confirm.
+ */
+export async function decideApproval(orchestrator: Orchestrator, request: DecisionRequest): Promise<{ accepted: boolean; state: string }> {
+  const runtime = await orchestrator.load(request.session);
+  const pending = runtime.record.approvals.find((approval) => approval.id === request.approval);
+  if (!pending || pending.run !== runtime.record.run || !runtime.waiter.has(pending.id)) {
+    throw aideError("APPROVAL_NOT_FOUND", { approval: request.approval, session: request.session });
+  }
+  if (request.decision === "approve" && pending.needs_protected_confirmation && request.confirm_protected !== true) {
+    const paths = pending.preview.protected.map((flag) => `${flag.path} (${flag.reason})`).join(", ");
+    throw aideError("APPROVAL_CONFIRMATION_REQUIRED", { approval: pending.id, detail: `it writes protected paths: ${paths}; send confirm_protected: true` });
+  }
+  const settled = runtime.waiter.settle(pending.id, {
+    decision: request.decision,
+    feedback: request.feedback,
+    consentNetwork: request.consent_network === true,
+    confirmProtected: request.confirm_protected === true,
+  });
+  if (!settled) throw aideError("APPROVAL_NOT_FOUND", { approval: request.approval, session: request.session });
+  if (request.decision === "abort") runtime.abortController.abort("aborted by the person at an approval");
+  return { accepted: true, state: request.decision === "abort" ? "aborted" : "running" };
+}

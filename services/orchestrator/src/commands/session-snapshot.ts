@@ -1,0 +1,27 @@
+import type { SessionSnapshot } from "@aide/contracts";
+import type { SessionRecord } from "../session/session-record.js";
+
+/** The public view of a session (no transcript, no bodies). */
+export function sessionSnapshot(record: SessionRecord): SessionSnapshot {
+  return {
+    id: record.id,
+    user: record.user,
+    workspace: record.workspace,
+    mode: record.mode,
+    state: record.state,
+    run: record.run,
+    task: record.task,
+    iterations: record.iterations,
+    last_seq: record.last_seq,
+    approvals_pending: record.approvals.map((approval) => ({
+      id: approval.id,
+      call_id: approval.call_id,
+      tool: approval.tool,
+      requested_at: approval.requested_at,
+      expires_at: approval.expires_at,
+    })),
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+    result: record.result,
+  };
+}

@@ -1,0 +1,51 @@
+import { resolve } from "node:path";
+import { aideError } from "@aide/contracts";
+
+/** Everything the orchestrator reads from its environment, parsed once at start. */
+export interface OrchestratorConfig {
+  /** Model id used when a start request names none (`AIDE_DEFAULT_MODEL`); undefined: the model service's default. */
+  defaultModel?: string;
+  /** A pending approval is denied after this long (`AIDE_APPROVAL_TIMEOUT_MS`, default 10 minutes). */
+  approvalTimeoutMs: number;
+  /** Absolute workspace roots a session may use (`AIDE_WORKSPACE_ROOTS`, colon-separated); empty: any. */
+  workspaceRoots: string[];
+  /** `AIDE_UNSANDBOXED_SERVICES=1`: said in every `run.created`. */
+  unsandboxed: boolean;
+  /** Default iteration budget per run (seed 000: 25). */
+  maxIterations: number;
+  /** Wall-clock budget per run (`AIDE_RUN_BUDGET_MS`, default 1 hour). */
+  runBudgetMs: number;
+  /** Context budget in characters when the model does not say (`AIDE_CONTEXT_CHARS`). */
+  contextChars: number;
+  modelTimeoutMs: number;
+  toolTimeoutMs: number;
+  checkpointTimeoutMs: number;
+}
+
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw aideError("CONFIG_INVALID", { detail: `${name} must be a positive number, got ${raw}` });
+  return value;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): OrchestratorConfig {
+  const roots = (env.AIDE_WORKSPACE_ROOTS ?? "")
+    .split(":")
+    .map((root) => root.trim())
+    .filter((root) => root.length > 0)
+    .map((root) => resolve(root));
+  return {
+    defaultModel: env.AIDE_DEFAULT_MODEL || undefined,
+    approvalTimeoutMs: positive(env, "AIDE_APPROVAL_TIMEOUT_MS", 600_000),
+    workspaceRoots: roots,
+    unsandboxed: env.AIDE_UNSANDBOXED_SERVICES === "1",
+    maxIterations: positive(env, "AIDE_MAX_ITERATIONS", 25),
+    runBudgetMs: positive(env, "AIDE_RUN_BUDGET_MS", 3_600_000),
+    contextChars: positive(env, "AIDE_CONTEXT_CHARS", 120_000),
+    modelTimeoutMs: positive(env, "AIDE_MODEL_TIMEOUT_MS", 600_000),
+    toolTimeoutMs: positive(env, "AIDE_TOOL_TIMEOUT_MS", 900_000),
+    checkpointTimeoutMs: positive(env, "AIDE_CHECKPOINT_TIMEOUT_MS", 60_000),
+  };
+}

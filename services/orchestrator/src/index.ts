@@ -1,0 +1,10 @@
+export { Orchestrator } from "./orchestrator.js";
+export { createBusOrchestrator } from "./create-orchestrator.js";
+export { configFromEnv, type OrchestratorConfig } from "./config/orchestrator-config.js";
+export type { OrchestratorSeams, RunContext, RunOutcome } from "./run/run-context.js";
+export type { ModelPort, ToolsPort, CheckpointsPort, EgressJournal, EgressEntry } from "./bus/service-ports.js";
+export { EventSink } from "./events/event-sink.js";
+export { memorySessionStore, kvSessionStore, type SessionStore } from "./session/session-store.js";
+export { memoryMemoryStore, kvMemoryStore, type MemoryStore } from "./memory/memory-store.js";
+export { orchestratorTools, mergeCatalog } from "./orchestrator-tools/orchestrator-tool-descriptors.js";
+export { decideGate, commandMatchesPrefix } from "./approvals/approval-policy.js";

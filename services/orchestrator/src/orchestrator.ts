@@ -1,0 +1,212 @@
+import { aideError, type StartRequest, type ToolDescriptor } from "@aide/contracts";
+import { checkWorkspace } from "./config/workspace-check.js";
+import { mergeCatalog } from "./orchestrator-tools/orchestrator-tool-descriptors.js";
+import type { OrchestratorSeams, RunContext, RunOutcome } from "./run/run-context.js";
+import { createRunPolicies } from "./run/run-policies.js";
+import { runLoop } from "./run/run-loop.js";
+import { isActive, type SessionRecord } from "./session/session-record.js";
+import { SessionRuntime } from "./session/session-runtime.js";
+
+const emptyCounters = () => ({ nudges: 0, mistakes: 0, completion_attempts: 0, commands_run: 0, compactions: 0 });
+
+/**
+ * Owns the sessions loaded in this process and the lifecycle of their runs. Commands (one file
+ * each under commands/) call into it; the turn itself lives in run/ and turn/.
+ */
+export class Orchestrator {
+  readonly sessions = new Map<string, SessionRuntime>();
+  /** Set at shutdown: runs cut off by the drain stay active in the store and resume at the next start. */
+  private stopping = false;
+  constructor(readonly seams: OrchestratorSeams) {}
+
+  /** The session loaded here, or read from the store (it may have been started by another instance). */
+  async load(id: string): Promise<SessionRuntime> {
+    const loaded = this.sessions.get(id);
+    if (loaded) return loaded;
+    const record = await this.seams.store.get(id);
+    if (!record) throw aideError("SESSION_NOT_FOUND", { session: id });
+    const runtime = new SessionRuntime(record, this.seams.store, this.seams.events, this.seams.now);
+    this.sessions.set(id, runtime);
+    return runtime;
+  }
+
+  async start(request: StartRequest): Promise<SessionRecord> {
+    const workspace = checkWorkspace(request.workspace, this.seams.config.workspaceRoots);
+    const catalog = mergeCatalog(await this.seams.tools.list());
+    let runtime: SessionRuntime;
+    if (request.session) {
+      runtime = await this.load(request.session);
+      if (isActive(runtime.record.state) || runtime.running) throw aideError("ALREADY_RUNNING", { session: request.session });
+      if (runtime.record.workspace !== workspace) throw aideError("VALIDATION", { detail: "a session keeps its workspace" });
+    } else {
+      const now = this.seams.now().toISOString();
+      const id = this.seams.generateId();
+      const record: SessionRecord = {
+        id,
+        user: request.user,
+        workspace,
+        mode: request.mode,
+        state: "idle",
+        task: request.task,
+        model: "",
+        iterations: 0,
+        max_iterations: this.seams.config.maxIterations,
+        last_seq: 0,
+        created_at: now,
+        updated_at: now,
+        auto_approve: { edits: false, commands: [] },
+        transcript: [],
+        plan: [],
+        batch: [],
+        approvals: [],
+        tool_log: [],
+        counters: emptyCounters(),
+        checkpointed: false,
+        checkpoints: [],
+        files_changed: [],
+        automation_writes: [],
+        inbox: [],
+      };
+      runtime = new SessionRuntime(record, this.seams.store, this.seams.events, this.seams.now);
+      this.sessions.set(id, runtime);
+    }
+    this.prepareRun(runtime, request);
+    runtime.record.transcript.push({ role: "user", content: request.task });
+    await runtime.emit("run.created", {
+      task: request.task,
+      mode: runtime.record.mode,
+      workspace,
+      model: runtime.record.model || "(model service default)",
+      unsandboxed_services: this.seams.config.unsandboxed,
+    });
+    await runtime.persist();
+    this.launch(runtime, catalog);
+    return runtime.record;
+  }
+
+  private prepareRun(runtime: SessionRuntime, request: StartRequest): void {
+    const record = runtime.record;
+    const now = this.seams.now().toISOString();
+    record.run = this.seams.generateId();
+    record.state = "running";
+    record.task = request.task;
+    if (request.session) record.mode = request.mode;
+    record.model = request.model ?? this.seams.config.defaultModel ?? record.model ?? "";
+    record.max_iterations = request.max_iterations ?? this.seams.config.maxIterations;
+    record.auto_approve = request.auto_approve ?? { edits: false, commands: [] };
+    record.iterations = 0;
+    record.run_started_at = now;
+    record.result = undefined;
+    record.batch = [];
+    record.approvals = [];
+    record.tool_log = [];
+    record.counters = emptyCounters();
+    record.checkpointed = false;
+    record.checkpoints = [];
+    record.files_changed = [];
+    record.automation_writes = [];
+    record.system = undefined;
+    runtime.abortController = new AbortController();
+  }
+
+  /** Starts (or resumes) the loop of the session's current run in the background. */
+  launch(runtime: SessionRuntime, catalog: ToolDescriptor[]): void {
+    const record = runtime.record;
+    const context: RunContext = {
+      seams: this.seams,
+      session: runtime,
+      run: record.run ?? "none",
+      depth: 0,
+      task: record.task,
+      state: record,
+      catalog,
+      maxIterations: record.max_iterations,
+      canDelegate: true,
+      readOnlyAgent: false,
+      policies: createRunPolicies(record.task, record.tool_log),
+      startedAtMs: Date.parse(record.run_started_at ?? this.seams.now().toISOString()),
+      logger: this.seams.logger.child({ session: record.id, run: record.run }),
+      persist: () => runtime.persist(),
+    };
+    const done = runLoop(context)
+      .then((outcome) => this.finish(runtime, outcome))
+      .catch((error: unknown) => context.logger.error({ err: error }, "finishing the run failed"))
+      .finally(() => {
+        if (runtime.running === done) runtime.running = undefined;
+      });
+    runtime.running = done;
+  }
+
+  /** Publishes the run's terminal event and leaves nothing pending. */
+  private async finish(runtime: SessionRuntime, outcome: RunOutcome): Promise<void> {
+    if (this.stopping) return;
+    const record = runtime.record;
+    runtime.waiter.cancelAll({ decision: "abort", feedback: "the run ended" });
+    record.approvals = [];
+    record.batch = [];
+    record.inbox = [];
+    switch (outcome.kind) {
+      case "done":
+      case "unverified":
+        record.state = outcome.kind;
+        record.result = outcome.result;
+        await runtime.emit("run.completed", {
+          state: outcome.kind,
+          result: outcome.result,
+          iterations: record.iterations,
+          files_changed: record.files_changed,
+          commands_run: record.counters.commands_run,
+          checkpoints: record.checkpoints,
+          automation_writes: record.automation_writes,
+          evidence: outcome.kind === "done" ? outcome.evidence : [],
+        });
+        break;
+      case "failed":
+        record.state = "error";
+        record.result = `INCOMPLETE: ${outcome.message}`;
+        await runtime.emit("run.failed", { error: { code: outcome.code, message: outcome.message }, iterations: record.iterations });
+        break;
+      case "aborted":
+        record.state = "aborted";
+        record.result = `Aborted: ${outcome.reason}`;
+        await runtime.emit("run.cancelled", { reason: outcome.reason });
+        break;
+      default: {
+        const never: never = outcome;
+        throw new Error(`unknown outcome ${JSON.stringify(never)}`);
+      }
+    }
+    await runtime.persist();
+    await this.seams.events.flush();
+  }
+
+  /**
+   * After a restart: every session whose run was active resumes. The sequence continues after
+   * the newest event in the stream; pending approvals are offered again under the same id; a
+   * mutation that was in flight is reported to the model as interrupted.
+   */
+  async resumeAll(): Promise<number> {
+    const records = await this.seams.store.list();
+    let resumed = 0;
+    for (const record of records) {
+      if (!isActive(record.state) || this.sessions.has(record.id)) continue;
+      const streamSeq = (await this.seams.lastEventSeq?.(record.id).catch(() => 0)) ?? 0;
+      record.last_seq = Math.max(record.last_seq, streamSeq);
+      // Child agents are not durable: their approvals go; the parent's spawn_agent call reads as interrupted.
+      record.approvals = record.approvals.filter((approval) => approval.depth === 0);
+      const runtime = new SessionRuntime(record, this.seams.store, this.seams.events, this.seams.now);
+      this.sessions.set(record.id, runtime);
+      await runtime.emit("run.state", { state: record.state });
+      const catalog = mergeCatalog(await this.seams.tools.list().catch(() => []));
+      this.launch(runtime, catalog);
+      resumed += 1;
+    }
+    return resumed;
+  }
+
+  /** Stops every run's waiting (used at shutdown; durable state stays for the next start). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.seams.events.flush();
+  }
+}

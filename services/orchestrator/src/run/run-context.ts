@@ -1,0 +1,66 @@
+import type { Logger } from "pino";
+import type { ChatMessage, ToolDescriptor } from "@aide/contracts";
+import type { CheckpointsPort, EgressJournal, ModelPort, ToolsPort } from "../bus/service-ports.js";
+import type { OrchestratorConfig } from "../config/orchestrator-config.js";
+import type { EventSink } from "../events/event-sink.js";
+import type { MemoryStore } from "../memory/memory-store.js";
+import type { SessionRecord } from "../session/session-record.js";
+import type { SessionRuntime } from "../session/session-runtime.js";
+import type { SessionStore } from "../session/session-store.js";
+import type { RunPolicies } from "./run-policies.js";
+
+/** Every source of I/O and nondeterminism the orchestrator uses, injected (STYLE.md "Seams"). */
+export interface OrchestratorSeams {
+  model: ModelPort;
+  tools: ToolsPort;
+  checkpoints: CheckpointsPort;
+  egress: EgressJournal;
+  store: SessionStore;
+  memory: MemoryStore;
+  events: EventSink;
+  now: () => Date;
+  /** Unique, subject-safe ids (letters, digits, '-', '_'). */
+  generateId: () => string;
+  logger: Logger;
+  config: OrchestratorConfig;
+  /** The newest event seq of a session in the stream (restart continues after it); 0 when unknown. */
+  lastEventSeq?: (session: string) => Promise<number>;
+}
+
+/** The part of a loop's state that a turn changes. The root run's is its session record (durable). */
+export type LoopState = Pick<
+  SessionRecord,
+  "transcript" | "batch" | "iterations" | "tool_log" | "counters" | "checkpointed" | "checkpoints" | "files_changed" | "automation_writes"
+>;
+
+export interface RunContext {
+  seams: OrchestratorSeams;
+  session: SessionRuntime;
+  run: string;
+  depth: number;
+  task: string;
+  state: LoopState;
+  /** The whole catalog (tools service + orchestrator tools); routing picks from it each turn. */
+  catalog: ToolDescriptor[];
+  maxIterations: number;
+  canDelegate: boolean;
+  /** A child started without write access. */
+  readOnlyAgent: boolean;
+  policies: RunPolicies;
+  startedAtMs: number;
+  logger: Logger;
+  /** Persists the durable state (a no-op for child agents, which are not durable). */
+  persist(): Promise<void>;
+  /** Set once attempt_completion was accepted or the run must end. */
+  outcome?: RunOutcome;
+}
+
+export type RunOutcome =
+  | { kind: "done"; result: string; evidence: string[] }
+  | { kind: "unverified"; result: string; missing: string[] }
+  | { kind: "failed"; code: "ITERATION_LIMIT" | "MISTAKE_LIMIT" | "RUN_BUDGET_EXCEEDED" | "MODEL_FAILED" | "STALLED" | "INTERNAL"; message: string }
+  | { kind: "aborted"; reason: string };
+
+export function appendMessage(context: RunContext, message: ChatMessage): void {
+  context.state.transcript.push(message);
+}

@@ -1,0 +1,41 @@
+import { CompletionBudget, EvidenceLedger, deriveEvidenceRequirements } from "../evidence/index.js";
+import { MistakeCounter, RetryGuards, StallDetector } from "../guards/index.js";
+import type { ToolLogEntry } from "../session/session-record.js";
+
+/**
+ * The per-run policy objects (part B's pure modules), created in one place. Their state is
+ * in memory; after a restart it is rebuilt by replaying the durable tool log.
+ */
+export interface RunPolicies {
+  required: ReturnType<typeof deriveEvidenceRequirements>;
+  ledger: EvidenceLedger;
+  guards: RetryGuards;
+  stall: StallDetector;
+  mistakes: MistakeCounter;
+  completion: CompletionBudget;
+}
+
+export function createRunPolicies(task: string, toolLog: ToolLogEntry[] = []): RunPolicies {
+  const policies: RunPolicies = {
+    required: deriveEvidenceRequirements(task),
+    ledger: new EvidenceLedger(),
+    guards: new RetryGuards(),
+    stall: new StallDetector(),
+    mistakes: new MistakeCounter(),
+    completion: new CompletionBudget(),
+  };
+  for (const entry of toolLog) replayEntry(policies, entry);
+  return policies;
+}
+
+function replayEntry(policies: RunPolicies, entry: ToolLogEntry): void {
+  policies.ledger.record(entry);
+  const call = { name: entry.tool, arguments: stringArgs(entry.args) };
+  policies.guards.record(call, { is_error: entry.is_error, changed_paths: entry.changed_paths, output: entry.output });
+}
+
+export function stringArgs(args: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(args)) out[key] = typeof value === "string" ? value : JSON.stringify(value);
+  return out;
+}

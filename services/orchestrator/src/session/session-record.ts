@@ -1,0 +1,111 @@
+import { z } from "zod";
+import { AutoApproveSchema, ChatMessageSchema, ModeSchema, RunStateSchema, ToolPreviewSchema } from "@aide/contracts";
+
+export const PlanItemSchema = z.object({ step: z.string(), status: z.enum(["pending", "in_progress", "completed"]) });
+export type PlanItem = z.infer<typeof PlanItemSchema>;
+
+/** A pending approval, durable: after a restart it is offered again under the same id. */
+export const ApprovalRecordSchema = z.object({
+  id: z.string(),
+  run: z.string(),
+  call_id: z.string(),
+  tool: z.string(),
+  args_digest: z.string(),
+  requested_at: z.string(),
+  expires_at: z.string(),
+  network: z.enum(["none", "consent_required", "forbidden"]),
+  network_tokens: z.array(z.string()).default([]),
+  needs_protected_confirmation: z.boolean(),
+  preview: ToolPreviewSchema,
+  /** The payload of `approval.requested` (without the envelope), re-published on resume. */
+  event_payload: z.record(z.string(), z.unknown()),
+  depth: z.number().int().nonnegative().default(0),
+});
+export type ApprovalRecord = z.infer<typeof ApprovalRecordSchema>;
+
+export const CallOutcomeSchema = z.object({
+  is_error: z.boolean(),
+  output: z.string(),
+  metadata: z.record(z.string(), z.unknown()).default({}),
+  changed_paths: z.array(z.string()).default([]),
+  notices: z.array(z.string()).default([]),
+});
+export type CallOutcome = z.infer<typeof CallOutcomeSchema>;
+
+/**
+ * One call of the current model response. `status` is persisted before every step so a restart
+ * knows whether a call never ran, waits for a person, or was in flight (outcome unknown).
+ */
+export const BatchCallSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+  status: z.enum(["queued", "awaiting_approval", "approved", "executing", "done"]),
+  approval: z.string().optional(),
+  network: z.boolean().default(false),
+  expected_digests: z.record(z.string(), z.string()).optional(),
+  outcome: CallOutcomeSchema.optional(),
+  /** Native tool-call id when the model used native function calling. */
+  native_id: z.string().optional(),
+});
+export type BatchCall = z.infer<typeof BatchCallSchema>;
+
+export const ToolLogEntrySchema = z.object({
+  seq: z.number().int(),
+  tool: z.string(),
+  is_error: z.boolean(),
+  args: z.record(z.string(), z.unknown()),
+  metadata: z.record(z.string(), z.unknown()).default({}),
+  output: z.string(),
+  changed_paths: z.array(z.string()).default([]),
+});
+export type ToolLogEntry = z.infer<typeof ToolLogEntrySchema>;
+
+export const SessionRecordSchema = z.object({
+  id: z.string(),
+  user: z.string(),
+  workspace: z.string(),
+  mode: ModeSchema,
+  state: RunStateSchema,
+  run: z.string().optional(),
+  task: z.string(),
+  model: z.string(),
+  iterations: z.number().int().nonnegative(),
+  max_iterations: z.number().int().positive(),
+  last_seq: z.number().int().nonnegative(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  run_started_at: z.string().optional(),
+  result: z.string().optional(),
+  auto_approve: AutoApproveSchema,
+  system: z.string().optional(),
+  transcript: z.array(ChatMessageSchema),
+  plan: z.array(PlanItemSchema).default([]),
+  batch: z.array(BatchCallSchema).default([]),
+  approvals: z.array(ApprovalRecordSchema).default([]),
+  tool_log: z.array(ToolLogEntrySchema).default([]),
+  counters: z
+    .object({
+      nudges: z.number().int().default(0),
+      mistakes: z.number().int().default(0),
+      completion_attempts: z.number().int().default(0),
+      commands_run: z.number().int().default(0),
+      compactions: z.number().int().default(0),
+    })
+    .default({ nudges: 0, mistakes: 0, completion_attempts: 0, commands_run: 0, compactions: 0 }),
+  /** Set once the run's first pre-mutation checkpoint exists. */
+  checkpointed: z.boolean().default(false),
+  checkpoints: z.array(z.string()).default([]),
+  files_changed: z.array(z.string()).default([]),
+  automation_writes: z.array(z.string()).default([]),
+  /** A mode notice to put into the next user-side message (Plan/Act switch). */
+  pending_mode_notice: ModeSchema.optional(),
+  /** Messages from the person received while the run was busy; appended before the next model turn. */
+  inbox: z.array(z.string()).default([]),
+});
+export type SessionRecord = z.infer<typeof SessionRecordSchema>;
+
+export const terminalStates = new Set(["done", "unverified", "error", "aborted", "idle"]);
+export function isActive(state: SessionRecord["state"]): boolean {
+  return state === "running" || state === "awaiting_approval";
+}

@@ -1,0 +1,110 @@
+import type { ChatMessage, ToolDescriptor } from "@aide/contracts";
+import { buildContext, compactionPrompt, modeNotice, planCompaction, systemPrompt } from "../context/index.js";
+import { selectTools } from "../routing/index.js";
+import type { RunContext } from "../run/run-context.js";
+
+export interface BuiltContext {
+  messages: ChatMessage[];
+  /** The catalog subset shown to the model this turn (routing only, never authorization). */
+  tools: ToolDescriptor[];
+}
+
+/** The tools this run may see at all: no delegation for children, read-only for read-only children. */
+export function runCatalog(context: RunContext): ToolDescriptor[] {
+  return context.catalog.filter((tool) => {
+    if (tool.name === "spawn_agent" && !context.canDelegate) return false;
+    if (context.readOnlyAgent && !tool.read_only) return false;
+    if (context.depth > 0 && tool.name === "switch_to_act_mode") return false;
+    return true;
+  });
+}
+
+/** Person's follow-up messages and a pending mode notice enter the transcript as user messages. */
+function drainInbox(context: RunContext): void {
+  if (context.depth > 0) return;
+  const record = context.session.record;
+  const notice = record.pending_mode_notice ? modeNotice(record.pending_mode_notice) : undefined;
+  const texts = record.inbox.splice(0);
+  if (notice === undefined && texts.length === 0) return;
+  record.pending_mode_notice = undefined;
+  const last = context.state.transcript.at(-1);
+  if (notice !== undefined && texts.length === 0 && last?.role === "user") {
+    // The notice goes into the next user-side message (the pending tool results), not a new turn.
+    last.content = `${last.content}\n\n${notice}`;
+    return;
+  }
+  for (const [index, text] of texts.entries()) {
+    const content = index === 0 && notice !== undefined ? `${notice}\n\n${text}` : text;
+    context.state.transcript.push({ role: "user", content });
+  }
+  if (texts.length === 0 && notice !== undefined) context.state.transcript.push({ role: "user", content: notice });
+}
+
+function ensureSystem(context: RunContext, tools: ToolDescriptor[]): string {
+  const record = context.session.record;
+  const holder = context.depth === 0 ? record : context.state;
+  const existing = (holder as { system?: string }).system;
+  if (existing !== undefined) return existing;
+  const system = systemPrompt({ mode: record.mode, tools, workspace: record.workspace, now: context.seams.now() });
+  (holder as { system?: string }).system = system;
+  return system;
+}
+
+/**
+ * Step 1 of a turn. The system contract is built once per run and mode (a stable prefix the local
+ * model's KV cache reuses); messages are only appended. When the budget is reached the oldest
+ * part is summarized once by the model instead of dropping a message every turn.
+ */
+export async function buildContextStep(context: RunContext): Promise<BuiltContext> {
+  const record = context.session.record;
+  drainInbox(context);
+  const tools = selectTools(context.task, runCatalog(context), record.mode);
+  const system = ensureSystem(context, tools);
+  const memories = context.depth === 0 ? await context.seams.memory.recall(record.user, undefined, 8).catch(() => []) : [];
+  const input = {
+    system,
+    memories: memories.map((memory) => ({ id: memory.id, text: memory.text })),
+    budgetChars: context.seams.config.contextChars,
+    environment: { workspace: record.workspace, mode: record.mode, now: context.seams.now().toISOString() },
+  };
+  let built = buildContext({ ...input, messages: context.state.transcript });
+  let compacted = false;
+  if (built.needsCompaction) {
+    compacted = await compactTranscript(context);
+    if (compacted) built = buildContext({ ...input, messages: context.state.transcript });
+  }
+  await context.session.emit(
+    "context.built",
+    { messages: built.messages.length, dropped: built.dropped, chars: built.chars, compacted, tools: tools.map((tool) => tool.name) },
+    context.depth,
+    context.run,
+  );
+  return { messages: built.messages, tools };
+}
+
+async function compactTranscript(context: RunContext): Promise<boolean> {
+  const plan = planCompaction(context.state.transcript, context.seams.config.contextChars, 6);
+  if (plan.summarize.length === 0) return false;
+  try {
+    const reply = await context.seams.model.chat(
+      {
+        request_id: context.seams.generateId(),
+        session: context.session.record.id,
+        model: context.session.record.model,
+        messages: compactionPrompt(plan.summarize),
+        tools: [],
+        stream: false,
+      },
+      () => undefined,
+      context.session.signal,
+    );
+    const summary: ChatMessage = { role: "user", content: `[Summary of the earlier conversation]\n${reply.text}` };
+    context.state.transcript.splice(0, context.state.transcript.length, summary, ...plan.keep);
+    context.state.counters.compactions += 1;
+    await context.persist();
+    return true;
+  } catch (error) {
+    context.logger.warn({ err: error }, "compaction failed; the context policy drops old messages instead");
+    return false;
+  }
+}

@@ -1,0 +1,124 @@
+import type { ToolDescriptor } from "@aide/contracts";
+import { applyActSwitch, handleOrchestratorTool } from "../orchestrator-tools/handle-orchestrator-tool.js";
+import type { RunContext } from "../run/run-context.js";
+import type { BatchCall, CallOutcome } from "../session/session-record.js";
+import { createCheckpoint } from "./create-checkpoint.js";
+import { reofferApproval } from "./gate-approval.js";
+import { recordEvidence } from "./record-evidence.js";
+import { emitCompleted, errorOutcome, execute, runToolCall } from "./run-tool-call.js";
+
+const interruptedMessage =
+  "INTERRUPTED: the orchestrator restarted while this call was running; its outcome is unknown and it was NOT run again. Check the workspace (read the file, run a status command) before repeating it.";
+
+function isParallel(call: BatchCall, descriptor: ToolDescriptor | undefined): boolean {
+  if (!descriptor || !descriptor.parallel_safe || !descriptor.read_only) return false;
+  if (call.name === "spawn_agent") {
+    const write = call.arguments["write"];
+    return !(write === true || (typeof write === "string" && /^(true|yes|1)$/i.test(write.trim())));
+  }
+  return true;
+}
+
+/** Consecutive parallel-safe read-only calls form one group; every other call is a group of one. */
+export function groupCalls(calls: BatchCall[], catalog: ToolDescriptor[]): BatchCall[][] {
+  const byName = new Map(catalog.map((tool) => [tool.name, tool]));
+  const groups: BatchCall[][] = [];
+  for (const call of calls) {
+    const parallel = isParallel(call, byName.get(call.name));
+    const last = groups.at(-1);
+    if (parallel && last && isParallel(last[0], byName.get(last[0].name))) last.push(call);
+    else groups.push([call]);
+  }
+  return groups;
+}
+
+/** A call left over from before a restart: in flight → interrupted; awaiting a person → offered again. */
+async function resumeCall(context: RunContext, call: BatchCall): Promise<CallOutcome | undefined> {
+  if (call.status === "executing") {
+    const outcome = errorOutcome(interruptedMessage, { interrupted: true });
+    await emitCompleted(context, call, outcome, 0);
+    return outcome;
+  }
+  if (call.status === "awaiting_approval") {
+    const pending = context.session.record.approvals.find((approval) => approval.id === call.approval);
+    if (!pending) {
+      call.status = "queued";
+      return undefined;
+    }
+    const decision = await reofferApproval(context, pending);
+    if (decision.decision !== "approve") {
+      if (decision.decision === "abort") context.outcome = { kind: "aborted", reason: decision.feedback ?? "aborted at an approval" };
+      const why = decision.decision === "timeout" ? "nobody approved it in time (default deny)" : `the person chose ${decision.decision}`;
+      return errorOutcome(`Not run: ${why}.${decision.feedback ? ` Feedback: ${decision.feedback}` : ""}`);
+    }
+    if (call.name === "switch_to_act_mode") return applyActSwitch(context);
+    call.status = "approved";
+    call.network = pending.network === "consent_required" && decision.consentNetwork === true;
+    call.expected_digests = pending.preview.file_digests;
+    if (call.network) {
+      await context.seams.egress.append({
+        session: context.session.record.id,
+        run: context.run,
+        call_id: call.id,
+        approval: pending.id,
+        command: pending.preview.command ?? call.name,
+        tokens: pending.network_tokens,
+        consented_at: context.seams.now().toISOString(),
+        user: context.session.record.user,
+      });
+    }
+  }
+  if (call.status === "approved") return execute(context, call, { network: call.network, expectedDigests: call.expected_digests });
+  return undefined;
+}
+
+async function runOne(context: RunContext, call: BatchCall): Promise<CallOutcome> {
+  const resumed = await resumeCall(context, call);
+  if (resumed) return resumed;
+  const descriptor = context.catalog.find((tool) => tool.name === call.name);
+  if (!descriptor) return errorOutcome(`No tool named ${call.name}.`);
+  if (descriptor.handled_by === "orchestrator") {
+    if (call.name === "spawn_agent") {
+      // A child may write: if this process dies mid-delegation the parent hears "interrupted", never a silent re-run.
+      call.status = "executing";
+      await context.persist();
+    }
+    const started = performance.now();
+    const outcome = await handleOrchestratorTool(context, call);
+    await emitCompleted(context, call, outcome, performance.now() - started);
+    return outcome;
+  }
+  return runToolCall(context, call, descriptor);
+}
+
+/**
+ * Step 7, the scheduler: groups run in order; a group of parallel-safe reads runs concurrently;
+ * mutations one at a time. Results keep the original order (each lands on its own call). After a
+ * rejection, abort or accepted completion the rest of the batch is not run. A batch that changed
+ * files ends with a checkpoint of the changed paths.
+ */
+export async function executeToolCalls(context: RunContext): Promise<void> {
+  const batch = context.state.batch;
+  let stopReason: string | undefined;
+  for (const group of groupCalls(batch.filter((call) => call.status !== "done"), context.catalog)) {
+    if (stopReason !== undefined || context.session.signal.aborted) {
+      for (const call of group) finish(context, call, errorOutcome(`Not run: ${stopReason ?? "the run was aborted"}.`), false);
+      continue;
+    }
+    const outcomes = await Promise.all(group.map((call) => runOne(context, call)));
+    group.forEach((call, index) => finish(context, call, outcomes[index], true));
+    await context.persist();
+    if (context.outcome) stopReason = "the run ended";
+    else if (outcomes.some((outcome) => outcome.metadata["denied"] === "rejected")) stopReason = "an earlier call in this message was rejected";
+  }
+  const changed = [...new Set(batch.flatMap((call) => call.outcome?.changed_paths ?? []))];
+  if (changed.length > 0 && context.outcome?.kind !== "aborted") {
+    await createCheckpoint(context, `after ${[...new Set(batch.map((call) => call.name))].join(", ")}`, context.state.transcript.length, changed);
+  }
+}
+
+function finish(context: RunContext, call: BatchCall, outcome: CallOutcome, record: boolean): void {
+  call.status = "done";
+  call.outcome = outcome;
+  if (record) recordEvidence(context, call, outcome);
+}

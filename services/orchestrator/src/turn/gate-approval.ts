@@ -1,0 +1,93 @@
+import type { ToolPreview } from "@aide/contracts";
+import type { DecisionOutcome } from "../approvals/approval-waiter.js";
+import type { NetworkLevel } from "../approvals/approval-policy.js";
+import { sanitizeArgs } from "../events/sanitize-args.js";
+import type { RunContext } from "../run/run-context.js";
+import type { ApprovalRecord, BatchCall } from "../session/session-record.js";
+
+export interface ApprovalRequest {
+  call: BatchCall;
+  preview: ToolPreview;
+  network: NetworkLevel;
+  networkTokens: string[];
+  needsProtectedConfirmation: boolean;
+  /** The model's own `requires_approval` hint: shown, never used to decide. */
+  modelHint?: string;
+}
+
+/**
+ * Step 5 (the waiting half): records a durable pending approval, publishes `approval.requested`
+ * with the preview (diff or command text, protected and invisible flags, args digest), then waits
+ * for the person's decision or the timeout (default-deny). The record is removed when decided,
+ * so a decision applies exactly once.
+ */
+export async function requestApproval(context: RunContext, request: ApprovalRequest): Promise<DecisionOutcome> {
+  const { seams, session } = context;
+  const now = seams.now();
+  const id = seams.generateId();
+  const expiresAt = new Date(now.getTime() + seams.config.approvalTimeoutMs).toISOString();
+  const payload = {
+    approval: id,
+    call_id: request.call.id,
+    tool: request.call.name,
+    args: sanitizeArgs(request.call.arguments),
+    diff: request.preview.diff,
+    command: request.preview.command,
+    paths: request.preview.paths,
+    protected: request.preview.protected,
+    invisible: request.preview.invisible,
+    network: request.network,
+    args_digest: request.preview.args_digest,
+    expires_at: expiresAt,
+    model_hint: request.modelHint,
+  };
+  const record: ApprovalRecord = {
+    id,
+    run: context.run,
+    call_id: request.call.id,
+    tool: request.call.name,
+    args_digest: request.preview.args_digest,
+    requested_at: now.toISOString(),
+    expires_at: expiresAt,
+    network: request.network,
+    network_tokens: request.networkTokens,
+    needs_protected_confirmation: request.needsProtectedConfirmation,
+    preview: request.preview,
+    event_payload: payload,
+    depth: context.depth,
+  };
+  session.record.approvals.push(record);
+  request.call.status = "awaiting_approval";
+  request.call.approval = id;
+  session.record.state = "awaiting_approval";
+  await session.emit("approval.requested", payload, context.depth, context.run);
+  await session.emit("run.state", { state: "awaiting_approval" }, context.depth, context.run);
+  await context.persist();
+  if (context.depth > 0) await session.persist();
+  return waitForDecision(context, record);
+}
+
+/** Waits on an existing pending approval (also used after a restart, under the same id). */
+export async function waitForDecision(context: RunContext, record: ApprovalRecord): Promise<DecisionOutcome> {
+  const { session } = context;
+  const outcome = await session.waiter.wait(record.id, record.expires_at);
+  session.record.approvals = session.record.approvals.filter((pending) => pending.id !== record.id);
+  if (session.record.approvals.length === 0 && session.record.state === "awaiting_approval") session.record.state = "running";
+  await session.emit(
+    "approval.decided",
+    { approval: record.id, decision: outcome.decision, feedback: outcome.feedback },
+    context.depth,
+    context.run,
+  );
+  if (session.record.state === "running") await session.emit("run.state", { state: "running" }, context.depth, context.run);
+  await context.persist();
+  if (context.depth > 0) await session.persist();
+  return outcome;
+}
+
+/** Re-publishes a pending approval after a restart so clients offer it again (same id). */
+export async function reofferApproval(context: RunContext, record: ApprovalRecord): Promise<DecisionOutcome> {
+  const payload = record.event_payload as Parameters<typeof context.session.emit<"approval.requested">>[1];
+  await context.session.emit("approval.requested", payload, record.depth, record.run);
+  return waitForDecision(context, record);
+}

@@ -1,0 +1,30 @@
+import type { RunContext } from "../run/run-context.js";
+import { stringArgs } from "../run/run-policies.js";
+import type { BatchCall, CallOutcome, ToolLogEntry } from "../session/session-record.js";
+
+const logOutputLimit = 8_000;
+
+/**
+ * Step 8: every finished call goes into the evidence ledger, the retry guards and the durable
+ * tool log (from which both are rebuilt after a restart).
+ */
+export function recordEvidence(context: RunContext, call: BatchCall, outcome: CallOutcome): void {
+  const entry: ToolLogEntry = {
+    seq: context.state.tool_log.length + 1,
+    tool: call.name,
+    is_error: outcome.is_error,
+    args: call.arguments,
+    metadata: outcome.metadata,
+    output: outcome.output.length > logOutputLimit ? outcome.output.slice(-logOutputLimit) : outcome.output,
+    changed_paths: outcome.changed_paths,
+  };
+  context.state.tool_log.push(entry);
+  context.policies.ledger.record(entry);
+  context.policies.guards.record(
+    { name: call.name, arguments: stringArgs(call.arguments) },
+    { is_error: outcome.is_error, changed_paths: outcome.changed_paths, output: outcome.output },
+  );
+  for (const path of outcome.changed_paths) {
+    if (!context.state.files_changed.includes(path)) context.state.files_changed.push(path);
+  }
+}

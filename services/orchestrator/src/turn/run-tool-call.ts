@@ -1,0 +1,175 @@
+import { AideError, type ToolDescriptor, type ToolPreview, type ToolResult } from "@aide/contracts";
+import { decideGate, type NetworkLevel } from "../approvals/approval-policy.js";
+import { sanitizeArgs, summarizeOutput } from "../events/sanitize-args.js";
+import { isBareInteractive, isDataFileExecution } from "../guards/index.js";
+import { classifyNetwork } from "../network/index.js";
+import type { RunContext } from "../run/run-context.js";
+import { stringArgs } from "../run/run-policies.js";
+import type { BatchCall, CallOutcome } from "../session/session-record.js";
+import { checkpointBeforeFirstMutation } from "./create-checkpoint.js";
+import { requestApproval } from "./gate-approval.js";
+
+const commandTools = new Set(["run_command", "process_start"]);
+const automationSurface = /(^|\/)(\.git\/hooks|\.github\/workflows|\.gitlab-ci|\.husky|package\.json$|\.bashrc|\.zshrc|\.profile)/;
+
+export function errorOutcome(output: string, metadata: Record<string, unknown> = {}): CallOutcome {
+  return { is_error: true, output, metadata, changed_paths: [], notices: [] };
+}
+
+function commandOf(call: BatchCall): string | undefined {
+  const command = call.arguments["command"];
+  return commandTools.has(call.name) && typeof command === "string" ? command : undefined;
+}
+
+/** Guards that refuse a call before anything runs (seed 002 "defensive normalization and retry guards"). */
+function guardRefusal(context: RunContext, call: BatchCall): CallOutcome | undefined {
+  const command = commandOf(call);
+  if (command !== undefined && isBareInteractive(command)) {
+    return errorOutcome(`Refused: \`${command}\` starts an interactive program that would wait for input forever. Run a script or pass the code with -c / -e.`);
+  }
+  if (command !== undefined && isDataFileExecution(command)) {
+    return errorOutcome(`Refused: \`${command}\` runs a documentation or data file as a program. Run the source file instead.`);
+  }
+  const verdict = context.policies.guards.check({ name: call.name, arguments: stringArgs(call.arguments) });
+  if (verdict.blocked) return errorOutcome(verdict.message);
+  return undefined;
+}
+
+function networkOf(call: BatchCall, preview: ToolPreview | undefined): { level: NetworkLevel; tokens: string[] } {
+  const command = commandOf(call) ?? preview?.command;
+  if (command === undefined) return { level: "none", tokens: [] };
+  const classified = classifyNetwork(command);
+  if (classified.level === "none" && preview?.network_suspected) return { level: "consent_required", tokens: ["(tools service)"] };
+  return { level: classified.level, tokens: classified.tokens };
+}
+
+/**
+ * Steps 5–7 for one call executed by the tools service: guards, preview, the approval gate
+ * (policy by code), the checkpoint before the first mutation, the egress journal entry for a
+ * network-consented command, then execution. Ordinary failures come back as error outcomes.
+ */
+export async function runToolCall(context: RunContext, call: BatchCall, descriptor: ToolDescriptor): Promise<CallOutcome> {
+  const refused = guardRefusal(context, call);
+  if (refused) return refused;
+  if (descriptor.read_only) return execute(context, call, { network: false });
+  if (context.policies.guards.isDuplicateSuccessfulWrite({ name: call.name, arguments: stringArgs(call.arguments) })) {
+    return { is_error: false, output: "Skipped: this exact write already succeeded; the file has that content.", metadata: { skipped: true }, changed_paths: [], notices: [] };
+  }
+  const record = context.session.record;
+  const early = decideGate({ descriptor, mode: record.mode, network: "none", autoApprove: record.auto_approve, readOnlyAgent: context.readOnlyAgent });
+  if (early.kind === "refuse") return errorOutcome(early.message);
+  let preview: ToolPreview;
+  try {
+    preview = await context.seams.tools.preview(record.id, record.workspace, { id: call.id, name: call.name, arguments: call.arguments });
+  } catch (error) {
+    return errorOutcome(`The call could not be previewed: ${(error as Error).message}`);
+  }
+  if (preview.error) return errorOutcome(preview.error, { preview: true });
+  const network = networkOf(call, preview);
+  const verdict = decideGate({ descriptor, mode: record.mode, preview, network: network.level, autoApprove: record.auto_approve, readOnlyAgent: context.readOnlyAgent });
+  if (verdict.kind === "refuse") return errorOutcome(verdict.message, { network: network.level });
+  let useNetwork = false;
+  let networkNote = "";
+  if (verdict.kind === "auto") {
+    await context.session.emit("approval.decided", { approval: `auto-${call.id}`, decision: "auto" }, context.depth, context.run);
+  } else if (verdict.kind === "ask") {
+    const hint = call.arguments["requires_approval"];
+    const decision = await requestApproval(context, {
+      call,
+      preview,
+      network: network.level,
+      networkTokens: network.tokens,
+      needsProtectedConfirmation: verdict.needsProtectedConfirmation,
+      modelHint: typeof hint === "string" ? hint : undefined,
+    });
+    if (decision.decision === "abort") {
+      context.outcome = { kind: "aborted", reason: decision.feedback ?? "aborted by the person at an approval" };
+      return errorOutcome("The person aborted the run.");
+    }
+    if (decision.decision === "timeout") return errorOutcome("Not run: nobody approved this call in time (default deny).", { denied: "timeout" });
+    if (decision.decision === "reject") {
+      const feedback = decision.feedback ? ` Their feedback: ${decision.feedback}` : "";
+      return errorOutcome(`The person rejected this call; it was not run.${feedback}`, { denied: "rejected" });
+    }
+    if (network.level === "consent_required") {
+      useNetwork = decision.consentNetwork === true;
+      if (!useNetwork) {
+        networkNote = "\n[Ran WITHOUT network: the person approved the command but did not consent to network use. If it failed for lack of network, say so; do not retry it unchanged.]";
+      }
+    }
+  }
+  call.status = "approved";
+  call.network = useNetwork;
+  call.expected_digests = verdict.kind === "ask" ? preview.file_digests : undefined;
+  await context.persist();
+  await checkpointBeforeFirstMutation(context, call.name);
+  if (useNetwork) {
+    await context.seams.egress.append({
+      session: record.id,
+      run: context.run,
+      call_id: call.id,
+      approval: call.approval ?? call.id,
+      command: preview.command ?? commandOf(call) ?? call.name,
+      tokens: network.tokens,
+      consented_at: context.seams.now().toISOString(),
+      user: record.user,
+    });
+  }
+  const outcome = await execute(context, call, { network: useNetwork, expectedDigests: call.expected_digests });
+  for (const path of outcome.changed_paths) {
+    if (automationSurface.test(path) && !context.state.automation_writes.includes(path)) context.state.automation_writes.push(path);
+  }
+  if (commandOf(call) !== undefined) context.state.counters.commands_run += 1;
+  return networkNote ? { ...outcome, output: outcome.output + networkNote } : outcome;
+}
+
+/** Runs the call on the tools service with `tool.started` / `tool.completed` around it. */
+export async function execute(
+  context: RunContext,
+  call: BatchCall,
+  options: { network: boolean; expectedDigests?: Record<string, string> },
+): Promise<CallOutcome> {
+  const { seams, session } = context;
+  call.status = "executing";
+  // A mutation's in-flight status is durable first: after a crash it is reported as interrupted, never re-run.
+  if (descriptorIsMutating(call, context)) await context.persist();
+  await session.emit("tool.started", { call_id: call.id, tool: call.name, args: sanitizeArgs(call.arguments) }, context.depth, context.run);
+  const started = performance.now();
+  let outcome: CallOutcome;
+  try {
+    const result: ToolResult = await seams.tools.exec(
+      session.record.id,
+      session.record.workspace,
+      { id: call.id, name: call.name, arguments: call.arguments },
+      { network: options.network, expectedDigests: options.expectedDigests },
+    );
+    outcome = { is_error: result.is_error, output: result.output, metadata: result.metadata, changed_paths: result.changed_paths, notices: result.notices };
+  } catch (error) {
+    const message = error instanceof AideError ? `${error.code}: ${error.message}` : (error as Error).message;
+    outcome = errorOutcome(`The tool could not run: ${message}`);
+  }
+  await emitCompleted(context, call, outcome, performance.now() - started);
+  return outcome;
+}
+
+function descriptorIsMutating(call: BatchCall, context: RunContext): boolean {
+  const descriptor = context.catalog.find((tool) => tool.name === call.name);
+  return descriptor ? !descriptor.read_only : true;
+}
+
+export async function emitCompleted(context: RunContext, call: BatchCall, outcome: CallOutcome, durationMs: number): Promise<void> {
+  await context.session.emit(
+    "tool.completed",
+    {
+      call_id: call.id,
+      tool: call.name,
+      args: sanitizeArgs(call.arguments),
+      is_error: outcome.is_error,
+      summary: summarizeOutput(outcome.output),
+      duration_ms: Math.round(durationMs * 1000) / 1000,
+      metadata: sanitizeArgs(outcome.metadata),
+    },
+    context.depth,
+    context.run,
+  );
+}
