@@ -10,7 +10,8 @@ interface Stack {
   nats_url: string;
   nats_pid?: number;
   pid: number;
-  services: Record<string, { pid: number | null; restarts: number }>;
+  unsandboxed_services: boolean;
+  services: Record<string, { pid: number | null; launcher_pid: number | null; restarts: number }>;
 }
 
 function alive(pid: number): boolean {
@@ -102,7 +103,11 @@ describe("aide up (the supervisor, real processes)", () => {
 
   it("on SIGINT stops every child process within 10 s", async () => {
     const stack = readStack()!;
-    const pids = [...Object.values(stack.services).map((s) => s.pid!), stack.nats_pid!];
+    const pids = [
+      ...Object.values(stack.services).flatMap((s) => [s.pid!, s.launcher_pid].filter((pid): pid is number => typeof pid === "number")),
+      stack.nats_pid!,
+    ];
+    expect(stack.unsandboxed_services).toBe(false);
     expect(pids.every(alive)).toBe(true);
     const exited = new Promise<number | null>((resolve) => supervisor.once("exit", (code) => resolve(code)));
     const started = Date.now();

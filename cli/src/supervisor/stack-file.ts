@@ -15,7 +15,10 @@ export const StackFileSchema = ClientStackFileSchema.extend({
   /** Absent when the stack uses an external NATS. */
   nats_pid: z.number().int().positive().optional(),
   unsandboxed_services: z.boolean().default(false),
-  services: z.record(z.string(), z.object({ pid: z.number().int().nullable(), restarts: z.number().int() })).default({}),
+  /** pid: the service's node process; launcher_pid: bubblewrap's, when sandboxed. */
+  services: z
+    .record(z.string(), z.object({ pid: z.number().int().nullable(), launcher_pid: z.number().int().nullable().default(null), restarts: z.number().int() }))
+    .default({}),
 });
 export type StackFile = z.infer<typeof StackFileSchema>;
 

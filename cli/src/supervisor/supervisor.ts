@@ -12,7 +12,9 @@ import {
   type RunningNatsServer,
 } from "@aide/runtime";
 import { ensureAideHome, type AideHome } from "./aide-home.js";
-import { ManagedProcess } from "./managed-process.js";
+import { ManagedProcess, plainLauncher } from "./managed-process.js";
+import { sandboxLauncher } from "./sandbox-launcher.js";
+import { checkSandboxSupport } from "./service-sandbox.js";
 import { serviceDefinitions, type StackSettings } from "./service-table.js";
 import { readStackFile, removeStackFile, writeStackFile } from "./stack-file.js";
 
@@ -59,6 +61,17 @@ export class Supervisor {
     ensureAideHome(home);
     const running = readStackFile(home.stackFile);
     if (running) throw aideError("ALREADY_RUNNING", { session: `(the stack, supervisor pid ${running.pid})` });
+    const unsandboxed = this.options.unsandboxedServices ?? false;
+    if (!unsandboxed) {
+      const support = checkSandboxSupport();
+      if (!support.available) {
+        throw aideError("SANDBOX_UNAVAILABLE", {
+          detail: `${support.detail}. The services cannot get their own sandboxes; pass --unsandboxed-services to run them without (shown in aide doctor and in every run.created event)`,
+        });
+      }
+    } else {
+      this.logger.warn("services run WITHOUT their own sandboxes (--unsandboxed-services)");
+    }
 
     let natsUrl: string;
     let credentialFiles: Record<string, string>;
@@ -95,14 +108,16 @@ export class Supervisor {
       defaultModel: this.options.defaultModel,
       logLevel: this.options.logLevel ?? "info",
       unsafeNoSandbox: this.options.unsafeNoSandbox ?? false,
-      unsandboxedServices: this.options.unsandboxedServices ?? true,
+      unsandboxedServices: unsandboxed,
     };
+    const launcher = unsandboxed ? plainLauncher : sandboxLauncher(settings, process.env.HOME ?? "/root");
     for (const definition of serviceDefinitions(settings)) {
       if (!existsSync(definition.entry)) {
         throw aideError("INTERNAL", { detail: `${definition.entry} is missing: run 'npm run build' first` });
       }
       const managed = new ManagedProcess({
         definition,
+        launcher,
         logFile: join(home.logDir, `${definition.name}.log`),
         logger: this.logger,
         onStart: () => this.writeStack(),
@@ -158,8 +173,10 @@ export class Supervisor {
       pid: process.pid,
       nats_pid: this.nats?.process.pid,
       started_at: new Date().toISOString(),
-      unsandboxed_services: this.options.unsandboxedServices ?? true,
-      services: Object.fromEntries(this.processes.map((m) => [m.name, { pid: m.pid ?? null, restarts: m.restarts }])),
+      unsandboxed_services: this.options.unsandboxedServices ?? false,
+      services: Object.fromEntries(
+        this.processes.map((m) => [m.name, { pid: m.pid ?? null, launcher_pid: m.launcherPid ?? null, restarts: m.restarts }]),
+      ),
     });
   }
 

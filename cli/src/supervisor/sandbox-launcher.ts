@@ -1,0 +1,54 @@
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute } from "node:path";
+import type { ServiceName } from "@aide/contracts";
+import { installRoot } from "./aide-home.js";
+import type { Launcher } from "./managed-process.js";
+import { sandboxProfiles } from "./sandbox-profiles.js";
+import { bwrapArguments } from "./service-sandbox.js";
+import type { StackSettings } from "./service-table.js";
+
+/** Absolute paths of existing files named in a JSON config (model files, transcripts). */
+export function pathsNamedIn(configFile: string | undefined): string[] {
+  if (!configFile || !existsSync(configFile)) return [];
+  const found: string[] = [configFile];
+  const visit = (value: unknown) => {
+    if (typeof value === "string") {
+      if (isAbsolute(value) && existsSync(value)) found.push(value);
+    } else if (Array.isArray(value)) {
+      value.forEach(visit);
+    } else if (value && typeof value === "object") {
+      Object.values(value).forEach(visit);
+    }
+  };
+  try {
+    visit(JSON.parse(readFileSync(configFile, "utf8")));
+  } catch {
+    // an invalid config is the model service's to report
+  }
+  return found;
+}
+
+/** Starts each service inside bubblewrap with its profile from sandbox-profiles.ts. */
+export function sandboxLauncher(settings: StackSettings, home: string): Launcher {
+  const readOnly: Partial<Record<ServiceName, string[]>> = {
+    gateway: [settings.tokenFile],
+    model: pathsNamedIn(settings.modelsConfig),
+  };
+  return {
+    command(definition, infoFd) {
+      const args = bwrapArguments({
+        profile: sandboxProfiles[definition.name],
+        env: definition.env,
+        command: [process.execPath, definition.entry, ...definition.args],
+        home,
+        aideHome: settings.aideHome,
+        installRoot,
+        credentialsFile: settings.credentialFiles[definition.name] ?? "",
+        workspaceRoots: settings.workspaceRoots,
+        readOnly: readOnly[definition.name] ?? [],
+        infoFd,
+      });
+      return { file: "bwrap", args, sandboxed: true };
+    },
+  };
+}

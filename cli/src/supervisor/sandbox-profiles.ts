@@ -1,0 +1,63 @@
+import type { ServiceName } from "@aide/contracts";
+
+/**
+ * What each service process may touch: the one table to read when reviewing the sandbox.
+ * Every service runs under bubblewrap with: the system read-only (`/` bound read-only), a private
+ * /tmp, new PID/IPC/UTS namespaces, a new session, `--die-with-parent`, the home directory and
+ * `$AIDE_HOME` hidden (empty tmpfs) except the service's own credentials file (read-only), and an
+ * environment reduced to the supervisor's allow-list for that service. The network namespace is
+ * shared on purpose: the bus is on loopback, and a new network namespace would cut the service off
+ * from it (the tools service gives each command its own empty network namespace instead).
+ */
+export interface SandboxProfile {
+  /** Workspace roots: hidden, readable, or writable (with the listed exceptions read-only). */
+  workspace: "hidden" | "read-write";
+  /** Inside each writable workspace root, these stay read-only. */
+  readOnlyInWorkspace: Array<".aide" | ".git" | ".git/hooks">;
+  /** Extra paths under `$AIDE_HOME` the service sees. */
+  aideHomePaths: Array<{ path: "models"; access: "read-only" | "read-write" }>;
+  /** Linux capabilities kept (all others are dropped). */
+  capabilities: string[];
+  why: string;
+}
+
+export const sandboxProfiles: Record<ServiceName, SandboxProfile> = {
+  orchestrator: {
+    workspace: "hidden",
+    readOnlyInWorkspace: [],
+    aideHomePaths: [],
+    capabilities: [],
+    why: "keeps its state in JetStream; talks to the workspace only through the tools and checkpoints services",
+  },
+  gateway: {
+    workspace: "hidden",
+    readOnlyInWorkspace: [],
+    aideHomePaths: [],
+    capabilities: [],
+    why: "reads only its token file and serves the panel from the install directory",
+  },
+  model: {
+    workspace: "hidden",
+    readOnlyInWorkspace: [],
+    aideHomePaths: [{ path: "models", access: "read-only" }],
+    capabilities: [],
+    why: "parses untrusted model files: sees the model files and nothing of the user's code",
+  },
+  checkpoints: {
+    workspace: "read-write",
+    readOnlyInWorkspace: [".git"],
+    aideHomePaths: [],
+    capabilities: [],
+    why: "writes shadow repositories under .aide/checkpoints and restores files; never any .git",
+  },
+  tools: {
+    workspace: "read-write",
+    readOnlyInWorkspace: [".aide", ".git/hooks"],
+    aideHomePaths: [],
+    // bubblewrap needs these to build each command's sandbox inside this one (measured: a nested
+    // bwrap fails with every capability dropped; SYS_ADMIN for the namespaces and mounts,
+    // NET_ADMIN to bring up the command's loopback, SETPCAP to drop the command's capabilities).
+    capabilities: ["CAP_SYS_ADMIN", "CAP_NET_ADMIN", "CAP_SETPCAP"],
+    why: "runs the model's commands, each in its own bubblewrap sandbox with no network",
+  },
+};

@@ -1,0 +1,126 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import type { SandboxProfile } from "./sandbox-profiles.js";
+
+export interface SandboxLaunch {
+  profile: SandboxProfile;
+  /** The service's whole environment (already an allow-list). */
+  env: Record<string, string>;
+  /** The program and its arguments inside the sandbox. */
+  command: string[];
+  home: string;
+  aideHome: string;
+  installRoot: string;
+  credentialsFile: string;
+  workspaceRoots: string[];
+  /** Further files or folders the service must read (its models, the gateway's token). */
+  readOnly: string[];
+  /** File descriptor bubblewrap reports the sandboxed child's pid on. */
+  infoFd?: number;
+}
+
+function isInside(path: string, parent: string): boolean {
+  const rel = relative(parent, path);
+  return rel === "" || (!rel.startsWith("..") && !rel.startsWith(sep) && rel !== "..");
+}
+
+/** Every `.git` folder under a root (nested repositories too), bounded in depth and count. */
+export function findGitDirectories(root: string, maxDepth = 6, limit = 500): string[] {
+  const found: string[] = [];
+  const walk = (dir: string, depth: number) => {
+    if (depth > maxDepth || found.length >= limit) return;
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory() || entry.isSymbolicLink()) continue;
+      const path = join(dir, entry.name);
+      if (entry.name === ".git") found.push(path);
+      else if (entry.name !== "node_modules" && entry.name !== ".aide") walk(path, depth + 1);
+    }
+  };
+  walk(root, 0);
+  return found;
+}
+
+/**
+ * The bubblewrap argument list for one service: the order matters (later mounts cover earlier
+ * ones): the read-only system, then the hidden places, then the workspace, then what the service
+ * must still see (its code, its credentials file, its models or token).
+ */
+export function bwrapArguments(launch: SandboxLaunch): string[] {
+  const { profile } = launch;
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session");
+  const hidden = [launch.home, launch.aideHome].filter((path, index, all) => path && all.indexOf(path) === index && !isInside(path, "/tmp"));
+  for (const path of hidden) if (existsSync(path)) args.push("--tmpfs", path);
+
+  for (const root of launch.workspaceRoots) {
+    if (profile.workspace === "hidden") {
+      args.push("--tmpfs", root);
+      continue;
+    }
+    args.push("--bind", root, root);
+    for (const inner of profile.readOnlyInWorkspace) {
+      if (inner === ".aide") {
+        mkdirSync(join(root, ".aide"), { recursive: true });
+        args.push("--ro-bind", join(root, ".aide"), join(root, ".aide"));
+      } else {
+        for (const gitDir of findGitDirectories(root)) {
+          const target = inner === ".git" ? gitDir : join(gitDir, "hooks");
+          if (existsSync(target)) args.push("--ro-bind", target, target);
+        }
+      }
+    }
+  }
+
+  const nodePrefix = dirname(dirname(launch.command[0] ?? process.execPath));
+  const visible = [launch.installRoot, nodePrefix];
+  for (const path of visible) {
+    const coveredByHiding = hidden.some((h) => isInside(path, h)) || isInside(path, "/tmp") || launch.workspaceRoots.some((r) => isInside(path, r));
+    if (coveredByHiding && existsSync(path)) args.push("--ro-bind", path, path);
+  }
+  for (const extra of profile.aideHomePaths) {
+    const path = join(launch.aideHome, extra.path);
+    if (!existsSync(path)) mkdirSync(path, { recursive: true, mode: 0o700 });
+    args.push(extra.access === "read-only" ? "--ro-bind" : "--bind", path, path);
+  }
+  for (const path of [launch.credentialsFile, ...launch.readOnly]) {
+    if (path && existsSync(path)) args.push("--ro-bind", path, path);
+  }
+
+  args.push("--cap-drop", "ALL");
+  for (const capability of profile.capabilities) args.push("--cap-add", capability);
+  args.push("--clearenv");
+  for (const [key, value] of Object.entries(launch.env)) args.push("--setenv", key, value);
+  if (launch.infoFd !== undefined) args.push("--info-fd", String(launch.infoFd));
+  args.push("--chdir", "/", "--", ...launch.command);
+  return args;
+}
+
+export interface SandboxSupport {
+  available: boolean;
+  detail: string;
+}
+
+/** Whether bubblewrap exists and may create the namespaces the profiles use. */
+export function checkSandboxSupport(): SandboxSupport {
+  try {
+    execFileSync("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--cap-drop", "ALL", "true"], {
+      stdio: ["ignore", "ignore", "pipe"],
+      timeout: 5000,
+    });
+    return { available: true, detail: "bubblewrap works" };
+  } catch (error) {
+    const stderr = String((error as { stderr?: Buffer }).stderr ?? "").trim();
+    const missing = (error as { code?: string }).code === "ENOENT";
+    return {
+      available: false,
+      detail: missing ? "bubblewrap is not installed (apt-get install bubblewrap)" : `bubblewrap cannot create namespaces here: ${stderr || (error as Error).message}`,
+    };
+  }
+}
