@@ -35,13 +35,16 @@ export function commandBaseName(word: string): string {
 /** Words that introduce a command without being one (`if curl …; then wget …`). */
 const SHELL_KEYWORDS = new Set(["{", "}", "!", "if", "then", "else", "elif", "do", "while", "until", "fi", "done"]);
 
+/** The command that actually runs: normalized `name`, its `args`, and the `program` word as written. */
+export type EffectiveCommand = { name: string; args: string[]; program: string };
+
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /**
  * Strips env assignments and wrappers (`FOO=1 sudo -u me /usr/bin/curl x` → `curl x`) and
  * returns the words of the command that actually runs, its name normalized.
  */
-export function effectiveCommand(words: string[]): { name: string; args: string[] } | undefined {
+export function effectiveCommand(words: string[]): EffectiveCommand | undefined {
   let index = 0;
   while (index < words.length) {
     const word = words[index];
@@ -51,7 +54,7 @@ export function effectiveCommand(words: string[]): { name: string; args: string[
     }
     const name = commandBaseName(word);
     const wrapper = WRAPPERS[name];
-    if (wrapper === undefined) return { name, args: words.slice(index + 1) };
+    if (wrapper === undefined) return { name, args: words.slice(index + 1), program: word };
     index += 1;
     const wrapperArgsStart = index;
     let positional = wrapper.positional ?? 0;
@@ -73,7 +76,7 @@ export function effectiveCommand(words: string[]): { name: string; args: string[
       }
     }
     // `env` alone, `sudo -l`: the wrapper is the command.
-    if (index >= words.length) return { name, args: words.slice(wrapperArgsStart) };
+    if (index >= words.length) return { name, args: words.slice(wrapperArgsStart), program: word };
   }
   return undefined;
 }

@@ -4,3 +4,4 @@ export type { NetworkLevel } from "./network-rules.js";
 export { parseShell } from "./shell-words.js";
 export type { ShellParse, Pipeline, SimpleCommand } from "./shell-words.js";
 export { effectiveCommand, commandBaseName } from "./command-words.js";
+export type { EffectiveCommand } from "./command-words.js";

@@ -26,8 +26,8 @@ describe("parseShell", () => {
 
 describe("effectiveCommand", () => {
   it("strips env assignments, sudo with options, absolute paths", () => {
-    expect(effectiveCommand(["A=1", "sudo", "-u", "me", "/usr/bin/curl", "x"])).toEqual({ name: "curl", args: ["x"] });
-    expect(effectiveCommand(["timeout", "-s", "KILL", "5", "wget", "y"])).toEqual({ name: "wget", args: ["y"] });
-    expect(effectiveCommand(["env"])).toEqual({ name: "env", args: [] });
+    expect(effectiveCommand(["A=1", "sudo", "-u", "me", "/usr/bin/curl", "x"])).toEqual({ name: "curl", args: ["x"], program: "/usr/bin/curl" });
+    expect(effectiveCommand(["timeout", "-s", "KILL", "5", "wget", "y"])).toEqual({ name: "wget", args: ["y"], program: "wget" });
+    expect(effectiveCommand(["env"])).toEqual({ name: "env", args: [], program: "env" });
   });
 });

@@ -1,5 +1,8 @@
-/** One simple command: its words (quotes removed) and the command strings nested in it. */
-export type SimpleCommand = { words: string[]; nested: string[] };
+/**
+ * One simple command: its words (quotes removed), the command strings nested in it, and whether
+ * its stdin is redirected from a file, heredoc or here-string.
+ */
+export type SimpleCommand = { words: string[]; nested: string[]; stdinRedirected: boolean };
 
 /** Commands joined by `|`; pipelines are separated by `;`, `&&`, `||`, `&` and newlines. */
 export type Pipeline = SimpleCommand[];
@@ -51,7 +54,7 @@ export function parseShell(text: string): ShellParse {
   const pipelines: Pipeline[] = [];
   const allNested: string[] = [];
   let pipeline: Pipeline = [];
-  let command: SimpleCommand = { words: [], nested: [] };
+  let command: SimpleCommand = { words: [], nested: [], stdinRedirected: false };
   let word = "";
   let inWord = false;
   let skipNextWord = false;
@@ -68,7 +71,7 @@ export function parseShell(text: string): ShellParse {
     endWord();
     skipNextWord = false;
     if (command.words.length > 0 || command.nested.length > 0) pipeline.push(command);
-    command = { words: [], nested: [] };
+    command = { words: [], nested: [], stdinRedirected: false };
   };
   const endPipeline = () => {
     endCommand();
@@ -115,6 +118,7 @@ export function parseShell(text: string): ShellParse {
         inWord = false;
       }
       endWord();
+      if (char === "<") command.stdinRedirected = true;
       while (text[cursor.position] === ">" || text[cursor.position] === "<" || text[cursor.position] === "&" || text[cursor.position] === "|") {
         cursor.position += 1;
       }

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { isBareInteractive } from "./interactive-commands.js";
+import { isDataFileExecution } from "./data-file-execution.js";
+
+describe("isBareInteractive", () => {
+  it.each([
+    "python3", "python", "python3.11", "node", "bash", "sh", "irb", "psql", "psql -h localhost mydb", "mysql -u root",
+    "sqlite3 app.db", "ipython", "deno", "vim src/a.ts", "less log.txt", "top", "cd src && python3", "sudo bash",
+    "python3 -i script.py", "node --inspect", "redis-cli", "ghci", "R", "lua",
+  ])("%s is interactive", (command) => {
+    expect(isBareInteractive(command)).toBe(true);
+  });
+
+  it.each([
+    "python3 main.py", "python3 -c 'print(1)'", "python3 -m pytest", "node index.js", "node -e '1'", "node --version",
+    "bash build.sh", "sh -c 'ls'", "psql -c 'select 1' mydb", "psql -f schema.sql", "mysql -e 'show tables'",
+    "sqlite3 app.db 'select 1'", "echo 'print(1)' | python3", "python3 < script.py", "bash -s < setup.sh",
+    "python3 --version", "deno run main.ts", "irb script.rb", "redis-cli ping", "git log | less", "npm test", "ls",
+    "emacs --batch -l x.el", "",
+  ])("%s is not interactive", (command) => {
+    expect(isBareInteractive(command)).toBe(false);
+  });
+});
+
+describe("isDataFileExecution", () => {
+  it.each([
+    "./README.md", "python3 data.json", "node config.yaml", "bash notes.txt", "sh report.md", "python3 results.csv",
+    "chmod +x plan.md && ./plan.md", "docs/guide.markdown", "ruby data.yml", "sudo ./notes.txt", "source TODO.md",
+  ])("%s runs data", (command) => {
+    expect(isDataFileExecution(command)).toBe(true);
+  });
+
+  it.each([
+    "cat README.md", "python3 -m json.tool data.json", "node script.js data.json", "jq . data.json",
+    "python3 analyze.py results.csv", "bash build.sh > out.txt", "./run.sh", "source .env", "node -e 'require(\"./a.json\")'",
+    "less notes.txt", "",
+  ])("%s does not", (command) => {
+    expect(isDataFileExecution(command)).toBe(false);
+  });
+});

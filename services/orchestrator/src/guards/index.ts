@@ -1,0 +1,12 @@
+export { RetryGuards, diagnosticFingerprint } from "./retry-guards.js";
+export type { GuardDecision, GuardedResult } from "./retry-guards.js";
+export type { GuardedCall } from "./call-key.js";
+export { callKey, stableStringify, WRITE_TOOLS, COMMAND_TOOLS } from "./call-key.js";
+export { isBareInteractive } from "./interactive-commands.js";
+export { isDataFileExecution } from "./data-file-execution.js";
+export { decodeEscapedNewlines } from "./escaped-newlines.js";
+export { dedupeCommands } from "./dedupe-commands.js";
+export { StallDetector } from "./stall-detector.js";
+export type { StallVerdict, TurnProgress } from "./stall-detector.js";
+export { MistakeCounter, NO_TOOL_CALL_NUDGE } from "./mistake-counter.js";
+export type { MistakeVerdict, NoToolCallVerdict } from "./mistake-counter.js";
