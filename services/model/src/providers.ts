@@ -1,5 +1,9 @@
+import { availableParallelism } from "node:os";
 import type { Logger } from "pino";
 import type { ProviderSet } from "./model-engine.js";
+import { LlamaProvider } from "./llama-provider.js";
+import { defaultThreads } from "./llama-threads.js";
+import { aideHome } from "./registry.js";
 import { ScriptedProvider } from "./scripted-provider.js";
 
 export interface ProvidersOptions {
@@ -7,7 +11,21 @@ export interface ProvidersOptions {
   logger: Logger;
 }
 
-/** One instance of each provider kind, shared by every spec of that kind. */
-export function createProviders(_options: ProvidersOptions): ProviderSet {
-  return { scripted: new ScriptedProvider() };
+/**
+ * One instance of each provider kind, shared by every spec of that kind.
+ * Env: AIDE_HOME (model files), AIDE_MODEL_THREADS (override the measured thread default),
+ * AIDE_MODEL_MAX_LOADED (local models kept loaded at once, default 2).
+ */
+export function createProviders(options: ProvidersOptions): ProviderSet {
+  const threadsOverride = Number.parseInt(options.env.AIDE_MODEL_THREADS ?? "", 10);
+  const maxLoaded = Number.parseInt(options.env.AIDE_MODEL_MAX_LOADED ?? "", 10);
+  return {
+    scripted: new ScriptedProvider(),
+    llama: new LlamaProvider({
+      home: aideHome(options.env),
+      logger: options.logger,
+      defaultThreads: threadsOverride > 0 ? threadsOverride : defaultThreads(availableParallelism()),
+      maxLoaded: maxLoaded > 0 ? maxLoaded : 2,
+    }),
+  };
 }

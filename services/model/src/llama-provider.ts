@@ -1,0 +1,154 @@
+import { existsSync } from "node:fs";
+import type { Logger } from "pino";
+import type { Llama, LlamaContextSequence, LlamaGrammar, Token } from "node-llama-cpp";
+import { aideError, AideError, type ModelChatRequest } from "@aide/contracts";
+import type { LlamaSpec } from "./model-spec.js";
+import { modelFilePath } from "./model-file.js";
+import { LlamaModels, type LoadedModel } from "./llama-models.js";
+import { alignWithCache, renderPrompt } from "./llama-prompt.js";
+import { buildToolCallGrammar } from "./tool-call-grammar.js";
+import type { Provider, ProviderChatParams, ProviderReply, ProviderStatus } from "./provider.js";
+
+export interface LlamaProviderOptions {
+  home: string;
+  logger: Logger;
+  defaultThreads: number;
+  maxLoaded?: number;
+  /** Default sampling temperature when the request gives none. */
+  temperature?: number;
+  getLlama?: () => Promise<Llama>;
+}
+
+const GRAMMAR_CACHE = 16;
+
+async function defaultGetLlama(): Promise<Llama> {
+  const { getLlama, LlamaLogLevel } = await import("node-llama-cpp");
+  // The prebuilt CPU binary shipped in the npm package: never build, never download.
+  return getLlama({ gpu: false, build: "never", logLevel: LlamaLogLevel.error });
+}
+
+/** The GBNF for a request, or undefined when decoding is not constrained. */
+export function requestGrammar(spec: LlamaSpec, request: ModelChatRequest): string | undefined {
+  const choice = request.tool_choice ?? "auto";
+  if (request.tools.length === 0 || choice === "none" || !(request.grammar ?? spec.grammar)) return undefined;
+  // When a call is required, the prose before it must leave room for the call in the token budget
+  // (a token is at least one character, so half the budget in characters is a safe bound).
+  const maxTokens = request.max_tokens ?? spec.maxOutputTokens;
+  const maxProseChars = choice === "required" ? Math.max(0, Math.min(256, Math.floor(maxTokens / 2))) : undefined;
+  return buildToolCallGrammar(request.tools, { choice, maxCalls: request.max_tool_calls ?? 1, ...(maxProseChars !== undefined ? { maxProseChars } : {}) });
+}
+
+/**
+ * Local GGUF models through node-llama-cpp: the GGUF's chat template, one warm context sequence
+ * per session (only new tokens are evaluated; the context never shifts — a prompt that does not
+ * fit is refused CONTEXT_FULL so the orchestrator compacts instead of the library silently
+ * rewriting history), grammar-constrained XML tool calls, abort mid-generation.
+ */
+export class LlamaProvider implements Provider<LlamaSpec> {
+  readonly kind = "llama" as const;
+  readonly models: LlamaModels;
+
+  constructor(private readonly options: LlamaProviderOptions) {
+    this.models = new LlamaModels({
+      home: options.home,
+      logger: options.logger.child({ module: "llama" }),
+      defaultThreads: options.defaultThreads,
+      maxLoaded: options.maxLoaded ?? 2,
+      getLlama: options.getLlama ?? defaultGetLlama,
+    });
+  }
+
+  async status(spec: LlamaSpec): Promise<ProviderStatus> {
+    const loaded = this.models.get(spec.id);
+    if (loaded) return { available: true, loaded: true, detail: `${loaded.path} (threads ${loaded.threads}, context ${loaded.contextSize}, sessions ${loaded.pool.ids().length}/${spec.maxSessions})` };
+    const path = modelFilePath(spec, this.options.home);
+    if (existsSync(path)) return { available: true, loaded: false, detail: path };
+    return { available: false, loaded: false, detail: spec.uri ? `not pulled yet: aide models pull ${spec.id}` : `no GGUF file at ${path}` };
+  }
+
+  async chat(params: ProviderChatParams<LlamaSpec>): Promise<ProviderReply> {
+    const loaded = await this.models.acquire(params.spec);
+    loaded.active++;
+    try {
+      return await loaded.pool.use(params.request.session, (sequence) => this.generate(loaded, sequence, params));
+    } finally {
+      loaded.active--;
+    }
+  }
+
+  private async grammar(loaded: LoadedModel, gbnf: string): Promise<LlamaGrammar> {
+    let grammar = loaded.grammars.get(gbnf);
+    if (grammar) {
+      loaded.grammars.delete(gbnf);
+      loaded.grammars.set(gbnf, grammar);
+      return grammar;
+    }
+    const llama = await this.models.binding();
+    grammar = llama.createGrammar({ grammar: gbnf });
+    grammar.catch(() => loaded.grammars.delete(gbnf));
+    loaded.grammars.set(gbnf, grammar);
+    while (loaded.grammars.size > GRAMMAR_CACHE) loaded.grammars.delete(loaded.grammars.keys().next().value as string);
+    try {
+      return await grammar;
+    } catch (error) {
+      throw aideError("MODEL_FAILED", { detail: `the tool-call grammar was refused: ${(error as Error).message}` });
+    }
+  }
+
+  private async generate(loaded: LoadedModel, sequence: LlamaContextSequence, { spec, request, signal, onDelta, logger }: ProviderChatParams<LlamaSpec>): Promise<ProviderReply> {
+    const { model } = loaded;
+    const rendered = renderPrompt(model, loaded.chatWrapper, request.messages);
+    const bos = model.tokens.bos;
+    const prependsBos = model.tokens.shouldPrependBosToken && bos != null;
+    const wanted: Token[] = prependsBos && rendered.tokens[0] !== bos ? [bos as Token, ...rendered.tokens] : rendered.tokens;
+    const aligned = alignWithCache(sequence.contextTokens, wanted, model);
+    const input = prependsBos ? aligned.slice(1) : aligned;
+    const contextSize = sequence.contextSize;
+    if (aligned.length + 1 >= contextSize) throw aideError("CONTEXT_FULL", { needed: aligned.length + 1, limit: contextSize });
+    const maxTokens = Math.min(request.max_tokens ?? spec.maxOutputTokens, contextSize - aligned.length - 1);
+    const gbnf = requestGrammar(spec, request);
+    const grammar = gbnf === undefined ? undefined : await this.grammar(loaded, gbnf);
+    if (signal.aborted) return { text: "", tool_calls: [], finish_reason: "abort", usage: { prompt_tokens: aligned.length, completion_tokens: 0, evaluated_prompt_tokens: 0 } };
+
+    const { LlamaCompletion } = await import("node-llama-cpp");
+    const completion = new LlamaCompletion({ contextSequence: sequence, autoDisposeSequence: false });
+    const before = sequence.tokenMeter.getState();
+    let response: Awaited<ReturnType<typeof completion.generateCompletionWithMeta>>;
+    try {
+      response = await completion.generateCompletionWithMeta(input, {
+        onTextChunk: onDelta,
+        signal,
+        stopOnAbortSignal: true,
+        maxTokens,
+        temperature: request.temperature ?? this.options.temperature ?? 0.2,
+        ...(request.seed !== undefined ? { seed: request.seed } : {}),
+        ...(grammar ? { grammar } : {}),
+        customStopTriggers: rendered.stopTriggers,
+        disableContextShift: true,
+      });
+    } catch (error) {
+      if (signal.aborted) return { text: "", tool_calls: [], finish_reason: "abort", usage: { prompt_tokens: aligned.length, completion_tokens: 0 } };
+      if (error instanceof AideError) throw error;
+      logger.warn({ err: error }, "generation failed");
+      throw aideError("MODEL_FAILED", { detail: (error as Error).message });
+    } finally {
+      completion.dispose({ disposeSequence: false });
+    }
+    const after = sequence.tokenMeter.getState();
+    const stop = response.metadata.stopReason;
+    return {
+      text: response.response,
+      tool_calls: [],
+      finish_reason: stop === "abort" ? "abort" : stop === "maxTokens" ? "length" : "stop",
+      usage: {
+        prompt_tokens: aligned.length,
+        completion_tokens: after.usedOutputTokens - before.usedOutputTokens,
+        evaluated_prompt_tokens: after.usedInputTokens - before.usedInputTokens,
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.models.close();
+  }
+}

@@ -1,0 +1,104 @@
+import type { ChatTool } from "@aide/contracts";
+
+/**
+ * A GBNF grammar for the XML text tool-call protocol, built from the tool catalog: free prose,
+ * then well-formed `<tool_name><param>value</param></tool_name>` blocks whose tool names and
+ * parameters exist. Required parameters must appear (in schema order), optional ones may.
+ * Values follow the parameter's JSON Schema where it is simple (enum, integer, number, boolean,
+ * string with maxLength); anything else is text without a closing tag.
+ *
+ * The grammar is deliberately deterministic (every alternative starts with a distinct literal),
+ * so llama.cpp keeps one or two parse stacks and the constraint costs little per token.
+ */
+export type ToolChoice = "auto" | "required" | "none";
+
+export interface ToolGrammarOptions {
+  choice: ToolChoice;
+  /** Longest prose before the first call; default unbounded for "auto", 256 for "required". */
+  maxProseChars?: number;
+  /** Most calls in one reply; default 4. */
+  maxCalls?: number;
+}
+
+interface JsonSchemaLike {
+  type?: string | string[];
+  enum?: unknown[];
+  maxLength?: number;
+  minLength?: number;
+  properties?: Record<string, JsonSchemaLike>;
+  required?: string[];
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/** GBNF string literal. */
+function literal(text: string): string {
+  return JSON.stringify(text);
+}
+
+function ruleName(...parts: string[]): string {
+  return parts.map((part) => part.toLowerCase().replace(/[^a-z0-9]+/g, "-")).join("-");
+}
+
+function valueRule(schema: JsonSchemaLike): string {
+  if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean")) {
+    return "(" + schema.enum.map((v) => literal(String(v))).join(" | ") + ")";
+  }
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  if (type === "integer") return `("0" | "-"? [1-9] [0-9]{0,14})`;
+  if (type === "number") return `("0" | "-"? [1-9] [0-9]{0,14}) ("." [0-9]{1,10})?`;
+  if (type === "boolean") return `("true" | "false")`;
+  if (type === "string" && typeof schema.maxLength === "number") {
+    const min = Math.max(0, Math.min(schema.minLength ?? 1, schema.maxLength));
+    return `[^<]{${min},${Math.max(min, schema.maxLength)}}`;
+  }
+  // Free text: anything but the start of a closing tag.
+  return "text";
+}
+
+export interface CatalogEntry {
+  name: string;
+  params: { name: string; required: boolean; schema: JsonSchemaLike }[];
+}
+
+/** The tools and parameters the grammar and the parser accept (names that are valid XML tags). */
+export function catalogEntries(tools: ChatTool[]): CatalogEntry[] {
+  return tools
+    .filter((tool) => NAME.test(tool.name))
+    .map((tool) => {
+      const schema = tool.parameters as JsonSchemaLike;
+      const required = new Set(schema.required ?? []);
+      const params = Object.entries(schema.properties ?? {})
+        .filter(([name]) => NAME.test(name))
+        .map(([name, propertySchema]) => ({ name, required: required.has(name), schema: propertySchema ?? {} }));
+      return { name: tool.name, params };
+    });
+}
+
+export function buildToolCallGrammar(tools: ChatTool[], options: ToolGrammarOptions): string {
+  const entries = catalogEntries(tools);
+  const maxCalls = options.maxCalls ?? 4;
+  const proseLimit = options.maxProseChars ?? (options.choice === "required" ? 256 : undefined);
+  const lines: string[] = [];
+  const prose = proseLimit === undefined ? `[^<]*` : `[^<]{0,${proseLimit}}`;
+  if (options.choice === "none" || entries.length === 0) {
+    lines.push(`root ::= ${prose}`);
+    return lines.join("\n") + "\n";
+  }
+  const callsRule = `call (sep call){0,${Math.max(0, maxCalls - 1)}}`;
+  lines.push(options.choice === "required" ? `root ::= prose ${callsRule}` : `root ::= prose (${callsRule})?`);
+  lines.push(`prose ::= ${prose}`);
+  lines.push(`sep ::= "\\n"{0,2}`);
+  lines.push(`nl ::= "\\n"?`);
+  lines.push(`text ::= ([^<] | "<" [^/<])*`);
+  lines.push(`call ::= ${entries.map((entry) => ruleName("tool", entry.name)).join(" | ")}`);
+  for (const entry of entries) {
+    const parts = entry.params.map((param) => {
+      const rule = ruleName("param", entry.name, param.name);
+      lines.push(`${rule} ::= ${literal(`<${param.name}>`)} ${valueRule(param.schema)} ${literal(`</${param.name}>`)} nl`);
+      return param.required ? rule : `${rule}?`;
+    });
+    lines.push(`${ruleName("tool", entry.name)} ::= ${literal(`<${entry.name}>`)} nl ${parts.join(" ")} ${literal(`</${entry.name}>`)}`);
+  }
+  return lines.join("\n") + "\n";
+}
