@@ -7,7 +7,7 @@ import { runLoop } from "./run/run-loop.js";
 import { isActive, type SessionRecord } from "./session/session-record.js";
 import { SessionRuntime } from "./session/session-runtime.js";
 
-const emptyCounters = () => ({ nudges: 0, mistakes: 0, completion_attempts: 0, commands_run: 0, compactions: 0 });
+const emptyCounters = () => ({ nudges: 0, mistakes: 0, completion_attempts: 0, commands_run: 0, compactions: 0, stall_warnings: 0 });
 
 /**
  * Owns the sessions loaded in this process and the lifecycle of their runs. Commands (one file

@@ -28,7 +28,7 @@ export async function spawnChildAgent(parent: RunContext, call: BatchCall): Prom
     batch: [],
     iterations: 0,
     tool_log: [],
-    counters: { nudges: 0, mistakes: 0, completion_attempts: 0, commands_run: 0, compactions: 0 },
+    counters: { nudges: 0, mistakes: 0, completion_attempts: 0, commands_run: 0, compactions: 0, stall_warnings: 0 },
     checkpointed: parent.state.checkpointed,
     checkpoints: [],
     files_changed: [],

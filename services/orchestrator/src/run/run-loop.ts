@@ -8,11 +8,6 @@ import { parseCallsStep } from "../turn/parse-tool-calls.js";
 import { requestModelStep } from "../turn/request-model.js";
 import type { RunContext, RunOutcome } from "./run-context.js";
 
-export const mistakeLimit = 3;
-
-const nudgeText =
-  "Your last message had no tool call. Every reply must use exactly the tool-call format, for example:\n<read_file>\n<path>README.md</path>\n</read_file>\nWhen the task is finished and verified, call attempt_completion with the result.";
-
 /**
  * The agent loop of one run: turns of build context → ask the model → parse → normalize →
  * gate/checkpoint/execute (scheduler) → record evidence → check completion, until completion is
@@ -57,33 +52,33 @@ async function turn(context: RunContext): Promise<void> {
   context.state.transcript.push(assistant);
   const parsed = parseCallsStep(reply, runCatalog(context), context.seams.generateId);
   if (parsed.calls.length === 0) return noCalls(context, parsed.errors);
-  context.policies.mistakes.reset?.();
-  context.state.counters.mistakes = parsed.errors.length > 0 ? context.state.counters.mistakes : 0;
   const normalized = await normalizeCallsStep(context, parsed.calls);
   context.state.batch = normalized.calls;
   await context.persist();
   await finishBatch(context, [...parsed.errors, ...normalized.notices]);
 }
 
-/** A reply with no usable call: parse errors count as mistakes; plain prose gets one nudge. */
+/** A reply with no usable call: parse errors count as mistakes; plain prose gets one nudge, then fails. */
 async function noCalls(context: RunContext, errors: string[]): Promise<void> {
-  const counters = context.state.counters;
-  counters.mistakes += 1;
-  if (counters.mistakes >= mistakeLimit) {
-    const detail = errors.length > 0 ? errors.join("; ") : "replies without a tool call";
-    context.outcome = { kind: "failed", code: "MISTAKE_LIMIT", message: `The run stopped after ${counters.mistakes} consecutive mistakes: ${detail}` };
-    return;
-  }
+  const mistakes = context.policies.mistakes;
   let content: string;
   if (errors.length > 0) {
+    const verdict = mistakes.recordMistake();
+    if (verdict.exceeded) {
+      context.outcome = { kind: "failed", code: "MISTAKE_LIMIT", message: `The run stopped after ${verdict.count} consecutive mistakes: ${errors.join("; ")}` };
+      return;
+    }
     content = `Your tool call could not be used:\n${errors.map((error) => `- ${error}`).join("\n")}\nFix the call and send it again.`;
-  } else if (counters.nudges === 0) {
-    counters.nudges += 1;
-    content = nudgeText;
   } else {
-    context.outcome = { kind: "failed", code: "MISTAKE_LIMIT", message: "The model replied twice without a tool call after being told how to call one" };
-    return;
+    const verdict = mistakes.noToolCall();
+    if (verdict.action === "fail") {
+      context.outcome = { kind: "failed", code: "MISTAKE_LIMIT", message: verdict.message };
+      return;
+    }
+    context.state.counters.nudges += 1;
+    content = verdict.message;
   }
+  context.state.counters.mistakes = mistakes.count;
   context.state.transcript.push({ role: "user", content });
   await context.persist();
 }
@@ -94,8 +89,26 @@ async function finishBatch(context: RunContext, notices: string[]): Promise<void
   const batch = context.state.batch;
   appendResults(context, batch, notices);
   context.state.batch = [];
-  if (!context.outcome) observeProgress(context, batch);
+  if (!context.outcome) {
+    countMistakes(context, batch);
+    observeProgress(context, batch);
+  }
   await context.persist();
+}
+
+/** A batch whose every call was refused (plan mode, guards, forbidden) is a mistake; anything that ran resets the streak. */
+function countMistakes(context: RunContext, batch: BatchCall[]): void {
+  const refused = batch.length > 0 && batch.every((call) => call.outcome?.metadata["refused"] === true);
+  if (!refused) {
+    context.policies.mistakes.recordSuccess();
+    context.state.counters.mistakes = 0;
+    return;
+  }
+  const verdict = context.policies.mistakes.recordMistake();
+  context.state.counters.mistakes = verdict.count;
+  if (verdict.exceeded) {
+    context.outcome = { kind: "failed", code: "MISTAKE_LIMIT", message: `The run stopped after ${verdict.count} consecutive mistakes: every call was refused` };
+  }
 }
 
 function appendResults(context: RunContext, batch: BatchCall[], notices: string[]): void {
@@ -123,7 +136,16 @@ function observeProgress(context: RunContext, batch: BatchCall[]): void {
     .filter((call) => call.name === "read_file" || call.name === "list_dir" || call.name === "search_files")
     .map((call) => String(call.arguments["path"] ?? call.arguments["pattern"] ?? ""));
   const verdict = context.policies.stall.observe({ changedPaths, readPaths });
-  if (verdict.stalled) {
-    context.outcome = { kind: "failed", code: "STALLED", message: `The run made no progress: ${verdict.reason ?? "no workspace change over several turns"}` };
+  if (!verdict.stalled) return;
+  const reason = verdict.reason ?? "no workspace change over several turns";
+  if (context.state.counters.stall_warnings === 0) {
+    // First time: tell the model (appended to the results it is about to read) and give it a chance.
+    context.state.counters.stall_warnings = 1;
+    context.policies.stall.reset();
+    const last = context.state.transcript.at(-1);
+    if (last?.role === "user") last.content = `${last.content}\n\nWarning: ${reason}`;
+    else context.state.transcript.push({ role: "user", content: `Warning: ${reason}` });
+    return;
   }
+  context.outcome = { kind: "failed", code: "STALLED", message: `The run made no progress: ${reason}` };
 }

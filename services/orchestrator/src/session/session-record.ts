@@ -91,8 +91,9 @@ export const SessionRecordSchema = z.object({
       completion_attempts: z.number().int().default(0),
       commands_run: z.number().int().default(0),
       compactions: z.number().int().default(0),
+      stall_warnings: z.number().int().default(0),
     })
-    .default({ nudges: 0, mistakes: 0, completion_attempts: 0, commands_run: 0, compactions: 0 }),
+    .default({ nudges: 0, mistakes: 0, completion_attempts: 0, commands_run: 0, compactions: 0, stall_warnings: 0 }),
   /** Set once the run's first pre-mutation checkpoint exists. */
   checkpointed: z.boolean().default(false),
   checkpoints: z.array(z.string()).default([]),

@@ -16,6 +16,11 @@ export function errorOutcome(output: string, metadata: Record<string, unknown> =
   return { is_error: true, output, metadata, changed_paths: [], notices: [] };
 }
 
+/** A call refused before running (guards, plan mode, forbidden): counts toward the mistake limit. */
+export function refusal(output: string, metadata: Record<string, unknown> = {}): CallOutcome {
+  return errorOutcome(output, { ...metadata, refused: true });
+}
+
 function commandOf(call: BatchCall): string | undefined {
   const command = call.arguments["command"];
   return commandTools.has(call.name) && typeof command === "string" ? command : undefined;
@@ -25,13 +30,13 @@ function commandOf(call: BatchCall): string | undefined {
 function guardRefusal(context: RunContext, call: BatchCall): CallOutcome | undefined {
   const command = commandOf(call);
   if (command !== undefined && isBareInteractive(command)) {
-    return errorOutcome(`Refused: \`${command}\` starts an interactive program that would wait for input forever. Run a script or pass the code with -c / -e.`);
+    return refusal(`Refused: \`${command}\` starts an interactive program that would wait for input forever. Run a script or pass the code with -c / -e.`);
   }
   if (command !== undefined && isDataFileExecution(command)) {
-    return errorOutcome(`Refused: \`${command}\` runs a documentation or data file as a program. Run the source file instead.`);
+    return refusal(`Refused: \`${command}\` runs a documentation or data file as a program. Run the source file instead.`);
   }
   const verdict = context.policies.guards.check({ name: call.name, arguments: stringArgs(call.arguments) });
-  if (verdict.blocked) return errorOutcome(verdict.message);
+  if (verdict.blocked) return refusal(verdict.message);
   return undefined;
 }
 
@@ -57,7 +62,7 @@ export async function runToolCall(context: RunContext, call: BatchCall, descript
   }
   const record = context.session.record;
   const early = decideGate({ descriptor, mode: record.mode, network: "none", autoApprove: record.auto_approve, readOnlyAgent: context.readOnlyAgent });
-  if (early.kind === "refuse") return errorOutcome(early.message);
+  if (early.kind === "refuse") return refusal(early.message);
   let preview: ToolPreview;
   try {
     preview = await context.seams.tools.preview(record.id, record.workspace, { id: call.id, name: call.name, arguments: call.arguments });
@@ -67,7 +72,7 @@ export async function runToolCall(context: RunContext, call: BatchCall, descript
   if (preview.error) return errorOutcome(preview.error, { preview: true });
   const network = networkOf(call, preview);
   const verdict = decideGate({ descriptor, mode: record.mode, preview, network: network.level, autoApprove: record.auto_approve, readOnlyAgent: context.readOnlyAgent });
-  if (verdict.kind === "refuse") return errorOutcome(verdict.message, { network: network.level });
+  if (verdict.kind === "refuse") return refusal(verdict.message, { network: network.level });
   let useNetwork = false;
   let networkNote = "";
   if (verdict.kind === "auto") {
