@@ -56,10 +56,13 @@ export const CheckpointRestoreResultSchema = z.object({
   plan: RestorePlanSchema,
   applied: z.boolean(),
   safety_checkpoint: z.string().optional(),
+  /** The working tree differed from the latest checkpoint (a real restore then needs force). */
+  workspace_changed: z.boolean().optional(),
 });
 export const CheckpointRestoreReplySchema = replySchema(CheckpointRestoreResultSchema);
 
 export const CheckpointListRequestSchema = z.object({ workspace: Workspace, session: IdSchema.optional() });
+export type CheckpointListRequest = z.infer<typeof CheckpointListRequestSchema>;
 export const CheckpointListReplySchema = replySchema(z.object({ checkpoints: z.array(CheckpointSchema) }));
 
 export const CheckpointDiffRequestSchema = z.object({
@@ -68,20 +71,36 @@ export const CheckpointDiffRequestSchema = z.object({
   /** Omitted: the working tree. */
   to: CommitId.optional(),
 });
+export type CheckpointDiffRequest = z.infer<typeof CheckpointDiffRequestSchema>;
 export const FileDiffSchema = z.object({
   path: z.string(),
   status: z.enum(["added", "modified", "deleted"]),
   binary: z.boolean(),
   diff: z.string().optional(),
+  /** The unified diff was left out or cut to keep the reply under the bus limit. */
+  truncated: z.boolean().optional(),
 });
+export type FileDiff = z.infer<typeof FileDiffSchema>;
 export const CheckpointDiffReplySchema = replySchema(z.object({ files: z.array(FileDiffSchema) }));
 
 export const CheckpointPruneRequestSchema = z.object({
   workspace: Workspace,
   keep_tasks: z.number().int().positive().optional(),
+  /** With delete_session: that session's checkpoints are deleted; otherwise keep_tasks counts only its tasks. */
   session: IdSchema.optional(),
+  /** Delete every checkpoint of `session` (when the session is deleted). */
+  delete_session: z.boolean().default(false),
 });
+export type CheckpointPruneRequest = z.infer<typeof CheckpointPruneRequestSchema>;
 export const CheckpointUsageRequestSchema = z.object({ workspace: Workspace });
-export const CheckpointUsageSchema = z.object({ bytes: z.number().int().nonnegative(), checkpoints: z.number().int().nonnegative() });
+export type CheckpointUsageRequest = z.infer<typeof CheckpointUsageRequestSchema>;
+export const CheckpointUsageSchema = z.object({
+  /** Disk space the shadow repository takes (allocated blocks). */
+  bytes: z.number().int().nonnegative(),
+  checkpoints: z.number().int().nonnegative(),
+  packs: z.number().int().nonnegative().optional(),
+  loose_objects: z.number().int().nonnegative().optional(),
+});
+export type CheckpointUsage = z.infer<typeof CheckpointUsageSchema>;
 export const CheckpointPruneReplySchema = replySchema(z.object({ before: CheckpointUsageSchema, after: CheckpointUsageSchema }));
 export const CheckpointUsageReplySchema = replySchema(CheckpointUsageSchema);

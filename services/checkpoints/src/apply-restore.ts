@@ -1,0 +1,73 @@
+import { randomBytes } from "node:crypto";
+import { chmod, lstat, mkdir, rename, rm, rmdir, symlink, unlink, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { aideError } from "@aide/contracts";
+import type { TreeChange } from "./compare-trees.js";
+import type { ObjectStore } from "./object-store.js";
+
+const depth = (path: string) => path.split("/").length;
+
+/** Creates the folders above `path`, refusing to pass through anything that is not a real folder. */
+async function ensureParents(workspace: string, path: string): Promise<void> {
+  const segments = path.split("/").slice(0, -1);
+  let current = workspace;
+  for (const segment of segments) {
+    current = join(current, segment);
+    const stats = await lstat(current).catch(() => undefined);
+    if (stats === undefined) await mkdir(current);
+    else if (!stats.isDirectory()) throw aideError("CHECKPOINT_FAILED", { detail: `cannot restore ${path}: ${current} is not a folder` });
+  }
+}
+
+function permissions(existingMode: number | undefined, executable: boolean): number {
+  if (existingMode === undefined) return executable ? 0o755 : 0o644;
+  const bits = existingMode & 0o777;
+  return executable ? bits | ((bits & 0o444) >> 2) : bits & ~0o111;
+}
+
+/**
+ * Makes the working tree match the checkpoint for the changed paths (changes computed with the
+ * checkpoint as `before` and the working tree as `after`): removes files created since, then
+ * folders that removal emptied, then writes files back byte-exact (temp file + rename, so a
+ * symlink in the way is replaced, never followed) with their mode.
+ */
+export async function applyRestore(workspace: string, store: ObjectStore, changes: readonly TreeChange[]): Promise<void> {
+  const removals = changes.filter((c) => c.status === "added").map((c) => c.path).sort((a, b) => depth(b) - depth(a));
+  const emptied = new Set<string>();
+  for (const path of removals) {
+    await unlink(join(workspace, path)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOENT") throw error;
+    });
+    for (let parent = dirname(path); parent !== "." && parent !== ""; parent = dirname(parent)) emptied.add(parent);
+  }
+  for (const folder of [...emptied].sort((a, b) => depth(b) - depth(a))) {
+    await rmdir(join(workspace, folder)).catch(() => undefined);
+  }
+  const writes = changes.filter((c) => c.before !== undefined).sort((a, b) => a.path.localeCompare(b.path));
+  for (const change of writes) {
+    const version = change.before!;
+    const target = join(workspace, change.path);
+    await ensureParents(workspace, change.path);
+    const { content } = await store.read(version.oid);
+    const existing = await lstat(target).catch(() => undefined);
+    if (version.mode === "120000") {
+      if (existing?.isDirectory()) throw aideError("CHECKPOINT_FAILED", { detail: `cannot restore ${change.path}: a folder is in the way` });
+      if (existing) await rm(target, { force: true });
+      await symlink(content, target);
+      continue;
+    }
+    const temp = join(dirname(target), `.aide-restore-${randomBytes(6).toString("hex")}`);
+    const mode = permissions(existing?.isFile() ? existing.mode : undefined, version.mode === "100755");
+    try {
+      await writeFile(temp, content, { mode, flag: "wx" });
+      await chmod(temp, mode);
+      await rename(temp, target);
+    } catch (error) {
+      await rm(temp, { force: true });
+      if ((error as NodeJS.ErrnoException).code === "EISDIR" || (error as NodeJS.ErrnoException).code === "ENOTEMPTY") {
+        throw aideError("CHECKPOINT_FAILED", { detail: `cannot restore ${change.path}: a folder is in the way` });
+      }
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import type {
+  CheckpointCommitRequest,
+  CheckpointDiffRequest,
+  CheckpointListRequest,
+  CheckpointPruneRequest,
+  CheckpointRestoreRequest,
+  CheckpointUsageRequest,
+} from "@aide/contracts";
+import { diffCheckpoints } from "./diff-checkpoints.js";
+import { pruneCheckpoints, repositoryUsage } from "./prune-checkpoints.js";
+import type { CheckpointContext } from "./checkpoint-context.js";
+import { commitCheckpoint, timeoutSignal, type CommitResult } from "./commit-checkpoint.js";
+import { listCheckpoints } from "./list-checkpoints.js";
+import { resolveWorkspace } from "./resolve-workspace.js";
+import { restoreCheckpoint, type RestoreResult } from "./restore-checkpoint.js";
+import { openShadowRepo, type ShadowRepo } from "./shadow-repo.js";
+
+/**
+ * The operations behind the endpoints. Holds one ShadowRepo per workspace real path (so work
+ * on one workspace is serialized while different workspaces proceed in parallel).
+ */
+export class CheckpointService {
+  private readonly repos = new Map<string, ShadowRepo>();
+
+  constructor(private readonly context: CheckpointContext) {}
+
+  async repoFor(workspace: string): Promise<ShadowRepo> {
+    const real = await resolveWorkspace(workspace, this.context.config.workspace_roots);
+    let repo = this.repos.get(real);
+    if (repo === undefined) {
+      repo = openShadowRepo(real);
+      this.repos.set(real, repo);
+    }
+    return repo;
+  }
+
+  async commit(request: CheckpointCommitRequest, signal: AbortSignal): Promise<CommitResult> {
+    const repo = await this.repoFor(request.workspace);
+    const ms = request.timeout_ms ?? this.context.config.commit_timeout_ms;
+    const timeout = timeoutSignal(signal, ms, request.workspace);
+    try {
+      return await commitCheckpoint(repo, this.context, request, timeout.signal);
+    } finally {
+      timeout.dispose();
+    }
+  }
+
+  async list(request: CheckpointListRequest) {
+    const repo = await this.repoFor(request.workspace);
+    return { checkpoints: await listCheckpoints(repo, request.session) };
+  }
+
+  async restore(request: CheckpointRestoreRequest, signal: AbortSignal): Promise<RestoreResult> {
+    const repo = await this.repoFor(request.workspace);
+    return restoreCheckpoint(repo, this.context, request, signal);
+  }
+
+  async diff(request: CheckpointDiffRequest, signal: AbortSignal) {
+    const repo = await this.repoFor(request.workspace);
+    return diffCheckpoints(repo, this.context, request.from, request.to, signal);
+  }
+
+  async prune(request: CheckpointPruneRequest, signal: AbortSignal) {
+    const repo = await this.repoFor(request.workspace);
+    return pruneCheckpoints(repo, this.context, request, signal);
+  }
+
+  async usage(request: CheckpointUsageRequest) {
+    const repo = await this.repoFor(request.workspace);
+    return repositoryUsage(repo);
+  }
+}

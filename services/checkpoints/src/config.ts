@@ -1,0 +1,84 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { aideError } from "@aide/contracts";
+
+/** Folders and files never captured unless the configuration replaces this list. */
+export const defaultExcludes = [
+  "node_modules",
+  "bower_components",
+  "dist",
+  "build",
+  "out",
+  "target",
+  ".next",
+  ".nuxt",
+  ".svelte-kit",
+  ".turbo",
+  ".parcel-cache",
+  ".cache",
+  ".gradle",
+  "__pycache__",
+  ".pytest_cache",
+  ".mypy_cache",
+  ".ruff_cache",
+  ".tox",
+  ".venv",
+  "venv",
+  "coverage",
+  ".DS_Store",
+];
+
+export const CheckpointConfigSchema = z
+  .object({
+    /** Realpaths under which a workspace may live; empty means any directory. */
+    workspace_roots: z.array(z.string().min(1)).default([]),
+    /** Patterns as in .gitignore without negation: `name`, `dir/`, `/rooted/path`, `*.log`. */
+    excludes: z.array(z.string().min(1)).default(defaultExcludes),
+    /** Added to `excludes` (so the defaults stay). */
+    extra_excludes: z.array(z.string().min(1)).default([]),
+    /** Files larger than this are not captured and are listed as skipped. */
+    max_file_bytes: z.number().int().positive().default(5 * 1024 * 1024),
+    /** Also skip what the workspace's .gitignore files ignore. */
+    respect_gitignore: z.boolean().default(false),
+    /** A commit that takes longer is abandoned with CHECKPOINT_TIMEOUT. */
+    commit_timeout_ms: z.number().int().positive().default(15_000),
+    /** `prune` without keep_tasks keeps this many tasks (runs) per workspace. */
+    keep_tasks: z.number().int().positive().default(20),
+    /** zlib level for stored objects (1 = fastest). `prune` repacks at `repack_level`. */
+    compression_level: z.number().int().min(0).max(9).default(1),
+    repack_level: z.number().int().min(0).max(9).default(6),
+  })
+  .strict();
+export type CheckpointConfig = z.infer<typeof CheckpointConfigSchema>;
+
+const list = (value: string | undefined) => (value ?? "").split(":").map((s) => s.trim()).filter((s) => s.length > 0);
+const commaList = (value: string | undefined) => (value ?? "").split(",").map((s) => s.trim()).filter((s) => s.length > 0);
+
+/**
+ * Reads the configuration: the JSON file named by AIDE_CHECKPOINT_CONFIG (validated), then the
+ * environment variables, which win. Throws CONFIG_INVALID with the reason.
+ */
+export function loadCheckpointConfig(env: NodeJS.ProcessEnv = process.env, readFile: (path: string) => string = (p) => readFileSync(p, "utf8")): CheckpointConfig {
+  let raw: Record<string, unknown> = {};
+  const file = env.AIDE_CHECKPOINT_CONFIG;
+  if (file) {
+    try {
+      raw = JSON.parse(readFile(file)) as Record<string, unknown>;
+    } catch (error) {
+      throw aideError("CONFIG_INVALID", { detail: `${file}: ${(error as Error).message}` });
+    }
+  }
+  const overrides: Record<string, unknown> = {};
+  if (env.AIDE_WORKSPACE_ROOTS !== undefined) overrides.workspace_roots = list(env.AIDE_WORKSPACE_ROOTS);
+  if (env.AIDE_CHECKPOINT_EXCLUDES !== undefined) overrides.excludes = commaList(env.AIDE_CHECKPOINT_EXCLUDES);
+  if (env.AIDE_CHECKPOINT_EXTRA_EXCLUDES !== undefined) overrides.extra_excludes = commaList(env.AIDE_CHECKPOINT_EXTRA_EXCLUDES);
+  if (env.AIDE_CHECKPOINT_MAX_FILE_BYTES) overrides.max_file_bytes = Number(env.AIDE_CHECKPOINT_MAX_FILE_BYTES);
+  if (env.AIDE_CHECKPOINT_RESPECT_GITIGNORE) overrides.respect_gitignore = ["1", "true", "yes"].includes(env.AIDE_CHECKPOINT_RESPECT_GITIGNORE);
+  if (env.AIDE_CHECKPOINT_TIMEOUT_MS) overrides.commit_timeout_ms = Number(env.AIDE_CHECKPOINT_TIMEOUT_MS);
+  if (env.AIDE_CHECKPOINT_KEEP_TASKS) overrides.keep_tasks = Number(env.AIDE_CHECKPOINT_KEEP_TASKS);
+  const parsed = CheckpointConfigSchema.safeParse({ ...raw, ...overrides });
+  if (!parsed.success) {
+    throw aideError("CONFIG_INVALID", { detail: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
+  }
+  return parsed.data;
+}

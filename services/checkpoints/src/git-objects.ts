@@ -1,0 +1,66 @@
+import { createHash } from "node:crypto";
+
+export type GitObjectType = "blob" | "tree" | "commit";
+/** Modes a checkpoint tree holds: regular, executable, symlink, folder. */
+export type EntryMode = "100644" | "100755" | "120000" | "40000";
+
+export interface TreeEntry {
+  name: string;
+  mode: EntryMode;
+  oid: string;
+}
+
+/** The id git gives an object: sha1 of "<type> <length>\0<content>". */
+export function hashObject(type: GitObjectType, content: Uint8Array): string {
+  return createHash("sha1").update(`${type} ${content.length}\0`).update(content).digest("hex");
+}
+
+/** Git orders tree entries by name bytes, a folder's name compared as if it ended in "/". */
+export function sortTreeEntries(entries: TreeEntry[]): TreeEntry[] {
+  const key = (entry: TreeEntry) => Buffer.from(entry.mode === "40000" ? `${entry.name}/` : entry.name, "utf8");
+  return entries
+    .map((entry) => ({ entry, key: key(entry) }))
+    .sort((a, b) => Buffer.compare(a.key, b.key))
+    .map(({ entry }) => entry);
+}
+
+/** Serializes a tree object (entries must already be sorted). */
+export function encodeTree(entries: readonly TreeEntry[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const entry of entries) {
+    parts.push(Buffer.from(`${entry.mode} ${entry.name}\0`, "utf8"), Buffer.from(entry.oid, "hex"));
+  }
+  return Buffer.concat(parts);
+}
+
+export interface CommitFields {
+  tree: string;
+  parents: string[];
+  message: string;
+  /** Seconds since the epoch. */
+  timestamp: number;
+}
+
+const identity = "aide checkpoints <checkpoints@aide.invalid>";
+
+export function encodeCommit(fields: CommitFields): Buffer {
+  const lines = [`tree ${fields.tree}`, ...fields.parents.map((p) => `parent ${p}`)];
+  lines.push(`author ${identity} ${fields.timestamp} +0000`, `committer ${identity} ${fields.timestamp} +0000`, "", fields.message);
+  return Buffer.from(lines.join("\n"), "utf8");
+}
+
+/** Parses a tree object's entries (modes as git writes them, e.g. "40000", "100644"). */
+export function decodeTree(content: Buffer): TreeEntry[] {
+  const entries: TreeEntry[] = [];
+  let position = 0;
+  while (position < content.length) {
+    const space = content.indexOf(0x20, position);
+    const nul = content.indexOf(0, space);
+    if (space === -1 || nul === -1 || nul + 21 > content.length) throw new Error("malformed tree object");
+    const mode = content.toString("latin1", position, space) as EntryMode;
+    const name = content.toString("utf8", space + 1, nul);
+    entries.push({ name, mode: mode === ("040000" as EntryMode) ? "40000" : mode, oid: content.toString("hex", nul + 1, nul + 21) });
+    position = nul + 21;
+  }
+  return entries;
+}

@@ -1,0 +1,22 @@
+import { runService, startService } from "@aide/runtime";
+import { createCheckpointContext } from "./checkpoint-context.js";
+import { CheckpointService } from "./checkpoint-service.js";
+import { loadCheckpointConfig } from "./config.js";
+import { checkpointEndpoints } from "./endpoints.js";
+
+await runService("checkpoints", async ({ connection, logger }) => {
+  const config = loadCheckpointConfig();
+  if (config.workspace_roots.length === 0) logger.warn("AIDE_WORKSPACE_ROOTS is not set: any workspace directory is accepted");
+  const context = createCheckpointContext(config, logger.child({ module: "checkpoints" }));
+  const service = new CheckpointService(context);
+  const running = await startService({
+    connection,
+    name: "aide-checkpoints",
+    version: "0.1.0",
+    description: "Shadow-repository checkpoints of workspaces: commit, list, restore, diff, prune, usage",
+    endpoints: checkpointEndpoints(service),
+    logger,
+  });
+  logger.info({ roots: config.workspace_roots, max_file_bytes: config.max_file_bytes, timeout_ms: config.commit_timeout_ms }, "checkpoints ready");
+  return () => running.stop();
+});

@@ -1,0 +1,127 @@
+import { closeSync, openSync, readSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { inflateSync } from "node:zlib";
+import git from "isomorphic-git";
+import * as fs from "node:fs";
+import { aideError } from "@aide/contracts";
+import type { GitObjectType } from "./git-objects.js";
+
+interface PackIndex {
+  name: string;
+  /** oid → offset in the pack. */
+  offsets: Map<string, number>;
+}
+
+export interface StoredObject {
+  type: GitObjectType | "tag";
+  content: Buffer;
+}
+
+const typeNames: Record<number, StoredObject["type"]> = { 1: "commit", 2: "tree", 3: "blob", 4: "tag" };
+
+function parseIndex(name: string, data: Buffer): PackIndex {
+  const offsets = new Map<string, number>();
+  if (data.readUInt32BE(0) !== 0xff744f63 || data.readUInt32BE(4) !== 2) throw new Error(`${name}.idx: not a version-2 pack index`);
+  const count = data.readUInt32BE(8 + 255 * 4);
+  const idsStart = 8 + 256 * 4;
+  const offsetsStart = idsStart + count * 24;
+  const largeStart = offsetsStart + count * 4;
+  for (let i = 0; i < count; i++) {
+    const oid = data.toString("hex", idsStart + i * 20, idsStart + i * 20 + 20);
+    let offset = data.readUInt32BE(offsetsStart + i * 4);
+    if (offset & 0x80000000) offset = Number(data.readBigUInt64BE(largeStart + (offset & 0x7fffffff) * 8));
+    offsets.set(oid, offset);
+  }
+  return { name, offsets };
+}
+
+/**
+ * Reads objects from the shadow repository. Undeltified pack entries (all this service writes)
+ * are read directly with one positioned read and a native inflate; anything else (loose
+ * objects, deltas from another writer) goes through isomorphic-git.
+ */
+export class ObjectStore {
+  private packs: PackIndex[] = [];
+  private loaded = false;
+  private readonly gitCache: object = {};
+
+  constructor(private readonly gitdir: string) {}
+
+  get packDirectory(): string {
+    return join(this.gitdir, "objects", "pack");
+  }
+
+  /** Re-reads the list of packs (after a repack removed some). */
+  reload(): void {
+    this.packs = [];
+    let names: string[] = [];
+    try {
+      names = readdirSync(this.packDirectory).filter((f) => f.startsWith("pack-") && f.endsWith(".idx")).map((f) => f.slice(0, -4));
+    } catch {
+      names = [];
+    }
+    for (const name of names) this.addPack(name);
+    this.loaded = true;
+    for (const key of Object.keys(this.gitCache)) delete (this.gitCache as Record<string, unknown>)[key];
+  }
+
+  addPack(name: string): void {
+    if (this.packs.some((p) => p.name === name)) return;
+    this.packs.push(parseIndex(name, readFileSync(join(this.packDirectory, `${name}.idx`))));
+  }
+
+  packNames(): string[] {
+    if (!this.loaded) this.reload();
+    return this.packs.map((p) => p.name);
+  }
+
+  has(oid: string): boolean {
+    if (!this.loaded) this.reload();
+    return this.packs.some((p) => p.offsets.has(oid));
+  }
+
+  async read(oid: string): Promise<StoredObject> {
+    if (!this.loaded) this.reload();
+    for (const pack of this.packs) {
+      const offset = pack.offsets.get(oid);
+      if (offset === undefined) continue;
+      const direct = this.readPacked(pack.name, offset);
+      if (direct) return direct;
+    }
+    try {
+      const result = await git.readObject({ fs, gitdir: this.gitdir, oid, format: "content", cache: this.gitCache });
+      return { type: result.type as StoredObject["type"], content: Buffer.from(result.object as Uint8Array) };
+    } catch {
+      throw aideError("CHECKPOINT_NOT_FOUND", { checkpoint: oid });
+    }
+  }
+
+  private readPacked(name: string, offset: number): StoredObject | undefined {
+    const fd = openSync(join(this.packDirectory, `${name}.pack`), "r");
+    try {
+      const head = Buffer.alloc(32);
+      readSync(fd, head, 0, head.length, offset);
+      let byte = head[0];
+      const typeNumber = (byte >> 4) & 7;
+      let size = byte & 0x0f;
+      let shift = 4;
+      let position = 1;
+      while (byte & 0x80) {
+        byte = head[position++];
+        size += (byte & 0x7f) * 2 ** shift;
+        shift += 7;
+      }
+      const type = typeNames[typeNumber];
+      if (type === undefined) return undefined; // a delta: let isomorphic-git resolve it
+      // Deflated data is at most a little larger than the content; read generously and let inflate stop.
+      const budget = size + Math.ceil(size / 1000) * 5 + 64;
+      const body = Buffer.alloc(budget);
+      const got = readSync(fd, body, 0, budget, offset + position);
+      const content = inflateSync(body.subarray(0, got), { finishFlush: 2 });
+      if (content.length !== size) return undefined;
+      return { type, content };
+    } finally {
+      closeSync(fd);
+    }
+  }
+}

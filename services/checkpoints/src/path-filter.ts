@@ -1,0 +1,17 @@
+import type { CheckpointContext } from "./checkpoint-context.js";
+import { matchRules } from "./exclude-rules.js";
+import { isAlwaysExcluded } from "./scan-workspace.js";
+
+/** True when the path or one of its folders is excluded now (restore never touches those). */
+export function isPathExcluded(context: CheckpointContext, path: string): boolean {
+  const segments = path.split("/");
+  let relativeDir = "";
+  for (let i = 0; i < segments.length; i++) {
+    const name = segments[i];
+    if (isAlwaysExcluded(relativeDir, name)) return true;
+    const current = relativeDir === "" ? name : `${relativeDir}/${name}`;
+    if (matchRules(context.excludes, current, name, i < segments.length - 1) === true) return true;
+    relativeDir = current;
+  }
+  return false;
+}

@@ -1,0 +1,26 @@
+import { realpath, stat } from "node:fs/promises";
+import { isAbsolute, relative, sep } from "node:path";
+import { aideError } from "@aide/contracts";
+
+/**
+ * Resolves a requested workspace to its real path and checks it lies under one of the
+ * configured roots (themselves resolved). Roots empty: any existing directory is accepted.
+ */
+export async function resolveWorkspace(requested: string, roots: readonly string[]): Promise<string> {
+  if (!isAbsolute(requested)) throw aideError("WORKSPACE_NOT_FOUND", { workspace: requested });
+  let real: string;
+  try {
+    real = await realpath(requested);
+    if (!(await stat(real)).isDirectory()) throw new Error("not a directory");
+  } catch {
+    throw aideError("WORKSPACE_NOT_FOUND", { workspace: requested });
+  }
+  if (roots.length === 0) return real;
+  for (const root of roots) {
+    const realRoot = await realpath(root).catch(() => undefined);
+    if (realRoot === undefined) continue;
+    const rel = relative(realRoot, real);
+    if (rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel))) return real;
+  }
+  throw aideError("WORKSPACE_NOT_ALLOWED", { workspace: requested });
+}

@@ -1,0 +1,102 @@
+import { aideError, type Checkpoint, type RestoreMode } from "@aide/contracts";
+import { applyRestore } from "./apply-restore.js";
+import { latestRef } from "./checkpoint-metadata.js";
+import { finishWriter, newPackWriter, scanInto, type CheckpointContext } from "./checkpoint-context.js";
+import { recordCheckpoint } from "./commit-checkpoint.js";
+import { compareTrees, type TreeChange } from "./compare-trees.js";
+import { isPathExcluded } from "./path-filter.js";
+import { readCheckpoint } from "./list-checkpoints.js";
+import { scanChangedPaths } from "./scan-workspace.js";
+import { ensureShadowRepo, loadCache, storeCache, type ShadowRepo } from "./shadow-repo.js";
+import type { DirNode } from "./stat-cache.js";
+
+export interface RestoreInput {
+  session: string;
+  checkpoint: string;
+  mode: RestoreMode;
+  dry_run: boolean;
+  force: boolean;
+}
+
+export interface RestorePlan {
+  modified: string[];
+  created_since: string[];
+  deleted_since: string[];
+}
+
+export interface RestoreResult {
+  checkpoint: Checkpoint;
+  plan: RestorePlan;
+  applied: boolean;
+  safety_checkpoint?: string;
+  workspace_changed?: boolean;
+}
+
+export function planOf(changes: readonly TreeChange[]): RestorePlan {
+  return {
+    modified: changes.filter((c) => c.status === "modified").map((c) => c.path),
+    created_since: changes.filter((c) => c.status === "added").map((c) => c.path),
+    deleted_since: changes.filter((c) => c.status === "deleted").map((c) => c.path),
+  };
+}
+
+/** Scans the working tree under the lock and stores what changed, keeping the cache's commit. */
+export async function scanWorkingTree(repo: ShadowRepo, context: CheckpointContext, signal: AbortSignal): Promise<DirNode> {
+  await ensureShadowRepo(repo);
+  const cache = await loadCache(repo);
+  const writer = newPackWriter(repo, context);
+  const scan = await scanInto(repo, context, writer, signal);
+  await finishWriter(repo, writer);
+  repo.cache = { commit: cache.commit, root: scan.root };
+  return scan.root;
+}
+
+/**
+ * Restores a checkpoint. `task` touches no file (the orchestrator truncates the transcript to
+ * the checkpoint's message_index). Otherwise the plan is computed from a fresh scan; a dry run
+ * returns it; a real run refuses with WORKSPACE_CHANGED when the workspace differs from the
+ * latest checkpoint unless forced, and a forced run first records a safety checkpoint.
+ */
+export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointContext, input: RestoreInput, signal: AbortSignal): Promise<RestoreResult> {
+  const target = await readCheckpoint(repo, input.checkpoint);
+  if (target.checkpoint.session !== input.session) throw aideError("CHECKPOINT_NOT_FOUND", { checkpoint: input.checkpoint });
+  if (input.mode === "task") return { checkpoint: target.checkpoint, plan: { modified: [], created_since: [], deleted_since: [] }, applied: !input.dry_run };
+  return repo.lock.run(signal, async () => {
+    const current = await scanWorkingTree(repo, context, signal);
+    const latest = await repo.refs.read(latestRef);
+    const latestTree = latest ? (await readCheckpoint(repo, latest).catch(() => undefined))?.tree : undefined;
+    const workspaceChanged = latestTree !== undefined && latestTree !== current.oid;
+    const changes = (await compareTrees(repo.objects, { kind: "stored", oid: target.tree }, { kind: "scanned", node: current })).filter(
+      (change) => !isPathExcluded(context, change.path),
+    );
+    const plan = planOf(changes);
+    if (input.dry_run) return { checkpoint: target.checkpoint, plan, applied: false, workspace_changed: workspaceChanged };
+    if (workspaceChanged && !input.force) throw aideError("WORKSPACE_CHANGED");
+    let safety: string | undefined;
+    if (workspaceChanged) {
+      const recorded = await recordCheckpoint(repo, context, current, 0, { session: input.session, run: "safety", label: `before restoring ${input.checkpoint.slice(0, 12)}` }, signal);
+      safety = recorded.id;
+    }
+    await applyRestore(repo.workspace, repo.objects, changes);
+    // Refresh the cache for the restored paths; their objects exist, so nothing is written.
+    const writer = newPackWriter(repo, context);
+    const rescan = await scanChangedPaths(current, changes.map((c) => c.path), {
+      workspace: repo.workspace,
+      excludes: context.excludes,
+      respectGitignore: context.config.respect_gitignore,
+      maxFileBytes: context.config.max_file_bytes,
+      sink: writer,
+      signal: new AbortController().signal,
+      now: context.now,
+    });
+    await finishWriter(repo, writer);
+    await repo.refs.write(latestRef, target.checkpoint.id);
+    await storeCache(repo, { commit: target.checkpoint.id, root: rescan.root });
+    context.logger.info({ workspace: repo.workspace, checkpoint: target.checkpoint.id, ...counts(plan), safety }, "checkpoint restored");
+    return { checkpoint: target.checkpoint, plan, applied: true, workspace_changed: workspaceChanged, ...(safety ? { safety_checkpoint: safety } : {}) };
+  });
+}
+
+function counts(plan: RestorePlan) {
+  return { modified: plan.modified.length, created_since: plan.created_since.length, deleted_since: plan.deleted_since.length };
+}

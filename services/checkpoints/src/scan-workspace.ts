@@ -1,0 +1,283 @@
+import { lstatSync, readdirSync, readFileSync, readlinkSync, type Dirent, type Stats } from "node:fs";
+import { join } from "node:path";
+import { aideError } from "@aide/contracts";
+import { encodeTree, hashObject, sortTreeEntries, type GitObjectType, type TreeEntry } from "./git-objects.js";
+import { matchRules, parseIgnoreFile, type IgnoreRule } from "./exclude-rules.js";
+import { forEachFile, type DirNode, type FileNode, type TreeNode } from "./stat-cache.js";
+
+/** Where objects go: must keep what it accepted once `finish` (not part of this seam) succeeds. */
+export interface ObjectSink {
+  write(type: GitObjectType, content: Uint8Array, knownOid?: string): Promise<string>;
+}
+
+export interface ScanOptions {
+  /** The workspace's real path. */
+  workspace: string;
+  excludes: readonly IgnoreRule[];
+  respectGitignore: boolean;
+  maxFileBytes: number;
+  sink: ObjectSink;
+  signal: AbortSignal;
+  /** Wall clock in ms, for racy-entry detection. */
+  now: () => number;
+}
+
+export interface ScanResult {
+  root: DirNode;
+  /** Captured files added, modified or removed relative to the previous state. */
+  changes: number;
+}
+
+/** Git's id of the empty tree. */
+export const emptyTreeOid = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+/** A stat this close to the scan may hide a later same-size write within the clock tick. */
+const racyWindowMs = 5;
+
+interface ScanState extends ScanOptions {
+  changes: number;
+  started: number;
+  gitignoreRules: Map<string, IgnoreRule[]>;
+}
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function checkSignal(signal: AbortSignal): void {
+  if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : aideError("ABORTED");
+}
+
+/** Never captured, whatever the configuration says: any `.git` and the root `.aide`. */
+export function isAlwaysExcluded(relativeDir: string, name: string): boolean {
+  return name === ".git" || (relativeDir === "" && name === ".aide");
+}
+
+function rulesFor(state: ScanState, relativeDir: string): readonly IgnoreRule[] {
+  if (!state.respectGitignore) return state.excludes;
+  const cached = state.gitignoreRules.get(relativeDir);
+  if (cached) return cached;
+  const parentRules = relativeDir === "" ? state.excludes : rulesFor(state, relativeDir.includes("/") ? relativeDir.slice(0, relativeDir.lastIndexOf("/")) : "");
+  let own: IgnoreRule[] = [];
+  try {
+    own = parseIgnoreFile(readFileSync(join(state.workspace, relativeDir, ".gitignore"), "utf8"), relativeDir);
+  } catch {
+    // no .gitignore here
+  }
+  const rules = own.length === 0 ? [...parentRules] : [...parentRules, ...own];
+  state.gitignoreRules.set(relativeDir, rules);
+  return rules;
+}
+
+function isExcluded(state: ScanState, relativeDir: string, name: string, isDirectory: boolean): boolean {
+  if (isAlwaysExcluded(relativeDir, name)) return true;
+  const path = relativeDir === "" ? name : `${relativeDir}/${name}`;
+  return matchRules(rulesFor(state, relativeDir), path, name, isDirectory) === true;
+}
+
+function countFiles(node: TreeNode | undefined): number {
+  if (node === undefined || node.kind === "skipped") return 0;
+  if (node.kind === "file") return 1;
+  let count = 0;
+  forEachFile(node, () => count++);
+  return count;
+}
+
+function fileMode(stats: Stats): FileNode["mode"] {
+  if (stats.isSymbolicLink()) return "120000";
+  return (stats.mode & 0o100) !== 0 ? "100755" : "100644";
+}
+
+/** Hashes (and stores) one file or symlink unless its stat matches the cached node. */
+async function scanFile(state: ScanState, path: string, stats: Stats, previous: TreeNode | undefined): Promise<TreeNode> {
+  const mode = fileMode(stats);
+  if (mode !== "120000" && stats.size > state.maxFileBytes) {
+    const reason = `larger than ${state.maxFileBytes} bytes (${stats.size})`;
+    if (previous?.kind === "skipped" && previous.reason === reason) return previous;
+    state.changes += countFiles(previous);
+    return { kind: "skipped", reason };
+  }
+  if (
+    previous?.kind === "file" &&
+    !previous.racy &&
+    previous.mode === mode &&
+    previous.size === stats.size &&
+    previous.mtimeMs === stats.mtimeMs &&
+    previous.ctimeMs === stats.ctimeMs &&
+    previous.ino === stats.ino
+  ) {
+    return previous;
+  }
+  let content: Buffer;
+  try {
+    content = mode === "120000" ? Buffer.from(readlinkSync(join(state.workspace, path), { encoding: "buffer" })) : readFileSync(join(state.workspace, path));
+  } catch (error) {
+    state.changes += countFiles(previous);
+    return { kind: "skipped", reason: `unreadable: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+  }
+  const oid = hashObject("blob", content);
+  if (previous?.kind !== "file" || previous.oid !== oid) {
+    await state.sink.write("blob", content, oid);
+    state.changes += previous?.kind === "dir" ? countFiles(previous) + 1 : 1;
+  } else if (previous.mode !== mode) state.changes += 1;
+  const racy = stats.mtimeMs >= state.started - racyWindowMs || stats.ctimeMs >= state.started - racyWindowMs;
+  return { kind: "file", mode, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino, oid, ...(racy ? { racy: true } : {}) };
+}
+
+/** Scans one workspace entry (file, link or folder) given its lstat. */
+async function scanEntry(state: ScanState, relativeDir: string, name: string, stats: Stats, previous: TreeNode | undefined): Promise<TreeNode | undefined> {
+  const path = relativeDir === "" ? name : `${relativeDir}/${name}`;
+  if (state.signal.aborted) checkSignal(state.signal);
+  if (stats.isDirectory()) {
+    if (isExcluded(state, relativeDir, name, true)) return undefined;
+    return scanDirectory(state, path, previous?.kind === "dir" ? previous : undefined, previous);
+  }
+  if (isExcluded(state, relativeDir, name, false)) return undefined;
+  if (stats.isFile() || stats.isSymbolicLink()) return scanFile(state, path, stats, previous);
+  state.changes += countFiles(previous);
+  return { kind: "skipped", reason: "not a regular file, folder or symlink" };
+}
+
+/**
+ * Returns a new node for the folder at `path` (the previous node is never mutated, so an
+ * abandoned scan leaves the cache as it was), reusing the previous tree id when nothing below
+ * changed.
+ */
+async function scanDirectory(state: ScanState, path: string, previous: DirNode | undefined, replaced?: TreeNode): Promise<DirNode> {
+  checkSignal(state.signal);
+  await yieldToLoop();
+  if (replaced !== undefined && replaced.kind !== "dir") state.changes += countFiles(replaced);
+  let dirents: Dirent[];
+  try {
+    dirents = readdirSync(join(state.workspace, path), { withFileTypes: true });
+  } catch {
+    dirents = [];
+  }
+  const children = new Map<string, TreeNode>();
+  const seen = new Set<string>();
+  let changed = previous === undefined || previous.oid === undefined;
+  for (const dirent of dirents) {
+    const name = dirent.name;
+    seen.add(name);
+    if (isAlwaysExcluded(path, name)) continue;
+    const before = previous?.children.get(name);
+    let stats: Stats;
+    try {
+      stats = lstatSync(join(state.workspace, path, name));
+    } catch (error) {
+      if (!isExcluded(state, path, name, dirent.isDirectory())) {
+        children.set(name, { kind: "skipped", reason: `unreadable: ${(error as NodeJS.ErrnoException).code ?? "error"}` });
+        state.changes += countFiles(before);
+      }
+      if (before !== undefined) changed = true;
+      continue;
+    }
+    const node = await scanEntry(state, path, name, stats, before);
+    if (node === undefined) {
+      if (before !== undefined) { changed = true; state.changes += countFiles(before); }
+      continue;
+    }
+    children.set(name, node);
+    if (node !== before) changed = true;
+  }
+  if (previous !== undefined) {
+    for (const [name, before] of previous.children) {
+      if (!seen.has(name)) { changed = true; state.changes += countFiles(before); }
+    }
+  }
+  if (!changed && previous !== undefined) return previous;
+  const dir: DirNode = { kind: "dir", children };
+  dir.oid = await writeTreeOf(state.sink, dir);
+  return dir;
+}
+
+/** Builds and stores the tree object of a folder whose children all have ids. */
+async function writeTreeOf(sink: ObjectSink, dir: DirNode): Promise<string> {
+  const entries: TreeEntry[] = [];
+  for (const [name, node] of dir.children) {
+    if (node.kind === "skipped") continue;
+    if (node.kind === "file") entries.push({ name, mode: node.mode, oid: node.oid });
+    else {
+      if (node.oid === undefined) node.oid = await writeTreeOf(sink, node);
+      if (node.oid !== emptyTreeOid) entries.push({ name, mode: "40000", oid: node.oid });
+    }
+  }
+  const content = encodeTree(sortTreeEntries(entries));
+  const oid = hashObject("tree", content);
+  if (oid !== dir.oid) await sink.write("tree", content, oid);
+  return oid;
+}
+
+/** Walks the whole workspace. */
+export async function scanWorkspace(previous: DirNode, options: ScanOptions): Promise<ScanResult> {
+  const state: ScanState = { ...options, changes: 0, started: options.now(), gitignoreRules: new Map() };
+  const root = await scanDirectory(state, "", previous);
+  if (root === previous && root.oid === undefined) root.oid = await writeTreeOf(options.sink, root);
+  return { root, changes: state.changes };
+}
+
+/** Checks a caller-supplied path: workspace-relative, no `..`, no empty segments. */
+export function normalizeChangedPath(path: string): string | undefined {
+  const trimmed = path.replace(/\\/g, "/").replace(/^\.\/+/, "").replace(/\/+$/, "");
+  if (trimmed === "" || trimmed === "." || trimmed.startsWith("/")) return undefined;
+  const segments = trimmed.split("/").filter((s) => s !== "" && s !== ".");
+  if (segments.some((s) => s === "..")) return undefined;
+  return segments.join("/");
+}
+
+/**
+ * Updates only the given paths (the caller knows nothing else changed): copies the folders on
+ * each path, rescans the first entry the cache does not know as a folder, and rebuilds the
+ * trees above. Unknown or invalid paths fall back to the walk only for themselves.
+ */
+export async function scanChangedPaths(previous: DirNode, paths: readonly string[], options: ScanOptions): Promise<ScanResult> {
+  const state: ScanState = { ...options, changes: 0, started: options.now(), gitignoreRules: new Map() };
+  const root: DirNode = { kind: "dir", children: new Map(previous.children) };
+  const copied = new Set<DirNode>([root]);
+  const units = new Set<string>();
+  for (const raw of paths) {
+    const path = normalizeChangedPath(raw);
+    if (path === undefined) continue;
+    const segments = path.split("/");
+    let node: TreeNode | undefined = previous;
+    let depth = 0;
+    while (depth < segments.length - 1 && node?.kind === "dir") {
+      node = node.children.get(segments[depth]);
+      if (node?.kind !== "dir") break;
+      depth++;
+    }
+    units.add(segments.slice(0, depth + 1).join("/"));
+  }
+  for (const unit of [...units].sort()) {
+    checkSignal(state.signal);
+    const segments = unit.split("/");
+    let dir = root;
+    let relativeDir = "";
+    let excluded = false;
+    for (const name of segments.slice(0, -1)) {
+      if (isExcluded(state, relativeDir, name, true)) { excluded = true; break; }
+      const child = dir.children.get(name);
+      let copy: DirNode;
+      if (child?.kind === "dir" && copied.has(child)) copy = child;
+      else {
+        copy = { kind: "dir", children: new Map(child?.kind === "dir" ? child.children : []) };
+        copied.add(copy);
+        dir.children.set(name, copy);
+      }
+      dir = copy;
+      relativeDir = relativeDir === "" ? name : `${relativeDir}/${name}`;
+    }
+    if (excluded) continue;
+    const name = segments[segments.length - 1];
+    const before = dir.children.get(name);
+    let stats: Stats | undefined;
+    try {
+      stats = lstatSync(join(state.workspace, unit));
+    } catch {
+      stats = undefined;
+    }
+    const node = stats === undefined || isAlwaysExcluded(relativeDir, name) ? undefined : await scanEntry(state, relativeDir, name, stats, before);
+    if (node === undefined) {
+      if (before !== undefined) { dir.children.delete(name); state.changes += countFiles(before); }
+    } else dir.children.set(name, node);
+  }
+  root.oid = await writeTreeOf(options.sink, root);
+  return { root, changes: state.changes };
+}

@@ -1,0 +1,62 @@
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import git from "isomorphic-git";
+import { ObjectStore } from "./object-store.js";
+import { RefStore } from "./ref-store.js";
+import { loadStatCache, saveStatCache, type StatCache } from "./stat-cache.js";
+import { WorkspaceLock } from "./workspace-lock.js";
+
+/** Everything the service keeps for one workspace; one instance per real path. */
+export interface ShadowRepo {
+  workspace: string;
+  gitdir: string;
+  refs: RefStore;
+  objects: ObjectStore;
+  lock: WorkspaceLock;
+  /** Loaded on first use; replaced (never mutated) after each scan whose objects were stored. */
+  cache?: StatCache;
+}
+
+export function shadowGitdir(workspace: string): string {
+  const hash = createHash("sha256").update(workspace).digest("hex").slice(0, 16);
+  return join(workspace, ".aide", "checkpoints", hash);
+}
+
+export function openShadowRepo(workspace: string): ShadowRepo {
+  const gitdir = shadowGitdir(workspace);
+  return { workspace, gitdir, refs: new RefStore(gitdir), objects: new ObjectStore(gitdir), lock: new WorkspaceLock(join(gitdir, "aide.lock")) };
+}
+
+const cachePath = (repo: ShadowRepo) => join(repo.gitdir, "aide-stat-cache.json");
+
+/**
+ * Creates the shadow repository on first use: `.aide/.gitignore` holding `*` (so the user's git
+ * never lists it) and a git directory initialised by isomorphic-git with `dir` the workspace.
+ */
+export async function ensureShadowRepo(repo: ShadowRepo): Promise<void> {
+  const aideDir = join(repo.workspace, ".aide");
+  await mkdir(aideDir, { recursive: true });
+  const ignore = join(aideDir, ".gitignore");
+  const current = await readFile(ignore, "utf8").catch(() => undefined);
+  if (current === undefined) await writeFile(ignore, "*\n");
+  const exists = await stat(join(repo.gitdir, "HEAD")).then(() => true, () => false);
+  if (!exists) {
+    await mkdir(repo.gitdir, { recursive: true });
+    await git.init({ fs, dir: repo.workspace, gitdir: repo.gitdir, defaultBranch: "checkpoints" });
+    // HEAD follows the latest checkpoint, so `git --git-dir=<shadow> log` shows something useful.
+    await writeFile(join(repo.gitdir, "HEAD"), "ref: refs/aide/latest\n");
+  }
+  await mkdir(repo.objects.packDirectory, { recursive: true });
+}
+
+export async function loadCache(repo: ShadowRepo): Promise<StatCache> {
+  if (repo.cache === undefined) repo.cache = await loadStatCache(cachePath(repo));
+  return repo.cache;
+}
+
+export async function storeCache(repo: ShadowRepo, cache: StatCache): Promise<void> {
+  repo.cache = cache;
+  await saveStatCache(cachePath(repo), cache);
+}

@@ -1,0 +1,123 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, open, readFile, rm } from "node:fs/promises";
+import { dirname } from "node:path";
+import { aideError } from "@aide/contracts";
+
+/** Identifies this process in lock files, so a lock left by an earlier process with a reused pid is seen as stale. */
+const processToken = randomBytes(8).toString("hex");
+
+export interface LockOwner {
+  pid: number;
+  token: string;
+  since: number;
+}
+
+export interface WorkspaceLockOptions {
+  /** Is a process with this pid alive? Injected for tests. */
+  isAlive?: (pid: number) => boolean;
+  /** A lock older than this is taken over even if its pid looks alive (pid reuse). */
+  staleAfterMs?: number;
+  now?: () => number;
+}
+
+function defaultIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Serializes work on one workspace: a promise queue inside the process, and a lock file in the
+ * shadow repository against other processes. A lock whose owner is dead, is an earlier process
+ * with our pid, or is older than `staleAfterMs` is cleared.
+ */
+export class WorkspaceLock {
+  private tail: Promise<unknown> = Promise.resolve();
+  private readonly isAlive: (pid: number) => boolean;
+  private readonly staleAfterMs: number;
+  private readonly now: () => number;
+
+  constructor(private readonly lockPath: string, options: WorkspaceLockOptions = {}) {
+    this.isAlive = options.isAlive ?? defaultIsAlive;
+    this.staleAfterMs = options.staleAfterMs ?? 10 * 60_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Runs `work` alone; waiting ends early with the signal's reason. */
+  async run<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+    const previous = this.tail;
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    this.tail = previous.then(() => mine);
+    try {
+      await abortable(previous, signal);
+      await this.acquireFile(signal);
+      try {
+        return await work();
+      } finally {
+        await rm(this.lockPath, { force: true });
+      }
+    } finally {
+      release();
+    }
+  }
+
+  private async acquireFile(signal: AbortSignal): Promise<void> {
+    await mkdir(dirname(this.lockPath), { recursive: true });
+    for (let attempt = 0; ; attempt++) {
+      if (signal.aborted) throw signal.reason;
+      try {
+        const handle = await open(this.lockPath, "wx");
+        const owner: LockOwner = { pid: process.pid, token: processToken, since: this.now() };
+        await handle.writeFile(JSON.stringify(owner));
+        await handle.close();
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      }
+      if (await this.isStale()) {
+        await rm(this.lockPath, { force: true });
+        continue;
+      }
+      await sleep(Math.min(200, 10 * (attempt + 1)));
+    }
+  }
+
+  private async isStale(): Promise<boolean> {
+    let owner: Partial<LockOwner>;
+    try {
+      owner = JSON.parse(await readFile(this.lockPath, "utf8")) as Partial<LockOwner>;
+    } catch (error) {
+      // Unreadable or half-written: stale unless it was just created by a live writer.
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+      await sleep(50);
+      try {
+        JSON.parse(await readFile(this.lockPath, "utf8"));
+        return false;
+      } catch {
+        return true;
+      }
+    }
+    if (typeof owner.pid !== "number") return true;
+    if (owner.pid === process.pid) return owner.token !== processToken;
+    if (!this.isAlive(owner.pid)) return true;
+    return typeof owner.since === "number" && this.now() - owner.since > this.staleAfterMs;
+  }
+}
+
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? aideError("ABORTED"));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => { signal.removeEventListener("abort", onAbort); resolve(value); },
+      (error) => { signal.removeEventListener("abort", onAbort); reject(error); },
+    );
+  });
+}

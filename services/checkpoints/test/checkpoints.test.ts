@@ -1,0 +1,77 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { NatsConnection } from "nats";
+import { startTestBus, type TestBus } from "../../../tests/helpers/bus.js";
+import { startServiceProcess, type ServiceProcess } from "../../../tests/helpers/service-process.js";
+import { call, callError } from "./helpers.js";
+
+describe("checkpoints service over the bus", () => {
+  let bus: TestBus;
+  let service: ServiceProcess;
+  let client: NatsConnection;
+  let root: string;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), "aide-cp-"));
+    bus = await startTestBus();
+    service = await startServiceProcess(bus, "checkpoints", { env: { AIDE_WORKSPACE_ROOTS: root, AIDE_LOG_LEVEL: "info" } });
+    client = await bus.connectAs("orchestrator");
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await bus?.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  function workspace(name: string): string {
+    const dir = join(root, name);
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  }
+
+  it("commits, lists and restores a workspace", async () => {
+    const ws = workspace("basic");
+    writeFileSync(join(ws, "a.txt"), "one\n");
+    mkdirSync(join(ws, "src"));
+    writeFileSync(join(ws, "src", "b.ts"), "export const b = 1;\n");
+    const first = await call(client, "agent.checkpoints.commit", { workspace: ws, session: "s1", run: "r1", message_index: 2, label: "before edits" });
+    expect(first.checkpoint.id).toMatch(/^[0-9a-f]{40}$/);
+    expect(first.checkpoint.message_index).toBe(2);
+    expect(readFileSync(join(ws, ".aide", ".gitignore"), "utf8")).toBe("*\n");
+
+    writeFileSync(join(ws, "a.txt"), "two\n");
+    writeFileSync(join(ws, "c.txt"), "new\n");
+    const second = await call(client, "agent.checkpoints.commit", { workspace: ws, session: "s1", run: "r1", message_index: 5, label: "after edits", changed_paths: ["a.txt", "c.txt"] });
+    expect(second.checkpoint.files_changed).toBe(2);
+
+    const listed = await call(client, "agent.checkpoints.list", { workspace: ws, session: "s1" });
+    expect(listed.checkpoints.map((c: { id: string }) => c.id)).toEqual([first.checkpoint.id, second.checkpoint.id]);
+
+    const task = await call(client, "agent.checkpoints.restore", { workspace: ws, session: "s1", checkpoint: first.checkpoint.id, mode: "task" });
+    expect(task.checkpoint.message_index).toBe(2);
+    expect(readFileSync(join(ws, "a.txt"), "utf8")).toBe("two\n");
+
+    const restored = await call(client, "agent.checkpoints.restore", { workspace: ws, session: "s1", checkpoint: first.checkpoint.id, mode: "files_and_task" });
+    expect(restored.applied).toBe(true);
+    expect(restored.plan).toEqual({ modified: ["a.txt"], created_since: ["c.txt"], deleted_since: [] });
+    expect(readFileSync(join(ws, "a.txt"), "utf8")).toBe("one\n");
+    expect(existsSync(join(ws, "c.txt"))).toBe(false);
+  });
+
+  it("refuses workspaces outside the roots and bad requests, and keeps serving", async () => {
+    const outside = mkdtempSync(join(tmpdir(), "aide-outside-"));
+    try {
+      expect((await callError(client, "agent.checkpoints.commit", { workspace: outside, session: "s1" })).code).toBe("WORKSPACE_NOT_ALLOWED");
+      expect((await callError(client, "agent.checkpoints.list", { workspace: join(root, "missing") })).code).toBe("WORKSPACE_NOT_FOUND");
+      expect((await callError(client, "agent.checkpoints.commit", { workspace: root, session: "bad session" })).code).toBe("VALIDATION");
+      const ws = workspace("unknown-checkpoint");
+      const error = await callError(client, "agent.checkpoints.restore", { workspace: ws, session: "s1", checkpoint: "0".repeat(40) });
+      expect(error.code).toBe("CHECKPOINT_NOT_FOUND");
+      expect(existsSync(join(outside, ".aide"))).toBe(false);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+});
