@@ -1,0 +1,126 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../helpers/service-process.js";
+
+/**
+ * Issue 8: each service runs in its own bubblewrap profile. We look from inside each running
+ * service by entering its mount namespace with nsenter (as root): what the service cannot see or
+ * write there, it cannot see or write at all.
+ */
+interface Stack {
+  services: Record<string, { pid: number }>;
+}
+
+function inside(pid: number, script: string): { ok: boolean; output: string } {
+  const result = spawnSync("nsenter", ["-t", String(pid), "-m", "--", "sh", "-c", script], { encoding: "utf8", timeout: 10_000 });
+  return { ok: result.status === 0, output: `${result.stdout}${result.stderr}` };
+}
+
+describe("service sandboxes (aide up, real bubblewrap profiles)", () => {
+  let root: string;
+  let home: string;
+  let aideHomeDir: string;
+  let workspace: string;
+  let supervisor: ChildProcess;
+  let output = "";
+  let stack: Stack;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), "aide-sbx-"));
+    home = join(root, "home");
+    aideHomeDir = join(home, ".aide");
+    workspace = join(root, "workspace");
+    mkdirSync(join(home, ".ssh"), { recursive: true });
+    writeFileSync(join(home, ".ssh", "id_canary"), "CANARY-PRIVATE-KEY\n", { mode: 0o600 });
+    mkdirSync(join(workspace, ".git", "hooks"), { recursive: true });
+    writeFileSync(join(workspace, "secret-source.ts"), "export const x = 1;\n");
+    supervisor = spawn(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "up", "--nats-port", "0", "--gateway-port", "0", "--workspace", workspace], {
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, AIDE_HOME: aideHomeDir },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    supervisor.stdout?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
+    supervisor.stderr?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
+    const deadline = Date.now() + 90_000;
+    while (!output.includes("aide is up")) {
+      if (supervisor.exitCode !== null || Date.now() > deadline) throw new Error(`aide up failed:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    stack = JSON.parse(readFileSync(join(aideHomeDir, "stack.json"), "utf8")) as Stack;
+  }, 120_000);
+
+  afterAll(async () => {
+    if (supervisor && supervisor.exitCode === null) {
+      const exited = new Promise((resolve) => supervisor.once("exit", resolve));
+      supervisor.kill("SIGINT");
+      await exited;
+    }
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const services = ["orchestrator", "model", "tools", "checkpoints", "gateway"] as const;
+
+  it.each(services)("%s reads its own credentials file and no other service's", (name) => {
+    const pid = stack.services[name].pid;
+    expect(inside(pid, `cat ${join(aideHomeDir, "run", "credentials", `${name}.json`)}`).ok).toBe(true);
+    for (const other of services.filter((s) => s !== name)) {
+      const attempt = inside(pid, `cat ${join(aideHomeDir, "run", "credentials", `${other}.json`)}`);
+      expect(attempt.ok, `${name} reading ${other}'s credentials: ${attempt.output}`).toBe(false);
+    }
+    expect(inside(pid, `cat ${join(aideHomeDir, "run", "nats-server.conf")}`).ok).toBe(false);
+  });
+
+  it.each(services)("%s cannot read $HOME/.ssh (a planted canary key)", (name) => {
+    const attempt = inside(stack.services[name].pid, `cat ${join(home, ".ssh", "id_canary")}`);
+    expect(attempt.ok).toBe(false);
+    expect(attempt.output).not.toContain("CANARY");
+  });
+
+  it.each(services)("%s cannot write outside its allowed paths", (name) => {
+    const pid = stack.services[name].pid;
+    for (const target of ["/usr/aide-escape", join(repoRoot, "aide-escape"), "/etc/aide-escape"]) {
+      expect(inside(pid, `echo x > ${target}`).ok, `${name} writing ${target}`).toBe(false);
+      expect(existsSync(target)).toBe(false);
+    }
+  });
+
+  it.each(["orchestrator", "model", "gateway"] as const)("%s cannot see the workspace", (name) => {
+    const attempt = inside(stack.services[name].pid, `cat ${join(workspace, "secret-source.ts")}`);
+    expect(attempt.ok).toBe(false);
+  });
+
+  it("tools writes the workspace but not .aide or .git/hooks", () => {
+    const pid = stack.services.tools.pid;
+    expect(inside(pid, `echo ok > ${join(workspace, "written-by-tools.txt")}`).ok).toBe(true);
+    expect(inside(pid, `echo x > ${join(workspace, ".aide", "planted")}`).ok).toBe(false);
+    expect(inside(pid, `echo x > ${join(workspace, ".git", "hooks", "pre-commit")}`).ok).toBe(false);
+    expect(existsSync(join(workspace, ".git", "hooks", "pre-commit"))).toBe(false);
+  });
+
+  it("checkpoints writes the workspace but never .git", () => {
+    const pid = stack.services.checkpoints.pid;
+    expect(inside(pid, `echo ok > ${join(workspace, "written-by-checkpoints.txt")}`).ok).toBe(true);
+    expect(inside(pid, `echo x > ${join(workspace, ".git", "config")}`).ok).toBe(false);
+  });
+
+  it("each service's environment holds no other service's secret and no token", () => {
+    const token = readFileSync(join(aideHomeDir, "run", "gateway.token"), "utf8").trim();
+    for (const name of services) {
+      const environ = readFileSync(`/proc/${stack.services[name].pid}/environ`, "utf8");
+      expect(environ).not.toContain(token);
+      expect(environ).not.toMatch(/password/i);
+      expect(environ).toContain(`AIDE_NATS_CREDS=${join(aideHomeDir, "run", "credentials", `${name}.json`)}`);
+    }
+  });
+
+  it("services other than tools hold no capabilities; tools only what nested bubblewrap needs", () => {
+    const effective = (pid: number) => /CapEff:\s*([0-9a-f]+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1];
+    for (const name of ["orchestrator", "model", "checkpoints", "gateway"] as const) {
+      expect(BigInt(`0x${effective(stack.services[name].pid)}`), name).toBe(0n);
+    }
+    // CAP_SYS_ADMIN (21), CAP_NET_ADMIN (12), CAP_SETPCAP (8)
+    expect(BigInt(`0x${effective(stack.services.tools.pid)}`)).toBe((1n << 21n) | (1n << 12n) | (1n << 8n));
+  });
+});
