@@ -1,0 +1,31 @@
+import { renderDiff, revealInvisible, type Style } from "./terminal-style.js";
+
+export interface ApprovalPayload {
+  approval: string;
+  tool: string;
+  args?: Record<string, unknown>;
+  diff?: string;
+  command?: string;
+  paths?: string[];
+  protected?: Array<{ path?: string; reason?: string } & Record<string, unknown>>;
+  invisible?: Array<Record<string, unknown>>;
+  network?: "none" | "consent_required" | "forbidden";
+  model_hint?: string;
+}
+
+/** What a person must see before deciding: the diff or command, and the warnings, loudly. */
+export function describeApproval(payload: ApprovalPayload, style: Style): string {
+  const lines = [style.bold(style.yellow(`? approval ${payload.approval}: ${payload.tool}`)) + (payload.paths?.length ? ` ${payload.paths.join(", ")}` : "")];
+  for (const flag of payload.protected ?? []) {
+    lines.push(style.inverse(style.red(` PROTECTED PATH `)) + " " + style.red(JSON.stringify(flag)));
+  }
+  if ((payload.invisible ?? []).length > 0) {
+    lines.push(style.inverse(style.red(` INVISIBLE CHARACTERS `)) + " " + style.red(`${payload.invisible!.length} found: ${JSON.stringify(payload.invisible).slice(0, 300)}`));
+  }
+  if (payload.network === "consent_required") lines.push(style.inverse(style.yellow(" NETWORK ")) + " this command may use the network");
+  if (payload.command) lines.push(style.bold("$ ") + revealInvisible(payload.command));
+  if (payload.diff) lines.push(renderDiff(revealInvisible(payload.diff), style));
+  if (!payload.command && !payload.diff && payload.args) lines.push(style.dim(JSON.stringify(payload.args).slice(0, 2000)));
+  if (payload.model_hint) lines.push(style.dim(`model's note (not an authorization): ${payload.model_hint}`));
+  return lines.join("\n");
+}

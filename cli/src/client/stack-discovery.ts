@@ -1,0 +1,81 @@
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { StackFileSchema } from "@aide/contracts";
+import type { GatewayConnection } from "./gateway-client.js";
+
+export function stackFilePath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.AIDE_HOME ?? join(homedir(), ".aide"), "stack.json");
+}
+
+function alive(pid: number | undefined): boolean {
+  if (pid === undefined) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The running stack from `$AIDE_HOME/stack.json`, or undefined (no file, bad file, supervisor gone). */
+export function findStack(env: NodeJS.ProcessEnv = process.env): GatewayConnection | undefined {
+  const path = stackFilePath(env);
+  if (!existsSync(path)) return undefined;
+  try {
+    const stack = StackFileSchema.parse(JSON.parse(readFileSync(path, "utf8")));
+    if (!alive(stack.pid)) return undefined;
+    return { baseUrl: stack.gateway_url.replace(/\/$/, ""), token: readFileSync(stack.token_file, "utf8").trim() };
+  } catch {
+    return undefined;
+  }
+}
+
+export interface StartedStack {
+  connection: GatewayConnection;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `aide up` in its own process group (so the terminal's Ctrl-C reaches `aide run`, which
+ * then aborts the run and stops the stack in order) and waits for its stack.json.
+ */
+export async function startStack(options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; log?: (line: string) => void } = {}): Promise<StartedStack> {
+  const env = options.env ?? process.env;
+  const main = fileURLToPath(new URL("../main.js", import.meta.url));
+  const child = spawn(process.execPath, [main, "up"], { env, detached: true, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  const deadline = Date.now() + (options.timeoutMs ?? 90_000);
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`aide up exited with ${child.exitCode}: ${stderr.trim()}`);
+    const connection = findStack(env);
+    if (connection) {
+      try {
+        const health = await fetch(`${connection.baseUrl}/api/health`, { headers: { authorization: `Bearer ${connection.token}` } });
+        if (health.ok && ((await health.json()) as { services?: Record<string, boolean> }).services?.orchestrator) break;
+      } catch {
+        // not listening yet
+      }
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGTERM");
+      throw new Error(`aide up did not become ready in time: ${stderr.trim()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const connection = findStack(env) as GatewayConnection;
+  return {
+    connection,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,33 @@
+/** ANSI styling, off when the stream is not a terminal or NO_COLOR is set. */
+export function createStyle(enabled: boolean) {
+  const wrap = (open: number, close: number) => (text: string) => (enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text);
+  return {
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    cyan: wrap(36, 39),
+    inverse: wrap(7, 27),
+  };
+}
+export type Style = ReturnType<typeof createStyle>;
+
+/** A unified diff with added lines green and removed lines red. */
+export function renderDiff(diff: string, style: Style): string {
+  return diff
+    .split("\n")
+    .map((line) => {
+      if (line.startsWith("+++") || line.startsWith("---")) return style.bold(line);
+      if (line.startsWith("+")) return style.green(line);
+      if (line.startsWith("-")) return style.red(line);
+      if (line.startsWith("@@")) return style.cyan(line);
+      return line;
+    })
+    .join("\n");
+}
+
+/** Shows invisible and bidirectional characters so a reviewer sees them. */
+export function revealInvisible(text: string): string {
+  return text.replace(/[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g, (char) => `<U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}>`);
+}

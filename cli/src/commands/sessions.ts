@@ -1,0 +1,27 @@
+import { parseArgs, stringOption } from "../client/parse-args.js";
+import { reportError, requireStack } from "../client/require-stack.js";
+
+/** `aide sessions [--limit N] [--json]`: the sessions, newest first. */
+export async function run(argv: string[]): Promise<number> {
+  const { options } = parseArgs(argv, ["json"]);
+  const client = requireStack();
+  if (!client) return 1;
+  try {
+    const { sessions } = await client.sessions(Number(stringOption(options, "limit") ?? 50));
+    if (options.json) {
+      process.stdout.write(JSON.stringify(sessions, null, 2) + "\n");
+      return 0;
+    }
+    if (sessions.length === 0) {
+      process.stdout.write("no sessions\n");
+      return 0;
+    }
+    const rows = sessions.map((s) => [s.id, s.state, s.mode, String(s.approvals_pending.length), s.updated_at.slice(0, 19), s.task.replace(/\s+/g, " ").slice(0, 60)]);
+    const header = ["SESSION", "STATE", "MODE", "PENDING", "UPDATED", "TASK"];
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+    for (const row of [header, ...rows]) process.stdout.write(row.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd() + "\n");
+    return 0;
+  } catch (error) {
+    return reportError(error);
+  }
+}

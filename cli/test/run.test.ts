@@ -1,0 +1,108 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../../tests/helpers/service-process.js";
+import { fakeCheckpoint } from "../../services/gateway/test/fake-orchestrator.js";
+import { startHarness, until, type Harness } from "../../services/gateway/test/gateway-harness.js";
+
+const main = join(repoRoot, "cli", "dist", "main.js");
+let h: Harness;
+let home: string;
+
+beforeAll(async () => {
+  h = await startHarness({ listen: true });
+  home = mkdtempSync(join(tmpdir(), "aide-home-"));
+  const tokenFile = join(home, "gateway.token");
+  writeFileSync(tokenFile, h.token + "\n", { mode: 0o600 });
+  writeFileSync(join(home, "stack.json"), JSON.stringify({ gateway_url: `http://127.0.0.1:${h.port}`, token_file: tokenFile, nats_url: h.bus.url, pid: process.pid }));
+});
+afterAll(async () => h?.stop());
+
+interface Running {
+  output(): string;
+  write(text: string): void;
+  exit: Promise<number | null>;
+}
+
+function start(command: string, args: string[], options: { pty?: boolean; home?: string } = {}): Running {
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: options.home ?? home, AIDE_HOME: options.home ?? home, TERM: "xterm", NO_COLOR: "1" };
+  const quoted = [process.execPath, main, command, ...args].map((part) => `'${part.replace(/'/g, "'\\''")}'`).join(" ");
+  // `script` gives the command a pseudo-terminal (stdin and stdout are TTYs) and returns its exit code.
+  const child = options.pty
+    ? spawn("script", ["-qfec", quoted, "/dev/null"], { env, stdio: ["pipe", "pipe", "pipe"] })
+    : spawn(process.execPath, [main, command, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { output: () => output, write: (text) => child.stdin.write(text), exit };
+}
+
+describe("aide run", () => {
+  it("drives a session to done through a pseudo-terminal, approving the diff at the prompt", async () => {
+    const run = start("run", ["update the README", "--workspace", "/tmp/ws"], { pty: true });
+    await until(() => run.output().includes("[a]pprove"), "the approval prompt");
+    const shown = run.output();
+    expect(shown).toMatch(/session s\w+/);
+    expect(shown).toContain("I will update the README.");
+    expect(shown).toContain("write_file");
+    expect(shown).toContain("-old line");
+    expect(shown).toContain("+new line");
+    run.write("a\r");
+    expect(await run.exit).toBe(0);
+    const output = run.output();
+    expect(output).toContain("done: README updated");
+    expect(output).toContain("files changed: README.md");
+    expect(output).toContain("evidence:");
+    const session = /session (s\w+)/.exec(output)![1];
+    expect(h.orchestrator.decisions.filter((d) => d.session === session)).toEqual([{ session, approval: expect.any(String), decision: "approve", accepted: true }]);
+  });
+
+  it("rejects with feedback at the prompt", async () => {
+    const run = start("run", ["another task", "--workspace", "/tmp/ws"], { pty: true });
+    await until(() => run.output().includes("[a]pprove"), "the approval prompt");
+    run.write("r\r");
+    await until(() => run.output().includes("feedback for the model"), "the feedback prompt");
+    run.write("use a better line\r");
+    await run.exit;
+    const session = /session (s\w+)/.exec(run.output())![1];
+    expect(h.orchestrator.decisions.find((d) => d.session === session)?.decision).toBe("reject");
+  });
+
+  it("without a TTY it waits for another client; aide approve decides; aide sessions lists it", async () => {
+    const run = start("run", ["third task", "--workspace", "/tmp/ws"]);
+    await until(() => run.output().includes("waiting for a decision from another client"), "the waiting note");
+    expect(run.output()).toContain("+new line");
+    const session = /session (s\w+)/.exec(run.output())![1];
+    const sessions = start("sessions", []);
+    expect(await sessions.exit).toBe(0);
+    expect(sessions.output()).toMatch(new RegExp(`${session}\\s+awaiting_approval`));
+    const approve = start("approve", [session, "--yes"]);
+    expect(await approve.exit).toBe(0);
+    expect(approve.output()).toContain("+new line");
+    expect(approve.output()).toContain("approve: accepted=true");
+    expect(await run.exit).toBe(0);
+  });
+
+  it("aide restore lists the timeline, previews, then applies with --yes", async () => {
+    const session = [...h.orchestrator.sessions.keys()][0];
+    const list = start("restore", [session]);
+    expect(await list.exit).toBe(0);
+    expect(list.output()).toContain(fakeCheckpoint);
+    const restore = start("restore", [session, fakeCheckpoint.slice(0, 8), "--yes"]);
+    expect(await restore.exit).toBe(0);
+    expect(restore.output()).toContain("modified: README.md");
+    expect(restore.output()).toContain("restored: applied=true");
+    expect(h.orchestrator.restores.filter((r) => r.session === session).map((r) => r.dry_run)).toEqual([true, false]);
+  });
+
+  it("usage errors exit 2; a missing stack is reported", async () => {
+    expect(await start("run", []).exit).toBe(2);
+    expect(await start("run", ["t", "--mode", "yolo"]).exit).toBe(2);
+    const nowhere = start("sessions", [], { home: mkdtempSync(join(tmpdir(), "aide-empty-")) });
+    expect(await nowhere.exit).toBe(1);
+    expect(nowhere.output()).toContain("no running stack");
+  });
+});
