@@ -1,0 +1,106 @@
+import { isBlank, leadingWhitespace, reindentReplacement } from "./reindent.js";
+
+export type MatchLevel = "exact" | "trailing_whitespace" | "relative_indent" | "whitespace_insensitive";
+
+export type MatchResult =
+  | { type: "text"; level: "exact"; start: number; end: number }
+  | { type: "lines"; level: Exclude<MatchLevel, "exact">; start: number; end: number; replacement: string[] }
+  | { type: "ambiguous"; level: MatchLevel; lines: number[] }
+  | { type: "none" };
+
+type LineComparer = (fileLine: string, needleLine: string) => boolean;
+
+const trailing: LineComparer = (a, b) => a.trimEnd() === b.trimEnd();
+const insensitive: LineComparer = (a, b) => a.replace(/\s+/g, "") === b.replace(/\s+/g, "");
+
+function candidates(fileLines: readonly string[], needle: readonly string[], same: LineComparer): number[] {
+  const found: number[] = [];
+  for (let start = 0; start + needle.length <= fileLines.length; start += 1) {
+    let ok = true;
+    for (let k = 0; k < needle.length && ok; k += 1) ok = same(fileLines[start + k], needle[k]);
+    if (ok) found.push(start);
+  }
+  return found;
+}
+
+/** Same text after the indent, and every non-blank line shifted by the same indent. */
+function relativeIndentCandidates(fileLines: readonly string[], needle: readonly string[]): number[] {
+  return candidates(fileLines, needle, (a, b) => a.trim() === b.trim()).filter((start) => {
+    let shift: string | undefined;
+    for (let k = 0; k < needle.length; k += 1) {
+      if (isBlank(needle[k])) continue;
+      const fileIndent = leadingWhitespace(fileLines[start + k]);
+      const needleIndent = leadingWhitespace(needle[k]);
+      const delta = fileIndent.length >= needleIndent.length && fileIndent.endsWith(needleIndent)
+        ? "+" + fileIndent.slice(0, fileIndent.length - needleIndent.length)
+        : needleIndent.endsWith(fileIndent) ? "-" + needleIndent.slice(0, needleIndent.length - fileIndent.length) : undefined;
+      if (delta === undefined) return false;
+      if (shift === undefined) shift = delta;
+      else if (shift !== delta) return false;
+    }
+    return true;
+  });
+}
+
+function trimBlankEdges(lines: string[]): { lines: string[]; leading: number; trailing: number } {
+  let leading = 0;
+  while (leading < lines.length && isBlank(lines[leading])) leading += 1;
+  let end = lines.length;
+  while (end > leading && isBlank(lines[end - 1])) end -= 1;
+  return { lines: lines.slice(leading, end), leading, trailing: lines.length - end };
+}
+
+/**
+ * Exact text: the first occurrence on whole lines wins; an occurrence inside a line is used only
+ * when it is the only one (so `x = 1` never lands inside `max = 10` when a real line exists).
+ */
+function findExact(text: string, search: string): MatchResult | undefined {
+  const occurrences: number[] = [];
+  for (let at = text.indexOf(search); at !== -1 && occurrences.length < 1000; at = text.indexOf(search, at + 1)) {
+    const startsLine = at === 0 || text[at - 1] === "\n";
+    const endsLine = at + search.length === text.length || text[at + search.length] === "\n" || search.endsWith("\n");
+    if (startsLine && endsLine) return { type: "text", level: "exact", start: at, end: at + search.length };
+    occurrences.push(at);
+  }
+  if (occurrences.length === 1) return { type: "text", level: "exact", start: occurrences[0], end: occurrences[0] + search.length };
+  if (occurrences.length > 1) {
+    const lineOf = (offset: number) => text.slice(0, offset).split("\n").length;
+    return { type: "ambiguous", level: "exact", lines: occurrences.slice(0, 10).map(lineOf) };
+  }
+  return undefined;
+}
+
+/**
+ * Finds where SEARCH applies: exact text first (line endings already normalized, first match),
+ * then whole lines compared ever more loosely. A loose level that finds two places refuses
+ * (ambiguous) rather than guessing.
+ */
+export function findMatch(text: string, fileLines: readonly string[], search: string, replace: string): MatchResult {
+  const exact = findExact(text, search);
+  if (exact !== undefined) return exact;
+  const searchLines = search.replace(/\n$/, "").split("\n");
+  const trimmed = trimBlankEdges(searchLines);
+  if (trimmed.lines.length === 0) return { type: "none" };
+  const needle = trimmed.lines;
+  let replaceLines = replace.replace(/\n$/, "").split("\n");
+  if (replace === "") replaceLines = [];
+  else {
+    const replaceTrimmed = trimBlankEdges(replaceLines);
+    if (trimmed.leading > 0 || trimmed.trailing > 0) replaceLines = replaceTrimmed.lines;
+  }
+  const levels: Array<[Exclude<MatchLevel, "exact">, () => number[]]> = [
+    ["trailing_whitespace", () => candidates(fileLines, needle, trailing)],
+    ["relative_indent", () => relativeIndentCandidates(fileLines, needle)],
+    ["whitespace_insensitive", () => candidates(fileLines, needle, insensitive)],
+  ];
+  for (const [level, find] of levels) {
+    const found = find();
+    if (found.length > 1) return { type: "ambiguous", level, lines: found.map((n) => n + 1) };
+    if (found.length === 1) {
+      const start = found[0];
+      const matched = fileLines.slice(start, start + needle.length);
+      return { type: "lines", level, start, end: start + needle.length, replacement: reindentReplacement(replaceLines, needle, matched) };
+    }
+  }
+  return { type: "none" };
+}

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { defineTool } from "../framework/tool-types.js";
+import { pathArg } from "../framework/argument-types.js";
+import { applySearchReplace, type SearchReplaceBlock } from "../edits/apply-search-replace.js";
+import { parseSearchReplaceBlocks } from "../edits/parse-search-replace.js";
+import { fileChange, loadTarget } from "./file-plan-helpers.js";
+
+export const replaceInFileTool = defineTool({
+  name: "replace_in_file",
+  description:
+    "Change part of a file with SEARCH/REPLACE blocks: `<<<<<<< SEARCH`, the current lines exactly as in the file, `=======`, the new lines, `>>>>>>> REPLACE`. Several small blocks beat one big one; each replaces the first match only. An empty SEARCH creates a new file. Alternatively give one `search` and `replace`.",
+  parameters: z.strictObject({
+    path: pathArg().describe("File path relative to the workspace root"),
+    diff: z.string().max(1024 * 1024).optional().describe("One or more SEARCH/REPLACE blocks"),
+    search: z.string().max(1024 * 1024).optional().describe("Instead of `diff`: the exact current text to replace"),
+    replace: z.string().max(1024 * 1024).optional().describe("Instead of `diff`: the new text"),
+  }),
+  aliases: { blocks: "diff", edits: "diff", old_str: "search", old_string: "search", old_text: "search", find: "search", new_str: "replace", new_string: "replace", new_text: "replace", replacement: "replace" },
+  kind: "write",
+  readOnly: false,
+  parallelSafe: false,
+  async plan(args, context) {
+    let blocks: SearchReplaceBlock[];
+    if (args.diff !== undefined) {
+      if (args.search !== undefined || args.replace !== undefined) return { ok: false, error: "Give either `diff` (SEARCH/REPLACE blocks) or `search` with `replace`, not both." };
+      const parsed = parseSearchReplaceBlocks(args.diff);
+      if (!parsed.ok) return { ok: false, error: parsed.error };
+      blocks = parsed.blocks;
+    } else if (args.search !== undefined && args.replace !== undefined) {
+      blocks = [{ search: args.search, replace: args.replace }];
+    } else {
+      return { ok: false, error: "`diff` is required (SEARCH/REPLACE blocks), or both `search` and `replace`." };
+    }
+    const loaded = await loadTarget(context, args.path);
+    if (!loaded.ok) return { ok: false, error: loaded.error };
+    const outcome = applySearchReplace(loaded.before, blocks, loaded.target.relative);
+    if (!outcome.ok) return { ok: false, error: outcome.error, metadata: { refusal: outcome.refusal } };
+    const loose = outcome.levels.filter((level) => level !== "exact");
+    const summary = [
+      `${outcome.created ? "Created" : "Edited"} ${loaded.target.relative}: ${blocks.length} block(s) applied${loose.length > 0 ? ` (matched loosely: ${[...new Set(loose)].join(", ")})` : ""}.`,
+      ...outcome.notices,
+    ].join("\n");
+    return { ok: true, changes: [fileChange(loaded.target, loaded.before, outcome.after)], summary, metadata: { match_levels: outcome.levels, created: outcome.created } };
+  },
+});
