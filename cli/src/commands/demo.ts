@@ -1,0 +1,102 @@
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { aideHome, installRoot } from "../supervisor/aide-home.js";
+import { parseUpOptions } from "../supervisor/up-options.js";
+import { createSupervisor } from "./up.js";
+import { createGatewayClient } from "../client/gateway-client.js";
+import { followSession } from "../client/follow-session.js";
+import { createSpinner } from "../client/spinner.js";
+import { createStyle } from "../client/terminal-style.js";
+
+const task = "Make the failing test pass. Run the tests with `node --test` to check.";
+const scriptedModelId = "demo-scripted";
+
+/** The model for the demo: the configured or present local model, else the recorded transcript. */
+function chooseModel(home: ReturnType<typeof aideHome>, demoDir: string): { modelsConfig?: string; model?: string; notice: string } {
+  const configured = join(home.root, "models.json");
+  if (existsSync(configured)) return { modelsConfig: configured, notice: `Model: the default of ${configured}.` };
+  const ggufs = existsSync(home.modelDir) ? readdirSync(home.modelDir).filter((f) => f.endsWith(".gguf")) : [];
+  if (ggufs.length > 0) {
+    const modelsConfig = join(demoDir, "models.json");
+    writeFileSync(modelsConfig, JSON.stringify({ default: "local", models: [{ id: "local", provider: "llama", file: join(home.modelDir, ggufs[0]) }] }, null, 2));
+    return { modelsConfig, model: "local", notice: `Model: ${ggufs[0]} from ${home.modelDir} (node-llama-cpp, on this machine).` };
+  }
+  const modelsConfig = join(demoDir, "models.json");
+  const transcript = join(installRoot, "examples", "demo", "transcript.json");
+  writeFileSync(modelsConfig, JSON.stringify({ default: scriptedModelId, models: [{ id: scriptedModelId, provider: "scripted", transcript }] }, null, 2));
+  return {
+    modelsConfig,
+    model: scriptedModelId,
+    notice: [
+      "No local model is configured, so the model's replies are REPLAYED from a recorded transcript",
+      `(${transcript}) through the scripted provider. Every tool call still runs for real.`,
+      `To use a real model: put a GGUF file in ${home.modelDir}/ or write ${join(home.root, "models.json")}`,
+      `(see examples/models.example.json).`,
+    ].join("\n"),
+  };
+}
+
+/**
+ * `aide demo` (npm run demo): a fresh copy of examples/sample-project, the whole stack started
+ * with its own state directory, one real session through the gateway, the outcome checked by
+ * running the project's tests ourselves, then everything stopped.
+ */
+export async function run(argv: string[]): Promise<number> {
+  const { options } = parseUpOptions(argv);
+  const style = createStyle(Boolean(process.stdout.isTTY) && !process.env.NO_COLOR);
+  const userHome = aideHome();
+  const demoRoot = join(userHome.root, "demo");
+  const workspace = join(demoRoot, `workspace-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+  mkdirSync(demoRoot, { recursive: true, mode: 0o700 });
+  cpSync(join(installRoot, "examples", "sample-project"), workspace, { recursive: true });
+  const model = chooseModel(userHome, demoRoot);
+
+  const say = (text = "") => process.stdout.write(text + "\n");
+  say(style.bold("aide demo: make the failing test pass in a small sample project"));
+  say(model.notice);
+  say(`Workspace: ${workspace} (a fresh copy of examples/sample-project)`);
+  say(style.dim("Approvals: auto-approved for the demo (edits inside the workspace, and the command `node --test`); `aide run` asks you instead."));
+  say();
+
+  // The demo's stack has its own state directory and ports, so it never collides with `aide up`.
+  const { supervisor, home } = createSupervisor(
+    { ...options, natsPort: 0, gatewayPort: 0, workspaces: [workspace], modelsConfig: model.modelsConfig, model: model.model },
+    { ...process.env, AIDE_HOME: join(demoRoot, "stack") },
+  );
+  const stop = async () => {
+    say(style.dim("stopping the stack…"));
+    await supervisor.stop();
+  };
+  let exitCode = 1;
+  try {
+    say(style.dim("starting nats-server and the five services (each in its own sandbox)…"));
+    const info = await supervisor.start();
+    say(style.dim(`stack up: gateway ${info.gatewayUrl}, bus ${info.natsUrl}, logs in ${home.logDir}`));
+    const client = createGatewayClient({ baseUrl: info.gatewayUrl, token: readFileSync(info.tokenFile, "utf8").trim() });
+    const started = await client.start({
+      task,
+      workspace,
+      mode: "act",
+      ...(model.model ? { model: model.model } : {}),
+      auto_approve: { edits: true, commands: ["node --test"] },
+    });
+    say(style.dim(`session ${started.session} · run ${started.run}`));
+    const follower = followSession({ client, session: started.session, out: process.stdout, style, spinner: createSpinner(process.stderr, false) });
+    const outcome = await follower.outcome;
+    exitCode = outcome.exitCode;
+    say();
+    say(style.bold("Checking the outcome ourselves: node --test in the workspace"));
+    const check = spawnSync(process.execPath, ["--test"], { cwd: workspace, encoding: "utf8", timeout: 60_000 });
+    const summary = (check.stdout ?? "").split("\n").filter((line) => /^# (tests|pass|fail)/.test(line)).join("  ");
+    say(`${check.status === 0 ? style.green("PASS") : style.red("FAIL")}  ${summary}`);
+    if (check.status !== 0) exitCode = exitCode || 1;
+    say(`Run outcome: ${outcome.state}. Watch past runs with: aide events; checkpoints: aide restore ${started.session}`);
+  } catch (error) {
+    process.stderr.write(`aide demo: ${(error as Error).message}\n`);
+    exitCode = 1;
+  } finally {
+    await stop();
+  }
+  return exitCode;
+}
