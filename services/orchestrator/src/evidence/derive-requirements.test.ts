@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { deriveEvidenceRequirements } from "./derive-requirements.js";
+
+describe("deriveEvidenceRequirements", () => {
+  it.each([
+    ["Create a file hello.txt containing hi", ["artifact"]],
+    ["Fix the failing test in sum.test.js", ["artifact", "execution"]],
+    ["Run the test suite", ["execution"]],
+    ["Analyze the log for errors", ["execution"]],
+    ["Write a Python script that prints the first 10 primes", ["artifact", "source_file"]],
+    ["Run the benchmark and write a report with the results", ["artifact", "execution", "report", "measurements"]],
+    ["Compare the speed of quicksort and mergesort on 1e6 items", ["execution", "measurements"]],
+    ["What does parseToolCalls do?", []],
+    ["Explain the architecture", []],
+    ["How is the config loaded? Then fix the bug in it", ["artifact"]],
+    ["hello", []],
+  ])("%s → %j", (task, expected) => {
+    expect(deriveEvidenceRequirements(task)).toEqual(expected);
+  });
+});

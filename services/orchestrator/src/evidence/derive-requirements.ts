@@ -1,0 +1,34 @@
+import type { EvidenceKind } from "./evidence-kind.js";
+
+const ARTIFACT =
+  /\b(create|write|make|generate|build|add|implement|fix|edit|update|modify|refactor|rename|save|produce|scaffold|set ?up|change|replace|remove|delete|patch|convert|port|migrate|rewrite|append|insert)\b/i;
+const EXECUTION =
+  /\b(run|runs|execute|test|tests|testing|analy[sz]e|analysis|benchmark|measure|profile|compute|calculate|check|verify|debug|reproduce|compile|lint|evaluate|inspect)\b/i;
+const SOURCE =
+  /\b(write|create|make|build|generate|implement|develop|code)\b[^.?!\n]{0,60}\b(script|program|tool|cli|app|application|source code|code|module|function)\b|\b(python|javascript|typescript|node|bash|shell|go|rust|ruby)\s+(script|program)\b/i;
+const REPORT = /\b(report|write-?up|summary file|results file|findings)\b|\b(document|summari[sz]e|write down)\b[^.?!\n]{0,40}\b(results|findings|measurements)\b/i;
+const MEASUREMENTS =
+  /\b(benchmark|benchmarks|compare|comparison|comparing|versus|vs\.?|faster|slower|performance|timings?|measure|measurements?|throughput|latency|speed ?up)\b/i;
+
+/** A question about the code ("what does X do?", "explain Y") needs no tool evidence. */
+const QUESTION = /^\s*(what|why|how|where|which|who|when|explain|describe|tell me|summari[sz]e (this|the) (code|file|repo))\b/i;
+const IMPERATIVE_IN_QUESTION = /\b(and|then|please)\s+(run|fix|write|create|test|implement|add)\b/i;
+
+/**
+ * Derives the evidence a request needs from its wording (heuristic, regular-expression based, as
+ * seed 002 says). Order of the result is fixed: artifact, execution, source_file, report, measurements.
+ */
+export function deriveEvidenceRequirements(task: string): EvidenceKind[] {
+  if (QUESTION.test(task) && !IMPERATIVE_IN_QUESTION.test(task)) return [];
+  const kinds = new Set<EvidenceKind>();
+  const source = SOURCE.test(task);
+  const report = REPORT.test(task);
+  const measurements = MEASUREMENTS.test(task);
+  if (ARTIFACT.test(task) || source || report) kinds.add("artifact");
+  if (EXECUTION.test(task) || measurements) kinds.add("execution");
+  if (source) kinds.add("source_file");
+  if (report) kinds.add("report");
+  if (measurements && (report || /\b(benchmark|compare|comparison|measure)\w*/i.test(task))) kinds.add("measurements");
+  const order: EvidenceKind[] = ["artifact", "execution", "source_file", "report", "measurements"];
+  return order.filter((kind) => kinds.has(kind));
+}

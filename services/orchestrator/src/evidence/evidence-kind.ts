@@ -1,0 +1,24 @@
+/** What a request needs before its completion is accepted (seed 002's evidence table). */
+export type EvidenceKind = "artifact" | "execution" | "source_file" | "report" | "measurements";
+
+export const EVIDENCE_KINDS: readonly EvidenceKind[] = ["artifact", "execution", "source_file", "report", "measurements"];
+
+/** One tool result of the current run, as the ledger sees it. */
+export type EvidenceEvent = {
+  seq: number;
+  tool: string;
+  is_error: boolean;
+  args: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  output: string;
+  changed_paths: string[];
+};
+
+export type EvidenceEvaluation = {
+  satisfied: boolean;
+  missing: EvidenceKind[];
+  /** The focused recovery instruction for the model ("" when satisfied). */
+  instruction: string;
+  /** Short descriptions of the events that count, for the completion event and the person. */
+  evidence: string[];
+};

@@ -1,0 +1,181 @@
+import { describe, expect, it } from "vitest";
+import { EvidenceLedger } from "./evidence-ledger.js";
+import type { EvidenceEvent } from "./evidence-kind.js";
+
+let seq = 0;
+function event(tool: string, args: Record<string, unknown>, options: Partial<EvidenceEvent> = {}): EvidenceEvent {
+  seq += 1;
+  return { seq, tool, is_error: false, args, metadata: {}, output: "", changed_paths: [], ...options };
+}
+const write = (path: string, content = "x") => event("write_file", { path, content }, { changed_paths: [path] });
+const read = (path: string) => event("read_file", { path }, { output: "1 | x" });
+const run = (command: string, exitCode: number, output = "") =>
+  event("run_command", { command }, { metadata: { exit_code: exitCode }, is_error: exitCode !== 0, output });
+
+function ledgerOf(...events: EvidenceEvent[]): EvidenceLedger {
+  const ledger = new EvidenceLedger();
+  for (const entry of events) ledger.record(entry);
+  return ledger;
+}
+
+describe("seed 002 row 1: concrete artifact = a successful mutation and a LATER successful verification", () => {
+  it("is missing without any mutation", () => {
+    const result = ledgerOf(read("a.ts")).evaluate(["artifact"], "Done");
+    expect(result).toMatchObject({ satisfied: false, missing: ["artifact"] });
+    expect(result.instruction).toContain("No file was created or changed");
+  });
+
+  it("is missing with a mutation but no later verification (a read BEFORE the write does not count)", () => {
+    const result = ledgerOf(read("a.ts"), write("a.ts")).evaluate(["artifact"], "Done");
+    expect(result.missing).toEqual(["artifact"]);
+    expect(result.instruction).toContain("a.ts");
+    expect(result.instruction).toMatch(/verify/i);
+  });
+
+  it("a failed write is not a mutation", () => {
+    const failed = event("write_file", { path: "a.ts" }, { is_error: true, output: "lint gate failed" });
+    expect(ledgerOf(failed, read("a.ts")).evaluate(["artifact"], "Done").satisfied).toBe(false);
+  });
+
+  it("a read of another file does not verify the artifact", () => {
+    expect(ledgerOf(write("a.ts"), read("b.ts")).evaluate(["artifact"], "Done").satisfied).toBe(false);
+  });
+
+  it.each([
+    ["a later read of the file", () => read("./a.ts")],
+    ["git_diff", () => event("git_diff", {}, { output: "+x" })],
+    ["git_status", () => event("git_status", {}, { output: "M a.ts" })],
+    ["a successful command", () => run("node a.ts", 0, "ok")],
+    ["a process poll", () => event("process_poll", { id: "p1" }, { output: "listening" })],
+  ])("is satisfied by %s", (_name, verification) => {
+    const result = ledgerOf(write("a.ts"), verification()).evaluate(["artifact"], "Done");
+    expect(result).toMatchObject({ satisfied: true, missing: [], instruction: "" });
+    expect(result.evidence.length).toBe(2);
+  });
+
+  it("replace_in_file and apply_patch count as mutations", () => {
+    const replace = event("replace_in_file", { path: "a.ts", diff: "…" }, { changed_paths: ["a.ts"] });
+    expect(ledgerOf(replace, read("a.ts")).evaluate(["artifact"], "").satisfied).toBe(true);
+    const patch = event("apply_patch", { diff: "…" }, { changed_paths: ["b.ts"] });
+    expect(ledgerOf(patch, read("b.ts")).evaluate(["artifact"], "").satisfied).toBe(true);
+  });
+});
+
+describe("seed 002 row 2: execute/test/analyze = at least one successful execution or inspection", () => {
+  it("is missing when nothing ran", () => {
+    const result = new EvidenceLedger().evaluate(["execution"], "Tests pass");
+    expect(result).toMatchObject({ satisfied: false, missing: ["execution"] });
+    expect(result.instruction).toContain("run_command");
+  });
+
+  it("is satisfied by a successful command (exit_code 0)", () => {
+    expect(ledgerOf(run("npm test", 0, "3 passed")).evaluate(["execution"], "ok").satisfied).toBe(true);
+  });
+
+  it("is satisfied by an inspection when no command was attempted", () => {
+    expect(ledgerOf(read("src/a.ts")).evaluate(["execution"], "It does X").satisfied).toBe(true);
+  });
+
+  it("a non-zero exit code is a failure even without is_error", () => {
+    const failed = event("run_command", { command: "npm test" }, { metadata: { exit_code: 1 }, output: "1 failed" });
+    expect(ledgerOf(failed).evaluate(["execution"], "ok").satisfied).toBe(false);
+  });
+});
+
+describe("seed 002: a failed command stays unresolved until a later execution succeeds", () => {
+  it("rejects with the failure named, even after reads and edits", () => {
+    const result = ledgerOf(run("npm test", 1, "FAIL sum.test.js\nexpected 3, received 4"), write("sum.js"), read("sum.js")).evaluate(
+      ["artifact"],
+      "Fixed",
+    );
+    expect(result.missing).toEqual(["execution"]);
+    expect(result.instruction).toContain("npm test");
+    expect(result.instruction).toContain("expected 3, received 4");
+  });
+
+  it("resolves when a later execution succeeds", () => {
+    const ledger = ledgerOf(run("npm test", 1, "FAIL"), write("sum.js"), run("npm test", 0, "PASS"));
+    expect(ledger.evaluate(["artifact", "execution"], "Fixed")).toMatchObject({ satisfied: true, missing: [] });
+  });
+
+  it("does not block a pure question", () => {
+    expect(ledgerOf(run("ls nope", 2, "No such file")).evaluate([], "It is in src/").satisfied).toBe(true);
+  });
+});
+
+describe("seed 002 row 3: source-code request = a separate executable source file", () => {
+  it("is missing when only prose or inline code was produced", () => {
+    const inline = run("python3 -c 'print(2+2)'", 0, "4");
+    const result = ledgerOf(inline, write("notes.md")).evaluate(["source_file"], "print(2+2)");
+    expect(result).toMatchObject({ satisfied: false, missing: ["source_file"] });
+    expect(result.instruction).toContain("separate source file");
+  });
+
+  it("is satisfied by writing a source file", () => {
+    expect(ledgerOf(write("primes.py")).evaluate(["source_file"], "done").satisfied).toBe(true);
+  });
+});
+
+describe("seed 002 row 4: report request = a separate report written AFTER execution", () => {
+  it("is missing when the report was written before anything ran", () => {
+    const result = ledgerOf(write("REPORT.md"), run("python3 bench.py", 0, "12.5 ms")).evaluate(["report"], "see REPORT.md");
+    expect(result.missing).toEqual(["report"]);
+  });
+
+  it("is missing when nothing ran at all", () => {
+    const result = ledgerOf(write("REPORT.md")).evaluate(["report"], "see REPORT.md");
+    expect(result.missing).toEqual(["report"]);
+    expect(result.instruction).toMatch(/run the work first/i);
+  });
+
+  it("a source file does not count as the report", () => {
+    expect(ledgerOf(run("ls", 0, "a"), write("report.py")).evaluate(["report"], "done").satisfied).toBe(false);
+  });
+
+  it("is satisfied by a report file written after a successful execution", () => {
+    const ledger = ledgerOf(run("python3 bench.py", 0, "12.5 ms"), write("results/REPORT.md"));
+    expect(ledger.evaluate(["report"], "see REPORT.md").satisfied).toBe(true);
+  });
+});
+
+describe("seed 002 row 5: benchmark/comparison = exact numbers copied from successful execution output", () => {
+  const bench = () => run("python3 bench.py", 0, "sort_a: 12.53 ms\nsort_b: 48.10 ms\nitems: 10,000");
+
+  it("is satisfied when every number appears in successful output", () => {
+    const result = ledgerOf(bench()).evaluate(["measurements"], "sort_a takes 12.53 ms, sort_b 48.10 ms over 10,000 items.");
+    expect(result.satisfied).toBe(true);
+  });
+
+  it("rejects invented or rounded numbers and names them", () => {
+    const result = ledgerOf(bench()).evaluate(["measurements"], "sort_a takes 12.5 ms, sort_b 48.10 ms: 3.8x faster.");
+    expect(result.missing).toEqual(["measurements"]);
+    expect(result.instruction).toContain("12.5");
+    expect(result.instruction).toContain("3.8");
+    expect(result.instruction).not.toContain("48.10,");
+  });
+
+  it("numbers from failed output do not count", () => {
+    const failed = run("python3 bench.py", 1, "partial: 12.53 ms\nTraceback");
+    expect(ledgerOf(failed).evaluate(["measurements"], "12.53 ms").satisfied).toBe(false);
+  });
+
+  it("a completion without numbers is rejected", () => {
+    const result = ledgerOf(bench()).evaluate(["measurements"], "A is much faster than B.");
+    expect(result.missing).toEqual(["measurements"]);
+    expect(result.instruction).toContain("no measurements");
+  });
+});
+
+describe("evaluate", () => {
+  it("reports several missing kinds in one focused instruction, in table order", () => {
+    const result = new EvidenceLedger().evaluate(["measurements", "artifact", "report"], "done");
+    expect(result.missing).toEqual(["artifact", "report", "measurements"]);
+    expect(result.instruction).toMatch(/^Completion rejected/);
+    expect(result.instruction).toContain("1. ");
+    expect(result.instruction).toContain("3. ");
+  });
+
+  it("accepts any completion when nothing is required", () => {
+    expect(new EvidenceLedger().evaluate([], "hello")).toEqual({ satisfied: true, missing: [], instruction: "", evidence: [] });
+  });
+});

@@ -1,0 +1,182 @@
+import type { EvidenceEvaluation, EvidenceEvent, EvidenceKind } from "./evidence-kind.js";
+import { measurementNumbers, outputContainsNumber } from "./measurements.js";
+import { recoveryInstruction, type Shortfall } from "./recovery-instruction.js";
+
+const MUTATION_TOOLS = new Set(["write_file", "replace_in_file", "apply_patch"]);
+const EXECUTION_TOOLS = new Set(["run_command", "process_start", "process_poll"]);
+const INSPECTION_TOOLS = new Set(["read_file", "list_dir", "search_files", "git_status", "git_diff"]);
+/** What counts as verifying an earlier mutation (seed 002: a later read, git diff/status, execution, poll). */
+const VERIFICATION_TOOLS = new Set(["read_file", "git_status", "git_diff", "run_command", "process_poll"]);
+
+const SOURCE_EXTENSION = /\.(py|js|mjs|cjs|ts|mts|tsx|jsx|sh|bash|rb|pl|php|go|rs|java|kt|c|cc|cpp|cs|swift|lua|r|jl|scala|dart|ex|exs|ps1)$/i;
+const REPORT_PATH = /\.(md|markdown|txt|rst|html|htm|adoc|csv|json|pdf)$|report|results|summary|findings/i;
+
+function normalizePath(path: string): string {
+  return path.replace(/\\/g, "/").replace(/^(\.\/)+/, "");
+}
+
+function exitCode(event: EvidenceEvent): number | undefined {
+  const code = event.metadata["exit_code"];
+  return typeof code === "number" ? code : undefined;
+}
+
+function succeeded(event: EvidenceEvent): boolean {
+  const code = exitCode(event);
+  return !event.is_error && (code === undefined || code === 0);
+}
+
+function mutatedPaths(event: EvidenceEvent): string[] {
+  if (event.changed_paths.length > 0) return event.changed_paths.map(normalizePath);
+  const path = event.args["path"];
+  return MUTATION_TOOLS.has(event.tool) && typeof path === "string" ? [normalizePath(path)] : [];
+}
+
+function describe(event: EvidenceEvent): string {
+  const command = event.args["command"];
+  const path = event.args["path"];
+  const target = typeof command === "string" ? ` \`${command.slice(0, 120)}\`` : typeof path === "string" ? ` ${path}` : "";
+  const code = exitCode(event);
+  const status = event.is_error ? " failed" : code === undefined ? "" : ` exit ${code}`;
+  return `#${event.seq} ${event.tool}${target}${status}`;
+}
+
+/**
+ * The evidence of one run: every tool result in order. `evaluate` decides whether a completion is
+ * backed by real events (seed 002's table), and if not, what exactly the model must still do.
+ * A textual claim is never evidence; only successful tool events of this run are.
+ */
+export class EvidenceLedger {
+  private readonly events: EvidenceEvent[] = [];
+
+  record(event: EvidenceEvent): void {
+    this.events.push(event);
+    this.events.sort((left, right) => left.seq - right.seq);
+  }
+
+  evaluate(required: EvidenceKind[], completionText: string): EvidenceEvaluation {
+    const shortfalls: Shortfall[] = [];
+    const evidence: string[] = [];
+    const unresolved = this.unresolvedFailure();
+    const needs = new Set(required);
+    if (unresolved !== undefined && (needs.has("artifact") || needs.has("execution"))) needs.add("execution");
+    for (const kind of ["artifact", "execution", "source_file", "report", "measurements"] as const) {
+      if (!needs.has(kind)) continue;
+      const check = this.check(kind, completionText, unresolved);
+      if (check.ok) evidence.push(...check.evidence);
+      else shortfalls.push(check.shortfall);
+    }
+    const missing = shortfalls.map((shortfall) => shortfall.kind);
+    return {
+      satisfied: missing.length === 0,
+      missing,
+      instruction: missing.length === 0 ? "" : recoveryInstruction(shortfalls),
+      evidence: [...new Set(evidence)],
+    };
+  }
+
+  private check(
+    kind: EvidenceKind,
+    completionText: string,
+    unresolved: EvidenceEvent | undefined,
+  ): { ok: true; evidence: string[] } | { ok: false; shortfall: Shortfall } {
+    switch (kind) {
+      case "artifact":
+        return this.checkArtifact();
+      case "execution":
+        return this.checkExecution(unresolved);
+      case "source_file":
+        return this.checkWritten(kind, (path) => SOURCE_EXTENSION.test(path), 0);
+      case "report":
+        return this.checkReport();
+      case "measurements":
+        return this.checkMeasurements(completionText);
+      default: {
+        const exhaustive: never = kind;
+        throw new Error(`unknown evidence kind ${String(exhaustive)}`);
+      }
+    }
+  }
+
+  private successfulMutations(): EvidenceEvent[] {
+    return this.events.filter((event) => succeeded(event) && mutatedPaths(event).length > 0 && (MUTATION_TOOLS.has(event.tool) || event.changed_paths.length > 0));
+  }
+
+  private checkArtifact(): { ok: true; evidence: string[] } | { ok: false; shortfall: Shortfall } {
+    const mutations = this.successfulMutations();
+    if (mutations.length === 0) return { ok: false, shortfall: { kind: "artifact", detail: "no_mutation" } };
+    for (const mutation of [...mutations].reverse()) {
+      const paths = new Set(mutatedPaths(mutation));
+      const verification = this.events.find(
+        (event) => event.seq > mutation.seq && succeeded(event) && VERIFICATION_TOOLS.has(event.tool) && this.verifies(event, paths),
+      );
+      if (verification !== undefined) return { ok: true, evidence: [describe(mutation), describe(verification)] };
+    }
+    const last = mutations[mutations.length - 1];
+    return { ok: false, shortfall: { kind: "artifact", detail: "no_verification", paths: mutatedPaths(last) } };
+  }
+
+  /** A read verifies only the file it read; git and executions verify the workspace. */
+  private verifies(event: EvidenceEvent, paths: Set<string>): boolean {
+    if (event.tool !== "read_file") return true;
+    const path = event.args["path"];
+    return typeof path === "string" && paths.has(normalizePath(path));
+  }
+
+  private isExecution(event: EvidenceEvent): boolean {
+    return EXECUTION_TOOLS.has(event.tool);
+  }
+
+  /** The last failed execution when no execution succeeded after it. */
+  private unresolvedFailure(): EvidenceEvent | undefined {
+    let failure: EvidenceEvent | undefined;
+    for (const event of this.events) {
+      if (!this.isExecution(event)) continue;
+      if (succeeded(event)) failure = undefined;
+      else failure = event;
+    }
+    return failure;
+  }
+
+  private checkExecution(unresolved: EvidenceEvent | undefined): { ok: true; evidence: string[] } | { ok: false; shortfall: Shortfall } {
+    if (unresolved !== undefined) {
+      return { ok: false, shortfall: { kind: "execution", detail: "unresolved_failure", failure: describe(unresolved), output: unresolved.output } };
+    }
+    const execution = [...this.events].reverse().find((event) => this.isExecution(event) && succeeded(event));
+    if (execution !== undefined) return { ok: true, evidence: [describe(execution)] };
+    const inspection = [...this.events].reverse().find((event) => INSPECTION_TOOLS.has(event.tool) && succeeded(event));
+    if (inspection !== undefined) return { ok: true, evidence: [describe(inspection)] };
+    return { ok: false, shortfall: { kind: "execution", detail: "nothing_run" } };
+  }
+
+  private checkWritten(
+    kind: "source_file" | "report",
+    accepts: (path: string) => boolean,
+    afterSeq: number,
+  ): { ok: true; evidence: string[] } | { ok: false; shortfall: Shortfall } {
+    const written = this.successfulMutations().find((event) => event.seq > afterSeq && mutatedPaths(event).some(accepts));
+    if (written !== undefined) return { ok: true, evidence: [describe(written)] };
+    return { ok: false, shortfall: { kind, detail: "not_written" } };
+  }
+
+  private checkReport(): { ok: true; evidence: string[] } | { ok: false; shortfall: Shortfall } {
+    const firstExecution = this.events.find((event) => this.isExecution(event) && succeeded(event));
+    if (firstExecution === undefined) return { ok: false, shortfall: { kind: "report", detail: "no_execution_before" } };
+    const isReport = (path: string) => REPORT_PATH.test(path) && !SOURCE_EXTENSION.test(path);
+    return this.checkWritten("report", isReport, firstExecution.seq);
+  }
+
+  private checkMeasurements(completionText: string): { ok: true; evidence: string[] } | { ok: false; shortfall: Shortfall } {
+    const numbers = measurementNumbers(completionText);
+    if (numbers.length === 0) return { ok: false, shortfall: { kind: "measurements", detail: "no_numbers" } };
+    const outputs = this.events.filter((event) => this.isExecution(event) && succeeded(event));
+    const evidence: string[] = [];
+    const unbacked: string[] = [];
+    for (const number of numbers) {
+      const source = outputs.find((event) => outputContainsNumber(event.output, number));
+      if (source === undefined) unbacked.push(number);
+      else evidence.push(describe(source));
+    }
+    if (unbacked.length > 0) return { ok: false, shortfall: { kind: "measurements", detail: "unbacked", numbers: unbacked } };
+    return { ok: true, evidence };
+  }
+}

@@ -1,0 +1,54 @@
+import type { EvidenceKind } from "./evidence-kind.js";
+
+/** Why one kind of evidence is missing, with what the instruction needs to be specific. */
+export type Shortfall =
+  | { kind: "artifact"; detail: "no_mutation" }
+  | { kind: "artifact"; detail: "no_verification"; paths: string[] }
+  | { kind: "execution"; detail: "nothing_run" }
+  | { kind: "execution"; detail: "unresolved_failure"; failure: string; output: string }
+  | { kind: "source_file"; detail: "not_written" }
+  | { kind: "report"; detail: "not_written" | "no_execution_before" }
+  | { kind: "measurements"; detail: "no_numbers" }
+  | { kind: "measurements"; detail: "unbacked"; numbers: string[] };
+
+function lastLines(output: string, count: number): string {
+  const lines = output.trimEnd().split("\n");
+  return lines.slice(-count).join("\n").slice(-600);
+}
+
+function sentence(shortfall: Shortfall): string {
+  switch (shortfall.kind) {
+    case "artifact":
+      return shortfall.detail === "no_mutation"
+        ? "No file was created or changed in this run. Make the change the task asks for with write_file or replace_in_file."
+        : `You changed ${shortfall.paths.join(", ")} but never checked the result. Verify it: read the file back, run it or its tests, or look at git_diff.`;
+    case "execution":
+      return shortfall.detail === "nothing_run"
+        ? "Nothing was run or inspected in this run. Run the program or the tests with run_command and base your answer on the real output."
+        : `${shortfall.failure} and nothing has succeeded since. Its output ended with:\n${lastLines(shortfall.output, 8)}\nFix the cause and run it again until it succeeds.`;
+    case "source_file":
+      return "The task asks for code: write it to a separate source file (for example main.py) with write_file and run that file; inline snippets and `python -c` do not count.";
+    case "report":
+      return shortfall.detail === "no_execution_before"
+        ? "A report must describe real results: run the work first, then write the report file from the output."
+        : "Write the report to its own file (for example REPORT.md) after running, using the real output.";
+    case "measurements":
+      return shortfall.detail === "no_numbers"
+        ? "Your completion contains no measurements. Copy the exact numbers from a successful command's output into the result."
+        : `These numbers in your completion do not appear in any successful command output: ${shortfall.numbers.join(", ")}. Run the measurement and copy the exact figures; never estimate.`;
+    default: {
+      const exhaustive: never = shortfall;
+      return String(exhaustive);
+    }
+  }
+}
+
+/** One focused instruction covering everything that is missing, in the table's order. */
+export function recoveryInstruction(shortfalls: Shortfall[]): string {
+  const kinds: EvidenceKind[] = shortfalls.map((shortfall) => shortfall.kind);
+  const steps = shortfalls.map((shortfall, index) => `${index + 1}. ${sentence(shortfall)}`);
+  return (
+    `Completion rejected: the run has no evidence for ${kinds.join(", ")}. A claim is not proof; only successful tool results of this run count.\n` +
+    `${steps.join("\n")}\nThen call attempt_completion again.`
+  );
+}
