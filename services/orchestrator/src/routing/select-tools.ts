@@ -1,0 +1,63 @@
+import type { ToolDescriptor } from "@aide/contracts";
+import { classifyIntents, type Intent } from "./classify-intents.js";
+
+/** Always offered in Act mode: the model can always look around, edit and finish. */
+export const CORE_ACT_TOOLS: readonly string[] = ["read_file", "list_dir", "search_files", "write_file", "replace_in_file", "attempt_completion"];
+
+/** Tools each intent brings in on top of the core. */
+const TOOLS_BY_INTENT: Record<Intent, string[]> = {
+  artifacts: ["apply_patch"],
+  execution: ["run_command"],
+  source: ["apply_patch", "run_command"],
+  reports: ["run_command"],
+  comparisons: ["run_command"],
+  processes: ["process_start", "process_poll", "process_cancel", "run_command"],
+  git: ["git_status", "git_diff"],
+  memory: ["remember", "recall", "forget"],
+  delegation: ["spawn_agent"],
+};
+
+/** Offered when no intent is recognized, so a vague request can still be investigated. */
+const FALLBACK_TOOLS = ["run_command", "git_status", "git_diff"];
+
+const ROUTED = new Set([...CORE_ACT_TOOLS, ...Object.values(TOOLS_BY_INTENT).flat(), "update_plan", "switch_to_act_mode"]);
+
+/** The orchestrator's Plan-mode exit; added when the catalog does not carry its own. */
+export const SWITCH_TO_ACT_MODE_TOOL: ToolDescriptor = {
+  name: "switch_to_act_mode",
+  description: "Ask the person to switch to Act mode so you can edit files and run commands. Say why in `reason`.",
+  parameters: {
+    type: "object",
+    properties: { reason: { type: "string", description: "What you will do in Act mode." } },
+    required: ["reason"],
+    additionalProperties: false,
+  },
+  read_only: true,
+  parallel_safe: false,
+  handled_by: "orchestrator",
+};
+
+function wantsPlan(task: string, intents: Intent[]): boolean {
+  return /\b(plan|steps|step by step|todo|checklist)\b/i.test(task) || intents.length >= 3 || task.length > 400;
+}
+
+/**
+ * Picks the catalog subset sent to the model (seed 002 intent routing). Act: the core workspace tools,
+ * plus those the request's intents call for, plus any tool this router does not know. Plan: read-only
+ * tools, `update_plan`, and `switch_to_act_mode`. Catalog order is kept. This only keeps the
+ * model's choice small: authorization happens in the approval gate and the tools service.
+ */
+export function selectTools(task: string, catalog: ToolDescriptor[], mode: "plan" | "act"): ToolDescriptor[] {
+  if (mode === "plan") {
+    const selected = catalog.filter(
+      (tool) => (tool.read_only && tool.name !== "spawn_agent") || tool.name === "update_plan" || tool.name === "switch_to_act_mode",
+    );
+    return selected.some((tool) => tool.name === "switch_to_act_mode") ? selected : [...selected, SWITCH_TO_ACT_MODE_TOOL];
+  }
+  const intents = classifyIntents(task);
+  const wanted = new Set<string>(CORE_ACT_TOOLS);
+  for (const intent of intents) for (const name of TOOLS_BY_INTENT[intent]) wanted.add(name);
+  if (intents.length === 0) for (const name of FALLBACK_TOOLS) wanted.add(name);
+  if (wantsPlan(task, intents)) wanted.add("update_plan");
+  return catalog.filter((tool) => tool.name !== "switch_to_act_mode" && (wanted.has(tool.name) || !ROUTED.has(tool.name)));
+}
