@@ -1,19 +1,75 @@
 /**
  * npm run bench:bus — request/reply round trips between two real processes over the loopback
- * bus (this process requests; a spawned service process answers), a small payload and a 64 KB one,
- * against the same validated echo called as an in-process function, in one run.
+ * bus (a requester process and the echo service process), a small payload and a 64 KB one;
+ * in the same run: the same validated call as an in-process function (the bus overhead), and both
+ * processes inside the bubblewrap profile the supervisor gives services (issue 8).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect } from "nats";
-import { encodeJson, decodeJson, startNatsServer } from "@aide/runtime";
+import { decodeJson, encodeJson, startNatsServer, type RunningNatsServer } from "@aide/runtime";
+import { bwrapArguments, checkSandboxSupport, installRoot, sandboxProfiles } from "@aide/cli/supervisor";
 import { echoEndpoint, EchoRequestSchema } from "./bus-echo-service.js";
 import { percentile, writeBenchResult } from "./lib/results.js";
 
-const warmup = 500;
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 5000);
+const warmup = 500;
+
+function command(script: string, user: string, server: RunningNatsServer, runDir: string, sandboxed: boolean): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    AIDE_NATS_URL: server.url,
+    AIDE_NATS_CREDS: server.credentialFiles[user],
+    AIDE_LOG_LEVEL: "warn",
+    BENCH_ITERATIONS: String(iterations),
+  };
+  const argv = [process.execPath, join(import.meta.dirname, script)];
+  if (!sandboxed) return { file: argv[0], args: argv.slice(1), env };
+  const args = bwrapArguments({
+    profile: sandboxProfiles.orchestrator,
+    env,
+    command: argv,
+    home: process.env.HOME ?? "/root",
+    aideHome: runDir,
+    installRoot,
+    credentialsFile: server.credentialFiles[user],
+    workspaceRoots: [],
+    readOnly: [],
+  });
+  return { file: "bwrap", args, env: { PATH: env.PATH } };
+}
+
+async function busPair(server: RunningNatsServer, runDir: string, sandboxed: boolean): Promise<Record<string, number[]>> {
+  const responder = command("bus-echo-service.js", "bench_responder", server, runDir, sandboxed);
+  const echo = spawn(responder.file, responder.args, { env: responder.env, stdio: ["ignore", "ignore", "inherit"] });
+  try {
+    const requester = command("bus-requester.js", "bench_requester", server, runDir, sandboxed);
+    const child = spawn(requester.file, requester.args, { env: requester.env, stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout?.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    if (code !== 0) throw new Error(`requester exited with ${code}`);
+    return JSON.parse(out) as Record<string, number[]>;
+  } finally {
+    echo.kill("SIGTERM");
+    await new Promise((resolve) => echo.once("exit", resolve));
+  }
+}
+
+async function inProcess(payload: string): Promise<number[]> {
+  const samples: number[] = [];
+  const controller = new AbortController();
+  for (let i = 0; i < warmup + iterations; i++) {
+    const started = process.hrtime.bigint();
+    // The same work minus the bus: encode, decode, validate, handle, encode the reply, decode it.
+    const request = EchoRequestSchema.parse(decodeJson(encodeJson({ id: i, payload })));
+    const result = await echoEndpoint.handle(request, { subject: "", message: undefined as never, logger: undefined as never, signal: controller.signal });
+    decodeJson(encodeJson({ ok: true, result }));
+    if (i >= warmup) samples.push(Number(process.hrtime.bigint() - started) / 1000);
+  }
+  return samples;
+}
 
 async function main() {
   const runDir = mkdtempSync(join(tmpdir(), "aide-bench-bus-"));
@@ -24,75 +80,34 @@ async function main() {
       bench_requester: { publish: { allow: ["agent.bench.>", "$SRV.>"] }, subscribe: { allow: ["_INBOX_bench_requester.>"] } },
     },
   });
-  const child = spawn(process.execPath, [join(import.meta.dirname, "bus-echo-service.js")], {
-    env: { PATH: process.env.PATH ?? "", AIDE_NATS_URL: server.url, AIDE_NATS_CREDS: server.credentialFiles.bench_responder, AIDE_LOG_LEVEL: "warn" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const creds = server.credentials.bench_requester;
-  const connection = await connect({ servers: server.url, user: creds.user, pass: creds.password, inboxPrefix: creds.inbox_prefix });
   try {
-    for (let tries = 0; ; tries++) {
-      try {
-        await connection.request("$SRV.PING.aide-bench-echo", new Uint8Array(), { timeout: 300 });
-        break;
-      } catch {
-        if (tries > 100) throw new Error("echo service did not start");
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
-    const small = "x".repeat(64);
-    const large = "y".repeat(64 * 1024);
-
-    const busRoundTrips = async (payload: string) => {
-      const samples: number[] = [];
-      for (let i = 0; i < warmup + iterations; i++) {
-        const started = process.hrtime.bigint();
-        const reply = await connection.request("agent.bench.echo", encodeJson({ id: i, payload }), { timeout: 5000 });
-        const body = decodeJson(reply.data) as { ok: boolean };
-        if (!body.ok) throw new Error("echo failed");
-        const elapsed = Number(process.hrtime.bigint() - started) / 1000;
-        if (i >= warmup) samples.push(elapsed);
-      }
-      return samples;
-    };
-    const inProcess = async (payload: string) => {
-      const samples: number[] = [];
-      const controller = new AbortController();
-      for (let i = 0; i < warmup + iterations; i++) {
-        const started = process.hrtime.bigint();
-        // The same work minus the bus: encode, decode, validate, handle, encode the reply, decode it.
-        const request = EchoRequestSchema.parse(decodeJson(encodeJson({ id: i, payload })));
-        const result = await echoEndpoint.handle(request, { subject: "", message: undefined as never, logger: undefined as never, signal: controller.signal });
-        decodeJson(encodeJson({ ok: true, result }));
-        const elapsed = Number(process.hrtime.bigint() - started) / 1000;
-        if (i >= warmup) samples.push(elapsed);
-      }
-      return samples;
-    };
-
-    const busSmall = await busRoundTrips(small);
-    const busLarge = await busRoundTrips(large);
-    const localSmall = await inProcess(small);
-    const localLarge = await inProcess(large);
     const round = (value: number) => Math.round(value * 10) / 10;
+    const plain = await busPair(server, runDir, false);
+    const localSmall = await inProcess("x".repeat(64));
+    const localLarge = await inProcess("y".repeat(64 * 1024));
+    const support = checkSandboxSupport();
+    const sandboxed = support.available ? await busPair(server, runDir, true) : undefined;
     const figures = {
       iterations,
-      p50_us: round(percentile(busSmall, 50)),
-      p99_us: round(percentile(busSmall, 99)),
-      p50_us_64k: round(percentile(busLarge, 50)),
-      p99_us_64k: round(percentile(busLarge, 99)),
+      p50_us: round(percentile(plain.small, 50)),
+      p99_us: round(percentile(plain.small, 99)),
+      p50_us_64k: round(percentile(plain["64k"], 50)),
+      p99_us_64k: round(percentile(plain["64k"], 99)),
       in_process_p50_us: round(percentile(localSmall, 50)),
       in_process_p99_us: round(percentile(localSmall, 99)),
       in_process_p50_us_64k: round(percentile(localLarge, 50)),
       in_process_p99_us_64k: round(percentile(localLarge, 99)),
-      bus_overhead_p50_us: round(percentile(busSmall, 50) - percentile(localSmall, 50)),
-      target: "p50 under 300 us for the small payload",
+      bus_overhead_p50_us: round(percentile(plain.small, 50) - percentile(localSmall, 50)),
+      p50_us_sandboxed: sandboxed ? round(percentile(sandboxed.small, 50)) : null,
+      p99_us_sandboxed: sandboxed ? round(percentile(sandboxed.small, 99)) : null,
+      p50_us_64k_sandboxed: sandboxed ? round(percentile(sandboxed["64k"], 50)) : null,
+      sandboxed_ratio_p50: sandboxed ? round(percentile(sandboxed.small, 50) / percentile(plain.small, 50) * 100) / 100 : null,
+      sandbox: support.detail,
+      targets: "p50 under 300 us for the small payload; sandboxed p50 within 10% of unsandboxed",
     };
     const path = writeBenchResult("bus", figures);
     process.stdout.write(JSON.stringify(figures, null, 2) + `\nwritten to ${path}\n`);
   } finally {
-    await connection.close();
-    child.kill("SIGTERM");
     await server.stop();
     rmSync(runDir, { recursive: true, force: true });
   }
