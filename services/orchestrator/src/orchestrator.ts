@@ -123,7 +123,7 @@ export class Orchestrator {
       maxIterations: record.max_iterations,
       canDelegate: true,
       readOnlyAgent: false,
-      policies: createRunPolicies(record.task, record.tool_log),
+      policies: createRunPolicies(record.task, record.tool_log, record.counters.completion_attempts),
       startedAtMs: Date.parse(record.run_started_at ?? this.seams.now().toISOString()),
       logger: this.seams.logger.child({ session: record.id, run: record.run }),
       persist: () => runtime.persist(),

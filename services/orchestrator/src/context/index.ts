@@ -1,2 +1,12 @@
 export { wrapToolResult, neutralizeTags } from "./wrap-tool-result.js";
 export type { ToolResultForModel } from "./wrap-tool-result.js";
+export { systemPrompt } from "./system-prompt.js";
+export type { AgentMode, SystemPromptInput } from "./system-prompt.js";
+export { modeNotice } from "./mode-notice.js";
+export { buildContext, messageChars, COMPACTION_THRESHOLD } from "./build-context.js";
+export type { BuildContextInput, BuiltContext } from "./build-context.js";
+export { planCompaction, compactionPrompt } from "./compaction.js";
+export type { CompactionPlan } from "./compaction.js";
+export { environmentDetails, memoryBlock, MAX_MEMORIES } from "./environment-details.js";
+export type { EnvironmentFacts, MemoryInput } from "./environment-details.js";
+export { exampleCall } from "./tool-examples.js";

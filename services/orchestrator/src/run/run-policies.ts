@@ -15,7 +15,7 @@ export interface RunPolicies {
   completion: CompletionBudget;
 }
 
-export function createRunPolicies(task: string, toolLog: ToolLogEntry[] = []): RunPolicies {
+export function createRunPolicies(task: string, toolLog: ToolLogEntry[] = [], completionRejections = 0): RunPolicies {
   const policies: RunPolicies = {
     required: deriveEvidenceRequirements(task),
     ledger: new EvidenceLedger(),
@@ -25,6 +25,7 @@ export function createRunPolicies(task: string, toolLog: ToolLogEntry[] = []): R
     completion: new CompletionBudget(),
   };
   for (const entry of toolLog) replayEntry(policies, entry);
+  for (let index = 0; index < completionRejections; index += 1) policies.completion.reject();
   return policies;
 }
 

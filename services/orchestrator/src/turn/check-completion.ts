@@ -1,32 +1,29 @@
 import type { RunContext } from "../run/run-context.js";
 import type { CallOutcome } from "../session/session-record.js";
 
-/** Rejections before the run ends `unverified` (seed 002: "after repeated rejected checkpoints"). */
-export const completionRetryBudget = 3;
-
 /**
  * Step 9: `attempt_completion` is accepted only when the evidence derived from the request is in
  * this run's tool events. Without it: `completion.rejected` with a focused instruction for the
- * model; once the retry budget is spent: `completion.unverified` and an explicit incomplete result,
- * never a laundered success.
+ * model; once the completion budget is spent: `completion.unverified` and an explicit incomplete
+ * result, never a laundered success.
  */
 export async function checkCompletion(context: RunContext, resultText: string): Promise<CallOutcome> {
   const { policies, session } = context;
   const verdict = policies.ledger.evaluate(policies.required, resultText);
   if (verdict.satisfied) {
-    context.outcome = { kind: "done", result: resultText, evidence: verdict.evidence.map(String) };
+    context.outcome = { kind: "done", result: resultText, evidence: verdict.evidence };
     return { is_error: false, output: "Completion accepted.", metadata: {}, changed_paths: [], notices: [] };
   }
+  const budget = policies.completion.reject();
   context.state.counters.completion_attempts += 1;
-  const attempt = context.state.counters.completion_attempts;
-  const missing = verdict.missing.map(String);
-  if (attempt >= completionRetryBudget) {
+  const missing = [...verdict.missing];
+  if (budget.outcome === "unverified") {
     const result = `INCOMPLETE (unverified): ${resultText}\n\nThe run could not prove: ${missing.join(", ")}.`;
     await session.emit("completion.unverified", { missing, result }, context.depth, context.run);
     context.outcome = { kind: "unverified", result, missing };
     return { is_error: true, output: result, metadata: {}, changed_paths: [], notices: [] };
   }
-  await session.emit("completion.rejected", { missing, instruction: verdict.instruction, attempt }, context.depth, context.run);
+  await session.emit("completion.rejected", { missing, instruction: verdict.instruction, attempt: budget.rejections }, context.depth, context.run);
   return {
     is_error: true,
     output: `Completion rejected: ${verdict.instruction}`,

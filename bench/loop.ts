@@ -1,0 +1,124 @@
+/**
+ * bench:loop — the orchestrator loop's own overhead per turn. A 20-turn scripted session (the
+ * model's replies are instant, each turn one cheap read_file) runs through every real process:
+ * nats-server with JetStream, model (scripted), tools, checkpoints, orchestrator. An observer
+ * timestamps events as they arrive; per turn:
+ *   overhead = (arrival of the next model.requested − arrival of this one)
+ *              − the model's duration (model.responded) − the tools' durations (tool.completed).
+ * Anchor, same run: a plain request/reply round trip between two processes on the same bus.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connect, type NatsConnection } from "nats";
+import { startNatsServer } from "@aide/runtime";
+import { percentile, repoRoot, writeBenchResult } from "./lib/results.js";
+
+const turns = 20;
+
+async function startProcess(name: string, url: string, creds: string, env: Record<string, string>, pinger: NatsConnection): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [join(repoRoot, "services", name, "dist", "main.js")], {
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_NATS_URL: url, AIDE_NATS_CREDS: creds, AIDE_LOG_LEVEL: "warn", ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      await pinger.request(`$SRV.PING.aide-${name}`, new Uint8Array(), { timeout: 300 });
+      return child;
+    } catch {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${name} did not start`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+async function anchorRoundTrip(tester: NatsConnection): Promise<number> {
+  const samples: number[] = [];
+  for (let index = 0; index < 300; index += 1) {
+    const started = performance.now();
+    await tester.request("$SRV.PING.aide-orchestrator", new Uint8Array(), { timeout: 2_000 });
+    samples.push(performance.now() - started);
+  }
+  return percentile(samples.slice(50), 50);
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "aide-bench-loop-"));
+  const workspace = join(dir, "workspace");
+  mkdirSync(workspace);
+  for (let index = 0; index < turns; index += 1) writeFileSync(join(workspace, `f${index}.txt`), `file ${index}\n`);
+  const replies = Array.from({ length: turns - 1 }, (_, index) => ({ text: `<read_file>\n<path>f${index}.txt</path>\n</read_file>` }));
+  replies.push({ text: "<attempt_completion>\n<result>Read all the files.</result>\n</attempt_completion>" });
+  writeFileSync(join(dir, "transcript.json"), JSON.stringify({ replies }));
+  writeFileSync(join(dir, "models.json"), JSON.stringify({ default: "s1", models: [{ id: "s1", provider: "scripted", transcript: join(dir, "transcript.json") }] }));
+  const server = await startNatsServer({
+    runDir: join(dir, "bus"),
+    extraUsers: { tester: { publish: { allow: [">"] }, subscribe: { allow: [">"] }, allow_responses: true } },
+  });
+  const tester = await connect({ servers: server.url, user: "tester", pass: server.credentials.tester.password, inboxPrefix: server.credentials.tester.inbox_prefix });
+  const children: ChildProcess[] = [];
+  try {
+    const roots = { AIDE_WORKSPACE_ROOTS: dir };
+    children.push(await startProcess("model", server.url, server.credentialFiles.model, { AIDE_MODELS_CONFIG: join(dir, "models.json"), AIDE_HOME: join(dir, "home") }, tester));
+    children.push(await startProcess("tools", server.url, server.credentialFiles.tools, roots, tester));
+    children.push(await startProcess("checkpoints", server.url, server.credentialFiles.checkpoints, roots, tester));
+    children.push(await startProcess("orchestrator", server.url, server.credentialFiles.orchestrator, roots, tester));
+
+    const arrivals: Array<{ at: number; type: string; payload: Record<string, unknown> }> = [];
+    let finished!: () => void;
+    const done = new Promise<void>((resolve) => (finished = resolve));
+    tester.subscribe("agent.evt.>", {
+      callback: (_error, message) => {
+        const at = performance.now();
+        const event = JSON.parse(new TextDecoder().decode(message.data)) as { type: string; payload: Record<string, unknown> };
+        arrivals.push({ at, type: event.type, payload: event.payload });
+        if (event.type === "run.completed" || event.type === "run.failed") finished();
+      },
+    });
+    await tester.flush();
+    const wallStart = performance.now();
+    const reply = await tester.request("agent.cmd.start", new TextEncoder().encode(JSON.stringify({ task: "What do the f files say?", workspace })), { timeout: 10_000 });
+    const started = JSON.parse(new TextDecoder().decode(reply.data));
+    if (!started.ok) throw new Error(JSON.stringify(started));
+    await done;
+    const wallMs = performance.now() - wallStart;
+    const terminal = arrivals.at(-1)!;
+    if (terminal.type !== "run.completed") throw new Error(`the run ended ${terminal.type}: ${JSON.stringify(terminal.payload)}`);
+
+    const requested = arrivals.map((arrival, index) => ({ ...arrival, index })).filter((arrival) => arrival.type === "model.requested");
+    const overheads: number[] = [];
+    for (let turn = 0; turn < requested.length; turn += 1) {
+      const from = requested[turn];
+      const toIndex = turn + 1 < requested.length ? requested[turn + 1].index : arrivals.length - 1;
+      const window = arrivals.slice(from.index, toIndex + 1);
+      const modelMs = window.filter((a) => a.type === "model.responded").reduce((sum, a) => sum + Number(a.payload.duration_ms), 0);
+      const toolMs = window.filter((a) => a.type === "tool.completed").reduce((sum, a) => sum + Number(a.payload.duration_ms), 0);
+      overheads.push(arrivals[toIndex].at - from.at - modelMs - toolMs);
+    }
+    const anchor = await anchorRoundTrip(tester);
+    const p50 = percentile(overheads, 50);
+    const figures = {
+      turns: requested.length,
+      overhead_ms_p50: Math.round(p50 * 1000) / 1000,
+      overhead_ms_p99: Math.round(percentile(overheads, 99) * 1000) / 1000,
+      overhead_ms_all: overheads.map((value) => Math.round(value * 1000) / 1000),
+      wall_ms: Math.round(wallMs),
+      events: arrivals.length,
+      anchor_bus_roundtrip_ms_p50: Math.round(anchor * 1000) / 1000,
+      overhead_to_anchor_ratio: Math.round((p50 / anchor) * 10) / 10,
+      target_overhead_ms_p50: 5,
+      note: "overhead = wall time between consecutive model requests minus the model's and the tools' own durations; includes event publishing with JetStream acks and the durable session write per step",
+    };
+    const path = writeBenchResult("loop", figures);
+    process.stdout.write(`${JSON.stringify(figures, null, 2)}\nwritten to ${path}\n`);
+  } finally {
+    for (const child of children) child.kill("SIGTERM");
+    await tester.close();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

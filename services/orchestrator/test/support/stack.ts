@@ -1,0 +1,132 @@
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { NatsConnection, Subscription } from "nats";
+import { AgentEventSchema, type AgentEvent } from "@aide/contracts";
+import { startTestBus, type TestBus } from "../../../../tests/helpers/bus.js";
+import { repoRoot, requestJson, startServiceProcess, type ServiceProcess } from "../../../../tests/helpers/service-process.js";
+
+export const sampleProject = join(repoRoot, "services", "orchestrator", "test", "fixtures", "sample-project");
+
+/** Services whose compiled entry exists (others are still being built by their engineers). */
+export function built(name: string): boolean {
+  return existsSync(join(repoRoot, "services", name, "dist", "main.js"));
+}
+
+export interface ScriptedReply {
+  text?: string;
+  tool_calls?: Array<{ id: string; name: string; arguments: Record<string, unknown> }>;
+  delay_ms?: number;
+}
+
+export interface Stack {
+  bus: TestBus;
+  tester: NatsConnection;
+  dir: string;
+  workspace: string;
+  services: Record<string, ServiceProcess>;
+  events: AgentEvent[];
+  /** Every event that failed `AgentEventSchema` (must stay empty). */
+  invalidEvents: unknown[];
+  command(name: string, body: unknown, timeoutMs?: number): Promise<any>;
+  /** Resolves with the first event matching (already seen or future). */
+  waitFor(predicate: (event: AgentEvent) => boolean, timeoutMs?: number): Promise<AgentEvent>;
+  terminal(session: string, run?: string, timeoutMs?: number): Promise<AgentEvent>;
+  startOrchestrator(env?: Record<string, string>): Promise<ServiceProcess>;
+  egressCount(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real nats-server with JetStream, the real model (scripted provider), tools, checkpoints and
+ * orchestrator processes, a copy of the sample project as the workspace, and an observer that
+ * collects and validates every event.
+ */
+export async function startStack(replies: ScriptedReply[], options: { orchestratorEnv?: Record<string, string>; toolsEnv?: Record<string, string> } = {}): Promise<Stack> {
+  const dir = mkdtempSync(join(tmpdir(), "aide-orch-"));
+  const workspace = join(dir, "workspace");
+  cpSync(sampleProject, workspace, { recursive: true });
+  const transcript = join(dir, "transcript.json");
+  writeFileSync(transcript, JSON.stringify({ replies }));
+  const modelsConfig = join(dir, "models.json");
+  writeFileSync(modelsConfig, JSON.stringify({ default: "s1", models: [{ id: "s1", provider: "scripted", transcript, record: join(dir, "model-requests.jsonl") }] }));
+  const bus = await startTestBus();
+  const tester = await bus.connectAs("tester");
+  const events: AgentEvent[] = [];
+  const invalidEvents: unknown[] = [];
+  const listeners = new Set<() => void>();
+  const subscription: Subscription = tester.subscribe("agent.evt.>", {
+    callback: (error, message) => {
+      if (error) return;
+      const raw = JSON.parse(new TextDecoder().decode(message.data));
+      const parsed = AgentEventSchema.safeParse(raw);
+      if (parsed.success) events.push(parsed.data);
+      else invalidEvents.push(raw);
+      for (const listener of [...listeners]) listener();
+    },
+  });
+  await tester.flush();
+  const roots = { AIDE_WORKSPACE_ROOTS: dir };
+  const services: Record<string, ServiceProcess> = {};
+  services.model = await startServiceProcess(bus, "model", { env: { AIDE_MODELS_CONFIG: modelsConfig, AIDE_HOME: join(dir, "home"), AIDE_LOG_LEVEL: "info" }, pinger: tester });
+  services.tools = await startServiceProcess(bus, "tools", { env: { ...roots, AIDE_LOG_LEVEL: "info", ...options.toolsEnv }, pinger: tester });
+  services.checkpoints = await startServiceProcess(bus, "checkpoints", { env: { ...roots, AIDE_LOG_LEVEL: "info" }, pinger: tester });
+  const startOrchestrator = async (env: Record<string, string> = {}) => {
+    services.orchestrator = await startServiceProcess(bus, "orchestrator", {
+      env: { ...roots, AIDE_LOG_LEVEL: "info", ...options.orchestratorEnv, ...env },
+      pinger: tester,
+    });
+    return services.orchestrator;
+  };
+  await startOrchestrator();
+  const waitFor: Stack["waitFor"] = (predicate, timeoutMs = 30_000) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        listeners.delete(check);
+        reject(new Error(`no matching event within ${timeoutMs} ms; saw: ${events.map((e) => `${e.seq}:${e.type}`).join(" ")}`));
+      }, timeoutMs);
+      const check = () => {
+        const found = events.find(predicate);
+        if (!found) return;
+        clearTimeout(timer);
+        listeners.delete(check);
+        resolve(found);
+      };
+      listeners.add(check);
+      check();
+    });
+  return {
+    bus,
+    tester,
+    dir,
+    workspace,
+    services,
+    events,
+    invalidEvents,
+    command: (name, body, timeoutMs = 20_000) => requestJson(tester, `agent.cmd.${name}`, body, timeoutMs),
+    waitFor,
+    terminal: (session, run, timeoutMs) =>
+      waitFor((e) => e.session === session && e.depth === 0 && (run === undefined || e.run === run) && ["run.completed", "run.failed", "run.cancelled"].includes(e.type), timeoutMs),
+    startOrchestrator,
+    async egressCount() {
+      const jsm = await tester.jetstreamManager();
+      const info = await jsm.streams.info("AGENT_AUDIT").catch(() => undefined);
+      return info?.state.messages ?? 0;
+    },
+    async stop() {
+      subscription.unsubscribe();
+      for (const service of Object.values(services)) await service.stop().catch(() => undefined);
+      await bus.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every session's seqs are 1..n without gaps or repeats. */
+export function assertContiguous(events: AgentEvent[], session: string): number[] {
+  const seqs = events.filter((event) => event.session === session).map((event) => event.seq).sort((a, b) => a - b);
+  seqs.forEach((seq, index) => {
+    if (seq !== index + 1) throw new Error(`seq ${seq} at position ${index + 1}: ${seqs.join(",")}`);
+  });
+  return seqs;
+}
