@@ -1,0 +1,44 @@
+import type { AgentEvent } from "./api.js";
+
+export interface EventSocketHandlers {
+  onEvent(event: AgentEvent): void;
+  onPendingApproval(event: AgentEvent): void;
+}
+
+/**
+ * Follows a session over `/api/events` and reconnects with `since` = the last seq received, so
+ * each event is shown once; pending approvals come again on every reconnect.
+ */
+export function followEvents(session: string, handlers: EventSocketHandlers): { close(): void } {
+  let lastSeq = 0;
+  let closed = false;
+  let socket: WebSocket | undefined;
+  let delay = 200;
+  const connect = () => {
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/events?session=${encodeURIComponent(session)}&since=${lastSeq}`;
+    socket = new WebSocket(url);
+    socket.addEventListener("open", () => (delay = 200));
+    socket.addEventListener("message", (message) => {
+      const frame = JSON.parse(String(message.data)) as { type: string; event?: AgentEvent };
+      if (frame.type === "event" && frame.event) {
+        if (frame.event.seq <= lastSeq) return;
+        lastSeq = frame.event.seq;
+        handlers.onEvent(frame.event);
+      } else if (frame.type === "approval.pending" && frame.event) {
+        handlers.onPendingApproval(frame.event);
+      }
+    });
+    socket.addEventListener("close", (event) => {
+      if (closed || event.code === 4404) return;
+      setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 5000);
+    });
+  };
+  connect();
+  return {
+    close() {
+      closed = true;
+      socket?.close();
+    },
+  };
+}

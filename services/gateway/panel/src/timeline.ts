@@ -1,0 +1,51 @@
+import { api, type Checkpoint } from "./api.js";
+import { byId, el } from "./dom.js";
+
+interface RestoreResult {
+  plan: { modified: string[]; created_since: string[]; deleted_since: string[] };
+  applied: boolean;
+  truncated_messages: number;
+}
+
+/** The checkpoint timeline: preview a restore (the plan), then confirm it. */
+export async function renderTimeline(session: string): Promise<void> {
+  const list = byId<HTMLOListElement>("timeline");
+  const preview = byId<HTMLDivElement>("restore-preview");
+  const { checkpoints } = await api<{ checkpoints: Checkpoint[] }>("GET", `/api/checkpoints?session=${encodeURIComponent(session)}`);
+  list.replaceChildren(
+    ...checkpoints.map((checkpoint) =>
+      el("li", { attrs: { "data-checkpoint": checkpoint.id } }, [
+        el("span", { className: "label", text: checkpoint.label }),
+        el("span", { className: "meta", text: `${checkpoint.id.slice(0, 10)} · ${checkpoint.files_changed} files · ${checkpoint.created_at.slice(11, 19)}` }),
+        el("button", { text: "Preview restore", attrs: { type: "button", "data-action": "preview" }, onClick: () => void showPreview(session, checkpoint, preview) }),
+      ]),
+    ),
+  );
+}
+
+async function showPreview(session: string, checkpoint: Checkpoint, preview: HTMLDivElement): Promise<void> {
+  const result = await api<RestoreResult>("POST", "/api/checkpoints/restore", { session, checkpoint: checkpoint.id, confirm: false });
+  const section = (label: string, paths: string[]) => [el("strong", { text: label }), el("ul", {}, paths.length ? paths.map((p) => el("li", { text: p })) : [el("li", { text: "none" })])];
+  const status = el("p", { className: "restore-status" });
+  preview.hidden = false;
+  preview.replaceChildren(
+    el("p", { text: `Restore ${checkpoint.id.slice(0, 10)} (${checkpoint.label})?` }),
+    ...section("Modified", result.plan.modified),
+    ...section("Removed (created since)", result.plan.created_since),
+    ...section("Brought back (deleted since)", result.plan.deleted_since),
+    el("button", {
+      className: "danger",
+      text: "Confirm restore",
+      attrs: { type: "button", "data-action": "confirm-restore" },
+      onClick: async () => {
+        try {
+          const applied = await api<RestoreResult>("POST", "/api/checkpoints/restore", { session, checkpoint: checkpoint.id, confirm: true });
+          status.textContent = applied.applied ? `Restored ${checkpoint.id.slice(0, 10)}.` : "Not applied.";
+        } catch (error) {
+          status.textContent = (error as Error).message;
+        }
+      },
+    }),
+    status,
+  );
+}

@@ -1,0 +1,51 @@
+import type { AgentEvent } from "./api.js";
+import { byId, el } from "./dom.js";
+
+/** Appends one event to the transcript; model text deltas of one request join one entry. */
+export function createTranscript() {
+  const list = byId<HTMLOListElement>("transcript");
+  let textEntry: { requestId: string; element: HTMLElement } | undefined;
+  const add = (className: string, text: string) => {
+    textEntry = undefined;
+    list.append(el("li", { className, text }));
+  };
+  return {
+    clear() {
+      list.replaceChildren();
+      textEntry = undefined;
+    },
+    add(event: AgentEvent) {
+      const p = event.payload ?? {};
+      switch (event.type) {
+        case "run.created":
+          return add("meta", `Task: ${p.task}`);
+        case "model.delta":
+          if (textEntry === undefined || textEntry.requestId !== p.request_id) {
+            const element = el("li", { className: "text" });
+            list.append(element);
+            textEntry = { requestId: p.request_id, element };
+          }
+          textEntry.element.textContent = (textEntry.element.textContent ?? "") + p.text;
+          return;
+        case "tool.started":
+          return add("tool", `▸ ${p.tool} ${JSON.stringify(p.args).slice(0, 200)}`);
+        case "tool.completed":
+          return add(p.is_error ? "fail" : "ok", `${p.is_error ? "✗" : "✓"} ${p.summary}`);
+        case "approval.decided":
+          return add("meta", `approval ${p.approval}: ${p.decision}`);
+        case "checkpoint.created":
+          return add("checkpoint", `● checkpoint ${String(p.checkpoint).slice(0, 10)} (${p.label})`);
+        case "checkpoint.restored":
+          return add("checkpoint", `↺ restored ${String(p.checkpoint).slice(0, 10)}`);
+        case "run.completed":
+          return add("done", `${p.state === "done" ? "✔ Done" : "⚠ Unverified"}: ${p.result} — files: ${(p.files_changed ?? []).join(", ") || "none"}`);
+        case "run.failed":
+          return add("fail", `✘ Failed: ${p.error?.code}: ${p.error?.message}`);
+        case "run.cancelled":
+          return add("fail", `✘ Cancelled: ${p.reason}`);
+        default:
+          return;
+      }
+    },
+  };
+}

