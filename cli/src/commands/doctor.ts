@@ -5,6 +5,8 @@ import { promisify } from "node:util";
 import { findNatsServer } from "@aide/runtime";
 import { aideHome, installRoot } from "../supervisor/aide-home.js";
 import { readStackFile } from "../supervisor/stack-file.js";
+import { effectiveProfile, type EffectiveProfile } from "../supervisor/effective-profile.js";
+import { serviceNames, type ServiceName } from "@aide/contracts";
 
 const exec = promisify(execFile);
 
@@ -81,15 +83,39 @@ export async function runChecks(env: NodeJS.ProcessEnv = process.env): Promise<C
   return checks;
 }
 
+/** The effective sandbox of each service of the running stack (empty when none runs). */
+export function runningProfiles(env: NodeJS.ProcessEnv = process.env): EffectiveProfile[] {
+  const stack = readStackFile(aideHome(env).stackFile);
+  if (!stack) return [];
+  return serviceNames.flatMap((name: ServiceName) => {
+    const pid = stack.services[name]?.pid;
+    if (!pid) return [];
+    try {
+      return [effectiveProfile(name, pid, !stack.unsandboxed_services)];
+    } catch {
+      return [];
+    }
+  });
+}
+
 export async function run(argv: string[]): Promise<number> {
   const json = argv.includes("--json");
   const checks = await runChecks();
+  const profiles = runningProfiles();
   if (json) {
-    process.stdout.write(JSON.stringify(checks, null, 2) + "\n");
+    process.stdout.write(JSON.stringify({ checks, profiles }, null, 2) + "\n");
   } else {
     for (const check of checks) {
       const mark = check.ok ? "ok  " : check.required ? "FAIL" : "warn";
       process.stdout.write(`${mark}  ${check.name.padEnd(12)} ${check.detail}${!check.ok && check.fix ? `  → ${check.fix}` : ""}\n`);
+    }
+    if (profiles.length > 0) {
+      process.stdout.write(`\nservice profiles${profiles[0].sandboxed ? "" : " — UNSANDBOXED (--unsandboxed-services)"}:\n`);
+      for (const p of profiles) {
+        const own = Object.entries(p.namespaces).filter(([, v]) => v === "own").map(([k]) => k).join(",") || "none";
+        process.stdout.write(`  ${p.service.padEnd(12)} pid ${String(p.pid).padEnd(7)} namespaces: ${own.padEnd(16)} capabilities: ${p.capabilities.join(",") || "none"}\n`);
+        process.stdout.write(`  ${"".padEnd(12)} workspace: ${p.workspace}; ${p.why}\n`);
+      }
     }
   }
   return checks.some((check) => check.required && !check.ok) ? 1 : 0;
