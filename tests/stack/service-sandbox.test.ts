@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/service-process.js";
+import { postJson, readEvents, startStackProcess } from "../helpers/stack-process.js";
 
 /**
  * Issue 8: each service runs in its own bubblewrap profile. We look from inside each running
@@ -115,6 +116,17 @@ describe("service sandboxes (aide up, real bubblewrap profiles)", () => {
     }
   });
 
+  it("aide doctor reports each service sandboxed with its own namespaces", () => {
+    const doctor = spawnSync(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "doctor", "--json"], { env: { ...process.env, AIDE_HOME: aideHomeDir }, encoding: "utf8" });
+    const report = JSON.parse(doctor.stdout) as { profiles: Array<{ service: string; sandboxed: boolean; namespaces: Record<string, string>; capabilities: string[] }> };
+    expect(report.profiles).toHaveLength(5);
+    for (const profile of report.profiles) {
+      expect(profile.sandboxed).toBe(true);
+      expect(profile.namespaces).toMatchObject({ pid: "own", ipc: "own", uts: "own", mnt: "own", net: "shared" });
+    }
+    expect(report.profiles.find((p) => p.service === "tools")?.capabilities.sort()).toEqual(["CAP_NET_ADMIN", "CAP_SETPCAP", "CAP_SYS_ADMIN"]);
+  });
+
   it("services other than tools hold no capabilities; tools only what nested bubblewrap needs", () => {
     const effective = (pid: number) => /CapEff:\s*([0-9a-f]+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1];
     for (const name of ["orchestrator", "model", "checkpoints", "gateway"] as const) {
@@ -123,4 +135,30 @@ describe("service sandboxes (aide up, real bubblewrap profiles)", () => {
     // CAP_SYS_ADMIN (21), CAP_NET_ADMIN (12), CAP_SETPCAP (8)
     expect(BigInt(`0x${effective(stack.services.tools.pid)}`)).toBe((1n << 21n) | (1n << 12n) | (1n << 8n));
   });
+});
+
+describe("aide doctor and --unsandboxed-services", () => {
+  it("doctor prints the effective profile of each running service; --unsandboxed-services shows in doctor and run.created", async () => {
+    const root = mkdtempSync(join(tmpdir(), "aide-unsbx-"));
+    const workspace = join(root, "ws");
+    mkdirSync(workspace, { recursive: true });
+    writeFileSync(join(root, "t.json"), JSON.stringify({ replies: [{ text: "<attempt_completion><result>nothing to do</result></attempt_completion>" }] }));
+    writeFileSync(join(root, "models.json"), JSON.stringify({ default: "s", models: [{ id: "s", provider: "scripted", transcript: join(root, "t.json") }] }));
+    const aideHomeDir = join(root, "home");
+    const stack = await startStackProcess({ aideHome: aideHomeDir, args: ["--workspace", workspace, "--models-config", join(root, "models.json"), "--unsandboxed-services"] });
+    try {
+      const doctor = spawnSync(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "doctor", "--json"], { env: { ...process.env, AIDE_HOME: aideHomeDir }, encoding: "utf8" });
+      const report = JSON.parse(doctor.stdout) as { checks: Array<{ name: string; detail: string }>; profiles: Array<{ service: string; sandboxed: boolean }> };
+      expect(report.profiles.map((p) => p.service).sort()).toEqual(["checkpoints", "gateway", "model", "orchestrator", "tools"]);
+      expect(report.profiles.every((p) => p.sandboxed === false)).toBe(true);
+      expect(report.checks.find((c) => c.name === "stack")?.detail).toContain("UNSANDBOXED");
+      const started = await postJson(stack, "/api/agent/start", { task: "say hello", mode: "act", workspace });
+      expect(started.status).toBe(200);
+      const events = await readEvents(stack, started.body.session, 0, (event) => event.type === "run.created");
+      expect(events[0].payload.unsandboxed_services).toBe(true);
+    } finally {
+      await stack.stop();
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
