@@ -136,14 +136,19 @@ export class LlamaProvider implements Provider<LlamaSpec> {
     }
     const after = sequence.tokenMeter.getState();
     const stop = response.metadata.stopReason;
+    // The library's TokenMeter counts a decoded token whose logits are read as "output": that is
+    // every sampled token fed back plus the prompt's last token (whose logits give the first
+    // sampled token). So the prompt tokens evaluated are the "input" count plus that one.
+    const outputDelta = after.usedOutputTokens - before.usedOutputTokens;
+    const evaluated = after.usedInputTokens - before.usedInputTokens + (outputDelta > 0 ? 1 : 0);
     return {
       text: response.response,
       tool_calls: [],
       finish_reason: stop === "abort" ? "abort" : stop === "maxTokens" ? "length" : "stop",
       usage: {
         prompt_tokens: aligned.length,
-        completion_tokens: after.usedOutputTokens - before.usedOutputTokens,
-        evaluated_prompt_tokens: after.usedInputTokens - before.usedInputTokens,
+        completion_tokens: outputDelta,
+        evaluated_prompt_tokens: evaluated,
       },
     };
   }

@@ -11,6 +11,8 @@ export interface PooledSession<Q> {
   sequence: Q;
   lastUsed: number;
   busy: boolean;
+  /** Requests holding or waiting for the session; a session with users is never evicted. */
+  users: number;
   /** Requests on the same session run one after another. */
   tail: Promise<void>;
 }
@@ -25,56 +27,65 @@ export interface PooledSession<Q> {
 export class SessionPool<Q extends { dispose(): unknown }> {
   private readonly sessions = new Map<string, PooledSession<Q>>();
   private clock = 0;
+  /** Creating and evicting are serialized: a disposed sequence's slot frees asynchronously. */
+  private creating: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly source: SequenceSource<Q>) {}
 
   /** Runs `work` with the session's sequence, creating (or evicting for) it as needed. */
-  async use<T>(id: string, work: (sequence: Q, fresh: boolean) => Promise<T>): Promise<T> {
+  async use<T>(id: string, work: (sequence: Q) => Promise<T>): Promise<T> {
     let session = this.sessions.get(id);
-    const fresh = session === undefined;
-    if (!session) session = this.create(id);
+    if (session) session.users++;
+    else session = await this.create(id);
+    // A session with users is never evicted, so it is still this session's after the wait.
     const previous = session.tail;
     let release!: () => void;
     session.tail = new Promise<void>((resolve) => (release = resolve));
-    await previous;
-    const current = this.sessions.get(id) === session ? session : undefined;
     try {
-      const active = current ?? this.create(id);
-      active.busy = true;
-      active.lastUsed = ++this.clock;
-      try {
-        return await work(active.sequence, fresh || current === undefined);
-      } finally {
-        active.busy = false;
-        active.lastUsed = ++this.clock;
-      }
+      await previous;
+      session.busy = true;
+      session.lastUsed = ++this.clock;
+      return await work(session.sequence);
     } finally {
+      session.busy = false;
+      session.users--;
+      session.lastUsed = ++this.clock;
       release();
     }
   }
 
-  private create(id: string): PooledSession<Q> {
-    if (this.source.sequencesLeft <= 0) this.evictOne();
-    const session: PooledSession<Q> = { id, sequence: this.source.getSequence(), lastUsed: ++this.clock, busy: false, tail: Promise.resolve() };
-    this.sessions.set(id, session);
-    return session;
+  /** The session with one user claimed (created, after evicting the LRU idle one if needed). */
+  private create(id: string): Promise<PooledSession<Q>> {
+    const created = this.creating.then(async () => {
+      const existing = this.sessions.get(id);
+      if (existing) {
+        existing.users++;
+        return existing;
+      }
+      if (this.source.sequencesLeft <= 0) await this.evictOne();
+      const session: PooledSession<Q> = { id, sequence: this.source.getSequence(), lastUsed: ++this.clock, busy: false, users: 1, tail: Promise.resolve() };
+      this.sessions.set(id, session);
+      return session;
+    });
+    this.creating = created.catch(() => undefined);
+    return created;
   }
 
-  private evictOne(): void {
+  private async evictOne(): Promise<void> {
     let victim: PooledSession<Q> | undefined;
     for (const session of this.sessions.values()) {
-      if (session.busy) continue;
+      if (session.busy || session.users > 0) continue;
       if (!victim || session.lastUsed < victim.lastUsed) victim = session;
     }
     if (!victim) throw aideError("BUSY", { detail: `all ${this.sessions.size} model sessions are generating` });
     this.sessions.delete(victim.id);
-    void Promise.resolve(victim.sequence.dispose()).catch(() => undefined);
+    await Promise.resolve(victim.sequence.dispose()).catch(() => undefined);
   }
 
   /** Drops a session's warm cache (e.g. when the orchestrator ends the session). */
   drop(id: string): boolean {
     const session = this.sessions.get(id);
-    if (!session || session.busy) return false;
+    if (!session || session.busy || session.users > 0) return false;
     this.sessions.delete(id);
     void Promise.resolve(session.sequence.dispose()).catch(() => undefined);
     return true;
