@@ -4,7 +4,7 @@ export type ToolResultForModel = { call_id: string; tool: string; output: string
  * `<name>`, `</name>`, `<name/>`, `<name attr="x">`: anything that could read as markup. Comparisons
  * (`a < b`), merge markers (`<<<<<<<`) and generics with several arguments stay as they are.
  */
-const TAG_LIKE = /<(\/?\s*[A-Za-z_][\w.:-]*)(\s[^<>]*)?(\/?)>/g;
+const TAG_LIKE = /<\/?[A-Za-z_][\w.:-]*(?:\s+[\w:.-]+(?:=(?:"[^"]*"|'[^']*'|[^\s<>]+))?)*\s*\/?>/g;
 
 /** Neutralizes tag-like sequences so no parser can read the text as a tool call or as our frame. */
 export function neutralizeTags(text: string): { text: string; count: number } {
