@@ -5,6 +5,7 @@ import { installRoot } from "./aide-home.js";
 import type { Launcher } from "./managed-process.js";
 import { sandboxProfiles } from "./sandbox-profiles.js";
 import { bwrapArguments } from "./service-sandbox.js";
+import type { CgroupDelegation } from "./cgroup-delegation.js";
 import type { StackSettings } from "./service-table.js";
 
 /** Absolute paths of existing files named in a JSON config (model files, transcripts). */
@@ -29,7 +30,7 @@ export function pathsNamedIn(configFile: string | undefined): string[] {
 }
 
 /** Starts each service inside bubblewrap with its profile from sandbox-profiles.ts. */
-export function sandboxLauncher(settings: StackSettings, home: string): Launcher {
+export function sandboxLauncher(settings: StackSettings, home: string, cgroups: Partial<Record<ServiceName, CgroupDelegation>> = {}): Launcher {
   const readOnly: Partial<Record<ServiceName, string[]>> = {
     gateway: [settings.tokenFile],
     model: pathsNamedIn(settings.modelsConfig),
@@ -46,9 +47,14 @@ export function sandboxLauncher(settings: StackSettings, home: string): Launcher
         credentialsFile: settings.credentialFiles[definition.name] ?? "",
         workspaceRoots: settings.workspaceRoots,
         readOnly: readOnly[definition.name] ?? [],
+        readWrite: cgroups[definition.name]?.directories ?? [],
         infoFd,
       });
-      return { file: "bwrap", args, sandboxed: true };
+      const procsFiles = cgroups[definition.name]?.procsFiles ?? [];
+      if (procsFiles.length === 0) return { file: "bwrap", args, sandboxed: true };
+      // Join the delegated cgroups first, so bubblewrap and the service start inside them.
+      const join = procsFiles.map((file) => `echo $$ > '${file}'`).join(" && ");
+      return { file: "/bin/sh", args: ["-c", `${join}; exec "$@"`, "sh", "bwrap", ...args], sandboxed: true };
     },
   };
 }

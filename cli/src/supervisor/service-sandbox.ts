@@ -16,6 +16,8 @@ export interface SandboxLaunch {
   workspaceRoots: string[];
   /** Further files or folders the service must read (its models, the gateway's token). */
   readOnly: string[];
+  /** Further folders the service may write (its delegated cgroups). */
+  readWrite?: string[];
   /** File descriptor bubblewrap reports the sandboxed child's pid on. */
   infoFd?: number;
 }
@@ -91,6 +93,9 @@ export function bwrapArguments(launch: SandboxLaunch): string[] {
   }
   for (const path of [launch.credentialsFile, ...launch.readOnly]) {
     if (path && existsSync(path)) args.push("--ro-bind", path, path);
+  }
+  for (const path of launch.readWrite ?? []) {
+    if (existsSync(path)) args.push("--bind", path, path);
   }
 
   args.push("--cap-drop", "ALL");

@@ -15,6 +15,7 @@ import { ensureAideHome, type AideHome } from "./aide-home.js";
 import { ManagedProcess, plainLauncher } from "./managed-process.js";
 import { sandboxLauncher } from "./sandbox-launcher.js";
 import { checkSandboxSupport } from "./service-sandbox.js";
+import { delegateCgroups, type CgroupDelegation } from "./cgroup-delegation.js";
 import { serviceDefinitions, type StackSettings } from "./service-table.js";
 import { readStackFile, removeStackFile, writeStackFile } from "./stack-file.js";
 
@@ -50,6 +51,7 @@ export class Supervisor {
   private processes: ManagedProcess[] = [];
   private pinger: NatsConnection | undefined;
   private info: StackInfo | undefined;
+  private cgroups: CgroupDelegation[] = [];
   private readonly logger: Logger;
 
   constructor(private readonly options: SupervisorOptions) {
@@ -110,7 +112,9 @@ export class Supervisor {
       unsafeNoSandbox: this.options.unsafeNoSandbox ?? false,
       unsandboxedServices: unsandboxed,
     };
-    const launcher = unsandboxed ? plainLauncher : sandboxLauncher(settings, process.env.HOME ?? "/root");
+    const toolsCgroups = unsandboxed ? undefined : delegateCgroups("tools");
+    if (toolsCgroups) this.cgroups.push(toolsCgroups);
+    const launcher = unsandboxed ? plainLauncher : sandboxLauncher(settings, process.env.HOME ?? "/root", { tools: toolsCgroups });
     for (const definition of serviceDefinitions(settings)) {
       if (!existsSync(definition.entry)) {
         throw aideError("INTERNAL", { detail: `${definition.entry} is missing: run 'npm run build' first` });
@@ -185,6 +189,7 @@ export class Supervisor {
     for (const managed of [...this.processes].reverse()) await managed.stop();
     await this.pinger?.close().catch(() => undefined);
     await this.nats?.stop();
+    for (const delegation of this.cgroups) delegation.release();
     removeStackFile(this.options.home.stackFile);
     this.logger.info("stack stopped");
   }
