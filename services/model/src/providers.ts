@@ -4,6 +4,7 @@ import type { ProviderSet } from "./model-engine.js";
 import { LlamaProvider } from "./llama-provider.js";
 import { defaultThreads } from "./llama-threads.js";
 import { aideHome } from "./registry.js";
+import { OpenAiProvider } from "./openai-provider.js";
 import { ScriptedProvider } from "./scripted-provider.js";
 
 export interface ProvidersOptions {
@@ -21,6 +22,7 @@ export function createProviders(options: ProvidersOptions): ProviderSet {
   const maxLoaded = Number.parseInt(options.env.AIDE_MODEL_MAX_LOADED ?? "", 10);
   return {
     scripted: new ScriptedProvider(),
+    openai: new OpenAiProvider({ env: options.env, logger: options.logger.child({ module: "openai" }) }),
     llama: new LlamaProvider({
       home: aideHome(options.env),
       logger: options.logger,
