@@ -1,4 +1,6 @@
 import type { ToolSpecForParser } from "./tool-spec.js";
+import { buildParserCatalog, type ParserCatalog, type ToolEntry } from "./parser-catalog.js";
+import { CloseTagIndex } from "./close-tag-index.js";
 
 /** One call found in a model message. `index` is its 0-based position among the parsed calls. */
 export type ParsedToolCall = {
@@ -12,10 +14,6 @@ export type ParsedToolCall = {
 export type ParseError = { tool?: string; message: string };
 
 export type ParseResult = { calls: ParsedToolCall[]; errors: ParseError[]; prose: string };
-
-type ToolEntry = { spec: ToolSpecForParser; params: Map<string, string> };
-
-type Catalog = { tools: Map<string, ToolEntry>; knownList: string };
 
 /** Tag names that look like tool blocks but are ordinary markup a model may quote in prose. */
 const MARKUP_TAGS = new Set([
@@ -31,26 +29,8 @@ const IGNORED_PARAMS = new Set(["requires_approval", "task_progress"]);
 
 const OPEN_TAG = /<([A-Za-z_][\w-]*)\s*(\/?)>/y;
 
-function buildCatalog(specs: ToolSpecForParser[]): Catalog {
-  const tools = new Map<string, ToolEntry>();
-  for (const spec of specs) {
-    const params = new Map<string, string>();
-    for (const param of spec.params) params.set(param.toLowerCase(), param);
-    const entry: ToolEntry = { spec, params };
-    tools.set(spec.name.toLowerCase(), entry);
-    for (const [alias, target] of Object.entries(spec.aliases ?? {})) {
-      const lowerAlias = alias.toLowerCase();
-      if (target.toLowerCase() === spec.name.toLowerCase()) {
-        if (!tools.has(lowerAlias)) tools.set(lowerAlias, entry);
-      } else {
-        const canonical = spec.params.find((param) => param.toLowerCase() === target.toLowerCase());
-        if (canonical !== undefined && !params.has(lowerAlias)) params.set(lowerAlias, canonical);
-      }
-    }
-  }
-  const knownList = specs.map((spec) => spec.name).join(", ");
-  return { tools, knownList };
-}
+/** What every step of one parse shares: the text, the catalog, and the index of closing tags. */
+type Scan = { text: string; catalog: ParserCatalog; closes: CloseTagIndex };
 
 /** Removes exactly one leading and one trailing line break; the rest of the value stays raw. */
 function trimOneNewline(value: string): string {
@@ -83,51 +63,33 @@ function skipWhitespace(text: string, at: number): number {
   return position;
 }
 
-function closingNames(entry: ToolEntry, openedAs: string): Set<string> {
-  const names = new Set<string>([entry.spec.name.toLowerCase(), openedAs.toLowerCase()]);
-  for (const [alias, target] of Object.entries(entry.spec.aliases ?? {})) {
-    if (target.toLowerCase() === entry.spec.name.toLowerCase()) names.add(alias.toLowerCase());
-  }
-  return names;
-}
-
 type BlockOutcome =
   | { kind: "call"; name: string; arguments: Record<string, string>; end: number }
   | { kind: "error"; error: ParseError; end: number };
 
 /**
  * Finds where a param value ends. A value may itself contain `</content>` (a file about XML), so the
- * chosen close is the first one followed by another param, the tool's close, or the end of text.
+ * chosen close is the first one followed by another param, a new call, the tool's close (not itself
+ * followed by a stray closer), or the end of text.
  */
-function findParamClose(
-  text: string,
-  from: number,
-  paramTag: string,
-  entry: ToolEntry,
-  toolClose: Set<string>,
-  catalog: Catalog,
-): { valueEnd: number; end: number } | undefined {
-  const lowerText = text.toLowerCase();
-  const needle = `</${paramTag.toLowerCase()}>`;
+function findParamClose(scan: Scan, from: number, paramTag: string, entry: ToolEntry): { valueEnd: number; end: number } | undefined {
+  const { text, catalog } = scan;
   let first: { valueEnd: number; end: number } | undefined;
-  let position = lowerText.indexOf(needle, from);
-  while (position !== -1) {
-    const candidate = { valueEnd: position, end: position + needle.length };
+  for (const close of scan.closes.after(paramTag, from)) {
+    const candidate = { valueEnd: close.start, end: close.end };
     first ??= candidate;
     const next = skipWhitespace(text, candidate.end);
     if (next >= text.length) return candidate;
-    const toolEnd = matchCloseTag(text, next, toolClose);
+    const toolEnd = matchCloseTag(text, next, entry.closeNames);
     if (toolEnd !== undefined) {
       // `</content></write_file></content>`: the first pair belonged to the value.
-      const after = skipWhitespace(text, toolEnd);
-      const strayCloser = new Set([...toolClose, paramTag.toLowerCase()]);
-      if (matchCloseTag(text, after, strayCloser) === undefined) return candidate;
+      const strayCloser = new Set([...entry.closeNames, paramTag.toLowerCase()]);
+      if (matchCloseTag(text, skipWhitespace(text, toolEnd), strayCloser) === undefined) return candidate;
     }
     const open = matchOpenTag(text, next);
     if (open !== undefined && (entry.params.has(open.name.toLowerCase()) || catalog.tools.has(open.name.toLowerCase()))) {
       return candidate;
     }
-    position = lowerText.indexOf(needle, candidate.end);
   }
   return first;
 }
@@ -136,17 +98,20 @@ function missingRequired(entry: ToolEntry, args: Record<string, string>): string
   return entry.spec.required.filter((param) => !(param in args));
 }
 
-function parseBlock(text: string, start: number, openedAs: string, entry: ToolEntry, catalog: Catalog): BlockOutcome {
+function unclosedParam(tool: string, param: string): ParseError {
+  return { tool, message: `The <${param}> parameter of <${tool}> was not closed. End it with </${param}> and close the call with </${tool}>.` };
+}
+
+/** Reads the params of one block in order, starting right after its opening tag. */
+function parseBlock(scan: Scan, start: number, entry: ToolEntry): BlockOutcome {
+  const { text, catalog } = scan;
   const tool = entry.spec.name;
-  const toolClose = closingNames(entry, openedAs);
   const args: Record<string, string> = {};
   let position = start;
   while (position < text.length) {
-    if (text[position] !== "<") {
-      position += 1;
-      continue;
-    }
-    const closeEnd = matchCloseTag(text, position, toolClose);
+    position = text.indexOf("<", position);
+    if (position === -1) break;
+    const closeEnd = matchCloseTag(text, position, entry.closeNames);
     if (closeEnd !== undefined) return finishBlock(entry, args, closeEnd);
     const open = matchOpenTag(text, position);
     if (open === undefined) {
@@ -161,43 +126,25 @@ function parseBlock(text: string, start: number, openedAs: string, entry: ToolEn
         position = open.end;
         continue;
       }
-      const close = findParamClose(text, open.end, open.name, entry, toolClose, catalog);
-      if (close === undefined) {
-        return {
-          kind: "error",
-          error: { tool, message: `The <${param}> parameter of <${tool}> was not closed. End it with </${param}> and close the call with </${tool}>.` },
-          end: text.length,
-        };
-      }
+      const close = findParamClose(scan, open.end, open.name, entry);
+      if (close === undefined) return { kind: "error", error: unclosedParam(tool, param), end: text.length };
       args[param] = trimOneNewline(text.slice(open.end, close.valueEnd));
       position = close.end;
       continue;
     }
-    if (catalog.tools.has(lowerName)) {
-      return { kind: "error", error: unclosedBlock(tool), end: position };
-    }
-    const strayClose = text.toLowerCase().indexOf(`</${lowerName}>`, open.end);
-    const nextToolClose = findAnyClose(text, open.end, toolClose);
-    if (strayClose !== -1 && (nextToolClose === -1 || strayClose < nextToolClose)) {
+    if (catalog.tools.has(lowerName)) return { kind: "error", error: unclosedBlock(tool), end: position };
+    const strayClose = scan.closes.next([lowerName], open.end);
+    const toolClose = scan.closes.next(entry.closeNames, open.end);
+    if (strayClose !== undefined && (toolClose === undefined || strayClose.start < toolClose.start)) {
       // An unlisted param is kept under its own name so validation can name it to the model;
       // habitual hints from other agents are display noise and are dropped.
-      if (!IGNORED_PARAMS.has(lowerName)) args[open.name] = trimOneNewline(text.slice(open.end, strayClose));
-      position = strayClose + `</${lowerName}>`.length;
+      if (!IGNORED_PARAMS.has(lowerName)) args[open.name] = trimOneNewline(text.slice(open.end, strayClose.start));
+      position = strayClose.end;
       continue;
     }
     position = open.end;
   }
   return { kind: "error", error: unclosedBlock(tool), end: text.length };
-}
-
-function findAnyClose(text: string, from: number, names: Set<string>): number {
-  const lowerText = text.toLowerCase();
-  let best = -1;
-  for (const name of names) {
-    const found = lowerText.indexOf(`</${name}>`, from);
-    if (found !== -1 && (best === -1 || found < best)) best = found;
-  }
-  return best;
 }
 
 function unclosedBlock(tool: string): ParseError {
@@ -219,16 +166,15 @@ function finishBlock(entry: ToolEntry, args: Record<string, string>, end: number
   return { kind: "call", name: tool, arguments: args, end };
 }
 
-/** True when `<name>` looks like an attempted tool call rather than markup quoted in prose. */
-function looksLikeUnknownCall(text: string, openEnd: number, name: string): number | undefined {
-  const lowerName = name.toLowerCase();
-  if (MARKUP_TAGS.has(lowerName) || !/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/i.test(name)) return undefined;
-  const inner = skipWhitespace(text, openEnd);
-  const child = matchOpenTag(text, inner);
-  const close = text.toLowerCase().indexOf(`</${lowerName}>`, openEnd);
-  if (close === -1) return undefined;
-  if (child === undefined && text.slice(openEnd, close).trim() !== "") return undefined;
-  return close + `</${lowerName}>`.length;
+/** Where an attempted call to an unknown tool ends, or undefined when `<name>` is just markup in prose. */
+function unknownCallEnd(scan: Scan, openEnd: number, name: string): number | undefined {
+  const { text } = scan;
+  if (MARKUP_TAGS.has(name.toLowerCase()) || !/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/i.test(name)) return undefined;
+  const close = scan.closes.next([name], openEnd);
+  if (close === undefined) return undefined;
+  const child = matchOpenTag(text, skipWhitespace(text, openEnd));
+  if (child === undefined && text.slice(openEnd, close.start).trim() !== "") return undefined;
+  return close.end;
 }
 
 function isInsideInlineCode(text: string, at: number, end: number): boolean {
@@ -252,14 +198,26 @@ function fencedRanges(text: string): Array<[number, number]> {
 }
 
 /**
+ * "I will use <read_file> next." names a tool without calling it: no close tag anywhere after it and
+ * no parameter tag right after it. A truncated call (`<read_file>\n<path>x</path>`) is not a mention.
+ */
+function isBareMention(scan: Scan, openEnd: number, entry: ToolEntry): boolean {
+  if (scan.closes.next(entry.closeNames, openEnd) !== undefined) return false;
+  const next = skipWhitespace(scan.text, openEnd);
+  if (next >= scan.text.length) return false;
+  const child = matchOpenTag(scan.text, next);
+  return child === undefined || !entry.params.has(child.name.toLowerCase());
+}
+
+/**
  * Extracts XML tool calls from a MODEL message. Never give it tool output: tool results enter the
  * transcript wrapped as untrusted data and are not parsed. Single pass, index based: a known tool's
  * opening tag starts a block whose params are read in order, so code inside a value (`Array<string>`,
  * `<<<<<<< SEARCH`) is never mistaken for structure, and an unclosed block is reported as such rather
- * than as a stray unknown tag.
+ * than as a stray unknown tag. Closing tags are indexed once, so degenerate replies stay cheap.
  */
 export function parseToolCalls(text: string, tools: ToolSpecForParser[]): ParseResult {
-  const catalog = buildCatalog(tools);
+  const scan: Scan = { text, catalog: buildParserCatalog(tools), closes: new CloseTagIndex(text) };
   const calls: ParsedToolCall[] = [];
   const errors: ParseError[] = [];
   const proseParts: string[] = [];
@@ -275,16 +233,14 @@ export function parseToolCalls(text: string, tools: ToolSpecForParser[]): ParseR
       position = next + 1;
       continue;
     }
-    const entry = catalog.tools.get(open.name.toLowerCase());
+    const entry = scan.catalog.tools.get(open.name.toLowerCase());
     if (entry !== undefined && !isInsideInlineCode(text, next, open.end)) {
-      if (!open.selfClosing && isBareMention(text, open.end, entry, open.name)) {
+      if (!open.selfClosing && isBareMention(scan, open.end, entry)) {
         position = open.end;
         continue;
       }
       proseParts.push(text.slice(proseStart, next));
-      const outcome = open.selfClosing
-        ? finishBlock(entry, {}, open.end)
-        : parseBlock(text, open.end, open.name, entry, catalog);
+      const outcome = open.selfClosing ? finishBlock(entry, {}, open.end) : parseBlock(scan, open.end, entry);
       if (outcome.kind === "call") {
         calls.push({ name: outcome.name, arguments: outcome.arguments, raw: text.slice(next, outcome.end), index: calls.length });
       } else {
@@ -294,10 +250,10 @@ export function parseToolCalls(text: string, tools: ToolSpecForParser[]): ParseR
       proseStart = outcome.end;
       continue;
     }
-    const unknownEnd = entry === undefined && !inFence(next) ? looksLikeUnknownCall(text, open.end, open.name) : undefined;
+    const unknownEnd = entry === undefined && !inFence(next) ? unknownCallEnd(scan, open.end, open.name) : undefined;
     if (unknownEnd !== undefined) {
       proseParts.push(text.slice(proseStart, next));
-      errors.push({ message: `Unknown tool <${open.name}>. Use one of: ${catalog.knownList}.` });
+      errors.push({ message: `Unknown tool <${open.name}>. Use one of: ${scan.catalog.knownList}.` });
       position = unknownEnd;
       proseStart = unknownEnd;
       continue;
@@ -306,16 +262,4 @@ export function parseToolCalls(text: string, tools: ToolSpecForParser[]): ParseR
   }
   proseParts.push(text.slice(proseStart));
   return { calls, errors, prose: proseParts.join("").replace(/\n{3,}/g, "\n\n").trim() };
-}
-
-/**
- * "I will use <read_file> next." names a tool without calling it: no close tag anywhere after it and
- * no parameter tag right after it. A truncated call (`<read_file>\n<path>x</path>`) is not a mention.
- */
-function isBareMention(text: string, openEnd: number, entry: ToolEntry, openedAs: string): boolean {
-  if (findAnyClose(text, openEnd, closingNames(entry, openedAs)) !== -1) return false;
-  const next = skipWhitespace(text, openEnd);
-  if (next >= text.length) return false;
-  const child = matchOpenTag(text, next);
-  return child === undefined || !entry.params.has(child.name.toLowerCase());
 }
