@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { CheckpointConfig } from "./config.js";
-import { parseIgnoreRule, type IgnoreRule } from "./exclude-rules.js";
+import { compileRules, parseIgnoreRule, type CompiledRules, type IgnoreRule } from "./exclude-rules.js";
 import { PackWriter } from "./pack-writer.js";
 import { scanChangedPaths, scanWorkspace, type ScanResult } from "./scan-workspace.js";
 import { loadCache, type ShadowRepo } from "./shadow-repo.js";
@@ -9,14 +9,20 @@ import { loadCache, type ShadowRepo } from "./shadow-repo.js";
 export interface CheckpointContext {
   config: CheckpointConfig;
   excludes: IgnoreRule[];
+  compiledExcludes: CompiledRules;
   logger: Logger;
   /** Wall clock in ms. */
   now: () => number;
 }
 
 export function createCheckpointContext(config: CheckpointConfig, logger: Logger, now: () => number = Date.now): CheckpointContext {
-  const excludes = [...config.excludes, ...config.extra_excludes].map((p) => parseIgnoreRule(p)).filter((r) => r !== undefined);
-  return { config, excludes, logger, now };
+  const sources: string[] = [];
+  const excludes: IgnoreRule[] = [];
+  for (const pattern of [...config.excludes, ...config.extra_excludes]) {
+    const rule = parseIgnoreRule(pattern);
+    if (rule) { excludes.push(rule); sources.push(pattern); }
+  }
+  return { config, excludes, compiledExcludes: compileRules(excludes, sources), logger, now };
 }
 
 export function newPackWriter(repo: ShadowRepo, context: CheckpointContext, level = context.config.compression_level): PackWriter {
@@ -31,7 +37,7 @@ export async function scanInto(repo: ShadowRepo, context: CheckpointContext, wri
   const cache = await loadCache(repo);
   const options = {
     workspace: repo.workspace,
-    excludes: context.excludes,
+    excludes: context.compiledExcludes,
     respectGitignore: context.config.respect_gitignore,
     maxFileBytes: context.config.max_file_bytes,
     sink: writer,

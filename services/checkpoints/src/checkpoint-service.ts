@@ -13,7 +13,7 @@ import { commitCheckpoint, timeoutSignal, type CommitResult } from "./commit-che
 import { listCheckpoints } from "./list-checkpoints.js";
 import { resolveWorkspace } from "./resolve-workspace.js";
 import { restoreCheckpoint, type RestoreResult } from "./restore-checkpoint.js";
-import { openShadowRepo, type ShadowRepo } from "./shadow-repo.js";
+import { flushCache, openShadowRepo, type ShadowRepo } from "./shadow-repo.js";
 
 /**
  * The operations behind the endpoints. Holds one ShadowRepo per workspace real path (so work
@@ -32,6 +32,11 @@ export class CheckpointService {
       this.repos.set(real, repo);
     }
     return repo;
+  }
+
+  /** Waits for pending cache writes (on shutdown). */
+  async close(): Promise<void> {
+    await Promise.all([...this.repos.values()].map((repo) => flushCache(repo)));
   }
 
   async commit(request: CheckpointCommitRequest, signal: AbortSignal): Promise<CommitResult> {

@@ -58,19 +58,29 @@ export async function commitCheckpoint(repo: ShadowRepo, context: CheckpointCont
     await ensureShadowRepo(repo);
     await loadCache(repo);
     const writer = newPackWriter(repo, context);
+    const phases: Record<string, number> = { wait: performance.now() - started };
+    let mark = performance.now();
+    const lap = (name: string) => { const now = performance.now(); phases[name] = Math.round((now - mark) * 10) / 10; mark = now; };
     let scan;
     try {
       scan = await scanInto(repo, context, writer, signal, input.changed_paths);
+      lap("scan");
       if (signal.aborted) throw signal.reason;
       await finishWriter(repo, writer);
+      lap("pack");
     } catch (error) {
       writer.discard();
       throw error;
     }
+    const previousRoot = repo.cache?.root;
     const checkpoint = await recordCheckpoint(repo, context, scan.root, scan.changes, input, signal);
-    await storeCache(repo, { commit: checkpoint.id, root: scan.root });
+    lap("record");
+    // An unchanged tree keeps the cache file as it is (the ids it holds are all still stored).
+    if (scan.root !== previousRoot) storeCache(repo, { commit: checkpoint.id, root: scan.root }, (error) => context.logger.warn({ err: error }, "stat cache not saved"));
+    else repo.cache = { commit: checkpoint.id, root: scan.root };
+    lap("cache");
     const duration = performance.now() - started;
-    context.logger.debug({ workspace: repo.workspace, checkpoint: checkpoint.id, changes: scan.changes, ms: Math.round(duration) }, "checkpoint committed");
+    context.logger.debug({ workspace: repo.workspace, checkpoint: checkpoint.id, changes: scan.changes, ms: Math.round(duration), phases }, "checkpoint committed");
     return { checkpoint, skipped: collectSkipped(scan.root), duration_ms: Math.round(duration * 100) / 100 };
   });
 }

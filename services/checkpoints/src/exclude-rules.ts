@@ -71,3 +71,33 @@ export function matchRules(rules: readonly IgnoreRule[], relativePath: string, n
   }
   return result;
 }
+
+/** Rules prepared for the hot path: plain names become set lookups when no rule negates. */
+export interface CompiledRules {
+  rules: readonly IgnoreRule[];
+  names: Set<string>;
+  directoryNames: Set<string>;
+  rest: readonly IgnoreRule[];
+  negates: boolean;
+}
+
+const plainName = /^[^*?[\\]+$/;
+
+export function compileRules(rules: readonly IgnoreRule[], sources: readonly string[] = []): CompiledRules {
+  const names = new Set<string>();
+  const directoryNames = new Set<string>();
+  const rest: IgnoreRule[] = [];
+  rules.forEach((rule, i) => {
+    const source = sources[i]?.replace(/\/+$/, "");
+    if (rule.basenameOnly && rule.base === "" && !rule.negated && source !== undefined && plainName.test(source)) {
+      (rule.directoryOnly ? directoryNames : names).add(source);
+    } else rest.push(rule);
+  });
+  return { rules, names, directoryNames, rest, negates: rules.some((r) => r.negated) };
+}
+
+export function matchCompiled(compiled: CompiledRules, relativePath: string, name: string, isDirectory: boolean): boolean {
+  if (compiled.negates) return matchRules(compiled.rules, relativePath, name, isDirectory) === true;
+  if (compiled.names.has(name) || (isDirectory && compiled.directoryNames.has(name))) return true;
+  return compiled.rest.length > 0 && matchRules(compiled.rest, relativePath, name, isDirectory) === true;
+}

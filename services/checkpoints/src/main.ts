@@ -18,5 +18,8 @@ await runService("checkpoints", async ({ connection, logger }) => {
     logger,
   });
   logger.info({ roots: config.workspace_roots, max_file_bytes: config.max_file_bytes, timeout_ms: config.commit_timeout_ms }, "checkpoints ready");
-  return () => running.stop();
+  return async () => {
+    await running.stop();
+    await service.close();
+  };
 });

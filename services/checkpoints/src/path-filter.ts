@@ -1,5 +1,5 @@
 import type { CheckpointContext } from "./checkpoint-context.js";
-import { matchRules } from "./exclude-rules.js";
+import { matchCompiled } from "./exclude-rules.js";
 import { isAlwaysExcluded } from "./scan-workspace.js";
 
 /** True when the path or one of its folders is excluded now (restore never touches those). */
@@ -10,7 +10,7 @@ export function isPathExcluded(context: CheckpointContext, path: string): boolea
     const name = segments[i];
     if (isAlwaysExcluded(relativeDir, name)) return true;
     const current = relativeDir === "" ? name : `${relativeDir}/${name}`;
-    if (matchRules(context.excludes, current, name, i < segments.length - 1) === true) return true;
+    if (matchCompiled(context.compiledExcludes, current, name, i < segments.length - 1)) return true;
     relativeDir = current;
   }
   return false;

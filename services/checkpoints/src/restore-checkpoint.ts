@@ -82,7 +82,7 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
     const writer = newPackWriter(repo, context);
     const rescan = await scanChangedPaths(current, changes.map((c) => c.path), {
       workspace: repo.workspace,
-      excludes: context.excludes,
+      excludes: context.compiledExcludes,
       respectGitignore: context.config.respect_gitignore,
       maxFileBytes: context.config.max_file_bytes,
       sink: writer,
@@ -91,7 +91,7 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
     });
     await finishWriter(repo, writer);
     await repo.refs.write(latestRef, target.checkpoint.id);
-    await storeCache(repo, { commit: target.checkpoint.id, root: rescan.root });
+    storeCache(repo, { commit: target.checkpoint.id, root: rescan.root }, (error) => context.logger.warn({ err: error }, "stat cache not saved"));
     context.logger.info({ workspace: repo.workspace, checkpoint: target.checkpoint.id, ...counts(plan), safety }, "checkpoint restored");
     return { checkpoint: target.checkpoint, plan, applied: true, workspace_changed: workspaceChanged, ...(safety ? { safety_checkpoint: safety } : {}) };
   });

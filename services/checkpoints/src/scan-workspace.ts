@@ -2,7 +2,7 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync, type Dirent, type S
 import { join } from "node:path";
 import { aideError } from "@aide/contracts";
 import { encodeTree, hashObject, sortTreeEntries, type GitObjectType, type TreeEntry } from "./git-objects.js";
-import { matchRules, parseIgnoreFile, type IgnoreRule } from "./exclude-rules.js";
+import { compileRules, matchCompiled, parseIgnoreFile, type CompiledRules, type IgnoreRule } from "./exclude-rules.js";
 import { forEachFile, type DirNode, type FileNode, type TreeNode } from "./stat-cache.js";
 
 /** Where objects go: must keep what it accepted once `finish` (not part of this seam) succeeds. */
@@ -13,7 +13,7 @@ export interface ObjectSink {
 export interface ScanOptions {
   /** The workspace's real path. */
   workspace: string;
-  excludes: readonly IgnoreRule[];
+  excludes: CompiledRules;
   respectGitignore: boolean;
   maxFileBytes: number;
   sink: ObjectSink;
@@ -36,7 +36,7 @@ const racyWindowMs = 5;
 interface ScanState extends ScanOptions {
   changes: number;
   started: number;
-  gitignoreRules: Map<string, IgnoreRule[]>;
+  gitignoreRules: Map<string, CompiledRules>;
 }
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -50,18 +50,20 @@ export function isAlwaysExcluded(relativeDir: string, name: string): boolean {
   return name === ".git" || (relativeDir === "" && name === ".aide");
 }
 
-function rulesFor(state: ScanState, relativeDir: string): readonly IgnoreRule[] {
+function rulesFor(state: ScanState, relativeDir: string): CompiledRules {
   if (!state.respectGitignore) return state.excludes;
   const cached = state.gitignoreRules.get(relativeDir);
   if (cached) return cached;
-  const parentRules = relativeDir === "" ? state.excludes : rulesFor(state, relativeDir.includes("/") ? relativeDir.slice(0, relativeDir.lastIndexOf("/")) : "");
+  const parent = relativeDir === "" ? undefined : rulesFor(state, relativeDir.includes("/") ? relativeDir.slice(0, relativeDir.lastIndexOf("/")) : "");
   let own: IgnoreRule[] = [];
   try {
     own = parseIgnoreFile(readFileSync(join(state.workspace, relativeDir, ".gitignore"), "utf8"), relativeDir);
   } catch {
     // no .gitignore here
   }
-  const rules = own.length === 0 ? [...parentRules] : [...parentRules, ...own];
+  let rules: CompiledRules;
+  if (parent === undefined) rules = own.length === 0 ? state.excludes : compileRules([...state.excludes.rules, ...own]);
+  else rules = own.length === 0 ? parent : compileRules([...parent.rules, ...own]);
   state.gitignoreRules.set(relativeDir, rules);
   return rules;
 }
@@ -69,7 +71,7 @@ function rulesFor(state: ScanState, relativeDir: string): readonly IgnoreRule[] 
 function isExcluded(state: ScanState, relativeDir: string, name: string, isDirectory: boolean): boolean {
   if (isAlwaysExcluded(relativeDir, name)) return true;
   const path = relativeDir === "" ? name : `${relativeDir}/${name}`;
-  return matchRules(rulesFor(state, relativeDir), path, name, isDirectory) === true;
+  return matchCompiled(rulesFor(state, relativeDir), path, name, isDirectory);
 }
 
 function countFiles(node: TreeNode | undefined): number {
@@ -107,7 +109,8 @@ async function scanFile(state: ScanState, path: string, stats: Stats, previous: 
   }
   let content: Buffer;
   try {
-    content = mode === "120000" ? Buffer.from(readlinkSync(join(state.workspace, path), { encoding: "buffer" })) : readFileSync(join(state.workspace, path));
+    const absolute = `${state.workspace}/${path}`;
+    content = mode === "120000" ? Buffer.from(readlinkSync(absolute, { encoding: "buffer" })) : readFileSync(absolute);
   } catch (error) {
     state.changes += countFiles(previous);
     return { kind: "skipped", reason: `unreadable: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
@@ -146,13 +149,14 @@ async function scanDirectory(state: ScanState, path: string, previous: DirNode |
   if (replaced !== undefined && replaced.kind !== "dir") state.changes += countFiles(replaced);
   let dirents: Dirent[];
   try {
-    dirents = readdirSync(join(state.workspace, path), { withFileTypes: true });
+    dirents = readdirSync(path === "" ? state.workspace : `${state.workspace}/${path}`, { withFileTypes: true });
   } catch {
     dirents = [];
   }
   const children = new Map<string, TreeNode>();
   const seen = new Set<string>();
   let changed = previous === undefined || previous.oid === undefined;
+  const prefix = path === "" ? `${state.workspace}/` : `${state.workspace}/${path}/`;
   for (const dirent of dirents) {
     const name = dirent.name;
     seen.add(name);
@@ -160,7 +164,7 @@ async function scanDirectory(state: ScanState, path: string, previous: DirNode |
     const before = previous?.children.get(name);
     let stats: Stats;
     try {
-      stats = lstatSync(join(state.workspace, path, name));
+      stats = lstatSync(prefix + name);
     } catch (error) {
       if (!isExcluded(state, path, name, dirent.isDirectory())) {
         children.set(name, { kind: "skipped", reason: `unreadable: ${(error as NodeJS.ErrnoException).code ?? "error"}` });
@@ -184,12 +188,12 @@ async function scanDirectory(state: ScanState, path: string, previous: DirNode |
   }
   if (!changed && previous !== undefined) return previous;
   const dir: DirNode = { kind: "dir", children };
-  dir.oid = await writeTreeOf(state.sink, dir);
+  dir.oid = await writeTreeOf(state.sink, dir, previous?.oid);
   return dir;
 }
 
 /** Builds and stores the tree object of a folder whose children all have ids. */
-async function writeTreeOf(sink: ObjectSink, dir: DirNode): Promise<string> {
+async function writeTreeOf(sink: ObjectSink, dir: DirNode, storedOid?: string): Promise<string> {
   const entries: TreeEntry[] = [];
   for (const [name, node] of dir.children) {
     if (node.kind === "skipped") continue;
@@ -201,7 +205,7 @@ async function writeTreeOf(sink: ObjectSink, dir: DirNode): Promise<string> {
   }
   const content = encodeTree(sortTreeEntries(entries));
   const oid = hashObject("tree", content);
-  if (oid !== dir.oid) await sink.write("tree", content, oid);
+  if (oid !== dir.oid && oid !== storedOid) await sink.write("tree", content, oid);
   return oid;
 }
 

@@ -17,6 +17,8 @@ export interface ShadowRepo {
   lock: WorkspaceLock;
   /** Loaded on first use; replaced (never mutated) after each scan whose objects were stored. */
   cache?: StatCache;
+  /** The pending cache write, chained so writes never overlap. */
+  cacheWrite?: Promise<void>;
 }
 
 export function shadowGitdir(workspace: string): string {
@@ -56,7 +58,22 @@ export async function loadCache(repo: ShadowRepo): Promise<StatCache> {
   return repo.cache;
 }
 
-export async function storeCache(repo: ShadowRepo, cache: StatCache): Promise<void> {
+/**
+ * Replaces the cache in memory and writes it after the current reply has gone out (the write is
+ * atomic; a crash before it only costs a rehash, because every id the old file holds is stored).
+ */
+export function storeCache(repo: ShadowRepo, cache: StatCache, onError: (error: unknown) => void): void {
   repo.cache = cache;
-  await saveStatCache(cachePath(repo), cache);
+  const previous = repo.cacheWrite ?? Promise.resolve();
+  repo.cacheWrite = previous
+    .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+    .then(async () => {
+      // Several stores in a row coalesce: write whatever is current once.
+      if (repo.cache === cache) await saveStatCache(cachePath(repo), cache);
+    })
+    .catch(onError);
+}
+
+export async function flushCache(repo: ShadowRepo): Promise<void> {
+  await repo.cacheWrite;
 }
