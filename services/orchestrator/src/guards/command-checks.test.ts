@@ -14,7 +14,7 @@ describe("isBareInteractive", () => {
   it.each([
     "python3 main.py", "python3 -c 'print(1)'", "python3 -m pytest", "node index.js", "node -e '1'", "node --version",
     "bash build.sh", "sh -c 'ls'", "psql -c 'select 1' mydb", "psql -f schema.sql", "mysql -e 'show tables'",
-    "sqlite3 app.db 'select 1'", "echo 'print(1)' | python3", "python3 < script.py", "bash -s < setup.sh",
+    "sqlite3 app.db 'select 1'", "echo 'print(1)' | python3", "python3 < script.py", "bash -s < setup.sh", "python3 <<EOF\nprint(1)\nEOF", "node <<< 'console.log(1)'",
     "python3 --version", "deno run main.ts", "irb script.rb", "redis-cli ping", "git log | less", "npm test", "ls",
     "emacs --batch -l x.el", "",
   ])("%s is not interactive", (command) => {

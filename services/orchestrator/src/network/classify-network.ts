@@ -2,6 +2,7 @@ import { effectiveCommand } from "./command-words.js";
 import {
   classifySimpleCommand,
   devTcpFinding,
+  heredocScript,
   DOWNLOADERS,
   nestedScript,
   STDIN_EXECUTORS,
@@ -27,13 +28,13 @@ const MAX_DEPTH = 4;
 
 const RANK: Record<NetworkLevel, number> = { none: 0, consent_required: 1, forbidden: 2 };
 
-type Stage = { name: string; args: string[]; nested: string[] };
+type Stage = { name: string; args: string[]; nested: string[]; heredocs: string[] };
 
 function stagesOf(pipeline: Pipeline): Stage[] {
   const stages: Stage[] = [];
   for (const command of pipeline) {
     const effective = effectiveCommand(command.words);
-    stages.push({ name: effective?.name ?? "", args: effective?.args ?? [], nested: command.nested });
+    stages.push({ name: effective?.name ?? "", args: effective?.args ?? [], nested: command.nested, heredocs: command.heredocs });
   }
   return stages;
 }
@@ -87,6 +88,11 @@ function analyze(command: string, depth: number, installed: ReadonlySet<string>)
       const script = nestedScript(stage.name, stage.args);
       if (script !== undefined) findings.push(...analyze(script, depth + 1, installed));
       for (const inner of stage.nested) findings.push(...analyze(inner, depth + 1, installed));
+      for (const body of stage.heredocs) {
+        const script = heredocScript(stage.name, body);
+        if (script === undefined) continue;
+        findings.push(...("shell" in script ? analyze(script.shell, depth + 1, installed) : script.findings));
+      }
     }
   }
   return findings;

@@ -194,3 +194,14 @@ export function devTcpFinding(raw: string): Finding | undefined {
   }
   return { level: "consent_required", token: "/dev/tcp", reason: "bash /dev/tcp opens a network connection" };
 }
+
+const STDIN_CODE_FLAG: Record<string, string> = { python: "-c", node: "-e", perl: "-e", ruby: "-e", php: "-r" };
+
+/** A heredoc fed to a shell is a script; fed to an interpreter it is inline code; otherwise data. */
+export function heredocScript(name: string, body: string): { shell: string } | { findings: Finding[] } | undefined {
+  if (SHELLS.has(name)) return { shell: body };
+  const family = interpreterFamily(name);
+  const flag = family === undefined ? undefined : STDIN_CODE_FLAG[family];
+  if (flag === undefined) return undefined;
+  return { findings: interpreterFindings(name, family ?? name, [flag, body]) };
+}

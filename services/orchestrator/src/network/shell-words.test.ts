@@ -19,6 +19,12 @@ describe("parseShell", () => {
     expect(parsed.nested).toEqual(["curl x", "wget y", "nc h 1"]);
   });
 
+  it("keeps heredoc bodies apart from the commands", () => {
+    const parsed = parseShell("cat <<'EOF' > a.sh\ncurl x\nEOF\necho done");
+    expect(parsed.pipelines.map((pipeline) => pipeline.map((command) => command.words))).toEqual([[["cat"]], [["echo", "done"]]]);
+    expect(parsed.pipelines[0][0]).toMatchObject({ stdinRedirected: true, heredocs: ["curl x"] });
+  });
+
   it("keeps escaped operators inside words", () => {
     expect(words("echo a\\;b")).toEqual([[["echo", "a;b"]]]);
   });
