@@ -166,6 +166,17 @@ describe("seed 002 row 5: benchmark/comparison = exact numbers copied from succe
   });
 });
 
+describe("calls that never ran", () => {
+  it("refused, rejected or skipped calls are neither evidence nor unresolved failures", () => {
+    const refused = event("run_command", { command: "curl x" }, { is_error: true, metadata: { refused: true } });
+    const rejected = event("run_command", { command: "rm -rf build" }, { is_error: true, metadata: { denied: "rejected" } });
+    const skipped = event("write_file", { path: "a.ts" }, { metadata: { skipped: true } });
+    const ledger = ledgerOf(write("a.ts"), read("a.ts"), refused, rejected, skipped);
+    expect(ledger.evaluate(["artifact", "execution"], "done")).toMatchObject({ satisfied: true });
+    expect(ledgerOf(refused).evaluate(["execution"], "done").instruction).toContain("Nothing was run");
+  });
+});
+
 describe("evaluate", () => {
   it("reports several missing kinds in one focused instruction, in table order", () => {
     const result = new EvidenceLedger().evaluate(["measurements", "artifact", "report"], "done");

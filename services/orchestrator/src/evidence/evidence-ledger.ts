@@ -31,6 +31,15 @@ function mutatedPaths(event: EvidenceEvent): string[] {
   return MUTATION_TOOLS.has(event.tool) && typeof path === "string" ? [normalizePath(path)] : [];
 }
 
+/**
+ * Calls the loop refused (guards, plan mode, no consent), the person rejected, or skipped as a
+ * duplicate never ran: they are neither evidence nor failures.
+ */
+function ranForReal(event: EvidenceEvent): boolean {
+  const { metadata } = event;
+  return metadata["refused"] !== true && metadata["skipped"] !== true && metadata["denied"] === undefined;
+}
+
 function describe(event: EvidenceEvent): string {
   const command = event.args["command"];
   const path = event.args["path"];
@@ -49,6 +58,7 @@ export class EvidenceLedger {
   private readonly events: EvidenceEvent[] = [];
 
   record(event: EvidenceEvent): void {
+    if (!ranForReal(event)) return;
     this.events.push(event);
     this.events.sort((left, right) => left.seq - right.seq);
   }
