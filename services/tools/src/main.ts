@@ -6,17 +6,28 @@ import { allTools } from "./tools/catalog.js";
 import { createSandbox } from "./sandbox/create-sandbox.js";
 import { createProcessRegistry } from "./sandbox/process-registry.js";
 import { createLintGate } from "./lint/create-lint-gate.js";
+import { execaSync } from "execa";
+
+function hasRipgrep(): boolean {
+  try {
+    return execaSync("rg", ["--version"], { reject: false, timeout: 5000 }).exitCode === 0;
+  } catch {
+    return false;
+  }
+}
 
 await runService("tools", async ({ connection, logger }) => {
   const settings = readSettings(process.env, process.argv.slice(2));
   const sandbox = await createSandbox({ unsafeNoSandbox: settings.unsafeNoSandbox, logger: logger.child({ module: "sandbox" }) });
   const processes = createProcessRegistry({ sandbox, logger: logger.child({ module: "processes" }) });
+  const sweeper = setInterval(() => void processes.sweep(), 60_000);
+  sweeper.unref();
   const service = await createToolsService({
     connection,
     logger,
     maxConcurrent: settings.maxConcurrent,
     dependencies: {
-      registry: createToolRegistry(allTools()),
+      registry: createToolRegistry(allTools({ ripgrep: settings.forceJavascriptSearch ? false : hasRipgrep() })),
       sandbox,
       processes,
       lint: createLintGate(),
@@ -27,6 +38,7 @@ await runService("tools", async ({ connection, logger }) => {
   });
   logger.info({ sandbox: sandbox.mode, workspace_roots: settings.workspaceRoots }, "tools service started");
   return async () => {
+    clearInterval(sweeper);
     await service.stop();
     await processes.closeAll();
   };

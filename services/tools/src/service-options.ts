@@ -5,6 +5,8 @@ export interface ToolsServiceSettings {
   /** Only then may commands run without bubblewrap. */
   unsafeNoSandbox: boolean;
   maxConcurrent: number;
+  /** AIDE_TOOLS_SEARCH=js: use the JavaScript search even when ripgrep is present (tests, comparison). */
+  forceJavascriptSearch: boolean;
 }
 
 /** Reads AIDE_WORKSPACE_ROOTS, AIDE_UNSAFE_NO_SANDBOX / --unsafe-no-sandbox, AIDE_TOOLS_MAX_CONCURRENT. */
@@ -15,5 +17,5 @@ export function readSettings(env: NodeJS.ProcessEnv, argv: readonly string[]): T
     .filter((root) => root !== "" && isAbsolute(root));
   const unsafeNoSandbox = env.AIDE_UNSAFE_NO_SANDBOX === "1" || argv.includes("--unsafe-no-sandbox");
   const parsed = Number(env.AIDE_TOOLS_MAX_CONCURRENT ?? "16");
-  return { workspaceRoots, unsafeNoSandbox, maxConcurrent: Number.isInteger(parsed) && parsed > 0 ? parsed : 16 };
+  return { workspaceRoots, unsafeNoSandbox, maxConcurrent: Number.isInteger(parsed) && parsed > 0 ? parsed : 16, forceJavascriptSearch: env.AIDE_TOOLS_SEARCH === "js" };
 }

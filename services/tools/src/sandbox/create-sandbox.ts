@@ -1,17 +1,108 @@
-import type { Logger } from "pino";
+import { execa } from "execa";
 import { aideError } from "@aide/contracts";
-import type { Sandbox } from "./sandbox.js";
+import type { Logger } from "pino";
+import type { RunningCommand, Sandbox, SandboxMode, SandboxRunOptions, SandboxRunResult } from "./sandbox.js";
+import { bwrapArguments } from "./bwrap-arguments.js";
+import { sandboxEnvironment, secretPaths } from "./sandbox-environment.js";
+import { createCgroupLimits, type CgroupLimits } from "./cgroup-limits.js";
+import { spawnSandboxed } from "./spawn-sandboxed.js";
 
-export async function createSandbox(options: { unsafeNoSandbox: boolean; logger: Logger }): Promise<Sandbox> {
-  void options;
+export interface SandboxSettings {
+  unsafeNoSandbox: boolean;
+  logger: Logger;
+  env?: NodeJS.ProcessEnv;
+  maxProcesses?: number;
+  maxMemoryBytes?: number;
+  maxFileSizeBytes?: number;
+}
+
+/** bwrap works here if it can build the namespaces we use. */
+async function probeBwrap(): Promise<string | undefined> {
+  try {
+    const result = await execa("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session", "true"], { reject: false, timeout: 10_000, stdin: "ignore" });
+    return result.exitCode === 0 ? undefined : `bwrap failed: ${String(result.stderr).trim() || `exit ${result.exitCode}`}`;
+  } catch (error) {
+    return `bubblewrap (bwrap) is not installed: ${(error as Error).message}`;
+  }
+}
+
+/**
+ * The command sandbox. At start it checks bubblewrap; without it commands are refused unless the
+ * operator passed --unsafe-no-sandbox (said loudly in the log).
+ */
+export async function createSandbox(settings: SandboxSettings): Promise<Sandbox> {
+  const env = settings.env ?? process.env;
+  const logger = settings.logger;
+  const problem = await probeBwrap();
+  let mode: SandboxMode = "bwrap";
+  if (problem !== undefined) {
+    mode = settings.unsafeNoSandbox ? "unsafe-none" : "unavailable";
+    if (mode === "unsafe-none") logger.error({ problem }, "UNSAFE: commands will run WITHOUT a sandbox (--unsafe-no-sandbox): no jail, network and secrets reachable");
+    else logger.error({ problem }, "bubblewrap is unavailable: run_command and process tools are refused (start with --unsafe-no-sandbox to override, unsafely)");
+  } else if (settings.unsafeNoSandbox) {
+    logger.warn("--unsafe-no-sandbox given but bubblewrap works; commands stay sandboxed");
+  }
+  const cgroups: CgroupLimits = await createCgroupLimits({
+    maxProcesses: settings.maxProcesses ?? 512,
+    maxMemoryBytes: settings.maxMemoryBytes ?? 2 * 1024 ** 3,
+    logger,
+  });
+  logger.info({ mode, cgroups: cgroups.describe }, "command sandbox ready");
+  const hide = secretPaths(env.HOME, env);
+  const limits = { fileSizeBytes: settings.maxFileSizeBytes ?? 1024 ** 3, openFiles: 4096 };
+
+  const wrap = (options: SandboxRunOptions) => {
+    const environment = sandboxEnvironment(env);
+    if (mode === "bwrap") return { file: "bwrap", args: bwrapArguments({ workspace: options.workspace, cwd: options.cwd, network: options.network, hide, limits }, options.argv), env: environment };
+    return { file: "prlimit", args: [`--fsize=${limits.fileSizeBytes}`, `--nofile=${limits.openFiles}`, "--core=0", "--", ...options.argv], env: { ...environment, HOME: options.workspace } };
+  };
+
+  const start = async (options: SandboxRunOptions, name: string): Promise<RunningCommand> => {
+    if (mode === "unavailable") throw aideError("SANDBOX_UNAVAILABLE", { detail: problem ?? "bubblewrap is unavailable" });
+    const wrapped = wrap(options);
+    const cgroup = await cgroups.create(name);
+    const joinScript = cgroup === null ? 'exec "$@"' : `${cgroup.procsFiles.map((f) => `echo $$ > '${f}'`).join(" && ")} && exec "$@"`;
+    const started = performance.now();
+    const half = Math.floor((options.maxOutputBytes ?? 24_000) / 2);
+    const spawned = spawnSandboxed("/bin/sh", ["-c", joinScript, "sh", wrapped.file, ...wrapped.args], { env: wrapped.env, cwd: options.cwd, halfOutputBytes: half });
+    let timedOut = false;
+    let aborted = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      spawned.kill();
+    }, options.timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      spawned.kill();
+    };
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    const finished = spawned.exited.then(async ({ exitCode, signal }) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      spawned.kill();
+      await cgroup?.release();
+      return {
+        exitCode,
+        signal,
+        timedOut,
+        aborted,
+        stdout: spawned.output.text(),
+        stderr: "",
+        truncated: spawned.output.truncated,
+        durationMs: Math.round(performance.now() - started),
+        totalLines: spawned.output.totalLines,
+      } satisfies SandboxRunResult;
+    });
+    return { output: spawned.output, finished, cancel: onAbort };
+  };
+
   return {
-    mode: "unavailable",
-    unavailableReason: "not implemented yet",
-    wrap: () => {
-      throw aideError("SANDBOX_UNAVAILABLE", { detail: "not implemented yet" });
-    },
-    run: async () => {
-      throw aideError("SANDBOX_UNAVAILABLE", { detail: "not implemented yet" });
+    mode,
+    unavailableReason: mode === "unavailable" ? problem : undefined,
+    wrap,
+    start,
+    async run(options) {
+      return (await start(options, "run")).finished;
     },
   };
 }

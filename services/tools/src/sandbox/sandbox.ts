@@ -23,6 +23,16 @@ export interface SandboxRunResult {
   stderr: string;
   truncated: boolean;
   durationMs: number;
+  /** Lines in the full output (before truncation). */
+  totalLines: number;
+}
+
+export interface RunningCommand {
+  /** The live output buffer (head and tail kept). */
+  output: { text(): string; since(offset: number): { text: string; skippedBytes: number }; totalBytes: number; truncated: boolean };
+  /** Resolves once the command and every process it started are gone. */
+  finished: Promise<SandboxRunResult>;
+  cancel(): void;
 }
 
 /** Runs argv under the configured isolation. `run` never throws for a failing command. */
@@ -33,4 +43,6 @@ export interface Sandbox {
   /** The argv that would actually be spawned (bwrap wrapper included). */
   wrap(options: SandboxRunOptions): { file: string; args: string[]; env: Record<string, string> };
   run(options: SandboxRunOptions): Promise<SandboxRunResult>;
+  /** Starts without waiting (background processes); `name` labels its cgroup. */
+  start(options: SandboxRunOptions, name: string): Promise<RunningCommand>;
 }

@@ -1,0 +1,37 @@
+import { existsSync, statSync } from "node:fs";
+import { isInside } from "../jail/resolve-jailed-path.js";
+
+export interface BwrapOptions {
+  workspace: string;
+  cwd: string;
+  network: boolean;
+  /** Host paths to hide (directories get an empty tmpfs, files /dev/null). */
+  hide: readonly string[];
+  /** Resource limits applied with prlimit inside the sandbox. */
+  limits: { fileSizeBytes: number; openFiles: number; addressSpaceBytes?: number };
+}
+
+/**
+ * bubblewrap: the host read-only, a private /tmp, the workspace read-write except `.aide/`
+ * (read-only), fresh pid/ipc/uts (and net unless consented) namespaces, a new session (no
+ * TIOCSTI), killed with its parent.
+ */
+export function bwrapArguments(options: BwrapOptions, argv: readonly string[]): string[] {
+  const args = ["--die-with-parent", "--new-session", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"];
+  if (!options.network) args.push("--unshare-net");
+  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp", "--tmpfs", "/run", "--dir", "/tmp/home");
+  for (const path of options.hide) {
+    if (isInside(path, options.workspace) || !existsSync(path)) continue;
+    if (path.startsWith("/tmp/") || path.startsWith("/run/") || path.startsWith("/var/tmp/")) continue;
+    const isDirectory = statSync(path).isDirectory();
+    args.push(...(isDirectory ? ["--tmpfs", path] : ["--ro-bind", "/dev/null", path]));
+  }
+  args.push("--bind", options.workspace, options.workspace);
+  const aide = `${options.workspace}/.aide`;
+  if (existsSync(aide)) args.push("--ro-bind", aide, aide);
+  args.push("--chdir", options.cwd, "--");
+  const limits = ["prlimit", `--fsize=${options.limits.fileSizeBytes}`, `--nofile=${options.limits.openFiles}`, "--core=0"];
+  if (options.limits.addressSpaceBytes !== undefined) limits.push(`--as=${options.limits.addressSpaceBytes}`);
+  args.push(...limits, "--", ...argv);
+  return args;
+}

@@ -1,0 +1,103 @@
+import { mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Logger } from "pino";
+
+export interface CommandCgroup {
+  /** cgroup.procs files the command's first process must join before it starts anything. */
+  procsFiles: string[];
+  /** Kills whatever is left in the groups and removes them. Must not throw. */
+  release(): Promise<void>;
+}
+
+export interface CgroupLimits {
+  available: boolean;
+  describe: string;
+  create(name: string): Promise<CommandCgroup | null>;
+}
+
+interface Controller {
+  kind: "pids" | "memory";
+  directory: string;
+  limitFile: string;
+  limit: string;
+}
+
+async function ownCgroupPaths(): Promise<Map<string, string>> {
+  const text = await readFile("/proc/self/cgroup", "utf8").catch(() => "");
+  const paths = new Map<string, string>();
+  for (const line of text.split("\n")) {
+    const [, controllers, path] = line.split(":");
+    if (controllers === undefined || path === undefined) continue;
+    for (const controller of controllers.split(",")) paths.set(controller, path);
+  }
+  return paths;
+}
+
+/**
+ * Per-command cgroups (v1 `pids` and `memory` controllers, as on these machines) so a fork bomb or
+ * a memory bomb hits its own limit and not the service: root ignores RLIMIT_NPROC, so the process
+ * count has to be capped here.
+ */
+export async function createCgroupLimits(options: { maxProcesses: number; maxMemoryBytes: number; logger: Logger }): Promise<CgroupLimits> {
+  const own = await ownCgroupPaths();
+  const candidates: Controller[] = [
+    { kind: "pids", directory: join("/sys/fs/cgroup/pids", own.get("pids") ?? "/"), limitFile: "pids.max", limit: String(options.maxProcesses) },
+    { kind: "memory", directory: join("/sys/fs/cgroup/memory", own.get("memory") ?? "/"), limitFile: "memory.limit_in_bytes", limit: String(options.maxMemoryBytes) },
+  ];
+  const usable: Controller[] = [];
+  for (const controller of candidates) {
+    const probe = join(controller.directory, `aide-tools-probe-${process.pid}`);
+    try {
+      await mkdir(probe);
+      await writeFile(join(probe, controller.limitFile), controller.limit);
+      await rmdir(probe);
+      usable.push(controller);
+    } catch (error) {
+      await rmdir(probe).catch(() => undefined);
+      options.logger.warn({ controller: controller.kind, err: (error as Error).message }, "cgroup controller not usable; that limit is not enforced");
+    }
+  }
+  let counter = 0;
+  return {
+    available: usable.length > 0,
+    describe: usable.length > 0 ? usable.map((c) => `${c.kind}=${c.limit}`).join(",") : "none",
+    async create(name) {
+      if (usable.length === 0) return null;
+      counter += 1;
+      const created: string[] = [];
+      try {
+        for (const controller of usable) {
+          const directory = join(controller.directory, `aide-tools-${process.pid}-${name}-${counter}`);
+          await mkdir(directory);
+          created.push(directory);
+          await writeFile(join(directory, controller.limitFile), controller.limit);
+          if (controller.kind === "memory") await writeFile(join(directory, "memory.memsw.limit_in_bytes"), controller.limit).catch(() => undefined);
+        }
+      } catch (error) {
+        options.logger.warn({ err: (error as Error).message }, "could not create a command cgroup");
+        await Promise.all(created.map((d) => rmdir(d).catch(() => undefined)));
+        return null;
+      }
+      return {
+        procsFiles: created.map((d) => join(d, "cgroup.procs")),
+        async release() {
+          for (const directory of created) {
+            for (let attempt = 0; attempt < 20; attempt += 1) {
+              const pids = (await readFile(join(directory, "cgroup.procs"), "utf8").catch(() => "")).split("\n").filter(Boolean);
+              for (const pid of pids) {
+                try {
+                  process.kill(Number(pid), "SIGKILL");
+                } catch {
+                  // already gone
+                }
+              }
+              const removed = await rmdir(directory).then(() => true, () => false);
+              if (removed) break;
+              await new Promise((resolve) => setTimeout(resolve, 50));
+            }
+          }
+        },
+      };
+    },
+  };
+}

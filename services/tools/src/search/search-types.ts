@@ -1,0 +1,24 @@
+export interface SearchQuery {
+  /** Real absolute path of the workspace root. */
+  root: string;
+  /** Workspace-relative directory or file to search ("." for all). */
+  target: string;
+  pattern: string;
+  literal: boolean;
+  caseInsensitive: boolean;
+  /** Glob on file paths (`*.ts`, `src/**\/*.py`), optional. */
+  include?: string;
+  signal?: AbortSignal;
+  timeoutMs: number;
+}
+
+export interface SearchHit {
+  /** Workspace-relative path. */
+  path: string;
+  matches: number;
+}
+
+export type SearchOutcome = { ok: true; hits: SearchHit[]; engine: "ripgrep" | "javascript" } | { ok: false; error: string };
+
+/** Directories never searched: version control and the agent's own state. */
+export const excludedDirectories = [".git", ".aide"];

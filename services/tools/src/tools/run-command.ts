@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { defineTool } from "../framework/tool-types.js";
+import { integerArg, pathArg } from "../framework/argument-types.js";
+import { maxCommandTimeoutMs, prepareCommand } from "./command-helpers.js";
+
+export const runCommandTool = defineTool({
+  name: "run_command",
+  description:
+    "Run a shell command in the workspace inside a sandbox (no network unless approved, private /tmp, stdin closed) and return its exit code and output. Long outputs keep the head and the tail. For servers and watchers use process_start.",
+  parameters: z.strictObject({
+    command: z.string().min(1).max(16_384).describe("The command line, e.g. `npm test` or `ls -la src | head`"),
+    cwd: pathArg().optional().describe("Working directory relative to the workspace root; default the root"),
+    timeout_ms: integerArg({ min: 1, max: maxCommandTimeoutMs }).optional().describe("Wall-clock limit in milliseconds; default 120000, at most 900000"),
+  }),
+  aliases: { directory: "cwd", dir: "cwd", path: "cwd" },
+  kind: "command",
+  readOnly: false,
+  parallelSafe: false,
+  maxOutputChars: 40_000,
+  timeoutMs: maxCommandTimeoutMs,
+  async describeCommand(args, context) {
+    const prepared = await prepareCommand(context, args.command, args.cwd, args.timeout_ms);
+    return { command: args.command, paths: prepared.ok ? [prepared.cwdRelative] : [] };
+  },
+  async execute(args, context) {
+    const prepared = await prepareCommand(context, args.command, args.cwd, args.timeout_ms);
+    if (!prepared.ok) return { isError: true, output: prepared.error, metadata: { error_code: "VALIDATION" } };
+    const result = await context.sandbox.run({
+      argv: prepared.argv,
+      workspace: context.workspace.root,
+      cwd: prepared.cwd,
+      network: context.network,
+      timeoutMs: prepared.timeoutMs,
+      signal: context.signal,
+      maxOutputBytes: 24_000,
+    });
+    const metadata = {
+      exit_code: result.exitCode,
+      signal: result.signal,
+      timed_out: result.timedOut,
+      aborted: result.aborted,
+      truncated: result.truncated,
+      duration_ms: result.durationMs,
+      output_lines: result.totalLines,
+      sandbox: context.sandbox.mode,
+      network: context.network,
+      cwd: prepared.cwdRelative,
+    };
+    let status: string;
+    if (result.timedOut) status = `The command timed out after ${prepared.timeoutMs} ms and was killed with every process it started.`;
+    else if (result.aborted) status = "The command was aborted.";
+    else if (result.exitCode === null) status = `The command was killed by ${result.signal ?? "a signal"} (a resource limit, or out of memory).`;
+    else status = `Exit code: ${result.exitCode}`;
+    const body = result.stdout.length > 0 ? result.stdout : "(no output)";
+    const isError = result.timedOut || result.aborted || result.exitCode !== 0;
+    return { isError, output: `${status}\n${body}`, metadata };
+  },
+});
