@@ -25,11 +25,11 @@ const ROUTED = new Set([...CORE_ACT_TOOLS, ...Object.values(TOOLS_BY_INTENT).fla
 /** The orchestrator's Plan-mode exit; added when the catalog does not carry its own. */
 export const SWITCH_TO_ACT_MODE_TOOL: ToolDescriptor = {
   name: "switch_to_act_mode",
-  description: "Ask the person to switch to Act mode so you can edit files and run commands. Say why in `reason`.",
+  description: "Plan mode only: ask the person to switch to Act mode so you can change files and run commands. Give your plan.",
   parameters: {
     type: "object",
-    properties: { reason: { type: "string", description: "What you will do in Act mode." } },
-    required: ["reason"],
+    properties: { plan: { type: "string", description: "The plan you will carry out in Act mode." } },
+    required: [],
     additionalProperties: false,
   },
   read_only: true,
