@@ -149,6 +149,17 @@ describe("parseToolCalls (seed 000 tests-first item 1)", () => {
     expect(result.calls[0].arguments).toEqual({ command: "ls", cwd: "src" });
   });
 
+  it("ignores calls drafted inside reasoning blocks and keeps reasoning out of the prose", () => {
+    const text =
+      "<think>Maybe <write_file><path>x</path><content>draft</content></write_file> first?</think>\nReading first.\n" +
+      "<read_file><path>a</path></read_file>";
+    const result = parseToolCalls(text, tools);
+    expect(result.calls.map((call) => call.name)).toEqual(["read_file"]);
+    expect(result.errors).toEqual([]);
+    expect(result.prose).toBe("Reading first.");
+    expect(parseToolCalls("<thinking>\n<read_file><path>a</path></read_file>", tools)).toEqual({ calls: [], errors: [], prose: "" });
+  });
+
   it("parses calls wrapped in a fenced xml block", () => {
     const result = parseToolCalls("```xml\n<read_file>\n<path>a</path>\n</read_file>\n```", tools);
     expect(result.calls.map((call) => call.arguments)).toEqual([{ path: "a" }]);

@@ -24,6 +24,9 @@ const MARKUP_TAGS = new Set([
   "thinking", "think", "reasoning", "mode_notice", "tool_result", "environment_details",
 ]);
 
+/** Reasoning blocks some local models emit inline; an unclosed one runs to the end of the reply. */
+const REASONING_TAGS = new Set(["think", "thinking", "reasoning"]);
+
 /** Cline-style hints; the approval policy is computed by code, so these carry nothing. */
 const IGNORED_PARAMS = new Set(["requires_approval", "task_progress"]);
 
@@ -231,6 +234,13 @@ export function parseToolCalls(text: string, tools: ToolSpecForParser[]): ParseR
     const open = matchOpenTag(text, next);
     if (open === undefined) {
       position = next + 1;
+      continue;
+    }
+    if (REASONING_TAGS.has(open.name.toLowerCase()) && !open.selfClosing) {
+      // Reasoning drafts calls and is never published: neither parsed nor kept as prose.
+      proseParts.push(text.slice(proseStart, next));
+      position = scan.closes.next([open.name], open.end)?.end ?? text.length;
+      proseStart = position;
       continue;
     }
     const entry = scan.catalog.tools.get(open.name.toLowerCase());
