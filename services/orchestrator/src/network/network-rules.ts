@@ -14,10 +14,10 @@ const NETWORK_PROGRAMS = new Set([
 /** Subcommands that reach a registry or remote, per tool. */
 const NETWORK_SUBCOMMANDS: Record<string, string[]> = {
   git: ["clone", "fetch", "pull", "push", "ls-remote", "submodule", "remote", "archive", "send-email", "request-pull"],
-  npm: ["install", "i", "in", "ins", "add", "ci", "publish", "update", "up", "upgrade", "exec", "x", "create", "init", "view", "info", "search", "login", "audit", "outdated", "dist-tag", "unpublish", "deprecate", "pack", "rebuild", "dedupe"],
-  pnpm: ["install", "i", "add", "publish", "update", "up", "upgrade", "dlx", "create", "fetch", "import", "audit", "outdated", "login"],
-  yarn: ["install", "add", "publish", "upgrade", "up", "dlx", "create", "init", "info", "npm", "audit", "outdated", "login"],
-  bun: ["install", "i", "add", "publish", "update", "x", "create", "init", "upgrade", "pm"],
+  npm: ["install", "i", "in", "ins", "add", "ci", "publish", "update", "up", "upgrade", "exec", "x", "create", "init", "view", "info", "search", "login", "audit", "outdated", "dist-tag", "unpublish", "deprecate", "dedupe", "ping", "token", "whoami"],
+  pnpm: ["install", "i", "add", "publish", "update", "up", "upgrade", "dlx", "create", "fetch", "audit", "outdated", "login"],
+  yarn: ["install", "add", "publish", "upgrade", "up", "dlx", "create", "info", "npm", "audit", "outdated", "login"],
+  bun: ["install", "i", "add", "publish", "update", "x", "create", "upgrade"],
   pip: ["install", "download", "search", "wheel", "index"],
   pip3: ["install", "download", "search", "wheel", "index"],
   pipx: ["install", "run", "upgrade", "inject", "reinstall"],
@@ -38,6 +38,19 @@ const NETWORK_SUBCOMMANDS: Record<string, string[]> = {
   docker: ["pull", "push", "run", "build", "login", "search", "create", "compose", "buildx"],
   podman: ["pull", "push", "run", "build", "login", "search", "create"],
   deno: ["install", "add", "cache"],
+};
+
+/**
+ * Subcommands that only reach the network with a particular next word (`git remote update`, not
+ * `git remote -v`; `npm init <initializer>`, not a bare `npm init`).
+ */
+const NETWORK_ONLY_WITH: Record<string, (rest: string[]) => boolean> = {
+  "git remote": (rest) => ["update", "prune", "show", "set-head"].includes(rest[0] ?? ""),
+  "git submodule": (rest) => ["update", "add", "foreach"].includes(rest[0] ?? ""),
+  "go mod": (rest) => ["download", "tidy", "vendor"].includes(rest[0] ?? ""),
+  "uv pip": (rest) => ["install", "download", "sync", "compile"].includes(rest[0] ?? ""),
+  "npm init": (rest) => rest.some((arg) => !arg.startsWith("-")),
+  "npm exec": () => true,
 };
 
 /** Options of `git` that take a value before the subcommand. */
@@ -112,12 +125,8 @@ function packageManagerFinding(name: string, args: string[]): Finding | undefine
     return { level: "consent_required", token: "yarn", reason: "bare yarn installs dependencies from the registry" };
   }
   if (positional === undefined || !subcommands.includes(positional.word)) return undefined;
-  if (name === "go" && positional.word === "mod" && !["download", "tidy", "vendor"].includes(positional.rest[0] ?? "")) {
-    return undefined;
-  }
-  if (name === "uv" && positional.word === "pip" && !["install", "download", "sync", "compile"].includes(positional.rest[0] ?? "")) {
-    return undefined;
-  }
+  const narrowing = NETWORK_ONLY_WITH[`${name} ${positional.word}`];
+  if (narrowing !== undefined && !narrowing(positional.rest)) return undefined;
   const token = `${name} ${positional.word}`;
   return { level: "consent_required", token, reason: `${token} reaches a remote registry or host` };
 }
