@@ -47,8 +47,6 @@ export async function ensureShadowRepo(repo: ShadowRepo): Promise<void> {
   if (!exists) {
     await mkdir(repo.gitdir, { recursive: true });
     await git.init({ fs, dir: repo.workspace, gitdir: repo.gitdir, defaultBranch: "checkpoints" });
-    // HEAD follows the latest checkpoint, so `git --git-dir=<shadow> log` shows something useful.
-    await writeFile(join(repo.gitdir, "HEAD"), "ref: refs/aide/latest\n");
   }
   await mkdir(repo.objects.packDirectory, { recursive: true });
 }

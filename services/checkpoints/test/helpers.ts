@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { appendFileSync, chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { NatsConnection } from "nats";
 import { requestJson } from "../../../tests/helpers/service-process.js";
@@ -53,4 +53,51 @@ export function hashGitDirectories(root: string): Record<string, string> {
   };
   walk(root, false);
   return out;
+}
+
+/** Text, binary, empty, executable, symlinks, unicode, CRLF and invalid UTF-8, plus excluded folders. */
+export function writeNastyTree(ws: string): void {
+  mkdirSync(join(ws, "src", "deep", "er"), { recursive: true });
+  writeFileSync(join(ws, "src", "a.ts"), "export const a = 1;\n");
+  writeFileSync(join(ws, "src", "deep", "er", "b.bin"), Buffer.from([0, 1, 2, 255, 254, 0, 10, 13]));
+  writeFileSync(join(ws, "empty"), "");
+  writeFileSync(join(ws, "crlf.txt"), "one\r\ntwo\r\n");
+  writeFileSync(join(ws, "invalid-utf8.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a, 0xff, 0xc3]));
+  writeFileSync(join(ws, "héllo wörld 日本.txt"), "unicode name\n");
+  writeFileSync(join(ws, "run.sh"), "#!/bin/sh\necho hi\n");
+  chmodSync(join(ws, "run.sh"), 0o755);
+  writeFileSync(join(ws, "was-exec.sh"), "#!/bin/sh\n");
+  chmodSync(join(ws, "was-exec.sh"), 0o755);
+  symlinkSync("src/a.ts", join(ws, "link-to-file"));
+  symlinkSync("src", join(ws, "link-to-dir"));
+  symlinkSync("does/not/exist", join(ws, "dangling"));
+  mkdirSync(join(ws, "node_modules", "pkg"), { recursive: true });
+  writeFileSync(join(ws, "node_modules", "pkg", "index.js"), "excluded\n");
+  mkdirSync(join(ws, "folder-becomes-file"));
+  writeFileSync(join(ws, "folder-becomes-file", "inside.txt"), "inside\n");
+  writeFileSync(join(ws, "file-becomes-folder"), "plain\n");
+}
+
+/** Edits, deletes, creates, chmods, swaps files for links and folders for files (and back). */
+export function mutateNastyTree(ws: string): void {
+  writeFileSync(join(ws, "src", "a.ts"), "export const a = 2;\n");
+  appendFileSync(join(ws, "crlf.txt"), "three\r\n");
+  rmSync(join(ws, "src", "deep"), { recursive: true });
+  unlinkSync(join(ws, "empty"));
+  writeFileSync(join(ws, "created.txt"), "created later\n");
+  mkdirSync(join(ws, "new-folder", "nested"), { recursive: true });
+  writeFileSync(join(ws, "new-folder", "nested", "n.txt"), "n\n");
+  chmodSync(join(ws, "was-exec.sh"), 0o644);
+  chmodSync(join(ws, "src", "a.ts"), 0o755);
+  unlinkSync(join(ws, "link-to-file"));
+  writeFileSync(join(ws, "link-to-file"), "now a file\n");
+  unlinkSync(join(ws, "héllo wörld 日本.txt"));
+  symlinkSync("/etc/passwd", join(ws, "héllo wörld 日本.txt"));
+  rmSync(join(ws, "folder-becomes-file"), { recursive: true });
+  writeFileSync(join(ws, "folder-becomes-file"), "now a file\n");
+  unlinkSync(join(ws, "file-becomes-folder"));
+  mkdirSync(join(ws, "file-becomes-folder"));
+  writeFileSync(join(ws, "file-becomes-folder", "child.txt"), "child\n");
+  writeFileSync(join(ws, "node_modules", "pkg", "index.js"), "changed, but excluded\n");
+  writeFileSync(join(ws, "node_modules", "added.js"), "added, but excluded\n");
 }

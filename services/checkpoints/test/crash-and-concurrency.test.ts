@@ -1,0 +1,123 @@
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { NatsConnection } from "nats";
+import { startTestBus, type TestBus } from "../../../tests/helpers/bus.js";
+import { requestJson, startServiceProcess, type ServiceProcess } from "../../../tests/helpers/service-process.js";
+import { call, callError } from "./helpers.js";
+
+/** Incompressible files, so storing them takes real time. */
+function writeLargeTree(ws: string, folders: number, filesPerFolder: number, bytes: number): void {
+  for (let f = 0; f < folders; f++) {
+    mkdirSync(join(ws, `dir${f}`), { recursive: true });
+    for (let i = 0; i < filesPerFolder; i++) writeFileSync(join(ws, `dir${f}`, `file${i}.bin`), randomBytes(bytes));
+  }
+}
+
+function shadowDir(ws: string): string {
+  const base = join(ws, ".aide", "checkpoints");
+  return join(base, readdirSync(base)[0]);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("crash safety, timeouts and concurrency (real service over the bus)", () => {
+  let bus: TestBus;
+  let service: ServiceProcess;
+  let client: NatsConnection;
+  let root: string;
+  const env = () => ({ AIDE_WORKSPACE_ROOTS: root, AIDE_LOG_LEVEL: "info" });
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), "aide-cp-crash-"));
+    bus = await startTestBus();
+    service = await startServiceProcess(bus, "checkpoints", { env: env() });
+    client = await bus.connectAs("orchestrator");
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await bus?.stop();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it("survives SIGKILL in the middle of a commit: the previous checkpoint stays valid and the next commit works", async () => {
+    const ws = join(root, "killed");
+    mkdirSync(ws);
+    writeFileSync(join(ws, "keep.txt"), "before the crash\n");
+    const first = (await call(client, "agent.checkpoints.commit", { workspace: ws, session: "s1", run: "r1", label: "before" })).checkpoint.id;
+    writeLargeTree(ws, 60, 50, 16_384);
+    const gitdir = shadowDir(ws);
+    const lockFile = join(gitdir, "aide.lock");
+
+    const pending = requestJson(client, "agent.checkpoints.commit", { workspace: ws, session: "s1", run: "r1", label: "killed", timeout_ms: 120_000 }, 120_000).catch((error: Error) => error);
+    for (let i = 0; i < 2000 && !existsSync(lockFile); i++) await sleep(5);
+    expect(existsSync(lockFile)).toBe(true);
+    await sleep(150);
+    await service.stop("SIGKILL");
+    const outcome = await Promise.race([pending, sleep(2000).then(() => "no reply")]);
+    expect(outcome).not.toEqual(expect.objectContaining({ ok: true }));
+    expect(existsSync(lockFile)).toBe(true); // left behind by the dead process
+
+    service = await startServiceProcess(bus, "checkpoints", { env: env() });
+    const listedAfterCrash = await call(client, "agent.checkpoints.list", { workspace: ws, session: "s1" });
+    expect(listedAfterCrash.checkpoints.map((c: { id: string }) => c.id)).toEqual([first]);
+
+    const next = await call(client, "agent.checkpoints.commit", { workspace: ws, session: "s1", run: "r1", label: "after restart", timeout_ms: 120_000 });
+    expect(next.checkpoint.files_changed).toBe(3000);
+    const listed = await call(client, "agent.checkpoints.list", { workspace: ws, session: "s1" });
+    expect(listed.checkpoints.map((c: { id: string }) => c.id)).toEqual([first, next.checkpoint.id]);
+    execFileSync("git", ["--git-dir", gitdir, "fsck", "--full", "--no-dangling"], { stdio: "pipe" });
+    expect(execFileSync("git", ["--git-dir", gitdir, "rev-list", next.checkpoint.id]).toString().trim().split("\n")).toEqual([next.checkpoint.id, first]);
+
+    // History intact: the pre-crash checkpoint restores.
+    const restored = await call(client, "agent.checkpoints.restore", { workspace: ws, session: "s1", checkpoint: first, mode: "files" });
+    expect(restored.plan.created_since.length).toBe(3000);
+    expect(readdirSync(ws).sort()).toEqual([".aide", "keep.txt"]);
+  });
+
+  it("abandons a commit that exceeds its time budget with CHECKPOINT_TIMEOUT, leaving history as it was", async () => {
+    const ws = join(root, "slow");
+    mkdirSync(ws);
+    writeLargeTree(ws, 40, 50, 16_384);
+    const error = await callError(client, "agent.checkpoints.commit", { workspace: ws, session: "s1", label: "too slow", timeout_ms: 30 });
+    expect(error.code).toBe("CHECKPOINT_TIMEOUT");
+    expect(error.message).toContain("30 ms");
+    expect((await call(client, "agent.checkpoints.list", { workspace: ws })).checkpoints).toEqual([]);
+    const ok = await call(client, "agent.checkpoints.commit", { workspace: ws, session: "s1", label: "in time", timeout_ms: 120_000 });
+    expect(ok.checkpoint.files_changed).toBe(2000);
+  });
+
+  it("serializes concurrent commits to one workspace: none is lost", async () => {
+    const ws = join(root, "same");
+    mkdirSync(ws);
+    writeFileSync(join(ws, "f.txt"), "0\n");
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => call(client, "agent.checkpoints.commit", { workspace: ws, session: "s1", run: "r1", label: `c${i}`, changed_paths: ["f.txt"] })),
+    );
+    const ids = results.map((r) => r.checkpoint.id);
+    expect(new Set(ids).size).toBe(8);
+    const gitdir = shadowDir(ws);
+    const head = readFileSync(join(gitdir, "refs", "aide", "runs", "s1", "r1"), "utf8").trim();
+    const chain = execFileSync("git", ["--git-dir", gitdir, "rev-list", head]).toString().trim().split("\n");
+    expect(chain.sort()).toEqual([...ids].sort());
+  });
+
+  it("commits two workspaces in parallel: a small one is not held up by a large one", async () => {
+    const large = join(root, "parallel-large");
+    const small = join(root, "parallel-small");
+    mkdirSync(large);
+    mkdirSync(small);
+    writeLargeTree(large, 60, 50, 16_384);
+    writeFileSync(join(small, "s.txt"), "small\n");
+    const order: string[] = [];
+    const largeDone = call(client, "agent.checkpoints.commit", { workspace: large, session: "s1", label: "large", timeout_ms: 120_000 }).then(() => order.push("large"));
+    await sleep(0);
+    for (let i = 0; i < 2000 && !existsSync(join(large, ".aide", "checkpoints")); i++) await sleep(5);
+    const smallDone = call(client, "agent.checkpoints.commit", { workspace: small, session: "s1", label: "small" }).then(() => order.push("small"));
+    await Promise.all([largeDone, smallDone]);
+    expect(order).toEqual(["small", "large"]);
+  });
+});
