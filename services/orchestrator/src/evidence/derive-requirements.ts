@@ -3,15 +3,21 @@ import type { EvidenceKind } from "./evidence-kind.js";
 const ARTIFACT =
   /\b(create|write|make|generate|build|add|implement|fix|edit|update|modify|refactor|rename|save|produce|scaffold|set ?up|change|replace|remove|delete|patch|convert|port|migrate|rewrite|append|insert)\b/i;
 const EXECUTION =
-  /\b(run|runs|execute|test|tests|testing|analy[sz]e|analysis|benchmark|measure|profile|compute|calculate|check|verify|debug|reproduce|compile|lint|evaluate|inspect)\b/i;
+  /\b(run|runs|execute|test|tests|testing|analy[sz]e|analysis|benchmark|measure|profile|compute|calculate|check|verify|debug|reproduce|compile|lint|evaluate|inspect|list|show|find|count|search|look (at|for|into)|review|audit)\b/i;
 const SOURCE =
   /\b(write|create|make|build|generate|implement|develop|code)\b[^.?!\n]{0,60}\b(script|program|tool|cli|app|application|source code|code|module|function)\b|\b(python|javascript|typescript|node|bash|shell|go|rust|ruby)\s+(script|program)\b/i;
 const REPORT = /\b(report|write-?up|summary file|results file|findings)\b|\b(document|summari[sz]e|write down)\b[^.?!\n]{0,40}\b(results|findings|measurements)\b/i;
 const MEASUREMENTS =
   /\b(benchmark|benchmarks|compare|comparison|comparing|versus|vs\.?|faster|slower|performance|timings?|measure|measurements?|throughput|latency|speed ?up)\b/i;
 
-/** A question about the code ("what does X do?", "explain Y") needs no tool evidence. */
+/**
+ * A question ("what does X do?", "explain Y") needs no change; when it is about this workspace it
+ * still needs an inspection (the execution row), so the answer comes from the files and not from memory.
+ */
 const QUESTION = /^\s*(what|why|how|where|which|who|when|explain|describe|tell me|summari[sz]e (this|the) (code|file|repo))\b/i;
+/** A question about this workspace (a file, a path, an identifier, "this repo") must be answered from it. */
+const ABOUT_WORKSPACE =
+  /\b(this|the|our|my) (repo|repository|project|codebase|code|file|files|function|module|package|test|tests|workspace|config)\b|[\w-]+\.(ts|tsx|js|mjs|py|go|rs|java|rb|json|ya?ml|toml|md|sh|c|cpp|h)\b|`[^`]+`|\b[a-z]+[A-Z]\w*\b|\b\w+_\w+\b|\w\/\w/;
 const IMPERATIVE_IN_QUESTION = /\b(and|then|please)\s+(run|fix|write|create|test|implement|add)\b/i;
 
 /**
@@ -19,7 +25,7 @@ const IMPERATIVE_IN_QUESTION = /\b(and|then|please)\s+(run|fix|write|create|test
  * seed 002 says). Order of the result is fixed: artifact, execution, source_file, report, measurements.
  */
 export function deriveEvidenceRequirements(task: string): EvidenceKind[] {
-  if (QUESTION.test(task) && !IMPERATIVE_IN_QUESTION.test(task)) return [];
+  if (QUESTION.test(task) && !IMPERATIVE_IN_QUESTION.test(task)) return ABOUT_WORKSPACE.test(task) ? ["execution"] : [];
   const kinds = new Set<EvidenceKind>();
   const source = SOURCE.test(task);
   const report = REPORT.test(task);
