@@ -124,7 +124,11 @@ export class LlamaProvider implements Provider<LlamaSpec> {
         ...(request.seed !== undefined ? { seed: request.seed } : {}),
         ...(grammar ? { grammar } : {}),
         customStopTriggers: rendered.stopTriggers,
+        // No shift, and a shift reserve of one token: with the library's default reserve (10% of
+        // the context) a prompt near the limit is silently cut at the front. The CONTEXT_FULL
+        // check above guarantees the whole prompt fits.
         disableContextShift: true,
+        contextShiftSize: 1,
       });
     } catch (error) {
       if (signal.aborted) return { text: "", tool_calls: [], finish_reason: "abort", usage: { prompt_tokens: aligned.length, completion_tokens: 0 } };

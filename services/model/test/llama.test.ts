@@ -156,6 +156,24 @@ describe.skipIf(!haveModel)(title, () => {
     expect(reply).toMatchObject({ ok: false, error: { code: "CONTEXT_FULL" } });
   });
 
+  it("never cuts the front of a prompt near the context limit: every accepted prompt is evaluated whole", async () => {
+    let accepted = 0;
+    let refused = false;
+    for (let words = 20; words < 400 && !refused; words += 12) {
+      const content = Array.from({ length: words }, (_, i) => `w${i % 10}`).join(" ");
+      const raw = await requestJson(client, "agent.model.chat", { request_id: `n${words}`, session: `near-${words}`, model: "tiny-context", messages: [{ role: "user", content }], max_tokens: 1 }, 60_000);
+      if (!raw.ok) {
+        expect(raw.error.code).toBe("CONTEXT_FULL");
+        refused = true;
+        break;
+      }
+      accepted++;
+      expect(raw.result.usage.evaluated_prompt_tokens, `${words} words`).toBe(raw.result.usage.prompt_tokens);
+    }
+    expect(refused).toBe(true);
+    expect(accepted).toBeGreaterThan(5);
+  }, 120_000);
+
   it("100 grammar-constrained replies against an 8-tool catalog all parse into valid calls", async () => {
     const failures: string[] = [];
     let calls = 0;
