@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { parseToolCalls } from "./parse-tool-calls.js";
 import type { ToolSpecForParser } from "./tool-spec.js";
+import { wrapToolResult } from "../context/wrap-tool-result.js";
 
 const tools: ToolSpecForParser[] = [
   { name: "read_file", params: ["path", "offset"], required: ["path"] },
   { name: "write_file", params: ["path", "content"], required: ["path", "content"], aliases: { write_to_file: "write_file", file_path: "path" } },
   { name: "git_status", params: [], required: [] },
+  { name: "remember", params: ["text"], required: ["text"] },
 ];
 
 /** Deterministic pseudo-random numbers (mulberry32), so a failure reproduces. */
@@ -23,6 +25,7 @@ const PIECES = [
   "<read_file>", "</read_file>", "<path>", "</path>", "<write_file>", "</write_file>", "<content>", "</content>", "<offset>",
   "</offset>", "<git_status/>", "<WRITE_TO_FILE>", "<file_path>", "</file_path>", "<unknown_tool>", "</unknown_tool>",
   "Array<string>", "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE", "```", "`", "\n", " ", "text", "a.ts", "<", ">", "</", "<div>",
+  "<remember>", "</remember>", "<text>", "</text>", "<git_status >", "</ write_file>", "<READ_FILE>",
 ];
 
 describe("parseToolCalls on arbitrary input", () => {
@@ -49,5 +52,17 @@ describe("parseToolCalls on arbitrary input", () => {
     expect(result.calls).toEqual([]);
     const many = "<read_file><path>a</path></read_file>\n".repeat(5_000);
     expect(parseToolCalls(many, tools).calls).toHaveLength(5_000);
+  });
+});
+
+describe("injection canary on arbitrary tool output", () => {
+  it("wrapped tool output never yields a call or an error, whatever it contains", () => {
+    const next = random(7);
+    for (let round = 0; round < 2_000; round += 1) {
+      const length = Math.floor(next() * 40);
+      const output = Array.from({ length }, () => PIECES[Math.floor(next() * PIECES.length)]).join("");
+      const wrapped = wrapToolResult({ call_id: `c${round}`, tool: "run_command", output, is_error: next() < 0.5 });
+      expect(parseToolCalls(wrapped, tools)).toMatchObject({ calls: [], errors: [] });
+    }
   });
 });

@@ -132,6 +132,13 @@ describe("parseToolCalls (seed 000 tests-first item 1)", () => {
     expect(result.calls[0].arguments["content"]).toBe(content);
   });
 
+  it("takes bare text as the single required parameter", () => {
+    const result = parseToolCalls("<run_command>\nnpm test\n</run_command>\n<write_file>just text</write_file>", tools);
+    expect(result.calls.map((call) => [call.name, call.arguments])).toEqual([["run_command", { command: "npm test" }]]);
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0].message).toContain("<path>");
+  });
+
   it("accepts tools without params, self-closing or empty", () => {
     const result = parseToolCalls("<git_status/>\n<git_status></git_status>", tools);
     expect(result.errors).toEqual([]);

@@ -115,7 +115,7 @@ function parseBlock(scan: Scan, start: number, entry: ToolEntry): BlockOutcome {
     position = text.indexOf("<", position);
     if (position === -1) break;
     const closeEnd = matchCloseTag(text, position, entry.closeNames);
-    if (closeEnd !== undefined) return finishBlock(entry, args, closeEnd);
+    if (closeEnd !== undefined) return finishBlock(entry, withBareValue(entry, args, text.slice(start, position)), closeEnd);
     const open = matchOpenTag(text, position);
     if (open === undefined) {
       position += 1;
@@ -148,6 +148,17 @@ function parseBlock(scan: Scan, start: number, entry: ToolEntry): BlockOutcome {
     position = open.end;
   }
   return { kind: "error", error: unclosedBlock(tool), end: text.length };
+}
+
+/**
+ * `<run_command>npm test</run_command>`: a weak model's call without parameter tags. When the tool
+ * has a single required parameter (or a single parameter), the bare text is that parameter.
+ */
+function withBareValue(entry: ToolEntry, args: Record<string, string>, inner: string): Record<string, string> {
+  if (Object.keys(args).length > 0 || inner.trim() === "") return args;
+  const { required, params } = entry.spec;
+  const target = required.length === 1 ? required[0] : required.length === 0 && params.length === 1 ? params[0] : undefined;
+  return target === undefined ? args : { [target]: trimOneNewline(inner) };
 }
 
 function unclosedBlock(tool: string): ParseError {
