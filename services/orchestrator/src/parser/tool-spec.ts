@@ -32,20 +32,32 @@ const TOOL_NAME_ALIASES: Record<string, string> = {
   complete: "attempt_completion",
 };
 
+/** Kept in line with the tools service's common aliases, so a call it would accept is never refused here. */
 const PARAM_ALIASES: Record<string, string> = {
   file_path: "path",
   filepath: "path",
+  filePath: "path",
   filename: "path",
+  file_name: "path",
   file: "path",
+  target_file: "path",
   dir: "path",
   directory: "path",
+  dir_path: "path",
   cmd: "command",
+  command_line: "command",
+  shell_command: "command",
   file_text: "content",
+  file_content: "content",
   text: "content",
   contents: "content",
   query: "pattern",
   regex: "pattern",
+  search: "pattern",
   patch: "diff",
+  unified_diff: "diff",
+  process_id: "id",
+  pid: "id",
 };
 
 function jsonSchemaParams(parameters: Record<string, unknown>): { params: string[]; required: string[] } {
