@@ -6,6 +6,8 @@ import { createBusOrchestrator } from "./create-orchestrator.js";
 await runService("orchestrator", async ({ connection, logger }) => {
   const config = configFromEnv();
   const orchestrator = await createBusOrchestrator(connection, config, logger);
+  // Resume before answering commands: a decision for a re-offered approval must find its waiter.
+  const resumed = await orchestrator.resumeAll();
   const service = await startService({
     connection,
     name: "aide-orchestrator",
@@ -14,7 +16,6 @@ await runService("orchestrator", async ({ connection, logger }) => {
     endpoints: commandEndpoints(orchestrator),
     logger: logger.child({ module: "commands" }),
   });
-  const resumed = await orchestrator.resumeAll();
   logger.info({ resumed, unsandboxed: config.unsandboxed, roots: config.workspaceRoots }, "orchestrator ready");
   return async () => {
     await orchestrator.stop();

@@ -319,7 +319,7 @@ describe("memory, plans and delegation", () => {
 
   it("spawn_agent runs a read-only child with depth 1 on the parent's stream; the child cannot write or delegate", async () => {
     const h = createLoopHarness([
-      `<spawn_agent>\n<role>reviewer</role>\n<task>Read a.txt and report</task>\n</spawn_agent>`,
+      `<spawn_agent>\n<role>reviewer</role>\n<task>Read a.txt and say what it contains</task>\n</spawn_agent>`,
       `${write("x.txt", "no")}`,
       read("a.txt"),
       complete("a.txt says hi"),
@@ -345,8 +345,10 @@ describe("durability (in-process restart over the same stores)", () => {
     const session = await h.start("Create a.txt");
     const first = await h.waitFor("approval.requested");
     const id = (first.payload as { approval: string }).approval;
+    await h.waitFor("run.state", (event) => (event.payload as { state: string }).state === "awaiting_approval");
     const restarted = h.restart([read("a.txt"), complete("created a.txt")]);
     await restarted.orchestrator.resumeAll();
+    await restarted.waitFor("approval.requested", () => h.events.filter((event) => event.type === "approval.requested").length >= 2);
     const again = h.events.filter((event) => event.type === "approval.requested");
     expect(again).toHaveLength(2);
     expect((again[1].payload as { approval: string }).approval).toBe(id);
@@ -362,12 +364,11 @@ describe("durability (in-process restart over the same stores)", () => {
   it("a command in flight at the restart is reported as interrupted and never re-executed", async () => {
     const h = createLoopHarness([run("node slow.js")]);
     let release!: () => void;
-    h.tools.hold = new Promise<void>((resolve) => (release = resolve));
-    const session = await h.start("Run slow.js", { auto_approve: { edits: false, commands: ["node"] } });
+    h.tools.hold = { command: "node slow.js", until: new Promise<void>((resolve) => (release = resolve)) };
+    const session = await h.start("Run slow.js", { auto_approve: { edits: false, commands: ["node", "git"] } });
     await h.waitFor("tool.started");
     const persisted = await h.store.get(session);
     expect(persisted!.batch[0].status).toBe("executing");
-    h.tools.hold = undefined;
     const restarted = h.restart([run("git status"), complete("slow.js outcome unknown; checked status")]);
     await restarted.orchestrator.resumeAll();
     const end = await restarted.finished(session);
@@ -375,5 +376,7 @@ describe("durability (in-process restart over the same stores)", () => {
     expect(end.type).toBe("run.completed");
     expect(h.tools.execs.filter((exec) => exec.arguments["command"] === "node slow.js")).toHaveLength(1);
     expect(restarted.model.requests[0].messages.at(-1)!.content).toMatch(/INTERRUPTED/);
+    const seqs = h.events.filter((event) => event.session === session).map((event) => event.seq);
+    expect(seqs).toEqual(seqs.map((_, index) => index + 1));
   });
 });

@@ -21,14 +21,21 @@ export class ApprovalWaiter {
   private readonly waiting = new Map<string, Waiting>();
   constructor(private readonly now: () => Date) {}
 
-  wait(id: string, expiresAt: string): Promise<DecisionOutcome> {
+  /**
+   * Registers the deferred at once (so a decision that arrives before the caller awaits still
+   * lands); an aborted `signal` answers "abort".
+   */
+  wait(id: string, expiresAt: string, signal?: AbortSignal): Promise<DecisionOutcome> {
     const existing = this.waiting.get(id);
     if (existing) existing.resolve({ decision: "abort", feedback: "superseded" });
-    return new Promise<DecisionOutcome>((resolve) => {
+    const promise = new Promise<DecisionOutcome>((resolve) => {
       const delay = Math.max(0, Date.parse(expiresAt) - this.now().getTime());
       const timer = setTimeout(() => this.settle(id, { decision: "timeout" }), Math.min(delay, 2_147_483_000));
       this.waiting.set(id, { resolve, timer });
     });
+    if (signal?.aborted) this.settle(id, { decision: "abort", feedback: String(signal.reason ?? "aborted") });
+    else signal?.addEventListener("abort", () => this.settle(id, { decision: "abort", feedback: String(signal.reason ?? "aborted") }), { once: true });
+    return promise;
   }
 
   has(id: string): boolean {

@@ -3,7 +3,7 @@ import type { ChatMessage, ToolDescriptor } from "@aide/contracts";
 import type { CheckpointsPort, EgressJournal, ModelPort, ToolsPort } from "../bus/service-ports.js";
 import type { OrchestratorConfig } from "../config/orchestrator-config.js";
 import type { EventSink } from "../events/event-sink.js";
-import type { MemoryStore } from "../memory/memory-store.js";
+import type { Memory, MemoryStore } from "../memory/memory-store.js";
 import type { SessionRecord } from "../session/session-record.js";
 import type { SessionRuntime } from "../session/session-runtime.js";
 import type { SessionStore } from "../session/session-store.js";
@@ -51,6 +51,8 @@ export interface RunContext {
   logger: Logger;
   /** Persists the durable state (a no-op for child agents, which are not durable). */
   persist(): Promise<void>;
+  /** The person's memories given to the model this run (loaded once: a stable prompt prefix). */
+  memories?: Memory[];
   /** Set once attempt_completion was accepted or the run must end. */
   outcome?: RunOutcome;
 }

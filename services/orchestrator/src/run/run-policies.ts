@@ -31,6 +31,7 @@ export function createRunPolicies(task: string, toolLog: ToolLogEntry[] = [], co
 
 function replayEntry(policies: RunPolicies, entry: ToolLogEntry): void {
   policies.ledger.record(entry);
+  if (["refused", "denied", "interrupted"].some((key) => entry.metadata[key] !== undefined)) return;
   const call = { name: entry.tool, arguments: stringArgs(entry.args) };
   policies.guards.record(call, { is_error: entry.is_error, changed_paths: entry.changed_paths, output: entry.output });
 }

@@ -60,12 +60,13 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
   drainInbox(context);
   const tools = selectTools(context.task, runCatalog(context), record.mode);
   const system = ensureSystem(context, tools);
-  const memories = context.depth === 0 ? await context.seams.memory.recall(record.user, undefined, 8).catch(() => []) : [];
+  // Memories and the time are fixed per run: the prompt prefix must not change between turns.
+  context.memories ??= context.depth === 0 ? await context.seams.memory.recall(record.user, undefined, 8).catch(() => []) : [];
   const input = {
     system,
-    memories: memories.map((memory) => ({ id: memory.id, text: memory.text })),
+    memories: context.memories.map((memory) => ({ id: memory.id, text: memory.text })),
     budgetChars: context.seams.config.contextChars,
-    environment: { workspace: record.workspace, mode: record.mode, now: context.seams.now().toISOString() },
+    environment: { workspace: record.workspace, mode: record.mode, now: new Date(context.startedAtMs).toISOString() },
   };
   let built = buildContext({ ...input, messages: context.state.transcript });
   let compacted = false;

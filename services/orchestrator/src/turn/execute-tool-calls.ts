@@ -76,7 +76,11 @@ async function runOne(context: RunContext, call: BatchCall): Promise<CallOutcome
   const resumed = await resumeCall(context, call);
   if (resumed) return resumed;
   const descriptor = context.catalog.find((tool) => tool.name === call.name);
-  if (!descriptor) return errorOutcome(`No tool named ${call.name}.`);
+  if (!descriptor) {
+    const outcome = errorOutcome(`No tool named ${call.name}.`);
+    await emitCompleted(context, call, outcome, 0);
+    return outcome;
+  }
   if (descriptor.handled_by === "orchestrator") {
     if (call.name === "spawn_agent") {
       // A child may write: if this process dies mid-delegation the parent hears "interrupted", never a silent re-run.
@@ -88,7 +92,10 @@ async function runOne(context: RunContext, call: BatchCall): Promise<CallOutcome
     await emitCompleted(context, call, outcome, performance.now() - started);
     return outcome;
   }
-  return runToolCall(context, call, descriptor);
+  const outcome = await runToolCall(context, call, descriptor);
+  // Refusals and denials never reached `execute`; they still get their tool.completed.
+  if (call.status !== "executing") await emitCompleted(context, call, outcome, 0);
+  return outcome;
 }
 
 /**

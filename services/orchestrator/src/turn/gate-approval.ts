@@ -60,17 +60,19 @@ export async function requestApproval(context: RunContext, request: ApprovalRequ
   request.call.status = "awaiting_approval";
   request.call.approval = id;
   session.record.state = "awaiting_approval";
-  await session.emit("approval.requested", payload, context.depth, context.run);
-  await session.emit("run.state", { state: "awaiting_approval" }, context.depth, context.run);
+  // The waiter exists before anyone can see the request, so an immediate decision is never lost.
+  const decided = session.waiter.wait(id, expiresAt, session.signal);
   await context.persist();
   if (context.depth > 0) await session.persist();
-  return waitForDecision(context, record);
+  await session.emit("approval.requested", payload, context.depth, context.run);
+  await session.emit("run.state", { state: "awaiting_approval" }, context.depth, context.run);
+  return settleDecision(context, record, decided);
 }
 
-/** Waits on an existing pending approval (also used after a restart, under the same id). */
-export async function waitForDecision(context: RunContext, record: ApprovalRecord): Promise<DecisionOutcome> {
+/** Records the decision: the pending record goes (exactly once), `approval.decided` is published. */
+async function settleDecision(context: RunContext, record: ApprovalRecord, decided: Promise<DecisionOutcome>): Promise<DecisionOutcome> {
   const { session } = context;
-  const outcome = await session.waiter.wait(record.id, record.expires_at);
+  const outcome = await decided;
   session.record.approvals = session.record.approvals.filter((pending) => pending.id !== record.id);
   if (session.record.approvals.length === 0 && session.record.state === "awaiting_approval") session.record.state = "running";
   await session.emit(
@@ -88,6 +90,11 @@ export async function waitForDecision(context: RunContext, record: ApprovalRecor
 /** Re-publishes a pending approval after a restart so clients offer it again (same id). */
 export async function reofferApproval(context: RunContext, record: ApprovalRecord): Promise<DecisionOutcome> {
   const payload = record.event_payload as Parameters<typeof context.session.emit<"approval.requested">>[1];
+  const decided = context.session.waiter.wait(record.id, record.expires_at, context.session.signal);
+  if (context.session.record.state !== "awaiting_approval") {
+    context.session.record.state = "awaiting_approval";
+    await context.persist();
+  }
   await context.session.emit("approval.requested", payload, record.depth, record.run);
-  return waitForDecision(context, record);
+  return settleDecision(context, record, decided);
 }

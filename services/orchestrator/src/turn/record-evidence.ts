@@ -20,7 +20,10 @@ export function recordEvidence(context: RunContext, call: BatchCall, outcome: Ca
   };
   context.state.tool_log.push(entry);
   context.policies.ledger.record(entry);
-  context.policies.guards.record(
+  // Only a call that actually ran says anything about its content: a refusal (plan mode, a person's
+  // rejection, an interruption) must not block the same write later.
+  const ran = !["refused", "denied", "interrupted"].some((key) => outcome.metadata[key] !== undefined);
+  if (ran) context.policies.guards.record(
     { name: call.name, arguments: stringArgs(call.arguments) },
     { is_error: outcome.is_error, changed_paths: outcome.changed_paths, output: outcome.output },
   );

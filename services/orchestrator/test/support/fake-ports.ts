@@ -56,8 +56,8 @@ export class FakeTools implements ToolsPort {
   readonly log: string[] = [];
   commands: Record<string, { exit: number; output: string }> = {};
   protectedPaths = new Set<string>([".github/workflows/ci.yml"]);
-  /** Resolves an exec only when released (to hold a command "in flight"). */
-  hold?: Promise<void>;
+  /** Execs of this command wait until `hold` resolves (a command "in flight"). */
+  hold?: { command: string; until: Promise<void> };
 
   async list() {
     return fakeCatalog;
@@ -91,7 +91,7 @@ export class FakeTools implements ToolsPort {
   ): Promise<ToolResult> {
     this.execs.push({ name: call.name, arguments: call.arguments, network: options.network, expectedDigests: options.expectedDigests });
     this.log.push(`exec ${call.name}`);
-    if (this.hold) await this.hold;
+    if (this.hold && call.arguments["command"] === this.hold.command) await this.hold.until;
     const result = (is_error: boolean, output: string, extra: Partial<ToolResult> = {}): ToolResult => ({
       call_id: call.id,
       name: call.name,

@@ -21,7 +21,10 @@ export interface LoopHarness {
   waitFor(type: AgentEvent["type"], predicate?: (event: AgentEvent) => boolean): Promise<AgentEvent>;
   /** Waits for the session's run to end and returns its terminal event. */
   finished(session: string): Promise<AgentEvent>;
-  /** A second orchestrator over the same durable stores: a restart. */
+  /**
+   * A restart: this orchestrator goes inert (as if SIGKILLed: it publishes and persists nothing
+   * more) and a second one starts over the same durable stores.
+   */
   restart(replies: string[]): LoopHarness;
 }
 
@@ -53,11 +56,20 @@ export function createLoopHarness(
   const egress = options.shared?.egress ?? new FakeEgress(tools);
   const model = new ScriptedModel(replies as never);
   const logger = pino({ level: "silent" });
+  let dead = false;
+  const guardedStore = {
+    get: (id: string) => store.get(id),
+    list: () => store.list(),
+    put: async (record: Parameters<typeof store.put>[0]) => {
+      if (!dead) await store.put(record);
+    },
+  };
   let counter = 0;
   const sink = new EventSink({
     now: () => new Date(),
     logger,
     publish: async (_subject, data) => {
+      if (dead) return;
       events.push(AgentEventSchema.parse(JSON.parse(new TextDecoder().decode(data))));
       for (const listener of listeners) listener();
     },
@@ -67,7 +79,7 @@ export function createLoopHarness(
     tools,
     checkpoints,
     egress,
-    store,
+    store: guardedStore,
     memory,
     events: sink,
     now: () => new Date(),
@@ -118,6 +130,7 @@ export function createLoopHarness(
       });
     },
     restart(nextReplies) {
+      dead = true;
       return createLoopHarness(nextReplies, { config: options.config, shared: { store, memory, events, tools, checkpoints, egress } });
     },
   };
