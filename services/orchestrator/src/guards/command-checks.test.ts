@@ -7,6 +7,8 @@ describe("isBareInteractive", () => {
     "python3", "python", "python3.11", "node", "bash", "sh", "irb", "psql", "psql -h localhost mydb", "mysql -u root",
     "sqlite3 app.db", "ipython", "deno", "vim src/a.ts", "less log.txt", "top", "cd src && python3", "sudo bash",
     "python3 -i script.py", "node --inspect", "redis-cli", "ghci", "R", "lua",
+    "git commit", "git commit -a", "git rebase -i HEAD~3", "git add -p", "git tag -a v1", "docker run -it ubuntu bash",
+    "docker exec -i c sh", "npm init", "npx ts-node", "python3 -m pdb main.py", "node inspect app.js",
   ])("%s is interactive", (command) => {
     expect(isBareInteractive(command)).toBe(true);
   });
@@ -17,6 +19,9 @@ describe("isBareInteractive", () => {
     "sqlite3 app.db 'select 1'", "echo 'print(1)' | python3", "python3 < script.py", "bash -s < setup.sh", "python3 <<EOF\nprint(1)\nEOF", "node <<< 'console.log(1)'",
     "python3 --version", "deno run main.ts", "irb script.rb", "redis-cli ping", "git log | less", "npm test", "ls",
     "emacs --batch -l x.el", "",
+    "git commit -m 'fix'", "git commit -am 'fix'", "git commit --amend --no-edit", "git commit --message=x", "git rebase main",
+    "git add -A", "git tag v1", "git tag -a v1 -m 'release'", "docker run --rm alpine echo hi", "npm init -y", "npx ts-node a.ts",
+    "npx vitest run",
   ])("%s is not interactive", (command) => {
     expect(isBareInteractive(command)).toBe(false);
   });

@@ -1,4 +1,5 @@
-import { effectiveCommand, parseShell } from "../network/index.js";
+import { effectiveCommand, parseShell, type EffectiveCommand } from "../network/index.js";
+import { waitsForTerminal } from "./interactive-subcommands.js";
 
 type ReplRule = {
   /** Options whose presence makes the program run something and exit. */
@@ -24,7 +25,7 @@ const REPLS: Record<string, ReplRule> = {
   sqlite3: { batchFlags: ["-cmd", "-batch", "-version"], positionalIsScript: false, positionalsForBatch: 2 },
   "redis-cli": { batchFlags: ["-x", "--eval"], valueFlags: ["-h", "-p", "-a", "-n", "-u"], positionalIsScript: true },
   irb: SCRIPTED, ipython: SCRIPTED, ptpython: SCRIPTED, lua: SCRIPTED, luajit: SCRIPTED, ghci: SCRIPTED, r: SCRIPTED,
-  julia: SCRIPTED, erl: { batchFlags: ["-eval", "-s", "-run", "-noshell"], positionalIsScript: false }, iex: SCRIPTED,
+  julia: SCRIPTED, "ts-node": SCRIPTED, tsx: SCRIPTED, erl: { batchFlags: ["-eval", "-s", "-run", "-noshell"], positionalIsScript: false }, iex: SCRIPTED,
   scala: SCRIPTED, mongo: { ...SCRIPTED, positionalIsScript: false }, mongosh: { ...SCRIPTED, positionalIsScript: false },
   deno: { batchFlags: ["run", "eval", "test", "fmt", "lint", "check", "task", "compile", "info", "cache", "bench", "-e"], positionalIsScript: true },
   php: { batchFlags: ["-r", "-f", "-l", "-m", "-i"], positionalIsScript: true },
@@ -66,17 +67,28 @@ function isInteractiveInvocation(name: string, args: string[]): boolean {
   return positionals < (rule.positionalsForBatch ?? Number.POSITIVE_INFINITY);
 }
 
+/** `npx ts-node` runs `ts-node`: look through package runners to the program they start. */
+function unwrapPackageRunner(effective: EffectiveCommand | undefined): EffectiveCommand | undefined {
+  if (effective === undefined || !["npx", "pnpx", "bunx"].includes(effective.name)) return effective;
+  const args = effective.args;
+  let index = 0;
+  while (index < args.length && args[index].startsWith("-")) index += ["-p", "--package"].includes(args[index]) ? 2 : 1;
+  return index < args.length ? effectiveCommand(args.slice(index)) : effective;
+}
+
 /**
  * True when the command would start a REPL, editor or pager and wait for a keyboard that the
- * sandbox does not have (`python3`, `node`, `bash`, `psql mydb`, `vim x`). Input piped or
+ * sandbox does not have (`python3`, `node`, `bash`, `psql mydb`, `vim x`, `git commit` without a
+ * message, `docker run -it`, `npm init` without `-y`). Input piped or
  * redirected in (`echo 1 | python3`, `python3 < x.py`, a heredoc) makes it non-interactive.
  */
 export function isBareInteractive(command: string): boolean {
   for (const pipeline of parseShell(command).pipelines) {
     for (let index = 0; index < pipeline.length; index += 1) {
       const simple = pipeline[index];
-      const effective = effectiveCommand(simple.words);
+      const effective = unwrapPackageRunner(effectiveCommand(simple.words));
       if (effective === undefined) continue;
+      if (waitsForTerminal(effective.name, effective.args)) return true;
       const fedInput = index > 0 || simple.stdinRedirected;
       if (fedInput && !ALWAYS_INTERACTIVE.has(effective.name)) continue;
       if (fedInput && ["less", "more", "most"].includes(effective.name)) continue;
