@@ -1,6 +1,7 @@
 import { execa } from "execa";
 import type { SearchOutcome, SearchQuery } from "./search-types.js";
 import { excludedDirectories } from "./search-types.js";
+import { includeMatcher } from "./glob-to-regexp.js";
 
 /**
  * ripgrep with the settings the JS fallback reproduces: .gitignore honoured even outside a git
@@ -12,7 +13,6 @@ export async function ripgrepSearch(query: SearchQuery): Promise<SearchOutcome> 
   for (const directory of excludedDirectories) args.push("--glob", `!${directory}`);
   if (query.literal) args.push("--fixed-strings");
   if (query.caseInsensitive) args.push("--ignore-case");
-  if (query.include !== undefined) args.push("--glob", query.include);
   args.push("--regexp", query.pattern, "--", query.target);
   const result = await execa("rg", args, {
     cwd: query.root,
@@ -37,5 +37,7 @@ export async function ripgrepSearch(query: SearchQuery): Promise<SearchOutcome> 
       const path = line.slice(0, colon).replace(/^\.\//, "");
       return { path, matches: Number(line.slice(colon + 1)) };
     });
-  return { ok: true, hits, engine: "ripgrep" };
+  // An rg --glob would override .gitignore; filtering here keeps the fallback's semantics.
+  const include = query.include !== undefined ? includeMatcher(query.include) : undefined;
+  return { ok: true, hits: include === undefined ? hits : hits.filter((hit) => include(hit.path)), engine: "ripgrep" };
 }

@@ -27,16 +27,21 @@ function baseOverrides(root: string): string[] {
 }
 
 function driverOverrides(configListing: string): string[] {
-  const overrides: string[] = [];
+  const settings = new Set<string>();
   for (const line of configListing.split("\n")) {
     const match = /^(filter|diff|merge)\.(.+)\.(clean|smudge|process|textconv|command|driver)\s/i.exec(line + " ");
     if (!match) continue;
-    const [, section, name] = match;
-    if (section.toLowerCase() === "filter") overrides.push("-c", `filter.${name}.clean=`, "-c", `filter.${name}.smudge=`, "-c", `filter.${name}.process=`, "-c", `filter.${name}.required=false`);
-    else if (section.toLowerCase() === "diff") overrides.push("-c", `diff.${name}.textconv=`, "-c", `diff.${name}.command=`, "-c", `diff.${name}.cachetextconv=false`);
-    else overrides.push("-c", `merge.${name}.driver=`);
+    const section = match[1].toLowerCase();
+    const name = match[2];
+    const blanked =
+      section === "filter"
+        ? [`filter.${name}.clean=`, `filter.${name}.smudge=`, `filter.${name}.process=`, `filter.${name}.required=false`]
+        : section === "diff"
+          ? [`diff.${name}.textconv=`, `diff.${name}.command=`, `diff.${name}.cachetextconv=false`]
+          : [`merge.${name}.driver=`];
+    for (const setting of blanked) settings.add(setting);
   }
-  return [...new Set(overrides.join("\u0000").split("\u0000"))].filter((v) => v !== "");
+  return [...settings].flatMap((setting) => ["-c", setting]);
 }
 
 async function runGit(context: ToolContext, args: string[], timeoutMs: number): Promise<SandboxRunResult> {
