@@ -4,6 +4,7 @@ import { compileRules, parseIgnoreRule, type CompiledRules, type IgnoreRule } fr
 import { PackWriter } from "./pack-writer.js";
 import { scanChangedPaths, scanWorkspace, type ScanResult } from "./scan-workspace.js";
 import { loadCache, type ShadowRepo } from "./shadow-repo.js";
+import type { FileNode } from "./stat-cache.js";
 
 /** What every operation needs besides the repository: injected, no globals. */
 export interface CheckpointContext {
@@ -33,7 +34,14 @@ export function newPackWriter(repo: ShadowRepo, context: CheckpointContext, leve
  * Scans the workspace (or only `changedPaths` when the cache already describes it), storing
  * new blobs and trees in `writer`. The caller finishes the writer before trusting the result.
  */
-export async function scanInto(repo: ShadowRepo, context: CheckpointContext, writer: PackWriter, signal: AbortSignal, changedPaths?: readonly string[]): Promise<ScanResult> {
+export async function scanInto(
+  repo: ShadowRepo,
+  context: CheckpointContext,
+  writer: PackWriter,
+  signal: AbortSignal,
+  changedPaths?: readonly string[],
+  progress?: Array<[string, FileNode]>,
+): Promise<ScanResult> {
   const cache = await loadCache(repo);
   const options = {
     workspace: repo.workspace,
@@ -43,6 +51,7 @@ export async function scanInto(repo: ShadowRepo, context: CheckpointContext, wri
     sink: writer,
     signal,
     now: context.now,
+    progress,
   };
   const usable = changedPaths !== undefined && cache.commit !== undefined && cache.root.oid !== undefined;
   return usable ? scanChangedPaths(cache.root, changedPaths, options) : scanWorkspace(cache.root, options);

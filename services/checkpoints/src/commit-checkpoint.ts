@@ -2,7 +2,11 @@ import { aideError, type Checkpoint, type CheckpointCommitRequest } from "@aide/
 import { encodeCommit } from "./git-objects.js";
 import { encodeCheckpointMessage, latestRef, runRef } from "./checkpoint-metadata.js";
 import { finishWriter, newPackWriter, scanInto, type CheckpointContext } from "./checkpoint-context.js";
-import { collectSkipped, type DirNode } from "./stat-cache.js";
+import { collectSkipped, type DirNode, type FileNode } from "./stat-cache.js";
+import { mergeProgress } from "./scan-workspace.js";
+import type { PackWriter } from "./pack-writer.js";
+import { writeLooseObject } from "./loose-object.js";
+import { readCheckpoint } from "./list-checkpoints.js";
 import { ensureShadowRepo, loadCache, storeCache, type ShadowRepo } from "./shadow-repo.js";
 
 export interface CommitResult {
@@ -19,12 +23,21 @@ export interface CommitInput {
   changed_paths?: string[];
 }
 
+async function latestCreatedMs(repo: ShadowRepo): Promise<number> {
+  const latest = await repo.refs.read(latestRef);
+  if (latest === undefined) return 0;
+  const stored = await readCheckpoint(repo, latest).catch(() => undefined);
+  return stored ? Date.parse(stored.checkpoint.created_at) || 0 : 0;
+}
+
 /** Writes the commit object for an already-stored tree and moves the run's ref and latest. Call under the lock. */
 export async function recordCheckpoint(repo: ShadowRepo, context: CheckpointContext, root: DirNode, changes: number, input: CommitInput, signal: AbortSignal): Promise<Checkpoint> {
-  const writer = newPackWriter(repo, context);
   const ref = runRef(input.session, input.run);
   const parent = await repo.refs.read(ref);
-  const createdAt = new Date(context.now());
+  // Strictly increasing per workspace, so listing by time keeps the order commits were made in.
+  const createdMs = Math.max(context.now(), (repo.lastCreatedMs ?? (await latestCreatedMs(repo))) + 1);
+  repo.lastCreatedMs = createdMs;
+  const createdAt = new Date(createdMs);
   const metadata = {
     session: input.session,
     ...(input.run !== undefined ? { run: input.run } : {}),
@@ -38,9 +51,8 @@ export async function recordCheckpoint(repo: ShadowRepo, context: CheckpointCont
     message: encodeCheckpointMessage(input.label, metadata),
     timestamp: Math.floor(createdAt.getTime() / 1000),
   });
-  const oid = await writer.write("commit", content);
   if (signal.aborted) throw signal.reason;
-  await finishWriter(repo, writer);
+  const oid = await writeLooseObject(repo.gitdir, "commit", content);
   // The run's ref first, then latest: a crash between them leaves both valid.
   await repo.refs.write(ref, oid);
   await repo.refs.write(latestRef, oid);
@@ -61,15 +73,16 @@ export async function commitCheckpoint(repo: ShadowRepo, context: CheckpointCont
     const phases: Record<string, number> = { wait: performance.now() - started };
     let mark = performance.now();
     const lap = (name: string) => { const now = performance.now(); phases[name] = Math.round((now - mark) * 10) / 10; mark = now; };
+    const progress: Array<[string, FileNode]> = [];
     let scan;
     try {
-      scan = await scanInto(repo, context, writer, signal, input.changed_paths);
+      scan = await scanInto(repo, context, writer, signal, input.changed_paths, progress);
       lap("scan");
       if (signal.aborted) throw signal.reason;
       await finishWriter(repo, writer);
       lap("pack");
     } catch (error) {
-      writer.discard();
+      await keepProgress(repo, context, writer, progress);
       throw error;
     }
     const previousRoot = repo.cache?.root;
@@ -83,6 +96,23 @@ export async function commitCheckpoint(repo: ShadowRepo, context: CheckpointCont
     context.logger.debug({ workspace: repo.workspace, checkpoint: checkpoint.id, changes: scan.changes, ms: Math.round(duration), phases }, "checkpoint committed");
     return { checkpoint, skipped: collectSkipped(scan.root), duration_ms: Math.round(duration * 100) / 100 };
   });
+}
+
+/** After an abandoned scan: store the blobs already hashed and remember them in the cache. */
+async function keepProgress(repo: ShadowRepo, context: CheckpointContext, writer: PackWriter, progress: Array<[string, FileNode]>): Promise<void> {
+  if (progress.length === 0 || repo.cache === undefined) {
+    writer.discard();
+    return;
+  }
+  try {
+    await finishWriter(repo, writer);
+    const root = mergeProgress(repo.cache.root, progress);
+    storeCache(repo, { commit: repo.cache.commit, root }, (error) => context.logger.warn({ err: error }, "stat cache not saved"));
+    context.logger.info({ workspace: repo.workspace, files: progress.length }, "checkpoint abandoned; the files hashed so far are kept for the next attempt");
+  } catch (error) {
+    writer.discard();
+    context.logger.warn({ err: error }, "could not keep the progress of an abandoned checkpoint");
+  }
 }
 
 export function timeoutSignal(parent: AbortSignal, ms: number, workspace: string): { signal: AbortSignal; dispose: () => void } {

@@ -5,6 +5,7 @@ import git from "isomorphic-git";
 import * as fs from "node:fs";
 import { aideError } from "@aide/contracts";
 import type { GitObjectType } from "./git-objects.js";
+import { looseObjectPath, readLooseObject } from "./loose-object.js";
 
 interface PackIndex {
   name: string;
@@ -77,7 +78,7 @@ export class ObjectStore {
 
   has(oid: string): boolean {
     if (!this.loaded) this.reload();
-    return this.packs.some((p) => p.offsets.has(oid));
+    return this.packs.some((p) => p.offsets.has(oid)) || fs.existsSync(looseObjectPath(this.gitdir, oid));
   }
 
   async read(oid: string): Promise<StoredObject> {
@@ -88,6 +89,8 @@ export class ObjectStore {
       const direct = this.readPacked(pack.name, offset);
       if (direct) return direct;
     }
+    const loose = readLooseObject(this.gitdir, oid);
+    if (loose && Object.values(typeNames).includes(loose.type as StoredObject["type"])) return { type: loose.type as StoredObject["type"], content: loose.content };
     try {
       const result = await git.readObject({ fs, gitdir: this.gitdir, oid, format: "content", cache: this.gitCache });
       return { type: result.type as StoredObject["type"], content: Buffer.from(result.object as Uint8Array) };

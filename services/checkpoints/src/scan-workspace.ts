@@ -20,6 +20,8 @@ export interface ScanOptions {
   signal: AbortSignal;
   /** Wall clock in ms, for racy-entry detection. */
   now: () => number;
+  /** Receives every file hashed in this scan, so an abandoned scan's work can be kept. */
+  progress?: Array<[string, FileNode]>;
 }
 
 export interface ScanResult {
@@ -121,7 +123,9 @@ async function scanFile(state: ScanState, path: string, stats: Stats, previous: 
     state.changes += previous?.kind === "dir" ? countFiles(previous) + 1 : 1;
   } else if (previous.mode !== mode) state.changes += 1;
   const racy = stats.mtimeMs >= state.started - racyWindowMs || stats.ctimeMs >= state.started - racyWindowMs;
-  return { kind: "file", mode, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino, oid, ...(racy ? { racy: true } : {}) };
+  const node: FileNode = { kind: "file", mode, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino, oid, ...(racy ? { racy: true } : {}) };
+  state.progress?.push([path, node]);
+  return node;
 }
 
 /** Scans one workspace entry (file, link or folder) given its lstat. */
@@ -284,4 +288,31 @@ export async function scanChangedPaths(previous: DirNode, paths: readonly string
   }
   root.oid = await writeTreeOf(options.sink, root);
   return { root, changes: state.changes };
+}
+
+/**
+ * Folds the files an abandoned scan already hashed (and whose blobs were stored) into the
+ * cache, so the next attempt starts where this one stopped instead of timing out again. The
+ * folders on each path lose their tree id, so the next scan rebuilds them.
+ */
+export function mergeProgress(previous: DirNode, progress: ReadonlyArray<[string, FileNode]>): DirNode {
+  const root: DirNode = { kind: "dir", children: new Map(previous.children) };
+  const copied = new Set<DirNode>([root]);
+  for (const [path, node] of progress) {
+    const segments = path.split("/");
+    let dir = root;
+    for (const name of segments.slice(0, -1)) {
+      const child = dir.children.get(name);
+      let copy: DirNode;
+      if (child?.kind === "dir" && copied.has(child)) copy = child;
+      else {
+        copy = { kind: "dir", children: new Map(child?.kind === "dir" ? child.children : []) };
+        copied.add(copy);
+        dir.children.set(name, copy);
+      }
+      dir = copy;
+    }
+    dir.children.set(segments[segments.length - 1], node);
+  }
+  return root;
 }

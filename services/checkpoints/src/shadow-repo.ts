@@ -19,6 +19,8 @@ export interface ShadowRepo {
   cache?: StatCache;
   /** The pending cache write, chained so writes never overlap. */
   cacheWrite?: Promise<void>;
+  /** created_at of the newest checkpoint, in ms (read from latest on first use). */
+  lastCreatedMs?: number;
 }
 
 export function shadowGitdir(workspace: string): string {

@@ -86,8 +86,20 @@ describe("crash safety, timeouts and concurrency (real service over the bus)", (
     expect(error.code).toBe("CHECKPOINT_TIMEOUT");
     expect(error.message).toContain("30 ms");
     expect((await call(client, "agent.checkpoints.list", { workspace: ws })).checkpoints).toEqual([]);
-    const ok = await call(client, "agent.checkpoints.commit", { workspace: ws, session: "s1", label: "in time", timeout_ms: 120_000 });
-    expect(ok.checkpoint.files_changed).toBe(2000);
+    // Each abandoned attempt keeps what it hashed, so short budgets still get there.
+    let attempts = 1;
+    let done: any;
+    while (done === undefined && attempts < 200) {
+      attempts++;
+      const reply = await requestJson(client, "agent.checkpoints.commit", { workspace: ws, session: "s1", label: "in time", timeout_ms: 400 }, 30_000);
+      if (reply.ok) done = reply.result;
+      else expect(reply.error.code).toBe("CHECKPOINT_TIMEOUT");
+    }
+    expect(done?.checkpoint.id).toMatch(/^[0-9a-f]{40}$/);
+    expect(attempts).toBeGreaterThan(1);
+    const gitdir = shadowDir(ws);
+    execFileSync("git", ["--git-dir", gitdir, "fsck", "--full", "--no-dangling"], { stdio: "pipe" });
+    expect(execFileSync("git", ["--git-dir", gitdir, "ls-tree", "-r", "--name-only", done.checkpoint.id]).toString().trim().split("\n").length).toBe(2000);
   });
 
   it("serializes concurrent commits to one workspace: none is lost", async () => {

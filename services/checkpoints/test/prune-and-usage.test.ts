@@ -44,12 +44,13 @@ describe("usage, prune and session deletion (real service over the bus)", () => 
     const usage = await call(client, "agent.checkpoints.usage", { workspace: ws });
     expect(usage.checkpoints).toBe(11);
     expect(usage.packs).toBeGreaterThan(10);
-    expect(usage.loose_objects).toBe(0);
+    expect(usage.loose_objects).toBe(11); // the commit objects
 
     const pruned = await call(client, "agent.checkpoints.prune", { workspace: ws, keep_tasks: 2 });
     expect(pruned.before.checkpoints).toBe(11);
     expect(pruned.after.checkpoints).toBe(3);
     expect(pruned.after.packs).toBe(1);
+    expect(pruned.after.loose_objects).toBe(0);
     expect(pruned.after.bytes).toBeLessThan(pruned.before.bytes);
     const s1 = (await call(client, "agent.checkpoints.list", { workspace: ws, session: "s1" })).checkpoints.map((c: { id: string }) => c.id);
     expect(s1).toEqual(ids["s1/r5"]);

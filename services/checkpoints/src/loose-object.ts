@@ -1,0 +1,44 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { deflateSync, inflateSync } from "node:zlib";
+import { hashObject, type GitObjectType } from "./git-objects.js";
+
+export function looseObjectPath(gitdir: string, oid: string): string {
+  return join(gitdir, "objects", oid.slice(0, 2), oid.slice(2));
+}
+
+/**
+ * Stores one small object as a loose file (temp + rename), as git does: the commit object of a
+ * checkpoint whose tree is unchanged then costs one file instead of a pack and its index.
+ */
+export async function writeLooseObject(gitdir: string, type: GitObjectType, content: Buffer): Promise<string> {
+  const oid = hashObject(type, content);
+  const path = looseObjectPath(gitdir, oid);
+  if (existsSync(path)) return oid;
+  await mkdir(join(gitdir, "objects", oid.slice(0, 2)), { recursive: true });
+  const temp = `${path}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
+  try {
+    await writeFile(temp, deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), { level: 1 }));
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  return oid;
+}
+
+export function readLooseObject(gitdir: string, oid: string): { type: string; content: Buffer } | undefined {
+  let raw: Buffer;
+  try {
+    raw = inflateSync(readFileSync(looseObjectPath(gitdir, oid)));
+  } catch {
+    return undefined;
+  }
+  const nul = raw.indexOf(0);
+  const [type, size] = raw.toString("latin1", 0, nul).split(" ");
+  const content = raw.subarray(nul + 1);
+  if (Number(size) !== content.length) return undefined;
+  return { type, content };
+}
