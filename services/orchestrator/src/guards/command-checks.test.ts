@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isBareInteractive } from "./interactive-commands.js";
+import { interactiveCommandAdvice, isBareInteractive } from "./interactive-commands.js";
 import { isDataFileExecution } from "./data-file-execution.js";
 
 describe("isBareInteractive", () => {
@@ -24,6 +24,16 @@ describe("isBareInteractive", () => {
     "npx vitest run",
   ])("%s is not interactive", (command) => {
     expect(isBareInteractive(command)).toBe(false);
+  });
+});
+
+describe("interactiveCommandAdvice", () => {
+  it("says what to run instead", () => {
+    expect(interactiveCommandAdvice("git commit")).toContain("-m");
+    expect(interactiveCommandAdvice("python3")).toContain("-c");
+    expect(interactiveCommandAdvice("vim a.ts")).toContain("replace_in_file");
+    expect(interactiveCommandAdvice("npm init")).toContain("-y");
+    expect(interactiveCommandAdvice("npm test")).toBeUndefined();
   });
 });
 

@@ -2,7 +2,7 @@ export { RetryGuards, diagnosticFingerprint } from "./retry-guards.js";
 export type { GuardDecision, GuardedResult } from "./retry-guards.js";
 export type { GuardedCall } from "./call-key.js";
 export { callKey, stableStringify, WRITE_TOOLS, COMMAND_TOOLS } from "./call-key.js";
-export { isBareInteractive } from "./interactive-commands.js";
+export { isBareInteractive, interactiveCommandAdvice } from "./interactive-commands.js";
 export { isDataFileExecution } from "./data-file-execution.js";
 export { decodeEscapedNewlines } from "./escaped-newlines.js";
 export { dedupeCommands } from "./dedupe-commands.js";

@@ -1,5 +1,5 @@
 import { effectiveCommand, parseShell, type EffectiveCommand } from "../network/index.js";
-import { waitsForTerminal } from "./interactive-subcommands.js";
+import { terminalWaitAdvice } from "./interactive-subcommands.js";
 
 type ReplRule = {
   /** Options whose presence makes the program run something and exit. */
@@ -77,23 +77,32 @@ function unwrapPackageRunner(effective: EffectiveCommand | undefined): Effective
 }
 
 /**
- * True when the command would start a REPL, editor or pager and wait for a keyboard that the
- * sandbox does not have (`python3`, `node`, `bash`, `psql mydb`, `vim x`, `git commit` without a
- * message, `docker run -it`, `npm init` without `-y`). Input piped or
- * redirected in (`echo 1 | python3`, `python3 < x.py`, a heredoc) makes it non-interactive.
+ * Why a command would wait for a keyboard that the sandbox does not have, with what to run instead;
+ * undefined when it would not. Covers REPLs (`python3`, `node`, `bash`, `psql mydb`), editors and
+ * pagers (`vim x`, `less`), `git commit` without a message, `docker run -it`, `npm init` without `-y`.
+ * Input piped or redirected in (`echo 1 | python3`, `python3 < x.py`, a heredoc) makes it non-interactive.
  */
-export function isBareInteractive(command: string): boolean {
+export function interactiveCommandAdvice(command: string): string | undefined {
   for (const pipeline of parseShell(command).pipelines) {
     for (let index = 0; index < pipeline.length; index += 1) {
       const simple = pipeline[index];
       const effective = unwrapPackageRunner(effectiveCommand(simple.words));
       if (effective === undefined) continue;
-      if (waitsForTerminal(effective.name, effective.args)) return true;
+      const advice = terminalWaitAdvice(effective.name, effective.args);
+      if (advice !== undefined) return advice;
       const fedInput = index > 0 || simple.stdinRedirected;
       if (fedInput && !ALWAYS_INTERACTIVE.has(effective.name)) continue;
       if (fedInput && ["less", "more", "most"].includes(effective.name)) continue;
-      if (isInteractiveInvocation(effective.name, effective.args)) return true;
+      if (!isInteractiveInvocation(effective.name, effective.args)) continue;
+      return ALWAYS_INTERACTIVE.has(effective.name)
+        ? `${effective.name} is a full-screen program. Read files with read_file or cat/sed, and edit with replace_in_file.`
+        : `${effective.name} without a script starts an interactive session. Run a script file, or pass the code with -c / -e.`;
     }
   }
-  return false;
+  return undefined;
+}
+
+/** True when the command would wait for a terminal (see `interactiveCommandAdvice`). */
+export function isBareInteractive(command: string): boolean {
+  return interactiveCommandAdvice(command) !== undefined;
 }

@@ -36,13 +36,23 @@ function containerWaitsForInput(args: string[]): boolean {
   return args.some((arg) => /^-[a-zA-Z]*[it][a-zA-Z]*$/.test(arg) || arg === "--interactive" || arg === "--tty");
 }
 
-export function waitsForTerminal(name: string, args: string[]): boolean {
-  if (name === "git") return gitWaitsForInput(args);
-  if (name === "docker" || name === "podman") return containerWaitsForInput(args);
-  if (name === "npm" || name === "pnpm" || name === "yarn") {
-    return args[0] === "init" && !hasOption(args, ["-y", "--yes"]);
+/** Why the invocation would block and what to run instead, or undefined when it does not block. */
+export function terminalWaitAdvice(name: string, args: string[]): string | undefined {
+  if (name === "git" && gitWaitsForInput(args)) {
+    return "git would open an editor or an interactive prompt. Pass the message with -m \"…\" (or --no-edit), and avoid -i / -p.";
   }
-  if (/^python[\d.]*$/.test(name)) return args[0] === "-m" && args[1] === "pdb";
-  if (name === "node") return args[0] === "inspect" || args[0] === "debug";
-  return false;
+  if ((name === "docker" || name === "podman") && containerWaitsForInput(args)) {
+    return `${name} with -i/-t attaches a terminal. Drop -it and pass the command to run inside the container.`;
+  }
+  if ((name === "npm" || name === "pnpm" || name === "yarn") && args[0] === "init" && !hasOption(args, ["-y", "--yes"])) {
+    return `${name} init asks questions. Add -y to accept the defaults.`;
+  }
+  if ((/^python[\d.]*$/.test(name) && args[0] === "-m" && args[1] === "pdb") || (name === "node" && (args[0] === "inspect" || args[0] === "debug"))) {
+    return "An interactive debugger waits for commands. Add prints or logging and run the program normally.";
+  }
+  return undefined;
+}
+
+export function waitsForTerminal(name: string, args: string[]): boolean {
+  return terminalWaitAdvice(name, args) !== undefined;
 }
