@@ -5,7 +5,7 @@ import {
   heredocScript,
   DOWNLOADERS,
   nestedScript,
-  STDIN_EXECUTORS,
+  isStdinExecutor,
   type Finding,
   type NetworkLevel,
 } from "./network-rules.js";
@@ -40,7 +40,7 @@ function stagesOf(pipeline: Pipeline): Stage[] {
 }
 
 function runsStdin(stage: Stage): boolean {
-  if (!STDIN_EXECUTORS.has(stage.name)) return false;
+  if (!isStdinExecutor(stage.name)) return false;
   const positional = stage.args.find((arg) => !arg.startsWith("-") || arg === "-");
   return positional === undefined || positional === "-" || stage.args.includes("-s");
 }
@@ -57,7 +57,7 @@ function pipelineDenials(stages: Stage[], findings: Finding[][], depth: number, 
     if (index > 0 && runsStdin(stage) && earlier.some((previous) => DOWNLOADERS.has(previous.name))) {
       denials.push({ level: "forbidden", token: `| ${stage.name}`, reason: "piping a download into a shell or interpreter runs unreviewed remote code" });
     }
-    const executes = STDIN_EXECUTORS.has(stage.name) || stage.name === "eval";
+    const executes = isStdinExecutor(stage.name) || stage.name === "eval";
     if (executes && stage.nested.some((inner) => fetchesRemote(inner, depth, installed))) {
       denials.push({ level: "forbidden", token: `${stage.name} $(download)`, reason: "executing downloaded content runs unreviewed remote code" });
     }

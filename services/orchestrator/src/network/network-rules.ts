@@ -62,9 +62,20 @@ const PACKAGE_RUNNERS = new Set(["npx", "bunx", "pnpx"]);
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "csh", "tcsh"]);
 
 /** Interpreters that execute what they read on stdin. */
-export const STDIN_EXECUTORS = new Set([
+const STDIN_EXECUTORS = new Set([
   ...SHELLS, "python", "python2", "python3", "perl", "ruby", "node", "php", "source", ".", "iex", "pwsh", "powershell",
 ]);
+
+/** `python3.11` and `pip3.12` behave like `python` and `pip`. */
+function versionless(name: string): string {
+  if (/^python[\d.]*$/.test(name)) return "python";
+  if (/^pip[\d.]*$/.test(name)) return "pip";
+  return name;
+}
+
+export function isStdinExecutor(name: string): boolean {
+  return STDIN_EXECUTORS.has(versionless(name));
+}
 
 /** Programs that fetch remote content (the upstream of a `| sh`). */
 export const DOWNLOADERS = new Set(["curl", "wget", "fetch", "aria2c", "http", "https", "xh", "nc", "ncat", "netcat", "iwr", "invoke-webrequest", "irm", "invoke-restmethod", "lftp", "ftp"]);
@@ -117,7 +128,7 @@ function reverseShellFinding(name: string, args: string[]): Finding | undefined 
 }
 
 function packageManagerFinding(name: string, args: string[]): Finding | undefined {
-  const subcommands = NETWORK_SUBCOMMANDS[name];
+  const subcommands = NETWORK_SUBCOMMANDS[versionless(name)];
   if (subcommands === undefined) return undefined;
   if (args.includes("--offline") || args.includes("--no-index") || args.includes("--prefer-offline")) return undefined;
   const positional = firstPositional(args, name === "git" ? GIT_VALUE_OPTIONS : []);
