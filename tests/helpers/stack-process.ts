@@ -81,14 +81,17 @@ export async function readEvents(
   const url = `${stack.gatewayUrl.replace("http", "ws")}/api/events?session=${session}&since=${since}`;
   const socket = new WebSocket(url, { headers: { authorization: `Bearer ${stack.token}` } });
   const events: any[] = [];
+  let done = false;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       socket.terminate();
       reject(new Error(`timed out; got ${events.map((e) => `${e.seq}:${e.type}`).join(" ")}`));
     }, timeoutMs);
     socket.on("message", (data) => {
+      if (done) return;
       const frame = JSON.parse(String(data));
       if (frame.type === "error") {
+        done = true;
         clearTimeout(timer);
         socket.close();
         reject(new Error(JSON.stringify(frame.error)));
@@ -97,6 +100,7 @@ export async function readEvents(
       if (frame.type !== "event") return;
       events.push(frame.event);
       if (stopWhen(frame.event, events)) {
+        done = true;
         clearTimeout(timer);
         socket.close();
         resolve(events);
