@@ -150,6 +150,13 @@ describe("parseToolCalls (seed 000 tests-first item 1)", () => {
     expect(parseToolCalls(text, tools)).toEqual({ calls: [], errors: [], prose: text });
   });
 
+  it("treats a tool named in prose right before the real call as a mention", () => {
+    const result = parseToolCalls("I'll use <read_file> for this:\n<read_file><path>a</path></read_file>", tools);
+    expect(result.errors).toEqual([]);
+    expect(result.calls.map((call) => call.arguments)).toEqual([{ path: "a" }]);
+    expect(result.prose).toBe("I'll use <read_file> for this:");
+  });
+
   it("passes unlisted params through for validation and drops requires_approval hints", () => {
     const text = "<run_command><command>ls</command><requires_approval>false</requires_approval><cwd>src</cwd></run_command>";
     const result = parseToolCalls(text, tools);

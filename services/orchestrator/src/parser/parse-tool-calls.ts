@@ -68,7 +68,8 @@ function skipWhitespace(text: string, at: number): number {
 
 type BlockOutcome =
   | { kind: "call"; name: string; arguments: Record<string, string>; end: number }
-  | { kind: "error"; error: ParseError; end: number };
+  | { kind: "error"; error: ParseError; end: number }
+  | { kind: "mention"; end: number };
 
 /**
  * Finds where a param value ends. A value may itself contain `</content>` (a file about XML), so the
@@ -135,7 +136,11 @@ function parseBlock(scan: Scan, start: number, entry: ToolEntry): BlockOutcome {
       position = close.end;
       continue;
     }
-    if (catalog.tools.has(lowerName)) return { kind: "error", error: unclosedBlock(tool), end: position };
+    if (catalog.tools.has(lowerName)) {
+      // "I'll use <read_file> now: <read_file>…": a tag with only prose before the next call names the tool.
+      if (Object.keys(args).length === 0 && text.slice(start, position).trim() !== "") return { kind: "mention", end: position };
+      return { kind: "error", error: unclosedBlock(tool), end: position };
+    }
     const strayClose = scan.closes.next([lowerName], open.end);
     const toolClose = scan.closes.next(entry.closeNames, open.end);
     if (strayClose !== undefined && (toolClose === undefined || strayClose.start < toolClose.start)) {
@@ -260,8 +265,12 @@ export function parseToolCalls(text: string, tools: ToolSpecForParser[]): ParseR
         position = open.end;
         continue;
       }
-      proseParts.push(text.slice(proseStart, next));
       const outcome = open.selfClosing ? finishBlock(entry, {}, open.end) : parseBlock(scan, open.end, entry);
+      if (outcome.kind === "mention") {
+        position = outcome.end;
+        continue;
+      }
+      proseParts.push(text.slice(proseStart, next));
       if (outcome.kind === "call") {
         calls.push({ name: outcome.name, arguments: outcome.arguments, raw: text.slice(next, outcome.end), index: calls.length });
       } else {
