@@ -31,6 +31,6 @@ export async function createBusOrchestrator(connection: NatsConnection, config: 
     generateId: () => randomUUID().replace(/-/g, "").slice(0, 24),
     logger: logger.child({ module: "loop" }),
     config,
-    lastEventSeq: (session) => lastEventSeq(handles.js, session),
+    lastEventSeq: (session) => lastEventSeq(handles.jsm, session),
   });
 }

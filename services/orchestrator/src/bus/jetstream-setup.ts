@@ -1,6 +1,6 @@
-import { DeliverPolicy, StorageType, type JetStreamClient, type JetStreamManager, type KV, type NatsConnection } from "nats";
+import { StorageType, type JetStreamClient, type JetStreamManager, type KV, type NatsConnection } from "nats";
 import { auditStreamName, eventStreamName, eventSubjectPrefix, sessionBucketName } from "@aide/contracts";
-import { decodeJson, memoryBucketName } from "@aide/runtime";
+import { memoryBucketName } from "@aide/runtime";
 
 export interface JetStreamHandles {
   js: JetStreamClient;
@@ -31,18 +31,13 @@ export async function ensureJetStream(connection: NatsConnection): Promise<JetSt
   return { js, jsm, sessions, memory };
 }
 
-/** The `seq` of the newest event of a session in the stream (0 when none): a restart continues from it. */
-export async function lastEventSeq(js: JetStreamClient, session: string): Promise<number> {
-  const consumer = await js.consumers.get(eventStreamName, {
-    filterSubjects: [`${eventSubjectPrefix}.${session}.>`],
-    deliver_policy: DeliverPolicy.Last,
-  });
-  try {
-    const message = await consumer.next({ expires: 1_000 });
-    if (!message) return 0;
-    const body = decodeJson(message.data) as { seq?: unknown };
-    return typeof body.seq === "number" ? body.seq : 0;
-  } finally {
-    await consumer.delete().catch(() => undefined);
-  }
+/**
+ * The `seq` of the newest event of a session in the stream (0 when none): a restart continues
+ * from it. Seqs are contiguous from 1 and the stream keeps every event, so the count of the
+ * session's messages (per-subject counts from stream info) is the newest seq.
+ */
+export async function lastEventSeq(jsm: JetStreamManager, session: string): Promise<number> {
+  const info = await jsm.streams.info(eventStreamName, { subjects_filter: `${eventSubjectPrefix}.${session}.>` });
+  const subjects = info.state.subjects ?? {};
+  return Object.values(subjects).reduce((sum, count) => sum + count, 0);
 }

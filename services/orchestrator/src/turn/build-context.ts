@@ -91,7 +91,7 @@ async function compactTranscript(context: RunContext): Promise<boolean> {
       {
         request_id: context.seams.generateId(),
         session: context.session.record.id,
-        model: context.session.record.model,
+        model: context.session.record.model || undefined,
         messages: compactionPrompt(plan.summarize),
         tools: [],
         stream: false,

@@ -12,7 +12,7 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
   const { seams, session } = context;
   const requestId = seams.generateId();
   const iteration = context.state.iterations;
-  await session.emit("model.requested", { request_id: requestId, model: session.record.model, iteration }, context.depth, context.run);
+  await session.emit("model.requested", { request_id: requestId, model: session.record.model || "(default)", iteration }, context.depth, context.run);
   const started = performance.now();
   let reply: ModelChatResult;
   try {
@@ -20,7 +20,7 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
       {
         request_id: requestId,
         session: session.record.id,
-        model: session.record.model,
+        model: session.record.model || undefined,
         messages,
         tools: tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters })),
         stream: true,

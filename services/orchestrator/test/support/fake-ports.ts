@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Checkpoint, ChatMessage, ModelChatRequest, ModelChatResult, ToolDescriptor, ToolPreview, ToolResult } from "@aide/contracts";
+import { ModelChatRequestSchema, type Checkpoint, type ChatMessage, type ModelChatRequest, type ModelChatResult, type ToolDescriptor, type ToolPreview, type ToolResult } from "@aide/contracts";
 import type { CheckpointsPort, EgressEntry, EgressJournal, ModelPort, ToolsPort } from "../../src/bus/service-ports.js";
 
 /** A scripted model for loop tests: replies in order, every request recorded (STYLE.md "Tests"). */
@@ -9,7 +9,7 @@ export class ScriptedModel implements ModelPort {
   constructor(private readonly replies: Array<string | Partial<ModelChatResult>>) {}
 
   async chat(request: ModelChatRequest, onDelta: (text: string) => void): Promise<ModelChatResult> {
-    this.requests.push(structuredClone(request));
+    this.requests.push(ModelChatRequestSchema.parse(structuredClone(request)));
     const next = this.replies[this.cursor++];
     if (next === undefined) throw new Error(`scripted model exhausted after ${this.replies.length} replies`);
     const partial = typeof next === "string" ? { text: next } : next;

@@ -83,7 +83,8 @@ export async function startStack(replies: ScriptedReply[], options: { orchestrat
     new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         listeners.delete(check);
-        reject(new Error(`no matching event within ${timeoutMs} ms; saw: ${events.map((e) => `${e.seq}:${e.type}`).join(" ")}`));
+        const failures = events.filter((e) => e.type === "run.failed").map((e) => JSON.stringify(e.payload));
+        reject(new Error(`no matching event within ${timeoutMs} ms; saw: ${events.map((e) => `${e.seq}:${e.type}`).join(" ")} ${failures.join(" ")}`));
       }, timeoutMs);
       const check = () => {
         const found = events.find(predicate);
