@@ -78,24 +78,30 @@ export async function createCgroupLimits(options: { maxProcesses: number; maxMem
         await Promise.all(created.map((d) => rmdir(d).catch(() => undefined)));
         return null;
       }
+      const killRemaining = async (directory: string) => {
+        const pids = (await readFile(join(directory, "cgroup.procs"), "utf8").catch(() => "")).split("\n").filter(Boolean);
+        for (const pid of pids) {
+          try {
+            process.kill(Number(pid), "SIGKILL");
+          } catch {
+            // already gone
+          }
+        }
+      };
+      const remove = async (directory: string) => {
+        for (let attempt = 0; attempt < 40; attempt += 1) {
+          if (await rmdir(directory).then(() => true, () => false)) return;
+          await killRemaining(directory);
+          await new Promise((resolve) => setTimeout(resolve, 25 * (attempt + 1)));
+        }
+        options.logger.warn({ directory }, "could not remove a command cgroup");
+      };
       return {
         procsFiles: created.map((d) => join(d, "cgroup.procs")),
         async release() {
-          for (const directory of created) {
-            for (let attempt = 0; attempt < 20; attempt += 1) {
-              const pids = (await readFile(join(directory, "cgroup.procs"), "utf8").catch(() => "")).split("\n").filter(Boolean);
-              for (const pid of pids) {
-                try {
-                  process.kill(Number(pid), "SIGKILL");
-                } catch {
-                  // already gone
-                }
-              }
-              const removed = await rmdir(directory).then(() => true, () => false);
-              if (removed) break;
-              await new Promise((resolve) => setTimeout(resolve, 50));
-            }
-          }
+          // Kill now; removing the (then empty) group waits for the kernel to reap, off the caller's path.
+          await Promise.all(created.map(killRemaining));
+          void Promise.all(created.map(remove));
         },
       };
     },
