@@ -29,6 +29,8 @@ export interface GatewayOptions {
   panelDir: string;
   bodyLimitBytes?: number;
   wsMaxPayloadBytes?: number;
+  /** Per-session event memory (tests make it small to exercise the replay path). */
+  hubRingEvents?: number;
   rateLimit?: { max: number; windowMs: number };
   /** Injected for tests; defaults to the bus connection. */
   bus?: GatewayBus;
@@ -119,7 +121,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.get("/api/openapi.json", async () => openApi);
   registerPanelRoutes(app, { panelDir: options.panelDir, token: options.token, browserSessions });
 
-  const sockets = attachEventSocket({ server: app.server, auth, connection: options.connection, bus, logger: options.logger.child({ module: "events" }), maxPayloadBytes: options.wsMaxPayloadBytes });
+  const sockets = attachEventSocket({ server: app.server, auth, connection: options.connection, bus, logger: options.logger.child({ module: "events" }), maxPayloadBytes: options.wsMaxPayloadBytes, hubs: { ringEvents: options.hubRingEvents } });
 
   return {
     app,

@@ -1,13 +1,27 @@
 import { z } from "zod";
-import { ErrorEnvelopeSchema, EventsQuerySchema, WsFrameSchema } from "@aide/contracts";
+import { ErrorEnvelopeSchema, errorCodes, EventsQuerySchema, WsFrameSchema } from "@aide/contracts";
 import type { RouteDefinition } from "./route-definition.js";
 import { httpStatusFor } from "./http-errors.js";
 
 type JsonSchema = Record<string, unknown>;
 
+const errorCodeSchema = { type: "string", description: "A code from the catalog (contracts/src/errors.ts, docs/errors.md)" };
+
+/**
+ * Error codes appear as a plain string that points at docs/errors.md: the catalog grows with every
+ * service, and the document should change when the API does, not when a service adds a code.
+ */
+function replaceErrorCodeEnums(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(replaceErrorCodeEnums);
+  if (value === null || typeof value !== "object") return value;
+  const record = value as Record<string, unknown>;
+  if (Array.isArray(record.enum) && record.enum.length === errorCodes.length && errorCodes.every((code) => (record.enum as unknown[]).includes(code))) return errorCodeSchema;
+  return Object.fromEntries(Object.entries(record).map(([key, child]) => [key, replaceErrorCodeEnums(child)]));
+}
+
 function jsonSchema(schema: z.ZodTypeAny, io: "input" | "output"): JsonSchema {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
-  return rest;
+  return replaceErrorCodeEnums(rest) as JsonSchema;
 }
 
 /** Query parameters: one entry per property of the (object) query schema. */

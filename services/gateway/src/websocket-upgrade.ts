@@ -8,6 +8,7 @@ import { errorEnvelope, httpStatusFor, toAideError } from "./http-errors.js";
 import type { GatewayBus } from "./gateway-bus.js";
 import type { RequestAuth } from "./request-auth.js";
 import { streamSessionEvents } from "./session-event-stream.js";
+import { createSessionHubs, type SessionHubsOptions } from "./session-hub.js";
 import { validate } from "./validate.js";
 
 export interface WebSocketOptions {
@@ -18,6 +19,7 @@ export interface WebSocketOptions {
   logger: Logger;
   /** Largest frame a client may send; a bigger one closes the socket (1009). */
   maxPayloadBytes?: number;
+  hubs?: Omit<SessionHubsOptions, "connection" | "logger">;
 }
 
 /** Refuses an upgrade with a plain HTTP response, before any WebSocket handshake. */
@@ -42,6 +44,7 @@ export function attachEventSocket(options: WebSocketOptions): { close(): Promise
   const { logger } = options;
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes ?? 64 * 1024, perMessageDeflate: false });
   const stops = new Set<() => Promise<void>>();
+  const hubs = createSessionHubs({ connection: options.connection, logger, ...options.hubs });
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on("error", () => socket.destroy());
@@ -79,7 +82,7 @@ export function attachEventSocket(options: WebSocketOptions): { close(): Promise
       }
     });
     try {
-      const started = await streamSessionEvents({ connection: options.connection, bus: options.bus, session: query.session, since: query.since, socket: ws, logger });
+      const started = await streamSessionEvents({ connection: options.connection, hubs, bus: options.bus, session: query.session, since: query.since, socket: ws, logger });
       if (closed) {
         await started();
         return;
@@ -101,6 +104,7 @@ export function attachEventSocket(options: WebSocketOptions): { close(): Promise
       options.server.off("upgrade", onUpgrade);
       for (const client of wss.clients) client.terminate();
       await Promise.allSettled([...stops].map((stop) => stop()));
+      await hubs.close();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };

@@ -3,10 +3,6 @@ import WebSocket from "ws";
 import { startHarness, until, type Harness } from "./gateway-harness.js";
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ listen: true });
-});
-afterAll(async () => h?.stop());
 
 interface Client {
   raw: { pause(): void; resume(): void };
@@ -30,7 +26,14 @@ async function start(): Promise<string> {
   return response.json().session;
 }
 
-describe("WebSocket /api/events", () => {
+// The hub keeps recent events in memory; with a ring of 4 every reconnect below replays through
+// its own JetStream consumer first and joins the hub where they overlap.
+describe.each([{ ring: 5000 }, { ring: 4 }])("WebSocket /api/events (hub ring of $ring events)", ({ ring }) => {
+  beforeAll(async () => {
+    h = await startHarness({ listen: true, hubRingEvents: ring });
+  });
+  afterAll(async () => h?.stop());
+
   it("unknown session: an error frame and close 4404", async () => {
     const client = await connect("nosuch", 0);
     expect(await client.closed).toBe(4404);

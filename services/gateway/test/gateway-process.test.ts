@@ -18,8 +18,8 @@ describe("the gateway process (services/gateway/dist/main.js)", () => {
     const loose = join(dir, "loose.token");
     writeFileSync(loose, "0123456789abcdef0123456789abcdef\n");
     chmodSync(loose, 0o644);
-    await expect(startServiceProcess(bus, "gateway", { env: { AIDE_GATEWAY_PORT: "0", AIDE_GATEWAY_TOKEN_FILE: loose }, readyTimeoutMs: 5000 })).rejects.toThrow(/must be 0600/);
-    await expect(startServiceProcess(bus, "gateway", { env: { AIDE_GATEWAY_PORT: "0", AIDE_GATEWAY_TOKEN_FILE: join(dir, "missing") }, readyTimeoutMs: 5000 })).rejects.toThrow(/does not exist/);
+    await expect(startServiceProcess(bus, "gateway", { env: { AIDE_GATEWAY_PORT: "0", AIDE_GATEWAY_TOKEN_FILE: loose }, readyTimeoutMs: 60_000 })).rejects.toThrow(/must be 0600/);
+    await expect(startServiceProcess(bus, "gateway", { env: { AIDE_GATEWAY_PORT: "0", AIDE_GATEWAY_TOKEN_FILE: join(dir, "missing") }, readyTimeoutMs: 60_000 })).rejects.toThrow(/does not exist/);
   });
 
   it("listens on 127.0.0.1 on an ephemeral port, logs it, answers $SRV.PING, and serves with the token", async () => {

@@ -1,0 +1,153 @@
+import type { ConsumerMessages, NatsConnection } from "nats";
+import type { Logger } from "pino";
+import { aideError, eventStreamName, sessionEventFilter } from "@aide/contracts";
+import type { StoredEvent } from "./replay-filter.js";
+
+export interface HubEvent {
+  seq: number;
+  event: StoredEvent;
+  /** The `event` frame, serialized once for every client. */
+  frame: string;
+}
+
+export interface HubListener {
+  onEvent(event: HubEvent): void;
+  onCaughtUp(): void;
+}
+
+export interface SessionHub {
+  /** Recent events, contiguous and in seq order. */
+  ring(): readonly HubEvent[];
+  /** True once older events have been dropped from the ring. */
+  trimmed(): boolean;
+  lastSeq(): number;
+  caughtUp(): boolean;
+  /** Called synchronously with each new event, after it is in the ring. */
+  subscribe(listener: HubListener): () => void;
+  release(): void;
+}
+
+export interface SessionHubsOptions {
+  connection: NatsConnection;
+  logger: Logger;
+  /** Events kept per session for replays (a reconnect after a short drop is served from memory). */
+  ringEvents?: number;
+  /** How long a hub with no client stays open (reconnects find it warm). */
+  lingerMs?: number;
+  /** With no stored event arriving this long after start, the hub counts as caught up. */
+  emptyAfterMs?: number;
+}
+
+/**
+ * One ordered JetStream consumer per watched session, fanned out to every WebSocket on it: the
+ * cost of a busy session grows with its events, not with events × clients. The hub replays the
+ * session's history once into a ring of recent events, then follows it live.
+ */
+export function createSessionHubs(options: SessionHubsOptions) {
+  const { connection, logger } = options;
+  const ringEvents = options.ringEvents ?? 5000;
+  const lingerMs = options.lingerMs ?? 10_000;
+  const hubs = new Map<string, Promise<SessionHub & { close(): Promise<void> }>>();
+
+  async function open(session: string): Promise<SessionHub & { close(): Promise<void> }> {
+    let messages: ConsumerMessages;
+    try {
+      const consumer = await connection.jetstream().consumers.get(eventStreamName, { filterSubjects: sessionEventFilter(session) });
+      messages = await consumer.consume({ max_messages: 1024 });
+    } catch (error) {
+      throw aideError("UNAVAILABLE", { service: "event stream", detail: (error as Error).message });
+    }
+    const ring: HubEvent[] = [];
+    const listeners = new Set<HubListener>();
+    let trimmed = false;
+    let lastSeq = 0;
+    let caughtUp = false;
+    let references = 0;
+    let lingerTimer: NodeJS.Timeout | undefined;
+    const markCaughtUp = () => {
+      if (caughtUp) return;
+      caughtUp = true;
+      for (const listener of [...listeners]) listener.onCaughtUp();
+    };
+    const emptyTimer = setTimeout(() => {
+      if (lastSeq === 0) markCaughtUp();
+    }, options.emptyAfterMs ?? 1000);
+
+    const pump = (async () => {
+      for await (const message of messages) {
+        let event: StoredEvent;
+        try {
+          event = message.json<StoredEvent>();
+        } catch {
+          logger.warn({ subject: message.subject }, "skipping an event that is not JSON");
+          continue;
+        }
+        if (typeof event.seq !== "number" || event.seq <= lastSeq) continue;
+        const hubEvent: HubEvent = { seq: event.seq, event, frame: JSON.stringify({ type: "event", event }) };
+        ring.push(hubEvent);
+        if (ring.length > ringEvents) {
+          ring.splice(0, ring.length - ringEvents);
+          trimmed = true;
+        }
+        lastSeq = event.seq;
+        for (const listener of [...listeners]) listener.onEvent(hubEvent);
+        if (message.info.pending === 0) markCaughtUp();
+      }
+    })().catch((error: unknown) => logger.warn({ err: error, session }, "session hub stopped"));
+
+    const hub = {
+      ring: () => ring,
+      trimmed: () => trimmed,
+      lastSeq: () => lastSeq,
+      caughtUp: () => caughtUp,
+      subscribe(listener: HubListener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      acquire() {
+        references += 1;
+        if (lingerTimer) clearTimeout(lingerTimer);
+        lingerTimer = undefined;
+      },
+      release() {
+        references -= 1;
+        if (references > 0) return;
+        lingerTimer = setTimeout(() => {
+          if (references > 0) return;
+          hubs.delete(session);
+          void hub.close();
+        }, lingerMs);
+        lingerTimer.unref();
+      },
+      async close() {
+        clearTimeout(emptyTimer);
+        if (lingerTimer) clearTimeout(lingerTimer);
+        listeners.clear();
+        await messages.close().catch(() => undefined);
+        await pump;
+      },
+    };
+    return hub;
+  }
+
+  return {
+    /** The session's hub (opened on first use); call `release()` when the client goes. */
+    async acquire(session: string): Promise<SessionHub> {
+      let hub = hubs.get(session);
+      if (!hub) {
+        hub = open(session);
+        hubs.set(session, hub);
+        hub.catch(() => hubs.delete(session));
+      }
+      const ready = (await hub) as Awaited<ReturnType<typeof open>> & { acquire(): void };
+      ready.acquire();
+      return ready;
+    },
+    async close(): Promise<void> {
+      const all = [...hubs.values()];
+      hubs.clear();
+      await Promise.allSettled(all.map(async (hub) => (await hub).close()));
+    },
+  };
+}
+export type SessionHubs = ReturnType<typeof createSessionHubs>;
