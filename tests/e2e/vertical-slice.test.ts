@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -5,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, type NatsConnection } from "nats";
 import { AgentEventSchema } from "@aide/contracts";
 import { postJson, readEvents, startStackProcess, type StackProcess } from "../helpers/stack-process.js";
+import { repoRoot } from "../helpers/service-process.js";
 
 /**
  * Issue 2's vertical slice over real processes: REST start on the gateway → agent.cmd.start →
@@ -17,6 +19,8 @@ describe("the vertical slice (aide up, real processes, sandboxed services)", () 
   let stack: StackProcess;
   let observer: NatsConnection;
   const observed: string[] = [];
+  let tail: ChildProcess;
+  let tailOutput = "";
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), "aide-slice-"));
@@ -39,9 +43,14 @@ describe("the vertical slice (aide up, real processes, sandboxed services)", () 
     observer = await connect({ servers: stack.natsUrl, user: creds.user, pass: creds.password });
     observer.subscribe("agent.>", { callback: (_error, message) => observed.push(message.subject) });
     await observer.flush();
+    // `aide events`, as a person would run it beside the stack.
+    tail = spawn(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "events"], { env: { ...process.env, AIDE_HOME: join(root, "home") }, stdio: ["ignore", "pipe", "pipe"] });
+    tail.stdout?.on("data", (chunk: Buffer) => (tailOutput += chunk.toString()));
+    await new Promise<void>((resolve) => tail.stderr?.once("data", () => resolve()));
   }, 120_000);
 
   afterAll(async () => {
+    tail?.kill("SIGINT");
     await observer?.close();
     const code = await stack?.stop();
     expect(code).toBe(0);
@@ -77,5 +86,11 @@ describe("the vertical slice (aide up, real processes, sandboxed services)", () 
     await observer.flush();
     const seen = observed.filter((subject) => subject.startsWith(`agent.evt.${session}.`));
     expect(seen.length).toBe(all.length);
+    // And `aide events` printed the run, one line per event (deltas folded away).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(tailOutput).toMatch(new RegExp(`${session.slice(0, 12)}\\s+#\\s+1 run\\.created`));
+    expect(tailOutput).toContain("run.completed");
+    expect(tailOutput).toContain("DONE:");
+    expect(tailOutput).not.toContain("model.delta");
   });
 });

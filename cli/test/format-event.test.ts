@@ -1,0 +1,33 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { AgentEventSchema } from "@aide/contracts";
+import { formatEvent } from "../src/commands/events.js";
+
+const fixtures = join(import.meta.dirname, "..", "..", "contracts", "test", "fixtures");
+const events = readdirSync(fixtures)
+  .filter((file) => file.startsWith("event-"))
+  .map((file) => AgentEventSchema.parse((JSON.parse(readFileSync(join(fixtures, file), "utf8")) as { message: unknown }).message));
+
+describe("aide events formatting", () => {
+  it.each(events.map((event) => [event.type, event] as const))("%s prints one line with time, session, seq and type", (type, event) => {
+    const line = formatEvent(event);
+    expect(line).not.toContain("\n");
+    expect(line).toContain(type);
+    expect(line).toContain(`#${String(event.seq).padStart(4)}`);
+    expect(line.startsWith("05:00:00.000")).toBe(true);
+  });
+  it("flags protected paths, invisible characters and network in approvals", () => {
+    const approval = events.find((event) => event.type === "approval.requested")!;
+    const flagged = structuredClone(approval) as typeof approval & { payload: Record<string, unknown> };
+    Object.assign(flagged.payload, {
+      protected: [{ path: ".github/workflows/ci.yml", reason: "CI workflow" }],
+      invisible: [{ line: 1, codepoint: "U+202E", kind: "bidi" }],
+      network: "consent_required",
+    });
+    const line = formatEvent(flagged);
+    expect(line).toContain("[PROTECTED]");
+    expect(line).toContain("[INVISIBLE CHARACTERS]");
+    expect(line).toContain("[network: consent_required]");
+  });
+});
