@@ -32,7 +32,7 @@ export interface EventSinkOptions {
 /**
  * Builds, validates and publishes run events. Every event gets the next contiguous per-session
  * `seq`, the envelope (user, depth, experiment ids) and is checked against `AgentEventSchema`.
- * Publishes go out in call order so `seq` order is stream order. A publish failure is
+ * Publishes go out in call order so `seq` order is stream order; `emit` resolves once sent. A publish failure is
  * logged, never thrown into the loop: the run goes on and the record keeps the sequence.
  */
 export class EventSink {
@@ -71,12 +71,12 @@ export class EventSink {
     const data = encodeJson(event);
     const subject = eventSubject(session, event.type);
     const messageId = `${session}-${event.seq}`;
-    // Sent at once (a connection keeps publish order, so stream order is seq order); only the
-    // acknowledgements are awaited together.
+    // Sent at once (a connection keeps publish order, so stream order is seq order). The loop does
+    // not wait for each acknowledgement; `flush` waits for all of them (at the end of a run).
     const ack = this.options.publish(subject, data, messageId).catch((error: unknown) => {
       this.options.logger.warn({ err: error, subject, seq: event.seq }, "event publish failed");
     });
     this.chain = Promise.all([this.chain, ack]).then(() => undefined);
-    return ack;
+    return Promise.resolve();
   }
 }

@@ -53,9 +53,18 @@ async function turn(context: RunContext): Promise<void> {
   const parsed = parseCallsStep(reply, runCatalog(context), context.seams.generateId);
   if (parsed.calls.length === 0) return noCalls(context, parsed.errors);
   const normalized = await normalizeCallsStep(context, parsed.calls);
+  // Not persisted here: a read-only batch is safe to redo, and every side effect persists first.
   context.state.batch = normalized.calls;
-  await context.persist();
   await finishBatch(context, [...parsed.errors, ...normalized.notices]);
+}
+
+/**
+ * Progress that needs no durability barrier (read-only work is safe to repeat after a crash):
+ * the write is queued in order behind earlier ones and not awaited. Every side effect (a
+ * mutation, an approval) awaits its own persist first.
+ */
+function persistInBackground(context: RunContext): void {
+  context.persist().catch((error: unknown) => context.logger.warn({ err: error }, "session write failed"));
 }
 
 /** A reply with no usable call: parse errors count as mistakes; plain prose gets one nudge, then fails. */
@@ -80,7 +89,7 @@ async function noCalls(context: RunContext, errors: string[]): Promise<void> {
   }
   context.state.counters.mistakes = mistakes.count;
   context.state.transcript.push({ role: "user", content });
-  await context.persist();
+  persistInBackground(context);
 }
 
 /** Runs the current batch, then appends its results (wrapped as untrusted data) to the transcript. */
@@ -93,7 +102,7 @@ async function finishBatch(context: RunContext, notices: string[]): Promise<void
     countMistakes(context, batch);
     observeProgress(context, batch);
   }
-  await context.persist();
+  persistInBackground(context);
 }
 
 /** A batch whose every call was refused (plan mode, guards, forbidden) is a mistake; anything that ran resets the streak. */

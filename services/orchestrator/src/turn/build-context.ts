@@ -9,14 +9,20 @@ export interface BuiltContext {
   tools: ToolDescriptor[];
 }
 
+const runCatalogs = new WeakMap<RunContext, ToolDescriptor[]>();
+
 /** The tools this run may see at all: no delegation for children, read-only for read-only children. */
 export function runCatalog(context: RunContext): ToolDescriptor[] {
-  return context.catalog.filter((tool) => {
+  const cached = runCatalogs.get(context);
+  if (cached) return cached;
+  const catalog = context.catalog.filter((tool) => {
     if (tool.name === "spawn_agent" && !context.canDelegate) return false;
     if (context.readOnlyAgent && !tool.read_only) return false;
     if (context.depth > 0 && tool.name === "switch_to_act_mode") return false;
     return true;
   });
+  runCatalogs.set(context, catalog);
+  return catalog;
 }
 
 /** Person's follow-up messages and a pending mode notice enter the transcript as user messages. */

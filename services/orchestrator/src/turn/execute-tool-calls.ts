@@ -107,14 +107,16 @@ async function runOne(context: RunContext, call: BatchCall): Promise<CallOutcome
 export async function executeToolCalls(context: RunContext): Promise<void> {
   const batch = context.state.batch;
   let stopReason: string | undefined;
-  for (const group of groupCalls(batch.filter((call) => call.status !== "done"), context.catalog)) {
+  const groups = groupCalls(batch.filter((call) => call.status !== "done"), context.catalog);
+  for (const [index, group] of groups.entries()) {
     if (stopReason !== undefined || context.session.signal.aborted) {
       for (const call of group) finish(context, call, errorOutcome(`Not run: ${stopReason ?? "the run was aborted"}.`), false);
       continue;
     }
     const outcomes = await Promise.all(group.map((call) => runOne(context, call)));
-    group.forEach((call, index) => finish(context, call, outcomes[index], true));
-    await context.persist();
+    group.forEach((call, position) => finish(context, call, outcomes[position], true));
+    // The caller persists after the last group; in between, each finished group is made durable.
+    if (index < groups.length - 1) await context.persist();
     if (context.outcome) stopReason = "the run ended";
     else if (outcomes.some((outcome) => outcome.metadata["denied"] === "rejected")) stopReason = "an earlier call in this message was rejected";
   }

@@ -2,6 +2,8 @@ import type { ModelChatResult, ToolDescriptor } from "@aide/contracts";
 import { parseToolCalls, toParserSpecs } from "../parser/index.js";
 import type { BatchCall } from "../session/session-record.js";
 
+const parserSpecs = new WeakMap<ToolDescriptor[], ReturnType<typeof toParserSpecs>>();
+
 export interface ParsedTurn {
   calls: BatchCall[];
   /** Problems the model must fix (unknown tool, unclosed block, missing parameter). */
@@ -27,7 +29,12 @@ export function parseCallsStep(reply: ModelChatResult, catalog: ToolDescriptor[]
     }
     return { calls, errors };
   }
-  const parsed = parseToolCalls(reply.text, toParserSpecs(catalog));
+  let specs = parserSpecs.get(catalog);
+  if (!specs) {
+    specs = toParserSpecs(catalog);
+    parserSpecs.set(catalog, specs);
+  }
+  const parsed = parseToolCalls(reply.text, specs);
   return {
     calls: parsed.calls.map((call) => ({ id: generateId(), name: call.name, arguments: call.arguments, status: "queued", network: false })),
     errors: parsed.errors.map((error) => (error.tool ? `${error.tool}: ${error.message}` : error.message)),
