@@ -12,7 +12,6 @@ const rules: Array<{ test: (path: string, base: string) => boolean; reason: stri
     test: (_p, b) => ["package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "Cargo.lock", "poetry.lock", "Pipfile.lock", "Gemfile.lock", "composer.lock", "go.sum", "uv.lock"].includes(b),
     reason: "lock file: pins what gets installed",
   },
-  { test: (_p, b) => b === "package.json", reason: "package.json: its scripts run on install, test and build" },
   {
     test: (_p, b) => [".bashrc", ".bash_profile", ".profile", ".zshrc", ".zprofile", ".zshenv", ".envrc", ".bash_logout", ".inputrc", "config.fish"].includes(b),
     reason: "shell startup file: runs in every shell",
@@ -40,4 +39,31 @@ export function protectedFlags(paths: readonly string[]): ProtectedFlag[] {
     const reason = protectedReason(path);
     return reason === undefined ? [] : [{ path, reason }];
   });
+}
+
+function scriptsOf(data: Buffer | null): string | undefined {
+  if (data === null) return "{}";
+  try {
+    const parsed = JSON.parse(data.toString("utf8").replace(/^\uFEFF/, "")) as { scripts?: unknown };
+    return JSON.stringify(parsed.scripts ?? {});
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Flags for file changes: the path rules, plus package.json when its `scripts` (which npm runs on
+ * install, test and build) change or cannot be compared.
+ */
+export function protectedFlagsForChanges(changes: ReadonlyArray<{ path: string; before: Buffer | null; after: Buffer }>): ProtectedFlag[] {
+  const flags = protectedFlags(changes.map((c) => c.path));
+  for (const change of changes) {
+    if ((change.path.split("/").pop() ?? "") !== "package.json") continue;
+    const before = scriptsOf(change.before);
+    const after = scriptsOf(change.after);
+    if (before === undefined || after === undefined || before !== after) {
+      flags.push({ path: change.path, reason: "package.json scripts change: npm runs them on install, test and build" });
+    }
+  }
+  return flags;
 }

@@ -21,20 +21,25 @@ export async function executeCall(dependencies: CallDependencies, request: ToolE
   }
   const { tool, args, context } = prepared;
   let outcome: ToolOutcome;
-  try {
+  const run = async (): Promise<ToolOutcome> => {
     if (tool.plan !== undefined) {
       const plan = await tool.plan(args, context);
-      if (!plan.ok) outcome = { isError: true, output: plan.error, metadata: plan.metadata };
-      else {
-        checkExpectedDigests(plan.changes, request.expected_digests);
-        outcome = await applyFilePlan(plan.changes, plan.summary, context, dependencies.lint);
-        outcome.metadata = { ...(plan.metadata ?? {}), ...(outcome.metadata ?? {}) };
-      }
-    } else if (tool.execute !== undefined) {
-      outcome = await tool.execute(args, context);
-    } else {
-      throw aideError("INTERNAL", { detail: `tool ${tool.name} has neither plan nor execute` });
+      if (!plan.ok) return { isError: true, output: plan.error, metadata: plan.metadata };
+      checkExpectedDigests(plan.changes, request.expected_digests);
+      const applied = await applyFilePlan(plan.changes, plan.summary, context, dependencies.lint);
+      return { ...applied, metadata: { ...(plan.metadata ?? {}), ...(applied.metadata ?? {}) } };
     }
+    if (tool.execute !== undefined) return tool.execute(args, context);
+    throw aideError("INTERNAL", { detail: `tool ${tool.name} has neither plan nor execute` });
+  };
+  // A tool that ignores its signal still cannot hold the call past the deadline.
+  const deadline = new Promise<ToolOutcome>((resolve) => {
+    const stop = () => resolve({ isError: true, output: `${tool.name} did not finish in time and was stopped.`, metadata: { error_code: "TIMEOUT", timed_out: true } });
+    if (context.signal.aborted) stop();
+    else context.signal.addEventListener("abort", stop, { once: true });
+  });
+  try {
+    outcome = await Promise.race([run(), deadline]);
   } catch (error) {
     if (!isModelFacing(error)) throw error;
     outcome = { isError: true, output: error.message, metadata: { error_code: error.code } };

@@ -4,7 +4,7 @@ import type { CallDependencies } from "./call-dependencies.js";
 import { isModelFacing, prepareCall } from "./prepare-call.js";
 import type { FileChange } from "./tool-types.js";
 import { canonicalJson, sha256Hex } from "../files/digest.js";
-import { protectedFlags } from "../files/protected-paths.js";
+import { protectedFlags, protectedFlagsForChanges } from "../files/protected-paths.js";
 import { scanInvisible, type InvisibleFlag } from "../files/invisible-characters.js";
 import { suspectsNetwork } from "../sandbox/network-suspicion.js";
 
@@ -59,7 +59,7 @@ export async function previewCall(dependencies: CallDependencies, request: ToolP
       if (!plan.ok) return { ...preview, error: plan.error };
       preview.diff = plan.changes.map(diffOf).join("");
       preview.paths = plan.changes.map((c) => c.path);
-      preview.protected = protectedFlags(preview.paths);
+      preview.protected = protectedFlagsForChanges(plan.changes);
       preview.invisible = plan.changes.flatMap(invisibleInAddedLines);
       preview.file_digests = Object.fromEntries(plan.changes.map((c) => [c.path, c.before === null ? "" : sha256Hex(c.before)]));
     } else if (tool.describeCommand !== undefined) {

@@ -6,6 +6,7 @@ import { bwrapArguments } from "./bwrap-arguments.js";
 import { sandboxEnvironment, secretPaths } from "./sandbox-environment.js";
 import { createCgroupLimits, type CgroupLimits } from "./cgroup-limits.js";
 import { spawnSandboxed } from "./spawn-sandboxed.js";
+import { createCommandSlots } from "./command-slots.js";
 
 export interface SandboxSettings {
   unsafeNoSandbox: boolean;
@@ -14,6 +15,9 @@ export interface SandboxSettings {
   maxProcesses?: number;
   maxMemoryBytes?: number;
   maxFileSizeBytes?: number;
+  /** Foreground commands at once (default 4) and waiting behind them (default 16) before BUSY. */
+  maxConcurrentCommands?: number;
+  maxQueuedCommands?: number;
 }
 
 /** bwrap works here if it can build the namespaces we use. */
@@ -49,6 +53,7 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
   });
   logger.info({ mode, cgroups: cgroups.describe }, "command sandbox ready");
   const hide = secretPaths(env.HOME, env);
+  const slots = createCommandSlots(settings.maxConcurrentCommands ?? 4, settings.maxQueuedCommands ?? 16);
   const limits = { fileSizeBytes: settings.maxFileSizeBytes ?? 1024 ** 3, openFiles: 4096 };
 
   const wrap = (options: SandboxRunOptions) => {
@@ -102,7 +107,12 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
     wrap,
     start,
     async run(options) {
-      return (await start(options, "run")).finished;
+      const release = await slots.acquire(options.signal);
+      try {
+        return await (await start(options, "run")).finished;
+      } finally {
+        release();
+      }
     },
   };
 }
