@@ -7,8 +7,8 @@ function fakeSocket() {
     bufferedAmount: 0,
     sent: [] as string[],
     closed: undefined as number | undefined,
-    send(data: string) {
-      this.sent.push(data);
+    send(data: string | Buffer) {
+      this.sent.push(String(data));
     },
     close(code?: number) {
       this.closed = code;

@@ -5,7 +5,8 @@ import type { HubEvent } from "./session-hub.js";
 export interface FrameSocket {
   readonly readyState: number;
   readonly bufferedAmount: number;
-  send(data: string): void;
+  /** Buffers are sent as text frames (`binary: false`): every frame is JSON. */
+  send(data: string | Buffer, options: { binary: boolean }): void;
   close(code?: number, reason?: string): void;
 }
 
@@ -31,7 +32,7 @@ export function createFrameFeed(socket: FrameSocket, options: FrameFeedOptions =
   const stalledMs = options.stalledMs ?? 30_000;
   const maxQueued = options.maxQueuedFrames ?? 50_000;
   const now = options.now ?? Date.now;
-  let queue: string[] = [];
+  let queue: Array<string | Buffer> = [];
   let head = 0;
   let stalledSince: number | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -55,7 +56,7 @@ export function createFrameFeed(socket: FrameSocket, options: FrameFeedOptions =
         return;
       }
       stalledSince = undefined;
-      socket.send(queue[head]);
+      socket.send(queue[head], { binary: false });
       head += 1;
     }
     queue = [];

@@ -4,6 +4,8 @@ import { aideError } from "@aide/contracts";
 export interface GatewayConfig {
   port: number;
   tokenFile: string;
+  /** Requests per minute per credential (`AIDE_GATEWAY_RATE_LIMIT`, default 3000). */
+  rateLimitPerMinute: number;
 }
 
 export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -12,7 +14,10 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
   if (!/^\d+$/.test(rawPort) || port > 65535) throw aideError("CONFIG_INVALID", { detail: `AIDE_GATEWAY_PORT=${rawPort} is not a port` });
   const tokenFile = env.AIDE_GATEWAY_TOKEN_FILE;
   if (!tokenFile) throw aideError("CONFIG_INVALID", { detail: "AIDE_GATEWAY_TOKEN_FILE is not set (aide up generates the token)" });
-  return { port, tokenFile };
+  const rawLimit = env.AIDE_GATEWAY_RATE_LIMIT ?? "3000";
+  const rateLimitPerMinute = Number(rawLimit);
+  if (!/^\d+$/.test(rawLimit) || rateLimitPerMinute < 1) throw aideError("CONFIG_INVALID", { detail: `AIDE_GATEWAY_RATE_LIMIT=${rawLimit} is not a positive number` });
+  return { port, tokenFile, rateLimitPerMinute };
 }
 
 /** Reads the bearer token; refuses a file others can read (the token is the key to the agent). */

@@ -61,7 +61,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     token: options.token,
     originPolicy: createOriginPolicy(() => boundPort),
     browserSessions,
-    rateLimiter: createRateLimiter({ ...(options.rateLimit ?? { max: 1200, windowMs: 60_000 }), now: options.now }),
+    rateLimiter: createRateLimiter({ ...(options.rateLimit ?? { max: 3000, windowMs: 60_000 }), now: options.now }),
   });
   const bus = options.bus ?? createGatewayBus(options.connection);
   const context: RouteContext = { bus, logger, restorePreviews: createRestorePreviews({ now: options.now }), version };

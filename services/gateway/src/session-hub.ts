@@ -6,8 +6,8 @@ import type { StoredEvent } from "./replay-filter.js";
 export interface HubEvent {
   seq: number;
   event: StoredEvent;
-  /** The `event` frame, serialized once for every client. */
-  frame: string;
+  /** The `event` frame, serialized and UTF-8 encoded once for every client. */
+  frame: Buffer;
 }
 
 export interface HubListener {
@@ -83,7 +83,7 @@ export function createSessionHubs(options: SessionHubsOptions) {
           continue;
         }
         if (typeof event.seq !== "number" || event.seq <= lastSeq) continue;
-        const hubEvent: HubEvent = { seq: event.seq, event, frame: JSON.stringify({ type: "event", event }) };
+        const hubEvent: HubEvent = { seq: event.seq, event, frame: Buffer.from(JSON.stringify({ type: "event", event })) };
         ring.push(hubEvent);
         if (ring.length > ringEvents) {
           ring.splice(0, ring.length - ringEvents);
