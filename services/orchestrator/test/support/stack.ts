@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NatsConnection, Subscription } from "nats";
@@ -34,6 +34,8 @@ export interface Stack {
   terminal(session: string, run?: string, timeoutMs?: number): Promise<AgentEvent>;
   startOrchestrator(env?: Record<string, string>): Promise<ServiceProcess>;
   egressCount(): Promise<number>;
+  /** The requests a scripted model received (its record file), in order. */
+  modelRequests(model?: string): Array<{ messages: Array<{ role: string; content: string }>; tools: Array<{ name: string }> }>;
   stop(): Promise<void>;
 }
 
@@ -42,14 +44,22 @@ export interface Stack {
  * orchestrator processes, a copy of the sample project as the workspace, and an observer that
  * collects and validates every event.
  */
-export async function startStack(replies: ScriptedReply[], options: { orchestratorEnv?: Record<string, string>; toolsEnv?: Record<string, string> } = {}): Promise<Stack> {
+export async function startStack(
+  replies: ScriptedReply[],
+  options: { orchestratorEnv?: Record<string, string>; toolsEnv?: Record<string, string>; models?: Record<string, ScriptedReply[]> } = {},
+): Promise<Stack> {
   const dir = mkdtempSync(join(tmpdir(), "aide-orch-"));
   const workspace = join(dir, "workspace");
   cpSync(sampleProject, workspace, { recursive: true });
-  const transcript = join(dir, "transcript.json");
-  writeFileSync(transcript, JSON.stringify({ replies }));
+  // One scripted model per scenario (each replays its own transcript); "s1" is the default.
+  const scripts: Record<string, ScriptedReply[]> = { s1: replies, ...options.models };
+  const models = Object.entries(scripts).map(([id, list]) => {
+    const transcript = join(dir, `transcript-${id}.json`);
+    writeFileSync(transcript, JSON.stringify({ replies: list }));
+    return { id, provider: "scripted", transcript, record: join(dir, id === "s1" ? "model-requests.jsonl" : `model-requests-${id}.jsonl`) };
+  });
   const modelsConfig = join(dir, "models.json");
-  writeFileSync(modelsConfig, JSON.stringify({ default: "s1", models: [{ id: "s1", provider: "scripted", transcript, record: join(dir, "model-requests.jsonl") }] }));
+  writeFileSync(modelsConfig, JSON.stringify({ default: "s1", models }));
   const bus = await startTestBus();
   const tester = await bus.connectAs("tester");
   const events: AgentEvent[] = [];
@@ -113,6 +123,11 @@ export async function startStack(replies: ScriptedReply[], options: { orchestrat
       const jsm = await tester.jetstreamManager();
       const info = await jsm.streams.info("AGENT_AUDIT").catch(() => undefined);
       return info?.state.messages ?? 0;
+    },
+    modelRequests(model = "s1") {
+      const file = join(dir, model === "s1" ? "model-requests.jsonl" : `model-requests-${model}.jsonl`);
+      if (!existsSync(file)) return [];
+      return readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
     },
     async stop() {
       subscription.unsubscribe();
