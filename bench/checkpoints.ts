@@ -6,6 +6,7 @@
  * ours with the changed paths passed in. Then the shadow repositories' size on disk.
  */
 import { execFileSync, spawn } from "node:child_process";
+import { openSync } from "node:fs";
 import { mkdirSync, mkdtempSync, readdirSync, lstatSync, rmSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -83,8 +84,9 @@ async function main() {
 
   const server = await startNatsServer({ runDir });
   const child = spawn(process.execPath, [join(repoRoot, "services", "checkpoints", "dist", "main.js")], {
-    env: { PATH: process.env.PATH ?? "", AIDE_NATS_URL: server.url, AIDE_NATS_CREDS: server.credentialFiles.checkpoints, AIDE_LOG_LEVEL: "warn", AIDE_WORKSPACE_ROOTS: base },
-    stdio: ["ignore", "ignore", "inherit"],
+    env: { PATH: process.env.PATH ?? "", AIDE_NATS_URL: server.url, AIDE_NATS_CREDS: server.credentialFiles.checkpoints, AIDE_LOG_LEVEL: process.env.BENCH_SERVICE_LOG ? "debug" : "warn", AIDE_WORKSPACE_ROOTS: base },
+    // BENCH_SERVICE_LOG=<file>: the service's debug log (per-phase timings of each commit).
+    stdio: ["ignore", "ignore", process.env.BENCH_SERVICE_LOG ? openSync(process.env.BENCH_SERVICE_LOG, "w") : "inherit"],
   });
   const creds = server.credentials.orchestrator;
   const connection: NatsConnection = await connect({ servers: server.url, user: creds.user, pass: creds.password, inboxPrefix: creds.inbox_prefix });
@@ -100,8 +102,12 @@ async function main() {
     return reply.result;
   };
   let runIndex = 0;
-  const ourCommit = async (label: string, changed?: string[]) =>
-    (await call("agent.checkpoints.commit", { workspace: oursWs, session: "bench", run: `r${runIndex++}`, label, timeout_ms: 300_000, ...(changed ? { changed_paths: changed } : {}) })).checkpoint.id as string;
+  const serviceMs: number[] = [];
+  const ourCommit = async (label: string, changed?: string[]) => {
+    const result = await call("agent.checkpoints.commit", { workspace: oursWs, session: "bench", run: `r${runIndex++}`, label, timeout_ms: 300_000, ...(changed ? { changed_paths: changed } : {}) });
+    serviceMs.push(result.duration_ms);
+    return result.checkpoint.id as string;
+  };
 
   const supervisorCreds = server.credentials.supervisor;
   const pinger = await connect({ servers: server.url, user: supervisorCreds.user, pass: supervisorCreds.password, inboxPrefix: supervisorCreds.inbox_prefix });
@@ -117,15 +123,17 @@ async function main() {
     }
     execFileSync("git", ["init", "-q", "--bare", gitDir]);
     git("config", "core.bare", "false");
+    // No background auto-gc stealing CPU from the other side's timings; `git gc` runs at the end, as our prune does.
+    git("config", "gc.auto", "0");
     writeFileSync(join(gitDir, "info", "exclude"), ".aide/\n");
 
-    const cases: Record<string, { ours_ms: number; git_ms: number; ratio: number; ours_runs: number[]; git_runs: number[] }> = {};
-    const record = (name: string, ours: number[], gitRuns: number[]) => {
+    const cases: Record<string, { ours_ms: number; git_ms: number; ratio: number; ours_runs: number[]; git_runs: number[]; ours_in_service_ms?: number[] }> = {};
+    const record = (name: string, ours: number[], gitRuns: number[], inService?: number[]) => {
       const o = percentile(ours, 50);
       const g = percentile(gitRuns, 50);
       const round = (v: number) => Math.round(v * 10) / 10;
-      cases[name] = { ours_ms: round(o), git_ms: round(g), ratio: Math.round((o / g) * 100) / 100, ours_runs: ours.map(round), git_runs: gitRuns.map(round) };
-      process.stderr.write(`${name}: ours ${round(o)} ms, git ${round(g)} ms, ratio ${cases[name].ratio}\n`);
+      cases[name] = { ours_ms: round(o), git_ms: round(g), ratio: Math.round((o / g) * 100) / 100, ours_runs: ours.map(round), git_runs: gitRuns.map(round), ...(inService ? { ours_in_service_ms: inService.map(round) } : {}) };
+      process.stderr.write(`${name}: ours ${round(o)} ms, git ${round(g)} ms, ratio ${cases[name].ratio} (runs ${cases[name].ours_runs.join("/")} vs ${cases[name].git_runs.join("/")})\n`);
     };
 
     // First checkpoint (once each: it is the cold, whole-tree case).
@@ -134,7 +142,7 @@ async function main() {
     const oursFirst = ms(started);
     started = process.hrtime.bigint();
     gitCommit("first");
-    record("first_checkpoint", [oursFirst], [ms(started)]);
+    record("first_checkpoint", [oursFirst], [ms(started)], serviceMs.splice(0));
 
     // No change.
     const oursRuns: number[] = [];
@@ -147,7 +155,7 @@ async function main() {
       gitCommit("no change");
       gitRuns.push(ms(started));
     }
-    record("no_change", oursRuns, gitRuns);
+    record("no_change", oursRuns, gitRuns, serviceMs.splice(0));
 
     const mutate = (paths: string[], round: number) => {
       for (const rel of paths) {
@@ -159,17 +167,19 @@ async function main() {
     for (const [name, count, passPaths] of [["one_file_changed", 1, false], ["hundred_files_changed", 100, false], ["one_file_changed_paths_passed", 1, true], ["hundred_files_changed_paths_passed", 100, true]] as const) {
       const ours: number[] = [];
       const gitTimes: number[] = [];
+      const inService: number[] = [];
       for (let i = 0; i < repeats; i++) {
         const paths = pick(count, i + (passPaths ? 100 : 0) + count);
         mutate(paths, i);
         started = process.hrtime.bigint();
         await ourCommit(name, passPaths ? paths : undefined);
         ours.push(ms(started));
+        inService.push(...serviceMs.splice(0));
         started = process.hrtime.bigint();
         gitCommit(name);
         gitTimes.push(ms(started));
       }
-      record(name, ours, gitTimes);
+      record(name, ours, gitTimes, inService);
     }
 
     // Restore of 100 changed files to the checkpoint before the change.
@@ -198,6 +208,7 @@ async function main() {
     const pruned = await call("agent.checkpoints.prune", { workspace: oursWs, keep_tasks: 1000 });
     const pruneMs = ms(pruneStarted);
     const gitBytes = diskBytes(gitDir);
+    serviceMs.splice(0);
     const gcStarted = process.hrtime.bigint();
     git("gc", "-q", "--prune=now");
     const gcMs = ms(gcStarted);

@@ -7,7 +7,7 @@ import { decodeTree } from "./git-objects.js";
 import { listStoredCheckpoints, readCheckpoint } from "./list-checkpoints.js";
 import { PackWriter } from "./pack-writer.js";
 import { countLooseObjects, diskUsage } from "./repository-usage.js";
-import type { ShadowRepo } from "./shadow-repo.js";
+import { flushCache, loadCache, type ShadowRepo } from "./shadow-repo.js";
 import type { DirNode } from "./stat-cache.js";
 
 export interface PruneInput {
@@ -88,6 +88,7 @@ async function reachableObjects(repo: ShadowRepo): Promise<Map<string, true>> {
  */
 export async function repack(repo: ShadowRepo, context: CheckpointContext, signal: AbortSignal): Promise<void> {
   repo.objects.reload();
+  await loadCache(repo);
   const reachable = await reachableObjects(repo);
   const writer = new PackWriter(repo.objects.packDirectory, context.config.repack_level);
   for (const oid of reachable.keys()) {
@@ -112,6 +113,8 @@ export async function pruneCheckpoints(repo: ShadowRepo, context: CheckpointCont
   const before = await repositoryUsage(repo);
   if (before.bytes === 0) return { before, after: before };
   await repo.lock.run(signal, async () => {
+    // The cache file must not name objects the repack is about to drop.
+    await flushCache(repo);
     const dropped = await dropRuns(repo, context, input);
     await repack(repo, context, signal);
     context.logger.info({ workspace: repo.workspace, dropped_tasks: dropped }, "checkpoints pruned");

@@ -47,7 +47,7 @@ export async function scanWorkingTree(repo: ShadowRepo, context: CheckpointConte
   const writer = newPackWriter(repo, context);
   const scan = await scanInto(repo, context, writer, signal);
   await finishWriter(repo, writer);
-  repo.cache = { commit: cache.commit, root: scan.root };
+  if (scan.root !== cache.root) storeCache(repo, { commit: cache.commit, root: scan.root }, (error) => context.logger.warn({ err: error }, "stat cache not saved"));
   return scan.root;
 }
 

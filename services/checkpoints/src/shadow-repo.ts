@@ -19,6 +19,10 @@ export interface ShadowRepo {
   cache?: StatCache;
   /** The pending cache write, chained so writes never overlap. */
   cacheWrite?: Promise<void>;
+  cacheTimer?: NodeJS.Timeout;
+  /** The cache object the file on disk holds. */
+  savedCache?: StatCache;
+  cacheErrorHandler?: (error: unknown) => void;
   /** created_at of the newest checkpoint, in ms (read from latest on first use). */
   lastCreatedMs?: number;
 }
@@ -54,26 +58,51 @@ export async function ensureShadowRepo(repo: ShadowRepo): Promise<void> {
 }
 
 export async function loadCache(repo: ShadowRepo): Promise<StatCache> {
-  if (repo.cache === undefined) repo.cache = await loadStatCache(cachePath(repo));
+  if (repo.cache === undefined) {
+    repo.cache = await loadStatCache(cachePath(repo));
+    repo.savedCache = repo.cache;
+  }
   return repo.cache;
 }
 
+/** The cache file is rewritten at most this often; a crash loses at most this much hashing. */
+const cacheSaveDelayMs = 1000;
+
 /**
- * Replaces the cache in memory and writes it after the current reply has gone out (the write is
- * atomic; a crash before it only costs a rehash, because every id the old file holds is stored).
+ * Replaces the cache in memory and schedules the file write (atomic, temp + rename) for a quiet
+ * moment rather than on the reply path. A crash before it only costs a rehash: every id the
+ * older file holds is still stored, because prune flushes the cache before deleting anything.
  */
 export function storeCache(repo: ShadowRepo, cache: StatCache, onError: (error: unknown) => void): void {
   repo.cache = cache;
-  const previous = repo.cacheWrite ?? Promise.resolve();
-  repo.cacheWrite = previous
-    .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-    .then(async () => {
-      // Several stores in a row coalesce: write whatever is current once.
-      if (repo.cache === cache) await saveStatCache(cachePath(repo), cache);
-    })
-    .catch(onError);
+  repo.cacheErrorHandler = onError;
+  if (repo.cacheTimer !== undefined) return;
+  repo.cacheTimer = setTimeout(() => {
+    repo.cacheTimer = undefined;
+    void writeCacheNow(repo);
+  }, cacheSaveDelayMs);
 }
 
+function writeCacheNow(repo: ShadowRepo): Promise<void> {
+  const previous = repo.cacheWrite ?? Promise.resolve();
+  repo.cacheWrite = previous.then(async () => {
+    const cache = repo.cache;
+    if (cache === undefined || cache === repo.savedCache) return;
+    try {
+      await saveStatCache(cachePath(repo), cache);
+      repo.savedCache = cache;
+    } catch (error) {
+      repo.cacheErrorHandler?.(error);
+    }
+  });
+  return repo.cacheWrite;
+}
+
+/** Writes a pending cache now (before prune deletes objects, and on shutdown). */
 export async function flushCache(repo: ShadowRepo): Promise<void> {
-  await repo.cacheWrite;
+  if (repo.cacheTimer !== undefined) {
+    clearTimeout(repo.cacheTimer);
+    repo.cacheTimer = undefined;
+  }
+  await writeCacheNow(repo);
 }

@@ -75,6 +75,13 @@ describe("usage, prune and session deletion (real service over the bus)", () => 
     expect(deleted.after.checkpoints).toBe(1);
     expect((await call(client, "agent.checkpoints.list", { workspace: ws, session: "s2" })).checkpoints).toEqual([]);
     execFileSync("git", ["--git-dir", gitdir, "fsck", "--full", "--no-dangling"], { stdio: "pipe" });
+
+    // A crash right after a prune: the stat cache on disk names only objects that survived it.
+    await service.stop("SIGKILL");
+    service = await startServiceProcess(bus, "checkpoints", { env: { AIDE_WORKSPACE_ROOTS: root, AIDE_LOG_LEVEL: "info" } });
+    const final = await commit("s1", "r7", step++);
+    execFileSync("git", ["--git-dir", gitdir, "fsck", "--full", "--no-dangling"], { stdio: "pipe" });
+    expect(execFileSync("git", ["--git-dir", gitdir, "ls-tree", "-r", "--name-only", final]).toString().trim().split("\n").length).toBe(50);
   });
 
   it("reports zero usage for a workspace that never had a checkpoint, without creating anything", async () => {
