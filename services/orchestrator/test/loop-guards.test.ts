@@ -1,0 +1,125 @@
+import { describe, expect, it } from "vitest";
+import { decideApproval } from "../src/commands/decide-approval.js";
+import { sendMessage } from "../src/commands/send-message.js";
+import { changeMode } from "../src/commands/change-mode.js";
+import { createLoopHarness } from "./support/loop-harness.js";
+
+const read = (path: string) => `<read_file>\n<path>${path}</path>\n</read_file>`;
+const write = (path: string, content: string) => `<write_file>\n<path>${path}</path>\n<content>\n${content}\n</content>\n</write_file>`;
+const run = (command: string) => `<run_command>\n<command>${command}</command>\n</run_command>`;
+const complete = (result: string) => `<attempt_completion>\n<result>${result}</result>\n</attempt_completion>`;
+
+describe("guards in the loop", () => {
+  it("an unchanged failed command is blocked until something changes", async () => {
+    const h = createLoopHarness([run("node t.js"), run("node t.js"), write("t.js", "fixed"), run("node t.js"), complete("tests pass")]);
+    h.tools.commands["node t.js"] = { exit: 1, output: "Error: boom" };
+    const session = await h.start("Run the tests", { auto_approve: { edits: true, commands: ["node"] } });
+    await h.waitFor("tool.completed", (event) => event.payload.tool === "write_file");
+    h.tools.commands["node t.js"] = { exit: 0, output: "ok" };
+    const end = await h.finished(session);
+    expect(end.payload).toMatchObject({ state: "done" });
+    expect(h.tools.execs.filter((exec) => exec.arguments["command"] === "node t.js")).toHaveLength(2);
+    expect(h.model.requests[2].messages.at(-1)!.content).toMatch(/blocked|unchanged|same/i);
+  });
+
+  it("an identical successful write is skipped; literal \\n in source content is decoded", async () => {
+    const escaped = "line1\\nline2\\nline3\\nline4";
+    const h = createLoopHarness([write("a.py", escaped), write("a.py", escaped), read("a.py"), complete("wrote a.py")]);
+    const session = await h.start("Create a.py", { auto_approve: { edits: true, commands: [] } });
+    await h.finished(session);
+    expect(h.tools.files.get("a.py")).toContain("line1\nline2");
+    expect(h.tools.execs.filter((exec) => exec.name === "write_file")).toHaveLength(1);
+  });
+
+  it("an approval nobody answers is denied after the timeout and the model is told", async () => {
+    const h = createLoopHarness([write("a.txt", "x"), complete("could not write")], { config: { approvalTimeoutMs: 20 } });
+    const session = await h.start("What is in the folder?");
+    const decided = await h.waitFor("approval.decided");
+    expect(decided.payload).toMatchObject({ decision: "timeout" });
+    await h.finished(session);
+    expect(h.tools.files.has("a.txt")).toBe(false);
+    expect(h.model.requests[1].messages.at(-1)!.content).toMatch(/default deny/);
+    expect(h.orchestrator.sessions.get(session)!.record.approvals).toEqual([]);
+  });
+
+  it("the per-run wall-clock budget ends the run", async () => {
+    const h = createLoopHarness([read("a"), read("b"), read("c")], { config: { runBudgetMs: 1 } });
+    const session = await h.start("Look around");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const end = await h.finished(session);
+    expect(end.payload).toMatchObject({ error: { code: "RUN_BUDGET_EXCEEDED" } });
+  });
+
+  it("native tool calls from the provider take the same path as parsed ones", async () => {
+    const h = createLoopHarness([
+      { text: "", tool_calls: [{ id: "n1", name: "read_file", arguments: { path: "a.txt" } }] },
+      { text: "", tool_calls: [{ id: "n2", name: "attempt_completion", arguments: { result: "a.txt says hi" } }] },
+    ]);
+    h.tools.files.set("a.txt", "hi");
+    const session = await h.start("What does a.txt say?");
+    const end = await h.finished(session);
+    expect(end.payload).toMatchObject({ state: "done" });
+    const toolMessage = h.model.requests[1].messages.find((message) => message.role === "tool");
+    expect(toolMessage).toMatchObject({ tool_call_id: "n1" });
+    expect(toolMessage!.content).toContain("hi");
+  });
+});
+
+describe("context policy", () => {
+  it("keeps the prompt prefix stable: every request extends the previous one", async () => {
+    const h = createLoopHarness([read("a.txt"), read("b.txt"), read("c.txt"), complete("read them")]);
+    for (const name of ["a.txt", "b.txt", "c.txt"]) h.tools.files.set(name, `content of ${name}`);
+    const session = await h.start("What do the files say?");
+    await h.finished(session);
+    for (let index = 1; index < h.model.requests.length; index += 1) {
+      const previous = h.model.requests[index - 1].messages;
+      const current = h.model.requests[index].messages;
+      expect(current.slice(0, previous.length)).toEqual(previous);
+    }
+  });
+
+  it("compacts once with the model when the budget is reached, keeping the system contract and recent turns", async () => {
+    const big = "x".repeat(3_000);
+    const replies = [read("a.txt"), read("b.txt"), "Summary: the files are full of x.", read("c.txt"), complete("done")];
+    const h = createLoopHarness(replies, { config: { contextChars: 9_000 } });
+    for (const name of ["a.txt", "b.txt", "c.txt"]) h.tools.files.set(name, big);
+    const session = await h.start("What do the files say?");
+    await h.finished(session);
+    const compacted = h.events.filter((event) => event.type === "context.built" && event.payload.compacted);
+    expect(compacted.length).toBeGreaterThanOrEqual(1);
+    const summaryRequest = h.model.requests.find((request) => request.tools.length === 0)!;
+    expect(summaryRequest).toBeDefined();
+    const after = h.model.requests.at(-1)!.messages;
+    expect(after[0].role).toBe("system");
+    expect(after.some((message) => message.content.includes("Summary: the files are full of x."))).toBe(true);
+  });
+});
+
+describe("person's commands during a run", () => {
+  it("a follow-up message enters the next model turn; a mode change injects a notice", async () => {
+    const h = createLoopHarness([write("a.txt", "x"), read("a.txt"), complete("done")]);
+    const session = await h.start("Create a.txt");
+    const requested = await h.waitFor("approval.requested");
+    await sendMessage(h.orchestrator, { session, text: "Please also keep it short." });
+    await decideApproval(h.orchestrator, { session, approval: (requested.payload as { approval: string }).approval, decision: "approve" });
+    await h.finished(session);
+    expect(h.model.requests[1].messages.map((message) => message.content).join("\n")).toContain("Please also keep it short.");
+    expect(h.events.some((event) => event.type === "message.received")).toBe(true);
+  });
+
+  it("a message after the run ends starts a new run of the same session with the history", async () => {
+    const h = createLoopHarness([read("a.txt"), complete("a.txt says hi"), read("a.txt"), complete("still hi")]);
+    h.tools.files.set("a.txt", "hi");
+    const session = await h.start("What does a.txt say?");
+    await h.finished(session);
+    const firstRun = h.orchestrator.sessions.get(session)!.record.run;
+    await changeMode(h.orchestrator, session, "plan");
+    const reply = await sendMessage(h.orchestrator, { session, text: "Check it again" });
+    expect(reply.run).not.toBe(firstRun);
+    const end = await h.finished(session);
+    expect(end.payload).toMatchObject({ state: "done" });
+    const last = h.model.requests[2].messages;
+    expect(last.some((message) => message.content.includes("What does a.txt say?"))).toBe(true);
+    expect(last.at(-1)!.content).toContain("Check it again");
+  });
+});
