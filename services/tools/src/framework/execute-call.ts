@@ -5,6 +5,7 @@ import { applyFilePlan, checkExpectedDigests } from "./apply-file-plan.js";
 import { capText } from "./cap-output.js";
 import { escapeInvisible } from "../files/invisible-characters.js";
 import type { ToolOutcome } from "./tool-types.js";
+import { describeFileSystemError, isFileSystemError } from "./file-system-errors.js";
 
 const defaultMaxOutputChars = 30_000;
 
@@ -41,8 +42,10 @@ export async function executeCall(dependencies: CallDependencies, request: ToolE
   try {
     outcome = await Promise.race([run(), deadline]);
   } catch (error) {
-    if (!isModelFacing(error)) throw error;
-    outcome = { isError: true, output: error.message, metadata: { error_code: error.code } };
+    if (isFileSystemError(error)) {
+      outcome = { isError: true, output: `${tool.name} failed: ${describeFileSystemError(error, context.workspace.root)}`, metadata: { error_code: "TOOL_FAILED", errno: error.code } };
+    } else if (!isModelFacing(error)) throw error;
+    else outcome = { isError: true, output: error.message, metadata: { error_code: error.code } };
   } finally {
     prepared.dispose();
   }

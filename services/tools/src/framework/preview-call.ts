@@ -7,6 +7,7 @@ import { canonicalJson, sha256Hex } from "../files/digest.js";
 import { protectedFlags, protectedFlagsForChanges } from "../files/protected-paths.js";
 import { scanInvisible, type InvisibleFlag } from "../files/invisible-characters.js";
 import { suspectsNetwork } from "../sandbox/network-suspicion.js";
+import { describeFileSystemError, isFileSystemError } from "./file-system-errors.js";
 
 function diffOf(change: FileChange): string {
   const before = change.before === null ? "" : change.before.toString("utf8");
@@ -71,6 +72,7 @@ export async function previewCall(dependencies: CallDependencies, request: ToolP
       preview.protected = protectedFlags(preview.paths);
     }
   } catch (error) {
+    if (isFileSystemError(error)) return { ...preview, error: describeFileSystemError(error, context.workspace.root) };
     if (!isModelFacing(error)) throw error;
     return { ...preview, error: error.message };
   } finally {
