@@ -106,3 +106,46 @@ describe("aide run", () => {
     expect(nowhere.output()).toContain("no running stack");
   });
 });
+
+describe("aide run against the real stack (aide up: orchestrator, tools, checkpoints, model with a scripted transcript)", () => {
+  it("fixes the sample project through a pseudo-terminal, approving each command and the diff at the prompt", async () => {
+    const { cpSync, rmSync } = await import("node:fs");
+    const { startStackProcess } = await import("../../tests/helpers/stack-process.js");
+    const root = mkdtempSync(join(tmpdir(), "aide-run-e2e-"));
+    const workspace = join(root, "sample-project");
+    cpSync(join(repoRoot, "examples", "sample-project"), workspace, { recursive: true });
+    const models = join(root, "models.json");
+    writeFileSync(models, JSON.stringify({ default: "demo", models: [{ id: "demo", provider: "scripted", transcript: join(repoRoot, "examples", "demo", "transcript.json") }] }));
+    const stackHome = join(root, "home");
+    const stack = await startStackProcess({ aideHome: stackHome, args: ["--workspace", workspace, "--models-config", models] });
+    try {
+      const run = start("run", ["Fix the failing test in the cart", "--workspace", workspace], { pty: true, home: stackHome });
+      let answered = 0;
+      const exit = await Promise.race([
+        run.exit,
+        (async () => {
+          for (;;) {
+            const prompts = run.output().split("[a]pprove").length - 1;
+            if (prompts > answered) {
+              answered += 1;
+              run.write("a\r");
+            }
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+        })(),
+      ]);
+      const output = run.output();
+      if (process.env.AIDE_TEST_DUMP) writeFileSync(process.env.AIDE_TEST_DUMP, output);
+      expect(output, output).toContain("+    total += item.price * item.quantity;");
+      expect(output).toContain("$ node --test");
+      expect(answered).toBeGreaterThanOrEqual(2);
+      expect(output).toContain("done:");
+      expect(exit, output).toBe(0);
+      const { readFileSync } = await import("node:fs");
+      expect(readFileSync(join(workspace, "src", "cart.js"), "utf8")).toContain("item.price * item.quantity");
+    } finally {
+      expect(await stack.stop()).toBe(0);
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 180_000);
+});

@@ -97,13 +97,13 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
     const p = event.payload ?? {};
     switch (event.type) {
       case "model.delta":
+        // The spinner only ever runs on an empty line: clearing it must not erase streamed text.
         spinner.clear();
         out.write(p.text);
         inText = true;
-        spinner.start("thinking…");
         return;
       case "model.requested":
-        spinner.start("thinking…");
+        if (!inText) spinner.start("thinking…");
         return;
       case "tool.started":
         write(style.cyan(`▸ ${p.tool}`) + style.dim(` ${JSON.stringify(p.args).slice(0, 160)}`));
