@@ -68,6 +68,34 @@ describe("aide-tools over the bus (real service process)", () => {
     expect(reply.result.output.split("\n")).toEqual(["README.md", "src/", "src/a.ts"]);
   });
 
+  it("describes binary files instead of dumping them", async () => {
+    writeFileSync(join(h.workspace, "logo.png"), Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]), Buffer.alloc(5000, 7)]));
+    const reply = await h.exec("read_file", { path: "logo.png" });
+    expect(reply.result.output).toBe("This is a binary file (PNG image, 5009 bytes); its contents are not shown.");
+    expect(reply.result.metadata.binary).toBe(true);
+  });
+
+  it("bounds long lines and huge files without reading them whole", async () => {
+    writeFileSync(join(h.workspace, "long.txt"), "x".repeat(100_000) + "\nshort\n");
+    const long = await h.exec("read_file", { path: "long.txt" });
+    expect(long.result.output.length).toBeLessThan(3000);
+    expect(long.result.output).toContain("1 long line(s) were cut at 2000 characters");
+    expect(long.result.output).toContain("2\tshort");
+    const line = "0123456789".repeat(10) + "\n";
+    const { openSync, writeSync, closeSync } = await import("node:fs");
+    const fd = openSync(join(h.workspace, "huge.log"), "w");
+    const chunk = Buffer.from(line.repeat(10_000));
+    for (let i = 0; i < 70; i += 1) writeSync(fd, chunk);
+    closeSync(fd);
+    const huge = await h.exec("read_file", { path: "huge.log", offset: "5", limit: "3" });
+    expect(huge.result.is_error).toBe(false);
+    expect(huge.result.output).toContain("   5\t0123456789");
+    expect(huge.result.output).toContain("Showing lines 5-7 (more follow). Use offset=8 to continue.");
+    const end = await h.exec("read_file", { path: "huge.log", offset: 699_999 });
+    expect(end.result.output).toContain("699999\t");
+    expect(end.result.output).toContain("of 700000");
+  });
+
   it("refuses paths outside the workspace and the agent's own state, as data", async () => {
     const outside = await h.exec("read_file", { path: "../../etc/passwd" });
     expect(outside.result.is_error).toBe(true);

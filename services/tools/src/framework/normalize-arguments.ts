@@ -65,6 +65,11 @@ export function normalizeArguments(tool: AnyTool, raw: Record<string, unknown>):
   const args: Record<string, unknown> = {};
   const unknown: string[] = [];
   for (const [key, value] of Object.entries(raw)) {
+    // `<cwd></cwd>` from the XML protocol: an empty optional argument is treated as not given.
+    if (key in shape && typeof value === "string" && value.trim() === "" && !shape[key].safeParse(value).success && shape[key].safeParse(undefined).success) {
+      notices.push(`\`${key}\` was empty and is treated as not given.`);
+      continue;
+    }
     if (key in shape) {
       args[key] = value;
       continue;

@@ -51,6 +51,15 @@ describe("argument normalization", () => {
     expect(upper.ok && upper.args).toEqual({ path: "a" });
   });
 
+  it("treats an empty optional argument as not given, but keeps meaningful empty strings", () => {
+    const command = normalizeArguments(find("run_command"), { command: "ls", cwd: "" });
+    expect(command.ok && command.args).toEqual({ command: "ls" });
+    const deletion = normalizeArguments(find("replace_in_file"), { path: "a", search: "x\n", replace: "" });
+    expect(deletion.ok && deletion.args).toEqual({ path: "a", search: "x\n", replace: "" });
+    const empty = normalizeArguments(find("write_file"), { path: "a", content: "" });
+    expect(empty.ok && empty.args).toEqual({ path: "a", content: "" });
+  });
+
   it("does not let an alias overwrite the real argument", () => {
     const result = normalizeArguments(find("read_file"), { path: "a", file_path: "b" });
     expect(result.ok).toBe(false);
