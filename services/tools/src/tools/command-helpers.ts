@@ -12,6 +12,8 @@ export async function prepareCommand(context: ToolContext, command: string, cwd:
   if (!parsed.ok) return parsed;
   const directory = await context.workspace.resolve(cwd ?? ".");
   if (directory.stats === null || !directory.stats.isDirectory()) return { ok: false, error: `cwd ${directory.relative} is not a directory in the workspace.` };
-  const timeout = Math.min(Math.max(1, timeoutMs ?? context.timeoutMs ?? defaultCommandTimeoutMs), maxCommandTimeoutMs);
+  // The model's own limit, bounded by the caller's budget for the whole call.
+  const requested = timeoutMs ?? defaultCommandTimeoutMs;
+  const timeout = Math.min(Math.max(1, requested), context.timeoutMs ?? maxCommandTimeoutMs, maxCommandTimeoutMs);
   return { ok: true, argv: parsed.argv, shell: parsed.shell, cwd: directory.absolute, cwdRelative: directory.relative, timeoutMs: timeout };
 }
