@@ -26,13 +26,13 @@ interface Running {
   exit: Promise<number | null>;
 }
 
-function start(command: string, args: string[], options: { pty?: boolean; home?: string } = {}): Running {
+function start(command: string, args: string[], options: { pty?: boolean; home?: string; cwd?: string } = {}): Running {
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: options.home ?? home, AIDE_HOME: options.home ?? home, TERM: "xterm", NO_COLOR: "1" };
   const quoted = [process.execPath, main, command, ...args].map((part) => `'${part.replace(/'/g, "'\\''")}'`).join(" ");
   // `script` gives the command a pseudo-terminal (stdin and stdout are TTYs) and returns its exit code.
   const child = options.pty
-    ? spawn("script", ["-qfec", quoted, "/dev/null"], { env, stdio: ["pipe", "pipe", "pipe"] })
-    : spawn(process.execPath, [main, command, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+    ? spawn("script", ["-qfec", quoted, "/dev/null"], { env, cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"] })
+    : spawn(process.execPath, [main, command, ...args], { env, cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -145,6 +145,44 @@ describe("aide run against the real stack (aide up: orchestrator, tools, checkpo
       expect(readFileSync(join(workspace, "src", "cart.js"), "utf8")).toContain("item.price * item.quantity");
     } finally {
       expect(await stack.stop()).toBe(0);
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
+
+describe("aide run with no stack running", () => {
+  it("starts one (aide up), runs the task in the current directory with no TTY, and stops the stack at the end", async () => {
+    const { cpSync, existsSync, readFileSync, rmSync } = await import("node:fs");
+    const root = mkdtempSync(join(tmpdir(), "aide-run-own-"));
+    const workspace = join(root, "sample-project");
+    cpSync(join(repoRoot, "examples", "sample-project"), workspace, { recursive: true });
+    const ownHome = join(root, "home");
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(ownHome, { recursive: true });
+    const transcript = join(root, "transcript.json");
+    writeFileSync(transcript, JSON.stringify({
+      replies: [
+        { text: "Reading the code.\n<read_file>\n<path>src/cart.js</path>\n</read_file>" },
+        { text: "<attempt_completion>\n<result>cartTotal sums item.price over the cart (src/cart.js).</result>\n</attempt_completion>" },
+      ],
+    }));
+    // `aide up` picks up $AIDE_HOME/models.json.
+    writeFileSync(join(ownHome, "models.json"), JSON.stringify({ default: "own", models: [{ id: "own", provider: "scripted", transcript }] }));
+    try {
+      const run = start("run", ["What does cartTotal do?"], { home: ownHome, cwd: workspace });
+      const code = await run.exit;
+      const output = run.output();
+      expect(output).toContain("starting one for this run");
+      expect(output).toContain(`· ${workspace}`);
+      expect(output).toContain("done:");
+      expect(output).toContain("stopping the stack");
+      expect(code, output).toBe(0);
+      const stackFile = join(ownHome, "stack.json");
+      if (existsSync(stackFile)) {
+        const pid = JSON.parse(readFileSync(stackFile, "utf8")).pid as number;
+        expect(() => process.kill(pid, 0)).toThrow();
+      }
+    } finally {
       rmSync(root, { recursive: true, force: true });
     }
   }, 180_000);

@@ -35,17 +35,23 @@ export function findStack(env: NodeJS.ProcessEnv = process.env): GatewayConnecti
 
 export interface StartedStack {
   connection: GatewayConnection;
+  /** SIGTERM and wait for the supervisor to drain the stack. */
   stop(): Promise<void>;
+  /** SIGTERM without waiting (on the way out of a process). */
+  signal(): void;
 }
 
 /**
  * Starts `aide up` in its own process group (so the terminal's Ctrl-C reaches `aide run`, which
  * then aborts the run and stops the stack in order) and waits for its stack.json.
  */
-export async function startStack(options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; log?: (line: string) => void } = {}): Promise<StartedStack> {
+export async function startStack(options: { workspace: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<StartedStack> {
   const env = options.env ?? process.env;
   const main = fileURLToPath(new URL("../main.js", import.meta.url));
-  const child = spawn(process.execPath, [main, "up"], { env, detached: true, stdio: ["ignore", "ignore", "pipe"] });
+  // Ephemeral ports: a stack that lives for one run should not collide with anything; its
+  // stack.json says where it is.
+  const args = [main, "up", "--nats-port", "0", "--gateway-port", "0", "--workspace", options.workspace];
+  const child = spawn(process.execPath, args, { env, detached: true, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   const deadline = Date.now() + (options.timeoutMs ?? 90_000);
@@ -55,7 +61,8 @@ export async function startStack(options: { env?: NodeJS.ProcessEnv; timeoutMs?:
     if (connection) {
       try {
         const health = await fetch(`${connection.baseUrl}/api/health`, { headers: { authorization: `Bearer ${connection.token}` } });
-        if (health.ok && ((await health.json()) as { services?: Record<string, boolean> }).services?.orchestrator) break;
+        // Every service answers $SRV.PING: the stack is ready for a run.
+        if (health.ok && ((await health.json()) as { ok?: boolean }).ok === true) break;
       } catch {
         // not listening yet
       }
@@ -69,6 +76,9 @@ export async function startStack(options: { env?: NodeJS.ProcessEnv; timeoutMs?:
   const connection = findStack(env) as GatewayConnection;
   return {
     connection,
+    signal() {
+      if (child.exitCode === null) child.kill("SIGTERM");
+    },
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once("exit", resolve));

@@ -32,14 +32,14 @@ export async function run(argv: string[]): Promise<number> {
   const style = createStyle(Boolean(process.stdout.isTTY) && !process.env.NO_COLOR);
   let started: StartedStack | undefined;
   let connection = findStack();
+  const workspace = resolve(stringOption(options, "workspace") ?? process.cwd());
   try {
     if (!connection) {
-      process.stderr.write("aide: no running stack; starting one (aide up)…\n");
-      started = await startStack();
+      process.stderr.write("aide: no running stack; starting one for this run (aide up)…\n");
+      started = await startStack({ workspace });
       connection = started.connection;
     }
     const client = createGatewayClient(connection);
-    const workspace = resolve(stringOption(options, "workspace") ?? process.cwd());
     const start = await client.start({
       task,
       workspace,
@@ -59,13 +59,18 @@ export async function run(argv: string[]): Promise<number> {
     let interrupts = 0;
     const onInterrupt = () => {
       interrupts += 1;
-      if (interrupts > 1) process.exit(130);
+      if (interrupts > 1) {
+        started?.signal();
+        process.exit(130);
+      }
       process.stderr.write("\naide: aborting the run (Ctrl-C again to quit at once)\n");
       void follower.abort("interrupted at the terminal");
     };
     process.on("SIGINT", onInterrupt);
+    process.on("SIGTERM", onInterrupt);
     const outcome = await follower.outcome;
     process.off("SIGINT", onInterrupt);
+    process.off("SIGTERM", onInterrupt);
     return outcome.exitCode;
   } catch (error) {
     return reportError(error);
