@@ -118,6 +118,14 @@ describe("mutating tools over the bus", () => {
     expect(hook.result.protected[0].reason).toContain("hook");
   });
 
+  it("a write with invisible characters says so in its result", async () => {
+    const done = await h.exec("write_file", { path: "smuggle.md", content: "ok\nadmin\u200B = true\u{E0041}\n" });
+    expect(done.result.is_error).toBe(false);
+    expect(done.result.metadata.invisible_characters).toBe(2);
+    expect(done.result.output).toContain("smuggle.md:2");
+    expect(done.result.output).toMatch(/U\+200B zero_width/);
+  });
+
   it("args_digest is stable for equal arguments in any key order and changes with them", async () => {
     mkdirSync(file("d"), { recursive: true });
     const a = await h.preview("write_file", { path: "d/x.txt", content: "1\n" });

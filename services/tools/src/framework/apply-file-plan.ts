@@ -3,6 +3,7 @@ import type { FileChange, ToolContext, ToolOutcome } from "./tool-types.js";
 import type { LintGate } from "../lint/lint-gate.js";
 import { sha256Hex } from "../files/digest.js";
 import { writeFileAtomically } from "../files/write-file-atomically.js";
+import { invisibleInAddedLines } from "../files/invisible-in-change.js";
 
 /**
  * Refuses with APPROVAL_STALE when a file the person approved changed since the preview (or when
@@ -54,12 +55,17 @@ export async function applyFilePlan(
   for (const change of changes) {
     await writeFileAtomically(context.workspace.root, change.absolutePath, change.after);
   }
+  const invisible = changes.flatMap(invisibleInAddedLines);
+  if (invisible.length > 0) {
+    lintNotes.push(`Warning: the written text contains ${invisible.length} invisible character(s) (${[...new Set(invisible.map((f) => `${f.codepoint} ${f.kind}`))].slice(0, 5).join(", ")}) at ${invisible.slice(0, 5).map((f) => `${f.path}:${f.line}`).join(", ")}.`);
+  }
   const output = lintNotes.length > 0 ? `${summary}\n${lintNotes.join("\n")}` : summary;
   return {
     output,
     changedPaths: changes.map((c) => c.path),
     metadata: {
       lint: lintResults,
+      invisible_characters: invisible.length,
       files: changes.map((c) => ({ path: c.path, created: c.before === null, bytes: c.after.length, sha256: sha256Hex(c.after) })),
     },
   };

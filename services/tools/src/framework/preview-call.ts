@@ -1,34 +1,18 @@
-import { structuredPatch, createTwoFilesPatch } from "diff";
+import { createTwoFilesPatch } from "diff";
 import type { ToolPreview, ToolPreviewRequest } from "@aide/contracts";
 import type { CallDependencies } from "./call-dependencies.js";
 import { isModelFacing, prepareCall } from "./prepare-call.js";
 import type { FileChange } from "./tool-types.js";
 import { canonicalJson, sha256Hex } from "../files/digest.js";
 import { protectedFlags, protectedFlagsForChanges } from "../files/protected-paths.js";
-import { scanInvisible, type InvisibleFlag } from "../files/invisible-characters.js";
+import { scanInvisible } from "../files/invisible-characters.js";
+import { invisibleInAddedLines } from "../files/invisible-in-change.js";
 import { suspectsNetwork } from "../sandbox/network-suspicion.js";
 import { describeFileSystemError, isFileSystemError } from "./file-system-errors.js";
 
 function diffOf(change: FileChange): string {
   const before = change.before === null ? "" : change.before.toString("utf8");
   return createTwoFilesPatch(change.before === null ? "/dev/null" : `a/${change.path}`, `b/${change.path}`, before, change.after.toString("utf8"), undefined, undefined, { context: 3 });
-}
-
-/** Invisible characters on the lines a change adds (existing ones are not the call's doing). */
-function invisibleInAddedLines(change: FileChange): InvisibleFlag[] {
-  const before = change.before === null ? "" : change.before.toString("utf8");
-  const patch = structuredPatch(change.path, change.path, before, change.after.toString("utf8"), undefined, undefined, { context: 0 });
-  const flags: InvisibleFlag[] = [];
-  for (const hunk of patch.hunks) {
-    let line = hunk.newStart;
-    for (const text of hunk.lines) {
-      if (text.startsWith("+")) {
-        for (const flag of scanInvisible(text.slice(1), change.path)) flags.push({ ...flag, line });
-        line += 1;
-      } else if (!text.startsWith("-") && !text.startsWith("\\")) line += 1;
-    }
-  }
-  return flags.slice(0, 50);
 }
 
 /**
