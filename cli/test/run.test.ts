@@ -98,6 +98,16 @@ describe("aide run", () => {
     expect(h.orchestrator.restores.filter((r) => r.session === session).map((r) => r.dry_run)).toEqual([true, false]);
   });
 
+  it("Ctrl-C at the prompt aborts the run and exits non-zero", async () => {
+    const run = start("run", ["a task to abort", "--workspace", "/tmp/ws"], { pty: true });
+    await until(() => run.output().includes("[a]pprove"), "the approval prompt");
+    run.write("\u0003");
+    expect(await run.exit).toBe(130);
+    expect(run.output()).toContain("cancelled: interrupted at the terminal");
+    const session = /session (s\w+)/.exec(run.output())![1];
+    expect(h.orchestrator.sessions.get(session)?.state).toBe("aborted");
+  });
+
   it("usage errors exit 2; a missing stack is reported", async () => {
     expect(await start("run", []).exit).toBe(2);
     expect(await start("run", ["t", "--mode", "yolo"]).exit).toBe(2);
