@@ -81,7 +81,12 @@ export const FileDiffSchema = z.object({
   truncated: z.boolean().optional(),
 });
 export type FileDiff = z.infer<typeof FileDiffSchema>;
-export const CheckpointDiffReplySchema = replySchema(z.object({ files: z.array(FileDiffSchema) }));
+export const CheckpointDiffResultSchema = z.object({
+  files: z.array(FileDiffSchema),
+  /** Changed files left out of `files` to keep the reply under the bus limit. */
+  omitted: z.number().int().nonnegative().optional(),
+});
+export const CheckpointDiffReplySchema = replySchema(CheckpointDiffResultSchema);
 
 export const CheckpointPruneRequestSchema = z.object({
   workspace: Workspace,

@@ -8,9 +8,13 @@ import { readCheckpoint } from "./list-checkpoints.js";
 import { scanWorkingTree } from "./restore-checkpoint.js";
 import type { ShadowRepo } from "./shadow-repo.js";
 
-/** Replies must stay under the bus's 1 MiB; unified diffs share this budget, in path order. */
-const diffBudgetBytes = 640 * 1024;
-const perFileLimitBytes = 128 * 1024;
+/**
+ * Replies must stay under the bus's 1 MiB once JSON-encoded (escaping can double text), so the
+ * unified diffs share a budget, then the entries themselves do; the rest is counted in `omitted`.
+ */
+const diffBudgetBytes = 320 * 1024;
+const perFileLimitBytes = 64 * 1024;
+const replyBudgetBytes = 900 * 1024;
 /** Files larger than this are named, not diffed (the diff library is quadratic in the worst case). */
 const diffableBytes = 512 * 1024;
 
@@ -31,35 +35,41 @@ async function contentOf(repo: ShadowRepo, side: "stored" | "working", change: T
 }
 
 /** The changed files between a checkpoint and another (or the working tree), with unified diffs of text files. */
-export async function diffCheckpoints(repo: ShadowRepo, context: CheckpointContext, from: string, to: string | undefined, signal: AbortSignal): Promise<{ files: FileDiff[] }> {
+export async function diffCheckpoints(repo: ShadowRepo, context: CheckpointContext, from: string, to: string | undefined, signal: AbortSignal): Promise<{ files: FileDiff[]; omitted?: number }> {
   const fromTree = (await readCheckpoint(repo, from)).tree;
   let toSide: TreeSide;
   if (to !== undefined) toSide = { kind: "stored", oid: (await readCheckpoint(repo, to)).tree };
   else toSide = { kind: "scanned", node: await repo.lock.run(signal, () => scanWorkingTree(repo, context, signal)) };
   const changes = await compareTrees(repo.objects, { kind: "stored", oid: fromTree }, toSide);
   let budget = diffBudgetBytes;
+  let replyBytes = 64;
   const files: FileDiff[] = [];
+  let omitted = 0;
   for (const change of changes) {
-    const status = change.status;
-    const before = await contentOf(repo, "stored", change, "before");
-    const after = await contentOf(repo, to === undefined ? "working" : "stored", change, "after");
-    const binary = (before !== undefined && isBinary(before)) || (after !== undefined && isBinary(after));
-    if (binary) { files.push({ path: change.path, status, binary: true }); continue; }
-    if ((before?.length ?? 0) > diffableBytes || (after?.length ?? 0) > diffableBytes || budget <= 0) {
-      files.push({ path: change.path, status, binary: false, truncated: true });
-      continue;
-    }
-    let patch = createTwoFilesPatch(
-      before === undefined ? "/dev/null" : `a/${change.path}`,
-      after === undefined ? "/dev/null" : `b/${change.path}`,
-      before?.toString("utf8") ?? "",
-      after?.toString("utf8") ?? "",
-    );
-    let truncated = false;
-    const limit = Math.min(perFileLimitBytes, budget);
-    if (Buffer.byteLength(patch) > limit) { patch = patch.slice(0, limit); truncated = true; }
-    budget -= Buffer.byteLength(patch);
-    files.push({ path: change.path, status, binary: false, diff: patch, ...(truncated ? { truncated } : {}) });
+    if (replyBytes > replyBudgetBytes) { omitted++; continue; }
+    const entry = await describeChange(repo, change, to === undefined, budget);
+    budget -= entry.diff === undefined ? 0 : Buffer.byteLength(entry.diff);
+    replyBytes += Buffer.byteLength(JSON.stringify(entry)) + 1;
+    if (replyBytes > replyBudgetBytes) { omitted++; continue; }
+    files.push(entry);
   }
-  return { files };
+  return omitted > 0 ? { files, omitted } : { files };
+}
+
+async function describeChange(repo: ShadowRepo, change: TreeChange, againstWorkingTree: boolean, budget: number): Promise<FileDiff> {
+  const { path, status } = change;
+  const before = await contentOf(repo, "stored", change, "before");
+  const after = await contentOf(repo, againstWorkingTree ? "working" : "stored", change, "after");
+  if ((before !== undefined && isBinary(before)) || (after !== undefined && isBinary(after))) return { path, status, binary: true };
+  if ((before?.length ?? 0) > diffableBytes || (after?.length ?? 0) > diffableBytes || budget <= 0) return { path, status, binary: false, truncated: true };
+  let patch = createTwoFilesPatch(
+    before === undefined ? "/dev/null" : `a/${path}`,
+    after === undefined ? "/dev/null" : `b/${path}`,
+    before?.toString("utf8") ?? "",
+    after?.toString("utf8") ?? "",
+  );
+  const limit = Math.min(perFileLimitBytes, budget);
+  if (Buffer.byteLength(patch) <= limit) return { path, status, binary: false, diff: patch };
+  patch = Buffer.from(patch).subarray(0, limit).toString("utf8").replace(/\uFFFD$/, "");
+  return { path, status, binary: false, diff: patch, truncated: true };
 }

@@ -83,11 +83,20 @@ export class ObjectStore {
 
   async read(oid: string): Promise<StoredObject> {
     if (!this.loaded) this.reload();
-    for (const pack of this.packs) {
-      const offset = pack.offsets.get(oid);
-      if (offset === undefined) continue;
-      const direct = this.readPacked(pack.name, offset);
-      if (direct) return direct;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        for (const pack of this.packs) {
+          const offset = pack.offsets.get(oid);
+          if (offset === undefined) continue;
+          const direct = this.readPacked(pack.name, offset);
+          if (direct) return direct;
+        }
+        break;
+      } catch (error) {
+        // A pack vanished (a repack replaced it): look again at what is there now.
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT" || attempt > 0) throw error;
+        this.reload();
+      }
     }
     const loose = readLooseObject(this.gitdir, oid);
     if (loose && Object.values(typeNames).includes(loose.type as StoredObject["type"])) return { type: loose.type as StoredObject["type"], content: loose.content };

@@ -7,7 +7,7 @@ import { decodeTree } from "./git-objects.js";
 import { listStoredCheckpoints, readCheckpoint } from "./list-checkpoints.js";
 import { PackWriter } from "./pack-writer.js";
 import { countLooseObjects, diskUsage } from "./repository-usage.js";
-import { flushCache, loadCache, type ShadowRepo } from "./shadow-repo.js";
+import { ensureShadowRepo, flushCache, loadCache, type ShadowRepo } from "./shadow-repo.js";
 import type { DirNode } from "./stat-cache.js";
 
 export interface PruneInput {
@@ -113,6 +113,7 @@ export async function pruneCheckpoints(repo: ShadowRepo, context: CheckpointCont
   const before = await repositoryUsage(repo);
   if (before.bytes === 0) return { before, after: before };
   await repo.lock.run(signal, async () => {
+    await ensureShadowRepo(repo);
     // The cache file must not name objects the repack is about to drop.
     await flushCache(repo);
     const dropped = await dropRuns(repo, context, input);

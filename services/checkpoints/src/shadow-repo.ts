@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, stat, writeFile } from "node:fs/promises";
+import { aideError } from "@aide/contracts";
 import { join } from "node:path";
 import git from "isomorphic-git";
 import { ObjectStore } from "./object-store.js";
@@ -23,6 +24,9 @@ export interface ShadowRepo {
   /** The cache object the file on disk holds. */
   savedCache?: StatCache;
   cacheErrorHandler?: (error: unknown) => void;
+  /** The folders exist and were checked (once per process). */
+  ready?: boolean;
+  gitdirIno?: number;
   /** created_at of the newest checkpoint, in ms (read from latest on first use). */
   lastCreatedMs?: number;
 }
@@ -44,17 +48,40 @@ const cachePath = (repo: ShadowRepo) => join(repo.gitdir, "aide-stat-cache.json"
  * never lists it) and a git directory initialised by isomorphic-git with `dir` the workspace.
  */
 export async function ensureShadowRepo(repo: ShadowRepo): Promise<void> {
-  const aideDir = join(repo.workspace, ".aide");
-  await mkdir(aideDir, { recursive: true });
-  const ignore = join(aideDir, ".gitignore");
-  const current = await readFile(ignore, "utf8").catch(() => undefined);
-  if (current === undefined) await writeFile(ignore, "*\n");
-  const exists = await stat(join(repo.gitdir, "HEAD")).then(() => true, () => false);
-  if (!exists) {
-    await mkdir(repo.gitdir, { recursive: true });
-    await git.init({ fs, dir: repo.workspace, gitdir: repo.gitdir, defaultBranch: "checkpoints" });
+  const identity = await lstat(repo.gitdir).then((stats) => stats.ino, () => undefined);
+  if (repo.ready && identity !== undefined && identity === repo.gitdirIno) return;
+  if (repo.ready) forgetState(repo);
+  // Each folder on the way must be a real folder: a workspace could plant `.aide` as a symlink
+  // to send our writes elsewhere.
+  const relative = repo.gitdir.slice(repo.workspace.length + 1).split("/");
+  let current = repo.workspace;
+  for (const segment of [...relative, "objects", "pack"]) {
+    current = join(current, segment);
+    const stats = await lstat(current).catch(() => undefined);
+    if (stats === undefined) await mkdir(current).catch((error: NodeJS.ErrnoException) => { if (error.code !== "EEXIST") throw error; });
+    else if (!stats.isDirectory()) throw aideError("CHECKPOINT_FAILED", { detail: `${current} is not a folder (a symlink or file is in the way)` });
   }
-  await mkdir(repo.objects.packDirectory, { recursive: true });
+  const ignore = join(repo.workspace, ".aide", ".gitignore");
+  // O_EXCL: never follows a planted symlink, never overwrites the user's own file.
+  await writeFile(ignore, "*\n", { flag: "wx" }).catch((error: NodeJS.ErrnoException) => { if (error.code !== "EEXIST") throw error; });
+  const exists = await stat(join(repo.gitdir, "HEAD")).then(() => true, () => false);
+  if (!exists) await git.init({ fs, dir: repo.workspace, gitdir: repo.gitdir, defaultBranch: "checkpoints" });
+  repo.gitdirIno = (await lstat(repo.gitdir)).ino;
+  repo.ready = true;
+}
+
+/**
+ * The shadow repository was deleted or replaced under us (someone removed `.aide`): nothing
+ * remembered about it may be trusted, above all not cached blob ids whose objects are gone.
+ */
+function forgetState(repo: ShadowRepo): void {
+  if (repo.cacheTimer !== undefined) clearTimeout(repo.cacheTimer);
+  repo.cacheTimer = undefined;
+  repo.cache = undefined;
+  repo.savedCache = undefined;
+  repo.lastCreatedMs = undefined;
+  repo.objects.reload();
+  repo.ready = false;
 }
 
 export async function loadCache(repo: ShadowRepo): Promise<StatCache> {
