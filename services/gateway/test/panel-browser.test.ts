@@ -98,3 +98,59 @@ function screenshotPath(): string {
   mkdirSync(dir, { recursive: true });
   return join(dir, "panel.png");
 }
+
+describe("the web panel on the real stack (aide up: orchestrator, tools, checkpoints, scripted model)", () => {
+  it("runs the sample-project fix with approvals clicked in the panel, then restores the first checkpoint on disk", async () => {
+    const { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { startStackProcess } = await import("../../../tests/helpers/stack-process.js");
+    const root = mkdtempSync(join(tmpdir(), "aide-panel-e2e-"));
+    const workspace = join(root, "sample-project");
+    cpSync(join(repoRoot, "examples", "sample-project"), workspace, { recursive: true });
+    const original = readFileSync(join(workspace, "src", "cart.js"), "utf8");
+    const models = join(root, "models.json");
+    writeFileSync(models, JSON.stringify({ default: "demo", models: [{ id: "demo", provider: "scripted", transcript: join(repoRoot, "examples", "demo", "transcript.json") }] }));
+    const stack = await startStackProcess({ aideHome: join(root, "home"), args: ["--workspace", workspace, "--models-config", models] });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${stack.gatewayUrl}/?token=${stack.token}`);
+      await page.fill("#task", "Fix the failing test in the cart");
+      await page.fill("#workspace", workspace);
+      await page.click("#start");
+      let approvals = 0;
+      let sawDiff = false;
+      while ((await page.locator("#session-state").textContent()) !== "done") {
+        const card = page.locator(".approval-card").first();
+        if (await card.isVisible().catch(() => false)) {
+          if ((await card.locator(".diff .add").count()) > 0) {
+            sawDiff = (await card.locator(".diff .add").allTextContents()).some((line) => line.includes("item.price * item.quantity"));
+            await page.screenshot({ path: screenshotPath(), fullPage: true });
+          }
+          await card.locator('[data-action="approve"]').click();
+          approvals += 1;
+          await card.waitFor({ state: "detached" });
+        }
+        if (approvals > 10) throw new Error("too many approvals");
+        await page.waitForTimeout(100);
+      }
+      expect(sawDiff).toBe(true);
+      expect(approvals).toBe(3);
+      expect(readFileSync(join(workspace, "src", "cart.js"), "utf8")).toContain("item.price * item.quantity");
+      await page.locator(".transcript .done").waitFor();
+
+      // The first checkpoint was taken before any change: restoring it brings the file back.
+      const first = page.locator("#timeline li").first();
+      await first.waitFor();
+      await first.locator('[data-action="preview"]').click();
+      await page.locator("#restore-preview").getByText("src/cart.js").waitFor();
+      await page.click('[data-action="confirm-restore"]');
+      await expect.poll(() => page.locator(".restore-status").textContent(), { timeout: 30_000 }).toContain("Restored");
+      expect(readFileSync(join(workspace, "src", "cart.js"), "utf8")).toBe(original);
+    } finally {
+      await context.close();
+      expect(await stack.stop()).toBe(0);
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 180_000);
+});

@@ -1,10 +1,18 @@
 import type { AgentEvent } from "./api.js";
 import { byId, el } from "./dom.js";
 
+/**
+ * The model's prose without its XML tool-call blocks (each call is shown as its own entry); an
+ * unfinished block, mid-stream, is hidden until it closes.
+ */
+export function proseOnly(text: string): string {
+  return text.replace(/(^|\n)[ \t]*<([a-z_]+)>[\s\S]*?(<\/\2>|$)/g, "$1").replace(/\n{3,}/g, "\n\n").trim();
+}
+
 /** Appends one event to the transcript; model text deltas of one request join one entry. */
 export function createTranscript() {
   const list = byId<HTMLOListElement>("transcript");
-  let textEntry: { requestId: string; element: HTMLElement } | undefined;
+  let textEntry: { requestId: string; element: HTMLElement; raw: string } | undefined;
   const add = (className: string, text: string) => {
     textEntry = undefined;
     list.append(el("li", { className, text }));
@@ -23,9 +31,10 @@ export function createTranscript() {
           if (textEntry === undefined || textEntry.requestId !== p.request_id) {
             const element = el("li", { className: "text" });
             list.append(element);
-            textEntry = { requestId: p.request_id, element };
+            textEntry = { requestId: p.request_id, element, raw: "" };
           }
-          textEntry.element.textContent = (textEntry.element.textContent ?? "") + p.text;
+          textEntry.raw += p.text;
+          textEntry.element.textContent = proseOnly(textEntry.raw);
           return;
         case "tool.started":
           return add("tool", `▸ ${p.tool} ${JSON.stringify(p.args).slice(0, 200)}`);
