@@ -26,7 +26,7 @@ export interface ShadowRepo {
   cacheErrorHandler?: (error: unknown) => void;
   /** The folders exist and were checked (once per process). */
   ready?: boolean;
-  gitdirIno?: number;
+  identity?: string;
   /** created_at of the newest checkpoint, in ms (read from latest on first use). */
   lastCreatedMs?: number;
 }
@@ -38,7 +38,24 @@ export function shadowGitdir(workspace: string): string {
 
 export function openShadowRepo(workspace: string): ShadowRepo {
   const gitdir = shadowGitdir(workspace);
-  return { workspace, gitdir, refs: new RefStore(gitdir), objects: new ObjectStore(gitdir), lock: new WorkspaceLock(join(gitdir, "aide.lock")) };
+  const lock = new WorkspaceLock(join(gitdir, "aide.lock"), { prepare: () => ensureShadowFolders(workspace, gitdir) });
+  return { workspace, gitdir, refs: new RefStore(gitdir), objects: new ObjectStore(gitdir), lock };
+}
+
+/**
+ * Creates `.aide/checkpoints/<hash>/objects/pack` one folder at a time, refusing anything on the
+ * way that is not a real folder: a workspace could plant `.aide` as a symlink to send our writes
+ * elsewhere. Safe to run concurrently.
+ */
+export async function ensureShadowFolders(workspace: string, gitdir: string): Promise<void> {
+  const relative = gitdir.slice(workspace.length + 1).split("/");
+  let current = workspace;
+  for (const segment of [...relative, "objects", "pack"]) {
+    current = join(current, segment);
+    const stats = await lstat(current).catch(() => undefined);
+    if (stats === undefined) await mkdir(current).catch((error: NodeJS.ErrnoException) => { if (error.code !== "EEXIST") throw error; });
+    else if (!stats.isDirectory()) throw aideError("CHECKPOINT_FAILED", { detail: `${current} is not a folder (a symlink or file is in the way)` });
+  }
 }
 
 const cachePath = (repo: ShadowRepo) => join(repo.gitdir, "aide-stat-cache.json");
@@ -48,26 +65,23 @@ const cachePath = (repo: ShadowRepo) => join(repo.gitdir, "aide-stat-cache.json"
  * never lists it) and a git directory initialised by isomorphic-git with `dir` the workspace.
  */
 export async function ensureShadowRepo(repo: ShadowRepo): Promise<void> {
-  const identity = await lstat(repo.gitdir).then((stats) => stats.ino, () => undefined);
-  if (repo.ready && identity !== undefined && identity === repo.gitdirIno) return;
+  // HEAD is written once, at init: its inode and change time identify this repository (a
+  // folder's inode alone is reused at once when `.aide` is deleted and recreated).
+  const identity = await repositoryIdentity(repo);
+  if (repo.ready && identity !== undefined && identity === repo.identity) return;
   if (repo.ready) forgetState(repo);
-  // Each folder on the way must be a real folder: a workspace could plant `.aide` as a symlink
-  // to send our writes elsewhere.
-  const relative = repo.gitdir.slice(repo.workspace.length + 1).split("/");
-  let current = repo.workspace;
-  for (const segment of [...relative, "objects", "pack"]) {
-    current = join(current, segment);
-    const stats = await lstat(current).catch(() => undefined);
-    if (stats === undefined) await mkdir(current).catch((error: NodeJS.ErrnoException) => { if (error.code !== "EEXIST") throw error; });
-    else if (!stats.isDirectory()) throw aideError("CHECKPOINT_FAILED", { detail: `${current} is not a folder (a symlink or file is in the way)` });
-  }
+  await ensureShadowFolders(repo.workspace, repo.gitdir);
   const ignore = join(repo.workspace, ".aide", ".gitignore");
   // O_EXCL: never follows a planted symlink, never overwrites the user's own file.
   await writeFile(ignore, "*\n", { flag: "wx" }).catch((error: NodeJS.ErrnoException) => { if (error.code !== "EEXIST") throw error; });
   const exists = await stat(join(repo.gitdir, "HEAD")).then(() => true, () => false);
   if (!exists) await git.init({ fs, dir: repo.workspace, gitdir: repo.gitdir, defaultBranch: "checkpoints" });
-  repo.gitdirIno = (await lstat(repo.gitdir)).ino;
+  repo.identity = await repositoryIdentity(repo);
   repo.ready = true;
+}
+
+function repositoryIdentity(repo: ShadowRepo): Promise<string | undefined> {
+  return lstat(join(repo.gitdir, "HEAD")).then((stats) => `${stats.ino}:${stats.ctimeMs}`, () => undefined);
 }
 
 /**

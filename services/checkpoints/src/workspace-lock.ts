@@ -18,6 +18,8 @@ export interface WorkspaceLockOptions {
   /** A lock older than this is taken over even if its pid looks alive (pid reuse). */
   staleAfterMs?: number;
   now?: () => number;
+  /** Makes the lock file's folder exist (checked, never through a symlink) before the lock is taken. */
+  prepare?: () => Promise<void>;
 }
 
 function defaultIsAlive(pid: number): boolean {
@@ -41,8 +43,10 @@ export class WorkspaceLock {
   private readonly isAlive: (pid: number) => boolean;
   private readonly staleAfterMs: number;
   private readonly now: () => number;
+  private readonly prepare: () => Promise<void>;
 
   constructor(private readonly lockPath: string, options: WorkspaceLockOptions = {}) {
+    this.prepare = options.prepare ?? (async () => { await mkdir(dirname(lockPath), { recursive: true }); });
     this.isAlive = options.isAlive ?? defaultIsAlive;
     this.staleAfterMs = options.staleAfterMs ?? 10 * 60_000;
     this.now = options.now ?? Date.now;
@@ -68,7 +72,7 @@ export class WorkspaceLock {
   }
 
   private async acquireFile(signal: AbortSignal): Promise<void> {
-    await mkdir(dirname(this.lockPath), { recursive: true });
+    await this.prepare();
     for (let attempt = 0; ; attempt++) {
       if (signal.aborted) throw signal.reason;
       try {

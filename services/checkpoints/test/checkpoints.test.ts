@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -73,5 +74,30 @@ describe("checkpoints service over the bus", () => {
     } finally {
       rmSync(outside, { recursive: true, force: true });
     }
+  });
+
+  it("refuses a workspace whose .aide is a symlink planted to redirect writes", async () => {
+    const ws = workspace("planted");
+    const elsewhere = mkdtempSync(join(tmpdir(), "aide-elsewhere-"));
+    try {
+      symlinkSync(elsewhere, join(ws, ".aide"));
+      writeFileSync(join(ws, "f.txt"), "f\n");
+      const error = await callError(client, "agent.checkpoints.commit", { workspace: ws, session: "s1" });
+      expect(error.code).toBe("CHECKPOINT_FAILED");
+      expect(readdirSync(elsewhere)).toEqual([]);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it("starts over cleanly when the shadow repository is deleted while the service runs", async () => {
+    const ws = workspace("deleted-shadow");
+    writeFileSync(join(ws, "f.txt"), "one\n");
+    await call(client, "agent.checkpoints.commit", { workspace: ws, session: "s1", label: "one" });
+    rmSync(join(ws, ".aide"), { recursive: true, force: true });
+    const again = await call(client, "agent.checkpoints.commit", { workspace: ws, session: "s1", label: "two" });
+    expect((await call(client, "agent.checkpoints.list", { workspace: ws })).checkpoints.map((c: { id: string }) => c.id)).toEqual([again.checkpoint.id]);
+    const base = join(ws, ".aide", "checkpoints");
+    execFileSync("git", ["--git-dir", join(base, readdirSync(base)[0]), "fsck", "--full", "--no-dangling"], { stdio: "pipe" });
   });
 });
