@@ -1,10 +1,17 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { call } from "./support/scripted-calls.js";
 import { assertContiguous, built, startStack, type Stack } from "./support/stack.js";
 
 const ready = ["model", "tools", "checkpoints", "orchestrator"].every(built);
+
+async function waitForFile(path: string, timeoutMs = 30_000): Promise<void> {
+  for (let waited = 0; !existsSync(path); waited += 50) {
+    if (waited > timeoutMs) throw new Error(`${path} did not appear`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 /**
  * SIGKILL the orchestrator mid-run and start a new one (same bus, same JetStream): the session
@@ -57,18 +64,22 @@ describe.skipIf(!ready)("durable sessions across SIGKILL + restart of the orches
       { text: call.complete("slow.js was interrupted by a restart; count.js shows it ran once.") },
     ]);
     const s = stack;
-    writeFileSync(join(s.workspace, "slow.js"), "import { appendFileSync } from 'node:fs';\nappendFileSync('runs.log', 'run\\n');\nsetTimeout(() => {}, 3000);\n");
-    writeFileSync(join(s.workspace, "count.js"), "import { readFileSync } from 'node:fs';\nconsole.log('runs:', readFileSync('runs.log', 'utf8').trim().split('\\n').length);\n");
+    writeFileSync(join(s.workspace, "slow.js"), "import { appendFileSync } from 'node:fs';\nappendFileSync('runs.log', 'run\\n');\nsetTimeout(() => {}, 8000);\n");
+    writeFileSync(
+      join(s.workspace, "count.js"),
+      "import { existsSync, readFileSync } from 'node:fs';\nconsole.log('runs:', existsSync('runs.log') ? readFileSync('runs.log', 'utf8').trim().split('\\n').length : 0);\n",
+    );
     const started = await s.command("start", { task: "Run slow.js", workspace: s.workspace, auto_approve: { edits: false, commands: ["node"] } });
     const session = started.result.session as string;
     const inFlight = await s.waitFor((e) => e.session === session && e.type === "tool.started" && e.payload.tool === "run_command");
+    // Kill only once slow.js is really running (it writes runs.log first, then sleeps 8 s).
+    await waitForFile(join(s.workspace, "runs.log"));
     await s.services.orchestrator.stop("SIGKILL");
     await s.startOrchestrator();
     const interrupted = await s.waitFor((e) => e.session === session && e.type === "tool.completed" && e.payload.call_id === inFlight.payload.call_id);
     expect(interrupted.payload).toMatchObject({ is_error: true, summary: expect.stringContaining("INTERRUPTED") });
     const end = await s.terminal(session);
     expect(end.payload).toMatchObject({ state: "done" });
-    await new Promise((resolve) => setTimeout(resolve, 3_500));
     expect(readFileSync(join(s.workspace, "runs.log"), "utf8")).toBe("run\n");
     const starts = s.events.filter((e) => e.session === session && e.type === "tool.started" && e.payload.call_id === inFlight.payload.call_id);
     expect(starts).toHaveLength(1);
