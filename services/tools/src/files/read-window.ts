@@ -1,4 +1,4 @@
-import { open } from "node:fs/promises";
+import { openNoFollow } from "./open-no-follow.js";
 import { StringDecoder } from "node:string_decoder";
 
 export interface ReadWindowOptions {
@@ -25,7 +25,7 @@ export interface ReadWindow {
  * line kept up to maxLineChars, and lines past the window only counted.
  */
 export async function readWindow(path: string, options: ReadWindowOptions): Promise<ReadWindow> {
-  const handle = await open(path, "r");
+  const handle = await openNoFollow(path);
   try {
     const sizeBytes = (await handle.stat()).size;
     const decoder = new StringDecoder("utf8");

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFileNoFollow } from "../files/open-no-follow.js";
 import type { JailedPath } from "../jail/resolve-jailed-path.js";
 import type { FileChange, ToolContext } from "../framework/tool-types.js";
 
@@ -14,7 +14,7 @@ export async function loadTarget(context: ToolContext, path: string): Promise<Lo
   if (target.stats.isDirectory()) return { ok: false, error: `${target.relative} is a directory.` };
   if (!target.stats.isFile()) return { ok: false, error: `${target.relative} is not a regular file.` };
   if (target.stats.size > maxEditableBytes) return { ok: false, error: `${target.relative} is ${target.stats.size} bytes; files over ${maxEditableBytes} bytes are not edited by tools.` };
-  return { ok: true, target, before: await readFile(target.absolute) };
+  return { ok: true, target, before: await readFileNoFollow(target.absolute) };
 }
 
 export function fileChange(target: JailedPath, before: Buffer | null, after: Buffer): FileChange {

@@ -1,4 +1,4 @@
-import { open } from "node:fs/promises";
+import { openNoFollow } from "../files/open-no-follow.js";
 import { z } from "zod";
 import { defineTool } from "../framework/tool-types.js";
 import { integerArg, pathArg } from "../framework/argument-types.js";
@@ -28,7 +28,7 @@ export const readFileTool = defineTool({
     if (target.stats.isDirectory()) return { isError: true, output: `${target.relative} is a directory; use list_dir to see its entries.` };
     if (!target.stats.isFile()) return { isError: true, output: `${target.relative} is not a regular file.` };
     const head = Buffer.alloc(8192);
-    const handle = await open(target.absolute, "r");
+    const handle = await openNoFollow(target.absolute);
     const { bytesRead } = await handle.read(head, 0, head.length, 0).finally(() => handle.close());
     if (looksBinary(head.subarray(0, bytesRead))) {
       return { output: describeBinary(head, target.stats.size), metadata: { path: target.relative, binary: true, size_bytes: target.stats.size } };
