@@ -97,3 +97,13 @@ export const ToolDescriptorSchema = z.object({
 export type ToolDescriptor = z.infer<typeof ToolDescriptorSchema>;
 export const ToolListSchema = z.object({ tools: z.array(ToolDescriptorSchema), sandbox: z.string() });
 export const ToolListReplySchema = replySchema(ToolListSchema);
+
+/**
+ * `agent.tools.close`: the session ended; the tools service kills and reaps its background
+ * processes. (Without it they are reaped after 15 minutes without a poll.)
+ */
+export const toolsCloseSubject = "agent.tools.close";
+export const ToolSessionCloseRequestSchema = z.object({ session: IdSchema });
+export type ToolSessionCloseRequest = z.infer<typeof ToolSessionCloseRequestSchema>;
+export const ToolSessionCloseSchema = z.object({ session: z.string(), processes_reaped: z.number().int().nonnegative() });
+export const ToolSessionCloseReplySchema = replySchema(ToolSessionCloseSchema);

@@ -1,7 +1,7 @@
 import type { NatsConnection } from "nats";
 import type { Logger } from "pino";
 import { defineEndpoint, startService, type RunningService } from "@aide/runtime";
-import { subjects, ToolExecRequestSchema, ToolListRequestSchema, ToolPreviewRequestSchema } from "@aide/contracts";
+import { subjects, toolsCloseSubject, ToolExecRequestSchema, ToolListRequestSchema, ToolPreviewRequestSchema, ToolSessionCloseRequestSchema } from "@aide/contracts";
 import type { CallDependencies } from "./framework/call-dependencies.js";
 import { executeCall } from "./framework/execute-call.js";
 import { previewCall } from "./framework/preview-call.js";
@@ -38,12 +38,22 @@ export async function createToolsService(options: ToolsServiceOptions): Promise<
     schema: ToolListRequestSchema,
     handle: async () => ({ tools: dependencies.registry.tools.map(describeTool), sandbox: dependencies.sandbox.mode }),
   });
+  const close = defineEndpoint({
+    name: "close",
+    subject: toolsCloseSubject,
+    schema: ToolSessionCloseRequestSchema,
+    handle: async (request) => {
+      const running = dependencies.processes.list(request.session).filter((p) => p.result === undefined).length;
+      await dependencies.processes.closeAll(request.session);
+      return { session: request.session, processes_reaped: running };
+    },
+  });
   return startService({
     connection: options.connection,
     name: "aide-tools",
     version: toolsServiceVersion,
     description: "Workspace tools behind a path jail; commands in a bubblewrap sandbox",
-    endpoints: [exec, preview, list],
+    endpoints: [exec, preview, list, close],
     logger: options.logger,
     maxConcurrent: options.maxConcurrent ?? 16,
   });

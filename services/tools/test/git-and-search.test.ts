@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startToolsHarness, type ToolsHarness } from "./helpers.js";
+import { requestJson } from "../../../tests/helpers/service-process.js";
 
 const markers = ["pwned-fsmonitor", "pwned-filter", "pwned-textconv", "pwned-external", "pwned-pager", "pwned-hook"];
 
@@ -183,6 +184,18 @@ describe("background processes", () => {
     const other = await h.exec("process_poll", { id: started.result.metadata.process_id }, { session: "other" });
     expect(other.result.is_error).toBe(true);
     await h.exec("process_cancel", { id: started.result.metadata.process_id });
+  });
+
+  it("agent.tools.close reaps a session's processes and leaves other sessions alone", async () => {
+    const mine = await h.exec("process_start", { command: "sleep 3434", wait_ms: 0 }, { session: "closing" });
+    const other = await h.exec("process_start", { command: "sleep 3535", wait_ms: 0 }, { session: "staying" });
+    expect(alive("sleep 3434").length).toBeGreaterThan(0);
+    const reply = await requestJson(h.client, "agent.tools.close", { session: "closing" });
+    expect(reply).toEqual({ ok: true, result: { session: "closing", processes_reaped: 1 } });
+    expect(alive("sleep 3434")).toEqual([]);
+    expect(alive("sleep 3535").length).toBeGreaterThan(0);
+    await h.exec("process_cancel", { id: other.result.metadata.process_id }, { session: "staying" });
+    expect(mine.result.metadata.process_id).toBeDefined();
   });
 
   it("the service reaps its background processes when it stops", async () => {
