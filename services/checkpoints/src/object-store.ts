@@ -43,6 +43,8 @@ function parseIndex(name: string, data: Buffer): PackIndex {
  */
 export class ObjectStore {
   private packs: PackIndex[] = [];
+  /** Every packed object, across packs: one lookup however many packs there are. */
+  private entries = new Map<string, { pack: string; offset: number }>();
   private loaded = false;
   private readonly gitCache: object = {};
 
@@ -55,6 +57,7 @@ export class ObjectStore {
   /** Re-reads the list of packs (after a repack removed some). */
   reload(): void {
     this.packs = [];
+    this.entries = new Map();
     let names: string[] = [];
     try {
       names = readdirSync(this.packDirectory).filter((f) => f.startsWith("pack-") && f.endsWith(".idx")).map((f) => f.slice(0, -4));
@@ -68,7 +71,9 @@ export class ObjectStore {
 
   addPack(name: string): void {
     if (this.packs.some((p) => p.name === name)) return;
-    this.packs.push(parseIndex(name, readFileSync(join(this.packDirectory, `${name}.idx`))));
+    const index = parseIndex(name, readFileSync(join(this.packDirectory, `${name}.idx`)));
+    this.packs.push({ name, offsets: new Map() });
+    for (const [oid, offset] of index.offsets) if (!this.entries.has(oid)) this.entries.set(oid, { pack: name, offset });
   }
 
   packNames(): string[] {
@@ -78,17 +83,16 @@ export class ObjectStore {
 
   has(oid: string): boolean {
     if (!this.loaded) this.reload();
-    return this.packs.some((p) => p.offsets.has(oid)) || fs.existsSync(looseObjectPath(this.gitdir, oid));
+    return this.entries.has(oid) || fs.existsSync(looseObjectPath(this.gitdir, oid));
   }
 
   async read(oid: string): Promise<StoredObject> {
     if (!this.loaded) this.reload();
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        for (const pack of this.packs) {
-          const offset = pack.offsets.get(oid);
-          if (offset === undefined) continue;
-          const direct = this.readPacked(pack.name, offset);
+        const entry = this.entries.get(oid);
+        if (entry) {
+          const direct = this.readPacked(entry.pack, entry.offset);
           if (direct) return direct;
         }
         break;
