@@ -65,6 +65,19 @@ describe("guards in the loop", () => {
   });
 });
 
+describe("egress journal", () => {
+  it("a consented network command whose journal entry cannot be written is not run", async () => {
+    const h = createLoopHarness([run("curl https://example.com"), complete("could not fetch")]);
+    h.egress.fail = true;
+    const session = await h.start("Fetch example.com with curl");
+    const requested = await h.waitFor("approval.requested");
+    await decideApproval(h.orchestrator, { session, approval: (requested.payload as { approval: string }).approval, decision: "approve", consent_network: true });
+    await h.finished(session);
+    expect(h.tools.execs).toHaveLength(0);
+    expect(h.model.requests[1].messages.at(-1)!.content).toMatch(/egress journal/);
+  });
+});
+
 describe("context policy", () => {
   it("keeps the prompt prefix stable: every request extends the previous one", async () => {
     const h = createLoopHarness([read("a.txt"), read("b.txt"), read("c.txt"), complete("read them")]);

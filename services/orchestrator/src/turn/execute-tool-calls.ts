@@ -2,10 +2,10 @@ import type { ToolDescriptor } from "@aide/contracts";
 import { applyActSwitch, handleOrchestratorTool } from "../orchestrator-tools/handle-orchestrator-tool.js";
 import type { RunContext } from "../run/run-context.js";
 import type { BatchCall, CallOutcome } from "../session/session-record.js";
-import { createCheckpoint } from "./create-checkpoint.js";
+import { checkpointBeforeFirstMutation, createCheckpoint } from "./create-checkpoint.js";
 import { reofferApproval } from "./gate-approval.js";
 import { recordEvidence } from "./record-evidence.js";
-import { emitCompleted, errorOutcome, execute, runToolCall } from "./run-tool-call.js";
+import { emitCompleted, errorOutcome, execute, journalEgress, runToolCall } from "./run-tool-call.js";
 
 const interruptedMessage =
   "INTERRUPTED: the orchestrator restarted while this call was running; its outcome is unknown and it was NOT run again. Check the workspace (read the file, run a status command) before repeating it.";
@@ -49,26 +49,22 @@ async function resumeCall(context: RunContext, call: BatchCall): Promise<CallOut
     if (decision.decision !== "approve") {
       if (decision.decision === "abort") context.outcome = { kind: "aborted", reason: decision.feedback ?? "aborted at an approval" };
       const why = decision.decision === "timeout" ? "nobody approved it in time (default deny)" : `the person chose ${decision.decision}`;
-      return errorOutcome(`Not run: ${why}.${decision.feedback ? ` Feedback: ${decision.feedback}` : ""}`);
+      const outcome = errorOutcome(`Not run: ${why}.${decision.feedback ? ` Feedback: ${decision.feedback}` : ""}`, { denied: decision.decision === "reject" ? "rejected" : decision.decision });
+      await emitCompleted(context, call, outcome, 0);
+      return outcome;
     }
     if (call.name === "switch_to_act_mode") return applyActSwitch(context);
     call.status = "approved";
     call.network = pending.network === "consent_required" && decision.consentNetwork === true;
     call.expected_digests = pending.preview.file_digests;
-    if (call.network) {
-      await context.seams.egress.append({
-        session: context.session.record.id,
-        run: context.run,
-        call_id: call.id,
-        approval: pending.id,
-        command: pending.preview.command ?? call.name,
-        tokens: pending.network_tokens,
-        consented_at: context.seams.now().toISOString(),
-        user: context.session.record.user,
-      });
+    if (call.network && !(await journalEgress(context, call, pending.preview.command ?? call.name, pending.network_tokens))) {
+      return errorOutcome("Not run: the egress journal could not record this network use, so the command was not started.");
     }
   }
-  if (call.status === "approved") return execute(context, call, { network: call.network, expectedDigests: call.expected_digests });
+  if (call.status === "approved") {
+    await checkpointBeforeFirstMutation(context, call.name);
+    return execute(context, call, { network: call.network, expectedDigests: call.expected_digests });
+  }
   return undefined;
 }
 

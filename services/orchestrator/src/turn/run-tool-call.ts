@@ -73,59 +73,92 @@ export async function runToolCall(context: RunContext, call: BatchCall, descript
   const network = networkOf(call, preview);
   const verdict = decideGate({ descriptor, mode: record.mode, preview, network: network.level, autoApprove: record.auto_approve, readOnlyAgent: context.readOnlyAgent });
   if (verdict.kind === "refuse") return refusal(verdict.message, { network: network.level });
-  let useNetwork = false;
-  let networkNote = "";
-  if (verdict.kind === "auto") {
-    await context.session.emit("approval.decided", { approval: `auto-${call.id}`, decision: "auto" }, context.depth, context.run);
-  } else if (verdict.kind === "ask") {
-    const hint = call.arguments["requires_approval"];
-    const decision = await requestApproval(context, {
-      call,
-      preview,
-      network: network.level,
-      networkTokens: network.tokens,
-      needsProtectedConfirmation: verdict.needsProtectedConfirmation,
-      modelHint: typeof hint === "string" ? hint : undefined,
-    });
-    if (decision.decision === "abort") {
-      context.outcome = { kind: "aborted", reason: decision.feedback ?? "aborted by the person at an approval" };
-      return errorOutcome("The person aborted the run.");
-    }
-    if (decision.decision === "timeout") return errorOutcome("Not run: nobody approved this call in time (default deny).", { denied: "timeout" });
-    if (decision.decision === "reject") {
-      const feedback = decision.feedback ? ` Their feedback: ${decision.feedback}` : "";
-      return errorOutcome(`The person rejected this call; it was not run.${feedback}`, { denied: "rejected" });
-    }
-    if (network.level === "consent_required") {
-      useNetwork = decision.consentNetwork === true;
-      if (!useNetwork) {
-        networkNote = "\n[Ran WITHOUT network: the person approved the command but did not consent to network use. If it failed for lack of network, say so; do not retry it unchanged.]";
-      }
-    }
-  }
+  const decision = await personDecision(context, call, preview, network, verdict);
+  if (decision.kind === "stop") return decision.outcome;
   call.status = "approved";
-  call.network = useNetwork;
-  call.expected_digests = verdict.kind === "ask" ? preview.file_digests : undefined;
+  call.network = decision.network;
+  call.expected_digests = preview.file_digests;
   await context.persist();
   await checkpointBeforeFirstMutation(context, call.name);
-  if (useNetwork) {
+  if (decision.network) {
+    const journaled = await journalEgress(context, call, preview.command ?? commandOf(call) ?? call.name, network.tokens);
+    if (!journaled) return errorOutcome("Not run: the egress journal could not record this network use, so the command was not started.");
+  }
+  const outcome = await execute(context, call, { network: decision.network, expectedDigests: call.expected_digests });
+  for (const path of outcome.changed_paths) {
+    if (automationSurface.test(path) && !context.state.automation_writes.includes(path)) context.state.automation_writes.push(path);
+  }
+  if (commandOf(call) !== undefined) context.state.counters.commands_run += 1;
+  return decision.note ? { ...outcome, output: outcome.output + decision.note } : outcome;
+}
+
+type PersonDecision = { kind: "run"; network: boolean; note: string } | { kind: "stop"; outcome: CallOutcome };
+
+/** An auto-approve rule, or the person's decision (network only with their explicit consent). */
+async function personDecision(
+  context: RunContext,
+  call: BatchCall,
+  preview: ToolPreview,
+  network: { level: NetworkLevel; tokens: string[] },
+  verdict: Exclude<ReturnType<typeof decideGate>, { kind: "refuse" }>,
+): Promise<PersonDecision> {
+  if (verdict.kind !== "ask") {
+    if (verdict.kind === "auto") await context.session.emit("approval.decided", { approval: `auto-${call.id}`, decision: "auto" }, context.depth, context.run);
+    return { kind: "run", network: false, note: "" };
+  }
+  const hint = call.arguments["requires_approval"];
+  const decision = await requestApproval(context, {
+    call,
+    preview,
+    network: network.level,
+    networkTokens: network.tokens,
+    needsProtectedConfirmation: verdict.needsProtectedConfirmation,
+    modelHint: typeof hint === "string" ? hint : undefined,
+  });
+  switch (decision.decision) {
+    case "abort":
+      context.outcome = { kind: "aborted", reason: decision.feedback ?? "aborted by the person at an approval" };
+      return { kind: "stop", outcome: errorOutcome("The person aborted the run.") };
+    case "timeout":
+      return { kind: "stop", outcome: errorOutcome("Not run: nobody approved this call in time (default deny).", { denied: "timeout" }) };
+    case "reject": {
+      const feedback = decision.feedback ? ` Their feedback: ${decision.feedback}` : "";
+      return { kind: "stop", outcome: errorOutcome(`The person rejected this call; it was not run.${feedback}`, { denied: "rejected" }) };
+    }
+    case "approve": {
+      const useNetwork = network.level === "consent_required" && decision.consentNetwork === true;
+      const note =
+        network.level === "consent_required" && !useNetwork
+          ? "\n[Ran WITHOUT network: the person approved the command but did not consent to network use. If it failed for lack of network, say so; do not retry it unchanged.]"
+          : "";
+      return { kind: "run", network: useNetwork, note };
+    }
+    default: {
+      const never: never = decision.decision;
+      throw new Error(`unknown decision ${String(never)}`);
+    }
+  }
+}
+
+/** The egress-journal entry, acknowledged by the stream BEFORE the command may run (seed 000 T10). */
+export async function journalEgress(context: RunContext, call: BatchCall, command: string, tokens: string[]): Promise<boolean> {
+  const record = context.session.record;
+  try {
     await context.seams.egress.append({
       session: record.id,
       run: context.run,
       call_id: call.id,
       approval: call.approval ?? call.id,
-      command: preview.command ?? commandOf(call) ?? call.name,
-      tokens: network.tokens,
+      command,
+      tokens,
       consented_at: context.seams.now().toISOString(),
       user: record.user,
     });
+    return true;
+  } catch (error) {
+    context.logger.error({ err: error }, "egress journal append failed; the command is not run");
+    return false;
   }
-  const outcome = await execute(context, call, { network: useNetwork, expectedDigests: call.expected_digests });
-  for (const path of outcome.changed_paths) {
-    if (automationSurface.test(path) && !context.state.automation_writes.includes(path)) context.state.automation_writes.push(path);
-  }
-  if (commandOf(call) !== undefined) context.state.counters.commands_run += 1;
-  return networkNote ? { ...outcome, output: outcome.output + networkNote } : outcome;
 }
 
 /** Runs the call on the tools service with `tool.started` / `tool.completed` around it. */

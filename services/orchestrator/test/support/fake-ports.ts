@@ -141,8 +141,10 @@ export class FakeCheckpoints implements CheckpointsPort {
 
 export class FakeEgress implements EgressJournal {
   readonly entries: EgressEntry[] = [];
+  fail = false;
   constructor(private readonly tools?: FakeTools) {}
   async append(entry: EgressEntry): Promise<void> {
+    if (this.fail) throw new Error("stream unavailable");
     this.tools?.log.push(`journal ${entry.command}`);
     this.entries.push(entry);
   }
