@@ -1,11 +1,11 @@
 import { execa } from "execa";
 import { aideError } from "@aide/contracts";
 import type { Logger } from "pino";
-import type { RunningCommand, Sandbox, SandboxMode, SandboxRunOptions, SandboxRunResult } from "./sandbox.js";
+import type { RunningCommand, Sandbox, SandboxMode, SandboxRunOptions } from "./sandbox.js";
 import { bwrapArguments } from "./bwrap-arguments.js";
 import { sandboxEnvironment, secretPaths } from "./sandbox-environment.js";
 import { createCgroupLimits, type CgroupLimits } from "./cgroup-limits.js";
-import { spawnSandboxed } from "./spawn-sandboxed.js";
+import { startCommand } from "./start-command.js";
 import { createCommandSlots } from "./command-slots.js";
 
 export interface SandboxSettings {
@@ -64,41 +64,7 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
 
   const start = async (options: SandboxRunOptions, name: string): Promise<RunningCommand> => {
     if (mode === "unavailable") throw aideError("SANDBOX_UNAVAILABLE", { detail: problem ?? "bubblewrap is unavailable" });
-    const wrapped = wrap(options);
-    const cgroup = await cgroups.create(name);
-    const joinScript = cgroup === null ? 'exec "$@"' : `${cgroup.procsFiles.map((f) => `echo $$ > '${f}'`).join(" && ")} && exec "$@"`;
-    const started = performance.now();
-    const half = Math.floor((options.maxOutputBytes ?? 24_000) / 2);
-    const spawned = spawnSandboxed("/bin/sh", ["-c", joinScript, "sh", wrapped.file, ...wrapped.args], { env: wrapped.env, cwd: options.cwd, halfOutputBytes: half });
-    let timedOut = false;
-    let aborted = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      spawned.kill();
-    }, options.timeoutMs);
-    const onAbort = () => {
-      aborted = true;
-      spawned.kill();
-    };
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-    const finished = spawned.exited.then(async ({ exitCode, signal }) => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onAbort);
-      spawned.kill();
-      await cgroup?.release();
-      return {
-        exitCode,
-        signal,
-        timedOut,
-        aborted,
-        stdout: spawned.output.text(),
-        stderr: "",
-        truncated: spawned.output.truncated,
-        durationMs: Math.round(performance.now() - started),
-        totalLines: spawned.output.totalLines,
-      } satisfies SandboxRunResult;
-    });
-    return { output: spawned.output, finished, cancel: onAbort };
+    return startCommand(wrap(options), options, cgroups, name);
   };
 
   return {

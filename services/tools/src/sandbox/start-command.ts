@@ -1,0 +1,51 @@
+import type { CgroupLimits } from "./cgroup-limits.js";
+import type { RunningCommand, SandboxRunOptions, SandboxRunResult } from "./sandbox.js";
+import { spawnSandboxed } from "./spawn-sandboxed.js";
+
+/**
+ * Starts one wrapped command: it first joins its own cgroups (a tiny sh that execs the sandbox, so
+ * nothing it forks escapes the limits), then runs with the deadline and abort wired to a
+ * process-group kill. `finished` resolves after the group is dead and the cgroups are emptied.
+ */
+export async function startCommand(
+  wrapped: { file: string; args: string[]; env: Record<string, string> },
+  options: SandboxRunOptions,
+  cgroups: CgroupLimits,
+  name: string,
+): Promise<RunningCommand> {
+  const cgroup = await cgroups.create(name);
+  const joinScript = cgroup === null ? 'exec "$@"' : `${cgroup.procsFiles.map((f) => `echo $$ > '${f}'`).join(" && ")} && exec "$@"`;
+  const started = performance.now();
+  const half = Math.floor((options.maxOutputBytes ?? 24_000) / 2);
+  const spawned = spawnSandboxed("/bin/sh", ["-c", joinScript, "sh", wrapped.file, ...wrapped.args], { env: wrapped.env, cwd: options.cwd, halfOutputBytes: half });
+  let timedOut = false;
+  let aborted = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    spawned.kill();
+  }, options.timeoutMs);
+  const onAbort = () => {
+    aborted = true;
+    spawned.kill();
+  };
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener("abort", onAbort, { once: true });
+  const finished = spawned.exited.then(async ({ exitCode, signal }): Promise<SandboxRunResult> => {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onAbort);
+    spawned.kill();
+    await cgroup?.release();
+    return {
+      exitCode,
+      signal,
+      timedOut,
+      aborted,
+      stdout: spawned.output.text(),
+      stderr: "",
+      truncated: spawned.output.truncated,
+      durationMs: Math.round(performance.now() - started),
+      totalLines: spawned.output.totalLines,
+    };
+  });
+  return { output: spawned.output, finished, cancel: onAbort };
+}
