@@ -188,6 +188,7 @@ export class Orchestrator {
   async resumeAll(): Promise<number> {
     const records = await this.seams.store.list();
     let resumed = 0;
+    let catalog: ToolDescriptor[] | undefined;
     for (const record of records) {
       if (!isActive(record.state) || this.sessions.has(record.id)) continue;
       const streamSeq = (await this.seams.lastEventSeq?.(record.id).catch(() => 0)) ?? 0;
@@ -197,11 +198,26 @@ export class Orchestrator {
       const runtime = new SessionRuntime(record, this.seams.store, this.seams.events, this.seams.now);
       this.sessions.set(record.id, runtime);
       await runtime.emit("run.state", { state: record.state });
-      const catalog = mergeCatalog(await this.seams.tools.list().catch(() => []));
+      catalog ??= mergeCatalog(await this.toolCatalogWithRetry());
       this.launch(runtime, catalog);
       resumed += 1;
     }
     return resumed;
+  }
+
+  /** At a restart the tools service may still be starting: a few tries before resuming without its tools. */
+  private async toolCatalogWithRetry(attempts = 10): Promise<ToolDescriptor[]> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.seams.tools.list();
+      } catch (error) {
+        if (attempt >= attempts) {
+          this.seams.logger.error({ err: error }, "the tools service did not answer; resuming with the orchestrator's own tools only");
+          return [];
+        }
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
   }
 
   /** Stops every run's waiting (used at shutdown; durable state stays for the next start). */

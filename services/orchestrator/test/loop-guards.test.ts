@@ -136,3 +136,19 @@ describe("person's commands during a run", () => {
     expect(last.at(-1)!.content).toContain("Check it again");
   });
 });
+
+describe("abort while a tool runs", () => {
+  it("the abort command ends the run without waiting for the tool", async () => {
+    const h = createLoopHarness([run("node long.js")]);
+    let release!: () => void;
+    h.tools.hold = { command: "node long.js", until: new Promise<void>((resolve) => (release = resolve)) };
+    const session = await h.start("Run long.js", { auto_approve: { edits: false, commands: ["node"] } });
+    await h.waitFor("tool.started");
+    const { abortRun } = await import("../src/commands/abort-run.js");
+    const reply = await abortRun(h.orchestrator, session, "too slow");
+    expect(reply.state).toBe("aborted");
+    const end = await h.finished(session);
+    expect(end).toMatchObject({ type: "run.cancelled", payload: { reason: "too slow" } });
+    release();
+  });
+});

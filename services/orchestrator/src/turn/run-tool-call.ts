@@ -175,11 +175,14 @@ export async function execute(
   const started = performance.now();
   let outcome: CallOutcome;
   try {
-    const result: ToolResult = await seams.tools.exec(
-      session.record.id,
-      session.record.workspace,
-      { id: call.id, name: call.name, arguments: call.arguments },
-      { network: options.network, expectedDigests: options.expectedDigests },
+    const result: ToolResult = await untilAborted(
+      seams.tools.exec(
+        session.record.id,
+        session.record.workspace,
+        { id: call.id, name: call.name, arguments: call.arguments },
+        { network: options.network, expectedDigests: options.expectedDigests },
+      ),
+      session.signal,
     );
     outcome = { is_error: result.is_error, output: result.output, metadata: result.metadata, changed_paths: result.changed_paths, notices: result.notices };
   } catch (error) {
@@ -188,6 +191,16 @@ export async function execute(
   }
   await emitCompleted(context, call, outcome, performance.now() - started);
   return outcome;
+}
+
+/** An abort ends the wait at once (the run ends); the tools service's own timeout still bounds the call. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error("the run was aborted"));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Error("the run was aborted while the tool was running; its outcome is unknown"));
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 function descriptorIsMutating(call: BatchCall, context: RunContext): boolean {
