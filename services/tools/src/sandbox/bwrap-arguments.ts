@@ -1,4 +1,4 @@
-import { existsSync, statSync } from "node:fs";
+import { existsSync, lstatSync, statSync } from "node:fs";
 import { isInside } from "../jail/resolve-jailed-path.js";
 
 export interface BwrapOptions {
@@ -28,7 +28,8 @@ export function bwrapArguments(options: BwrapOptions, argv: readonly string[]): 
   }
   args.push("--bind", options.workspace, options.workspace);
   const aide = `${options.workspace}/.aide`;
-  if (existsSync(aide)) args.push("--ro-bind", aide, aide);
+  // Only a real directory: a `.aide` symlink planted by a repository must not pick a mount source.
+  if (lstatSync(aide, { throwIfNoEntry: false })?.isDirectory()) args.push("--ro-bind", aide, aide);
   args.push("--chdir", options.cwd, "--");
   const limits = ["prlimit", `--fsize=${options.limits.fileSizeBytes}`, `--nofile=${options.limits.openFiles}`, "--core=0"];
   if (options.limits.addressSpaceBytes !== undefined) limits.push(`--as=${options.limits.addressSpaceBytes}`);
