@@ -7,8 +7,8 @@ export interface ApprovalPayload {
   diff?: string;
   command?: string;
   paths?: string[];
-  protected?: Array<{ path?: string; reason?: string } & Record<string, unknown>>;
-  invisible?: Array<Record<string, unknown>>;
+  protected?: Array<{ path: string; reason: string }>;
+  invisible?: Array<{ path?: string; line: number; codepoint: string; kind: string }>;
   network?: "none" | "consent_required" | "forbidden";
   model_hint?: string;
 }
@@ -17,10 +17,11 @@ export interface ApprovalPayload {
 export function describeApproval(payload: ApprovalPayload, style: Style): string {
   const lines = [style.bold(style.yellow(`? approval ${payload.approval}: ${payload.tool}`)) + (payload.paths?.length ? ` ${payload.paths.join(", ")}` : "")];
   for (const flag of payload.protected ?? []) {
-    lines.push(style.inverse(style.red(` PROTECTED PATH `)) + " " + style.red(JSON.stringify(flag)));
+    lines.push(style.inverse(style.red(" PROTECTED PATH ")) + " " + style.red(`${flag.path}: ${flag.reason}`));
   }
-  if ((payload.invisible ?? []).length > 0) {
-    lines.push(style.inverse(style.red(` INVISIBLE CHARACTERS `)) + " " + style.red(`${payload.invisible!.length} found: ${JSON.stringify(payload.invisible).slice(0, 300)}`));
+  for (const flag of (payload.invisible ?? []).slice(0, 20)) {
+    const where = `${flag.path ?? "the command"}${flag.line ? ` line ${flag.line}` : ""}`;
+    lines.push(style.inverse(style.red(" INVISIBLE CHARACTER ")) + " " + style.red(`${flag.codepoint} (${flag.kind}) in ${where}`));
   }
   if (payload.network === "consent_required") lines.push(style.inverse(style.yellow(" NETWORK ")) + " this command may use the network");
   if (payload.command) lines.push(style.bold("$ ") + revealInvisible(payload.command));

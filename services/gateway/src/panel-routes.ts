@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { aideError } from "@aide/contracts";
 import { sessionCookieName, type BrowserSessions } from "./browser-sessions.js";
+import { createRateLimiter } from "./rate-limiter.js";
 import { cookieValue, secretsEqual } from "./token-check.js";
 
 /**
@@ -58,10 +59,19 @@ function loadPanelFiles(panelDir: string): Map<string, { body: Buffer; type: str
  */
 export function registerPanelRoutes(app: FastifyInstance, options: PanelOptions): void {
   const files = loadPanelFiles(options.panelDir);
+  // The login route has no credential to key a limit on; failed attempts share one budget.
+  const failedLogins = createRateLimiter({ max: 20, windowMs: 60_000 });
   app.get("/", async (request, reply) => {
     const token = (request.query as Record<string, unknown>).token;
     if (typeof token === "string") {
-      if (!secretsEqual(token, options.token)) throw aideError("UNAUTHORIZED");
+      if (!secretsEqual(token, options.token)) {
+        const retryAfter = failedLogins.take("login");
+        if (retryAfter > 0) {
+          reply.header("retry-after", String(retryAfter));
+          throw aideError("RATE_LIMITED", { retryAfter });
+        }
+        throw aideError("UNAUTHORIZED");
+      }
       const session = options.browserSessions.create();
       reply.header("set-cookie", `${sessionCookieName}=${session.id}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${session.maxAgeSeconds}`);
       return reply.code(303).header("location", "/").send();

@@ -12,6 +12,8 @@ export interface FakeOrchestrator {
   decisions: Array<{ session: string; approval: string; decision: string; accepted: boolean }>;
   restores: Array<{ session: string; checkpoint: string; dry_run: boolean }>;
   sessions: Map<string, SessionSnapshot>;
+  /** Opens one more pending approval on a session with these payload fields (e.g. protected flags). */
+  requestApproval(session: string, fields: Record<string, unknown>): Promise<string>;
   /** Publishes one event for a session (next seq) and returns it. */
   publish(session: string, type: string, payload: Record<string, unknown>): Promise<Record<string, unknown>>;
   stop(): Promise<void>;
@@ -71,6 +73,20 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
     await publish(session, "run.state", { state: "awaiting_approval" });
   }
 
+  const needsConfirmation = new Set<string>();
+  async function requestApproval(session: string, fields: Record<string, unknown>): Promise<string> {
+    const snapshot = sessions.get(session)!;
+    const approval = `ap${++counter}`;
+    const expires = new Date(Date.now() + 600_000).toISOString();
+    snapshot.state = "awaiting_approval";
+    snapshot.approvals_pending.push({ id: approval, call_id: `c${counter}`, tool: "write_file", requested_at: new Date().toISOString(), expires_at: expires });
+    if (Array.isArray(fields.protected) && fields.protected.length > 0) needsConfirmation.add(approval);
+    await publish(session, "approval.requested", {
+      approval, call_id: `c${counter}`, tool: "write_file", args: {}, paths: [], protected: [], invisible: [], network: "none", args_digest: "d", expires_at: expires, ...fields,
+    });
+    return approval;
+  }
+
   async function finish(session: string, approval: string, decision: string) {
     const snapshot = sessions.get(session)!;
     snapshot.approvals_pending = snapshot.approvals_pending.filter((pending) => pending.id !== approval);
@@ -111,6 +127,10 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
       const accepted = snapshot.approvals_pending.some((pending) => pending.id === body.approval);
       decisions.push({ session: body.session, approval: body.approval, decision: body.decision, accepted });
       if (!accepted) return { ok: false, error: { code: "APPROVAL_NOT_FOUND", message: `No pending approval ${body.approval} in session ${body.session}` } };
+      if (body.decision === "approve" && needsConfirmation.has(body.approval) && body.confirm_protected !== true) {
+        decisions[decisions.length - 1].accepted = false;
+        return { ok: false, error: { code: "APPROVAL_CONFIRMATION_REQUIRED", message: `Approving ${body.approval} needs an explicit confirmation: protected path` } };
+      }
       snapshot.approvals_pending = snapshot.approvals_pending.filter((pending) => pending.id !== body.approval);
       setTimeout(() => void finish(body.session, body.approval, body.decision), 10);
       return { ok: true, result: { accepted: true, state: body.decision === "abort" ? "aborted" : "running" } };
@@ -170,6 +190,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
     restores,
     sessions,
     publish,
+    requestApproval,
     async stop() {
       for (const subscription of subscriptions) subscription.unsubscribe();
     },

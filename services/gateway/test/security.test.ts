@@ -143,6 +143,15 @@ describe("WebSocket upgrade security (checked before the handshake)", () => {
 });
 
 describe("rate limit", () => {
+  it("failed login-link attempts are limited (429); the right token still logs in", async () => {
+    const host = { host: `127.0.0.1:${h.port}` };
+    const statuses: number[] = [];
+    for (let index = 0; index < 30; index += 1) statuses.push((await h.gateway.app.inject({ method: "GET", url: `/?token=guess${index}`, headers: host })).statusCode);
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(statuses).toContain(429);
+    expect((await h.gateway.app.inject({ method: "GET", url: `/?token=${h.token}`, headers: host })).statusCode).toBe(303);
+  });
+
   it("a flood with one token gets 429 with Retry-After; another credential is not throttled by it", async () => {
     let limited = 0;
     let retryAfter: string | undefined;

@@ -18,8 +18,13 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
   const card = el("div", { className: "approval-card", attrs: { "data-approval": String(payload.approval) } });
   const error = el("p", { className: "error" });
   card.append(el("h3", { text: `Approve ${payload.tool}${payload.paths?.length ? ": " + payload.paths.join(", ") : ""}?` }));
-  for (const flag of payload.protected ?? []) card.append(el("div", { className: "warning protected", text: `⚠ PROTECTED PATH: ${JSON.stringify(flag)}` }));
-  if ((payload.invisible ?? []).length > 0) card.append(el("div", { className: "warning invisible", text: `⚠ INVISIBLE CHARACTERS (${payload.invisible.length}): ${JSON.stringify(payload.invisible).slice(0, 300)}` }));
+  for (const flag of payload.protected ?? []) {
+    card.append(el("div", { className: "warning protected", text: `⚠ PROTECTED PATH ${flag.path}: ${flag.reason}` }));
+  }
+  for (const flag of (payload.invisible ?? []).slice(0, 20)) {
+    const where = `${flag.path ?? "the command"}${flag.line ? ` line ${flag.line}` : ""}`;
+    card.append(el("div", { className: "warning invisible", text: `⚠ INVISIBLE CHARACTER ${flag.codepoint} (${flag.kind}) in ${where}` }));
+  }
   if (payload.network === "consent_required") card.append(el("div", { className: "warning network", text: "⚠ This command may use the network" }));
   if (payload.command) card.append(el("div", { className: "command", text: "$ " + reveal(String(payload.command)) }));
   if (payload.diff) card.append(renderDiff(reveal(String(payload.diff))));
