@@ -4,6 +4,7 @@ import { encodeCheckpointMessage, latestRef, runRef } from "./checkpoint-metadat
 import { finishWriter, newPackWriter, scanInto, type CheckpointContext } from "./checkpoint-context.js";
 import { collectSkipped, type DirNode, type FileNode } from "./stat-cache.js";
 import { mergeProgress } from "./scan-workspace.js";
+import { compareTrees } from "./compare-trees.js";
 import type { PackWriter } from "./pack-writer.js";
 import { writeLooseObject } from "./loose-object.js";
 import { readCheckpoint } from "./list-checkpoints.js";
@@ -21,6 +22,18 @@ export interface CommitInput {
   message_index?: number;
   label: string;
   changed_paths?: string[];
+}
+
+/**
+ * Files that differ from the latest checkpoint (not from the cache, which a crash may have left
+ * behind): unchanged subtrees share ids, so only changed folders are read.
+ */
+export async function countChangesSinceLatest(repo: ShadowRepo, root: DirNode): Promise<number> {
+  const latest = await repo.refs.read(latestRef);
+  const stored = latest ? await readCheckpoint(repo, latest).catch(() => undefined) : undefined;
+  if (stored?.tree === root.oid) return 0;
+  const changes = await compareTrees(repo.objects, stored ? { kind: "stored", oid: stored.tree } : undefined, { kind: "scanned", node: root });
+  return changes.length;
 }
 
 async function latestCreatedMs(repo: ShadowRepo): Promise<number> {
@@ -86,14 +99,15 @@ export async function commitCheckpoint(repo: ShadowRepo, context: CheckpointCont
       throw error;
     }
     const previousRoot = repo.cache?.root;
-    const checkpoint = await recordCheckpoint(repo, context, scan.root, scan.changes, input, signal);
+    const changes = await countChangesSinceLatest(repo, scan.root);
+    const checkpoint = await recordCheckpoint(repo, context, scan.root, changes, input, signal);
     lap("record");
     // An unchanged tree keeps the cache file as it is (the ids it holds are all still stored).
     if (scan.root !== previousRoot) storeCache(repo, { commit: checkpoint.id, root: scan.root }, (error) => context.logger.warn({ err: error }, "stat cache not saved"));
     else repo.cache = { commit: checkpoint.id, root: scan.root };
     lap("cache");
     const duration = performance.now() - started;
-    context.logger.debug({ workspace: repo.workspace, checkpoint: checkpoint.id, changes: scan.changes, ms: Math.round(duration), phases }, "checkpoint committed");
+    context.logger.debug({ workspace: repo.workspace, checkpoint: checkpoint.id, changes, ms: Math.round(duration), phases }, "checkpoint committed");
     return { checkpoint, skipped: collectSkipped(scan.root), duration_ms: Math.round(duration * 100) / 100 };
   });
 }

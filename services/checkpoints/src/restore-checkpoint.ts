@@ -2,7 +2,7 @@ import { aideError, type Checkpoint, type RestoreMode } from "@aide/contracts";
 import { applyRestore } from "./apply-restore.js";
 import { latestRef } from "./checkpoint-metadata.js";
 import { finishWriter, newPackWriter, scanInto, type CheckpointContext } from "./checkpoint-context.js";
-import { recordCheckpoint } from "./commit-checkpoint.js";
+import { countChangesSinceLatest, recordCheckpoint } from "./commit-checkpoint.js";
 import { compareTrees, type TreeChange } from "./compare-trees.js";
 import { isPathExcluded } from "./path-filter.js";
 import { readCheckpoint } from "./list-checkpoints.js";
@@ -74,7 +74,7 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
     if (workspaceChanged && !input.force) throw aideError("WORKSPACE_CHANGED");
     let safety: string | undefined;
     if (workspaceChanged) {
-      const recorded = await recordCheckpoint(repo, context, current, 0, { session: input.session, run: "safety", label: `before restoring ${input.checkpoint.slice(0, 12)}` }, signal);
+      const recorded = await recordCheckpoint(repo, context, current, await countChangesSinceLatest(repo, current), { session: input.session, run: "safety", label: `before restoring ${input.checkpoint.slice(0, 12)}` }, signal);
       safety = recorded.id;
     }
     await applyRestore(repo.workspace, repo.objects, changes);
