@@ -7,6 +7,7 @@ import { createSandbox } from "./sandbox/create-sandbox.js";
 import { createProcessRegistry } from "./sandbox/process-registry.js";
 import { createLintGate } from "./lint/create-lint-gate.js";
 import { execaSync } from "execa";
+import { realpath } from "node:fs/promises";
 
 function hasRipgrep(): boolean {
   try {
@@ -18,7 +19,8 @@ function hasRipgrep(): boolean {
 
 await runService("tools", async ({ connection, logger }) => {
   const settings = readSettings(process.env, process.argv.slice(2));
-  const sandbox = await createSandbox({ unsafeNoSandbox: settings.unsafeNoSandbox, logger: logger.child({ module: "sandbox" }) });
+  const workspaceRoots = await Promise.all(settings.workspaceRoots.map((root) => realpath(root).catch(() => root)));
+  const sandbox = await createSandbox({ unsafeNoSandbox: settings.unsafeNoSandbox, logger: logger.child({ module: "sandbox" }), workspaceRoots });
   const processes = createProcessRegistry({ sandbox, logger: logger.child({ module: "processes" }) });
   const sweeper = setInterval(() => void processes.sweep(), 60_000);
   sweeper.unref();

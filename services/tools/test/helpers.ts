@@ -20,13 +20,14 @@ export interface ToolsHarness {
 let callCounter = 0;
 
 /** A real nats-server, the compiled tools service as a process, and a tester connection. */
-export async function startToolsHarness(options: { env?: Record<string, string>; args?: string[] } = {}): Promise<ToolsHarness> {
-  const scratch = realpathSync(mkdtempSync(join(tmpdir(), "aide-tools-")));
+export async function startToolsHarness(options: { env?: Record<string, string>; args?: string[]; scratchParent?: string; workspaceRootIsScratch?: boolean } = {}): Promise<ToolsHarness> {
+  const scratch = realpathSync(mkdtempSync(join(options.scratchParent ?? tmpdir(), "aide-tools-")));
   const workspace = join(scratch, "ws");
   (await import("node:fs")).mkdirSync(workspace);
   const bus = await startTestBus();
   const client = await bus.connectAs("tester");
-  const service = await startServiceProcess(bus, "tools", { env: options.env, args: options.args, pinger: client });
+  const env = { ...(options.workspaceRootIsScratch ? { AIDE_WORKSPACE_ROOTS: scratch } : {}), ...options.env };
+  const service = await startServiceProcess(bus, "tools", { env, args: options.args, pinger: client });
   const call = (subject: string) => async (name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
     callCounter += 1;
     const reply = await requestJson(client, subject, { session: "s1", workspace, call: { id: `c${callCounter}`, name, arguments: args }, ...extra }, 60_000);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, type Server, type Socket } from "node:net";
 import { execFileSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { requestJson } from "../../../tests/helpers/service-process.js";
 import { startToolsHarness, type ToolsHarness } from "./helpers.js";
@@ -158,5 +158,30 @@ describe("run_command sandbox over the bus", () => {
     expect(preview.result.network_suspected).toBe(true);
     const quiet = await h.preview("run_command", { command: "npm test" });
     expect(quiet.result.network_suspected).toBe(false);
+  });
+});
+
+describe("sibling repositories under the workspace roots", () => {
+  const home = process.env.HOME ?? "/root";
+  it("are hidden from commands when AIDE_WORKSPACE_ROOTS is set, and visible without it (the control)", async () => {
+    const guarded = await startToolsHarness({ scratchParent: home, workspaceRootIsScratch: true });
+    const open = await startToolsHarness({ scratchParent: home });
+    try {
+      for (const h of [guarded, open]) {
+        const sibling = join(h.scratch, "sibling-repo");
+        mkdirSync(sibling);
+        writeFileSync(join(sibling, "secret.txt"), "sibling secret\n");
+      }
+      const hidden = await guarded.exec("run_command", { command: "cat ../sibling-repo/secret.txt" });
+      expect(hidden.result.output).not.toContain("sibling secret");
+      expect(hidden.result.metadata.exit_code).not.toBe(0);
+      const visible = await open.exec("run_command", { command: "cat ../sibling-repo/secret.txt" });
+      expect(visible.result.output).toContain("sibling secret");
+      const own = await guarded.exec("run_command", { command: "echo mine > mine.txt && cat mine.txt" });
+      expect(own.result.output).toContain("mine");
+    } finally {
+      await guarded.stop();
+      await open.stop();
+    }
   });
 });

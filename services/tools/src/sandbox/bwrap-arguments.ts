@@ -7,6 +7,8 @@ export interface BwrapOptions {
   network: boolean;
   /** Host paths to hide (directories get an empty tmpfs, files /dev/null). */
   hide: readonly string[];
+  /** Workspace roots: hidden (sibling repositories), then the workspace is bound back inside. */
+  hideRoots?: readonly string[];
   /** Resource limits applied with prlimit inside the sandbox. */
   limits: { fileSizeBytes: number; openFiles: number; addressSpaceBytes?: number };
 }
@@ -25,6 +27,9 @@ export function bwrapArguments(options: BwrapOptions, argv: readonly string[]): 
     if (path.startsWith("/tmp/") || path.startsWith("/run/") || path.startsWith("/var/tmp/")) continue;
     const isDirectory = statSync(path).isDirectory();
     args.push(...(isDirectory ? ["--tmpfs", path] : ["--ro-bind", "/dev/null", path]));
+  }
+  for (const root of options.hideRoots ?? []) {
+    if (root !== "/" && isInside(root, options.workspace) && existsSync(root)) args.push("--tmpfs", root);
   }
   args.push("--bind", options.workspace, options.workspace);
   const aide = `${options.workspace}/.aide`;

@@ -7,6 +7,7 @@ import { sandboxEnvironment, secretPaths } from "./sandbox-environment.js";
 import { createCgroupLimits, type CgroupLimits } from "./cgroup-limits.js";
 import { startCommand } from "./start-command.js";
 import { createCommandSlots } from "./command-slots.js";
+import { isInside } from "../jail/resolve-jailed-path.js";
 
 export interface SandboxSettings {
   unsafeNoSandbox: boolean;
@@ -18,6 +19,12 @@ export interface SandboxSettings {
   /** Foreground commands at once (default 4) and waiting behind them (default 16) before BUSY. */
   maxConcurrentCommands?: number;
   maxQueuedCommands?: number;
+  /**
+   * AIDE_WORKSPACE_ROOTS (real paths): each is hidden from commands and only the command's own
+   * workspace bound back, so sibling repositories stay unreadable. A root holding a PATH entry
+   * (a toolchain under it) is not hidden.
+   */
+  workspaceRoots?: readonly string[];
 }
 
 /** bwrap works here if it can build the namespaces we use. */
@@ -53,12 +60,14 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
   });
   logger.info({ mode, cgroups: cgroups.describe }, "command sandbox ready");
   const hide = secretPaths(env.HOME, env);
+  const pathEntries = (env.PATH ?? "").split(":").filter((entry) => entry.startsWith("/"));
+  const hideRoots = (settings.workspaceRoots ?? []).filter((root) => root !== "/" && !pathEntries.some((entry) => isInside(root, entry)));
   const slots = createCommandSlots(settings.maxConcurrentCommands ?? 4, settings.maxQueuedCommands ?? 16);
   const limits = { fileSizeBytes: settings.maxFileSizeBytes ?? 1024 ** 3, openFiles: 4096 };
 
   const wrap = (options: SandboxRunOptions) => {
     const environment = sandboxEnvironment(env);
-    if (mode === "bwrap") return { file: "bwrap", args: bwrapArguments({ workspace: options.workspace, cwd: options.cwd, network: options.network, hide, limits }, options.argv), env: environment };
+    if (mode === "bwrap") return { file: "bwrap", args: bwrapArguments({ workspace: options.workspace, cwd: options.cwd, network: options.network, hide, hideRoots, limits }, options.argv), env: environment };
     return { file: "prlimit", args: [`--fsize=${limits.fileSizeBytes}`, `--nofile=${limits.openFiles}`, "--core=0", "--", ...options.argv], env: { ...environment, HOME: options.workspace } };
   };
 
