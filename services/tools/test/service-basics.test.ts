@@ -119,6 +119,12 @@ describe("aide-tools over the bus (real service process)", () => {
     expect(ping.ok).toBe(true);
   });
 
+  it("git_status outside a repository says so", async () => {
+    const reply = await h.exec("git_status", {});
+    expect(reply.result.is_error).toBe(true);
+    expect(reply.result.output).toBe("The workspace is not a git repository.");
+  });
+
   it("preview of a read-only call is not mutating and carries an args digest", async () => {
     const reply = await h.preview("read_file", { path: "src/a.ts" });
     expect(reply.ok).toBe(true);
