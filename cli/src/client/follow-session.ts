@@ -5,6 +5,7 @@ import { openEventStream } from "./event-stream.js";
 import type { GatewayClient } from "./gateway-client.js";
 import { GatewayError } from "./gateway-error.js";
 import type { LinePrompt } from "./line-prompt.js";
+import { createProseFilter } from "./prose-filter.js";
 import type { Spinner } from "./spinner.js";
 import type { Style } from "./terminal-style.js";
 
@@ -39,6 +40,8 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
   const asked = new Set<string>();
   let queue = Promise.resolve();
   let inText = false;
+  let prose = createProseFilter();
+  let proseRequest: string | undefined;
   let resolveOutcome!: (outcome: Outcome) => void;
   const outcome = new Promise<Outcome>((resolve) => (resolveOutcome = resolve));
 
@@ -96,12 +99,28 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
   function onEvent(event: AnyEvent) {
     const p = event.payload ?? {};
     switch (event.type) {
-      case "model.delta":
+      case "model.delta": {
+        if (proseRequest !== p.request_id) {
+          prose = createProseFilter();
+          proseRequest = p.request_id;
+        }
+        // Tool-call markup is left out: each call gets its own line when it starts.
+        const text = prose.push(String(p.text));
+        if (text.length === 0) return;
         // The spinner only ever runs on an empty line: clearing it must not erase streamed text.
         spinner.clear();
-        out.write(p.text);
-        inText = true;
+        out.write(text);
+        inText = !text.endsWith("\n");
         return;
+      }
+      case "model.responded": {
+        const rest = p.request_id === proseRequest ? prose.flush() : "";
+        if (rest) {
+          out.write(rest);
+          inText = !rest.endsWith("\n");
+        }
+        return;
+      }
       case "model.requested":
         if (!inText) spinner.start("thinking…");
         return;

@@ -50,7 +50,6 @@ describe("the web panel in Chromium", () => {
     await expect.poll(() => card.locator(".diff .add").allTextContents()).toContain("+new line");
     expect(await card.locator(".diff .del").allTextContents()).toContain("-old line");
     await expect.poll(() => page.locator("#timeline li").count()).toBe(2);
-    await page.screenshot({ path: screenshotPath(), fullPage: true });
 
     await card.locator('[data-action="approve"]').click();
     await page.locator(".transcript .done").waitFor();
