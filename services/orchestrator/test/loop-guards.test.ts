@@ -152,3 +152,20 @@ describe("abort while a tool runs", () => {
     release();
   });
 });
+
+describe("event payloads", () => {
+  it("write bodies never reach an event: deltas and model.responded carry prose only, args carry size and digest", async () => {
+    const body = "SECRET-BODY-7f3a";
+    const h = createLoopHarness([`Writing the file now.\n${write("notes.txt", body)}`, run("node check.js"), complete("notes.txt written and checked")]);
+    const session = await h.start("Create notes.txt", { auto_approve: { edits: true, commands: ["node"] } });
+    await h.finished(session);
+    expect(h.tools.files.get("notes.txt")).toContain(body);
+    expect(JSON.stringify(h.events)).not.toContain(body);
+    const responded = h.events.find((event) => event.type === "model.responded")!;
+    expect(responded.payload).toMatchObject({ text: "Writing the file now.", tool_calls: 1 });
+    const deltas = h.events.filter((event) => event.type === "model.delta").map((event) => (event.payload as { text: string }).text).join("");
+    expect(deltas).toContain("Writing the file now.");
+    const started = h.events.find((event) => event.type === "tool.started" && event.payload.tool === "write_file")!;
+    expect(started.payload.args).toMatchObject({ path: "notes.txt", content: { bytes: expect.any(Number), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+  });
+});

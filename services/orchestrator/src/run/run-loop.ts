@@ -5,7 +5,7 @@ import { buildContextStep, runCatalog } from "../turn/build-context.js";
 import { executeToolCalls } from "../turn/execute-tool-calls.js";
 import { normalizeCallsStep } from "../turn/normalize-calls.js";
 import { parseCallsStep } from "../turn/parse-tool-calls.js";
-import { requestModelStep } from "../turn/request-model.js";
+import { emitResponded, requestModelStep } from "../turn/request-model.js";
 import type { RunContext, RunOutcome } from "./run-context.js";
 
 /**
@@ -45,12 +45,14 @@ function budgetExceeded(context: RunContext): RunOutcome | undefined {
 async function turn(context: RunContext): Promise<void> {
   context.state.iterations += 1;
   const built = await buildContextStep(context);
-  const { reply } = await requestModelStep(context, built.messages, built.tools);
+  const modelTurn = await requestModelStep(context, built.messages, built.tools);
+  const { reply } = modelTurn;
   const assistant: ChatMessage = { role: "assistant", content: reply.text };
   if (reply.reasoning_content) assistant.reasoning_content = reply.reasoning_content;
   if (reply.tool_calls.length > 0) assistant.tool_calls = reply.tool_calls;
   context.state.transcript.push(assistant);
   const parsed = parseCallsStep(reply, runCatalog(context), context.seams.generateId);
+  await emitResponded(context, modelTurn, parsed.prose, parsed.calls.length);
   if (parsed.calls.length === 0) return noCalls(context, parsed.errors);
   const normalized = await normalizeCallsStep(context, parsed.calls);
   // Not persisted here: a read-only batch is safe to redo, and every side effect persists first.

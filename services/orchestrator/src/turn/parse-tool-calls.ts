@@ -8,6 +8,8 @@ export interface ParsedTurn {
   calls: BatchCall[];
   /** Problems the model must fix (unknown tool, unclosed block, missing parameter). */
   errors: string[];
+  /** The message without its tool-call blocks (what events may show). */
+  prose: string;
 }
 
 /**
@@ -27,7 +29,7 @@ export function parseCallsStep(reply: ModelChatResult, catalog: ToolDescriptor[]
       }
       calls.push({ id: generateId(), name: native.name, arguments: native.arguments, status: "queued", network: false, native_id: native.id });
     }
-    return { calls, errors };
+    return { calls, errors, prose: reply.text };
   }
   let specs = parserSpecs.get(catalog);
   if (!specs) {
@@ -38,5 +40,6 @@ export function parseCallsStep(reply: ModelChatResult, catalog: ToolDescriptor[]
   return {
     calls: parsed.calls.map((call) => ({ id: generateId(), name: call.name, arguments: call.arguments, status: "queued", network: false })),
     errors: parsed.errors.map((error) => (error.tool ? `${error.tool}: ${error.message}` : error.message)),
+    prose: parsed.prose,
   };
 }

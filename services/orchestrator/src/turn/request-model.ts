@@ -1,8 +1,11 @@
 import { AideError, aideError, type ChatMessage, type ModelChatResult, type ToolDescriptor } from "@aide/contracts";
+import { ProseDeltaFilter } from "../events/prose-delta-filter.js";
 import type { RunContext } from "../run/run-context.js";
+import { runCatalog } from "./build-context.js";
 
 export interface ModelTurn {
   reply: ModelChatResult;
+  requestId: string;
   /** Wall time spent waiting for the model (for the loop's own overhead figure). */
   waitedMs: number;
 }
@@ -14,6 +17,7 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
   const iteration = context.state.iterations;
   await session.emit("model.requested", { request_id: requestId, model: session.record.model || "(default)", iteration }, context.depth, context.run);
   const started = performance.now();
+  const prose = new ProseDeltaFilter(runCatalog(context).map((tool) => tool.name));
   let reply: ModelChatResult;
   try {
     reply = await seams.model.chat(
@@ -26,7 +30,10 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
         stream: true,
         timeout_ms: seams.config.modelTimeoutMs,
       },
-      (text) => void session.emit("model.delta", { request_id: requestId, text }, context.depth, context.run),
+      (text) => {
+        const visible = prose.push(text);
+        if (visible !== "") void session.emit("model.delta", { request_id: requestId, text: visible }, context.depth, context.run);
+      },
       session.signal,
     );
   } catch (error) {
@@ -34,20 +41,27 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
     const detail = error instanceof AideError ? `${error.code}: ${error.message}` : (error as Error).message;
     throw aideError("MODEL_FAILED", { detail });
   }
-  const waitedMs = performance.now() - started;
-  await session.emit(
+  return { reply, requestId, waitedMs: performance.now() - started };
+}
+
+/**
+ * `model.responded` after parsing: its text is the prose only (tool-call blocks, with their write
+ * bodies and patches, never go into events), plus the number of calls found.
+ */
+export async function emitResponded(context: RunContext, turn: ModelTurn, prose: string, calls: number): Promise<void> {
+  const { reply } = turn;
+  await context.session.emit(
     "model.responded",
     {
-      request_id: requestId,
-      text: reply.text,
-      tool_calls: reply.tool_calls.length,
+      request_id: turn.requestId,
+      text: prose,
+      tool_calls: calls,
       finish_reason: reply.finish_reason,
       prompt_tokens: reply.usage.prompt_tokens,
       completion_tokens: reply.usage.completion_tokens,
-      duration_ms: Math.round(waitedMs * 1000) / 1000,
+      duration_ms: Math.round(turn.waitedMs * 1000) / 1000,
     },
     context.depth,
     context.run,
   );
-  return { reply, waitedMs };
 }
