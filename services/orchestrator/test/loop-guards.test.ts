@@ -169,3 +169,46 @@ describe("event payloads", () => {
     expect(started.payload.args).toMatchObject({ path: "notes.txt", content: { bytes: expect.any(Number), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } });
   });
 });
+
+describe("more guards through the loop", () => {
+  it("an identical failed write is blocked until its content changes", async () => {
+    const h = createLoopHarness([write("a.json", "{bad"), write("a.json", "{bad"), write("a.json", '{"ok":true}'), read("a.json"), complete("wrote a.json")]);
+    h.tools.failWritesContaining = "{bad";
+    const session = await h.start("Create a.json", { auto_approve: { edits: true, commands: [] } });
+    const end = await h.finished(session);
+    expect(end.payload).toMatchObject({ state: "done" });
+    const bodies = h.tools.execs.filter((exec) => exec.name === "write_file").map((exec) => exec.arguments["content"]);
+    expect(bodies.filter((body) => String(body).includes("{bad"))).toHaveLength(1);
+    expect(h.model.requests[2].messages.at(-1)!.content).toMatch(/blocked|unchanged|same|identical/i);
+  });
+
+  it("documentation or data files are refused as executables", async () => {
+    const h = createLoopHarness([run("node data.json"), complete("no")]);
+    const session = await h.start("Look at data.json", { auto_approve: { edits: false, commands: ["node"] } });
+    await h.finished(session);
+    expect(h.tools.execs).toHaveLength(0);
+    expect(h.model.requests[1].messages.at(-1)!.content).toMatch(/documentation or data file/);
+  });
+
+  it("stall detection: a warning first, then the run ends when it keeps re-reading without progress", async () => {
+    const h = createLoopHarness(Array.from({ length: 15 }, () => read("a.txt")));
+    h.tools.files.set("a.txt", "same");
+    const session = await h.start("What does a.txt say?");
+    const end = await h.finished(session);
+    expect(end.payload).toMatchObject({ error: { code: "STALLED" } });
+    expect(h.model.requests.some((request) => /Warning: No file has changed/.test(request.messages.at(-1)!.content))).toBe(true);
+  });
+
+  it("a child agent has at most 8 iterations", async () => {
+    const replies = [`<spawn_agent>\n<role>explorer</role>\n<task>Look at every file</task>\n</spawn_agent>`];
+    for (let index = 0; index < 8; index += 1) replies.push(read(`f${index}.txt`));
+    replies.push(complete("the child ran out of iterations"));
+    const h = createLoopHarness(replies);
+    const session = await h.start("Ask an explorer to look around");
+    await h.finished(session);
+    const childEnd = h.events.find((event) => event.type === "run.failed" && event.depth === 1);
+    expect(childEnd).toBeUndefined();
+    expect(h.events.find((event) => event.type === "agent.completed")?.payload).toMatchObject({ state: "error", result: expect.stringContaining("8 iterations") });
+    expect(h.events.filter((event) => event.type === "model.requested" && event.depth === 1)).toHaveLength(8);
+  });
+});

@@ -56,6 +56,8 @@ export class FakeTools implements ToolsPort {
   readonly log: string[] = [];
   commands: Record<string, { exit: number; output: string }> = {};
   protectedPaths = new Set<string>([".github/workflows/ci.yml"]);
+  /** Writes whose content contains this text fail (as a lint-gate refusal would). */
+  failWritesContaining?: string;
   /** Execs of this command wait until `hold` resolves (a command "in flight"). */
   hold?: { command: string; until: Promise<void> };
 
@@ -110,6 +112,7 @@ export class FakeTools implements ToolsPort {
       case "list_dir":
         return result(false, [...this.files.keys()].join("\n"));
       case "write_file":
+        if (this.failWritesContaining && String(call.arguments["content"] ?? "").includes(this.failWritesContaining)) return result(true, `The result would not parse; ${path} was not written.`);
         this.files.set(path, String(call.arguments["content"] ?? ""));
         return result(false, `Wrote ${path}`, { changed_paths: [path] });
       case "run_command": {
