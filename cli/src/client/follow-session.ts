@@ -1,9 +1,9 @@
 import type { WsFrame } from "@aide/contracts";
 import type { ApprovalPayload } from "./approval-view.js";
-import { describeApproval } from "./approval-view.js";
+import { runSummary } from "./run-summary.js";
+import { askApproval } from "./ask-approval.js";
 import { openEventStream } from "./event-stream.js";
 import type { GatewayClient } from "./gateway-client.js";
-import { GatewayError } from "./gateway-error.js";
 import type { LinePrompt } from "./line-prompt.js";
 import { createProseFilter } from "./prose-filter.js";
 import type { Spinner } from "./spinner.js";
@@ -54,48 +54,6 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
     out.write(text + "\n");
   };
 
-  async function decide(payload: ApprovalPayload): Promise<void> {
-    write(describeApproval(payload, style));
-    const prompt = options.prompt;
-    if (!prompt) {
-      write(style.dim(`waiting for a decision from another client: aide approve ${session} --approval ${payload.approval}`));
-      return;
-    }
-    for (;;) {
-      const answer = (await prompt.ask("[a]pprove / [r]eject with feedback / a[b]ort? ")).toLowerCase();
-      const decision = answer.startsWith("a") ? "approve" : answer.startsWith("r") ? "reject" : answer.startsWith("b") ? "abort" : undefined;
-      if (!decision) continue;
-      const request: Parameters<GatewayClient["decide"]>[0] = { session, approval: payload.approval, decision };
-      if (decision === "reject") request.feedback = (await prompt.ask("feedback for the model: ")) || undefined;
-      if (decision === "approve" && (payload.protected ?? []).length > 0) {
-        if ((await prompt.ask(style.red("This touches a protected path. Type 'yes' to approve anyway: "))) !== "yes") continue;
-        request.confirm_protected = true;
-      }
-      if (decision === "approve" && payload.network === "consent_required") {
-        if ((await prompt.ask(style.yellow("Allow network access for this command? Type 'yes': "))) !== "yes") continue;
-        request.consent_network = true;
-      }
-      try {
-        await client.decide(request);
-        write(style.dim(`→ ${decision}`));
-      } catch (error) {
-        if (error instanceof GatewayError && error.code === "APPROVAL_NOT_FOUND") write(style.dim("(already decided elsewhere)"));
-        else write(style.red(`decision failed: ${(error as Error).message}`));
-      }
-      return;
-    }
-  }
-
-  function summary(payload: Record<string, any>): string {
-    const list = (items: string[] | undefined) => (items && items.length > 0 ? items.join(", ") : "none");
-    return [
-      `  files changed: ${list(payload.files_changed)}`,
-      `  commands run:  ${payload.commands_run ?? 0}`,
-      `  checkpoints:   ${(payload.checkpoints ?? []).map((id: string) => id.slice(0, 10)).join(", ") || "none"}`,
-      `  evidence:      ${list(payload.evidence)}`,
-    ].join("\n");
-  }
-
   function onEvent(event: AnyEvent) {
     const p = event.payload ?? {};
     switch (event.type) {
@@ -135,7 +93,7 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
         if (asked.has(p.approval)) return;
         asked.add(p.approval);
         spinner.clear();
-        queue = queue.then(() => decide(p as ApprovalPayload));
+        queue = queue.then(() => askApproval({ client, session, style, prompt: options.prompt, write }, p as ApprovalPayload));
         return;
       case "checkpoint.created":
         write(style.dim(`  checkpoint ${String(p.checkpoint).slice(0, 10)} (${p.label})`));
@@ -148,7 +106,7 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
         return;
       case "run.completed":
         write((p.state === "done" ? style.green(style.bold("✔ done: ")) : style.yellow(style.bold("⚠ unverified: "))) + p.result);
-        write(summary(p));
+        write(runSummary(p));
         resolveOutcome({ state: p.state, exitCode: p.state === "done" ? 0 : 3 });
         return;
       case "run.failed":

@@ -2,13 +2,12 @@ import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { NatsConnection } from "nats";
 import type { Logger } from "pino";
-import { aideError } from "@aide/contracts";
 import { createBrowserSessions } from "./browser-sessions.js";
 import { createGatewayBus, type GatewayBus } from "./gateway-bus.js";
-import { errorEnvelope, httpStatusFor, toAideError } from "./http-errors.js";
+import { installHttpHooks } from "./http-hooks.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { createOriginPolicy } from "./origin-policy.js";
-import { panelContentSecurityPolicy, registerPanelRoutes } from "./panel-routes.js";
+import { registerPanelRoutes } from "./panel-routes.js";
 import { createRateLimiter } from "./rate-limiter.js";
 import { createRequestAuth } from "./request-auth.js";
 import { createRestorePreviews } from "./restore-previews.js";
@@ -57,9 +56,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   const app = Fastify({ logger: false, bodyLimit: options.bodyLimitBytes ?? 1 << 20, return503OnClosing: true });
   app.removeContentTypeParser("text/plain");
   const browserSessions = createBrowserSessions({ now: options.now });
+  const originPolicy = createOriginPolicy(() => boundPort);
   const auth = createRequestAuth({
     token: options.token,
-    originPolicy: createOriginPolicy(() => boundPort),
+    originPolicy,
     browserSessions,
     rateLimiter: createRateLimiter({ ...(options.rateLimit ?? { max: 3000, windowMs: 60_000 }), now: options.now }),
   });
@@ -68,44 +68,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const routes = gatewayRoutes();
   const openApi = buildOpenApiDocument(routes, version);
 
-  app.addHook("onRequest", async (request, reply) => {
-    const path = request.url.split("?")[0];
-    // The login link is the one route that authenticates itself (token in the query once).
-    const selfAuthenticating = request.method === "GET" && path === "/";
-    if (selfAuthenticating) {
-      const originError = createOriginPolicy(() => boundPort).check({ host: request.headers.host, origin: request.headers.origin });
-      if (originError) throw originError;
-      return;
-    }
-    const { error, retryAfter } = auth.check(request.url, request.headers);
-    if (retryAfter) reply.header("retry-after", String(retryAfter));
-    if (error) throw error;
-    if (request.method === "POST") {
-      const type = (request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
-      if (type !== "application/json") throw aideError("UNSUPPORTED_MEDIA_TYPE");
-    }
-  });
-  app.addHook("onSend", async (request, reply, payload) => {
-    reply.header("content-security-policy", panelContentSecurityPolicy);
-    reply.header("x-content-type-options", "nosniff");
-    reply.header("x-frame-options", "DENY");
-    reply.header("referrer-policy", "no-referrer");
-    reply.header("cross-origin-resource-policy", "same-origin");
-    if (request.url.startsWith("/api/")) reply.header("cache-control", "no-store");
-    return payload;
-  });
-  app.addHook("onResponse", async (request, reply) => {
-    logger.debug({ method: request.method, path: request.url.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
-  });
-  app.setErrorHandler(async (error, request, reply) => {
-    const aide = toAideError(error);
-    if (aide.code === "INTERNAL") logger.error({ err: error, path: request.url.split("?")[0] }, "request failed");
-    return reply.code(httpStatusFor(aide.code)).type("application/json; charset=utf-8").send(errorEnvelope(aide));
-  });
-  app.setNotFoundHandler(async (request, reply) => {
-    const aide = aideError("NOT_FOUND", { detail: `${request.method} ${request.url.split("?")[0]}` });
-    return reply.code(404).send(errorEnvelope(aide));
-  });
+  installHttpHooks(app, { auth, originPolicy, logger });
 
   for (const route of routes) {
     app.route({
