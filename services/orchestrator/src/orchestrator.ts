@@ -22,9 +22,14 @@ export class Orchestrator {
   /** The session loaded here, or read from the store (it may have been started by another instance). */
   async load(id: string): Promise<SessionRuntime> {
     const loaded = this.sessions.get(id);
-    if (loaded) return loaded;
+    // A run of this process owns its record; anything else is re-read (another instance may own it).
+    if (loaded && (loaded.running || loaded.waiter.size() > 0)) return loaded;
     const record = await this.seams.store.get(id);
     if (!record) throw aideError("SESSION_NOT_FOUND", { session: id });
+    if (loaded) {
+      loaded.record = record;
+      return loaded;
+    }
     const runtime = new SessionRuntime(record, this.seams.store, this.seams.events, this.seams.now);
     this.sessions.set(id, runtime);
     return runtime;
