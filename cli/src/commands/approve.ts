@@ -12,6 +12,11 @@ const usage = "usage: aide approve <session> [--approval ID] [--reject FEEDBACK 
 async function pendingApprovals(connection: { baseUrl: string; token: string }, session: string, since: number): Promise<ApprovalPayload[]> {
   const found: ApprovalPayload[] = [];
   await new Promise<void>((resolve) => {
+    // The diff is a courtesy: decide without it if the stream is slow.
+    const timer = setTimeout(() => {
+      stream.close();
+      resolve();
+    }, 10_000);
     const stream = openEventStream({
       ...connection,
       session,
@@ -20,6 +25,7 @@ async function pendingApprovals(connection: { baseUrl: string; token: string }, 
       onFrame(frame: WsFrame) {
         if (frame.type === "approval.pending") found.push((frame.event as { payload: ApprovalPayload }).payload);
         if (frame.type === "ready" || frame.type === "error") {
+          clearTimeout(timer);
           stream.close();
           resolve();
         }

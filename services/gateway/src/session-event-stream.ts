@@ -48,10 +48,15 @@ export async function streamSessionEvents(options: SessionEventStreamOptions): P
   if (lastSeq === 0) feed.push(filter.caughtUp());
 
   const deliver = (hubEvent: HubEvent) => feed.push(filter.accept(hubEvent.event), hubEvent);
+  // The hub's "caught up" is a guess when the stream is slow to answer; the session's last seq
+  // (from the status snapshot) is the fact, so ready waits for both.
+  const caughtUp = () => {
+    if (hub.caughtUp() && hub.lastSeq() >= lastSeq) feed.push(filter.caughtUp());
+  };
   const join = () => {
     for (const hubEvent of hub.ring()) deliver(hubEvent);
-    unsubscribe = hub.subscribe({ onEvent: deliver, onCaughtUp: () => feed.push(filter.caughtUp()) });
-    if (hub.caughtUp()) feed.push(filter.caughtUp());
+    unsubscribe = hub.subscribe({ onEvent: deliver, onCaughtUp: caughtUp });
+    caughtUp();
   };
   const ringStart = () => hub.ring()[0]?.seq ?? hub.lastSeq() + 1;
   const covered = !hub.trimmed() || (ringStart() <= options.since + 1 && pending.length === 0);
