@@ -2,7 +2,15 @@ import type { RunContext } from "../run/run-context.js";
 import { stringArgs } from "../run/run-policies.js";
 import type { BatchCall, CallOutcome, ToolLogEntry } from "../session/session-record.js";
 
-const logOutputLimit = 8_000;
+/**
+ * The durable tool log keeps what evidence needs and stays small (the session record must fit in
+ * one KV value): command output (numbers copied into reports, diagnostics) keeps its last 8 KB,
+ * other tools' output 512 characters.
+ */
+const executionTools = new Set(["run_command", "process_start", "process_poll"]);
+function logLimit(tool: string): number {
+  return executionTools.has(tool) ? 8_000 : 512;
+}
 
 /**
  * Step 8: every finished call goes into the evidence ledger, the retry guards and the durable
@@ -15,7 +23,7 @@ export function recordEvidence(context: RunContext, call: BatchCall, outcome: Ca
     is_error: outcome.is_error,
     args: call.arguments,
     metadata: outcome.metadata,
-    output: outcome.output.length > logOutputLimit ? outcome.output.slice(-logOutputLimit) : outcome.output,
+    output: outcome.output.length > logLimit(call.name) ? outcome.output.slice(-logLimit(call.name)) : outcome.output,
     changed_paths: outcome.changed_paths,
   };
   context.state.tool_log.push(entry);
