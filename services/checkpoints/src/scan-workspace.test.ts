@@ -101,6 +101,8 @@ describe("scanWorkspace", () => {
     mkdirSync(join(ws, "wt"));
     writeFileSync(join(ws, "wt", ".git"), "gitdir: /elsewhere\n");
     writeFileSync(join(ws, "wt", "f"), "f\n");
+    mkdirSync(join(ws, "wt", ".aide", "checkpoints"), { recursive: true });
+    writeFileSync(join(ws, "wt", ".aide", "checkpoints", "pack"), "a nested workspace's shadow repository\n");
     const { root } = await scanWorkspace(emptyDir(), options(ws, new MemorySink()));
     const paths: string[] = [];
     forEachFile(root, (p) => paths.push(p));

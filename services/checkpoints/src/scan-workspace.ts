@@ -47,9 +47,13 @@ function checkSignal(signal: AbortSignal): void {
   if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : aideError("ABORTED");
 }
 
-/** Never captured, whatever the configuration says: any `.git` and the root `.aide`. */
-export function isAlwaysExcluded(relativeDir: string, name: string): boolean {
-  return name === ".git" || (relativeDir === "" && name === ".aide");
+/**
+ * Never captured, whatever the configuration says: any `.git` (file or folder, so nested
+ * repositories and worktrees keep their git data to themselves) and any `.aide` (ours, and a
+ * nested workspace's shadow repository, which would otherwise be copied into this one).
+ */
+export function isAlwaysExcluded(_relativeDir: string, name: string): boolean {
+  return name === ".git" || name === ".aide";
 }
 
 function rulesFor(state: ScanState, relativeDir: string): CompiledRules {
