@@ -2,7 +2,8 @@ import type { Logger } from "pino";
 import type { CheckpointConfig } from "./config.js";
 import { compileRules, parseIgnoreRule, type CompiledRules, type IgnoreRule } from "./exclude-rules.js";
 import { PackWriter } from "./pack-writer.js";
-import { scanChangedPaths, scanWorkspace, type ScanResult } from "./scan-workspace.js";
+import { scanChangedPaths } from "./scan-changed-paths.js";
+import { scanWorkspace, type ScanResult } from "./scan-workspace.js";
 import { loadCache, type ShadowRepo } from "./shadow-repo.js";
 import type { FileNode } from "./stat-cache.js";
 

@@ -3,7 +3,7 @@ import { encodeCommit } from "./git-objects.js";
 import { encodeCheckpointMessage, latestRef, runRef } from "./checkpoint-metadata.js";
 import { finishWriter, newPackWriter, scanInto, type CheckpointContext } from "./checkpoint-context.js";
 import { collectSkipped, type DirNode, type FileNode } from "./stat-cache.js";
-import { mergeProgress } from "./scan-workspace.js";
+import { mergeProgress } from "./scan-changed-paths.js";
 import { compareTrees } from "./compare-trees.js";
 import type { PackWriter } from "./pack-writer.js";
 import { writeLooseObject } from "./loose-object.js";

@@ -6,7 +6,7 @@ import { countChangesSinceLatest, recordCheckpoint } from "./commit-checkpoint.j
 import { compareTrees, type TreeChange } from "./compare-trees.js";
 import { isPathExcluded } from "./path-filter.js";
 import { readCheckpoint } from "./list-checkpoints.js";
-import { scanChangedPaths } from "./scan-workspace.js";
+import { scanChangedPaths } from "./scan-changed-paths.js";
 import { ensureShadowRepo, loadCache, storeCache, type ShadowRepo } from "./shadow-repo.js";
 import type { DirNode } from "./stat-cache.js";
 

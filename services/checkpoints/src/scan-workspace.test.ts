@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { compileRules, parseIgnoreRule } from "./exclude-rules.js";
-import { scanChangedPaths, scanWorkspace, normalizeChangedPath, type ObjectSink, type ScanOptions } from "./scan-workspace.js";
+import { normalizeChangedPath, scanChangedPaths } from "./scan-changed-paths.js";
+import { scanWorkspace, type ObjectSink, type ScanOptions } from "./scan-workspace.js";
 import { collectSkipped, emptyDir, forEachFile, type DirNode } from "./stat-cache.js";
 import { hashObject } from "./git-objects.js";
 

@@ -35,7 +35,7 @@ export const emptyTreeOid = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 /** A stat this close to the scan may hide a later same-size write within the clock tick. */
 const racyWindowMs = 5;
 
-interface ScanState extends ScanOptions {
+export interface ScanState extends ScanOptions {
   changes: number;
   started: number;
   gitignoreRules: Map<string, CompiledRules>;
@@ -43,7 +43,7 @@ interface ScanState extends ScanOptions {
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-function checkSignal(signal: AbortSignal): void {
+export function checkSignal(signal: AbortSignal): void {
   if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : aideError("ABORTED");
 }
 
@@ -74,13 +74,13 @@ function rulesFor(state: ScanState, relativeDir: string): CompiledRules {
   return rules;
 }
 
-function isExcluded(state: ScanState, relativeDir: string, name: string, isDirectory: boolean): boolean {
+export function isExcluded(state: ScanState, relativeDir: string, name: string, isDirectory: boolean): boolean {
   if (isAlwaysExcluded(relativeDir, name)) return true;
   const path = relativeDir === "" ? name : `${relativeDir}/${name}`;
   return matchCompiled(rulesFor(state, relativeDir), path, name, isDirectory);
 }
 
-function countFiles(node: TreeNode | undefined): number {
+export function countFiles(node: TreeNode | undefined): number {
   if (node === undefined || node.kind === "skipped") return 0;
   if (node.kind === "file") return 1;
   let count = 0;
@@ -133,7 +133,7 @@ async function scanFile(state: ScanState, path: string, stats: Stats, previous: 
 }
 
 /** Scans one workspace entry (file, link or folder) given its lstat. */
-async function scanEntry(state: ScanState, relativeDir: string, name: string, stats: Stats, previous: TreeNode | undefined): Promise<TreeNode | undefined> {
+export async function scanEntry(state: ScanState, relativeDir: string, name: string, stats: Stats, previous: TreeNode | undefined): Promise<TreeNode | undefined> {
   const path = relativeDir === "" ? name : `${relativeDir}/${name}`;
   if (state.signal.aborted) checkSignal(state.signal);
   if (stats.isDirectory()) {
@@ -201,7 +201,7 @@ async function scanDirectory(state: ScanState, path: string, previous: DirNode |
 }
 
 /** Builds and stores the tree object of a folder whose children all have ids. */
-async function writeTreeOf(sink: ObjectSink, dir: DirNode, storedOid?: string): Promise<string> {
+export async function writeTreeOf(sink: ObjectSink, dir: DirNode, storedOid?: string): Promise<string> {
   const entries: TreeEntry[] = [];
   for (const [name, node] of dir.children) {
     if (node.kind === "skipped") continue;
@@ -218,105 +218,13 @@ async function writeTreeOf(sink: ObjectSink, dir: DirNode, storedOid?: string): 
 }
 
 /** Walks the whole workspace. */
+export function newScanState(options: ScanOptions): ScanState {
+  return { ...options, changes: 0, started: options.now(), gitignoreRules: new Map() };
+}
+
 export async function scanWorkspace(previous: DirNode, options: ScanOptions): Promise<ScanResult> {
-  const state: ScanState = { ...options, changes: 0, started: options.now(), gitignoreRules: new Map() };
+  const state = newScanState(options);
   const root = await scanDirectory(state, "", previous);
   if (root === previous && root.oid === undefined) root.oid = await writeTreeOf(options.sink, root);
   return { root, changes: state.changes };
-}
-
-/** Checks a caller-supplied path: workspace-relative, no `..`, no empty segments. */
-export function normalizeChangedPath(path: string): string | undefined {
-  const trimmed = path.replace(/\\/g, "/").replace(/^\.\/+/, "").replace(/\/+$/, "");
-  if (trimmed === "" || trimmed === "." || trimmed.startsWith("/")) return undefined;
-  const segments = trimmed.split("/").filter((s) => s !== "" && s !== ".");
-  if (segments.some((s) => s === "..")) return undefined;
-  return segments.join("/");
-}
-
-/**
- * Updates only the given paths (the caller knows nothing else changed): copies the folders on
- * each path, rescans the first entry the cache does not know as a folder, and rebuilds the
- * trees above. Unknown or invalid paths fall back to the walk only for themselves.
- */
-export async function scanChangedPaths(previous: DirNode, paths: readonly string[], options: ScanOptions): Promise<ScanResult> {
-  const state: ScanState = { ...options, changes: 0, started: options.now(), gitignoreRules: new Map() };
-  const root: DirNode = { kind: "dir", children: new Map(previous.children) };
-  const copied = new Set<DirNode>([root]);
-  const units = new Set<string>();
-  for (const raw of paths) {
-    const path = normalizeChangedPath(raw);
-    if (path === undefined) continue;
-    const segments = path.split("/");
-    let node: TreeNode | undefined = previous;
-    let depth = 0;
-    while (depth < segments.length - 1 && node?.kind === "dir") {
-      node = node.children.get(segments[depth]);
-      if (node?.kind !== "dir") break;
-      depth++;
-    }
-    units.add(segments.slice(0, depth + 1).join("/"));
-  }
-  for (const unit of [...units].sort()) {
-    checkSignal(state.signal);
-    const segments = unit.split("/");
-    let dir = root;
-    let relativeDir = "";
-    let excluded = false;
-    for (const name of segments.slice(0, -1)) {
-      if (isExcluded(state, relativeDir, name, true)) { excluded = true; break; }
-      const child = dir.children.get(name);
-      let copy: DirNode;
-      if (child?.kind === "dir" && copied.has(child)) copy = child;
-      else {
-        copy = { kind: "dir", children: new Map(child?.kind === "dir" ? child.children : []) };
-        copied.add(copy);
-        dir.children.set(name, copy);
-      }
-      dir = copy;
-      relativeDir = relativeDir === "" ? name : `${relativeDir}/${name}`;
-    }
-    if (excluded) continue;
-    const name = segments[segments.length - 1];
-    const before = dir.children.get(name);
-    let stats: Stats | undefined;
-    try {
-      stats = lstatSync(join(state.workspace, unit));
-    } catch {
-      stats = undefined;
-    }
-    const node = stats === undefined || isAlwaysExcluded(relativeDir, name) ? undefined : await scanEntry(state, relativeDir, name, stats, before);
-    if (node === undefined) {
-      if (before !== undefined) { dir.children.delete(name); state.changes += countFiles(before); }
-    } else dir.children.set(name, node);
-  }
-  root.oid = await writeTreeOf(options.sink, root);
-  return { root, changes: state.changes };
-}
-
-/**
- * Folds the files an abandoned scan already hashed (and whose blobs were stored) into the
- * cache, so the next attempt starts where this one stopped instead of timing out again. The
- * folders on each path lose their tree id, so the next scan rebuilds them.
- */
-export function mergeProgress(previous: DirNode, progress: ReadonlyArray<[string, FileNode]>): DirNode {
-  const root: DirNode = { kind: "dir", children: new Map(previous.children) };
-  const copied = new Set<DirNode>([root]);
-  for (const [path, node] of progress) {
-    const segments = path.split("/");
-    let dir = root;
-    for (const name of segments.slice(0, -1)) {
-      const child = dir.children.get(name);
-      let copy: DirNode;
-      if (child?.kind === "dir" && copied.has(child)) copy = child;
-      else {
-        copy = { kind: "dir", children: new Map(child?.kind === "dir" ? child.children : []) };
-        copied.add(copy);
-        dir.children.set(name, copy);
-      }
-      dir = copy;
-    }
-    dir.children.set(segments[segments.length - 1], node);
-  }
-  return root;
 }

@@ -1,0 +1,100 @@
+import { lstatSync, type Stats } from "node:fs";
+import { join } from "node:path";
+import { checkSignal, countFiles, isAlwaysExcluded, isExcluded, newScanState, scanEntry, writeTreeOf, type ScanOptions, type ScanResult } from "./scan-workspace.js";
+import type { DirNode, FileNode, TreeNode } from "./stat-cache.js";
+
+/** Checks a caller-supplied path: workspace-relative, no `..`, no empty segments. */
+export function normalizeChangedPath(path: string): string | undefined {
+  const trimmed = path.replace(/\\/g, "/").replace(/^\.\/+/, "").replace(/\/+$/, "");
+  if (trimmed === "" || trimmed === "." || trimmed.startsWith("/")) return undefined;
+  const segments = trimmed.split("/").filter((s) => s !== "" && s !== ".");
+  if (segments.some((s) => s === "..")) return undefined;
+  return segments.join("/");
+}
+
+/**
+ * Updates only the given paths (the caller knows nothing else changed): copies the folders on
+ * each path, rescans the first entry the cache does not know as a folder, and rebuilds the
+ * trees above. Unknown or invalid paths fall back to the walk only for themselves.
+ */
+export async function scanChangedPaths(previous: DirNode, paths: readonly string[], options: ScanOptions): Promise<ScanResult> {
+  const state = newScanState(options);
+  const root: DirNode = { kind: "dir", children: new Map(previous.children) };
+  const copied = new Set<DirNode>([root]);
+  const units = new Set<string>();
+  for (const raw of paths) {
+    const path = normalizeChangedPath(raw);
+    if (path === undefined) continue;
+    const segments = path.split("/");
+    let node: TreeNode | undefined = previous;
+    let depth = 0;
+    while (depth < segments.length - 1 && node?.kind === "dir") {
+      node = node.children.get(segments[depth]);
+      if (node?.kind !== "dir") break;
+      depth++;
+    }
+    units.add(segments.slice(0, depth + 1).join("/"));
+  }
+  for (const unit of [...units].sort()) {
+    checkSignal(state.signal);
+    const segments = unit.split("/");
+    let dir = root;
+    let relativeDir = "";
+    let excluded = false;
+    for (const name of segments.slice(0, -1)) {
+      if (isExcluded(state, relativeDir, name, true)) { excluded = true; break; }
+      const child = dir.children.get(name);
+      let copy: DirNode;
+      if (child?.kind === "dir" && copied.has(child)) copy = child;
+      else {
+        copy = { kind: "dir", children: new Map(child?.kind === "dir" ? child.children : []) };
+        copied.add(copy);
+        dir.children.set(name, copy);
+      }
+      dir = copy;
+      relativeDir = relativeDir === "" ? name : `${relativeDir}/${name}`;
+    }
+    if (excluded) continue;
+    const name = segments[segments.length - 1];
+    const before = dir.children.get(name);
+    let stats: Stats | undefined;
+    try {
+      stats = lstatSync(join(state.workspace, unit));
+    } catch {
+      stats = undefined;
+    }
+    const node = stats === undefined || isAlwaysExcluded(relativeDir, name) ? undefined : await scanEntry(state, relativeDir, name, stats, before);
+    if (node === undefined) {
+      if (before !== undefined) { dir.children.delete(name); state.changes += countFiles(before); }
+    } else dir.children.set(name, node);
+  }
+  root.oid = await writeTreeOf(options.sink, root);
+  return { root, changes: state.changes };
+}
+
+/**
+ * Folds the files an abandoned scan already hashed (and whose blobs were stored) into the
+ * cache, so the next attempt starts where this one stopped instead of timing out again. The
+ * folders on each path lose their tree id, so the next scan rebuilds them.
+ */
+export function mergeProgress(previous: DirNode, progress: ReadonlyArray<[string, FileNode]>): DirNode {
+  const root: DirNode = { kind: "dir", children: new Map(previous.children) };
+  const copied = new Set<DirNode>([root]);
+  for (const [path, node] of progress) {
+    const segments = path.split("/");
+    let dir = root;
+    for (const name of segments.slice(0, -1)) {
+      const child = dir.children.get(name);
+      let copy: DirNode;
+      if (child?.kind === "dir" && copied.has(child)) copy = child;
+      else {
+        copy = { kind: "dir", children: new Map(child?.kind === "dir" ? child.children : []) };
+        copied.add(copy);
+        dir.children.set(name, copy);
+      }
+      dir = copy;
+    }
+    dir.children.set(segments[segments.length - 1], node);
+  }
+  return root;
+}
