@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "./support/scripted-calls.js";
-import { built, startStack, type Stack } from "./support/stack.js";
+import { stackSkipReason, startStack, type Stack } from "./support/stack.js";
 
-const ready = ["model", "tools", "checkpoints", "orchestrator"].every(built);
+const skipReason = stackSkipReason();
+const ready = skipReason === "";
 
 /** Every `agent.cmd.*` subject of the real orchestrator process, with its error codes. */
-describe.skipIf(!ready)("orchestrator commands over the bus", () => {
+describe.skipIf(!ready)(`orchestrator commands over the bus${skipReason}`, () => {
   let stack: Stack;
   let session = "";
   beforeAll(async () => {

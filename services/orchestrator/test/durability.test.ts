@@ -2,9 +2,10 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { call } from "./support/scripted-calls.js";
-import { assertContiguous, built, startStack, type Stack } from "./support/stack.js";
+import { assertContiguous, stackSkipReason, startStack, type Stack } from "./support/stack.js";
 
-const ready = ["model", "tools", "checkpoints", "orchestrator"].every(built);
+const skipReason = stackSkipReason();
+const ready = skipReason === "";
 
 async function waitForFile(path: string, timeoutMs = 30_000): Promise<void> {
   for (let waited = 0; !existsSync(path); waited += 50) {
@@ -18,7 +19,7 @@ async function waitForFile(path: string, timeoutMs = 30_000): Promise<void> {
  * resumes; a pending approval is offered again under the same id and answered once; a command
  * in flight is reported to the model as interrupted and never re-executed.
  */
-describe.skipIf(!ready)("durable sessions across SIGKILL + restart of the orchestrator", () => {
+describe.skipIf(!ready)(`durable sessions across SIGKILL + restart of the orchestrator${skipReason}`, () => {
   let stack: Stack | undefined;
   afterEach(async () => {
     await stack?.stop();
@@ -76,12 +77,12 @@ describe.skipIf(!ready)("durable sessions across SIGKILL + restart of the orches
     await waitForFile(join(s.workspace, "runs.log"));
     await s.services.orchestrator.stop("SIGKILL");
     await s.startOrchestrator();
-    const interrupted = await s.waitFor((e) => e.session === session && e.type === "tool.completed" && e.payload.call_id === inFlight.payload.call_id);
+    const interrupted = await s.waitFor((e) => e.session === session && e.type === "tool.completed" && (e.payload as { call_id: string }).call_id === (inFlight.payload as { call_id: string }).call_id);
     expect(interrupted.payload).toMatchObject({ is_error: true, summary: expect.stringContaining("INTERRUPTED") });
     const end = await s.terminal(session);
     expect(end.payload).toMatchObject({ state: "done" });
     expect(readFileSync(join(s.workspace, "runs.log"), "utf8")).toBe("run\n");
-    const starts = s.events.filter((e) => e.session === session && e.type === "tool.started" && e.payload.call_id === inFlight.payload.call_id);
+    const starts = s.events.filter((e) => e.session === session && e.type === "tool.started" && (e.payload as { call_id: string }).call_id === (inFlight.payload as { call_id: string }).call_id);
     expect(starts).toHaveLength(1);
     const requests = readFileSync(join(s.dir, "model-requests.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
     expect(requests[1].messages.at(-1).content).toContain("INTERRUPTED");

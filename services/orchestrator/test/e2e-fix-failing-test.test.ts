@@ -4,9 +4,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgentEvent } from "@aide/contracts";
 import { call } from "./support/scripted-calls.js";
-import { assertContiguous, built, startStack, type Stack } from "./support/stack.js";
+import { assertContiguous, stackSkipReason, startStack, type Stack } from "./support/stack.js";
 
-const ready = ["model", "tools", "checkpoints", "orchestrator"].every(built);
+const skipReason = stackSkipReason();
+const ready = skipReason === "";
 const replies = [
   { text: `I'll read the code first.\n${call.read("math.js")}` },
   { text: `add() subtracts. Fixing it.\n${call.replace("math.js", "  return a - b;", "  return a + b;")}` },
@@ -30,7 +31,7 @@ function testPasses(workspace: string): boolean {
  * When AIDE_E2E_REPORT is set (the zero-egress test runs this file inside `unshare -n`), the
  * figures the outer test checks are written there.
  */
-describe.skipIf(!ready)("scripted e2e: fix a failing test in the sample project", () => {
+describe.skipIf(!ready)(`scripted e2e: fix a failing test in the sample project${skipReason}`, () => {
   let stack: Stack;
   let session = "";
   const decisions: string[] = [];

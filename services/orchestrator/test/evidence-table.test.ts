@@ -2,9 +2,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "./support/scripted-calls.js";
-import { built, startStack, type Stack } from "./support/stack.js";
+import { stackSkipReason, startStack, type Stack } from "./support/stack.js";
 
-const ready = ["model", "tools", "checkpoints", "orchestrator"].every(built);
+const skipReason = stackSkipReason();
+const ready = skipReason === "";
 
 /** One scripted model per row of seed 002's evidence table; every session runs over the real services. */
 const rows = {
@@ -55,7 +56,7 @@ const tasks: Record<keyof typeof rows, string> = {
   unverified: "Create notes.txt with a summary of math.js",
 };
 
-describe.skipIf(!ready)("seed 002's evidence table, row by row, over the real services", () => {
+describe.skipIf(!ready)(`seed 002's evidence table, row by row, over the real services${skipReason}`, () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack(rows.artifact, { models: rows });

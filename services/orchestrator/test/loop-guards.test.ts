@@ -14,7 +14,7 @@ describe("guards in the loop", () => {
     const h = createLoopHarness([run("node t.js"), run("node t.js"), write("t.js", "fixed"), run("node t.js"), complete("tests pass")]);
     h.tools.commands["node t.js"] = { exit: 1, output: "Error: boom" };
     const session = await h.start("Run the tests", { auto_approve: { edits: true, commands: ["node"] } });
-    await h.waitFor("tool.completed", (event) => event.payload.tool === "write_file");
+    await h.waitFor("tool.completed", (event) => (event.payload as { tool: string }).tool === "write_file");
     h.tools.commands["node t.js"] = { exit: 0, output: "ok" };
     const end = await h.finished(session);
     expect(end.payload).toMatchObject({ state: "done" });
@@ -165,8 +165,8 @@ describe("event payloads", () => {
     expect(responded.payload).toMatchObject({ text: "Writing the file now.", tool_calls: 1 });
     const deltas = h.events.filter((event) => event.type === "model.delta").map((event) => (event.payload as { text: string }).text).join("");
     expect(deltas).toContain("Writing the file now.");
-    const started = h.events.find((event) => event.type === "tool.started" && event.payload.tool === "write_file")!;
-    expect(started.payload.args).toMatchObject({ path: "notes.txt", content: { bytes: expect.any(Number), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+    const started = h.events.find((event) => event.type === "tool.started" && (event.payload as { tool: string }).tool === "write_file")!;
+    expect((started.payload as { args: unknown }).args).toMatchObject({ path: "notes.txt", content: { bytes: expect.any(Number), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } });
   });
 });
 

@@ -4,9 +4,10 @@ import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "./support/scripted-calls.js";
-import { built, startStack, type Stack } from "./support/stack.js";
+import { stackSkipReason, startStack, type Stack } from "./support/stack.js";
 
-const ready = ["model", "tools", "checkpoints", "orchestrator"].every(built);
+const skipReason = stackSkipReason();
+const ready = skipReason === "";
 
 /**
  * Seed 000 T10 over the real services: `curl` is marked CONSENT_REQUIRED; approved without
@@ -14,7 +15,7 @@ const ready = ["model", "tools", "checkpoints", "orchestrator"].every(built);
  * loopback) and the model is told why; approved with consent it reaches the server, and the
  * egress-journal entry was stored before the request arrived.
  */
-describe.skipIf(!ready)("network consent for curl (real tools sandbox)", () => {
+describe.skipIf(!ready)(`network consent for curl (real tools sandbox)${skipReason}`, () => {
   let stack: Stack;
   let server: Server;
   const hits: number[] = [];

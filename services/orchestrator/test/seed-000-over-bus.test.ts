@@ -2,9 +2,10 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "./support/scripted-calls.js";
-import { built, startStack, type Stack } from "./support/stack.js";
+import { stackSkipReason, startStack, type Stack } from "./support/stack.js";
 
-const ready = ["model", "tools", "checkpoints", "orchestrator"].every(built);
+const skipReason = stackSkipReason();
+const ready = skipReason === "";
 
 const scripts = {
   parser: [
@@ -40,7 +41,7 @@ const scripts = {
  * Seed 000's tests-first items 1 (parser, through the loop), 5 (approval gate) and 6 (loop),
  * with the scripted model over the real bus and the real tools/checkpoints services.
  */
-describe.skipIf(!ready)("seed 000 items 1, 5, 6 over the real services", () => {
+describe.skipIf(!ready)(`seed 000 items 1, 5, 6 over the real services${skipReason}`, () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack(scripts.parser, { models: scripts });
@@ -59,8 +60,8 @@ describe.skipIf(!ready)("seed 000 items 1, 5, 6 over the real services", () => {
     const end = await stack.terminal(session);
     expect(end.payload).toMatchObject({ state: "done" });
     const reads = stack.events.filter((e) => e.session === session && e.type === "tool.completed" && e.payload.tool === "read_file");
-    expect(reads.slice(0, 2).map((e) => (e.payload.args as { path: string }).path)).toEqual(["math.js", "README.md"]);
-    expect(reads.slice(0, 2).every((e) => !e.payload.is_error)).toBe(true);
+    expect(reads.slice(0, 2).map((e) => (e.payload as unknown as { args: { path: string } }).args.path)).toEqual(["math.js", "README.md"]);
+    expect(reads.slice(0, 2).every((e) => !(e.payload as { is_error: boolean }).is_error)).toBe(true);
     const requests = stack.modelRequests("parser");
     expect(requests[2].messages.at(-1)!.content).toMatch(/Unknown tool <delete_file>/);
     expect(requests[3].messages.at(-1)!.content).toMatch(/read_file/);

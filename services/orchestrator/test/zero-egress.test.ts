@@ -4,9 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../../tests/helpers/service-process.js";
-import { built } from "./support/stack.js";
+import { stackSkipReason } from "./support/stack.js";
 
-const ready = ["model", "tools", "checkpoints", "orchestrator"].every(built);
+const skipReason = stackSkipReason();
+const ready = skipReason === "";
 const canUnshare = process.getuid?.() === 0 && existsSync("/usr/bin/unshare") && existsSync("/usr/sbin/ip");
 const nested = process.env.AIDE_E2E_REPORT !== undefined;
 
@@ -15,7 +16,8 @@ const nested = process.env.AIDE_E2E_REPORT !== undefined;
  * runs inside a network namespace whose only interface is loopback. It must complete, and the
  * egress journal must stay empty.
  */
-describe.skipIf(!ready || !canUnshare || nested)("zero egress: the scripted e2e inside unshare -n", () => {
+const egressSkip = !canUnshare ? " [SKIPPED: needs root with unshare and ip]" : nested ? " [SKIPPED: this is the nested run]" : skipReason;
+describe.skipIf(!ready || !canUnshare || nested)(`zero egress: the scripted e2e inside unshare -n${egressSkip}`, () => {
   it("completes with only loopback and an empty egress journal", () => {
     const dir = mkdtempSync(join(tmpdir(), "aide-netns-"));
     const report = join(dir, "report.json");

@@ -122,7 +122,9 @@ export function createLoopHarness(
           const found = events.find((e) => e.session === session && e.run === run && e.depth === 0 && terminal.has(e.type));
           if (found) {
             listeners.delete(check);
-            void orchestrator.sessions.get(session)?.running?.then(() => resolve(found)) ?? resolve(found);
+            const running = orchestrator.sessions.get(session)?.running;
+            if (running) void running.then(() => resolve(found));
+            else resolve(found);
           }
         };
         listeners.add(check);

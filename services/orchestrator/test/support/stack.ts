@@ -13,6 +13,14 @@ export function built(name: string): boolean {
   return existsSync(join(repoRoot, "services", name, "dist", "main.js"));
 }
 
+const stackServices = ["model", "tools", "checkpoints", "orchestrator"];
+
+/** "" when every service of the stack is built; otherwise why the real-process suites are skipped. */
+export function stackSkipReason(): string {
+  const missing = stackServices.filter((name) => !built(name));
+  return missing.length === 0 ? "" : ` [SKIPPED: not built: ${missing.join(", ")}; run npx tsc -b]`;
+}
+
 export interface ScriptedReply {
   text?: string;
   tool_calls?: Array<{ id: string; name: string; arguments: Record<string, unknown> }>;
