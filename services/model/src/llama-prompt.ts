@@ -34,24 +34,51 @@ export interface TokenCodec {
   tokenize(text: string, specialTokens?: boolean, options?: "trimLeadingSpace"): Token[];
 }
 
+/** Character offsets after each token of `tokens` (detokenized one by one, with context). */
+function tokenEnds(codec: TokenCodec, tokens: readonly Token[], start: number, before: readonly Token[], limit: number): number[] {
+  const ends: number[] = [];
+  let length = 0;
+  for (let index = start; index < tokens.length && length <= limit; index++) {
+    const context = index - start >= 8 ? tokens.slice(index - 8, index) : [...before, ...tokens.slice(start, index)].slice(-8);
+    length += codec.detokenize([tokens[index]], true, context).length;
+    ends.push(length);
+  }
+  return ends;
+}
+
 /**
  * Keeps the warm cache when the new prompt only re-tokenizes what the sequence already holds.
  *
  * A generated reply is a sampled token sequence; when the orchestrator sends it back as text, the
- * tokenizer splits it differently, so a token-level prefix match would stop at the reply's first
- * token and re-evaluate everything after it. Here the part of the cache after the first token
- * mismatch is compared as text: when the new prompt's text continues it, the prompt becomes the
- * cached tokens plus only the new text's tokens, and only those are evaluated.
+ * tokenizer splits it differently (and the chat template may trim its trailing space), so a
+ * token-level prefix match would stop at the reply's first token and re-evaluate everything after
+ * it. Here the cached tokens after the first mismatch are compared as text with the new prompt:
+ * the longest run of them whose text the new prompt repeats, ending where a token of the new
+ * prompt also ends, is kept; the prompt continues with the new prompt's own tokens from there.
+ * So only the new text is evaluated, and the part after the reply keeps its canonical tokens
+ * (the next turn then matches it token for token).
  */
 export function alignWithCache(cached: readonly Token[], wanted: Token[], codec: TokenCodec): Token[] {
   let common = 0;
   while (common < cached.length && common < wanted.length && cached[common] === wanted[common]) common++;
   if (common === cached.length || common === wanted.length) return wanted;
-  const context = cached.slice(Math.max(0, common - 16), common);
-  const cachedText = codec.detokenize(cached.slice(common), true, context);
-  const wantedText = codec.detokenize(wanted.slice(common), true, context);
-  if (cachedText.length === 0 || !wantedText.startsWith(cachedText)) return wanted;
-  const rest = wantedText.slice(cachedText.length);
-  if (rest.length === 0) return [...cached];
-  return [...cached, ...codec.tokenize(rest, true, "trimLeadingSpace")];
+  const before = cached.slice(Math.max(0, common - 8), common);
+  const cachedText = codec.detokenize(cached.slice(common), true, before);
+  const wantedText = codec.detokenize(wanted.slice(common), true, before);
+  let same = 0;
+  while (same < cachedText.length && same < wantedText.length && cachedText[same] === wantedText[same]) same++;
+  if (same === 0) return wanted;
+  const cachedEnds = tokenEnds(codec, cached, common, before, same);
+  const wantedEnds = new Map(tokenEnds(codec, wanted, common, before, same).map((end, index) => [end, common + index + 1]));
+  for (let k = cachedEnds.length - 1; k >= 0; k--) {
+    const end = cachedEnds[k];
+    if (end > same) continue;
+    const resume = wantedEnds.get(end);
+    if (resume === undefined) continue;
+    const keep = common + k + 1;
+    // Verify with whole-slice detokenization before trusting the per-token offsets.
+    if (codec.detokenize(cached.slice(common, keep), true, before) !== codec.detokenize(wanted.slice(common, resume), true, before)) break;
+    return [...cached.slice(0, keep), ...wanted.slice(resume)];
+  }
+  return wanted;
 }

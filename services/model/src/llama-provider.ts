@@ -46,6 +46,7 @@ export function requestGrammar(spec: LlamaSpec, request: ModelChatRequest): stri
  */
 export class LlamaProvider implements Provider<LlamaSpec> {
   readonly kind = "llama" as const;
+  readonly coalesceDeltas = true;
   readonly models: LlamaModels;
 
   constructor(private readonly options: LlamaProviderOptions) {

@@ -3,6 +3,7 @@ import { AideError, aideError, type ModelChatRequest, type ModelChatResult, type
 import type { ModelRegistry, ModelSpec } from "./model-spec.js";
 import type { Provider, ProviderReply } from "./provider.js";
 import { InFlight } from "./in-flight.js";
+import { DeltaBatcher } from "./delta-batcher.js";
 
 export type ProviderSet = { [K in ModelSpec["provider"]]?: Provider<Extract<ModelSpec, { provider: K }>> };
 
@@ -12,6 +13,8 @@ export interface ModelEngineDeps {
   /** Sends one delta to agent.model.delta.<request_id>. */
   publishDelta(delta: ModelDelta): void;
   logger: Logger;
+  /** Deltas are coalesced over this window (ms); 0 publishes every chunk as it comes. Default 25. */
+  deltaIntervalMs?: number;
   now?: () => number;
 }
 
@@ -53,6 +56,8 @@ export class ModelEngine {
     let firstTokenMs: number | undefined;
     let index = 0;
     const logger = this.deps.logger.child({ request: request.request_id, session: request.session, model: spec.id });
+    const interval = provider.coalesceDeltas ? (this.deps.deltaIntervalMs ?? 25) : 0;
+    const batcher = new DeltaBatcher((text) => this.deps.publishDelta({ request_id: request.request_id, index: index++, text }), interval, interval === 0 ? 1 : 512);
     try {
       const reply: ProviderReply = await provider.chat({
         spec,
@@ -62,9 +67,10 @@ export class ModelEngine {
         onDelta: (text) => {
           if (text.length === 0) return;
           firstTokenMs ??= this.now() - started;
-          if (request.stream) this.deps.publishDelta({ request_id: request.request_id, index: index++, text });
+          if (request.stream) batcher.push(text);
         },
       });
+      batcher.flush();
       if (timedOut) throw aideError("TIMEOUT", { ms: request.timeout_ms ?? 0 });
       const totalMs = this.now() - started;
       logger.debug({ finish: reply.finish_reason, usage: reply.usage, ms: Math.round(totalMs) }, "chat done");
@@ -78,6 +84,7 @@ export class ModelEngine {
       if (timedOut && !(error instanceof AideError && error.code === "TIMEOUT")) throw aideError("TIMEOUT", { ms: request.timeout_ms ?? 0 });
       throw error;
     } finally {
+      batcher.flush();
       if (timer) clearTimeout(timer);
       serviceSignal?.removeEventListener("abort", onServiceAbort);
       this.inFlight.finish(request.request_id, controller);

@@ -11,7 +11,11 @@ const ModelIdSchema = z
   .max(128)
   .regex(/^[A-Za-z0-9._:-]+$/, "must be letters, digits, '.', ':', '_' or '-'");
 
+const CommentSchema = z.string().optional();
+
 const CommonSpecShape = {
+  /** A note for the operator; ignored. */
+  $comment: CommentSchema,
   id: ModelIdSchema,
   /** Display name (e.g. "Luna"). */
   label: z.string().max(128).optional(),
@@ -93,6 +97,7 @@ export type ScriptedSpec = z.infer<typeof ScriptedSpecSchema>;
 
 export const RegistryConfigSchema = z
   .object({
+    $comment: CommentSchema,
     default: ModelIdSchema.optional(),
     models: z.array(ModelSpecSchema).min(1),
   })

@@ -30,6 +30,8 @@ export interface ProviderStatus {
 /** One provider kind (llama, openai, scripted) serving every spec of that kind. */
 export interface Provider<S extends ModelSpec = ModelSpec> {
   readonly kind: S["provider"];
+  /** Coalesce this provider's chunks into fewer deltas (local models: one chunk per token). */
+  readonly coalesceDeltas?: boolean;
   chat(params: ProviderChatParams<S>): Promise<ProviderReply>;
   status(spec: S): Promise<ProviderStatus>;
   close(): Promise<void>;

@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { DeltaBatcher } from "./delta-batcher.js";
+import { isLoopbackUrl } from "./endpoint-policy.js";
+import { InFlight } from "./in-flight.js";
+import { defaultThreads } from "./llama-threads.js";
+import { splitIntoChunks } from "./scripted-provider.js";
+
+describe("defaultThreads", () => {
+  it("uses one thread on two cores or fewer, half the cores above, at most 8", () => {
+    expect([1, 2, 3, 4, 8, 32].map(defaultThreads)).toEqual([1, 1, 1, 2, 4, 8]);
+  });
+});
+
+describe("InFlight", () => {
+  it("aborts a running request, and one whose abort arrived first", () => {
+    let now = 0;
+    const inFlight = new InFlight(1000, () => now);
+    const running = inFlight.start("a");
+    expect(inFlight.abort("a")).toBe(true);
+    expect(running.signal.aborted).toBe(true);
+    expect(inFlight.abort("b")).toBe(false);
+    expect(inFlight.start("b").signal.aborted).toBe(true);
+    inFlight.abort("c");
+    now = 2000;
+    expect(inFlight.start("c").signal.aborted).toBe(false);
+  });
+});
+
+describe("DeltaBatcher", () => {
+  afterEach(() => vi.useRealTimers());
+  it("coalesces chunks within the window and flushes the rest", () => {
+    vi.useFakeTimers();
+    const sent: string[] = [];
+    const batcher = new DeltaBatcher((text) => sent.push(text), 25, 10);
+    batcher.push("ab");
+    batcher.push("cd");
+    expect(sent).toEqual([]);
+    vi.advanceTimersByTime(25);
+    expect(sent).toEqual(["abcd"]);
+    batcher.push("0123456789x");
+    expect(sent).toEqual(["abcd", "0123456789x"]);
+    batcher.push("tail");
+    batcher.flush();
+    expect(sent).toEqual(["abcd", "0123456789x", "tail"]);
+  });
+});
+
+describe("isLoopbackUrl", () => {
+  it("accepts loopback hosts only", () => {
+    for (const url of ["http://127.0.0.1:11434/v1", "http://localhost:8080", "http://[::1]:1234/v1", "http://127.5.0.1"]) expect(isLoopbackUrl(url), url).toBe(true);
+    for (const url of ["https://api.deepseek.com/v1", "http://10.0.0.2/v1", "http://0.0.0.0:11434", "http://localhost.evil.com", "nonsense"]) expect(isLoopbackUrl(url), url).toBe(false);
+  });
+});
+
+describe("splitIntoChunks", () => {
+  it("splits at word boundaries and keeps the text", () => {
+    const chunks = splitIntoChunks("one two three four five six seven eight");
+    expect(chunks.length).toBe(4);
+    expect(chunks.join("")).toBe("one two three four five six seven eight");
+    expect(splitIntoChunks("")).toEqual([]);
+  });
+});
