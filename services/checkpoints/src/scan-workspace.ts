@@ -165,7 +165,14 @@ async function scanDirectory(state: ScanState, path: string, previous: DirNode |
   const seen = new Set<string>();
   let changed = previous === undefined || previous.oid === undefined;
   const prefix = path === "" ? `${state.workspace}/` : `${state.workspace}/${path}/`;
+  let sinceYield = 0;
   for (const dirent of dirents) {
+    // A folder with a huge number of entries must not hold the event loop for long.
+    if (++sinceYield === 2000) {
+      sinceYield = 0;
+      checkSignal(state.signal);
+      await yieldToLoop();
+    }
     const name = dirent.name;
     seen.add(name);
     if (isAlwaysExcluded(path, name)) continue;
