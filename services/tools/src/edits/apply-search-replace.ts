@@ -2,6 +2,7 @@ import { decodeDocument, documentText, encodeDocument, replaceLines, replaceText
 import { findMatch, type MatchLevel } from "./find-match.js";
 import { findLazyComment } from "./lazy-comments.js";
 import { closestWindow } from "./closest-lines.js";
+import { contextTrimmedVariants } from "./trim-context.js";
 
 export interface SearchReplaceBlock {
   search: string;
@@ -40,9 +41,11 @@ function describeNoMatch(document: TextDocument, search: string, index: number, 
   return message;
 }
 
-function applyOne(document: TextDocument, block: SearchReplaceBlock): { document: TextDocument; level: MatchLevel } | { ambiguous: number[]; level: MatchLevel } | undefined {
+type Applied = { document: TextDocument; level: MatchLevel; droppedContext?: number } | { ambiguous: number[]; level: MatchLevel } | undefined;
+
+function applyMatch(document: TextDocument, block: SearchReplaceBlock, requireUnique: boolean): Applied {
   const text = documentText(document);
-  const match = findMatch(text, document.lines.map((l) => l.text), block.search, block.replace);
+  const match = findMatch(text, document.lines.map((l) => l.text), block.search, block.replace, { requireUnique });
   switch (match.type) {
     case "text":
       return { document: replaceTextRange(document, match.start, match.end, block.replace), level: match.level };
@@ -60,10 +63,37 @@ function applyOne(document: TextDocument, block: SearchReplaceBlock): { document
 }
 
 /**
+ * The block as given; failing that, with mismatching context dropped a line at a time, where a
+ * match counts only if it is the one place in the file (two places at the same depth: refused).
+ */
+function applyOne(document: TextDocument, block: SearchReplaceBlock, trimContext: boolean): Applied {
+  const direct = applyMatch(document, block, false);
+  if (direct !== undefined || !trimContext) return direct;
+  let ambiguous: Applied;
+  let depth = 0;
+  let found: { document: TextDocument; level: MatchLevel; droppedContext: number } | undefined;
+  for (const variant of contextTrimmedVariants(block.search, block.replace)) {
+    if (found !== undefined && variant.dropped > depth) break;
+    const applied = applyMatch(document, variant, true);
+    if (applied === undefined) continue;
+    if ("ambiguous" in applied) {
+      ambiguous ??= applied;
+      continue;
+    }
+    if (found !== undefined && !applied.document.lines.every((line, i) => line.text === found!.document.lines[i]?.text)) {
+      return { ambiguous: [], level: applied.level };
+    }
+    found = { ...applied, droppedContext: variant.dropped };
+    depth = variant.dropped;
+  }
+  return found ?? ambiguous;
+}
+
+/**
  * Applies SEARCH/REPLACE blocks in order, each to the result of the previous one (so blocks may come
  * in any order), all or nothing. An empty SEARCH creates the file.
  */
-export function applySearchReplace(before: Buffer | null, blocks: readonly SearchReplaceBlock[], path: string): EditOutcome {
+export function applySearchReplace(before: Buffer | null, blocks: readonly SearchReplaceBlock[], path: string, options: { trimContext?: boolean } = {}): EditOutcome {
   const notices: string[] = [];
   const levels: MatchLevel[] = [];
   let document: TextDocument | null = before === null ? null : decodeDocument(before);
@@ -93,17 +123,20 @@ export function applySearchReplace(before: Buffer | null, blocks: readonly Searc
     if (document === null) {
       return { ok: false, refusal: "missing_file", error: `${path} does not exist. To create it, use an empty SEARCH (or write_file).` };
     }
-    const applied = applyOne(document, { search, replace });
+    const applied = applyOne(document, { search, replace }, options.trimContext ?? true);
     if (applied === undefined) return { ok: false, refusal: "no_match", error: describeNoMatch(document, search, index, blocks.length, path) };
     if ("ambiguous" in applied) {
       return {
         ok: false,
         refusal: "ambiguous",
-        error: `SEARCH block ${index + 1} matches ${applied.ambiguous.length} places in ${path} (lines ${applied.ambiguous.join(", ")}) only loosely or partially; nothing was changed. Include more surrounding lines, exactly as in the file, so it matches one place.`,
+        error: `SEARCH block ${index + 1} matches ${applied.ambiguous.length > 0 ? `${applied.ambiguous.length} places in ${path} (lines ${applied.ambiguous.join(", ")})` : `more than one place in ${path}`} only loosely or partially; nothing was changed. Include more surrounding lines, exactly as in the file, so it matches one place.`,
       };
     }
     document = applied.document;
     levels.push(applied.level);
+    if (applied.droppedContext !== undefined) {
+      notices.push(`Block ${index + 1}: ${applied.droppedContext} context line(s) did not match the file and were ignored; the changed lines matched one place. Check the result.`);
+    }
   }
   if (document === null) return { ok: false, refusal: "no_change", error: "No SEARCH/REPLACE blocks were given." };
   const after = encodeDocument(document);

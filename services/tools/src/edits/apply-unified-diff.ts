@@ -37,9 +37,11 @@ export function applyFilePatch(before: Buffer | null, patch: FilePatch): EditOut
       levels.push("exact");
       continue;
     }
-    let outcome = applySearchReplace(current, [block], patch.path);
-    if (!outcome.ok && outcome.refusal === "no_match" && hunk.lines.some((l) => l.type === "bare")) {
-      const retried = applySearchReplace(current, [hunkToBlock(hunk, "add")], patch.path);
+    // Unprefixed lines are uncertain: context first, then additions, and no context trimming then.
+    const hasBare = hunk.lines.some((l) => l.type === "bare");
+    let outcome = applySearchReplace(current, [block], patch.path, { trimContext: !hasBare });
+    if (!outcome.ok && outcome.refusal === "no_match" && hasBare) {
+      const retried = applySearchReplace(current, [hunkToBlock(hunk, "add")], patch.path, { trimContext: false });
       if (retried.ok) {
         notices.push(`Hunk ${index + 1}: lines without a +/-/space prefix were taken as additions.`);
         outcome = retried;

@@ -53,20 +53,23 @@ function trimBlankEdges(lines: string[]): { lines: string[]; leading: number; tr
 /**
  * Exact text: the first occurrence on whole lines wins; an occurrence inside a line is used only
  * when it is the only one (so `x = 1` never lands inside `max = 10` when a real line exists).
+ * With `requireUnique` (retries with trimmed context) a whole-line match must be unique too.
  */
-function findExact(text: string, search: string): MatchResult | undefined {
-  const occurrences: number[] = [];
-  for (let at = text.indexOf(search); at !== -1 && occurrences.length < 1000; at = text.indexOf(search, at + 1)) {
+function findExact(text: string, search: string, requireUnique: boolean): MatchResult | undefined {
+  const partial: number[] = [];
+  const whole: number[] = [];
+  for (let at = text.indexOf(search); at !== -1 && partial.length + whole.length < 1000; at = text.indexOf(search, at + 1)) {
     const startsLine = at === 0 || text[at - 1] === "\n";
     const endsLine = at + search.length === text.length || text[at + search.length] === "\n" || search.endsWith("\n");
-    if (startsLine && endsLine) return { type: "text", level: "exact", start: at, end: at + search.length };
-    occurrences.push(at);
+    if (startsLine && endsLine) {
+      if (!requireUnique) return { type: "text", level: "exact", start: at, end: at + search.length };
+      whole.push(at);
+    } else partial.push(at);
   }
-  if (occurrences.length === 1) return { type: "text", level: "exact", start: occurrences[0], end: occurrences[0] + search.length };
-  if (occurrences.length > 1) {
-    const lineOf = (offset: number) => text.slice(0, offset).split("\n").length;
-    return { type: "ambiguous", level: "exact", lines: occurrences.slice(0, 10).map(lineOf) };
-  }
+  const lineOf = (offset: number) => text.slice(0, offset).split("\n").length;
+  const candidates = whole.length > 0 ? whole : partial;
+  if (candidates.length === 1) return { type: "text", level: "exact", start: candidates[0], end: candidates[0] + search.length };
+  if (candidates.length > 1) return { type: "ambiguous", level: "exact", lines: candidates.slice(0, 10).map(lineOf) };
   return undefined;
 }
 
@@ -75,8 +78,8 @@ function findExact(text: string, search: string): MatchResult | undefined {
  * then whole lines compared ever more loosely. A loose level that finds two places refuses
  * (ambiguous) rather than guessing.
  */
-export function findMatch(text: string, fileLines: readonly string[], search: string, replace: string): MatchResult {
-  const exact = findExact(text, search);
+export function findMatch(text: string, fileLines: readonly string[], search: string, replace: string, options: { requireUnique?: boolean } = {}): MatchResult {
+  const exact = findExact(text, search, options.requireUnique ?? false);
   if (exact !== undefined) return exact;
   const searchLines = search.replace(/\n$/, "").split("\n");
   const trimmed = trimBlankEdges(searchLines);
