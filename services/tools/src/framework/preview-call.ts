@@ -30,7 +30,7 @@ export async function previewCall(dependencies: CallDependencies, request: ToolP
     ...base,
     kind: tool.kind,
     mutating: !tool.readOnly,
-    args_digest: sha256Hex(canonicalJson({ name: tool.name, arguments: args })),
+    args_digest: sha256Hex(canonicalJson(args)),
     notices: prepared.notices,
     paths: [],
     protected: [],
