@@ -8,16 +8,20 @@ export type MatchResult =
   | { type: "ambiguous"; level: MatchLevel; lines: number[] }
   | { type: "none" };
 
-type LineComparer = (fileLine: string, needleLine: string) => boolean;
+type Normalize = (line: string) => string;
 
-const trailing: LineComparer = (a, b) => a.trimEnd() === b.trimEnd();
-const insensitive: LineComparer = (a, b) => a.replace(/\s+/g, "") === b.replace(/\s+/g, "");
+const trailing: Normalize = (line) => line.trimEnd();
+const trimmedBoth: Normalize = (line) => line.trim();
+const insensitive: Normalize = (line) => line.replace(/\s+/g, "");
 
-function candidates(fileLines: readonly string[], needle: readonly string[], same: LineComparer): number[] {
+/** Starts where every needle line equals the file line after `normalize` (file lines normalized once). */
+function candidates(fileLines: readonly string[], needle: readonly string[], normalize: Normalize): number[] {
+  const file = fileLines.map(normalize);
+  const wanted = needle.map(normalize);
   const found: number[] = [];
-  for (let start = 0; start + needle.length <= fileLines.length; start += 1) {
+  for (let start = 0; start + wanted.length <= file.length; start += 1) {
     let ok = true;
-    for (let k = 0; k < needle.length && ok; k += 1) ok = same(fileLines[start + k], needle[k]);
+    for (let k = 0; k < wanted.length && ok; k += 1) ok = file[start + k] === wanted[k];
     if (ok) found.push(start);
   }
   return found;
@@ -25,7 +29,7 @@ function candidates(fileLines: readonly string[], needle: readonly string[], sam
 
 /** Same text after the indent, and every non-blank line shifted by the same indent. */
 function relativeIndentCandidates(fileLines: readonly string[], needle: readonly string[]): number[] {
-  return candidates(fileLines, needle, (a, b) => a.trim() === b.trim()).filter((start) => {
+  return candidates(fileLines, needle, trimmedBoth).filter((start) => {
     let shift: string | undefined;
     for (let k = 0; k < needle.length; k += 1) {
       if (isBlank(needle[k])) continue;

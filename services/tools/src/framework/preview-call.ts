@@ -10,9 +10,21 @@ import { invisibleInAddedLines } from "../files/invisible-in-change.js";
 import { suspectsNetwork } from "../sandbox/network-suspicion.js";
 import { describeFileSystemError, isFileSystemError } from "./file-system-errors.js";
 
+/** Diffing is CPU work on the event loop: bounded, with a whole-file replacement as the fallback. */
+const diffTimeoutMs = 2000;
+
+function wholeFileDiff(change: FileChange, before: string, after: string): string {
+  const oldLines = before === "" ? [] : before.replace(/\n$/, "").split("\n");
+  const newLines = after === "" ? [] : after.replace(/\n$/, "").split("\n");
+  const header = `--- ${change.before === null ? "/dev/null" : `a/${change.path}`}\n+++ b/${change.path}\n@@ -1,${oldLines.length} +1,${newLines.length} @@\n`;
+  return header + [...oldLines.map((l) => `-${l}`), ...newLines.map((l) => `+${l}`)].join("\n") + "\n";
+}
+
 function diffOf(change: FileChange): string {
   const before = change.before === null ? "" : change.before.toString("utf8");
-  return createTwoFilesPatch(change.before === null ? "/dev/null" : `a/${change.path}`, `b/${change.path}`, before, change.after.toString("utf8"), undefined, undefined, { context: 3 });
+  const after = change.after.toString("utf8");
+  const patch = createTwoFilesPatch(change.before === null ? "/dev/null" : `a/${change.path}`, `b/${change.path}`, before, after, undefined, undefined, { context: 3, timeout: diffTimeoutMs });
+  return patch ?? wholeFileDiff(change, before, after);
 }
 
 /**
