@@ -27,7 +27,7 @@ export function closestWindow(fileLines: readonly string[], needle: readonly str
   const probe = needle.slice(0, size).map((l) => l.trim());
   if (fileLines.length === 0 || probe.every((l) => l === "")) return undefined;
   const trimmedFile = fileLines.map((l) => l.trim());
-  const budget = 400_000;
+  const budget = 60_000;
   const cheap = trimmedFile.length * size > budget;
   let best: { start: number; end: number; score: number } | undefined;
   for (let start = 0; start < trimmedFile.length; start += 1) {
