@@ -7,7 +7,7 @@ import { mergeProgress } from "./scan-changed-paths.js";
 import { compareTrees } from "./compare-trees.js";
 import type { PackWriter } from "./pack-writer.js";
 import { writeLooseObject } from "./loose-object.js";
-import { readCheckpoint } from "./list-checkpoints.js";
+import { latestCheckpoint, setLatestCheckpoint } from "./latest-checkpoint.js";
 import { ensureShadowRepo, loadCache, storeCache, type ShadowRepo } from "./shadow-repo.js";
 
 export interface CommitResult {
@@ -25,22 +25,16 @@ export interface CommitInput {
 }
 
 /**
- * Files that differ from the latest checkpoint (not from the cache, which a crash may have left
- * behind): unchanged subtrees share ids, so only changed folders are read.
+ * Files that differ from the latest checkpoint. When the cache the scan started from described
+ * exactly that checkpoint, the scan's own count is exact; otherwise (a crash lost the cache, a
+ * scan was abandoned) the trees are compared, opening only folders whose ids differ.
  */
-export async function countChangesSinceLatest(repo: ShadowRepo, root: DirNode): Promise<number> {
-  const latest = await repo.refs.read(latestRef);
-  const stored = latest ? await readCheckpoint(repo, latest).catch(() => undefined) : undefined;
-  if (stored?.tree === root.oid) return 0;
-  const changes = await compareTrees(repo.objects, stored ? { kind: "stored", oid: stored.tree } : undefined, { kind: "scanned", node: root });
+export async function countChangesSinceLatest(repo: ShadowRepo, root: DirNode, startedFrom?: DirNode, scanChanges?: number): Promise<number> {
+  const latest = await latestCheckpoint(repo);
+  if (latest?.tree === root.oid) return 0;
+  if (scanChanges !== undefined && startedFrom !== undefined && (latest === undefined ? startedFrom.children.size === 0 : startedFrom.oid === latest.tree)) return scanChanges;
+  const changes = await compareTrees(repo.objects, latest ? { kind: "stored", oid: latest.tree } : undefined, { kind: "scanned", node: root });
   return changes.length;
-}
-
-async function latestCreatedMs(repo: ShadowRepo): Promise<number> {
-  const latest = await repo.refs.read(latestRef);
-  if (latest === undefined) return 0;
-  const stored = await readCheckpoint(repo, latest).catch(() => undefined);
-  return stored ? Date.parse(stored.checkpoint.created_at) || 0 : 0;
 }
 
 /** Writes the commit object for an already-stored tree and moves the run's ref and latest. Call under the lock. */
@@ -48,8 +42,7 @@ export async function recordCheckpoint(repo: ShadowRepo, context: CheckpointCont
   const ref = runRef(input.session, input.run);
   const parent = await repo.refs.read(ref);
   // Strictly increasing per workspace, so listing by time keeps the order commits were made in.
-  const createdMs = Math.max(context.now(), (repo.lastCreatedMs ?? (await latestCreatedMs(repo))) + 1);
-  repo.lastCreatedMs = createdMs;
+  const createdMs = Math.max(context.now(), ((await latestCheckpoint(repo))?.createdMs ?? 0) + 1);
   const createdAt = new Date(createdMs);
   const metadata = {
     session: input.session,
@@ -68,7 +61,7 @@ export async function recordCheckpoint(repo: ShadowRepo, context: CheckpointCont
   const oid = await writeLooseObject(repo.gitdir, "commit", content);
   // The run's ref first, then latest: a crash between them leaves both valid.
   await repo.refs.write(ref, oid);
-  await repo.refs.write(latestRef, oid);
+  await setLatestCheckpoint(repo, { id: oid, tree: root.oid as string, createdMs });
   return { id: oid, label: input.label, ...metadata };
 }
 
@@ -99,7 +92,7 @@ export async function commitCheckpoint(repo: ShadowRepo, context: CheckpointCont
       throw error;
     }
     const previousRoot = repo.cache?.root;
-    const changes = await countChangesSinceLatest(repo, scan.root);
+    const changes = await countChangesSinceLatest(repo, scan.root, previousRoot, scan.changes);
     const checkpoint = await recordCheckpoint(repo, context, scan.root, changes, input, signal);
     lap("record");
     // An unchanged tree keeps the cache file as it is (the ids it holds are all still stored).

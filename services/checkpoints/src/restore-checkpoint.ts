@@ -1,6 +1,6 @@
 import { aideError, type Checkpoint, type RestoreMode } from "@aide/contracts";
 import { applyRestore } from "./apply-restore.js";
-import { latestRef } from "./checkpoint-metadata.js";
+import { latestCheckpoint, setLatestCheckpoint } from "./latest-checkpoint.js";
 import { finishWriter, newPackWriter, scanInto, type CheckpointContext } from "./checkpoint-context.js";
 import { countChangesSinceLatest, recordCheckpoint } from "./commit-checkpoint.js";
 import { compareTrees, type TreeChange } from "./compare-trees.js";
@@ -63,8 +63,7 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
   if (input.mode === "task") return { checkpoint: target.checkpoint, plan: { modified: [], created_since: [], deleted_since: [] }, applied: !input.dry_run };
   return repo.lock.run(signal, async () => {
     const current = await scanWorkingTree(repo, context, signal);
-    const latest = await repo.refs.read(latestRef);
-    const latestTree = latest ? (await readCheckpoint(repo, latest).catch(() => undefined))?.tree : undefined;
+    const latestTree = (await latestCheckpoint(repo))?.tree;
     const workspaceChanged = latestTree !== undefined && latestTree !== current.oid;
     const changes = (await compareTrees(repo.objects, { kind: "stored", oid: target.tree }, { kind: "scanned", node: current })).filter(
       (change) => !isPathExcluded(context, change.path),
@@ -90,7 +89,9 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
       now: context.now,
     });
     await finishWriter(repo, writer);
-    await repo.refs.write(latestRef, target.checkpoint.id);
+    // createdMs only orders new checkpoints after every existing one: keep the newest time seen.
+    const newest = Math.max(Date.parse(target.checkpoint.created_at) || 0, (await latestCheckpoint(repo))?.createdMs ?? 0);
+    await setLatestCheckpoint(repo, { id: target.checkpoint.id, tree: target.tree, createdMs: newest });
     storeCache(repo, { commit: target.checkpoint.id, root: rescan.root }, (error) => context.logger.warn({ err: error }, "stat cache not saved"));
     context.logger.info({ workspace: repo.workspace, checkpoint: target.checkpoint.id, ...counts(plan), safety }, "checkpoint restored");
     return { checkpoint: target.checkpoint, plan, applied: true, workspace_changed: workspaceChanged, ...(safety ? { safety_checkpoint: safety } : {}) };

@@ -27,8 +27,8 @@ export interface ShadowRepo {
   /** The folders exist and were checked (once per process). */
   ready?: boolean;
   identity?: string;
-  /** created_at of the newest checkpoint, in ms (read from latest on first use). */
-  lastCreatedMs?: number;
+  /** The latest checkpoint (null: none yet; undefined: not read yet). */
+  latest?: { id: string; tree: string; createdMs: number } | null;
 }
 
 export function shadowGitdir(workspace: string): string {
@@ -93,7 +93,7 @@ function forgetState(repo: ShadowRepo): void {
   repo.cacheTimer = undefined;
   repo.cache = undefined;
   repo.savedCache = undefined;
-  repo.lastCreatedMs = undefined;
+  repo.latest = undefined;
   repo.objects.reload();
   repo.ready = false;
 }
