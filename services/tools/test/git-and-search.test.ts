@@ -154,17 +154,28 @@ describe("background processes", () => {
   afterAll(async () => h?.stop());
 
   const alive = (needle: string) => execFileSync("ps", ["-eo", "args="], { encoding: "utf8" }).split("\n").filter((l) => l.includes(needle) && !l.includes("ps -eo"));
+  /** The sandbox takes a moment to start the command; wait (bounded) until it shows up. */
+  const runningSoon = async (needle: string) => {
+    for (let attempt = 0; attempt < 100 && alive(needle).length === 0; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    return alive(needle);
+  };
 
   it("process_start, process_poll and process_cancel, with nothing left afterwards", async () => {
     const started = await h.exec("process_start", { command: "for i in 1 2 3; do echo tick $i; done; sleep 3131", wait_ms: "2000" });
     expect(started.result.is_error, started.result.output).toBe(false);
     const id = started.result.metadata.process_id;
     expect(id).toMatch(/^p\d+$/);
-    expect(started.result.output).toContain("tick 3");
     expect(started.result.metadata.running).toBe(true);
+    // On a loaded machine the ticks may arrive after the start call returned: collect them by polling.
+    let seen = started.result.output;
+    for (let attempt = 0; attempt < 40 && !seen.includes("tick 3"); attempt += 1) {
+      seen += (await h.exec("process_poll", { id, wait_ms: 250 })).result.output;
+    }
+    expect(seen).toContain("tick 1");
+    expect(seen).toContain("tick 3");
     const polled = await h.exec("process_poll", { id });
     expect(polled.result.output).toContain("(no new output)");
-    expect(alive("sleep 3131").length).toBeGreaterThan(0);
+    expect((await runningSoon("sleep 3131")).length).toBeGreaterThan(0);
     const cancelled = await h.exec("process_cancel", { id });
     expect(cancelled.result.metadata.running).toBe(false);
     expect(alive("sleep 3131")).toEqual([]);
@@ -189,7 +200,8 @@ describe("background processes", () => {
   it("agent.tools.close reaps a session's processes and leaves other sessions alone", async () => {
     const mine = await h.exec("process_start", { command: "sleep 3434", wait_ms: 0 }, { session: "closing" });
     const other = await h.exec("process_start", { command: "sleep 3535", wait_ms: 0 }, { session: "staying" });
-    expect(alive("sleep 3434").length).toBeGreaterThan(0);
+    expect((await runningSoon("sleep 3434")).length).toBeGreaterThan(0);
+    expect((await runningSoon("sleep 3535")).length).toBeGreaterThan(0);
     const reply = await requestJson(h.client, "agent.tools.close", { session: "closing" });
     expect(reply).toEqual({ ok: true, result: { session: "closing", processes_reaped: 1 } });
     expect(alive("sleep 3434")).toEqual([]);
@@ -201,7 +213,7 @@ describe("background processes", () => {
   it("the service reaps its background processes when it stops", async () => {
     const own = await startToolsHarness();
     await own.exec("process_start", { command: "sleep 3333", wait_ms: 0 });
-    expect(alive("sleep 3333").length).toBeGreaterThan(0);
+    expect((await runningSoon("sleep 3333")).length).toBeGreaterThan(0);
     await own.stop();
     expect(alive("sleep 3333")).toEqual([]);
   });
