@@ -20,6 +20,8 @@ export function busPermissions(): Record<string, UserPermissions> {
         allow: [
           "agent.evt.>",
           "agent.audit.>",
+          // Orchestrator instances forward a command to the instance running the session.
+          "agent.orch.>",
           "agent.model.chat",
           "agent.model.list",
           "agent.model.abort",
@@ -30,7 +32,7 @@ export function busPermissions(): Record<string, UserPermissions> {
           ...kv(memoryBucketName),
         ],
       },
-      subscribe: { allow: ["agent.cmd.>", "agent.model.delta.>", "_INBOX_orchestrator.>", discovery] },
+      subscribe: { allow: ["agent.cmd.>", "agent.model.delta.>", "agent.orch.>", "_INBOX_orchestrator.>", discovery] },
       allow_responses: true,
     },
     model: {

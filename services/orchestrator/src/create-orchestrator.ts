@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { NatsConnection } from "nats";
 import type { Logger } from "pino";
+import { busForward } from "./commands/forwarded-commands.js";
 import { busCheckpointsPort, busModelPort, busToolsPort, jetStreamEgressJournal } from "./bus/bus-service-ports.js";
 import { ensureJetStream, lastEventSeq } from "./bus/jetstream-setup.js";
 import type { OrchestratorConfig } from "./config/orchestrator-config.js";
@@ -32,5 +33,7 @@ export async function createBusOrchestrator(connection: NatsConnection, config: 
     logger: logger.child({ module: "loop" }),
     config,
     lastEventSeq: (session) => lastEventSeq(handles.jsm, session),
+    instanceId: config.instanceId,
+    forward: busForward(connection),
   });
 }

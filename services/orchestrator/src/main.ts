@@ -1,5 +1,6 @@
 import { runService, startService } from "@aide/runtime";
 import { commandEndpoints } from "./commands/command-endpoints.js";
+import { serveForwardedCommands } from "./commands/forwarded-commands.js";
 import { configFromEnv } from "./config/orchestrator-config.js";
 import { createBusOrchestrator } from "./create-orchestrator.js";
 
@@ -7,7 +8,9 @@ await runService("orchestrator", async ({ connection, logger }) => {
   const config = configFromEnv();
   const orchestrator = await createBusOrchestrator(connection, config, logger);
   // Resume before answering commands: a decision for a re-offered approval must find its waiter.
+  const forwarded = serveForwardedCommands(connection, orchestrator, logger.child({ module: "forwarded" }));
   const resumed = await orchestrator.resumeAll();
+  orchestrator.startBackground();
   const service = await startService({
     connection,
     name: "aide-orchestrator",
@@ -16,8 +19,9 @@ await runService("orchestrator", async ({ connection, logger }) => {
     endpoints: commandEndpoints(orchestrator),
     logger: logger.child({ module: "commands" }),
   });
-  logger.info({ resumed, unsandboxed: config.unsandboxed, roots: config.workspaceRoots }, "orchestrator ready");
+  logger.info({ resumed, instance: config.instanceId, unsandboxed: config.unsandboxed, roots: config.workspaceRoots }, "orchestrator ready");
   return async () => {
+    forwarded.unsubscribe();
     await orchestrator.stop();
     await service.stop(2_000);
   };

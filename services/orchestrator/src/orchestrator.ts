@@ -17,7 +17,35 @@ export class Orchestrator {
   readonly sessions = new Map<string, SessionRuntime>();
   /** Set at shutdown: runs cut off by the drain stay active in the store and resume at the next start. */
   private stopping = false;
+  private timers: NodeJS.Timeout[] = [];
   constructor(readonly seams: OrchestratorSeams) {}
+
+  /**
+   * Lease upkeep for several instances sharing the queue group: renew the leases of the runs held
+   * here, and take over active sessions whose owner stopped renewing.
+   */
+  startBackground(): void {
+    const leaseMs = this.seams.config.leaseMs;
+    const renew = setInterval(() => {
+      for (const runtime of this.sessions.values()) {
+        if (runtime.running && runtime.lease) runtime.persist().catch((error: unknown) => this.seams.logger.warn({ err: error }, "lease renewal failed"));
+      }
+    }, Math.max(100, Math.floor(leaseMs / 3)));
+    const sweep = setInterval(() => {
+      this.resumeAll().catch((error: unknown) => this.seams.logger.warn({ err: error }, "takeover sweep failed"));
+    }, Math.max(200, Math.floor(leaseMs / 2)));
+    renew.unref();
+    sweep.unref();
+    this.timers.push(renew, sweep);
+  }
+
+  /** The instance that runs this session when it is not this one and its lease is live. */
+  ownerElsewhere(runtime: SessionRuntime): string | undefined {
+    const record = runtime.record;
+    if (runtime.running || !isActive(record.state) || !record.owner || record.owner === this.seams.instanceId) return undefined;
+    if (!record.lease_until || Date.parse(record.lease_until) <= this.seams.now().getTime()) return undefined;
+    return record.owner;
+  }
 
   /** The session loaded here, or read from the store (it may have been started by another instance). */
   async load(id: string): Promise<SessionRuntime> {
@@ -43,6 +71,9 @@ export class Orchestrator {
       runtime = await this.load(request.session);
       if (isActive(runtime.record.state) || runtime.running) throw aideError("ALREADY_RUNNING", { session: request.session });
       if (runtime.record.workspace !== workspace) throw aideError("VALIDATION", { detail: "a session keeps its workspace" });
+      const claimed = await this.seams.store.claim(request.session, this.seams.instanceId, this.seams.now(), this.seams.config.leaseMs);
+      if (!claimed || isActive(claimed.state)) throw aideError("ALREADY_RUNNING", { session: request.session });
+      runtime.record = claimed;
     } else {
       const now = this.seams.now().toISOString();
       const id = this.seams.generateId();
@@ -112,6 +143,7 @@ export class Orchestrator {
     record.automation_writes = [];
     record.system = undefined;
     runtime.abortController = new AbortController();
+    runtime.lease = { owner: this.seams.instanceId, ms: this.seams.config.leaseMs };
   }
 
   /** Starts (or resumes) the loop of the session's current run in the background. */
@@ -137,7 +169,10 @@ export class Orchestrator {
       .then((outcome) => this.finish(runtime, outcome))
       .catch((error: unknown) => context.logger.error({ err: error }, "finishing the run failed"))
       .finally(() => {
-        if (runtime.running === done) runtime.running = undefined;
+        if (runtime.running === done) {
+          runtime.running = undefined;
+          runtime.lease = undefined;
+        }
       });
     runtime.running = done;
   }
@@ -194,14 +229,19 @@ export class Orchestrator {
     const records = await this.seams.store.list();
     let resumed = 0;
     let catalog: ToolDescriptor[] | undefined;
-    for (const record of records) {
-      if (!isActive(record.state) || this.sessions.has(record.id)) continue;
+    for (const listed of records) {
+      const local = this.sessions.get(listed.id);
+      if (!isActive(listed.state) || local?.running || local?.lease) continue;
+      const record = await this.seams.store.claim(listed.id, this.seams.instanceId, this.seams.now(), this.seams.config.leaseMs);
+      if (!record || !isActive(record.state)) continue;
       const streamSeq = (await this.seams.lastEventSeq?.(record.id).catch(() => 0)) ?? 0;
       record.last_seq = Math.max(record.last_seq, streamSeq);
       // Child agents are not durable: their approvals go; the parent's spawn_agent call reads as interrupted.
       record.approvals = record.approvals.filter((approval) => approval.depth === 0);
       const runtime = new SessionRuntime(record, this.seams.store, this.seams.events, this.seams.now);
+      runtime.lease = { owner: this.seams.instanceId, ms: this.seams.config.leaseMs };
       this.sessions.set(record.id, runtime);
+      this.seams.logger.info({ session: record.id, previous_owner: listed.owner }, "resuming a session");
       await runtime.emit("run.state", { state: record.state });
       catalog ??= mergeCatalog(await this.toolCatalogWithRetry());
       this.launch(runtime, catalog);
@@ -228,6 +268,7 @@ export class Orchestrator {
   /** Stops every run's waiting (used at shutdown; durable state stays for the next start). */
   async stop(): Promise<void> {
     this.stopping = true;
+    for (const timer of this.timers) clearInterval(timer);
     await this.seams.events.flush();
   }
 }

@@ -7,6 +7,8 @@ import type { Orchestrator } from "../orchestrator.js";
  */
 export async function changeMode(orchestrator: Orchestrator, session: string, mode: Mode): Promise<{ mode: Mode }> {
   const runtime = await orchestrator.load(session);
+  const owner = orchestrator.ownerElsewhere(runtime);
+  if (owner && orchestrator.seams.forward) return (await orchestrator.seams.forward(owner, "mode", { session, mode })) as { mode: Mode };
   const record = runtime.record;
   if (record.mode !== mode) {
     record.mode = mode;

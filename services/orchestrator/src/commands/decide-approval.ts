@@ -8,6 +8,8 @@ import type { Orchestrator } from "../orchestrator.js";
  */
 export async function decideApproval(orchestrator: Orchestrator, request: DecisionRequest): Promise<{ accepted: boolean; state: string }> {
   const runtime = await orchestrator.load(request.session);
+  const owner = orchestrator.ownerElsewhere(runtime);
+  if (owner && orchestrator.seams.forward) return (await orchestrator.seams.forward(owner, "decision", request)) as { accepted: boolean; state: string };
   const pending = runtime.record.approvals.find((approval) => approval.id === request.approval);
   if (!pending || pending.run !== runtime.record.run || !runtime.waiter.has(pending.id)) {
     throw aideError("APPROVAL_NOT_FOUND", { approval: request.approval, session: request.session });

@@ -9,6 +9,8 @@ import { isActive } from "../session/session-record.js";
  */
 export async function sendMessage(orchestrator: Orchestrator, request: z.infer<typeof MessageRequestSchema>): Promise<{ run: string; state: "running" | "awaiting_approval" }> {
   const runtime = await orchestrator.load(request.session);
+  const owner = orchestrator.ownerElsewhere(runtime);
+  if (owner && orchestrator.seams.forward) return (await orchestrator.seams.forward(owner, "message", request)) as { run: string; state: "running" | "awaiting_approval" };
   const record = runtime.record;
   if (isActive(record.state)) {
     record.inbox.push(request.text);

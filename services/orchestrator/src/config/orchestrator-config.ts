@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { aideError } from "@aide/contracts";
 
@@ -17,6 +18,13 @@ export interface OrchestratorConfig {
   runBudgetMs: number;
   /** Context budget in characters when the model does not say (`AIDE_CONTEXT_CHARS`). */
   contextChars: number;
+  /**
+   * This instance's identity (`AIDE_ORCHESTRATOR_ID`, default from the host name): runs are owned
+   * by it, and a restart with the same id resumes them at once. Give each instance its own.
+   */
+  instanceId: string;
+  /** How long a run's ownership lasts without renewal (`AIDE_LEASE_MS`); another instance takes over after it. */
+  leaseMs: number;
   modelTimeoutMs: number;
   toolTimeoutMs: number;
   checkpointTimeoutMs: number;
@@ -28,6 +36,13 @@ function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw aideError("CONFIG_INVALID", { detail: `${name} must be a positive number, got ${raw}` });
   return value;
+}
+
+function instanceIdFrom(env: NodeJS.ProcessEnv): string {
+  const raw = env.AIDE_ORCHESTRATOR_ID || `orchestrator-${hostname()}`;
+  const safe = raw.replace(/[^A-Za-z0-9_-]/g, "-").slice(0, 64);
+  if (safe === "") throw aideError("CONFIG_INVALID", { detail: "AIDE_ORCHESTRATOR_ID must contain letters or digits" });
+  return safe;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): OrchestratorConfig {
@@ -44,6 +59,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Orchestrato
     maxIterations: positive(env, "AIDE_MAX_ITERATIONS", 25),
     runBudgetMs: positive(env, "AIDE_RUN_BUDGET_MS", 3_600_000),
     contextChars: positive(env, "AIDE_CONTEXT_CHARS", 120_000),
+    leaseMs: positive(env, "AIDE_LEASE_MS", 30_000),
+    instanceId: instanceIdFrom(env),
     modelTimeoutMs: positive(env, "AIDE_MODEL_TIMEOUT_MS", 600_000),
     toolTimeoutMs: positive(env, "AIDE_TOOL_TIMEOUT_MS", 900_000),
     checkpointTimeoutMs: positive(env, "AIDE_CHECKPOINT_TIMEOUT_MS", 60_000),

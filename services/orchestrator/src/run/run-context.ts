@@ -25,7 +25,16 @@ export interface OrchestratorSeams {
   config: OrchestratorConfig;
   /** The newest event seq of a session in the stream (restart continues after it); 0 when unknown. */
   lastEventSeq?: (session: string) => Promise<number>;
+  /**
+   * This instance's stable identity (the owner of the runs it executes). A restarted process with
+   * the same id takes its sessions back at once; another instance waits for the lease to expire.
+   */
+  instanceId: string;
+  /** Sends a command to the instance that runs the session; resolves with its result or throws its AideError. */
+  forward?: (owner: string, command: ForwardedCommand, body: unknown) => Promise<unknown>;
 }
+
+export type ForwardedCommand = "decision" | "abort" | "message" | "mode";
 
 /** The part of a loop's state that a turn changes. The root run's is its session record (durable). */
 export type LoopState = Pick<

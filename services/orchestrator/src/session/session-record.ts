@@ -101,6 +101,9 @@ export const SessionRecordSchema = z.object({
   automation_writes: z.array(z.string()).default([]),
   /** A mode notice to put into the next user-side message (Plan/Act switch). */
   pending_mode_notice: ModeSchema.optional(),
+  /** The orchestrator instance running the session, and until when its lease holds. */
+  owner: z.string().optional(),
+  lease_until: z.string().optional(),
   /** Messages from the person received while the run was busy; appended before the next model turn. */
   inbox: z.array(z.string()).default([]),
 });

@@ -13,6 +13,8 @@ export class SessionRuntime {
   abortController = new AbortController();
   /** Resolves when the current run's loop has returned. */
   running?: Promise<void>;
+  /** Set while this process runs the session: every write renews the lease. */
+  lease?: { owner: string; ms: number };
 
   constructor(
     public record: SessionRecord,
@@ -29,7 +31,12 @@ export class SessionRuntime {
   }
 
   persist(): Promise<void> {
-    this.record.updated_at = this.now().toISOString();
+    const now = this.now();
+    this.record.updated_at = now.toISOString();
+    if (this.lease) {
+      this.record.owner = this.lease.owner;
+      this.record.lease_until = new Date(now.getTime() + this.lease.ms).toISOString();
+    }
     return this.store.put(this.record);
   }
 

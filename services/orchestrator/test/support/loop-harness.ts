@@ -39,6 +39,8 @@ export function testConfig(overrides: Partial<OrchestratorConfig> = {}): Orchest
     modelTimeoutMs: 60_000,
     toolTimeoutMs: 60_000,
     checkpointTimeoutMs: 60_000,
+    leaseMs: 30_000,
+    instanceId: "test-instance",
     ...overrides,
   };
 }
@@ -63,6 +65,7 @@ export function createLoopHarness(
     put: async (record: Parameters<typeof store.put>[0]) => {
       if (!dead) await store.put(record);
     },
+    claim: (...args: Parameters<typeof store.claim>) => store.claim(...args),
   };
   let counter = 0;
   const sink = new EventSink({
@@ -86,6 +89,7 @@ export function createLoopHarness(
     generateId: () => `id${++counter}x${Math.random().toString(36).slice(2, 8)}`,
     logger,
     config: testConfig(options.config),
+    instanceId: "test-instance",
     lastEventSeq: async (session) => events.filter((event) => event.session === session).reduce((max, event) => Math.max(max, event.seq), 0),
   });
   const waitFor: LoopHarness["waitFor"] = (type, predicate = () => true) =>
