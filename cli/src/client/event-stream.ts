@@ -9,6 +9,8 @@ export interface EventStreamOptions extends GatewayConnection {
   /** Called when the stream gives up (after `maxReconnects` failed attempts in a row). */
   onGiveUp?(error: Error): void;
   maxReconnects?: number;
+  /** Told about each drop before the reconnect (the close code: 4008 = resume after falling behind). */
+  onReconnect?(closeCode: number): void;
 }
 
 /**
@@ -53,7 +55,8 @@ export function openEventStream(options: EventStreamOptions): { close(): void; l
         options.onGiveUp?.(new Error("the event stream closed and did not come back"));
         return;
       }
-      setTimeout(connect, Math.min(2000, 100 * 2 ** failures));
+      options.onReconnect?.(code);
+      setTimeout(connect, code === 4008 ? 0 : Math.min(2000, 100 * 2 ** failures));
     });
   };
   connect();

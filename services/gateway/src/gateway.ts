@@ -4,6 +4,7 @@ import type { NatsConnection } from "nats";
 import type { Logger } from "pino";
 import { createBrowserSessions } from "./browser-sessions.js";
 import { createGatewayBus, type GatewayBus } from "./gateway-bus.js";
+import type { FrameFeedOptions } from "./frame-feed.js";
 import { installHttpHooks } from "./http-hooks.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { createOriginPolicy } from "./origin-policy.js";
@@ -30,6 +31,8 @@ export interface GatewayOptions {
   wsMaxPayloadBytes?: number;
   /** Per-session event memory (tests make it small to exercise the replay path). */
   hubRingEvents?: number;
+  /** Per-client back-pressure limits (tests make them small to exercise `resume`). */
+  wsFeed?: FrameFeedOptions;
   rateLimit?: { max: number; windowMs: number };
   /** Injected for tests; defaults to the bus connection. */
   bus?: GatewayBus;
@@ -84,7 +87,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.get("/api/openapi.json", async () => openApi);
   registerPanelRoutes(app, { panelDir: options.panelDir, token: options.token, browserSessions });
 
-  const sockets = attachEventSocket({ server: app.server, auth, connection: options.connection, bus, logger: options.logger.child({ module: "events" }), maxPayloadBytes: options.wsMaxPayloadBytes, hubs: { ringEvents: options.hubRingEvents } });
+  const sockets = attachEventSocket({ server: app.server, auth, connection: options.connection, bus, logger: options.logger.child({ module: "events" }), maxPayloadBytes: options.wsMaxPayloadBytes, hubs: { ringEvents: options.hubRingEvents }, feed: options.wsFeed });
 
   return {
     app,

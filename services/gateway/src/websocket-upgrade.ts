@@ -9,6 +9,7 @@ import type { GatewayBus } from "./gateway-bus.js";
 import type { RequestAuth } from "./request-auth.js";
 import { streamSessionEvents } from "./session-event-stream.js";
 import { createSessionHubs, type SessionHubsOptions } from "./session-hub.js";
+import type { FrameFeedOptions } from "./frame-feed.js";
 import { validate } from "./validate.js";
 
 export interface WebSocketOptions {
@@ -20,6 +21,7 @@ export interface WebSocketOptions {
   /** Largest frame a client may send; a bigger one closes the socket (1009). */
   maxPayloadBytes?: number;
   hubs?: Omit<SessionHubsOptions, "connection" | "logger">;
+  feed?: FrameFeedOptions;
 }
 
 /** Refuses an upgrade with a plain HTTP response, before any WebSocket handshake. */
@@ -82,7 +84,7 @@ export function attachEventSocket(options: WebSocketOptions): { close(): Promise
       }
     });
     try {
-      const started = await streamSessionEvents({ connection: options.connection, hubs, bus: options.bus, session: query.session, since: query.since, socket: ws, logger });
+      const started = await streamSessionEvents({ connection: options.connection, hubs, bus: options.bus, session: query.session, since: query.since, socket: ws, logger, feed: options.feed });
       if (closed) {
         await started();
         return;
