@@ -108,6 +108,15 @@ describe("aide run", () => {
     expect(h.orchestrator.sessions.get(session)?.state).toBe("aborted");
   });
 
+  it("passes --mode, --model and --auto-approve edits to the start request", async () => {
+    const run = start("run", ["auto task", "--workspace", "/tmp/ws", "--mode", "plan", "--model", "tiny", "--auto-approve", "edits"]);
+    await until(() => h.orchestrator.starts.find((s) => s.task === "auto task"), "the start request");
+    expect(h.orchestrator.starts.find((s) => s.task === "auto task")).toMatchObject({ workspace: "/tmp/ws", mode: "plan", model: "tiny", auto_approve: { edits: true, commands: [] } });
+    const session = await until(() => /session (s\w+)/.exec(run.output())?.[1], "the session line");
+    await h.gateway.app.inject({ method: "POST", url: "/api/agent/abort", headers: h.headers({ "content-type": "application/json" }), payload: { session } });
+    expect(await run.exit).toBe(130);
+  });
+
   it("usage errors exit 2; a missing stack is reported", async () => {
     expect(await start("run", []).exit).toBe(2);
     expect(await start("run", ["t", "--mode", "yolo"]).exit).toBe(2);

@@ -11,6 +11,8 @@ export interface FakeOrchestrator {
   /** Decisions received, in order (to assert "decided once"). */
   decisions: Array<{ session: string; approval: string; decision: string; accepted: boolean }>;
   restores: Array<{ session: string; checkpoint: string; dry_run: boolean }>;
+  /** Every start request as received. */
+  starts: Array<Record<string, unknown>>;
   sessions: Map<string, SessionSnapshot>;
   /** Opens one more pending approval on a session with these payload fields (e.g. protected flags). */
   requestApproval(session: string, fields: Record<string, unknown>): Promise<string>;
@@ -43,6 +45,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
   const sessions = new Map<string, SessionSnapshot>();
   const decisions: FakeOrchestrator["decisions"] = [];
   const restores: FakeOrchestrator["restores"] = [];
+  const starts: FakeOrchestrator["starts"] = [];
   const subscriptions: Subscription[] = [];
   let counter = 0;
 
@@ -110,6 +113,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
 
   const handlers: Record<string, (body: any) => Promise<unknown>> = {
     "agent.cmd.start": async (body) => {
+      starts.push(body);
       const id = `s${Date.now().toString(36)}${++counter}`;
       const now = new Date().toISOString();
       sessions.set(id, {
@@ -188,6 +192,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
   return {
     decisions,
     restores,
+    starts,
     sessions,
     publish,
     requestApproval,
