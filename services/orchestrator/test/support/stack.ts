@@ -89,11 +89,13 @@ export async function startStack(
   services.model = await startServiceProcess(bus, "model", { env: { AIDE_MODELS_CONFIG: modelsConfig, AIDE_HOME: join(dir, "home"), AIDE_LOG_LEVEL: "info" }, pinger: tester });
   services.tools = await startServiceProcess(bus, "tools", { env: { ...roots, AIDE_LOG_LEVEL: "info", ...options.toolsEnv }, pinger: tester });
   services.checkpoints = await startServiceProcess(bus, "checkpoints", { env: { ...roots, AIDE_LOG_LEVEL: "info" }, pinger: tester });
+  const orchestrators: ServiceProcess[] = [];
   const startOrchestrator = async (env: Record<string, string> = {}) => {
     services.orchestrator = await startServiceProcess(bus, "orchestrator", {
       env: { ...roots, AIDE_LOG_LEVEL: "info", ...options.orchestratorEnv, ...env },
       pinger: tester,
     });
+    orchestrators.push(services.orchestrator);
     return services.orchestrator;
   };
   await startOrchestrator();
@@ -139,7 +141,7 @@ export async function startStack(
     },
     async stop() {
       subscription.unsubscribe();
-      for (const service of Object.values(services)) await service.stop().catch(() => undefined);
+      for (const service of new Set([...orchestrators, ...Object.values(services)])) await service.stop().catch(() => undefined);
       await bus.stop();
       rmSync(dir, { recursive: true, force: true });
     },

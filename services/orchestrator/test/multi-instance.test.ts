@@ -1,0 +1,72 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "./support/scripted-calls.js";
+import { assertContiguous, stackSkipReason, startStack, type Stack } from "./support/stack.js";
+import type { ServiceProcess } from "../../../tests/helpers/service-process.js";
+
+const skipReason = stackSkipReason();
+const ready = skipReason === "";
+
+/**
+ * Two orchestrator instances in the command queue group (ARCHITECTURE §2): whichever instance a
+ * command reaches, it applies to the run (forwarded to the owner); when the owner dies, the other
+ * takes the session over once the lease expires and offers the pending approval again.
+ */
+describe.skipIf(!ready)(`two orchestrators sharing the queue group${skipReason}`, () => {
+  let stack: Stack;
+  const instances: Record<string, ServiceProcess> = {};
+  beforeAll(async () => {
+    const script = [{ text: call.write("a.txt", "x") }, { text: call.read("a.txt") }, { text: call.complete("wrote a.txt") }];
+    const second = [{ text: call.write("b.txt", "y") }, { text: call.read("b.txt") }, { text: call.complete("wrote b.txt") }];
+    stack = await startStack(script, { orchestratorEnv: { AIDE_LEASE_MS: "3000" }, models: { s2: second } });
+    instances["orch-a"] = stack.services.orchestrator;
+    await stack.services.orchestrator.stop();
+    instances["orch-a"] = await stack.startOrchestrator({ AIDE_ORCHESTRATOR_ID: "orch-a" });
+    instances["orch-b"] = await stack.startOrchestrator({ AIDE_ORCHESTRATOR_ID: "orch-b" });
+  });
+  afterAll(async () => stack?.stop());
+
+  async function ownerOf(session: string): Promise<string> {
+    const kv = await stack.tester.jetstream().views.kv("aide_sessions");
+    const entry = await kv.get(session);
+    return JSON.parse(new TextDecoder().decode(entry!.value)).owner;
+  }
+
+  it("commands reach the run whichever instance receives them", async () => {
+    const started = await stack.command("start", { task: "Create a.txt", workspace: stack.workspace });
+    const session = started.result.session as string;
+    const requested = await stack.waitFor((e) => e.session === session && e.type === "approval.requested");
+    expect(["orch-a", "orch-b"]).toContain(await ownerOf(session));
+    for (let index = 1; index <= 4; index += 1) {
+      expect(await stack.command("message", { session, text: `note ${index}` })).toMatchObject({ ok: true });
+    }
+    const decided = await stack.command("decision", { session, approval: (requested.payload as { approval: string }).approval, decision: "approve" });
+    expect(decided).toMatchObject({ ok: true, result: { accepted: true } });
+    const end = await stack.terminal(session);
+    expect(end.payload).toMatchObject({ state: "done" });
+    const requests = stack.modelRequests();
+    const second = JSON.stringify(requests[1].messages);
+    for (let index = 1; index <= 4; index += 1) expect(second).toContain(`note ${index}`);
+    assertContiguous(stack.events, session);
+  });
+
+  it("when the owner is killed, the other instance takes the session over after the lease and re-offers the approval", async () => {
+    const started = await stack.command("start", { task: "Create b.txt", workspace: stack.workspace, model: "s2" });
+    const session = started.result.session as string;
+    const first = await stack.waitFor((e) => e.session === session && e.type === "approval.requested");
+    const owner = await ownerOf(session);
+    const survivor = owner === "orch-a" ? "orch-b" : "orch-a";
+    await instances[owner].stop("SIGKILL");
+    const again = await stack.waitFor((e) => e.session === session && e.type === "approval.requested" && e.seq > first.seq, 30_000);
+    expect((again.payload as { approval: string }).approval).toBe((first.payload as { approval: string }).approval);
+    expect(await ownerOf(session)).toBe(survivor);
+    const decided = await stack.command("decision", { session, approval: (first.payload as { approval: string }).approval, decision: "approve" });
+    expect(decided).toMatchObject({ ok: true });
+    const end = await stack.terminal(session);
+    expect(end.payload).toMatchObject({ state: "done" });
+    expect(readFileSync(join(stack.workspace, "b.txt"), "utf8")).toContain("y");
+    assertContiguous(stack.events, session);
+    expect(instances[survivor].logs()).toContain("resuming a session");
+  });
+});
