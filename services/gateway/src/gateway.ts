@@ -33,6 +33,7 @@ export interface GatewayOptions {
   hubRingEvents?: number;
   /** Per-client back-pressure limits (tests make them small to exercise `resume`). */
   wsFeed?: FrameFeedOptions;
+  wsMaxClients?: number;
   rateLimit?: { max: number; windowMs: number };
   /** Injected for tests; defaults to the bus connection. */
   bus?: GatewayBus;
@@ -56,7 +57,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const logger = options.logger.child({ module: "http" });
   const version = options.version ?? "0.1.0";
   let boundPort = options.port;
-  const app = Fastify({ logger: false, bodyLimit: options.bodyLimitBytes ?? 1 << 20, return503OnClosing: true });
+  // requestTimeout bounds a slow sender (the longest bus call, a restore, has 120 s).
+  const app = Fastify({ logger: false, bodyLimit: options.bodyLimitBytes ?? 1 << 20, return503OnClosing: true, requestTimeout: 180_000 });
   app.removeContentTypeParser("text/plain");
   const browserSessions = createBrowserSessions({ now: options.now });
   const originPolicy = createOriginPolicy(() => boundPort);
@@ -87,7 +89,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.get("/api/openapi.json", async () => openApi);
   registerPanelRoutes(app, { panelDir: options.panelDir, token: options.token, browserSessions });
 
-  const sockets = attachEventSocket({ server: app.server, auth, connection: options.connection, bus, logger: options.logger.child({ module: "events" }), maxPayloadBytes: options.wsMaxPayloadBytes, hubs: { ringEvents: options.hubRingEvents }, feed: options.wsFeed });
+  const sockets = attachEventSocket({ server: app.server, auth, connection: options.connection, bus, logger: options.logger.child({ module: "events" }), maxPayloadBytes: options.wsMaxPayloadBytes, hubs: { ringEvents: options.hubRingEvents }, feed: options.wsFeed, maxClients: options.wsMaxClients });
 
   return {
     app,

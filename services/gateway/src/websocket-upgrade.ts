@@ -3,7 +3,7 @@ import type { Duplex } from "node:stream";
 import type { NatsConnection } from "nats";
 import type { Logger } from "pino";
 import { WebSocketServer, type WebSocket } from "ws";
-import { AideError, EventsQuerySchema, wsCloseCodes, type WsFrame } from "@aide/contracts";
+import { AideError, aideError, EventsQuerySchema, wsCloseCodes, type WsFrame } from "@aide/contracts";
 import { errorEnvelope, httpStatusFor, toAideError } from "./http-errors.js";
 import type { GatewayBus } from "./gateway-bus.js";
 import type { RequestAuth } from "./request-auth.js";
@@ -22,6 +22,8 @@ export interface WebSocketOptions {
   maxPayloadBytes?: number;
   hubs?: Omit<SessionHubsOptions, "connection" | "logger">;
   feed?: FrameFeedOptions;
+  /** Open event sockets at most; past it an upgrade is refused with BUSY (503). */
+  maxClients?: number;
 }
 
 /** Refuses an upgrade with a plain HTTP response, before any WebSocket handshake. */
@@ -29,7 +31,7 @@ function refuse(socket: Duplex, error: AideError, retryAfter?: number): void {
   const status = httpStatusFor(error.code);
   const body = JSON.stringify(errorEnvelope(error));
   const headers = [
-    `HTTP/1.1 ${status} ${status === 401 ? "Unauthorized" : status === 403 ? "Forbidden" : status === 429 ? "Too Many Requests" : "Bad Request"}`,
+    `HTTP/1.1 ${status} ${status === 401 ? "Unauthorized" : status === 403 ? "Forbidden" : status === 429 ? "Too Many Requests" : status === 503 ? "Service Unavailable" : status === 404 ? "Not Found" : "Bad Request"}`,
     "Content-Type: application/json; charset=utf-8",
     `Content-Length: ${Buffer.byteLength(body)}`,
     ...(retryAfter ? [`Retry-After: ${retryAfter}`] : []),
@@ -59,6 +61,10 @@ export function attachEventSocket(options: WebSocketOptions): { close(): Promise
     const { error, retryAfter } = options.auth.check(url, request.headers);
     if (error) {
       refuse(socket, error, retryAfter);
+      return;
+    }
+    if (wss.clients.size >= (options.maxClients ?? 1000)) {
+      refuse(socket, aideError("BUSY", { detail: `${wss.clients.size} event sockets open` }));
       return;
     }
     let query: { session: string; since: number };

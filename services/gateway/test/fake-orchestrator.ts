@@ -120,7 +120,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
         id, user: body.user ?? "local", workspace: body.workspace, mode: body.mode ?? "act", state: "running", run: `r${counter}`,
         task: body.task, iterations: 0, last_seq: 0, approvals_pending: [], created_at: now, updated_at: now,
       });
-      if (options.approvalPauses !== false) setTimeout(() => void runUntilApproval(id), 20);
+      if (options.approvalPauses !== false) setTimeout(() => runUntilApproval(id).catch(() => undefined), 20);
       return { ok: true, result: { session: id, run: `r${counter}`, state: "running" } };
     },
     "agent.cmd.status": async (body) => (sessions.has(body.session) ? { ok: true, result: sessions.get(body.session) } : notFound(body.session)),
@@ -136,7 +136,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
         return { ok: false, error: { code: "APPROVAL_CONFIRMATION_REQUIRED", message: `Approving ${body.approval} needs an explicit confirmation: protected path` } };
       }
       snapshot.approvals_pending = snapshot.approvals_pending.filter((pending) => pending.id !== body.approval);
-      setTimeout(() => void finish(body.session, body.approval, body.decision), 10);
+      setTimeout(() => finish(body.session, body.approval, body.decision).catch(() => undefined), 10);
       return { ok: true, result: { accepted: true, state: body.decision === "abort" ? "aborted" : "running" } };
     },
     "agent.cmd.abort": async (body) => {

@@ -133,6 +133,23 @@ describe("WebSocket upgrade security (checked before the handshake)", () => {
     expect((await upgrade(h.headers(), "/api/nope")).status).toBe(404);
     expect((await upgrade(h.headers())).status).toBe(101);
   });
+  it("past the socket limit an upgrade is refused with 503 BUSY", async () => {
+    const { startHarness: start } = await import("./gateway-harness.js");
+    const small = await start({ listen: true, wsMaxClients: 1 });
+    try {
+      const started = await small.gateway.app.inject({ method: "POST", url: "/api/agent/start", headers: small.headers({ "content-type": "application/json" }), payload: { task: "t", workspace: "/w" } });
+      const id = started.json().session;
+      const first = new WebSocket(`ws://127.0.0.1:${small.port}/api/events?session=${id}`, { headers: { authorization: `Bearer ${small.token}` } });
+      await new Promise((resolve, reject) => { first.once("open", resolve); first.once("error", reject); });
+      const second = new WebSocket(`ws://127.0.0.1:${small.port}/api/events?session=${id}`, { headers: { authorization: `Bearer ${small.token}` } });
+      const status = await new Promise<number>((resolve) => second.once("unexpected-response", (_request, response) => resolve(response.statusCode ?? 0)));
+      expect(status).toBe(503);
+      first.close();
+    } finally {
+      await small.stop();
+    }
+  });
+
   it("a 10 MB frame from the client closes the socket (1009)", async () => {
     const ws = new WebSocket(`ws://127.0.0.1:${h.port}/api/events?session=${session}`, { headers: { authorization: `Bearer ${h.token}` } });
     await new Promise((resolve, reject) => { ws.once("open", resolve); ws.once("error", reject); });
