@@ -123,7 +123,11 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
       if (options.approvalPauses !== false) setTimeout(() => runUntilApproval(id).catch(() => undefined), 20);
       return { ok: true, result: { session: id, run: `r${counter}`, state: "running" } };
     },
-    "agent.cmd.status": async (body) => (sessions.has(body.session) ? { ok: true, result: sessions.get(body.session) } : notFound(body.session)),
+    "agent.cmd.status": async (body) => {
+      // A reply that breaks the contract, for the gateway's INTERNAL path.
+      if (body.session === "broken") return { ok: true, result: { id: 42 } };
+      return sessions.has(body.session) ? { ok: true, result: sessions.get(body.session) } : notFound(body.session);
+    },
     "agent.cmd.sessions": async () => ({ ok: true, result: { sessions: [...sessions.values()].reverse() } }),
     "agent.cmd.decision": async (body) => {
       const snapshot = sessions.get(body.session);

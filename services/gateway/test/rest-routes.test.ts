@@ -125,6 +125,14 @@ describe("system routes", () => {
     expect(response.json()).toMatchObject({ ok: false, services: { gateway: true, orchestrator: false, model: false } });
   });
 
+  it("a reply that breaks the contract: INTERNAL (500), no detail leaked beyond the envelope", async () => {
+    const response = await inject("GET", "/api/agent/status?id=broken");
+    expect(response.statusCode).toBe(500);
+    expect(response.json().error.code).toBe("INTERNAL");
+    expect(Object.keys(response.json())).toEqual(["error"]);
+    expect(response.body).not.toMatch(/at .*\.js:\d+/);
+  });
+
   it("unknown route: NOT_FOUND envelope", async () => {
     const response = await inject("GET", "/api/nothing");
     expect(response.statusCode).toBe(404);
