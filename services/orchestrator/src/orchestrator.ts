@@ -18,6 +18,7 @@ export class Orchestrator {
   /** Set at shutdown: runs cut off by the drain stay active in the store and resume at the next start. */
   private stopping = false;
   private timers: NodeJS.Timeout[] = [];
+  private resuming?: Promise<number>;
   constructor(readonly seams: OrchestratorSeams) {}
 
   /**
@@ -225,7 +226,15 @@ export class Orchestrator {
    * the newest event in the stream; pending approvals are offered again under the same id; a
    * mutation that was in flight is reported to the model as interrupted.
    */
-  async resumeAll(): Promise<number> {
+  resumeAll(): Promise<number> {
+    // One sweep at a time: two overlapping sweeps of this instance would both claim (it owns the lease).
+    this.resuming ??= this.resumeSessions().finally(() => {
+      this.resuming = undefined;
+    });
+    return this.resuming;
+  }
+
+  private async resumeSessions(): Promise<number> {
     const records = await this.seams.store.list();
     let resumed = 0;
     let catalog: ToolDescriptor[] | undefined;
