@@ -7,6 +7,7 @@ import { modelFilePath } from "./model-file.js";
 import { LlamaModels, type LoadedModel } from "./llama-models.js";
 import { alignWithCache, renderPrompt } from "./llama-prompt.js";
 import { buildToolCallGrammar } from "./tool-call-grammar.js";
+import { ThinkSplitter } from "./think-splitter.js";
 import type { Provider, ProviderChatParams, ProviderReply, ProviderStatus } from "./provider.js";
 
 export interface LlamaProviderOptions {
@@ -35,7 +36,7 @@ export function requestGrammar(spec: LlamaSpec, request: ModelChatRequest): stri
   // (a token is at least one character, so half the budget in characters is a safe bound).
   const maxTokens = request.max_tokens ?? spec.maxOutputTokens;
   const maxProseChars = choice === "required" ? Math.max(0, Math.min(256, Math.floor(maxTokens / 2))) : undefined;
-  return buildToolCallGrammar(request.tools, { choice, maxCalls: request.max_tool_calls ?? 1, ...(maxProseChars !== undefined ? { maxProseChars } : {}) });
+  return buildToolCallGrammar(request.tools, { choice, maxCalls: request.max_tool_calls ?? 1, thinking: spec.thinking, ...(maxProseChars !== undefined ? { maxProseChars } : {}) });
 }
 
 /**
@@ -114,10 +115,12 @@ export class LlamaProvider implements Provider<LlamaSpec> {
     const { LlamaCompletion } = await import("node-llama-cpp");
     const completion = new LlamaCompletion({ contextSequence: sequence, autoDisposeSequence: false });
     const before = sequence.tokenMeter.getState();
+    // A thinking model's <think>…</think> goes to reasoning_content, never to the deltas.
+    const splitter = spec.thinking ? new ThinkSplitter(onDelta) : undefined;
     let response: Awaited<ReturnType<typeof completion.generateCompletionWithMeta>>;
     try {
       response = await completion.generateCompletionWithMeta(input, {
-        onTextChunk: onDelta,
+        onTextChunk: splitter ? (chunk) => splitter.push(chunk) : onDelta,
         signal,
         stopOnAbortSignal: true,
         maxTokens,
@@ -146,8 +149,11 @@ export class LlamaProvider implements Provider<LlamaSpec> {
     // sampled token). So the prompt tokens evaluated are the "input" count plus that one.
     const outputDelta = after.usedOutputTokens - before.usedOutputTokens;
     const evaluated = after.usedInputTokens - before.usedInputTokens + (outputDelta > 0 ? 1 : 0);
+    splitter?.end();
+    const { text, reasoning } = spec.thinking ? ThinkSplitter.split(response.response) : { text: response.response, reasoning: "" };
     return {
-      text: response.response,
+      text,
+      ...(reasoning ? { reasoning_content: reasoning } : {}),
       tool_calls: [],
       finish_reason: stop === "abort" ? "abort" : stop === "maxTokens" ? "length" : "stop",
       usage: {

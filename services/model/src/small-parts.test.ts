@@ -60,3 +60,18 @@ describe("splitIntoChunks", () => {
     expect(splitIntoChunks("")).toEqual([]);
   });
 });
+
+describe("ThinkSplitter", () => {
+  it("routes <think> blocks to reasoning, even with tags split across chunks", async () => {
+    const { ThinkSplitter } = await import("./think-splitter.js");
+    const deltas: string[] = [];
+    const splitter = new ThinkSplitter((text) => deltas.push(text));
+    for (const chunk of ["<thi", "nk>plan: read", " a</th", "ink>\nAnswer <b>x</b> <", "think"]) splitter.push(chunk);
+    splitter.end();
+    expect(splitter.reasoning).toBe("plan: read a");
+    expect(splitter.text).toBe("\nAnswer <b>x</b> <think");
+    expect(deltas.join("")).toBe(splitter.text);
+    expect(deltas.join("")).not.toContain("plan");
+    expect(ThinkSplitter.split("no tags <here>")).toEqual({ text: "no tags <here>", reasoning: "" });
+  });
+});

@@ -18,6 +18,8 @@ export interface ToolGrammarOptions {
   maxProseChars?: number;
   /** Most calls in one reply; default 4. */
   maxCalls?: number;
+  /** A thinking model may open with one `<think>…</think>` block. */
+  thinking?: boolean;
 }
 
 interface JsonSchemaLike {
@@ -81,12 +83,14 @@ export function buildToolCallGrammar(tools: ChatTool[], options: ToolGrammarOpti
   const proseLimit = options.maxProseChars ?? (options.choice === "required" ? 256 : undefined);
   const lines: string[] = [];
   const prose = proseLimit === undefined ? `[^<]*` : `[^<]{0,${proseLimit}}`;
+  const think = options.thinking ? "think " : "";
+  if (options.thinking) lines.push(`think ::= ("<think>" ([^<] | "<" [^/])* "</think>" "\n"{0,2})?`);
   if (options.choice === "none" || entries.length === 0) {
-    lines.push(`root ::= ${prose}`);
+    lines.unshift(`root ::= ${think}${prose}`);
     return lines.join("\n") + "\n";
   }
   const callsRule = `call (sep call){0,${Math.max(0, maxCalls - 1)}}`;
-  lines.push(options.choice === "required" ? `root ::= prose ${callsRule}` : `root ::= prose (${callsRule})?`);
+  lines.unshift(options.choice === "required" ? `root ::= ${think}prose ${callsRule}` : `root ::= ${think}prose (${callsRule})?`);
   lines.push(`prose ::= ${prose}`);
   lines.push(`sep ::= "\\n"{0,2}`);
   lines.push(`nl ::= "\\n"?`);
