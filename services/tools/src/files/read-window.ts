@@ -8,6 +8,8 @@ export interface ReadWindowOptions {
   maxLineChars: number;
   /** Count lines to the end only up to this many bytes (a huge file says "more follow"). */
   countLimitBytes: number;
+  /** Never scan more than this per call (a multi-gigabyte file or one endless line). */
+  scanLimitBytes?: number;
   signal?: AbortSignal;
 }
 
@@ -72,8 +74,10 @@ export async function readWindow(path: string, options: ReadWindowOptions): Prom
         start = newline + 1;
       }
       take(text.slice(start));
-      if (lineNumber > last && position >= options.countLimitBytes) {
+      const windowDone = lineNumber > last || (lineNumber === last && current.length >= options.maxLineChars);
+      if ((windowDone && position >= options.countLimitBytes) || position >= (options.scanLimitBytes ?? 512 * 1024 * 1024)) {
         stoppedEarly = position < sizeBytes;
+        if (stoppedEarly && lineNumber <= last && lineNumber >= options.offset && current.length > 0) endLine();
         break;
       }
     }
