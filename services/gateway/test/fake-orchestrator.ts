@@ -11,6 +11,8 @@ export interface FakeOrchestrator {
   /** Decisions received, in order (to assert "decided once"). */
   decisions: Array<{ session: string; approval: string; decision: string; accepted: boolean }>;
   restores: Array<{ session: string; checkpoint: string; dry_run: boolean }>;
+  /** Follow-up messages accepted. */
+  messages: Array<{ session: string; text: string }>;
   /** Every start request as received. */
   starts: Array<Record<string, unknown>>;
   sessions: Map<string, SessionSnapshot>;
@@ -46,6 +48,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
   const decisions: FakeOrchestrator["decisions"] = [];
   const restores: FakeOrchestrator["restores"] = [];
   const starts: FakeOrchestrator["starts"] = [];
+  const messages: FakeOrchestrator["messages"] = [];
   const subscriptions: Subscription[] = [];
   let counter = 0;
 
@@ -155,9 +158,15 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
       const snapshot = sessions.get(body.session);
       if (!snapshot) return notFound(body.session);
       if (snapshot.state === "running" || snapshot.state === "awaiting_approval") return { ok: false, error: { code: "ALREADY_RUNNING", message: `Session ${body.session} already has a run in progress` } };
+      messages.push({ session: body.session, text: body.text });
       return { ok: true, result: { run: "r2", state: "running" } };
     },
-    "agent.cmd.mode": async (body) => (sessions.has(body.session) ? { ok: true, result: { mode: body.mode } } : notFound(body.session)),
+    "agent.cmd.mode": async (body) => {
+      const snapshot = sessions.get(body.session);
+      if (!snapshot) return notFound(body.session);
+      snapshot.mode = body.mode;
+      return { ok: true, result: { mode: body.mode } };
+    },
     "agent.cmd.restore": async (body) => {
       if (!sessions.has(body.session)) return notFound(body.session);
       restores.push({ session: body.session, checkpoint: body.checkpoint, dry_run: body.dry_run });
@@ -197,6 +206,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
     decisions,
     restores,
     starts,
+    messages,
     sessions,
     publish,
     requestApproval,

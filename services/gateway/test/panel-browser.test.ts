@@ -66,6 +66,15 @@ describe("the web panel in Chromium", () => {
     expect(h.orchestrator.restores.filter((r) => r.session === session).map((r) => r.dry_run)).toEqual([true, false]);
     await page.locator(".transcript .checkpoint", { hasText: "restored" }).waitFor();
 
+    // Plan/act toggle and a follow-up message once the run is over.
+    expect(await page.locator("#mode-toggle").textContent()).toBe("Mode: act");
+    await page.click("#mode-toggle");
+    await expect.poll(() => page.locator("#mode-toggle").textContent()).toBe("Mode: plan");
+    expect(h.orchestrator.sessions.get(session as string)?.mode).toBe("plan");
+    await page.fill("#followup-text", "Now add a test for it");
+    await page.click('#followup button[type="submit"]');
+    await expect.poll(() => h.orchestrator.messages.filter((m) => m.session === session)).toEqual([{ session, text: "Now add a test for it" }]);
+
     // The CSP blocks a remote image (the exfiltration path for a model's markdown).
     const blocked = await page.evaluate(
       () =>

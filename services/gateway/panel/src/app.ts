@@ -36,6 +36,7 @@ function openSession(session: string) {
       if (event.type === "approval.requested") showApproval(session, event);
       if (event.type === "approval.decided") document.querySelector(`[data-approval="${CSS.escape(String(event.payload.approval))}"]`)?.remove();
       if (event.type === "run.state") setState(String(event.payload.state));
+      if (event.type === "run.created" || event.type === "mode.changed") showMode(String(event.payload.mode));
       if (event.type === "run.completed") setState(String(event.payload.state));
       if (event.type === "run.failed") setState("error");
       if (event.type === "run.cancelled") setState("aborted");
@@ -87,6 +88,30 @@ byId<HTMLFormElement>("task-form").addEventListener("submit", async (event) => {
     openSession(started.session);
   } catch (caught) {
     error.hidden = false;
+    error.textContent = caught instanceof ApiError ? `${caught.code}: ${caught.message}` : String(caught);
+  }
+});
+let currentMode = "act";
+function showMode(mode: string) {
+  currentMode = mode;
+  byId("mode-toggle").textContent = `Mode: ${mode}`;
+}
+byId("mode-toggle").addEventListener("click", async () => {
+  if (!current) return;
+  const next = currentMode === "act" ? "plan" : "act";
+  const result = await api<{ mode: string }>("POST", "/api/agent/mode", { session: current.session, mode: next }).catch(() => undefined);
+  if (result) showMode(result.mode);
+});
+byId<HTMLFormElement>("followup").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const input = byId<HTMLInputElement>("followup-text");
+  const error = byId("followup-error");
+  error.textContent = "";
+  if (!current || !input.value.trim()) return;
+  try {
+    await api("POST", "/api/agent/message", { session: current.session, text: input.value.trim() });
+    input.value = "";
+  } catch (caught) {
     error.textContent = caught instanceof ApiError ? `${caught.code}: ${caught.message}` : String(caught);
   }
 });
