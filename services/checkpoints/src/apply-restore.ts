@@ -31,7 +31,8 @@ function permissions(existingMode: number | undefined, executable: boolean): num
  * folders that removal emptied, then writes files back byte-exact (temp file + rename, so a
  * symlink in the way is replaced, never followed) with their mode.
  */
-export async function applyRestore(workspace: string, store: ObjectStore, changes: readonly TreeChange[]): Promise<void> {
+export async function applyRestore(workspace: string, store: ObjectStore, changes: readonly TreeChange[], tempDirectory: string): Promise<void> {
+  await mkdir(tempDirectory, { recursive: true });
   const removals = changes.filter((c) => c.status === "added").map((c) => c.path).sort((a, b) => depth(b) - depth(a));
   const emptied = new Set<string>();
   for (const path of removals) {
@@ -56,18 +57,37 @@ export async function applyRestore(workspace: string, store: ObjectStore, change
       await symlink(content, target);
       continue;
     }
-    const temp = join(dirname(target), `.aide-restore-${randomBytes(6).toString("hex")}`);
     const mode = permissions(existing?.isFile() ? existing.mode : undefined, version.mode === "100755");
+    await writeFileAtomically(target, content, mode, tempDirectory, change.path);
+  }
+}
+
+/**
+ * Writes a file by renaming a complete temp file over the target: a reader never sees half a
+ * file, and a symlink at the target is replaced, not followed. The temp file lives in the shadow
+ * repository (so a crash leaves nothing in the user's tree, and prune clears it); a target on
+ * another filesystem falls back to a temp file beside it.
+ */
+async function writeFileAtomically(target: string, content: Buffer, mode: number, tempDirectory: string, path: string): Promise<void> {
+  const name = `restore-${randomBytes(8).toString("hex")}`;
+  let temp = join(tempDirectory, name);
+  try {
+    await writeFile(temp, content, { mode, flag: "wx" });
+    await chmod(temp, mode);
     try {
+      await rename(temp, target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+      await rm(temp, { force: true });
+      temp = join(dirname(target), `.aide-restore-${name}`);
       await writeFile(temp, content, { mode, flag: "wx" });
       await chmod(temp, mode);
       await rename(temp, target);
-    } catch (error) {
-      await rm(temp, { force: true });
-      if ((error as NodeJS.ErrnoException).code === "EISDIR" || (error as NodeJS.ErrnoException).code === "ENOTEMPTY") {
-        throw aideError("CHECKPOINT_FAILED", { detail: `cannot restore ${change.path}: a folder is in the way` });
-      }
-      throw error;
     }
+  } catch (error) {
+    await rm(temp, { force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EISDIR" || code === "ENOTEMPTY") throw aideError("CHECKPOINT_FAILED", { detail: `cannot restore ${path}: a folder is in the way` });
+    throw error;
   }
 }

@@ -102,6 +102,7 @@ export async function repack(repo: ShadowRepo, context: CheckpointContext, signa
     const base = file.replace(/\.(pack|idx|keep|rev)$/, "");
     if (!kept.has(base)) await rm(join(repo.objects.packDirectory, file), { force: true });
   }
+  await rm(join(repo.gitdir, "tmp"), { recursive: true, force: true });
   const objectsDir = join(repo.gitdir, "objects");
   for (const entry of await readdir(objectsDir)) {
     if (/^[0-9a-f]{2}$/.test(entry)) await rm(join(objectsDir, entry), { recursive: true, force: true });

@@ -1,4 +1,5 @@
 import { aideError, type Checkpoint, type RestoreMode } from "@aide/contracts";
+import { join } from "node:path";
 import { applyRestore } from "./apply-restore.js";
 import { latestCheckpoint, setLatestCheckpoint } from "./latest-checkpoint.js";
 import { finishWriter, newPackWriter, scanInto, type CheckpointContext } from "./checkpoint-context.js";
@@ -76,7 +77,7 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
       const recorded = await recordCheckpoint(repo, context, current, await countChangesSinceLatest(repo, current), { session: input.session, run: "safety", label: `before restoring ${input.checkpoint.slice(0, 12)}` }, signal);
       safety = recorded.id;
     }
-    await applyRestore(repo.workspace, repo.objects, changes);
+    await applyRestore(repo.workspace, repo.objects, changes, join(repo.gitdir, "tmp"));
     // Refresh the cache for the restored paths; their objects exist, so nothing is written.
     const writer = newPackWriter(repo, context);
     const rescan = await scanChangedPaths(current, changes.map((c) => c.path), {
