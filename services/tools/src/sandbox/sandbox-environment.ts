@@ -33,6 +33,9 @@ export function secretPaths(home: string | undefined, serviceEnv: NodeJS.Process
       paths.push(`${home}/${name}`);
     }
   }
+  // The supervisor's state: credentials, the gateway token, the JetStream store.
+  if (serviceEnv.AIDE_HOME && serviceEnv.AIDE_HOME.startsWith("/")) paths.push(`${serviceEnv.AIDE_HOME.replace(/\/$/, "")}/run`);
+  if (serviceEnv.AIDE_GATEWAY_TOKEN_FILE && serviceEnv.AIDE_GATEWAY_TOKEN_FILE.startsWith("/")) paths.push(serviceEnv.AIDE_GATEWAY_TOKEN_FILE);
   const creds = serviceEnv.AIDE_NATS_CREDS;
   if (creds && creds.startsWith("/")) paths.push(creds, creds.replace(/\/[^/]*$/, ""));
   for (const extra of (serviceEnv.AIDE_SANDBOX_HIDE ?? "").split(":")) if (extra.startsWith("/")) paths.push(extra);
