@@ -22,9 +22,13 @@ export function bwrapArguments(options: BwrapOptions, argv: readonly string[]): 
   const args = ["--die-with-parent", "--new-session", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"];
   if (!options.network) args.push("--unshare-net");
   args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp", "--tmpfs", "/run", "--dir", "/tmp/home");
-  for (const path of options.hide) {
-    if (isInside(path, options.workspace) || !existsSync(path)) continue;
-    if (path.startsWith("/tmp/") || path.startsWith("/run/") || path.startsWith("/var/tmp/")) continue;
+  const hidden = options.hide.filter((path) => {
+    if (isInside(path, options.workspace) || !existsSync(path)) return false;
+    return !(path.startsWith("/tmp/") || path.startsWith("/run/") || path.startsWith("/var/tmp/"));
+  });
+  for (const path of hidden) {
+    // Inside another hidden directory it is already gone.
+    if (hidden.some((other) => other !== path && isInside(other, path))) continue;
     const isDirectory = statSync(path).isDirectory();
     args.push(...(isDirectory ? ["--tmpfs", path] : ["--ro-bind", "/dev/null", path]));
   }
