@@ -31,7 +31,9 @@ await runService("model", async ({ connection, logger }) => {
     logger,
   });
   return async () => {
-    await engine.close();
+    // Abort generations, let their handlers reply, then unload the models.
+    engine.abortAll();
     await service.stop();
+    await engine.close();
   };
 });

@@ -122,6 +122,11 @@ export class ModelEngine {
     };
   }
 
+  /** Stops every generation in flight (their chats reply finish_reason "abort"). */
+  abortAll(): void {
+    this.inFlight.abortAll();
+  }
+
   async close(): Promise<void> {
     this.inFlight.abortAll();
     await Promise.allSettled(Object.values(this.deps.providers).map((provider) => provider?.close()));

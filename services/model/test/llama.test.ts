@@ -47,6 +47,7 @@ describe.skipIf(!haveModel)(title, () => {
           { id: "stories", provider: "llama", file: sharedModelPath, contextBudget: 2048, maxOutputTokens: 64, maxSessions: 3 },
           { id: "tiny-context", provider: "llama", file: sharedModelPath, contextBudget: 256, maxSessions: 1 },
           { id: "missing", provider: "llama", file: join(dir, "nope.gguf") },
+          { id: "not-pulled", provider: "llama", uri: "hf:someone/some-model/model.Q4_K_M.gguf" },
         ],
       }),
     );
@@ -68,6 +69,10 @@ describe.skipIf(!haveModel)(title, () => {
     expect(byId.missing).toMatchObject({ available: false });
     const refused = await requestJson(client, "agent.model.chat", { request_id: "m1", session: "x", model: "missing", messages: [{ role: "user", content: "hi" }] });
     expect(refused).toMatchObject({ ok: false, error: { code: "MODEL_UNAVAILABLE" } });
+    expect(byId["not-pulled"]).toMatchObject({ available: false, detail: "not pulled yet: aide models pull not-pulled" });
+    const notPulled = await requestJson(client, "agent.model.chat", { request_id: "m2", session: "x", model: "not-pulled", messages: [{ role: "user", content: "hi" }] });
+    expect(notPulled).toMatchObject({ ok: false, error: { code: "MODEL_UNAVAILABLE" } });
+    expect(notPulled.error.message).toContain("aide models pull not-pulled");
   });
 
   it("loads, streams deltas that add up to the reply, and reports the model loaded", async () => {

@@ -29,9 +29,16 @@ describe("model service with the scripted provider (real bus, real process)", ()
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "aide-model-scripted-"));
     writeFileSync(join(dir, "transcript.json"), JSON.stringify(transcript));
+    writeFileSync(join(dir, "slow.json"), JSON.stringify({ replies: [{ text: "a b c d e f", chunks: ["a ", "b ", "c ", "d ", "e ", "f"], delay_ms: 12_000 }] }));
     writeFileSync(
       join(dir, "models.json"),
-      JSON.stringify({ default: "script", models: [{ id: "script", provider: "scripted", transcript: join(dir, "transcript.json"), record: join(dir, "record.jsonl") }] }),
+      JSON.stringify({
+        default: "script",
+        models: [
+          { id: "script", provider: "scripted", transcript: join(dir, "transcript.json"), record: join(dir, "record.jsonl") },
+          { id: "slow-script", provider: "scripted", transcript: join(dir, "slow.json") },
+        ],
+      }),
     );
     bus = await startTestBus();
     client = await bus.connectAs("orchestrator");
@@ -48,7 +55,7 @@ describe("model service with the scripted provider (real bus, real process)", ()
     expect(reply.ok).toBe(true);
     if (!reply.ok) return;
     expect(reply.result.default).toBe("script");
-    expect(reply.result.models).toHaveLength(1);
+    expect(reply.result.models).toHaveLength(2);
     expect(reply.result.models[0]).toMatchObject({ id: "script", provider: "scripted", available: true });
   });
 
@@ -123,5 +130,20 @@ describe("model service with the scripted provider (real bus, real process)", ()
     expect(code).toBe(1);
     expect(output).toContain("CONFIG_INVALID");
     expect(output).toMatch(/models\.0\.baseUrl/);
+  });
+
+  it("on SIGTERM, answers a generation in flight with finish_reason abort, then exits 0", async () => {
+    const pending = requestJson(client, "agent.model.chat", { request_id: "t1", session: "term", model: "slow-script", messages: [{ role: "user", content: "hi" }] }, 20_000);
+    const deltas: string[] = [];
+    let sawDelta!: () => void;
+    const first = new Promise<void>((resolve) => (sawDelta = resolve));
+    const sub = client.subscribe(modelDeltaSubject("t1"), { callback: (_e, m) => { deltas.push(m.string()); sawDelta(); } });
+    await client.flush();
+    await first;
+    const code = service.stop("SIGTERM");
+    const reply = ModelChatReplySchema.parse(await pending);
+    sub.unsubscribe();
+    expect(reply.ok && reply.result.finish_reason).toBe("abort");
+    expect(await code).toBe(0);
   });
 });
