@@ -1,6 +1,6 @@
 import { aideError, type Checkpoint, type CheckpointCommitRequest } from "@aide/contracts";
 import { encodeCommit } from "./git-objects.js";
-import { encodeCheckpointMessage, latestRef, runRef } from "./checkpoint-metadata.js";
+import { encodeCheckpointMessage, runRef } from "./checkpoint-metadata.js";
 import { finishWriter, newPackWriter, scanInto, type CheckpointContext } from "./checkpoint-context.js";
 import { collectSkipped, type DirNode, type FileNode } from "./stat-cache.js";
 import { mergeProgress } from "./scan-changed-paths.js";
@@ -92,15 +92,22 @@ export async function commitCheckpoint(repo: ShadowRepo, context: CheckpointCont
       throw error;
     }
     const previousRoot = repo.cache?.root;
-    const changes = await countChangesSinceLatest(repo, scan.root, previousRoot, scan.changes);
-    const checkpoint = await recordCheckpoint(repo, context, scan.root, changes, input, signal);
+    let checkpoint: Checkpoint;
+    try {
+      const changes = await countChangesSinceLatest(repo, scan.root, previousRoot, scan.changes);
+      checkpoint = await recordCheckpoint(repo, context, scan.root, changes, input, signal);
+    } catch (error) {
+      // Every object of the scanned tree is stored: keep the scan for the next attempt.
+      storeCache(repo, { commit: repo.cache?.commit, root: scan.root }, (e) => context.logger.warn({ err: e }, "stat cache not saved"));
+      throw error;
+    }
     lap("record");
     // An unchanged tree keeps the cache file as it is (the ids it holds are all still stored).
     if (scan.root !== previousRoot) storeCache(repo, { commit: checkpoint.id, root: scan.root }, (error) => context.logger.warn({ err: error }, "stat cache not saved"));
     else repo.cache = { commit: checkpoint.id, root: scan.root };
     lap("cache");
     const duration = performance.now() - started;
-    context.logger.debug({ workspace: repo.workspace, checkpoint: checkpoint.id, changes, ms: Math.round(duration), phases }, "checkpoint committed");
+    context.logger.debug({ workspace: repo.workspace, checkpoint: checkpoint.id, changes: checkpoint.files_changed, ms: Math.round(duration), phases }, "checkpoint committed");
     return { checkpoint, skipped: collectSkipped(scan.root), duration_ms: Math.round(duration * 100) / 100 };
   });
 }
