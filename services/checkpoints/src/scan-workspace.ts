@@ -34,10 +34,13 @@ export interface ScanResult {
 export const emptyTreeOid = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 /** A stat this close to the scan may hide a later same-size write within the clock tick. */
 const racyWindowMs = 5;
+/** Entries scanned between two turns of the event loop. */
+const entriesPerYield = 500;
 
 export interface ScanState extends ScanOptions {
   changes: number;
   started: number;
+  sinceYield: number;
   gitignoreRules: Map<string, CompiledRules>;
 }
 
@@ -153,7 +156,10 @@ export async function scanEntry(state: ScanState, relativeDir: string, name: str
  */
 async function scanDirectory(state: ScanState, path: string, previous: DirNode | undefined, replaced?: TreeNode): Promise<DirNode> {
   checkSignal(state.signal);
-  await yieldToLoop();
+  if (state.sinceYield >= entriesPerYield) {
+    state.sinceYield = 0;
+    await yieldToLoop();
+  }
   if (replaced !== undefined && replaced.kind !== "dir") state.changes += countFiles(replaced);
   let dirents: Dirent[];
   try {
@@ -165,11 +171,10 @@ async function scanDirectory(state: ScanState, path: string, previous: DirNode |
   const seen = new Set<string>();
   let changed = previous === undefined || previous.oid === undefined;
   const prefix = path === "" ? `${state.workspace}/` : `${state.workspace}/${path}/`;
-  let sinceYield = 0;
   for (const dirent of dirents) {
-    // A folder with a huge number of entries must not hold the event loop for long.
-    if (++sinceYield === 2000) {
-      sinceYield = 0;
+    // Let other requests (another workspace's commit, a list) run now and then.
+    if (++state.sinceYield >= entriesPerYield) {
+      state.sinceYield = 0;
       checkSignal(state.signal);
       await yieldToLoop();
     }
@@ -226,7 +231,7 @@ export async function writeTreeOf(sink: ObjectSink, dir: DirNode, storedOid?: st
 
 /** Walks the whole workspace. */
 export function newScanState(options: ScanOptions): ScanState {
-  return { ...options, changes: 0, started: options.now(), gitignoreRules: new Map() };
+  return { ...options, changes: 0, started: options.now(), sinceYield: 0, gitignoreRules: new Map() };
 }
 
 export async function scanWorkspace(previous: DirNode, options: ScanOptions): Promise<ScanResult> {
