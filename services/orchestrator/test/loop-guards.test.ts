@@ -212,3 +212,24 @@ describe("more guards through the loop", () => {
     expect(h.events.filter((event) => event.type === "model.requested" && event.depth === 1)).toHaveLength(8);
   });
 });
+
+describe("a writing child agent", () => {
+  it("asks the person for its writes (depth 1) and the parent sees its changed files", async () => {
+    const h = createLoopHarness([
+      `<spawn_agent>\n<role>fixer</role>\n<task>Create fix.txt containing ok</task>\n<write>true</write>\n</spawn_agent>`,
+      write("fix.txt", "ok"),
+      read("fix.txt"),
+      complete("created fix.txt"),
+      read("fix.txt"),
+      complete("The fixer created fix.txt"),
+    ]);
+    const session = await h.start("Have a fixer create fix.txt");
+    const requested = await h.waitFor("approval.requested");
+    expect(requested.depth).toBe(1);
+    expect(h.events.find((event) => event.type === "agent.spawned")?.payload).toMatchObject({ write: true });
+    await decideApproval(h.orchestrator, { session, approval: (requested.payload as { approval: string }).approval, decision: "approve" });
+    const end = await h.finished(session);
+    expect(end.payload).toMatchObject({ state: "done", files_changed: ["fix.txt"] });
+    expect(h.tools.files.get("fix.txt")).toContain("ok");
+  });
+});

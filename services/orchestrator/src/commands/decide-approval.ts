@@ -11,7 +11,10 @@ export async function decideApproval(orchestrator: Orchestrator, request: Decisi
   const owner = orchestrator.ownerElsewhere(runtime);
   if (owner && orchestrator.seams.forward) return (await orchestrator.seams.forward(owner, "decision", request)) as { accepted: boolean; state: string };
   const pending = runtime.record.approvals.find((approval) => approval.id === request.approval);
-  if (!pending || pending.run !== runtime.record.run || !runtime.waiter.has(pending.id)) {
+  // Bound to this session's current run (or one of its child agents, depth > 0): the waiter only
+  // holds approvals of the run in progress and is emptied when it ends.
+  const ofCurrentRun = pending !== undefined && (pending.run === runtime.record.run || pending.depth > 0);
+  if (!pending || !ofCurrentRun || !runtime.waiter.has(pending.id)) {
     throw aideError("APPROVAL_NOT_FOUND", { approval: request.approval, session: request.session });
   }
   if (request.decision === "approve" && pending.needs_protected_confirmation && request.confirm_protected !== true) {
