@@ -231,5 +231,8 @@ describe("a writing child agent", () => {
     const end = await h.finished(session);
     expect(end.payload).toMatchObject({ state: "done", files_changed: ["fix.txt"] });
     expect(h.tools.files.get("fix.txt")).toContain("ok");
+    // The child's checkpoints count for the run and point into the parent's transcript (task restore).
+    expect((end.payload as { checkpoints: string[] }).checkpoints.length).toBeGreaterThanOrEqual(2);
+    expect(h.checkpoints.commits[0]).toMatchObject({ label: "before write_file", message_index: 1 });
   });
 });

@@ -53,6 +53,9 @@ export async function spawnChildAgent(parent: RunContext, call: BatchCall): Prom
   const result = outcome.kind === "done" || outcome.kind === "unverified" ? outcome.result : outcome.kind === "aborted" ? outcome.reason : outcome.message;
   await parent.session.emit("agent.completed", { child_run: childRun, state: state_, result }, parent.depth, parent.run);
   for (const path of state.files_changed) if (!parent.state.files_changed.includes(path)) parent.state.files_changed.push(path);
+  for (const path of state.automation_writes) if (!parent.state.automation_writes.includes(path)) parent.state.automation_writes.push(path);
+  parent.state.checkpoints.push(...state.checkpoints);
+  parent.state.counters.commands_run += state.counters.commands_run;
   if (state.checkpointed) parent.state.checkpointed = true;
   return {
     is_error: outcome.kind !== "done",

@@ -41,8 +41,9 @@ export async function createCheckpoint(context: RunContext, label: string, messa
 export async function checkpointBeforeFirstMutation(context: RunContext, toolName: string): Promise<void> {
   if (context.state.checkpointed) return;
   context.state.checkpointed = true;
-  // The index of the assistant message that asked for the mutation: a task restore keeps what came before it.
-  const messageIndex = context.state.transcript.length - 1;
+  // The index of the session's assistant message that asked for the mutation (for a child agent: the
+  // parent's spawn_agent message): a task restore keeps what came before it.
+  const messageIndex = context.session.record.transcript.length - 1;
   await createCheckpoint(context, `before ${toolName}`, messageIndex);
   await context.persist();
 }

@@ -118,7 +118,7 @@ export async function executeToolCalls(context: RunContext): Promise<void> {
   }
   const changed = [...new Set(batch.flatMap((call) => call.outcome?.changed_paths ?? []))];
   if (changed.length > 0 && context.outcome?.kind !== "aborted") {
-    await createCheckpoint(context, `after ${[...new Set(batch.map((call) => call.name))].join(", ")}`, context.state.transcript.length, changed);
+    await createCheckpoint(context, `after ${[...new Set(batch.map((call) => call.name))].join(", ")}`, context.session.record.transcript.length, changed);
   }
 }
 
