@@ -14,10 +14,13 @@ export async function startCommand(
   name: string,
 ): Promise<RunningCommand> {
   const cgroup = await cgroups.create(name);
-  const joinScript = cgroup === null ? 'exec "$@"' : `${cgroup.procsFiles.map((f) => `echo $$ > '${f}'`).join(" && ")} && exec "$@"`;
   const started = performance.now();
   const half = Math.floor((options.maxOutputBytes ?? 24_000) / 2);
-  const spawned = spawnSandboxed("/bin/sh", ["-c", joinScript, "sh", wrapped.file, ...wrapped.args], { env: wrapped.env, cwd: options.cwd, halfOutputBytes: half });
+  const spawnOptions = { env: wrapped.env, cwd: options.cwd, halfOutputBytes: half };
+  const spawned =
+    cgroup === null
+      ? spawnSandboxed(wrapped.file, wrapped.args, spawnOptions)
+      : spawnSandboxed("/bin/sh", ["-c", `${cgroup.procsFiles.map((f) => `echo $$ > '${f}'`).join(" && ")} && exec "$@"`, "sh", wrapped.file, ...wrapped.args], spawnOptions);
   let timedOut = false;
   let aborted = false;
   const timer = setTimeout(() => {
