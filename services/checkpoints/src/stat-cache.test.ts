@@ -17,7 +17,10 @@ describe("stat cache", () => {
       kind: "dir",
       oid: "b".repeat(40),
       children: new Map([
-        ["f.txt", { kind: "file", mode: "100755", size: 3, mtimeMs: 1.5, ctimeMs: 2.25, ino: 7, oid, racy: true }],
+        ["f.txt", { kind: "file", mode: "100755", size: 3, mtimeMs: 1732950000123.4567, ctimeMs: 2.25, ino: 7, oid, racy: true }],
+        ["tab\there\nnew \\ line", { kind: "file", mode: "120000", size: 0, mtimeMs: 0, ctimeMs: 0, ino: 0, oid }],
+        ['"quoted', { kind: "file", mode: "100644", size: 1, mtimeMs: 1, ctimeMs: 1, ino: 1, oid }],
+        ["héllo 日本", { kind: "dir", children: new Map() }],
         ["sub", { kind: "dir", oid: "c".repeat(40), children: new Map([["big", { kind: "skipped", reason: "too large" }]]) }],
       ]),
     };
@@ -32,9 +35,12 @@ describe("stat cache", () => {
     const dir = mkdtempSync(join(tmpdir(), "aide-cache-"));
     dirs.push(dir);
     expect((await loadStatCache(join(dir, "missing.json"))).root.children.size).toBe(0);
-    writeFileSync(join(dir, "bad.json"), '{"version":1,"root":{"c":{"x":["100644",1,2,3,4,"nothex"]}}}');
-    expect((await loadStatCache(join(dir, "bad.json"))).root.children.size).toBe(0);
-    writeFileSync(join(dir, "cut.json"), '{"version":1,"ro');
-    expect((await loadStatCache(join(dir, "cut.json"))).root.children.size).toBe(0);
+    const oid = "a".repeat(40);
+    writeFileSync(join(dir, "bad"), `aide-stat-cache 2\t-\nd\t\t-\nf\tx\t100644\t1\t2\t3\t4\tnothex\t0\nu\n`);
+    expect((await loadStatCache(join(dir, "bad"))).root.children.size).toBe(0);
+    writeFileSync(join(dir, "cut"), `aide-stat-cache 2\t-\nd\t\t-\nf\tx\t100644\t1\t2\t3\t4\t${oid}\t0\n`);
+    expect((await loadStatCache(join(dir, "cut"))).root.children.size).toBe(0);
+    writeFileSync(join(dir, "old.json"), '{"version":1,"root":{"c":{}}}');
+    expect((await loadStatCache(join(dir, "old.json"))).root.children.size).toBe(0);
   });
 });
