@@ -87,3 +87,18 @@ describe("JetStream session store, leases and event sequence", () => {
     expect(audit.config).toMatchObject({ subjects: ["agent.audit.>"], storage: "file" });
   });
 });
+
+describe("encodeRecord", () => {
+  it("keeps a session that outgrew one KV value storable, cutting only old tool output", async () => {
+    const { encodeRecord } = await import("../src/session/session-store.js");
+    const big = "y".repeat(60_000);
+    const transcript = Array.from({ length: 30 }, (_, index) => ({ role: index % 2 === 0 ? ("assistant" as const) : ("user" as const), content: index % 2 === 0 ? `call ${index}` : big }));
+    const data = encodeRecord(record("big", { transcript }));
+    expect(data.length).toBeLessThanOrEqual(900_000);
+    const stored = JSON.parse(new TextDecoder().decode(data)) as SessionRecord;
+    expect(stored.transcript).toHaveLength(30);
+    expect(stored.transcript.at(-1)!.content).toBe(big);
+    expect(stored.transcript[1].content).toMatch(/cut to fit/);
+    expect(stored.transcript[0].content).toBe("call 0");
+  });
+});

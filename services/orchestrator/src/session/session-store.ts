@@ -18,6 +18,32 @@ export function leaseExpired(record: SessionRecord, owner: string, now: Date): b
   return !isActive(record.state) || !record.owner || record.owner === owner || !record.lease_until || Date.parse(record.lease_until) <= now.getTime();
 }
 
+/** A KV value must fit in one bus message (1 MB by default); leave room for headers. */
+const maxRecordBytes = 900_000;
+
+/**
+ * Shrinks what is stored (never the live record) when a session outgrows one KV value: old tool
+ * results in the transcript and the tool log's outputs are cut to their ends. A resumed run then
+ * sees excerpts of early tool output, which the context policy would have compacted anyway.
+ */
+export function encodeRecord(record: SessionRecord): Uint8Array {
+  let data = encodeJson(record);
+  if (data.length <= maxRecordBytes) return data;
+  const copy = structuredClone(record);
+  for (const limit of [4_000, 1_000, 200]) {
+    const recent = copy.transcript.length - 6;
+    copy.transcript.forEach((message, index) => {
+      if (index < recent && message.role !== "assistant" && message.content.length > limit) {
+        message.content = `[cut to fit the session store]\n${message.content.slice(-limit)}`;
+      }
+    });
+    for (const entry of copy.tool_log) if (entry.output.length > limit) entry.output = entry.output.slice(-limit);
+    data = encodeJson(copy);
+    if (data.length <= maxRecordBytes) return data;
+  }
+  return data;
+}
+
 export function kvSessionStore(kv: KV): SessionStore {
   const chains = new Map<string, Promise<void>>();
   return {
@@ -27,7 +53,7 @@ export function kvSessionStore(kv: KV): SessionStore {
       return SessionRecordSchema.parse(decodeJson(entry.value));
     },
     put(record) {
-      const data = encodeJson(record);
+      const data = encodeRecord(record);
       const previous = chains.get(record.id) ?? Promise.resolve();
       const next = previous.catch(() => undefined).then(async () => {
         await kv.put(record.id, data);
@@ -44,7 +70,7 @@ export function kvSessionStore(kv: KV): SessionStore {
       record.owner = owner;
       record.lease_until = new Date(now.getTime() + leaseMs).toISOString();
       try {
-        await kv.update(id, encodeJson(record), entry.revision);
+        await kv.update(id, encodeRecord(record), entry.revision);
       } catch {
         return undefined;
       }

@@ -85,8 +85,11 @@ export async function runToolCall(context: RunContext, call: BatchCall, descript
     if (!journaled) return errorOutcome("Not run: the egress journal could not record this network use, so the command was not started.");
   }
   const outcome = await execute(context, call, { network: decision.network, expectedDigests: call.expected_digests });
+  // The run's summary lists every write to an automation surface (seed 000 T7): what the tools
+  // service flagged as protected, and the well-known ones by name.
+  const flagged = new Set(preview.protected.map((flag) => flag.path));
   for (const path of outcome.changed_paths) {
-    if (automationSurface.test(path) && !context.state.automation_writes.includes(path)) context.state.automation_writes.push(path);
+    if ((flagged.has(path) || automationSurface.test(path)) && !context.state.automation_writes.includes(path)) context.state.automation_writes.push(path);
   }
   if (commandOf(call) !== undefined) context.state.counters.commands_run += 1;
   return decision.note ? { ...outcome, output: outcome.output + decision.note } : outcome;
