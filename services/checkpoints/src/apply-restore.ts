@@ -8,11 +8,13 @@ import type { ObjectStore } from "./object-store.js";
 const depth = (path: string) => path.split("/").length;
 
 /** Creates the folders above `path`, refusing to pass through anything that is not a real folder. */
-async function ensureParents(workspace: string, path: string): Promise<void> {
+async function ensureParents(workspace: string, path: string, verified: Set<string>): Promise<void> {
   const segments = path.split("/").slice(0, -1);
   let current = workspace;
   for (const segment of segments) {
     current = join(current, segment);
+    if (verified.has(current)) continue;
+    verified.add(current);
     const stats = await lstat(current).catch(() => undefined);
     if (stats === undefined) await mkdir(current);
     else if (!stats.isDirectory()) throw aideError("CHECKPOINT_FAILED", { detail: `cannot restore ${path}: ${current} is not a folder` });
@@ -45,10 +47,11 @@ export async function applyRestore(workspace: string, store: ObjectStore, change
     await rmdir(join(workspace, folder)).catch(() => undefined);
   }
   const writes = changes.filter((c) => c.before !== undefined).sort((a, b) => a.path.localeCompare(b.path));
+  const verified = new Set<string>();
   for (const change of writes) {
     const version = change.before!;
     const target = join(workspace, change.path);
-    await ensureParents(workspace, change.path);
+    await ensureParents(workspace, change.path, verified);
     const { content } = await store.read(version.oid);
     const existing = await lstat(target).catch(() => undefined);
     if (version.mode === "120000") {
