@@ -6,8 +6,11 @@ import { writeFileTool } from "./write-file.js";
 import { replaceInFileTool } from "./replace-in-file.js";
 import { applyPatchTool } from "./apply-patch.js";
 import { runCommandTool } from "./run-command.js";
-import { processCancelTool, processPollTool, processStartTool } from "./process-tools.js";
-import { gitDiffTool, gitStatusTool } from "./git-tools.js";
+import { processStartTool } from "./process-start.js";
+import { processPollTool } from "./process-poll.js";
+import { processCancelTool } from "./process-cancel.js";
+import { gitStatusTool } from "./git-status.js";
+import { gitDiffTool } from "./git-diff.js";
 import { ripgrepSearch } from "../search/ripgrep-search.js";
 import { javascriptSearch } from "../search/javascript-search.js";
 

@@ -2,28 +2,7 @@ import { z } from "zod";
 import { defineTool } from "../framework/tool-types.js";
 import { booleanArg, pathArg } from "../framework/argument-types.js";
 import { runNeutralizedGit } from "./git-neutralized.js";
-
-const refPattern = /^(?!-)[A-Za-z0-9._/~^@{}-]{1,200}$/;
-
-function gitOutcome(result: { exitCode: number | null; stdout: string; timedOut: boolean; truncated: boolean }, empty: string) {
-  const isError = result.timedOut || result.exitCode !== 0;
-  const text = result.stdout.trim() === "" ? empty : result.stdout;
-  return { isError, output: isError && /not a git repository/i.test(text) ? "The workspace is not a git repository." : text, metadata: { exit_code: result.exitCode, timed_out: result.timedOut, truncated: result.truncated } };
-}
-
-export const gitStatusTool = defineTool({
-  name: "git_status",
-  description: "Show the git branch and the changed, staged and untracked files of the workspace repository (read-only).",
-  parameters: z.strictObject({}),
-  kind: "read",
-  readOnly: true,
-  parallelSafe: true,
-  timeoutMs: 60_000,
-  async execute(_args, context) {
-    const result = await runNeutralizedGit(context, ["status", "--short", "--branch", "--untracked-files=normal", "--no-renames"]);
-    return gitOutcome(result, "Nothing to report: the working tree is clean.");
-  },
-});
+import { gitOutcome, refPattern } from "./git-outcome.js";
 
 export const gitDiffTool = defineTool({
   name: "git_diff",
