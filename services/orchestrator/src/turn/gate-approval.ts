@@ -5,6 +5,13 @@ import { sanitizeArgs } from "../events/sanitize-args.js";
 import type { RunContext } from "../run/run-context.js";
 import type { ApprovalRecord, BatchCall } from "../session/session-record.js";
 
+/** An event must fit in one bus message: a huge diff is cut with an explicit marker, never silently. */
+const maxDiffChars = 256_000;
+function capDiff(diff: string | undefined): string | undefined {
+  if (diff === undefined || diff.length <= maxDiffChars) return diff;
+  return `${diff.slice(0, maxDiffChars)}\n[… diff cut here for the event: ${diff.length - maxDiffChars} more characters; see agent.tools.preview or the checkpoint diff for all of it]`;
+}
+
 export interface ApprovalRequest {
   call: BatchCall;
   preview: ToolPreview;
@@ -31,7 +38,7 @@ export async function requestApproval(context: RunContext, request: ApprovalRequ
     call_id: request.call.id,
     tool: request.call.name,
     args: sanitizeArgs(request.call.arguments),
-    diff: request.preview.diff,
+    diff: capDiff(request.preview.diff),
     command: request.preview.command,
     paths: request.preview.paths,
     protected: request.preview.protected,
