@@ -78,7 +78,22 @@ export class OpenAiProvider implements Provider<OpenAiSpec> {
     } catch (error) {
       return { available: false, loaded: false, detail: (error as Error).message };
     }
-    return { available: true, loaded: false, detail: `${spec.flavor} endpoint ${spec.baseUrl} (reachability is checked per request)` };
+    return this.probe(spec);
+  }
+
+  /** Whether the endpoint answers its model listing (1.5 s budget, no redirects); `loaded` means reachable. */
+  private async probe(spec: OpenAiSpec): Promise<ProviderStatus> {
+    const url = spec.flavor === "ollama" ? ollamaChatUrl(spec.baseUrl).replace(/\/api\/chat$/, "/api/tags") : `${spec.baseUrl.replace(/\/+$/, "")}/models`;
+    try {
+      const key = resolveApiKey(spec, this.options.env);
+      const response = await fetch(url, { headers: key ? { authorization: `Bearer ${key}` } : {}, redirect: "error", signal: AbortSignal.timeout(1500) });
+      await response.body?.cancel().catch(() => undefined);
+      if (response.status >= 500) return { available: false, loaded: false, detail: `${spec.baseUrl} answered HTTP ${response.status}` };
+      return { available: true, loaded: true, detail: `${spec.flavor} endpoint ${spec.baseUrl} is reachable` };
+    } catch (error) {
+      const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+      return { available: false, loaded: false, detail: `${spec.baseUrl} is not reachable: ${cause?.code ?? cause?.message ?? (error as Error).message}` };
+    }
   }
 
   async chat(params: ProviderChatParams<OpenAiSpec>): Promise<ProviderReply> {

@@ -116,6 +116,10 @@ export async function startFakeServer(): Promise<FakeServer> {
   const fake: FakeServer = { url: "", requests: [], attempts: new Map(), close: async () => undefined };
   const server: Server = createServer((req, res) => {
     void (async () => {
+      if (req.method === "GET" && (req.url === "/v1/models" || req.url === "/api/tags")) {
+        res.writeHead(200, { "content-type": "application/json" });
+        return void res.end(JSON.stringify({ data: [], models: [] }));
+      }
       const body = await readBody(req);
       fake.requests.push({ path: req.url ?? "", authorization: req.headers.authorization, body });
       if (req.url === "/v1/chat/completions") await openAi(body, res, fake);

@@ -7,6 +7,7 @@ import { modelDeltaSubject, ModelChatReplySchema, ModelListReplySchema, type Mod
 import { startTestBus, type TestBus } from "../../../tests/helpers/bus.js";
 import { requestJson, startServiceProcess, type ServiceProcess } from "../../../tests/helpers/service-process.js";
 import { startFakeServer, type FakeServer } from "./fake-openai-server.js";
+import { freePort } from "@aide/runtime";
 
 const SECRET = "sk-test-sekrit-4242";
 
@@ -16,10 +17,12 @@ describe("openai provider against a real loopback HTTP server (real bus, real pr
   let service: ServiceProcess;
   let fake: FakeServer;
   let dir: string;
+  let closedPort: number;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "aide-model-openai-"));
     fake = await startFakeServer();
+    closedPort = await freePort();
     const v1 = `${fake.url}/v1`;
     const spec = (id: string, model: string, extra: Record<string, unknown> = {}) => ({ id, provider: "openai", baseUrl: v1, model, retryBaseMs: 10, ...extra });
     writeFileSync(join(dir, "loose.key"), "nope\n", { mode: 0o644 });
@@ -41,6 +44,7 @@ describe("openai provider against a real loopback HTTP server (real bus, real pr
           spec("ollama-tools", "ollama-tools", { flavor: "ollama", nativeTools: true, contextBudget: 4096 }),
           spec("loose-key", "plain-model", { apiKeyFile: join(dir, "loose.key") }),
           { id: "remote", provider: "openai", baseUrl: "http://192.0.2.1/v1", model: "remote-model" },
+          { id: "nobody-home", provider: "openai", baseUrl: `http://127.0.0.1:${closedPort}/v1`, model: "m", maxRetries: 0 },
         ],
       }),
     );
@@ -186,7 +190,10 @@ describe("openai provider against a real loopback HTTP server (real bus, real pr
     const list = ModelListReplySchema.parse(await requestJson(client, "agent.model.list", {}));
     if (!list.ok) throw new Error(list.error.message);
     expect(list.result.models.find((m) => m.id === "remote")).toMatchObject({ available: false });
-    expect(list.result.models.find((m) => m.id === "plain")).toMatchObject({ available: true });
+    expect(list.result.models.find((m) => m.id === "plain")).toMatchObject({ available: true, loaded: true });
+    expect(list.result.models.find((m) => m.id === "ollama")).toMatchObject({ available: true, loaded: true });
+    expect(list.result.models.find((m) => m.id === "nobody-home")).toMatchObject({ available: false });
+    expect(list.result.models.find((m) => m.id === "nobody-home")?.detail).toContain("ECONNREFUSED");
   });
 
   it("refuses an API key file readable by others", async () => {
