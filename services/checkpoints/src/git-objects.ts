@@ -15,22 +15,31 @@ export function hashObject(type: GitObjectType, content: Uint8Array): string {
   return createHash("sha1").update(`${type} ${content.length}\0`).update(content).digest("hex");
 }
 
+const ascii = /^[\x00-\x7f]*$/;
+
 /** Git orders tree entries by name bytes, a folder's name compared as if it ended in "/". */
 export function sortTreeEntries(entries: TreeEntry[]): TreeEntry[] {
-  const key = (entry: TreeEntry) => Buffer.from(entry.mode === "40000" ? `${entry.name}/` : entry.name, "utf8");
-  return entries
-    .map((entry) => ({ entry, key: key(entry) }))
-    .sort((a, b) => Buffer.compare(a.key, b.key))
+  const keyed = entries.map((entry) => ({ entry, key: entry.mode === "40000" ? `${entry.name}/` : entry.name }));
+  // For ASCII names, string order is byte order; otherwise compare the UTF-8 bytes.
+  if (keyed.every((k) => ascii.test(k.key))) return keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((k) => k.entry);
+  return keyed
+    .map(({ entry, key }) => ({ entry, bytes: Buffer.from(key, "utf8") }))
+    .sort((a, b) => Buffer.compare(a.bytes, b.bytes))
     .map(({ entry }) => entry);
 }
 
-/** Serializes a tree object (entries must already be sorted). */
+/** Serializes a tree object (entries must already be sorted) into one buffer. */
 export function encodeTree(entries: readonly TreeEntry[]): Buffer {
-  const parts: Buffer[] = [];
-  for (const entry of entries) {
-    parts.push(Buffer.from(`${entry.mode} ${entry.name}\0`, "utf8"), Buffer.from(entry.oid, "hex"));
-  }
-  return Buffer.concat(parts);
+  const heads = entries.map((entry) => `${entry.mode} ${entry.name}\0`);
+  let size = 0;
+  for (const head of heads) size += Buffer.byteLength(head, "utf8") + 20;
+  const out = Buffer.allocUnsafe(size);
+  let offset = 0;
+  entries.forEach((entry, i) => {
+    offset += out.write(heads[i], offset, "utf8");
+    offset += out.write(entry.oid, offset, "hex");
+  });
+  return out;
 }
 
 export interface CommitFields {
