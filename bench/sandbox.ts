@@ -52,6 +52,7 @@ for (let i = 0; i < runs; i += 1) {
   plainTimes.push(await plain());
   bwrapTimes.push(await bwrapOnly());
 }
+await sandbox.close();
 rmSync(workspace, { recursive: true, force: true });
 const round = (value: number) => Math.round(value * 100) / 100;
 const sandboxedMs = round(percentile(sandboxedTimes, 50));

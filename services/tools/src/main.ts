@@ -43,5 +43,6 @@ await runService("tools", async ({ connection, logger }) => {
     clearInterval(sweeper);
     await service.stop();
     await processes.closeAll();
+    await sandbox.close();
   };
 });

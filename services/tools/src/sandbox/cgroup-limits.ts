@@ -1,4 +1,5 @@
-import { mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rmdir, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { Logger } from "pino";
 
@@ -13,6 +14,8 @@ export interface CgroupLimits {
   available: boolean;
   describe: string;
   create(name: string): Promise<CommandCgroup | null>;
+  /** Resolves when every released group has been removed (call before exiting). */
+  drain(): Promise<void>;
 }
 
 interface Controller {
@@ -46,7 +49,7 @@ export async function createCgroupLimits(options: { maxProcesses: number; maxMem
   ];
   const usable: Controller[] = [];
   for (const controller of candidates) {
-    const probe = join(controller.directory, `aide-tools-probe-${process.pid}`);
+    const probe = join(controller.directory, `aide-tools-probe-${randomBytes(4).toString("hex")}`);
     try {
       await mkdir(probe);
       await writeFile(join(probe, controller.limitFile), controller.limit);
@@ -57,6 +60,9 @@ export async function createCgroupLimits(options: { maxProcesses: number; maxMem
       options.logger.warn({ controller: controller.kind, err: (error as Error).message }, "cgroup controller not usable; that limit is not enforced");
     }
   }
+  const instance = randomBytes(4).toString("hex");
+  const pending = new Set<Promise<void>>();
+  await Promise.all(usable.map((controller) => sweepStale(controller.directory)));
   let counter = 0;
   return {
     available: usable.length > 0,
@@ -67,7 +73,7 @@ export async function createCgroupLimits(options: { maxProcesses: number; maxMem
       const created: string[] = [];
       try {
         for (const controller of usable) {
-          const directory = join(controller.directory, `aide-tools-${process.pid}-${name}-${counter}`);
+          const directory = join(controller.directory, `aide-tools-${instance}-${name}-${counter}`);
           await mkdir(directory);
           created.push(directory);
           await writeFile(join(directory, controller.limitFile), controller.limit);
@@ -78,32 +84,45 @@ export async function createCgroupLimits(options: { maxProcesses: number; maxMem
         await Promise.all(created.map((d) => rmdir(d).catch(() => undefined)));
         return null;
       }
-      const killRemaining = async (directory: string) => {
-        const pids = (await readFile(join(directory, "cgroup.procs"), "utf8").catch(() => "")).split("\n").filter(Boolean);
-        for (const pid of pids) {
-          try {
-            process.kill(Number(pid), "SIGKILL");
-          } catch {
-            // already gone
-          }
-        }
-      };
-      const remove = async (directory: string) => {
-        for (let attempt = 0; attempt < 40; attempt += 1) {
-          if (await rmdir(directory).then(() => true, () => false)) return;
-          await killRemaining(directory);
-          await new Promise((resolve) => setTimeout(resolve, 25 * (attempt + 1)));
-        }
-        options.logger.warn({ directory }, "could not remove a command cgroup");
-      };
       return {
         procsFiles: created.map((d) => join(d, "cgroup.procs")),
         async release() {
           // Kill now; removing the (then empty) group waits for the kernel to reap, off the caller's path.
           await Promise.all(created.map(killRemaining));
-          void Promise.all(created.map(remove));
+          const removal = Promise.all(created.map((d) => removeWhenEmpty(d, options.logger))).then(() => undefined);
+          pending.add(removal);
+          void removal.finally(() => pending.delete(removal));
         },
       };
     },
+    async drain() {
+      await Promise.all([...pending]);
+    },
   };
+}
+
+async function killRemaining(directory: string): Promise<void> {
+  const pids = (await readFile(join(directory, "cgroup.procs"), "utf8").catch(() => "")).split("\n").filter(Boolean);
+  for (const pid of pids) {
+    try {
+      process.kill(Number(pid), "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
+
+async function removeWhenEmpty(directory: string, logger: Logger): Promise<void> {
+  for (let attempt = 0; attempt < 40; attempt += 1) {
+    if (await rmdir(directory).then(() => true, (error: NodeJS.ErrnoException) => error.code === "ENOENT")) return;
+    await killRemaining(directory);
+    await new Promise((resolve) => setTimeout(resolve, 25 * (attempt + 1)));
+  }
+  logger.warn({ directory }, "could not remove a command cgroup");
+}
+
+/** Command cgroups an earlier instance left behind (it was killed before removing them); only empty ones go. */
+async function sweepStale(parent: string): Promise<void> {
+  const names = await readdir(parent).catch(() => [] as string[]);
+  await Promise.all(names.filter((name) => /^aide-tools-[0-9a-f]+-[a-z0-9]+-\d+$/.test(name)).map((name) => rmdir(join(parent, name)).catch(() => undefined)));
 }

@@ -81,6 +81,7 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
     unavailableReason: mode === "unavailable" ? problem : undefined,
     wrap,
     start,
+    close: () => cgroups.drain(),
     async run(options) {
       const release = await slots.acquire(options.signal);
       try {

@@ -45,4 +45,6 @@ export interface Sandbox {
   run(options: SandboxRunOptions): Promise<SandboxRunResult>;
   /** Starts without waiting (background processes); `name` labels its cgroup. */
   start(options: SandboxRunOptions, name: string): Promise<RunningCommand>;
+  /** Waits for the clean-up of finished commands (their cgroups); call when stopping. */
+  close(): Promise<void>;
 }
