@@ -22,10 +22,16 @@ export interface LlamaProviderOptions {
 
 const GRAMMAR_CACHE = 16;
 
-async function defaultGetLlama(): Promise<Llama> {
-  const { getLlama, LlamaLogLevel } = await import("node-llama-cpp");
-  // The prebuilt CPU binary shipped in the npm package: never build, never download.
-  return getLlama({ gpu: false, build: "never", logLevel: LlamaLogLevel.error });
+/**
+ * The prebuilt binary shipped in the npm package: never build, never download. CPU unless
+ * `gpu` is "auto" (AIDE_MODEL_GPU=auto: the CUDA/Vulkan prebuilt binaries when a GPU is usable;
+ * then the specs' gpuLayers apply).
+ */
+export function llamaLoader(gpu: "auto" | false = false): () => Promise<Llama> {
+  return async () => {
+    const { getLlama, LlamaLogLevel } = await import("node-llama-cpp");
+    return getLlama({ gpu, build: "never", logLevel: LlamaLogLevel.error });
+  };
 }
 
 /** The GBNF for a request, or undefined when decoding is not constrained. */
@@ -56,7 +62,7 @@ export class LlamaProvider implements Provider<LlamaSpec> {
       logger: options.logger.child({ module: "llama" }),
       defaultThreads: options.defaultThreads,
       maxLoaded: options.maxLoaded ?? 2,
-      getLlama: options.getLlama ?? defaultGetLlama,
+      getLlama: options.getLlama ?? llamaLoader(false),
     });
   }
 

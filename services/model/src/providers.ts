@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import type { Logger } from "pino";
 import type { ProviderSet } from "./model-engine.js";
-import { LlamaProvider } from "./llama-provider.js";
+import { llamaLoader, LlamaProvider } from "./llama-provider.js";
 import { defaultThreads } from "./llama-threads.js";
 import { aideHome } from "./registry.js";
 import { OpenAiProvider } from "./openai-provider.js";
@@ -15,7 +15,8 @@ export interface ProvidersOptions {
 /**
  * One instance of each provider kind, shared by every spec of that kind.
  * Env: AIDE_HOME (model files), AIDE_MODEL_THREADS (override the measured thread default),
- * AIDE_MODEL_MAX_LOADED (local models kept loaded at once, default 2).
+ * AIDE_MODEL_MAX_LOADED (local models kept loaded at once, default 2), AIDE_MODEL_GPU ("auto" to
+ * use a GPU prebuilt binary when one works; default CPU only).
  */
 export function createProviders(options: ProvidersOptions): ProviderSet {
   const threadsOverride = Number.parseInt(options.env.AIDE_MODEL_THREADS ?? "", 10);
@@ -28,6 +29,7 @@ export function createProviders(options: ProvidersOptions): ProviderSet {
       logger: options.logger,
       defaultThreads: threadsOverride > 0 ? threadsOverride : defaultThreads(availableParallelism()),
       maxLoaded: maxLoaded > 0 ? maxLoaded : 2,
+      getLlama: llamaLoader(options.env.AIDE_MODEL_GPU === "auto" ? "auto" : false),
     }),
   };
 }
