@@ -31,15 +31,16 @@ export function sortTreeEntries(entries: TreeEntry[]): TreeEntry[] {
 /** Serializes a tree object (entries must already be sorted) into one buffer. */
 export function encodeTree(entries: readonly TreeEntry[]): Buffer {
   const heads = entries.map((entry) => `${entry.mode} ${entry.name}\0`);
-  let size = 0;
-  for (const head of heads) size += Buffer.byteLength(head, "utf8") + 20;
-  const out = Buffer.allocUnsafe(size);
+  // An upper bound (3 UTF-8 bytes per UTF-16 unit) instead of measuring each name.
+  let bound = 0;
+  for (const head of heads) bound += head.length * 3 + 20;
+  const out = Buffer.allocUnsafe(bound);
   let offset = 0;
   entries.forEach((entry, i) => {
     offset += out.write(heads[i], offset, "utf8");
     offset += out.write(entry.oid, offset, "hex");
   });
-  return out;
+  return Buffer.from(out.subarray(0, offset));
 }
 
 export interface CommitFields {
