@@ -15,6 +15,8 @@ export async function resolveWorkspace(requested: string, roots: readonly string
   } catch {
     throw aideError("WORKSPACE_NOT_FOUND", { workspace: requested });
   }
+  // Checkpointing the whole filesystem is never what anyone meant.
+  if (real === "/") throw aideError("WORKSPACE_NOT_ALLOWED", { workspace: requested });
   if (roots.length === 0) return real;
   for (const root of roots) {
     const realRoot = await realpath(root).catch(() => undefined);
