@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, readFileSync, rmdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmdirSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { createLogger } from "@aide/runtime";
 import { createCgroupLimits } from "./cgroup-limits.js";
@@ -31,17 +31,23 @@ describe.skipIf(!writable)("command cgroups (needs a writable v1 pids cgroup)", 
     expect(existsSync(directory)).toBe(false);
   });
 
-  it("sweeps empty groups an earlier instance left behind, and nothing else", async () => {
+  it("sweeps old empty groups an earlier instance left behind, not a fresh one or a foreign one", async () => {
     const stale = join(parent, "aide-tools-deadbeef-run-7");
     const foreign = join(parent, "aide-tools-4242");
+    const fresh = join(parent, "aide-tools-cafe0001-run-1");
     mkdirSync(stale);
     mkdirSync(foreign);
+    mkdirSync(fresh);
+    const old = new Date(Date.now() - 5 * 60_000);
+    utimesSync(stale, old, old);
     try {
       await createCgroupLimits({ maxProcesses: 64, maxMemoryBytes: 256 * 1024 ** 2, logger });
       expect(existsSync(stale)).toBe(false);
       expect(existsSync(foreign)).toBe(true);
+      expect(existsSync(fresh)).toBe(true);
     } finally {
       rmdirSync(foreign);
+      rmdirSync(fresh);
       if (existsSync(stale)) rmdirSync(stale);
     }
   });

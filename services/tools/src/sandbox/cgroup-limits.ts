@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rmdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rmdir, stat, writeFile } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { Logger } from "pino";
@@ -121,8 +121,21 @@ async function removeWhenEmpty(directory: string, logger: Logger): Promise<void>
   logger.warn({ directory }, "could not remove a command cgroup");
 }
 
-/** Command cgroups an earlier instance left behind (it was killed before removing them); only empty ones go. */
+/**
+ * Command cgroups an earlier instance left behind (it was killed before removing them). Only empty
+ * ones older than a minute go: another running instance's group is empty for a moment between its
+ * creation and the command joining it, and must not be swept away in that moment.
+ */
 async function sweepStale(parent: string): Promise<void> {
   const names = await readdir(parent).catch(() => [] as string[]);
-  await Promise.all(names.filter((name) => /^aide-tools-[0-9a-f]+-[a-z0-9]+-\d+$/.test(name)).map((name) => rmdir(join(parent, name)).catch(() => undefined)));
+  const cutoff = Date.now() - 60_000;
+  await Promise.all(
+    names
+      .filter((name) => /^aide-tools-[0-9a-f]+-[a-z0-9]+-\d+$/.test(name))
+      .map(async (name) => {
+        const directory = join(parent, name);
+        const stats = await stat(directory).catch(() => null);
+        if (stats !== null && stats.mtimeMs < cutoff) await rmdir(directory).catch(() => undefined);
+      }),
+  );
 }
