@@ -13,6 +13,14 @@ import { sharedModelPath } from "../helpers/service-process.js";
  * streamed deltas, real token counts, grammar-constrained replies that always parse into calls
  * from the catalog, nothing mutated or asked for in plan mode, and a terminal state that is not
  * `done` (nothing was verified). The model service must still be up afterwards.
+ *
+ * Status when written (2026-11-30): the session case FAILS on the first model request. The
+ * model service's grammar for the real catalog is refused by llama.cpp (search_files `pattern`
+ * has maxLength 2000 → `[^<]{1,2000}`, and llama.cpp rejects a repetition count reaching 2000).
+ * Past that (checked in a private copy), the orchestrator sends no `tool_choice`, so "auto"
+ * lets prose run to max_tokens with no call, and unbounded free-text values leave calls
+ * unclosed at max_tokens (MISTAKE_LIMIT). With all three worked around it passes in ~50 s.
+ * Debug: LLAMA_E2E_DUMP=/tmp/x.json writes the session's events and the `aide up` output.
  */
 const haveModel = existsSync(sharedModelPath);
 const skipReason = `SKIPPED: no GGUF at ${sharedModelPath} (set AIDE_TEST_MODEL or add ../shared/models/stories260K.gguf)`;
@@ -40,6 +48,7 @@ function widenContext(source: string, target: string, contextLength: number): vo
   bytes.writeUInt32LE(contextLength, at + key.length + 4);
   writeFileSync(target, bytes);
 }
+
 const MUTATING_TOOLS = ["write_file", "replace_in_file", "apply_patch", "delete_file", "move_file", "run_command"];
 
 describe("the stack with the real local model provider", () => {
@@ -60,7 +69,7 @@ describe("the stack with the real local model provider", () => {
     const wide = join(root, "stories260K-ctx8k.gguf");
     widenContext(sharedModelPath, wide, WIDE_CONTEXT);
     // One thread: measured tens of ms per reply on 2 cores; the default count is far slower.
-    const common = { provider: "llama", threads: 1, maxOutputTokens: 96, maxIterations: MAX_ITERATIONS, maxSessions: 1, grammar: true };
+    const common = { provider: "llama", threads: 1, maxOutputTokens: 128, maxIterations: MAX_ITERATIONS, maxSessions: 1, grammar: true };
     const models = join(root, "models.json");
     writeFileSync(
       models,
@@ -118,12 +127,14 @@ describe("the stack with the real local model provider", () => {
     const session = started.body.session as string;
 
     const terminal = new Set<string>(terminalEventTypes);
-    const events = await readEvents(s, session, 0, (event) => terminal.has(event.type), 50_000);
-    const trace = events.map((event) => `${event.seq}:${event.type}`).join(" ");
+    const events = await readEvents(s, session, 0, (event) => terminal.has(event.type), 80_000);
+    const sequence = events.map((event) => `${event.seq}:${event.type}`).join(" ");
+    // Failure messages carry how the run ended (e.g. a MODEL_FAILED with the provider's reason).
+    const trace = `${sequence.replace(/( \d+:model\.delta)+/g, " …deltas…")} → ${JSON.stringify(events.at(-1)?.payload)}`;
     if (process.env.LLAMA_E2E_DUMP) writeFileSync(process.env.LLAMA_E2E_DUMP, JSON.stringify({ events, output: s.output() }, null, 1));
 
     // Contiguous from 1, every event schema-valid, one run.
-    expect(trace).toBe(events.map((event, index) => `${index + 1}:${event.type}`).join(" "));
+    expect(sequence).toBe(events.map((event, index) => `${index + 1}:${event.type}`).join(" "));
     for (const event of events) expect(AgentEventSchema.safeParse(event).success, JSON.stringify(event)).toBe(true);
     expect(events[0].type).toBe("run.created");
     expect(events[0].payload).toMatchObject({ mode: "plan", model: "stories-8k", workspace });
@@ -134,7 +145,7 @@ describe("the stack with the real local model provider", () => {
     const responded = events.filter((event) => event.type === "model.responded");
     expect(requested.length, trace).toBeGreaterThanOrEqual(1);
     expect(requested.length).toBeLessThanOrEqual(MAX_ITERATIONS);
-    expect(responded.map((event) => event.payload.request_id)).toEqual(requested.map((event) => event.payload.request_id));
+    expect(responded.map((event) => event.payload.request_id), trace).toEqual(requested.map((event) => event.payload.request_id));
     for (const event of requested) expect(event.payload.model).toBe("stories-8k");
     for (const event of responded) {
       expect(event.payload.prompt_tokens, JSON.stringify(event.payload)).toBeGreaterThan(0);
@@ -148,16 +159,19 @@ describe("the stack with the real local model provider", () => {
     expect(deltas.length, trace).toBeGreaterThanOrEqual(1);
     for (const delta of deltas) expect(requestIds.has(delta.payload.request_id)).toBe(true);
 
-    // Grammar-constrained decoding: every reply parsed into at least one call, every call names a
-    // tool the run offered (context.built lists them), and no parse-error recovery happened.
+    // Grammar-constrained decoding: every reply parsed into at least one call (no reply without a
+    // usable call, which is what the orchestrator's parse-error / nudge recovery reacts to), and
+    // every call names a tool the run offered (context.built lists them). Tools the orchestrator
+    // runs itself (update_plan, recall, attempt_completion, refusals) emit only tool.completed.
     const offered = new Set(events.filter((event) => event.type === "context.built").flatMap((event) => event.payload.tools as string[]));
     expect(offered.size).toBeGreaterThan(0);
-    for (const event of responded) expect(event.payload.tool_calls, `no usable call in: ${JSON.stringify(event.payload.text)}`).toBeGreaterThanOrEqual(1);
+    for (const event of responded) expect(event.payload.tool_calls, `no usable call in: ${JSON.stringify(event.payload)}`).toBeGreaterThanOrEqual(1);
     const toolsStarted = events.filter((event) => event.type === "tool.started");
-    expect(toolsStarted.length).toBeGreaterThanOrEqual(1);
-    for (const event of toolsStarted) expect(offered.has(event.payload.tool), `${event.payload.tool} is not in ${[...offered].join(", ")}`).toBe(true);
     const completed = events.filter((event) => event.type === "tool.completed");
-    expect(completed.map((event) => event.payload.call_id).sort()).toEqual(toolsStarted.map((event) => event.payload.call_id).sort());
+    expect(completed.length, trace).toBeGreaterThanOrEqual(1);
+    for (const event of [...toolsStarted, ...completed]) expect(offered.has(event.payload.tool), `${event.payload.tool} is not in ${[...offered].join(", ")}`).toBe(true);
+    const completedIds = new Set(completed.map((event) => event.payload.call_id));
+    for (const event of toolsStarted) expect(completedIds.has(event.payload.call_id), `${event.payload.call_id} never completed`).toBe(true);
 
     // Plan mode: nothing mutates, nothing asks a person, no checkpoint is taken.
     for (const type of ["approval.requested", "approval.decided", "checkpoint.created"]) {
@@ -192,5 +206,5 @@ describe("the stack with the real local model provider", () => {
     expect(health.status).toBe(200);
     expect(health.body.services.model, JSON.stringify(health.body)).toBe(true);
     expect(health.body.ok, JSON.stringify(health.body)).toBe(true);
-  }, 90_000);
+  }, 120_000);
 });
