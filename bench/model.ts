@@ -169,7 +169,12 @@ async function main(): Promise<void> {
     return;
   }
   const dir = mkdtempSync(join(tmpdir(), "aide-bench-model-"));
-  writeFileSync(join(dir, "models.json"), JSON.stringify({ default: "stories", models: [{ id: "stories", provider: "llama", file: modelPath, contextBudget: 2048, maxOutputTokens: GEN_TOKENS, maxSessions: 12 }] }));
+  writeFileSync(join(dir, "models.json"), JSON.stringify({ default: "stories", models: [
+    // The service's default of 4 warm sessions per loaded model, and a single-slot twin: every
+    // extra sequence slot in a context costs compute per token (reported as service_tps_one_slot).
+    { id: "stories", provider: "llama", file: modelPath, contextBudget: 2048, maxOutputTokens: GEN_TOKENS },
+    { id: "stories-one-slot", provider: "llama", file: modelPath, contextBudget: 2048, maxOutputTokens: GEN_TOKENS, maxSessions: 1 },
+  ] }));
   const server = await startNatsServer({ runDir: join(dir, "bus"), extraUsers: { tester: { publish: { allow: [">"] }, subscribe: { allow: [">"] }, allow_responses: true } } });
   const client = await connect({ servers: server.url, user: "tester", pass: server.credentials.tester.password, inboxPrefix: server.credentials.tester.inbox_prefix });
   let child: ChildProcess | undefined;
@@ -183,6 +188,7 @@ async function main(): Promise<void> {
     const directPlain = await directRunner(1, false);
     await directPlain.run();
     await chat(client, { session: "tps", messages: [{ role: "user", content: PROMPT }], max_tokens: GEN_TOKENS, temperature: 0 });
+    await chat(client, { model: "stories-one-slot", session: "tps", messages: [{ role: "user", content: PROMPT }], max_tokens: GEN_TOKENS, temperature: 0 });
     await direct.run();
     await direct2Runner.run();
     const serviceTps: number[] = [];
@@ -191,6 +197,9 @@ async function main(): Promise<void> {
     const direct1: number[] = [];
     const direct2: number[] = [];
     const directNoStream: number[] = [];
+    const oneSlot: number[] = [];
+    let oneSlotCpu = 0;
+    let oneSlotGenerated = 0;
     let serviceCpu = 0;
     let directCpu = 0;
     let serviceGenerated = 0;
@@ -216,6 +225,11 @@ async function main(): Promise<void> {
       directTokens.push(one.tokens);
       if (run < 3) direct2.push((await direct2Runner.run()).tps);
       directNoStream.push((await directPlain.run()).tps);
+      const slotBefore = cpuMs([...busPids, process.pid]);
+      const single = await chat(client, { model: "stories-one-slot", session: "tps", messages: [{ role: "user", content: PROMPT }], max_tokens: GEN_TOKENS, temperature: 0 });
+      oneSlotCpu += cpuMs([...busPids, process.pid]) - slotBefore;
+      oneSlotGenerated += single.usage.completion_tokens;
+      oneSlot.push((single.usage.completion_tokens / single.wall_ms) * 1000);
     }
     await directPlain.dispose();
     await direct.dispose();
@@ -256,6 +270,10 @@ async function main(): Promise<void> {
       direct_tps: round(best(direct1)),
       ratio: round(best(serviceTps) / best(direct1), 3),
       direct_nostream_tps: round(best(directNoStream)),
+      service_tps_one_slot: round(best(oneSlot)),
+      ratio_one_slot: round(best(oneSlot) / best(direct1), 3),
+      service_cpu_tps_one_slot: round((oneSlotGenerated / oneSlotCpu) * 1000),
+      ratio_cpu_one_slot: round(((oneSlotGenerated / oneSlotCpu) * 1000) / directCpuTps, 3),
       service_tps_median: round(median(serviceTps)),
       direct_tps_median: round(median(direct1)),
       ratio_median: round(median(serviceTps) / median(direct1), 3),
