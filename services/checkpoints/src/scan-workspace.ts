@@ -96,6 +96,19 @@ function fileMode(stats: Stats): FileNode["mode"] {
   return (stats.mode & 0o100) !== 0 ? "100755" : "100644";
 }
 
+/** The cached node still describes the file: same stat, not racy. */
+function statUnchanged(previous: TreeNode | undefined, stats: Stats, mode: FileNode["mode"]): boolean {
+  return (
+    previous?.kind === "file" &&
+    !previous.racy &&
+    previous.mode === mode &&
+    previous.size === stats.size &&
+    previous.mtimeMs === stats.mtimeMs &&
+    previous.ctimeMs === stats.ctimeMs &&
+    previous.ino === stats.ino
+  );
+}
+
 /** Hashes (and stores) one file or symlink unless its stat matches the cached node. */
 async function scanFile(state: ScanState, path: string, stats: Stats, previous: TreeNode | undefined): Promise<TreeNode> {
   const mode = fileMode(stats);
@@ -105,17 +118,7 @@ async function scanFile(state: ScanState, path: string, stats: Stats, previous: 
     state.changes += countFiles(previous);
     return { kind: "skipped", reason };
   }
-  if (
-    previous?.kind === "file" &&
-    !previous.racy &&
-    previous.mode === mode &&
-    previous.size === stats.size &&
-    previous.mtimeMs === stats.mtimeMs &&
-    previous.ctimeMs === stats.ctimeMs &&
-    previous.ino === stats.ino
-  ) {
-    return previous;
-  }
+  if (statUnchanged(previous, stats, mode)) return previous as FileNode;
   let content: Buffer;
   try {
     const absolute = `${state.workspace}/${path}`;
@@ -191,6 +194,11 @@ async function scanDirectory(state: ScanState, path: string, previous: DirNode |
         state.changes += countFiles(before);
       }
       if (before !== undefined) changed = true;
+      continue;
+    }
+    // The common case, an unchanged file, stays synchronous: no promise per entry.
+    if (before?.kind === "file" && (stats.isFile() ? stats.size <= state.maxFileBytes : stats.isSymbolicLink()) && statUnchanged(before, stats, fileMode(stats)) && !isExcluded(state, path, name, false)) {
+      children.set(name, before);
       continue;
     }
     const node = await scanEntry(state, path, name, stats, before);
