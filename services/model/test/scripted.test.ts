@@ -132,6 +132,11 @@ describe("model service with the scripted provider (real bus, real process)", ()
     expect(output).toMatch(/models\.0\.baseUrl/);
   });
 
+  it("answers TIMEOUT when timeout_ms passes first", async () => {
+    const reply = await requestJson(client, "agent.model.chat", { request_id: "to1", session: "timeout", model: "slow-script", messages: [{ role: "user", content: "hi" }], timeout_ms: 300 });
+    expect(reply).toMatchObject({ ok: false, error: { code: "TIMEOUT" } });
+  });
+
   it("on SIGTERM, answers a generation in flight with finish_reason abort, then exits 0", async () => {
     const pending = requestJson(client, "agent.model.chat", { request_id: "t1", session: "term", model: "slow-script", messages: [{ role: "user", content: "hi" }] }, 20_000);
     const deltas: string[] = [];
