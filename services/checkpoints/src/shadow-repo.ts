@@ -58,7 +58,7 @@ export async function ensureShadowFolders(workspace: string, gitdir: string): Pr
   }
 }
 
-const cachePath = (repo: ShadowRepo) => join(repo.gitdir, "aide-stat-cache.json");
+const cachePath = (repo: ShadowRepo) => join(repo.gitdir, "aide-stat-cache");
 
 /**
  * Creates the shadow repository on first use: `.aide/.gitignore` holding `*` (so the user's git
