@@ -159,6 +159,19 @@ describe("run_command sandbox over the bus", () => {
     }
   });
 
+  it("lists the files a command changed, automation surfaces included", async () => {
+    mkdirSync(join(h.workspace, "old"), { recursive: true });
+    writeFileSync(join(h.workspace, "old", "untouched.txt"), "x\n");
+    // Written before the command starts (change times are compared, and those cannot be backdated).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const result = await run("mkdir -p .github/workflows sub && echo 'on: push' > .github/workflows/ci.yml && echo y > sub/new.txt && touch old/untouched.txt.bak");
+    expect(result.metadata.exit_code).toBe(0);
+    expect(result.changed_paths).toEqual([".github/workflows/ci.yml", "old/untouched.txt.bak", "sub/new.txt"]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const quiet = await run("ls");
+    expect(quiet.changed_paths).toEqual([]);
+  });
+
   it("keeps the workspace writable and the private /tmp private", async () => {
     writeFileSync(join(h.workspace, "in.txt"), "in\n");
     const result = await run("cat in.txt && echo out > out.txt && echo tmp > /tmp/t && ls /tmp");

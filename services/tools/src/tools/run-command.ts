@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineTool } from "../framework/tool-types.js";
 import { integerArg, pathArg } from "../framework/argument-types.js";
 import { maxCommandTimeoutMs, prepareCommand } from "./command-helpers.js";
+import { changedSince } from "../files/changed-since.js";
 
 export const runCommandTool = defineTool({
   name: "run_command",
@@ -25,6 +26,8 @@ export const runCommandTool = defineTool({
   async execute(args, context) {
     const prepared = await prepareCommand(context, args.command, args.cwd, args.timeout_ms);
     if (!prepared.ok) return { isError: true, output: prepared.error, metadata: { error_code: "VALIDATION" } };
+    // File times come from the kernel's coarse clock, up to a tick (1-10 ms) behind Date.now().
+    const startedAt = Date.now() - 10;
     const result = await context.sandbox.run({
       argv: prepared.argv,
       workspace: context.workspace.root,
@@ -34,7 +37,9 @@ export const runCommandTool = defineTool({
       signal: context.signal,
       maxOutputBytes: 24_000,
     });
+    const changed = await changedSince(context.workspace.root, startedAt);
     const metadata = {
+      changed_paths_incomplete: changed.incomplete,
       exit_code: result.exitCode,
       signal: result.signal,
       timed_out: result.timedOut,
@@ -53,6 +58,6 @@ export const runCommandTool = defineTool({
     else status = `Exit code: ${result.exitCode}`;
     const body = result.stdout.length > 0 ? result.stdout : "(no output)";
     const isError = result.timedOut || result.aborted || result.exitCode !== 0;
-    return { isError, output: `${status}\n${body}`, metadata };
+    return { isError, output: `${status}\n${body}`, metadata, changedPaths: changed.paths };
   },
 });
