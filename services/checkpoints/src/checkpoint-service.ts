@@ -6,6 +6,7 @@ import type {
   CheckpointRestoreRequest,
   CheckpointUsageRequest,
 } from "@aide/contracts";
+import { aideError } from "@aide/contracts";
 import { diffCheckpoints } from "./diff-checkpoints.js";
 import { pruneCheckpoints, repositoryUsage } from "./prune-checkpoints.js";
 import type { CheckpointContext } from "./checkpoint-context.js";
@@ -14,6 +15,18 @@ import { listCheckpoints } from "./list-checkpoints.js";
 import { resolveWorkspace } from "./resolve-workspace.js";
 import { restoreCheckpoint, type RestoreResult } from "./restore-checkpoint.js";
 import { flushCache, openShadowRepo, type ShadowRepo } from "./shadow-repo.js";
+
+/** A repack of a large history takes a while; an abandoned one leaves the old packs in place. */
+const pruneTimeoutMs = 10 * 60_000;
+
+async function withTimeout<T>(signal: AbortSignal, ms: number, reason: () => Error, work: (bounded: AbortSignal) => Promise<T>): Promise<T> {
+  const timeout = timeoutSignal(signal, ms, reason);
+  try {
+    return await work(timeout.signal);
+  } finally {
+    timeout.dispose();
+  }
+}
 
 /**
  * The operations behind the endpoints. Holds one ShadowRepo per workspace real path (so work
@@ -42,12 +55,9 @@ export class CheckpointService {
   async commit(request: CheckpointCommitRequest, signal: AbortSignal): Promise<CommitResult> {
     const repo = await this.repoFor(request.workspace);
     const ms = request.timeout_ms ?? this.context.config.commit_timeout_ms;
-    const timeout = timeoutSignal(signal, ms, request.workspace);
-    try {
-      return await commitCheckpoint(repo, this.context, request, timeout.signal);
-    } finally {
-      timeout.dispose();
-    }
+    return withTimeout(signal, ms, () => aideError("CHECKPOINT_TIMEOUT", { ms, workspace: request.workspace }), (bounded) =>
+      commitCheckpoint(repo, this.context, request, bounded),
+    );
   }
 
   async list(request: CheckpointListRequest) {
@@ -57,17 +67,21 @@ export class CheckpointService {
 
   async restore(request: CheckpointRestoreRequest, signal: AbortSignal): Promise<RestoreResult> {
     const repo = await this.repoFor(request.workspace);
-    return restoreCheckpoint(repo, this.context, request, signal);
+    // Bounds the wait, the scan and the plan; once files are being written, the restore finishes.
+    const ms = this.context.config.commit_timeout_ms * 4;
+    return withTimeout(signal, ms, () => aideError("TIMEOUT", { ms }), (bounded) => restoreCheckpoint(repo, this.context, request, bounded));
   }
 
   async diff(request: CheckpointDiffRequest, signal: AbortSignal) {
     const repo = await this.repoFor(request.workspace);
-    return diffCheckpoints(repo, this.context, request.from, request.to, signal);
+    const ms = this.context.config.commit_timeout_ms * 4;
+    return withTimeout(signal, ms, () => aideError("TIMEOUT", { ms }), (bounded) => diffCheckpoints(repo, this.context, request.from, request.to, bounded));
   }
 
   async prune(request: CheckpointPruneRequest, signal: AbortSignal) {
     const repo = await this.repoFor(request.workspace);
-    return pruneCheckpoints(repo, this.context, request, signal);
+    const ms = pruneTimeoutMs;
+    return withTimeout(signal, ms, () => aideError("TIMEOUT", { ms }), (bounded) => pruneCheckpoints(repo, this.context, request, bounded));
   }
 
   async usage(request: CheckpointUsageRequest) {

@@ -129,9 +129,10 @@ async function keepProgress(repo: ShadowRepo, context: CheckpointContext, writer
   }
 }
 
-export function timeoutSignal(parent: AbortSignal, ms: number, workspace: string): { signal: AbortSignal; dispose: () => void } {
+/** A signal that fires with `reason()` after `ms`, or with ABORTED when `parent` does. */
+export function timeoutSignal(parent: AbortSignal, ms: number, reason: () => Error): { signal: AbortSignal; dispose: () => void } {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(aideError("CHECKPOINT_TIMEOUT", { ms, workspace })), ms);
+  const timer = setTimeout(() => controller.abort(reason()), ms);
   const onParent = () => controller.abort(aideError("ABORTED"));
   if (parent.aborted) onParent();
   else parent.addEventListener("abort", onParent, { once: true });
