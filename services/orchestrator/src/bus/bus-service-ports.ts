@@ -3,6 +3,7 @@ import {
   CheckpointCommitReplySchema,
   CheckpointRestoreReplySchema,
   ModelChatReplySchema,
+  ModelListReplySchema,
   ModelDeltaSchema,
   ToolExecReplySchema,
   ToolListReplySchema,
@@ -45,6 +46,15 @@ export function busModelPort(connection: NatsConnection, timeouts: BusPortTimeou
       } finally {
         signal?.removeEventListener("abort", onAbort);
         subscription?.unsubscribe();
+      }
+    },
+    async contextTokens(model) {
+      try {
+        const result = await busRequest(connection, subjects.model.list, {}, ModelListReplySchema, { timeoutMs: 5_000, service: "model" });
+        const id = model ?? result.default;
+        return result.models.find((info) => info.id === id)?.context_budget;
+      } catch {
+        return undefined;
       }
     },
   };

@@ -19,6 +19,11 @@ import type { CheckpointRestoreResultSchema } from "@aide/contracts";
 export interface ModelPort {
   /** `onDelta` is called for each streamed text delta before the final reply resolves. */
   chat(request: ModelChatRequest, onDelta: (text: string) => void, signal?: AbortSignal): Promise<ModelChatResult>;
+  /**
+   * The context window (tokens) of a model, or of the default one; undefined when unknown. Must not
+   * throw: a model service that does not answer leaves the configured character budget in force.
+   */
+  contextTokens?(model: string | undefined): Promise<number | undefined>;
 }
 
 export interface ToolsExecOptions {

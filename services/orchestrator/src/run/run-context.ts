@@ -62,6 +62,8 @@ export interface RunContext {
   persist(): Promise<void>;
   /** The person's memories given to the model this run (loaded once: a stable prompt prefix). */
   memories?: Memory[];
+  /** The run's context budget in characters (from the model's window; shrunk after CONTEXT_FULL). */
+  contextChars?: number;
   /** Set once attempt_completion was accepted or the run must end. */
   outcome?: RunOutcome;
 }
@@ -69,7 +71,7 @@ export interface RunContext {
 export type RunOutcome =
   | { kind: "done"; result: string; evidence: string[] }
   | { kind: "unverified"; result: string; missing: string[] }
-  | { kind: "failed"; code: "ITERATION_LIMIT" | "MISTAKE_LIMIT" | "RUN_BUDGET_EXCEEDED" | "MODEL_FAILED" | "STALLED" | "INTERNAL"; message: string }
+  | { kind: "failed"; code: "ITERATION_LIMIT" | "MISTAKE_LIMIT" | "RUN_BUDGET_EXCEEDED" | "MODEL_FAILED" | "CONTEXT_FULL" | "STALLED" | "INTERNAL"; message: string }
   | { kind: "aborted"; reason: string };
 
 export function appendMessage(context: RunContext, message: ChatMessage): void {

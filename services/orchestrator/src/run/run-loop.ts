@@ -1,7 +1,7 @@
 import { AideError, type ChatMessage } from "@aide/contracts";
 import { wrapToolResult } from "../context/index.js";
 import type { BatchCall } from "../session/session-record.js";
-import { buildContextStep, runCatalog } from "../turn/build-context.js";
+import { buildContextStep, runCatalog, type BuiltContext } from "../turn/build-context.js";
 import { executeToolCalls } from "../turn/execute-tool-calls.js";
 import { normalizeCallsStep } from "../turn/normalize-calls.js";
 import { parseCallsStep } from "../turn/parse-tool-calls.js";
@@ -24,7 +24,9 @@ export async function runLoop(context: RunContext): Promise<RunOutcome> {
     return context.outcome;
   } catch (error) {
     if (context.session.signal.aborted) return (context.outcome = { kind: "aborted", reason: String(context.session.signal.reason ?? "aborted") });
-    if (error instanceof AideError && error.code === "MODEL_FAILED") return (context.outcome = { kind: "failed", code: "MODEL_FAILED", message: error.message });
+    if (error instanceof AideError && (error.code === "MODEL_FAILED" || error.code === "CONTEXT_FULL")) {
+      return (context.outcome = { kind: "failed", code: error.code, message: error.message });
+    }
     context.logger.error({ err: error }, "run failed");
     return (context.outcome = { kind: "failed", code: "INTERNAL", message: (error as Error).message });
   }
@@ -45,7 +47,7 @@ function budgetExceeded(context: RunContext): RunOutcome | undefined {
 async function turn(context: RunContext): Promise<void> {
   context.state.iterations += 1;
   const built = await buildContextStep(context);
-  const modelTurn = await requestModelStep(context, built.messages, built.tools);
+  const modelTurn = await requestModelWithinWindow(context, built);
   const { reply } = modelTurn;
   const assistant: ChatMessage = { role: "assistant", content: reply.text };
   if (reply.reasoning_content) assistant.reasoning_content = reply.reasoning_content;
@@ -58,6 +60,24 @@ async function turn(context: RunContext): Promise<void> {
   // Not persisted here: a read-only batch is safe to redo, and every side effect persists first.
   context.state.batch = normalized.calls;
   await finishBatch(context, [...parsed.errors, ...normalized.notices]);
+}
+
+/**
+ * The model refused the prompt as larger than its window (our character estimate was too
+ * generous for its tokenizer): shrink the run's budget, rebuild the context, and ask again. A second
+ * refusal, or nothing left to compact, ends the run with CONTEXT_FULL.
+ */
+async function requestModelWithinWindow(context: RunContext, built: BuiltContext) {
+  try {
+    return await requestModelStep(context, built.messages, built.tools);
+  } catch (error) {
+    if (!(error instanceof AideError && error.code === "CONTEXT_FULL")) throw error;
+    context.contextChars = Math.max(2_000, Math.floor(built.chars * 0.6));
+    // The smaller budget makes the context step compact (or, failing that, drop the oldest part).
+    const retry = await buildContextStep(context);
+    if (retry.chars >= built.chars) throw error;
+    return requestModelStep(context, retry.messages, retry.tools);
+  }
 }
 
 /**

@@ -7,6 +7,8 @@ export interface BuiltContext {
   messages: ChatMessage[];
   /** The catalog subset shown to the model this turn (routing only, never authorization). */
   tools: ToolDescriptor[];
+  /** Characters of the context sent. */
+  chars: number;
 }
 
 const runCatalogs = new WeakMap<RunContext, ToolDescriptor[]>();
@@ -71,7 +73,7 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
   const input = {
     system,
     memories: context.memories.map((memory) => ({ id: memory.id, text: memory.text })),
-    budgetChars: context.seams.config.contextChars,
+    budgetChars: (context.contextChars ??= await resolveContextChars(context)),
     environment: { workspace: record.workspace, mode: record.mode, now: new Date(context.startedAtMs).toISOString() },
   };
   let built = buildContext({ ...input, messages: context.state.transcript });
@@ -86,11 +88,25 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
     context.depth,
     context.run,
   );
-  return { messages: built.messages, tools };
+  return { messages: built.messages, tools, chars: built.chars };
 }
 
+/**
+ * Characters per token assumed when a model's token window becomes a character budget: low for
+ * BPE vocabularies (3.5–4 is typical), and a quarter of the window stays free for the reply.
+ */
+const charsPerToken = 3;
+
+/** The run's character budget: the configured one, or less when the model's window is smaller. */
+async function resolveContextChars(context: RunContext): Promise<number> {
+  const configured = context.seams.config.contextChars;
+  const tokens = await context.seams.model.contextTokens?.(context.session.record.model || undefined);
+  return tokens ? Math.min(configured, Math.floor(tokens * charsPerToken * 0.75)) : configured;
+}
+
+/** Summarizes the oldest part of the transcript once (the model writes the summary). */
 async function compactTranscript(context: RunContext): Promise<boolean> {
-  const plan = planCompaction(context.state.transcript, context.seams.config.contextChars, 6);
+  const plan = planCompaction(context.state.transcript, context.contextChars ?? context.seams.config.contextChars, 6);
   if (plan.summarize.length === 0) return false;
   try {
     const reply = await context.seams.model.chat(

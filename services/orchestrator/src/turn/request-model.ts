@@ -27,6 +27,9 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
         model: session.record.model || undefined,
         messages,
         tools: tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters })),
+        // Every turn of the loop acts through a tool (attempt_completion ends it), so a local
+        // model's grammar requires a call after its prose instead of allowing prose forever.
+        tool_choice: "required",
         stream: true,
         timeout_ms: seams.config.modelTimeoutMs,
       },
@@ -38,6 +41,7 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
     );
   } catch (error) {
     if (session.signal.aborted) throw aideError("ABORTED");
+    if (error instanceof AideError && (error.code === "CONTEXT_FULL" || error.code === "MODEL_FAILED")) throw error;
     const detail = error instanceof AideError ? `${error.code}: ${error.message}` : (error as Error).message;
     throw aideError("MODEL_FAILED", { detail });
   }
