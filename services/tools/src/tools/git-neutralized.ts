@@ -52,7 +52,7 @@ async function runGit(context: ToolContext, args: string[], timeoutMs: number): 
     network: false,
     timeoutMs,
     signal: context.signal,
-    maxOutputBytes: 64_000,
+    maxOutputBytes: 56_000,
   });
 }
 
