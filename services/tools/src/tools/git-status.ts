@@ -10,6 +10,7 @@ export const gitStatusTool = defineTool({
   kind: "read",
   readOnly: true,
   parallelSafe: true,
+  maxOutputChars: 60_000,
   timeoutMs: 60_000,
   async execute(_args, context) {
     const result = await runNeutralizedGit(context, ["status", "--short", "--branch", "--untracked-files=normal", "--no-renames"]);
