@@ -180,6 +180,14 @@ describe("scanWorkspace", () => {
     expect(root.oid).toBe(gitTreeId(ws, []));
   });
 
+  it("never opens a FIFO (it would block): lists it as skipped", async () => {
+    const ws = tempDir("aide-scan-");
+    writeFileSync(join(ws, "a.txt"), "a\n");
+    execFileSync("mkfifo", [join(ws, "pipe")]);
+    const { root } = await scanWorkspace(emptyDir(), options(ws, new MemorySink()));
+    expect(collectSkipped(root)).toEqual([{ path: "pipe", reason: "not a regular file, folder or symlink" }]);
+  });
+
   it("stops with the signal's reason", async () => {
     const ws = tempDir("aide-scan-");
     nastyTree(ws);
