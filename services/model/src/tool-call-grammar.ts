@@ -42,6 +42,13 @@ function ruleName(...parts: string[]): string {
   return parts.map((part) => part.toLowerCase().replace(/[^a-z0-9]+/g, "-")).join("-");
 }
 
+/**
+ * The longest `{m,n}` repetition the grammar uses. llama.cpp expands a repetition into one rule
+ * per step, so large counts make big, slow grammars, and some are refused outright (measured:
+ * `[^<]{1,2000}` fails to parse while 1999 and 2001 pass). Longer strings use the free-text rule.
+ */
+export const boundedRepeatLimit = 256;
+
 function valueRule(schema: JsonSchemaLike): string {
   if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean")) {
     return "(" + schema.enum.map((v) => literal(String(v))).join(" | ") + ")";
@@ -50,7 +57,7 @@ function valueRule(schema: JsonSchemaLike): string {
   if (type === "integer") return `("0" | "-"? [1-9] [0-9]{0,14})`;
   if (type === "number") return `("0" | "-"? [1-9] [0-9]{0,14}) ("." [0-9]{1,10})?`;
   if (type === "boolean") return `("true" | "false")`;
-  if (type === "string" && typeof schema.maxLength === "number") {
+  if (type === "string" && typeof schema.maxLength === "number" && schema.maxLength <= boundedRepeatLimit) {
     const min = Math.max(0, Math.min(schema.minLength ?? 1, schema.maxLength));
     return `[^<]{${min},${Math.max(min, schema.maxLength)}}`;
   }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NatsConnection } from "nats";
@@ -201,4 +201,24 @@ describe.skipIf(!haveModel)(title, () => {
     expect(failures).toEqual([]);
     expect(calls).toBe(100);
   }, 300_000);
+
+  it("the grammar built from the real tool catalog (the tools service's schema snapshot) is accepted and yields a call", async () => {
+    // Large maxLength values (a 4096-character path, a 2000-character pattern) once made llama.cpp refuse the grammar.
+    const snapshot = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "tools", "src", "framework", "__snapshots__", "tool-schemas.json"), "utf8")) as ChatTool[];
+    const realCatalog = snapshot.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }));
+    const reply = await requestJson(client, "agent.model.chat", {
+      request_id: "real-catalog",
+      session: "real-catalog",
+      messages: [{ role: "system", content: "You are an agent. Call one tool." }, { role: "user", content: "Look at the README." }],
+      tools: realCatalog,
+      tool_choice: "required",
+      max_tokens: 400,
+      seed: 7,
+      stream: false,
+    }, 120_000);
+    expect(reply.ok, JSON.stringify(reply.error)).toBe(true);
+    const parsed = parseTextToolCalls(reply.result.text, realCatalog);
+    expect(parsed.errors.filter(() => reply.result.finish_reason !== "length")).toEqual([]);
+    if (reply.result.finish_reason !== "length") expect(parsed.calls.length).toBe(1);
+  }, 180_000);
 });
