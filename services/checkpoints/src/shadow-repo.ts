@@ -5,8 +5,9 @@ import { aideError } from "@aide/contracts";
 import { join } from "node:path";
 import git from "isomorphic-git";
 import { ObjectStore } from "./object-store.js";
+import { emptyTreeOid } from "./scan-workspace.js";
 import { RefStore } from "./ref-store.js";
-import { loadStatCache, saveStatCache, type StatCache } from "./stat-cache.js";
+import { emptyCache, loadStatCache, saveStatCache, type DirNode, type StatCache } from "./stat-cache.js";
 import { WorkspaceLock } from "./workspace-lock.js";
 
 /** Everything the service keeps for one workspace; one instance per real path. */
@@ -100,8 +101,11 @@ function forgetState(repo: ShadowRepo): void {
 
 export async function loadCache(repo: ShadowRepo): Promise<StatCache> {
   if (repo.cache === undefined) {
-    repo.cache = await loadStatCache(cachePath(repo));
-    repo.savedCache = repo.cache;
+    const loaded = await loadStatCache(cachePath(repo));
+    // A cache naming an object the repository does not hold (packs deleted by hand, a copy of
+    // another repository's file) would let a commit reference it: start from nothing instead.
+    repo.cache = cacheObjectsStored(repo, loaded.root) ? loaded : emptyCache();
+    repo.savedCache = repo.cache === loaded ? loaded : undefined;
   }
   return repo.cache;
 }
@@ -114,6 +118,15 @@ const cacheSaveDelayMs = 1000;
  * moment rather than on the reply path. A crash before it only costs a rehash: every id the
  * older file holds is still stored, because prune flushes the cache before deleting anything.
  */
+function cacheObjectsStored(repo: ShadowRepo, dir: DirNode): boolean {
+  if (dir.oid !== undefined && dir.oid !== emptyTreeOid && !repo.objects.has(dir.oid)) return false;
+  for (const node of dir.children.values()) {
+    if (node.kind === "file" && !repo.objects.has(node.oid)) return false;
+    if (node.kind === "dir" && !cacheObjectsStored(repo, node)) return false;
+  }
+  return true;
+}
+
 export function storeCache(repo: ShadowRepo, cache: StatCache, onError: (error: unknown) => void): void {
   repo.cache = cache;
   repo.cacheErrorHandler = onError;

@@ -100,4 +100,21 @@ describe("checkpoints service over the bus", () => {
     const base = join(ws, ".aide", "checkpoints");
     execFileSync("git", ["--git-dir", join(base, readdirSync(base)[0]), "fsck", "--full", "--no-dangling"], { stdio: "pipe" });
   });
+
+  it("never trusts a stat cache that names objects the repository lost", async () => {
+    const ws = workspace("lost-objects");
+    writeFileSync(join(ws, "f.txt"), "content\n");
+    await call(client, "agent.checkpoints.commit", { workspace: ws, session: "s1", label: "one" });
+    await service.stop(); // a graceful stop writes the stat cache
+    const base = join(ws, ".aide", "checkpoints");
+    const gitdir = join(base, readdirSync(base)[0]);
+    expect(readdirSync(gitdir)).toContain("aide-stat-cache");
+    rmSync(join(gitdir, "objects", "pack"), { recursive: true, force: true });
+    service = await startServiceProcess(bus, "checkpoints", { env: { AIDE_WORKSPACE_ROOTS: root, AIDE_LOG_LEVEL: "info" } });
+    const next = await call(client, "agent.checkpoints.commit", { workspace: ws, session: "s2", label: "after the loss" });
+    const blobs = execFileSync("git", ["--git-dir", gitdir, "ls-tree", "-r", next.checkpoint.id]).toString().trim().split("\n");
+    expect(blobs).toHaveLength(1);
+    const oid = blobs[0].split(/\s+/)[2];
+    expect(execFileSync("git", ["--git-dir", gitdir, "cat-file", "-p", oid]).toString()).toBe("content\n");
+  });
 });
