@@ -219,6 +219,8 @@ export class Orchestrator {
     }
     await runtime.persist();
     await this.seams.events.flush();
+    // Background processes the run started do not outlive it unseen (the tools service reaps them).
+    await this.seams.tools.close?.(record.id).catch((error: unknown) => this.seams.logger.warn({ err: error, session: record.id }, "closing the session's processes failed"));
   }
 
   /**

@@ -25,10 +25,13 @@ function withWindow(h: ReturnType<typeof createLoopHarness>, limit: number, repo
 }
 
 describe("the model's context window", () => {
-  it("asks for a tool call on every turn (tool_choice required)", async () => {
+  it("asks for a tool call on every turn (tool_choice required), and reaps the session's processes at the end", async () => {
     const h = createLoopHarness([complete("nothing to do")]);
-    await h.finished(await h.start("Say hello"));
+    const session = await h.start("Say hello");
+    await h.finished(session);
     expect(h.model.requests[0].tool_choice).toBe("required");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(h.tools.closed).toEqual([session]);
   });
 
   it("sizes the context budget from the model's window, not only the configured characters", async () => {

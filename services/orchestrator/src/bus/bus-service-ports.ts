@@ -8,6 +8,8 @@ import {
   ToolExecReplySchema,
   ToolListReplySchema,
   ToolPreviewReplySchema,
+  ToolSessionCloseReplySchema,
+  toolsCloseSubject,
   egressJournalSubject,
   modelDeltaSubject,
   subjects,
@@ -65,6 +67,9 @@ export function busToolsPort(connection: NatsConnection, timeouts: BusPortTimeou
     async list() {
       const result = await busRequest(connection, subjects.tools.list, {}, ToolListReplySchema, { timeoutMs: 10_000, service: "tools" });
       return result.tools;
+    },
+    async close(session) {
+      await busRequest(connection, toolsCloseSubject, { session }, ToolSessionCloseReplySchema, { timeoutMs: 15_000, service: "tools" });
     },
     async preview(session, workspace, call) {
       return busRequest(connection, subjects.tools.preview, { session, workspace, call }, ToolPreviewReplySchema, {

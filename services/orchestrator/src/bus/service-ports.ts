@@ -34,6 +34,8 @@ export interface ToolsExecOptions {
 
 export interface ToolsPort {
   list(): Promise<ToolDescriptor[]>;
+  /** Kills and reaps the session's background processes; must not throw (a failure is logged by the caller's catch). */
+  close?(session: string): Promise<void>;
   preview(session: string, workspace: string, call: ToolCall): Promise<ToolPreview>;
   exec(session: string, workspace: string, call: ToolCall, options: ToolsExecOptions): Promise<ToolResult>;
 }

@@ -51,9 +51,15 @@ const sha = (text: string) => createHash("sha256").update(text).digest("hex");
  * (`commands[cmd]`, default exit 0). Records every exec with its `network` flag and order.
  */
 export class FakeTools implements ToolsPort {
+  async close(session: string): Promise<void> {
+    this.closed.push(session);
+  }
+
   readonly files = new Map<string, string>();
   readonly execs: Array<{ name: string; arguments: Record<string, unknown>; network: boolean; expectedDigests?: Record<string, string> }> = [];
   readonly log: string[] = [];
+  /** Sessions whose background processes the orchestrator asked to reap. */
+  readonly closed: string[] = [];
   commands: Record<string, { exit: number; output: string }> = {};
   protectedPaths = new Set<string>([".github/workflows/ci.yml"]);
   /** Writes whose content contains this text fail (as a lint-gate refusal would). */
