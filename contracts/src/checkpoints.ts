@@ -63,7 +63,13 @@ export const CheckpointRestoreReplySchema = replySchema(CheckpointRestoreResultS
 
 export const CheckpointListRequestSchema = z.object({ workspace: Workspace, session: IdSchema.optional() });
 export type CheckpointListRequest = z.infer<typeof CheckpointListRequestSchema>;
-export const CheckpointListReplySchema = replySchema(z.object({ checkpoints: z.array(CheckpointSchema) }));
+export const CheckpointListReplySchema = replySchema(
+  z.object({
+    checkpoints: z.array(CheckpointSchema),
+    /** Older checkpoints left out to keep the reply under the bus limit (the newest are listed). */
+    omitted: z.number().int().nonnegative().optional(),
+  }),
+);
 
 export const CheckpointDiffRequestSchema = z.object({
   workspace: Workspace,

@@ -16,6 +16,8 @@ import { resolveWorkspace } from "./resolve-workspace.js";
 import { restoreCheckpoint, type RestoreResult } from "./restore-checkpoint.js";
 import { flushCache, openShadowRepo, type ShadowRepo } from "./shadow-repo.js";
 
+const maxListed = 2000;
+
 /** A repack of a large history takes a while; an abandoned one leaves the old packs in place. */
 const pruneTimeoutMs = 10 * 60_000;
 
@@ -62,7 +64,10 @@ export class CheckpointService {
 
   async list(request: CheckpointListRequest) {
     const repo = await this.repoFor(request.workspace);
-    return { checkpoints: await listCheckpoints(repo, request.session) };
+    const checkpoints = await listCheckpoints(repo, request.session);
+    // About 250 bytes each: the newest 2,000 stay well under the bus's 1 MiB.
+    if (checkpoints.length <= maxListed) return { checkpoints };
+    return { checkpoints: checkpoints.slice(-maxListed), omitted: checkpoints.length - maxListed };
   }
 
   async restore(request: CheckpointRestoreRequest, signal: AbortSignal): Promise<RestoreResult> {
