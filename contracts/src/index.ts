@@ -2,6 +2,7 @@ export * from "./errors.js";
 export * from "./reply.js";
 export * from "./subjects.js";
 export * from "./tools.js";
+export * from "./tool-aliases.js";
 export * from "./checkpoints.js";
 export * from "./model.js";
 export * from "./commands.js";

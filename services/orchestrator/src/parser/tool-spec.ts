@@ -1,4 +1,4 @@
-import type { ToolDescriptor } from "@aide/contracts";
+import { toolArgumentAliases, type ToolDescriptor } from "@aide/contracts";
 
 /**
  * What the parser needs to know about one tool. `params` lists every parameter the tool
@@ -32,33 +32,6 @@ const TOOL_NAME_ALIASES: Record<string, string> = {
   complete: "attempt_completion",
 };
 
-/** Kept in line with the tools service's common aliases, so a call it would accept is never refused here. */
-const PARAM_ALIASES: Record<string, string> = {
-  file_path: "path",
-  filepath: "path",
-  filePath: "path",
-  filename: "path",
-  file_name: "path",
-  file: "path",
-  target_file: "path",
-  dir: "path",
-  directory: "path",
-  dir_path: "path",
-  cmd: "command",
-  command_line: "command",
-  shell_command: "command",
-  file_text: "content",
-  file_content: "content",
-  text: "content",
-  contents: "content",
-  query: "pattern",
-  regex: "pattern",
-  search: "pattern",
-  patch: "diff",
-  unified_diff: "diff",
-  process_id: "id",
-  pid: "id",
-};
 
 function jsonSchemaParams(parameters: Record<string, unknown>): { params: string[]; required: string[] } {
   const properties = parameters["properties"];
@@ -81,7 +54,7 @@ export function toParserSpecs(descriptors: ToolDescriptor[]): ToolSpecForParser[
     for (const [alias, target] of Object.entries(TOOL_NAME_ALIASES)) {
       if (target === descriptor.name && !toolNames.has(alias)) aliases[alias] = target;
     }
-    for (const [alias, target] of Object.entries(PARAM_ALIASES)) {
+    for (const [alias, target] of Object.entries(toolArgumentAliases)) {
       if (params.includes(target) && !lowerParams.has(alias)) aliases[alias] = target;
     }
     return { name: descriptor.name, params, required, aliases };

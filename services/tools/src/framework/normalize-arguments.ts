@@ -1,35 +1,6 @@
 import { z } from "zod";
+import { toolArgumentAliases } from "@aide/contracts";
 import type { AnyTool } from "./tool-types.js";
-
-/** Names models commonly use instead of the real ones; applied only when the target exists. */
-const commonAliases: Record<string, string> = {
-  file_path: "path",
-  filepath: "path",
-  filePath: "path",
-  file: "path",
-  filename: "path",
-  file_name: "path",
-  target_file: "path",
-  dir: "path",
-  directory: "path",
-  dir_path: "path",
-  cmd: "command",
-  command_line: "command",
-  shell_command: "command",
-  contents: "content",
-  text: "content",
-  file_text: "content",
-  file_content: "content",
-  regex: "pattern",
-  query: "pattern",
-  search: "pattern",
-  working_directory: "cwd",
-  workdir: "cwd",
-  timeout: "timeout_ms",
-  start_line: "offset",
-  line_count: "limit",
-  patch: "diff",
-};
 
 export type NormalizedArguments =
   | { ok: true; args: Record<string, unknown>; notices: string[] }
@@ -60,7 +31,7 @@ function describeIssues(error: z.ZodError, toolName: string, given: string[]): s
 export function normalizeArguments(tool: AnyTool, raw: Record<string, unknown>): NormalizedArguments {
   const shape = shapeOf(tool);
   const accepted = Object.keys(shape);
-  const aliases = { ...commonAliases, ...(tool.aliases ?? {}) };
+  const aliases = { ...toolArgumentAliases, ...(tool.aliases ?? {}) };
   const notices: string[] = [];
   const args: Record<string, unknown> = {};
   const unknown: string[] = [];
