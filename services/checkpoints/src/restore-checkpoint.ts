@@ -90,10 +90,19 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
       now: context.now,
     });
     await finishWriter(repo, writer);
-    // createdMs only orders new checkpoints after every existing one: keep the newest time seen.
-    const newest = Math.max(Date.parse(target.checkpoint.created_at) || 0, (await latestCheckpoint(repo))?.createdMs ?? 0);
-    await setLatestCheckpoint(repo, { id: target.checkpoint.id, tree: target.tree, createdMs: newest });
-    storeCache(repo, { commit: target.checkpoint.id, root: rescan.root }, (error) => context.logger.warn({ err: error }, "stat cache not saved"));
+    let latestId = target.checkpoint.id;
+    if (rescan.root.oid === target.tree) {
+      // createdMs only orders new checkpoints after every existing one: keep the newest time seen.
+      const newest = Math.max(Date.parse(target.checkpoint.created_at) || 0, (await latestCheckpoint(repo))?.createdMs ?? 0);
+      await setLatestCheckpoint(repo, { id: target.checkpoint.id, tree: target.tree, createdMs: newest });
+    } else {
+      // Something in the checkpoint is excluded or too large now, so the tree differs from it:
+      // record what the workspace is, so the next restore does not see a change nobody made.
+      const label = `after restoring ${input.checkpoint.slice(0, 12)}`;
+      const recorded = await recordCheckpoint(repo, context, rescan.root, await countChangesSinceLatest(repo, rescan.root), { session: input.session, run: "restore", label }, new AbortController().signal);
+      latestId = recorded.id;
+    }
+    storeCache(repo, { commit: latestId, root: rescan.root }, (error) => context.logger.warn({ err: error }, "stat cache not saved"));
     context.logger.info({ workspace: repo.workspace, checkpoint: target.checkpoint.id, ...counts(plan), safety }, "checkpoint restored");
     return { checkpoint: target.checkpoint, plan, applied: true, workspace_changed: workspaceChanged, ...(safety ? { safety_checkpoint: safety } : {}) };
   });
