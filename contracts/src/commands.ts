@@ -98,6 +98,7 @@ export const RestoreRequestSchema = z.object({
   dry_run: z.boolean().default(true),
   force: z.boolean().default(false),
 });
+export type RestoreRequest = z.infer<typeof RestoreRequestSchema>;
 export const RestoreReplySchema = replySchema(
   z.object({ plan: RestorePlanSchema, applied: z.boolean(), truncated_messages: z.number().int().nonnegative() }),
 );

@@ -1,14 +1,8 @@
-import { aideError, type RestoreMode } from "@aide/contracts";
+import { aideError, type RestoreRequest } from "@aide/contracts";
 import type { Orchestrator } from "../orchestrator.js";
 import { isActive } from "../session/session-record.js";
 
-export interface RestoreInput {
-  session: string;
-  checkpoint: string;
-  mode: RestoreMode;
-  dry_run: boolean;
-  force: boolean;
-}
+export type RestoreInput = RestoreRequest;
 
 /**
  * `agent.cmd.restore`: files through the checkpoints service; the task (transcript) here, cut
