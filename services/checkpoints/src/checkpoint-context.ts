@@ -2,7 +2,8 @@ import type { Logger } from "pino";
 import type { CheckpointConfig } from "./config.js";
 import { compileRules, parseIgnoreRule, type CompiledRules, type IgnoreRule } from "./exclude-rules.js";
 import { PackWriter } from "./pack-writer.js";
-import { scanChangedPaths } from "./scan-changed-paths.js";
+import { isAbsolute } from "node:path";
+import { normalizeChangedPath, scanChangedPaths } from "./scan-changed-paths.js";
 import { scanWorkspace, type ScanResult } from "./scan-workspace.js";
 import { loadCache, type ShadowRepo } from "./shadow-repo.js";
 import type { FileNode } from "./stat-cache.js";
@@ -54,8 +55,30 @@ export async function scanInto(
     now: context.now,
     progress,
   };
-  const usable = changedPaths !== undefined && cache.commit !== undefined && cache.root.oid !== undefined;
-  return usable ? scanChangedPaths(cache.root, changedPaths, options) : scanWorkspace(cache.root, options);
+  const relative = changedPaths === undefined ? undefined : workspaceRelative(repo.workspace, changedPaths);
+  const usable = relative !== undefined && cache.commit !== undefined && cache.root.oid !== undefined;
+  if (changedPaths !== undefined && relative === undefined) context.logger.debug({ workspace: repo.workspace }, "a changed path is not inside the workspace: walking the whole tree");
+  return usable ? scanChangedPaths(cache.root, relative, options) : scanWorkspace(cache.root, options);
+}
+
+/**
+ * Caller paths as workspace-relative paths: relative ones as given, absolute ones under the
+ * workspace's real path made relative. Any other path (outside, `..`) means the caller's list
+ * cannot be trusted to be complete, so undefined: the whole tree is walked instead.
+ */
+export function workspaceRelative(workspace: string, paths: readonly string[]): string[] | undefined {
+  const out: string[] = [];
+  for (const path of paths) {
+    let candidate = path;
+    if (isAbsolute(path)) {
+      if (!path.startsWith(`${workspace}/`)) return undefined;
+      candidate = path.slice(workspace.length + 1);
+    }
+    const normalized = normalizeChangedPath(candidate);
+    if (normalized === undefined) return undefined;
+    out.push(normalized);
+  }
+  return out;
 }
 
 /** Publishes the writer's packs and makes them readable. */

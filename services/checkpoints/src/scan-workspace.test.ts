@@ -196,3 +196,14 @@ describe("scanWorkspace", () => {
     await expect(scanWorkspace(emptyDir(), options(ws, new MemorySink(), { signal: controller.signal }))).rejects.toThrow("too slow");
   });
 });
+
+describe("workspaceRelative", () => {
+  it("accepts relative paths and absolute ones inside the workspace, and gives up on anything else", async () => {
+    const { workspaceRelative } = await import("./checkpoint-context.js");
+    expect(workspaceRelative("/ws", ["a/b", "/ws/c/d", "./e"])).toEqual(["a/b", "c/d", "e"]);
+    expect(workspaceRelative("/ws", ["a", "/elsewhere/x"])).toBeUndefined();
+    expect(workspaceRelative("/ws", ["/ws2/x"])).toBeUndefined();
+    expect(workspaceRelative("/ws", ["../x"])).toBeUndefined();
+    expect(workspaceRelative("/ws", ["/ws"])).toBeUndefined();
+  });
+});
