@@ -1,22 +1,33 @@
 import { randomBytes } from "node:crypto";
-import { chmod, lstat, mkdir, rename, rm, rmdir, symlink, unlink, writeFile } from "node:fs/promises";
+import { chmodSync, lstatSync, mkdirSync, renameSync, rmSync, rmdirSync, symlinkSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
 import { dirname, join } from "node:path";
 import { aideError } from "@aide/contracts";
 import type { TreeChange } from "./compare-trees.js";
 import type { ObjectStore } from "./object-store.js";
 
 const depth = (path: string) => path.split("/").length;
+/** Files written between two turns of the event loop (the work is synchronous: each call is short). */
+const filesPerYield = 200;
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
 
 /** Creates the folders above `path`, refusing to pass through anything that is not a real folder. */
-async function ensureParents(workspace: string, path: string, verified: Set<string>): Promise<void> {
+function ensureParents(workspace: string, path: string, verified: Set<string>): void {
   const segments = path.split("/").slice(0, -1);
   let current = workspace;
   for (const segment of segments) {
     current = join(current, segment);
     if (verified.has(current)) continue;
     verified.add(current);
-    const stats = await lstat(current).catch(() => undefined);
-    if (stats === undefined) await mkdir(current);
+    const stats = lstatOrUndefined(current);
+    if (stats === undefined) mkdirSync(current);
     else if (!stats.isDirectory()) throw aideError("CHECKPOINT_FAILED", { detail: `cannot restore ${path}: ${current} is not a folder` });
   }
 }
@@ -31,37 +42,46 @@ function permissions(existingMode: number | undefined, executable: boolean): num
  * Makes the working tree match the checkpoint for the changed paths (changes computed with the
  * checkpoint as `before` and the working tree as `after`): removes files created since, then
  * folders that removal emptied, then writes files back byte-exact (temp file + rename, so a
- * symlink in the way is replaced, never followed) with their mode.
+ * symlink in the way is replaced, never followed) with their mode. Synchronous calls: a restore
+ * of a hundred files is a few hundred short syscalls, which the thread pool would only delay.
  */
 export async function applyRestore(workspace: string, store: ObjectStore, changes: readonly TreeChange[], tempDirectory: string): Promise<void> {
-  await mkdir(tempDirectory, { recursive: true });
+  mkdirSync(tempDirectory, { recursive: true });
   const removals = changes.filter((c) => c.status === "added").map((c) => c.path).sort((a, b) => depth(b) - depth(a));
   const emptied = new Set<string>();
   for (const path of removals) {
-    await unlink(join(workspace, path)).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "ENOENT") throw error;
-    });
+    try {
+      unlinkSync(join(workspace, path));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
     for (let parent = dirname(path); parent !== "." && parent !== ""; parent = dirname(parent)) emptied.add(parent);
   }
   for (const folder of [...emptied].sort((a, b) => depth(b) - depth(a))) {
-    await rmdir(join(workspace, folder)).catch(() => undefined);
+    try {
+      rmdirSync(join(workspace, folder));
+    } catch {
+      // not empty (something excluded or skipped lives there): it stays
+    }
   }
   const writes = changes.filter((c) => c.before !== undefined).sort((a, b) => a.path.localeCompare(b.path));
   const verified = new Set<string>();
+  let written = 0;
   for (const change of writes) {
+    if (++written % filesPerYield === 0) await yieldToLoop();
     const version = change.before!;
     const target = join(workspace, change.path);
-    await ensureParents(workspace, change.path, verified);
+    ensureParents(workspace, change.path, verified);
     const { content } = await store.read(version.oid);
-    const existing = await lstat(target).catch(() => undefined);
+    const existing = lstatOrUndefined(target);
     if (version.mode === "120000") {
       if (existing?.isDirectory()) throw aideError("CHECKPOINT_FAILED", { detail: `cannot restore ${change.path}: a folder is in the way` });
-      if (existing) await rm(target, { force: true });
-      await symlink(content, target);
+      if (existing) rmSync(target, { force: true });
+      symlinkSync(content, target);
       continue;
     }
     const mode = permissions(existing?.isFile() ? existing.mode : undefined, version.mode === "100755");
-    await writeFileAtomically(target, content, mode, tempDirectory, change.path);
+    writeFileAtomically(target, content, mode, tempDirectory, change.path);
   }
 }
 
@@ -71,24 +91,26 @@ export async function applyRestore(workspace: string, store: ObjectStore, change
  * repository (so a crash leaves nothing in the user's tree, and prune clears it); a target on
  * another filesystem falls back to a temp file beside it.
  */
-async function writeFileAtomically(target: string, content: Buffer, mode: number, tempDirectory: string, path: string): Promise<void> {
+function writeFileAtomically(target: string, content: Buffer, mode: number, tempDirectory: string, path: string): void {
   const name = `restore-${randomBytes(8).toString("hex")}`;
   let temp = join(tempDirectory, name);
+  const writeTemp = () => {
+    writeFileSync(temp, content, { mode, flag: "wx" });
+    chmodSync(temp, mode);
+  };
   try {
-    await writeFile(temp, content, { mode, flag: "wx" });
-    await chmod(temp, mode);
+    writeTemp();
     try {
-      await rename(temp, target);
+      renameSync(temp, target);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
-      await rm(temp, { force: true });
+      rmSync(temp, { force: true });
       temp = join(dirname(target), `.aide-restore-${name}`);
-      await writeFile(temp, content, { mode, flag: "wx" });
-      await chmod(temp, mode);
-      await rename(temp, target);
+      writeTemp();
+      renameSync(temp, target);
     }
   } catch (error) {
-    await rm(temp, { force: true });
+    rmSync(temp, { force: true });
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EISDIR" || code === "ENOTEMPTY") throw aideError("CHECKPOINT_FAILED", { detail: `cannot restore ${path}: a folder is in the way` });
     throw error;

@@ -18,6 +18,7 @@ export interface StoredObject {
   content: Buffer;
 }
 
+const maxOpenPacks = 8;
 const typeNames: Record<number, StoredObject["type"]> = { 1: "commit", 2: "tree", 3: "blob", 4: "tag" };
 
 function parseIndex(name: string, data: Buffer): PackIndex {
@@ -56,6 +57,7 @@ export class ObjectStore {
 
   /** Re-reads the list of packs (after a repack removed some). */
   reload(): void {
+    this.closeFiles();
     this.packs = [];
     this.entries = new Map();
     let names: string[] = [];
@@ -112,8 +114,34 @@ export class ObjectStore {
     }
   }
 
-  private readPacked(name: string, offset: number): StoredObject | undefined {
+  /** Open pack files, most recently used last; a few stay open so a restore or diff does not reopen them per object. */
+  private openFiles = new Map<string, number>();
+
+  private packFile(name: string): number {
+    const open = this.openFiles.get(name);
+    if (open !== undefined) {
+      this.openFiles.delete(name);
+      this.openFiles.set(name, open);
+      return open;
+    }
     const fd = openSync(join(this.packDirectory, `${name}.pack`), "r");
+    this.openFiles.set(name, fd);
+    if (this.openFiles.size > maxOpenPacks) {
+      const [oldest, oldestFd] = this.openFiles.entries().next().value as [string, number];
+      this.openFiles.delete(oldest);
+      closeSync(oldestFd);
+    }
+    return fd;
+  }
+
+  /** Closes the pack files kept open (after a repack removed them, and on shutdown). */
+  closeFiles(): void {
+    for (const fd of this.openFiles.values()) closeSync(fd);
+    this.openFiles.clear();
+  }
+
+  private readPacked(name: string, offset: number): StoredObject | undefined {
+    const fd = this.packFile(name);
     try {
       const head = Buffer.alloc(32);
       readSync(fd, head, 0, head.length, offset);
@@ -136,8 +164,10 @@ export class ObjectStore {
       const content = inflateSync(body.subarray(0, got), { finishFlush: 2 });
       if (content.length !== size) return undefined;
       return { type, content };
-    } finally {
+    } catch (error) {
+      this.openFiles.delete(name);
       closeSync(fd);
+      throw error;
     }
   }
 }

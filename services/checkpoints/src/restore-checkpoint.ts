@@ -62,14 +62,21 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
   const target = await readCheckpoint(repo, input.checkpoint);
   if (target.checkpoint.session !== input.session) throw aideError("CHECKPOINT_NOT_FOUND", { checkpoint: input.checkpoint });
   if (input.mode === "task") return { checkpoint: target.checkpoint, plan: { modified: [], created_since: [], deleted_since: [] }, applied: !input.dry_run };
+  const started = performance.now();
   return repo.lock.run(signal, async () => {
+    const phases: Record<string, number> = {};
+    let mark = started;
+    const lap = (name: string) => { const now = performance.now(); phases[name] = Math.round((now - mark) * 10) / 10; mark = now; };
+    lap("wait");
     const current = await scanWorkingTree(repo, context, signal);
+    lap("scan");
     const latestTree = (await latestCheckpoint(repo))?.tree;
     const workspaceChanged = latestTree !== undefined && latestTree !== current.oid;
     const changes = (await compareTrees(repo.objects, { kind: "stored", oid: target.tree }, { kind: "scanned", node: current })).filter(
       (change) => !isPathExcluded(context, change.path),
     );
     const plan = planOf(changes);
+    lap("plan");
     if (input.dry_run) return { checkpoint: target.checkpoint, plan, applied: false, workspace_changed: workspaceChanged };
     if (workspaceChanged && !input.force) throw aideError("WORKSPACE_CHANGED");
     let safety: string | undefined;
@@ -78,6 +85,7 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
       safety = recorded.id;
     }
     await applyRestore(repo.workspace, repo.objects, changes, join(repo.gitdir, "tmp"));
+    lap("apply");
     // Refresh the cache for the restored paths; their objects exist, so nothing is written.
     const writer = newPackWriter(repo, context);
     const rescan = await scanChangedPaths(current, changes.map((c) => c.path), {
@@ -90,6 +98,7 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
       now: context.now,
     });
     await finishWriter(repo, writer);
+    lap("rescan");
     let latestId = target.checkpoint.id;
     if (rescan.root.oid === target.tree) {
       // createdMs only orders new checkpoints after every existing one: keep the newest time seen.
@@ -103,7 +112,8 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
       latestId = recorded.id;
     }
     storeCache(repo, { commit: latestId, root: rescan.root }, (error) => context.logger.warn({ err: error }, "stat cache not saved"));
-    context.logger.info({ workspace: repo.workspace, checkpoint: target.checkpoint.id, ...counts(plan), safety }, "checkpoint restored");
+    lap("record");
+    context.logger.info({ workspace: repo.workspace, checkpoint: target.checkpoint.id, ...counts(plan), safety, phases }, "checkpoint restored");
     return { checkpoint: target.checkpoint, plan, applied: true, workspace_changed: workspaceChanged, ...(safety ? { safety_checkpoint: safety } : {}) };
   });
 }
