@@ -221,6 +221,10 @@ export class Orchestrator {
     await this.seams.events.flush();
     // Background processes the run started do not outlive it unseen (the tools service reaps them).
     await this.seams.tools.close?.(record.id).catch((error: unknown) => this.seams.logger.warn({ err: error, session: record.id }, "closing the session's processes failed"));
+    // A run that checkpointed keeps the shadow repository bounded; not awaited: the run is over.
+    if (record.checkpoints.length > 0 && this.seams.checkpoints.prune) {
+      void this.seams.checkpoints.prune(record.workspace).catch((error: unknown) => this.seams.logger.warn({ err: error, session: record.id }, "pruning checkpoints failed"));
+    }
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { NatsConnection, JetStreamClient } from "nats";
 import {
   CheckpointCommitReplySchema,
+  CheckpointPruneReplySchema,
   CheckpointRestoreReplySchema,
   ModelChatReplySchema,
   ModelListReplySchema,
@@ -107,6 +108,10 @@ export function busCheckpointsPort(connection: NatsConnection, timeouts: BusPort
         timeoutMs: timeouts.checkpointTimeoutMs + 5_000,
         service: "checkpoints",
       });
+    },
+    async prune(workspace) {
+      // The service bounds a prune at 10 minutes; it runs after the run has ended, off its path.
+      await busRequest(connection, subjects.checkpoints.prune, { workspace }, CheckpointPruneReplySchema, { timeoutMs: 11 * 60_000, service: "checkpoints" });
     },
   };
 }

@@ -45,6 +45,8 @@ export type CheckpointRestoreResult = z.infer<typeof CheckpointRestoreResultSche
 export interface CheckpointsPort {
   commit(request: CheckpointCommitRequest): Promise<Checkpoint>;
   restore(request: CheckpointRestoreRequest): Promise<CheckpointRestoreResult>;
+  /** Keeps the workspace's shadow repository bounded (the last N tasks, repacked). */
+  prune?(workspace: string): Promise<void>;
 }
 
 export interface EgressJournal {

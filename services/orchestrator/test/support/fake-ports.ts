@@ -133,6 +133,12 @@ export class FakeTools implements ToolsPort {
 }
 
 export class FakeCheckpoints implements CheckpointsPort {
+  /** Workspaces the orchestrator asked to prune. */
+  readonly pruned: string[] = [];
+  async prune(workspace: string): Promise<void> {
+    this.pruned.push(workspace);
+  }
+
   readonly commits: Array<{ label: string; message_index?: number; changed_paths?: string[]; at: number }> = [];
   constructor(private readonly tools?: FakeTools) {}
   fail = false;
