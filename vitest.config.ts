@@ -9,6 +9,6 @@ export default defineConfig({
     // Integration suites start real processes; keep the 2-core machine from thrashing.
     fileParallelism: true,
     maxWorkers: 2,
-    reporters: ["default"],
+    reporters: ["default", "./tests/helpers/summary-reporter.ts"],
   },
 });
