@@ -91,7 +91,8 @@ export async function run(argv: string[]): Promise<number> {
     const summary = (check.stdout ?? "").split("\n").filter((line) => /^# (tests|pass|fail)/.test(line)).join("  ");
     say(`${check.status === 0 ? style.green("PASS") : style.red("FAIL")}  ${summary}`);
     if (check.status !== 0) exitCode = exitCode || 1;
-    say(`Run outcome: ${outcome.state}. Watch past runs with: aide events; checkpoints: aide restore ${started.session}`);
+    say(`Run outcome: ${outcome.state}. The demo's logs are in ${home.logDir}; the fixed project stays in ${workspace}.`);
+    say(`To work on your own project: aide up --workspace DIR, then aide run "<task>" --workspace DIR (or open the web panel).`);
   } catch (error) {
     process.stderr.write(`aide demo: ${(error as Error).message}\n`);
     exitCode = 1;
