@@ -4,7 +4,7 @@
  * (microseconds) as one JSON line on stdout.
  */
 import { connect } from "nats";
-import { decodeJson, encodeJson, readCredentialsFile } from "@aide/runtime";
+import { decodeJson, encodeJson, readCredentialsFile, waitForService } from "@aide/runtime";
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 5000);
 const warmup = 500;
@@ -12,15 +12,7 @@ const warmup = 500;
 async function main() {
   const creds = readCredentialsFile(process.env.AIDE_NATS_CREDS ?? "");
   const connection = await connect({ servers: process.env.AIDE_NATS_URL, user: creds.user, pass: creds.password, inboxPrefix: creds.inbox_prefix });
-  for (let tries = 0; ; tries++) {
-    try {
-      await connection.request("$SRV.PING.aide-bench-echo", new Uint8Array(), { timeout: 300 });
-      break;
-    } catch {
-      if (tries > 200) throw new Error("echo service did not start");
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  await waitForService(connection, "bench-echo", { timeoutMs: 15_000 });
   const samples: Record<string, number[]> = {};
   for (const [name, payload] of [["small", "x".repeat(64)], ["64k", "y".repeat(64 * 1024)]] as const) {
     const list: number[] = [];

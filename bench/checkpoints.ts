@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readdirSync, lstatSync, rmSync, writeFileSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, type NatsConnection } from "nats";
-import { decodeJson, encodeJson, startNatsServer } from "@aide/runtime";
+import { decodeJson, encodeJson, startNatsServer, waitForService } from "@aide/runtime";
 import { percentile, repoRoot, writeBenchResult } from "./lib/results.js";
 
 const folders = Number(process.env.BENCH_FOLDERS ?? 200);
@@ -112,15 +112,7 @@ async function main() {
   const supervisorCreds = server.credentials.supervisor;
   const pinger = await connect({ servers: server.url, user: supervisorCreds.user, pass: supervisorCreds.password, inboxPrefix: supervisorCreds.inbox_prefix });
   try {
-    for (let tries = 0; ; tries++) {
-      try {
-        await pinger.request("$SRV.PING.aide-checkpoints", new Uint8Array(), { timeout: 300 });
-        break;
-      } catch {
-        if (tries > 200) throw new Error("checkpoints service did not start");
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
+    await waitForService(pinger, "checkpoints", { timeoutMs: 15_000 });
     execFileSync("git", ["init", "-q", "--bare", gitDir]);
     git("config", "core.bare", "false");
     // No background auto-gc stealing CPU from the other side's timings; `git gc` runs at the end, as our prune does.

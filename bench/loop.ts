@@ -12,7 +12,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, type NatsConnection } from "nats";
-import { startNatsServer } from "@aide/runtime";
+import { startNatsServer, waitForService } from "@aide/runtime";
 import { percentile, repoRoot, writeBenchResult } from "./lib/results.js";
 
 const turns = 20;
@@ -24,16 +24,8 @@ async function startProcess(name: string, url: string, creds: string, env: Recor
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_NATS_URL: url, AIDE_NATS_CREDS: creds, AIDE_LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    try {
-      await pinger.request(`$SRV.PING.aide-${name}`, new Uint8Array(), { timeout: 300 });
-      return child;
-    } catch {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${name} did not start`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  await waitForService(pinger, name, { timeoutMs: 20_000, stillStarting: () => (child.exitCode !== null ? `exited with ${child.exitCode}` : undefined) });
+  return child;
 }
 
 async function anchorRoundTrip(tester: NatsConnection): Promise<number> {

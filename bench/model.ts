@@ -13,7 +13,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, type NatsConnection } from "nats";
 import { getLlama, LlamaCompletion, LlamaLogLevel } from "node-llama-cpp";
-import { startNatsServer } from "@aide/runtime";
+import { startNatsServer, waitForService } from "@aide/runtime";
 import { ModelChatReplySchema, type ChatTool, type ModelChatResult } from "@aide/contracts";
 import { percentile, repoRoot, writeBenchResult } from "./lib/results.js";
 
@@ -56,16 +56,8 @@ async function startModelService(url: string, creds: string, env: Record<string,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_NATS_URL: url, AIDE_NATS_CREDS: creds, AIDE_LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    try {
-      await pinger.request("$SRV.PING.aide-model", new Uint8Array(), { timeout: 300 });
-      return child;
-    } catch {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error("the model service did not start");
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  await waitForService(pinger, "model", { timeoutMs: 20_000, stillStarting: () => (child.exitCode !== null ? `exited with ${child.exitCode}` : undefined) });
+  return child;
 }
 
 let requestCounter = 0;

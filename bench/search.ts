@@ -9,7 +9,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { connect } from "nats";
-import { decodeJson, encodeJson, startNatsServer } from "@aide/runtime";
+import { decodeJson, encodeJson, startNatsServer, waitForService } from "@aide/runtime";
 import { javascriptSearch } from "@aide/tools";
 import { percentile, repoRoot, writeBenchResult } from "./lib/results.js";
 
@@ -61,15 +61,7 @@ const service: ChildProcess = spawn(process.execPath, [join(repoRoot, "services"
 });
 const creds = server.credentials.tester;
 const client = await connect({ servers: server.url, user: creds.user, pass: creds.password, inboxPrefix: creds.inbox_prefix });
-for (let attempt = 0; ; attempt += 1) {
-  try {
-    await client.request("$SRV.PING.aide-tools", new Uint8Array(), { timeout: 500 });
-    break;
-  } catch {
-    if (attempt > 60) throw new Error("the tools service did not start");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+await waitForService(client, "tools", { timeoutMs: 15_000 });
 
 let counter = 0;
 async function timeTool(): Promise<{ ms: number; files: number }> {

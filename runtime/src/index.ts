@@ -8,3 +8,4 @@ export * from "./bus-permissions.js";
 export * from "./nats-config.js";
 export * from "./nats-server.js";
 export * from "./run-service.js";
+export * from "./wait-for-service.js";

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import type { NatsConnection } from "nats";
+import { waitForService } from "@aide/runtime";
 import type { TestBus } from "./bus.js";
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -40,20 +41,13 @@ export async function startServiceProcess(
   child.stderr?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const pinger = options.pinger ?? (await bus.connectAs("tester"));
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 15_000);
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
-    try {
-      await pinger.request(`$SRV.PING.aide-${name}`, new Uint8Array(), { timeout: 300 });
-      break;
-    } catch {
-      if (Date.now() > deadline) {
-        child.kill("SIGKILL");
-        throw new Error(`${name} did not answer $SRV.PING:\n${output}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  await waitForService(pinger, name, {
+    timeoutMs: options.readyTimeoutMs ?? 15_000,
+    stillStarting: () => (child.exitCode !== null ? `exited with ${child.exitCode}` : undefined),
+  }).catch((error: Error) => {
+    child.kill("SIGKILL");
+    throw new Error(`${name}: ${error.message}\n${output}`);
+  });
   return {
     child,
     logs: () => output,

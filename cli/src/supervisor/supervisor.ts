@@ -8,6 +8,7 @@ import {
   freePort,
   readCredentialsFile,
   startNatsServer,
+  waitForService,
   type Logger,
   type RunningNatsServer,
 } from "@aide/runtime";
@@ -149,18 +150,9 @@ export class Supervisor {
 
   /** Resolves when `$SRV.PING.aide-<name>` is answered. */
   async waitForPing(name: string, timeoutMs = this.options.readyTimeoutMs ?? 60_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      try {
-        await this.pinger!.request(`$SRV.PING.aide-${name}`, new Uint8Array(), { timeout: 500 });
-        return;
-      } catch {
-        if (Date.now() > deadline) {
-          throw aideError("UNAVAILABLE", { service: name, detail: `no answer to $SRV.PING within ${timeoutMs} ms; see ${join(this.options.home.logDir, name + ".log")}` });
-        }
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
+    await waitForService(this.pinger!, name, { timeoutMs }).catch((error: Error) => {
+      throw aideError("UNAVAILABLE", { service: name, detail: `${error.message}; see ${join(this.options.home.logDir, name + ".log")}` });
+    });
   }
 
   pids(): Record<string, number | undefined> {
