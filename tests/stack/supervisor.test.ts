@@ -119,3 +119,43 @@ describe("aide up (the supervisor, real processes)", () => {
     expect(existsSync(join(home, "stack.json"))).toBe(false);
   });
 });
+
+describe("aide up after its supervisor was killed outright", () => {
+  it("services die with the supervisor; the next aide up stops the orphaned nats-server and starts", async () => {
+    const home = mkdtempSync(join(tmpdir(), "aide-home-orphan-"));
+    const workspace = mkdtempSync(join(tmpdir(), "aide-ws-orphan-"));
+    const start = () => {
+      const child = spawn(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "up", "--nats-port", "0", "--gateway-port", "0", "--workspace", workspace], {
+        env: { ...process.env, AIDE_HOME: home, AIDE_NATS_URL: "" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let text = "";
+      child.stdout?.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      child.stderr?.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      return { child, output: () => text };
+    };
+    const readStack = () => JSON.parse(readFileSync(join(home, "stack.json"), "utf8")) as Stack;
+    let orphan: number | undefined;
+    try {
+      const first = start();
+      await waitFor("first stack up", () => (first.output().includes("aide is up") ? true : undefined), 90_000);
+      const stack = readStack();
+      const servicePids = Object.values(stack.services).flatMap((s) => [s.pid!, s.launcher_pid!]);
+      orphan = stack.nats_pid;
+      first.child.kill("SIGKILL");
+      await waitFor("services gone with their supervisor", () => (servicePids.some(alive) ? undefined : true), 10_000);
+      expect(alive(stack.nats_pid!)).toBe(true);
+
+      const second = start();
+      await waitFor("second stack up", () => (second.output().includes("aide is up") ? true : second.child.exitCode !== null ? (() => { throw new Error(second.output()); })() : undefined), 90_000);
+      await waitFor("orphaned nats-server stopped", () => (alive(stack.nats_pid!) ? undefined : true), 10_000);
+      const exited = new Promise((resolve) => second.child.once("exit", resolve));
+      second.child.kill("SIGINT");
+      await exited;
+    } finally {
+      if (orphan && alive(orphan)) process.kill(orphan, "SIGKILL");
+      rmSync(home, { recursive: true, force: true });
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  }, 200_000);
+});

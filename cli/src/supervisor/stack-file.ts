@@ -28,22 +28,48 @@ export function writeStackFile(path: string, stack: StackFile): void {
   renameSync(temporary, path);
 }
 
+function parseStackFile(path: string): StackFile | undefined {
+  try {
+    const parsed = StackFileSchema.safeParse(JSON.parse(readFileSync(path, "utf8")));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The running stack, or undefined when there is none (no file, or its supervisor is gone). */
 export function readStackFile(path: string): StackFile | undefined {
-  let raw: string;
+  const stack = parseStackFile(path);
+  return stack && alive(stack.pid) ? stack : undefined;
+}
+
+/**
+ * After a supervisor was killed outright (SIGKILL, OOM), its services die with it (bubblewrap's
+ * --die-with-parent) but its nats-server would hold the port. Stops that orphan — only when the
+ * process is still the nats-server started with this home's config — and reports what it did.
+ */
+export function reapOrphanedStack(path: string, natsConfigPath: string): string | undefined {
+  const stack = parseStackFile(path);
+  if (!stack || alive(stack.pid) || !stack.nats_pid || !alive(stack.nats_pid)) return undefined;
+  let commandLine = "";
   try {
-    raw = readFileSync(path, "utf8");
+    commandLine = readFileSync(`/proc/${stack.nats_pid}/cmdline`, "utf8").split("\0").join(" ");
   } catch {
     return undefined;
   }
-  const parsed = StackFileSchema.safeParse(JSON.parse(raw));
-  if (!parsed.success) return undefined;
-  try {
-    process.kill(parsed.data.pid, 0);
-  } catch {
-    return undefined;
-  }
-  return parsed.data;
+  if (!commandLine.includes("nats-server") || !commandLine.includes(natsConfigPath)) return undefined;
+  process.kill(stack.nats_pid, "SIGTERM");
+  rmSync(path, { force: true });
+  return `stopped nats-server ${stack.nats_pid} left behind by supervisor ${stack.pid}, which is gone`;
 }
 
 export function removeStackFile(path: string): void {

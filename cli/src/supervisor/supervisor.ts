@@ -18,7 +18,7 @@ import { sandboxLauncher } from "./sandbox-launcher.js";
 import { checkSandboxSupport } from "./service-sandbox.js";
 import { delegateCgroups, type CgroupDelegation } from "./cgroup-delegation.js";
 import { serviceDefinitions, type StackSettings } from "./service-table.js";
-import { readStackFile, removeStackFile, writeStackFile } from "./stack-file.js";
+import { reapOrphanedStack, readStackFile, removeStackFile, writeStackFile } from "./stack-file.js";
 
 export interface SupervisorOptions {
   home: AideHome;
@@ -64,6 +64,11 @@ export class Supervisor {
     ensureAideHome(home);
     const running = readStackFile(home.stackFile);
     if (running) throw aideError("ALREADY_RUNNING", { session: `(the stack, supervisor pid ${running.pid})` });
+    const reaped = reapOrphanedStack(home.stackFile, join(home.runDir, "nats-server.conf"));
+    if (reaped) {
+      this.logger.warn(reaped);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
     const unsandboxed = this.options.unsandboxedServices ?? false;
     if (!unsandboxed) {
       const support = checkSandboxSupport();
