@@ -10,6 +10,7 @@ const commands: Record<string, { summary: string; load: () => Promise<{ run(argv
   sessions: { summary: "list sessions", load: () => import("./commands/sessions.js") },
   approve: { summary: "decide a pending approval", load: () => import("./commands/approve.js") },
   restore: { summary: "restore a checkpoint (preview first)", load: () => import("./commands/restore.js") },
+  models: { summary: "list the model registry; pull a local model: aide models pull <id>", load: () => import("./commands/models.js") },
   events: { summary: "tail agent.evt.> on the bus, pretty-printed", load: () => import("./commands/events.js") },
   "bus-config": { summary: "write the nats-server config and per-service credentials (docker-compose, external NATS)", load: () => import("./commands/bus-config.js") },
   doctor: { summary: "check nats-server, bubblewrap, ripgrep, git and the model", load: () => import("./commands/doctor.js") },
