@@ -218,3 +218,46 @@ describe("background processes", () => {
     expect(alive("sleep 3333")).toEqual([]);
   });
 });
+
+describe("git_status and git_diff read only the workspace's own repository", () => {
+  let h: ToolsHarness;
+  const run = (cwd: string, ...args: string[]) => execFileSync("git", ["-C", cwd, ...args], { encoding: "utf8", env: { PATH: process.env.PATH, HOME: h.scratch, GIT_CONFIG_NOSYSTEM: "1" } });
+  beforeAll(async () => {
+    h = await startToolsHarness();
+  });
+  afterAll(async () => h?.stop());
+
+  it("a .git file pointing at a repository outside the workspace is refused, and the outside one is not read", async () => {
+    const outside = join(h.scratch, "other-repo");
+    mkdirSync(outside, { recursive: true });
+    run(outside, "init", "-q", "-b", "secret-branch");
+    writeFileSync(join(outside, "secret.txt"), "s\n");
+    writeFileSync(join(h.workspace, ".git"), `gitdir: ${join(outside, ".git")}\n`);
+    const reply = await h.exec("git_status", {});
+    expect(reply.result.is_error).toBe(true);
+    expect(reply.result.output).toContain("outside the workspace");
+    expect(reply.result.output).not.toContain("secret");
+    rmSync(join(h.workspace, ".git"));
+  });
+
+  it("core.worktree pointing elsewhere does not move git off the workspace", async () => {
+    const elsewhere = join(h.scratch, "elsewhere");
+    mkdirSync(elsewhere, { recursive: true });
+    writeFileSync(join(elsewhere, "far-away.txt"), "x\n");
+    run(h.workspace, "init", "-q", "-b", "main");
+    writeFileSync(join(h.workspace, "here.txt"), "y\n");
+    run(h.workspace, "config", "core.worktree", elsewhere);
+    const reply = await h.exec("git_status", {});
+    expect(reply.result.is_error, reply.result.output).toBe(false);
+    expect(reply.result.output).toContain("here.txt");
+    expect(reply.result.output).not.toContain("far-away.txt");
+  });
+
+  it("a workspace without its own .git inside a larger repository is not a repository", async () => {
+    rmSync(join(h.workspace, ".git"), { recursive: true, force: true });
+    run(h.scratch, "init", "-q");
+    const reply = await h.exec("git_status", {});
+    expect(reply.result.is_error).toBe(true);
+    expect(reply.result.output).toBe("The workspace is not a git repository.");
+  });
+});
