@@ -43,15 +43,7 @@ export async function scanChangedPaths(previous: DirNode, paths: readonly string
     let excluded = false;
     for (const name of segments.slice(0, -1)) {
       if (isExcluded(state, relativeDir, name, true)) { excluded = true; break; }
-      const child = dir.children.get(name);
-      let copy: DirNode;
-      if (child?.kind === "dir" && copied.has(child)) copy = child;
-      else {
-        copy = { kind: "dir", children: new Map(child?.kind === "dir" ? child.children : []) };
-        copied.add(copy);
-        dir.children.set(name, copy);
-      }
-      dir = copy;
+      dir = writableChild(dir, name, copied);
       relativeDir = relativeDir === "" ? name : `${relativeDir}/${name}`;
     }
     if (excluded) continue;
@@ -73,6 +65,19 @@ export async function scanChangedPaths(previous: DirNode, paths: readonly string
 }
 
 /**
+ * The folder `name` under `dir`, copied once per update so the cached tree it came from stays
+ * untouched (copy on write); `copied` holds the folders this update already owns.
+ */
+function writableChild(dir: DirNode, name: string, copied: Set<DirNode>): DirNode {
+  const child = dir.children.get(name);
+  if (child?.kind === "dir" && copied.has(child)) return child;
+  const copy: DirNode = { kind: "dir", children: new Map(child?.kind === "dir" ? child.children : []) };
+  copied.add(copy);
+  dir.children.set(name, copy);
+  return copy;
+}
+
+/**
  * Folds the files an abandoned scan already hashed (and whose blobs were stored) into the
  * cache, so the next attempt starts where this one stopped instead of timing out again. The
  * folders on each path lose their tree id, so the next scan rebuilds them.
@@ -84,15 +89,7 @@ export function mergeProgress(previous: DirNode, progress: ReadonlyArray<[string
     const segments = path.split("/");
     let dir = root;
     for (const name of segments.slice(0, -1)) {
-      const child = dir.children.get(name);
-      let copy: DirNode;
-      if (child?.kind === "dir" && copied.has(child)) copy = child;
-      else {
-        copy = { kind: "dir", children: new Map(child?.kind === "dir" ? child.children : []) };
-        copied.add(copy);
-        dir.children.set(name, copy);
-      }
-      dir = copy;
+      dir = writableChild(dir, name, copied);
     }
     dir.children.set(segments[segments.length - 1], node);
   }
