@@ -4,10 +4,9 @@ import { mergeCatalog } from "./orchestrator-tools/orchestrator-tool-descriptors
 import type { OrchestratorSeams, RunContext, RunOutcome } from "./run/run-context.js";
 import { createRunPolicies } from "./run/run-policies.js";
 import { runLoop } from "./run/run-loop.js";
-import { isActive, type SessionRecord } from "./session/session-record.js";
+import { emptyCounters, isActive, newSessionRecord, type SessionRecord } from "./session/session-record.js";
 import { SessionRuntime } from "./session/session-runtime.js";
 
-const emptyCounters = () => ({ nudges: 0, mistakes: 0, completion_attempts: 0, commands_run: 0, compactions: 0, stall_warnings: 0 });
 
 /**
  * Owns the sessions loaded in this process and the lifecycle of their runs. Commands (one file
@@ -78,32 +77,10 @@ export class Orchestrator {
     } else {
       const now = this.seams.now().toISOString();
       const id = this.seams.generateId();
-      const record: SessionRecord = {
-        id,
-        user: request.user,
-        workspace,
-        mode: request.mode,
-        state: "idle",
-        task: request.task,
-        model: "",
-        iterations: 0,
-        max_iterations: this.seams.config.maxIterations,
-        last_seq: 0,
-        created_at: now,
-        updated_at: now,
-        auto_approve: { edits: false, commands: [] },
-        transcript: [],
-        plan: [],
-        batch: [],
-        approvals: [],
-        tool_log: [],
-        counters: emptyCounters(),
-        checkpointed: false,
-        checkpoints: [],
-        files_changed: [],
-        automation_writes: [],
-        inbox: [],
-      };
+      const record = newSessionRecord(
+        { id, user: request.user, workspace, mode: request.mode, task: request.task, max_iterations: this.seams.config.maxIterations },
+        now,
+      );
       runtime = new SessionRuntime(record, this.seams.store, this.seams.events, this.seams.now);
       this.sessions.set(id, runtime);
     }

@@ -3,37 +3,11 @@ import type { NatsConnection } from "nats";
 import { startTestBus, type TestBus } from "../../../tests/helpers/bus.js";
 import { ensureJetStream, lastEventSeq, type JetStreamHandles } from "../src/bus/jetstream-setup.js";
 import { kvSessionStore } from "../src/session/session-store.js";
-import type { SessionRecord } from "../src/session/session-record.js";
+import { newSessionRecord, type SessionRecord } from "../src/session/session-record.js";
 
 function record(id: string, overrides: Partial<SessionRecord> = {}): SessionRecord {
-  const now = new Date(0).toISOString();
-  return {
-    id,
-    user: "u",
-    workspace: "/w",
-    mode: "act",
-    state: "running",
-    task: "t",
-    model: "",
-    iterations: 0,
-    max_iterations: 25,
-    last_seq: 0,
-    created_at: now,
-    updated_at: now,
-    auto_approve: { edits: false, commands: [] },
-    transcript: [],
-    plan: [],
-    batch: [],
-    approvals: [],
-    tool_log: [],
-    counters: { nudges: 0, mistakes: 0, completion_attempts: 0, commands_run: 0, compactions: 0, stall_warnings: 0 },
-    checkpointed: false,
-    checkpoints: [],
-    files_changed: [],
-    automation_writes: [],
-    inbox: [],
-    ...overrides,
-  };
+  const base = newSessionRecord({ id, user: "u", workspace: "/w", mode: "act", task: "t", max_iterations: 25 }, new Date(0).toISOString());
+  return { ...base, state: "running", ...overrides };
 }
 
 /** The durable side over a real nats-server, as the orchestrator's own bus user. */

@@ -113,3 +113,30 @@ export const terminalStates = new Set(["done", "unverified", "error", "aborted",
 export function isActive(state: SessionRecord["state"]): boolean {
   return state === "running" || state === "awaiting_approval";
 }
+
+export const emptyCounters = (): SessionRecord["counters"] => ({ nudges: 0, mistakes: 0, completion_attempts: 0, commands_run: 0, compactions: 0, stall_warnings: 0 });
+
+/** A session with no run yet: the one place its empty state is spelled out. */
+export function newSessionRecord(fields: Pick<SessionRecord, "id" | "user" | "workspace" | "mode" | "task" | "max_iterations">, now: string): SessionRecord {
+  return {
+    ...fields,
+    state: "idle",
+    model: "",
+    iterations: 0,
+    last_seq: 0,
+    created_at: now,
+    updated_at: now,
+    auto_approve: { edits: false, commands: [] },
+    transcript: [],
+    plan: [],
+    batch: [],
+    approvals: [],
+    tool_log: [],
+    counters: emptyCounters(),
+    checkpointed: false,
+    checkpoints: [],
+    files_changed: [],
+    automation_writes: [],
+    inbox: [],
+  };
+}
