@@ -1,23 +1,13 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { StackFileSchema } from "@aide/contracts";
 import type { GatewayConnection } from "./gateway-client.js";
+import { aideHome } from "../supervisor/aide-home.js";
+import { processAlive } from "../supervisor/stack-file.js";
 
 export function stackFilePath(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.AIDE_HOME ?? join(homedir(), ".aide"), "stack.json");
-}
-
-function alive(pid: number | undefined): boolean {
-  if (pid === undefined) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  return aideHome(env).stackFile;
 }
 
 /** The running stack from `$AIDE_HOME/stack.json`, or undefined (no file, bad file, supervisor gone). */
@@ -26,7 +16,7 @@ export function findStack(env: NodeJS.ProcessEnv = process.env): GatewayConnecti
   if (!existsSync(path)) return undefined;
   try {
     const stack = StackFileSchema.parse(JSON.parse(readFileSync(path, "utf8")));
-    if (!alive(stack.pid)) return undefined;
+    if (stack.pid !== undefined && !processAlive(stack.pid)) return undefined;
     return { baseUrl: stack.gateway_url.replace(/\/$/, ""), token: readFileSync(stack.token_file, "utf8").trim() };
   } catch {
     return undefined;

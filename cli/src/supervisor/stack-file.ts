@@ -37,7 +37,8 @@ function parseStackFile(path: string): StackFile | undefined {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (signal 0 probes without touching it). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -49,7 +50,7 @@ function alive(pid: number): boolean {
 /** The running stack, or undefined when there is none (no file, or its supervisor is gone). */
 export function readStackFile(path: string): StackFile | undefined {
   const stack = parseStackFile(path);
-  return stack && alive(stack.pid) ? stack : undefined;
+  return stack && processAlive(stack.pid) ? stack : undefined;
 }
 
 /**
@@ -59,7 +60,7 @@ export function readStackFile(path: string): StackFile | undefined {
  */
 export function reapOrphanedStack(path: string, natsConfigPath: string): string | undefined {
   const stack = parseStackFile(path);
-  if (!stack || alive(stack.pid) || !stack.nats_pid || !alive(stack.nats_pid)) return undefined;
+  if (!stack || processAlive(stack.pid) || !stack.nats_pid || !processAlive(stack.nats_pid)) return undefined;
   let commandLine = "";
   try {
     commandLine = readFileSync(`/proc/${stack.nats_pid}/cmdline`, "utf8").split("\0").join(" ");
