@@ -1,0 +1,93 @@
+/**
+ * The one rendering of untrusted text (command output, file content, model prose, proposed
+ * command lines, file names) for a screen or a model. Pure: no I/O, no state.
+ *
+ * Every character that a terminal or a browser would act on instead of showing, and every
+ * character a person cannot see, becomes a visible token such as `⟨ESC⟩`, `⟨CR⟩` or `⟨U+202E⟩`.
+ * Once ESC and the C1 controls are tokens, the rest of an escape sequence (`]8;;http://…`,
+ * `[2J`) is printable text and is shown as such, so an OSC 8 link, an OSC 52 clipboard write, a
+ * screen clear or a cursor move reads as what it is and does nothing.
+ *
+ * Targets:
+ * - `screen`: C0 controls except tab and newline, a carriage return not followed by a newline
+ *   (it would let later text overwrite earlier text), DEL, C1, lone surrogates, and invisible
+ *   characters (bidi controls, zero-width and other format characters, Unicode Tags, line and
+ *   paragraph separators).
+ * - `model`: NUL, C0 controls except tab, newline and carriage return, DEL, C1 and lone
+ *   surrogates; invisible characters are left as they are (the tools service flags them with
+ *   their positions instead), unless `invisible: true` is asked for.
+ */
+export type UntrustedCharacterKind = "escape" | "control" | "carriage_return" | "c1" | "bidi" | "zero_width" | "tag" | "invisible" | "surrogate";
+
+export interface RenderTarget {
+  target: "screen" | "model";
+  /** Also escape invisible characters for the `model` target (always on for `screen`). */
+  invisible?: boolean;
+}
+
+export interface RenderedText {
+  text: string;
+  /** How many characters were replaced by a visible token, by kind; empty when none were. */
+  escaped: Partial<Record<UntrustedCharacterKind, number>>;
+}
+
+const controlNames: Record<number, string> = {
+  0x00: "NUL", 0x01: "SOH", 0x02: "STX", 0x03: "ETX", 0x04: "EOT", 0x05: "ENQ", 0x06: "ACK", 0x07: "BEL",
+  0x08: "BS", 0x09: "TAB", 0x0a: "LF", 0x0b: "VT", 0x0c: "FF", 0x0d: "CR", 0x0e: "SO", 0x0f: "SI",
+  0x10: "DLE", 0x11: "DC1", 0x12: "DC2", 0x13: "DC3", 0x14: "DC4", 0x15: "NAK", 0x16: "SYN", 0x17: "ETB",
+  0x18: "CAN", 0x19: "EM", 0x1a: "SUB", 0x1b: "ESC", 0x1c: "FS", 0x1d: "GS", 0x1e: "RS", 0x1f: "US", 0x7f: "DEL",
+};
+
+/**
+ * Candidates only; `classify` decides. Astral ranges are braced (`\u{E0000}`): an unbraced
+ * `\ue0000` would be `\uE000` followed by "0".
+ */
+const candidatePattern =
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\r\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB\u{E0000}-\u{E007F}\uD800-\uDFFF]/gu;
+
+function classify(code: number): UntrustedCharacterKind {
+  if (code === 0x1b) return "escape";
+  if (code === 0x0d) return "carriage_return";
+  if (code < 0x20 || code === 0x7f) return "control";
+  if (code >= 0x80 && code <= 0x9f) return "c1";
+  if (code >= 0xd800 && code <= 0xdfff) return "surrogate";
+  if (code >= 0xe0000 && code <= 0xe007f) return "tag";
+  if ((code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069) || code === 0x200e || code === 0x200f || code === 0x061c) return "bidi";
+  if ((code >= 0x200b && code <= 0x200d) || code === 0x2060 || code === 0xfeff) return "zero_width";
+  return "invisible";
+}
+
+function token(code: number): string {
+  const name = controlNames[code];
+  if (name !== undefined) return `⟨${name}⟩`;
+  return `⟨U+${code.toString(16).toUpperCase().padStart(4, "0")}⟩`;
+}
+
+function shouldEscape(kind: UntrustedCharacterKind, options: RenderTarget, followedByNewline: boolean): boolean {
+  if (kind === "carriage_return") return options.target === "screen" && !followedByNewline;
+  if (kind === "bidi" || kind === "zero_width" || kind === "tag" || kind === "invisible") return options.target === "screen" || options.invisible === true;
+  return true;
+}
+
+/** `text` with every dangerous or invisible character made visible, and what was escaped. */
+export function renderUntrusted(text: string, options: RenderTarget = { target: "screen" }): RenderedText {
+  const escaped: Partial<Record<UntrustedCharacterKind, number>> = {};
+  const rendered = text.replace(candidatePattern, (char: string, offset: number) => {
+    const code = char.codePointAt(0) ?? 0;
+    const kind = classify(code);
+    if (!shouldEscape(kind, options, text.charCodeAt(offset + 1) === 0x0a)) return char;
+    escaped[kind] = (escaped[kind] ?? 0) + 1;
+    return token(code);
+  });
+  return { text: rendered, escaped };
+}
+
+/** The screen rendering of `text`, for callers that show it and mark escapes elsewhere. */
+export function renderForScreen(text: string): string {
+  return renderUntrusted(text, { target: "screen" }).text;
+}
+
+/** How many characters a rendering replaced, all kinds together. */
+export function escapedCount(rendered: RenderedText): number {
+  return Object.values(rendered.escaped).reduce((sum, count) => sum + (count ?? 0), 0);
+}
