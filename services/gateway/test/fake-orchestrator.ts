@@ -9,7 +9,7 @@ import { eventStreamName, eventSubject, experiment, type SessionSnapshot } from 
  */
 export interface FakeOrchestrator {
   /** Decisions received, in order (to assert "decided once"). */
-  decisions: Array<{ session: string; approval: string; decision: string; accepted: boolean }>;
+  decisions: Array<{ session: string; approval: string; decision: string; accepted: boolean; checkpoint?: string }>;
   restores: Array<{ session: string; checkpoint: string; dry_run: boolean }>;
   /** Follow-up messages accepted. */
   messages: Array<{ session: string; text: string }>;
@@ -145,7 +145,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
       const snapshot = sessions.get(body.session);
       if (!snapshot) return notFound(body.session);
       const accepted = snapshot.approvals_pending.some((pending) => pending.id === body.approval);
-      decisions.push({ session: body.session, approval: body.approval, decision: body.decision, accepted });
+      decisions.push({ session: body.session, approval: body.approval, decision: body.decision, accepted, ...(body.checkpoint ? { checkpoint: body.checkpoint } : {}) });
       if (!accepted) return { ok: false, error: { code: "APPROVAL_NOT_FOUND", message: `No pending approval ${body.approval} in session ${body.session}` } };
       if (body.decision === "approve" && needsConfirmation.has(body.approval) && body.confirm_protected !== true) {
         decisions[decisions.length - 1].accepted = false;
