@@ -86,6 +86,21 @@ describe("aide run", () => {
     expect(await run.exit).toBe(0);
   });
 
+  it("aide approve shows why no checkpoint could be taken and needs --checkpoint to approve it", async () => {
+    const started = await fetch(`http://127.0.0.1:${h.port}/api/agent/start`, { method: "POST", headers: { authorization: `Bearer ${h.token}`, "content-type": "application/json" }, body: JSON.stringify({ task: "checkpointless", workspace: "/tmp/ws" }) });
+    const session = ((await started.json()) as { session: string }).session;
+    await until(() => (h.orchestrator.sessions.get(session)?.approvals_pending.length ?? 0) > 0 || undefined, "the first approval");
+    const approval = await h.orchestrator.requestApproval(session, { checkpoint_failed: { code: "DISK_FULL", message: "No space left on the disk holding /tmp/ws: ENOSPC" } });
+    const bare = start("approve", [session, "--approval", approval, "--yes"]);
+    expect(await bare.exit).toBe(2);
+    expect(bare.output()).toContain("NO CHECKPOINT");
+    expect(bare.output()).toContain("no checkpoint could be taken: No space left on the disk holding /tmp/ws: ENOSPC (DISK_FULL)");
+    expect(bare.output()).toContain("--checkpoint proceed_without");
+    const proceed = start("approve", [session, "--approval", approval, "--yes", "--checkpoint", "proceed_without"]);
+    expect(await proceed.exit).toBe(0);
+    expect(h.orchestrator.decisions.filter((d) => d.approval === approval)).toEqual([{ session, approval, decision: "approve", accepted: true, checkpoint: "proceed_without" }]);
+  });
+
   it("aide restore lists the timeline, previews, then applies with --yes", async () => {
     const session = [...h.orchestrator.sessions.keys()][0];
     const list = start("restore", [session]);

@@ -49,6 +49,12 @@ export const DecisionRequestSchema = z.object({
   confirm_protected: z.boolean().optional(),
   /** Required to run a command the policy marked CONSENT_REQUIRED with network on. */
   consent_network: z.boolean().optional(),
+  /**
+   * Required to approve an approval that says no checkpoint could be taken (`checkpoint_failed`):
+   * `retry` takes the checkpoint again (and asks again if it fails), `proceed_without` runs the
+   * mutation without one. Reject or abort stops it.
+   */
+  checkpoint: z.enum(["retry", "proceed_without"]).optional(),
 });
 export type DecisionRequest = z.infer<typeof DecisionRequestSchema>;
 export const DecisionReplySchema = replySchema(z.object({ accepted: z.boolean(), state: RunStateSchema }));

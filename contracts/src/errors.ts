@@ -46,6 +46,8 @@ export const errorCatalog = {
   CHECKPOINT_NOT_FOUND: "No checkpoint {checkpoint}",
   WORKSPACE_CHANGED: "The workspace changed since the latest checkpoint; pass force to restore anyway",
   CHECKPOINT_TIMEOUT: "The checkpoint of {workspace} was abandoned after {ms} ms; the previous checkpoint is intact",
+  CHECKPOINT_UNAVAILABLE: "No checkpoint could be taken: the checkpoints service did not answer ({detail})",
+  DISK_FULL: "No space left on the disk holding {workspace}: {detail}",
   PREVIEW_REQUIRED: "Preview the restore of {checkpoint} first (confirm: false), then confirm it",
   ITERATION_LIMIT: "The run reached its limit of {limit} iterations without an accepted completion",
   MISTAKE_LIMIT: "The run stopped after {count} consecutive mistakes: {detail}",

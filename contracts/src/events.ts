@@ -97,6 +97,11 @@ export const ApprovalRequestedEvent = event(
     expires_at: z.string(),
     /** The model's own hint: display only, never authorization. */
     model_hint: z.string().optional(),
+    /**
+     * Set when the checkpoint before this mutation could not be taken: the call (auto-approved or
+     * already approved) waits for the person to retry, proceed without a checkpoint, or stop.
+     */
+    checkpoint_failed: z.object({ code: z.string(), message: z.string() }).optional(),
   }),
 );
 export const ApprovalDecidedEvent = event(
@@ -105,6 +110,8 @@ export const ApprovalDecidedEvent = event(
     approval: z.string(),
     decision: z.enum(["approve", "reject", "abort", "timeout", "auto"]),
     feedback: z.string().optional(),
+    /** For a `checkpoint_failed` approval: what the person chose. */
+    checkpoint: z.enum(["retry", "proceed_without"]).optional(),
   }),
 );
 export const CheckpointCreatedEvent = event(

@@ -28,8 +28,8 @@ export async function busRequest<S extends z.ZodTypeAny>(
     data = message.data;
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === "503") throw aideError("UNAVAILABLE", { service, detail: "no responder" });
-    if (code === "TIMEOUT") throw aideError("UNAVAILABLE", { service, detail: `no reply within ${options.timeoutMs ?? 30_000} ms` });
+    if (code === "503") throw aideError("UNAVAILABLE", { service, detail: "no responder" }, { reason: "no_responder" });
+    if (code === "TIMEOUT") throw aideError("UNAVAILABLE", { service, detail: `no reply within ${options.timeoutMs ?? 30_000} ms` }, { reason: "timeout" });
     throw aideError("UNAVAILABLE", { service, detail: (error as Error).message });
   }
   const parsed = replySchema.safeParse(decodeJson(data));

@@ -11,6 +11,8 @@ export interface ApprovalPayload {
   invisible?: Array<{ path?: string; line: number; codepoint: string; kind: string }>;
   network?: "none" | "consent_required" | "forbidden";
   model_hint?: string;
+  /** The checkpoint before this call could not be taken: retry, proceed without, or stop. */
+  checkpoint_failed?: { code: string; message: string };
 }
 
 /** What a person must see before deciding: the diff or command, and the warnings, loudly. */
@@ -23,6 +25,7 @@ export function describeApproval(payload: ApprovalPayload, style: Style): string
     const where = `${flag.path ?? "the command"}${flag.line ? ` line ${flag.line}` : ""}`;
     lines.push(style.inverse(style.red(" INVISIBLE CHARACTER ")) + " " + style.red(`${flag.codepoint} (${flag.kind}) in ${where}`));
   }
+  if (payload.checkpoint_failed) lines.push(style.inverse(style.red(" NO CHECKPOINT ")) + " " + style.red(`no checkpoint could be taken: ${payload.checkpoint_failed.message} (${payload.checkpoint_failed.code})`));
   if (payload.network === "consent_required") lines.push(style.inverse(style.yellow(" NETWORK ")) + " this command may use the network");
   if (payload.command) lines.push(style.bold("$ ") + revealInvisible(payload.command));
   if (payload.diff) lines.push(renderDiff(revealInvisible(payload.diff), style));

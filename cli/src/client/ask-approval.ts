@@ -34,6 +34,11 @@ export async function askApproval(context: AskApprovalContext, payload: Approval
       if ((await prompt.ask(style.red("This touches a protected path. Type 'yes' to approve anyway: "))) !== "yes") continue;
       request.confirm_protected = true;
     }
+    if (decision === "approve" && payload.checkpoint_failed) {
+      const choice = (await prompt.ask(style.red("No checkpoint: [r]etry it, or [p]roceed without one? "))).toLowerCase();
+      if (!choice.startsWith("r") && !choice.startsWith("p")) continue;
+      request.checkpoint = choice.startsWith("r") ? "retry" : "proceed_without";
+    }
     if (decision === "approve" && payload.network === "consent_required") {
       if ((await prompt.ask(style.yellow("Allow network access for this command? Type 'yes': "))) !== "yes") continue;
       request.consent_network = true;

@@ -6,7 +6,7 @@ import { parseArgs, stringOption } from "../client/parse-args.js";
 import { reportError, requireStack } from "../client/require-stack.js";
 import { createStyle } from "../client/terminal-style.js";
 
-const usage = "usage: aide approve <session> [--approval ID] [--reject FEEDBACK | --abort] [--yes] [--confirm-protected] [--consent-network]";
+const usage = "usage: aide approve <session> [--approval ID] [--reject FEEDBACK | --abort] [--yes] [--confirm-protected] [--consent-network] [--checkpoint retry|proceed_without]";
 
 /** The pending approvals of a session with their diffs: the stream re-sends them on connect. */
 async function pendingApprovals(connection: { baseUrl: string; token: string }, session: string, since: number): Promise<ApprovalPayload[]> {
@@ -68,6 +68,15 @@ export async function run(argv: string[]): Promise<number> {
       prompt.close();
       decision = answer.startsWith("a") ? "approve" : answer.startsWith("b") ? "abort" : "reject";
     }
+    const checkpoint = stringOption(options, "checkpoint");
+    if (checkpoint !== undefined && checkpoint !== "retry" && checkpoint !== "proceed_without") {
+      process.stderr.write(`aide: --checkpoint is retry or proceed_without, not ${checkpoint}\n`);
+      return 2;
+    }
+    if (decision === "approve" && details?.checkpoint_failed && checkpoint === undefined) {
+      process.stderr.write("aide: no checkpoint could be taken before this call; pass --checkpoint retry or --checkpoint proceed_without\n");
+      return 2;
+    }
     const result = await client.decide({
       session,
       approval: wanted,
@@ -75,6 +84,7 @@ export async function run(argv: string[]): Promise<number> {
       ...(typeof rejectFeedback === "string" ? { feedback: rejectFeedback } : {}),
       ...(options["confirm-protected"] ? { confirm_protected: true } : {}),
       ...(options["consent-network"] ? { consent_network: true } : {}),
+      ...(checkpoint !== undefined ? { checkpoint } : {}),
     });
     process.stdout.write(`${decision}: accepted=${result.accepted}, state ${result.state}\n`);
     return 0;

@@ -7,6 +7,7 @@ import type {
   CheckpointUsageRequest,
 } from "@aide/contracts";
 import { aideError } from "@aide/contracts";
+import { diskFullError } from "./disk-full-error.js";
 import { diffCheckpoints } from "./diff-checkpoints.js";
 import { pruneCheckpoints, repositoryUsage } from "./prune-checkpoints.js";
 import type { CheckpointContext } from "./checkpoint-context.js";
@@ -57,9 +58,13 @@ export class CheckpointService {
   async commit(request: CheckpointCommitRequest, signal: AbortSignal): Promise<CommitResult> {
     const repo = await this.repoFor(request.workspace);
     const ms = request.timeout_ms ?? this.context.config.commit_timeout_ms;
-    return withTimeout(signal, ms, () => aideError("CHECKPOINT_TIMEOUT", { ms, workspace: request.workspace }), (bounded) =>
-      commitCheckpoint(repo, this.context, request, bounded),
-    );
+    try {
+      return await withTimeout(signal, ms, () => aideError("CHECKPOINT_TIMEOUT", { ms, workspace: request.workspace }), (bounded) =>
+        commitCheckpoint(repo, this.context, request, bounded),
+      );
+    } catch (error) {
+      throw diskFullError(error, request.workspace) ?? error;
+    }
   }
 
   async list(request: CheckpointListRequest) {
@@ -94,3 +99,4 @@ export class CheckpointService {
     return repositoryUsage(repo);
   }
 }
+

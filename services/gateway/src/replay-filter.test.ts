@@ -28,4 +28,12 @@ describe("createReplayFilter", () => {
     expect(filter.caughtUp().map((f) => f.type)).toEqual(["approval.pending", "ready"]);
     expect(filter.caughtUp()).toEqual([]);
   });
+
+  it("without the orchestrator's list, re-sends every request the stream has not seen decided", () => {
+    const filter = createReplayFilter({ since: 5, pending: "from_stream", lastSeq: Number.POSITIVE_INFINITY });
+    const frames = [ev(1, "approval.requested", "ap1"), ev(2, "approval.requested", "ap2"), ev(3, "approval.decided", "ap1"), ev(4), ev(5)].flatMap((e) => filter.accept(e));
+    expect(frames).toEqual([]);
+    const ready = filter.caughtUp();
+    expect(ready.map((f) => (f.type === "approval.pending" ? f.event.payload : f.type))).toEqual([{ approval: "ap2" }, "ready"]);
+  });
 });

@@ -10,8 +10,13 @@ export interface StoredEvent {
 export interface ReplayFilterOptions {
   /** The last seq the client already has. */
   since: number;
-  /** Approval ids the orchestrator reports pending (from `agent.cmd.status`). */
-  pending: Iterable<string>;
+  /**
+   * Approval ids the orchestrator reports pending (from `agent.cmd.status`), or `"from_stream"`
+   * when the orchestrator could not say: then every request the stream has not seen decided is
+   * re-sent (a decided-elsewhere one is refused with APPROVAL_NOT_FOUND; a missing one would
+   * leave the person unable to decide).
+   */
+  pending: Iterable<string> | "from_stream";
   /** The session's last seq when the client connected; the replay has caught up once it is reached. */
   lastSeq: number;
 }
@@ -23,7 +28,8 @@ export interface ReplayFilterOptions {
  * the replay reaches the session's last seq. Pure, so the no-gap/no-duplicate rule is unit-tested.
  */
 export function createReplayFilter(options: ReplayFilterOptions) {
-  const pending = new Set(options.pending);
+  const fromStream = options.pending === "from_stream";
+  const pending = new Set(options.pending === "from_stream" ? [] : options.pending);
   const held = new Map<string, StoredEvent>();
   let delivered = options.since;
   let scanned = 0;
@@ -49,7 +55,7 @@ export function createReplayFilter(options: ReplayFilterOptions) {
       if (event.seq <= delivered) {
         if (!flushed && event.seq <= options.since) {
           const approval = event.payload?.approval;
-          if (event.type === "approval.requested" && typeof approval === "string" && pending.has(approval)) held.set(approval, event);
+          if (event.type === "approval.requested" && typeof approval === "string" && (fromStream || pending.has(approval))) held.set(approval, event);
           if (event.type === "approval.decided" && typeof approval === "string") held.delete(approval);
         }
       } else {

@@ -19,6 +19,33 @@ export interface SessionEventStreamOptions {
   feed?: FrameFeedOptions;
 }
 
+const statusAttempts = 4;
+
+/**
+ * The session's pending approvals and last seq from the orchestrator, asked again (bounded) when
+ * the answer does not come: under a flood of connections a lookup can time out, and a replay sent
+ * without the pending approvals hides the decision the client is waiting on. `undefined` after the
+ * last attempt: the caller then takes the pending approvals from the stream itself.
+ */
+async function pendingApprovals(options: SessionEventStreamOptions): Promise<{ pending: string[]; lastSeq: number } | undefined> {
+  const { logger, session } = options;
+  for (let attempt = 1; attempt <= statusAttempts; attempt += 1) {
+    try {
+      const snapshot = await options.bus.request(subjects.cmd.status, { session }, StatusReplySchema, { timeoutMs: 5000 });
+      return { pending: snapshot.approvals_pending.map((approval) => approval.id), lastSeq: snapshot.last_seq };
+    } catch (error) {
+      if (error instanceof AideError && error.code === "SESSION_NOT_FOUND") throw error;
+      if (attempt === statusAttempts) {
+        logger.warn({ err: error, session, attempts: attempt }, "status unavailable; pending approvals taken from the event stream");
+        return undefined;
+      }
+      logger.debug({ err: error, session, attempt }, "status lookup failed; asking again");
+      await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
+    }
+  }
+  return undefined;
+}
+
 /**
  * Streams one session to one client. The session's hub holds recent events and follows the
  * stream live; a client whose `since` is older than the hub's memory first replays through its
@@ -28,24 +55,18 @@ export interface SessionEventStreamOptions {
  */
 export async function streamSessionEvents(options: SessionEventStreamOptions): Promise<() => Promise<void>> {
   const { logger, session } = options;
-  let pending: string[] = [];
-  let lastSeq = 0;
-  try {
-    const snapshot = await options.bus.request(subjects.cmd.status, { session }, StatusReplySchema, { timeoutMs: 5000 });
-    pending = snapshot.approvals_pending.map((approval) => approval.id);
-    lastSeq = snapshot.last_seq;
-  } catch (error) {
-    if (error instanceof AideError && error.code === "SESSION_NOT_FOUND") throw error;
-    // The orchestrator is down: stored events are still worth showing; pending approvals are unknown.
-    logger.warn({ err: error, session }, "status unavailable; replaying without pending approvals");
-  }
-  const filter = createReplayFilter({ since: options.since, pending, lastSeq });
+  const known = await pendingApprovals(options);
+  const pending = known?.pending ?? "from_stream";
+  const lastSeq = known?.lastSeq ?? 0;
+  // Unknown last seq: the replay is ready when the hub has caught up, not at the first event.
+  const filter = createReplayFilter({ since: options.since, pending, lastSeq: known ? lastSeq : Number.POSITIVE_INFINITY });
   const feed = createFrameFeed(options.socket, options.feed);
   const hub = await options.hubs.acquire(session);
   let unsubscribe: (() => void) | undefined;
   let replay: ConsumerMessages | undefined;
   let stopped = false;
-  if (lastSeq === 0) feed.push(filter.caughtUp());
+  // Without the status the session's end is unknown: `ready` waits for the hub, never guessed.
+  if (known !== undefined && lastSeq === 0) feed.push(filter.caughtUp());
 
   const deliver = (hubEvent: HubEvent) => feed.push(filter.accept(hubEvent.event), hubEvent);
   // The hub's "caught up" is a guess when the stream is slow to answer; the session's last seq
@@ -59,7 +80,7 @@ export async function streamSessionEvents(options: SessionEventStreamOptions): P
     caughtUp();
   };
   const ringStart = () => hub.ring()[0]?.seq ?? hub.lastSeq() + 1;
-  const covered = !hub.trimmed() || (ringStart() <= options.since + 1 && pending.length === 0);
+  const covered = !hub.trimmed() || (ringStart() <= options.since + 1 && known !== undefined && known.pending.length === 0);
 
   if (covered) join();
   else {

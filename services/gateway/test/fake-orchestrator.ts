@@ -9,7 +9,7 @@ import { eventStreamName, eventSubject, experiment, type SessionSnapshot } from 
  */
 export interface FakeOrchestrator {
   /** Decisions received, in order (to assert "decided once"). */
-  decisions: Array<{ session: string; approval: string; decision: string; accepted: boolean }>;
+  decisions: Array<{ session: string; approval: string; decision: string; accepted: boolean; checkpoint?: string }>;
   restores: Array<{ session: string; checkpoint: string; dry_run: boolean }>;
   /** Follow-up messages accepted. */
   messages: Array<{ session: string; text: string }>;
@@ -41,7 +41,13 @@ function reply(message: { respond(data: Uint8Array): boolean }, body: unknown) {
 }
 const notFound = (session: string) => ({ ok: false, error: { code: "SESSION_NOT_FOUND", message: `No session with id ${session}` } });
 
-export async function startFakeOrchestrator(connection: NatsConnection, options: { approvalPauses?: boolean } = {}): Promise<FakeOrchestrator> {
+export interface FakeOrchestratorOptions {
+  approvalPauses?: boolean;
+  /** Answers the nth status request (1-based) with BUSY when true: an orchestrator under load. */
+  statusBusy?: (count: number, session: string) => boolean;
+}
+
+export async function startFakeOrchestrator(connection: NatsConnection, options: FakeOrchestratorOptions = {}): Promise<FakeOrchestrator> {
   await ensureEventStream(connection);
   const js = connection.jetstream();
   const sessions = new Map<string, SessionSnapshot>();
@@ -51,6 +57,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
   const messages: FakeOrchestrator["messages"] = [];
   const subscriptions: Subscription[] = [];
   let counter = 0;
+  let statusRequests = 0;
 
   async function publish(session: string, type: string, payload: Record<string, unknown>) {
     const snapshot = sessions.get(session);
@@ -129,6 +136,8 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
     "agent.cmd.status": async (body) => {
       // A reply that breaks the contract, for the gateway's INTERNAL path.
       if (body.session === "broken") return { ok: true, result: { id: 42 } };
+      statusRequests += 1;
+      if (options.statusBusy?.(statusRequests, body.session)) return { ok: false, error: { code: "BUSY", message: "The service is busy (status lookups); retry later" } };
       return sessions.has(body.session) ? { ok: true, result: sessions.get(body.session) } : notFound(body.session);
     },
     "agent.cmd.sessions": async () => ({ ok: true, result: { sessions: [...sessions.values()].reverse() } }),
@@ -136,7 +145,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
       const snapshot = sessions.get(body.session);
       if (!snapshot) return notFound(body.session);
       const accepted = snapshot.approvals_pending.some((pending) => pending.id === body.approval);
-      decisions.push({ session: body.session, approval: body.approval, decision: body.decision, accepted });
+      decisions.push({ session: body.session, approval: body.approval, decision: body.decision, accepted, ...(body.checkpoint ? { checkpoint: body.checkpoint } : {}) });
       if (!accepted) return { ok: false, error: { code: "APPROVAL_NOT_FOUND", message: `No pending approval ${body.approval} in session ${body.session}` } };
       if (body.decision === "approve" && needsConfirmation.has(body.approval) && body.confirm_protected !== true) {
         decisions[decisions.length - 1].accepted = false;

@@ -25,17 +25,20 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
     const where = `${flag.path ?? "the command"}${flag.line ? ` line ${flag.line}` : ""}`;
     card.append(el("div", { className: "warning invisible", text: `⚠ INVISIBLE CHARACTER ${flag.codepoint} (${flag.kind}) in ${where}` }));
   }
+  if (payload.checkpoint_failed) card.append(el("div", { className: "warning checkpoint", text: `⚠ No checkpoint could be taken: ${payload.checkpoint_failed.message} (${payload.checkpoint_failed.code})` }));
   if (payload.network === "consent_required") card.append(el("div", { className: "warning network", text: "⚠ This command may use the network" }));
   if (payload.command) card.append(el("div", { className: "command", text: "$ " + reveal(String(payload.command)) }));
   if (payload.diff) card.append(renderDiff(reveal(String(payload.diff))));
   if (payload.model_hint) card.append(el("p", { className: "hint", text: `Model's note (not an authorization): ${payload.model_hint}` }));
   const feedback = el("textarea", { attrs: { rows: "2", placeholder: "Feedback for the model (when rejecting)" } });
   const confirmProtected = el("input", { attrs: { type: "checkbox" } });
+  const proceedWithout = el("input", { attrs: { type: "checkbox" } });
   const decide = async (decision: "approve" | "reject" | "abort") => {
     const body: Record<string, unknown> = { session, approval: payload.approval, decision };
     if (decision === "reject" && feedback.value.trim()) body.feedback = feedback.value.trim();
     if ((payload.protected ?? []).length > 0) body.confirm_protected = confirmProtected.checked;
     if (payload.network === "consent_required") body.consent_network = decision === "approve";
+    if (payload.checkpoint_failed && decision === "approve") body.checkpoint = proceedWithout.checked ? "proceed_without" : "retry";
     try {
       await api("POST", "/api/agent/decision", body);
       card.remove();
@@ -51,6 +54,7 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
     el("button", { className: "danger", text: "Abort run", attrs: { type: "button", "data-action": "abort" }, onClick: () => void decide("abort") }),
   ]);
   if ((payload.protected ?? []).length > 0) actions.append(el("label", {}, [confirmProtected, " I understand this touches a protected path"]));
+  if (payload.checkpoint_failed) actions.append(el("label", {}, [proceedWithout, " Proceed without a checkpoint (Approve otherwise retries it)"]));
   card.append(feedback, actions, error);
   return card;
 }

@@ -5,6 +5,8 @@ export interface DecisionOutcome {
   feedback?: string;
   consentNetwork?: boolean;
   confirmProtected?: boolean;
+  /** For an approval that says no checkpoint could be taken. */
+  checkpoint?: "retry" | "proceed_without";
 }
 
 interface Waiting {

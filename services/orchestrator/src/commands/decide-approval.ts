@@ -21,11 +21,15 @@ export async function decideApproval(orchestrator: Orchestrator, request: Decisi
     const paths = pending.preview.protected.map((flag) => `${flag.path} (${flag.reason})`).join(", ");
     throw aideError("APPROVAL_CONFIRMATION_REQUIRED", { approval: pending.id, detail: `it writes protected paths: ${paths}; send confirm_protected: true` });
   }
+  if (request.decision === "approve" && pending.checkpoint_failure && request.checkpoint === undefined) {
+    throw aideError("APPROVAL_CONFIRMATION_REQUIRED", { approval: pending.id, detail: `no checkpoint could be taken: ${pending.checkpoint_failure.message}; send checkpoint: "retry" or "proceed_without"` });
+  }
   const settled = runtime.waiter.settle(pending.id, {
     decision: request.decision,
     feedback: request.feedback,
     consentNetwork: request.consent_network === true,
     confirmProtected: request.confirm_protected === true,
+    ...(pending.checkpoint_failure && request.checkpoint ? { checkpoint: request.checkpoint } : {}),
   });
   if (!settled) throw aideError("APPROVAL_NOT_FOUND", { approval: request.approval, session: request.session });
   if (request.decision === "abort") runtime.abortController.abort("aborted by the person at an approval");

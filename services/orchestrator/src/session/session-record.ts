@@ -20,6 +20,8 @@ export const ApprovalRecordSchema = z.object({
   /** The payload of `approval.requested` (without the envelope), re-published on resume. */
   event_payload: z.record(z.string(), z.unknown()),
   depth: z.number().int().nonnegative().default(0),
+  /** Set on the approval that asks what to do when no checkpoint could be taken before the call. */
+  checkpoint_failure: z.object({ code: z.string(), message: z.string() }).optional(),
 });
 export type ApprovalRecord = z.infer<typeof ApprovalRecordSchema>;
 

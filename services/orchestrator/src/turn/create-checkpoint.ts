@@ -1,11 +1,30 @@
-import { AideError } from "@aide/contracts";
+import { AideError, type ErrorBody, type ErrorCode } from "@aide/contracts";
 import type { RunContext } from "../run/run-context.js";
+
+export type CheckpointAttempt = { ok: true; id: string } | { ok: false; error: { code: ErrorCode; message: string } };
+
+/**
+ * Why a checkpoint could not be taken, as a code the person can act on: the service is down or
+ * has no responder (CHECKPOINT_UNAVAILABLE), it did not answer in time (CHECKPOINT_TIMEOUT), the
+ * disk is full (DISK_FULL); a code the service sent is kept; anything else is CHECKPOINT_FAILED.
+ */
+export function checkpointFailure(error: unknown): { code: ErrorCode; message: string } {
+  if (!(error instanceof AideError)) return { code: "CHECKPOINT_FAILED", message: `The checkpoint failed: ${(error as Error).message}` };
+  const body: ErrorBody = error.toBody();
+  if (body.code === "UNAVAILABLE") {
+    if (body.details?.["reason"] === "timeout") return { code: "CHECKPOINT_TIMEOUT", message: `The checkpoints service did not answer in time: ${body.message}` };
+    return { code: "CHECKPOINT_UNAVAILABLE", message: `No checkpoint could be taken: ${body.message}` };
+  }
+  if (body.code === "INTERNAL") return { code: "CHECKPOINT_FAILED", message: `The checkpoint failed: ${body.message}` };
+  return { code: body.code, message: body.message };
+}
 
 /**
  * Step 6: a checkpoint before the run's first mutation and after each approved mutation batch.
- * A failure or timeout is published as `checkpoint.failed`; the run goes on.
+ * A failure or timeout is published as `checkpoint.failed` with its code; the caller decides what
+ * a failure means (before a mutation: the person decides; after one: the run goes on).
  */
-export async function createCheckpoint(context: RunContext, label: string, messageIndex: number, changedPaths?: string[]): Promise<string | undefined> {
+export async function createCheckpoint(context: RunContext, label: string, messageIndex: number, changedPaths?: string[]): Promise<CheckpointAttempt> {
   const { seams, session } = context;
   const started = performance.now();
   try {
@@ -25,25 +44,11 @@ export async function createCheckpoint(context: RunContext, label: string, messa
       context.depth,
       context.run,
     );
-    return checkpoint.id;
+    return { ok: true, id: checkpoint.id };
   } catch (error) {
-    const body =
-      error instanceof AideError
-        ? error.toBody()
-        : { code: "CHECKPOINT_FAILED" as const, message: `The checkpoint failed: ${(error as Error).message}` };
-    context.logger.warn({ err: error, label }, "checkpoint failed");
-    await session.emit("checkpoint.failed", { error: { code: body.code, message: body.message } }, context.depth, context.run);
-    return undefined;
+    const failure = checkpointFailure(error);
+    context.logger.warn({ err: error, label, code: failure.code }, "checkpoint failed");
+    await session.emit("checkpoint.failed", { error: failure }, context.depth, context.run);
+    return { ok: false, error: failure };
   }
-}
-
-/** Before the first mutation of a run (once per run, durable across a restart). */
-export async function checkpointBeforeFirstMutation(context: RunContext, toolName: string): Promise<void> {
-  if (context.state.checkpointed) return;
-  context.state.checkpointed = true;
-  // The index of the session's assistant message that asked for the mutation (for a child agent: the
-  // parent's spawn_agent message): a task restore keeps what came before it.
-  const messageIndex = context.session.record.transcript.length - 1;
-  await createCheckpoint(context, `before ${toolName}`, messageIndex);
-  await context.persist();
 }

@@ -1,8 +1,9 @@
-import type { ToolDescriptor } from "@aide/contracts";
+import type { ToolDescriptor, ToolPreview } from "@aide/contracts";
 import { applyActSwitch, handleOrchestratorTool } from "../orchestrator-tools/handle-orchestrator-tool.js";
 import type { RunContext } from "../run/run-context.js";
 import type { BatchCall, CallOutcome } from "../session/session-record.js";
-import { checkpointBeforeFirstMutation, createCheckpoint } from "./create-checkpoint.js";
+import { createCheckpoint } from "./create-checkpoint.js";
+import { checkpointDecision, minimalPreview, proceededNote, requireCheckpoint } from "./require-checkpoint.js";
 import { reofferApproval } from "./gate-approval.js";
 import { recordEvidence } from "./record-evidence.js";
 import { emitCompleted, errorOutcome, execute, journalEgress, runToolCall } from "./run-tool-call.js";
@@ -46,6 +47,7 @@ async function resumeCall(context: RunContext, call: BatchCall): Promise<CallOut
       return undefined;
     }
     const decision = await reofferApproval(context, pending);
+    if (pending.checkpoint_failure) return resumeCheckpointDecision(context, call, pending.preview, checkpointDecision(context, decision, pending.checkpoint_failure.code));
     if (decision.decision !== "approve") {
       if (decision.decision === "abort") context.outcome = { kind: "aborted", reason: decision.feedback ?? "aborted at an approval" };
       const why = decision.decision === "timeout" ? "nobody approved it in time (default deny)" : `the person chose ${decision.decision}`;
@@ -62,10 +64,31 @@ async function resumeCall(context: RunContext, call: BatchCall): Promise<CallOut
     }
   }
   if (call.status === "approved") {
-    await checkpointBeforeFirstMutation(context, call.name);
+    const pending = context.session.record.approvals.find((approval) => approval.id === call.approval);
+    const checkpoint = await requireCheckpoint(context, call, pending?.preview ?? minimalPreview(call));
+    if (checkpoint.kind === "stop") return stopped(context, call, checkpoint.outcome);
     return execute(context, call, { network: call.network, expectedDigests: call.expected_digests });
   }
   return undefined;
+}
+
+/** A "no checkpoint" approval decided after a restart: proceed, retry (maybe asking again), or stop. */
+async function resumeCheckpointDecision(context: RunContext, call: BatchCall, preview: ToolPreview, meaning: ReturnType<typeof checkpointDecision>): Promise<CallOutcome> {
+  if (meaning === "proceed") {
+    context.state.checkpointed = true;
+    call.status = "approved";
+    await context.persist();
+  } else if (meaning === "retry") {
+    const checkpoint = await requireCheckpoint(context, call, preview);
+    if (checkpoint.kind === "stop") return stopped(context, call, checkpoint.outcome);
+  } else if (meaning.kind === "stop") return stopped(context, call, meaning.outcome);
+  const outcome = await execute(context, call, { network: call.network, expectedDigests: call.expected_digests });
+  return meaning === "proceed" ? { ...outcome, output: outcome.output + proceededNote } : outcome;
+}
+
+async function stopped(context: RunContext, call: BatchCall, outcome: CallOutcome): Promise<CallOutcome> {
+  await emitCompleted(context, call, outcome, 0);
+  return outcome;
 }
 
 async function runOne(context: RunContext, call: BatchCall): Promise<CallOutcome> {

@@ -20,6 +20,8 @@ export interface ApprovalRequest {
   needsProtectedConfirmation: boolean;
   /** The model's own `requires_approval` hint: shown, never used to decide. */
   modelHint?: string;
+  /** The checkpoint before this mutation failed: the person retries, proceeds without, or stops. */
+  checkpointFailure?: { code: string; message: string };
 }
 
 /**
@@ -47,6 +49,7 @@ export async function requestApproval(context: RunContext, request: ApprovalRequ
     args_digest: request.preview.args_digest,
     expires_at: expiresAt,
     model_hint: request.modelHint,
+    ...(request.checkpointFailure ? { checkpoint_failed: request.checkpointFailure } : {}),
   };
   const record: ApprovalRecord = {
     id,
@@ -62,6 +65,7 @@ export async function requestApproval(context: RunContext, request: ApprovalRequ
     preview: request.preview,
     event_payload: payload,
     depth: context.depth,
+    ...(request.checkpointFailure ? { checkpoint_failure: request.checkpointFailure } : {}),
   };
   session.record.approvals.push(record);
   request.call.status = "awaiting_approval";
@@ -84,7 +88,7 @@ async function settleDecision(context: RunContext, record: ApprovalRecord, decid
   if (session.record.approvals.length === 0 && session.record.state === "awaiting_approval") session.record.state = "running";
   await session.emit(
     "approval.decided",
-    { approval: record.id, decision: outcome.decision, feedback: outcome.feedback },
+    { approval: record.id, decision: outcome.decision, feedback: outcome.feedback, ...(record.checkpoint_failure && outcome.checkpoint ? { checkpoint: outcome.checkpoint } : {}) },
     context.depth,
     context.run,
   );

@@ -6,20 +6,14 @@ import { classifyNetwork } from "../network/index.js";
 import type { RunContext } from "../run/run-context.js";
 import { stringArgs } from "../run/run-policies.js";
 import type { BatchCall, CallOutcome } from "../session/session-record.js";
-import { checkpointBeforeFirstMutation } from "./create-checkpoint.js";
+import { errorOutcome, refusal } from "./call-outcomes.js";
+import { requireCheckpoint } from "./require-checkpoint.js";
 import { requestApproval } from "./gate-approval.js";
 
 const commandTools = new Set(["run_command", "process_start"]);
 const automationSurface = /(^|\/)(\.git\/hooks|\.github\/workflows|\.gitlab-ci|\.husky|package\.json$|\.bashrc|\.zshrc|\.profile)/;
 
-export function errorOutcome(output: string, metadata: Record<string, unknown> = {}): CallOutcome {
-  return { is_error: true, output, metadata, changed_paths: [], notices: [] };
-}
-
-/** A call refused before running (guards, plan mode, forbidden): counts toward the mistake limit. */
-export function refusal(output: string, metadata: Record<string, unknown> = {}): CallOutcome {
-  return errorOutcome(output, { ...metadata, refused: true });
-}
+export { errorOutcome, refusal } from "./call-outcomes.js";
 
 function commandOf(call: BatchCall): string | undefined {
   const command = call.arguments["command"];
@@ -79,7 +73,8 @@ export async function runToolCall(context: RunContext, call: BatchCall, descript
   call.network = decision.network;
   call.expected_digests = preview.file_digests;
   await context.persist();
-  await checkpointBeforeFirstMutation(context, call.name);
+  const checkpoint = await requireCheckpoint(context, call, preview);
+  if (checkpoint.kind === "stop") return checkpoint.outcome;
   if (decision.network) {
     const journaled = await journalEgress(context, call, preview.command ?? commandOf(call) ?? call.name, network.tokens);
     if (!journaled) return errorOutcome("Not run: the egress journal could not record this network use, so the command was not started.");
@@ -92,7 +87,8 @@ export async function runToolCall(context: RunContext, call: BatchCall, descript
     if ((flagged.has(path) || automationSurface.test(path)) && !context.state.automation_writes.includes(path)) context.state.automation_writes.push(path);
   }
   if (commandOf(call) !== undefined) context.state.counters.commands_run += 1;
-  return decision.note ? { ...outcome, output: outcome.output + decision.note } : outcome;
+  const note = decision.note + checkpoint.note;
+  return note ? { ...outcome, output: outcome.output + note } : outcome;
 }
 
 type PersonDecision = { kind: "run"; network: boolean; note: string } | { kind: "stop"; outcome: CallOutcome };

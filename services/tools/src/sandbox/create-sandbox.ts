@@ -66,7 +66,7 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
   const limits = { fileSizeBytes: settings.maxFileSizeBytes ?? 1024 ** 3, openFiles: 4096 };
 
   const wrap = (options: SandboxRunOptions) => {
-    const environment = sandboxEnvironment(env);
+    const environment = sandboxEnvironment(env, options.env);
     if (mode === "bwrap") return { file: "bwrap", args: bwrapArguments({ workspace: options.workspace, cwd: options.cwd, network: options.network, hide, hideRoots, limits }, options.argv), env: environment };
     return { file: "prlimit", args: [`--fsize=${limits.fileSizeBytes}`, `--nofile=${limits.openFiles}`, "--core=0", "--", ...options.argv], env: { ...environment, HOME: options.workspace } };
   };

@@ -12,6 +12,8 @@ export interface SandboxRunOptions {
   signal?: AbortSignal;
   /** Output cap in bytes kept per stream (head and tail). */
   maxOutputBytes?: number;
+  /** Added to the sandbox's allow-listed environment (e.g. the git neutralization). */
+  env?: Record<string, string>;
 }
 
 export interface SandboxRunResult {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineTool } from "../framework/tool-types.js";
 import { integerArg, pathArg } from "../framework/argument-types.js";
 import { prepareCommand } from "./command-helpers.js";
+import { commandGitEnvironment } from "./command-git-environment.js";
 import type { BackgroundProcess } from "../sandbox/process-registry.js";
 import { maxLifetimeMs, report, waitFor } from "./process-report.js";
 
@@ -26,6 +27,8 @@ export const processStartTool = defineTool({
   async execute(args, context) {
     const prepared = await prepareCommand(context, args.command, args.cwd, args.timeout_ms ?? 30 * 60_000);
     if (!prepared.ok) return { isError: true, output: prepared.error };
+    const git = await commandGitEnvironment(context, prepared.cwd);
+    if (!git.ok) return { isError: true, output: git.error, metadata: { error_code: "FORBIDDEN" } };
     let process: BackgroundProcess;
     try {
       process = await context.processes.start(context.session, args.command, {
@@ -35,6 +38,7 @@ export const processStartTool = defineTool({
         network: context.network,
         timeoutMs: Math.min(args.timeout_ms ?? 30 * 60_000, maxLifetimeMs),
         maxOutputBytes: 128 * 1024,
+        env: git.env,
       });
     } catch (error) {
       if ((error as { code?: string }).code === "SANDBOX_UNAVAILABLE") throw error;

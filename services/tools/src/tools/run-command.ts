@@ -3,6 +3,7 @@ import { defineTool } from "../framework/tool-types.js";
 import { integerArg, pathArg } from "../framework/argument-types.js";
 import { maxCommandTimeoutMs, prepareCommand } from "./command-helpers.js";
 import { changedSince } from "../files/changed-since.js";
+import { commandGitEnvironment } from "./command-git-environment.js";
 
 export const runCommandTool = defineTool({
   name: "run_command",
@@ -26,6 +27,8 @@ export const runCommandTool = defineTool({
   async execute(args, context) {
     const prepared = await prepareCommand(context, args.command, args.cwd, args.timeout_ms);
     if (!prepared.ok) return { isError: true, output: prepared.error, metadata: { error_code: "VALIDATION" } };
+    const git = await commandGitEnvironment(context, prepared.cwd);
+    if (!git.ok) return { isError: true, output: git.error, metadata: { error_code: "FORBIDDEN" } };
     // File times come from the kernel's coarse clock, up to a tick (1-10 ms) behind Date.now().
     const startedAt = Date.now() - 10;
     const result = await context.sandbox.run({
@@ -36,6 +39,7 @@ export const runCommandTool = defineTool({
       timeoutMs: prepared.timeoutMs,
       signal: context.signal,
       maxOutputBytes: 24_000,
+      env: git.env,
     });
     const changed = await changedSince(context.workspace.root, startedAt);
     const metadata = {
@@ -50,6 +54,7 @@ export const runCommandTool = defineTool({
       sandbox: context.sandbox.mode,
       network: context.network,
       cwd: prepared.cwdRelative,
+      git_config_neutralized: git.drivers,
     };
     let status: string;
     if (result.timedOut) status = `The command timed out after ${prepared.timeoutMs} ms and was killed with every process it started.`;

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startToolsHarness, type ToolsHarness } from "./helpers.js";
+
+/**
+ * run_command/process_start on a repository whose own .git/config names programs: every git the
+ * command runs must use only the configuration the person can see (issue 20).
+ */
+describe("run_command: git cannot run what the repository's config names", () => {
+  let h: ToolsHarness;
+  const sentinels = () => readdirSync(h.workspace).filter((name) => name.startsWith("pwned-"));
+  const clear = () => sentinels().forEach((name) => rmSync(join(h.workspace, name)));
+  const git = (...args: string[]) => execFileSync("git", ["-C", h.workspace, ...args], { encoding: "utf8", env: { PATH: process.env.PATH, HOME: h.scratch, GIT_CONFIG_NOSYSTEM: "1" } });
+  beforeAll(async () => {
+    h = await startToolsHarness();
+    git("init", "-q", "-b", "main");
+    git("config", "user.email", "t@example.com");
+    git("config", "user.name", "t");
+    writeFileSync(join(h.workspace, "notes.txt"), "one\n");
+    writeFileSync(join(h.workspace, "code.js"), "let a = 1;\n");
+    writeFileSync(join(h.workspace, ".gitattributes"), "*.txt filter=evil diff=evil\n");
+    git("add", ".");
+    git("commit", "-q", "-m", "first");
+    writeFileSync(join(h.workspace, "notes.txt"), "one\ntwo\n");
+    git("commit", "-q", "-am", "second");
+    const ws = h.workspace;
+    git("config", "core.fsmonitor", `sh -c 'touch ${ws}/pwned-fsmonitor'`);
+    git("config", "core.pager", `sh -c 'touch ${ws}/pwned-pager; cat'`);
+    git("config", "pager.log", `sh -c 'touch ${ws}/pwned-pager-log; cat'`);
+    git("config", "diff.external", `sh -c 'touch ${ws}/pwned-external'`);
+    git("config", "filter.evil.clean", `sh -c 'touch ${ws}/pwned-filter; cat'`);
+    git("config", "filter.evil.smudge", `sh -c 'touch ${ws}/pwned-filter; cat'`);
+    git("config", "diff.evil.textconv", `sh -c 'touch ${ws}/pwned-textconv; cat "$0"'`);
+    git("config", "alias.st", `!touch ${ws}/pwned-alias; git status`);
+    git("config", "core.hooksPath", ".githooks");
+    // The working tree now differs from the index, so status and diff must look at the files.
+    writeFileSync(join(h.workspace, "notes.txt"), "one\ntwo\nthree\n");
+    writeFileSync(join(h.workspace, "code.js"), "let a = 2;\n");
+  });
+  afterAll(async () => h?.stop());
+
+  const run = async (command: string) => {
+    const reply = await h.exec("run_command", { command });
+    expect(reply.ok, JSON.stringify(reply)).toBe(true);
+    return reply.result;
+  };
+
+  it("control: the same commands run by plain git (as before the change) do run the repository's programs", () => {
+    clear();
+    const env = { PATH: process.env.PATH, HOME: h.scratch, GIT_CONFIG_NOSYSTEM: "1" };
+    for (const args of [["status"], ["diff"], ["log", "-p"]]) execFileSync("git", args, { cwd: h.workspace, env, stdio: "ignore" });
+    expect(sentinels()).toEqual(expect.arrayContaining(["pwned-fsmonitor", "pwned-external", "pwned-filter"]));
+    clear();
+  });
+
+  it("git status, git diff and git log -p leave no sentinel and still show the real changes", async () => {
+    clear();
+    const status = await run("git status");
+    expect(status.is_error, status.output).toBe(false);
+    expect(status.output).toContain("modified:   code.js");
+    expect(status.output).toContain("modified:   notes.txt");
+    const diff = await run("git diff");
+    expect(diff.is_error, diff.output).toBe(false);
+    expect(diff.output).toContain("-let a = 1;");
+    expect(diff.output).toContain("+let a = 2;");
+    expect(diff.output).toContain("+three");
+    const log = await run("git log -p");
+    expect(log.is_error, log.output).toBe(false);
+    expect(log.output).toContain("+two");
+    expect(log.output).toContain("second");
+    expect(sentinels()).toEqual([]);
+  });
+
+  it("covers every git of a shell pipeline, and a `!` alias does not run", async () => {
+    clear();
+    const piped = await run("git status --short && git diff --stat | cat && git log -p -1 | head -20");
+    expect(piped.output).toContain("code.js");
+    const alias = await run("git st");
+    expect(alias.is_error).toBe(true);
+    expect(sentinels()).toEqual([]);
+  });
+
+  it("process_start's git is neutralized too", async () => {
+    clear();
+    const started = await h.exec("process_start", { command: "git diff", wait_ms: 5000 });
+    expect(started.ok, JSON.stringify(started)).toBe(true);
+    let running = started.result.metadata.running;
+    let output = started.result.output;
+    for (let i = 0; i < 50 && running !== false; i += 1) {
+      const poll = await h.exec("process_poll", { process_id: started.result.metadata.process_id, wait_ms: 2000 });
+      running = poll.result.metadata.running;
+      output += poll.result.output;
+    }
+    expect(running).toBe(false);
+    expect(output).toContain("+let a = 2;");
+    expect(existsSync(join(h.workspace, "pwned-external"))).toBe(false);
+    expect(existsSync(join(h.workspace, "pwned-filter"))).toBe(false);
+    expect(sentinels()).toEqual([]);
+  });
+});
