@@ -1,5 +1,5 @@
 import type { EvidenceKind } from "./evidence-kind.js";
-import { classifyTask } from "./task-intent.js";
+import { classifyTask, reportsDefect } from "./task-intent.js";
 
 const EXECUTION =
   /\b(run|runs|execute|test|tests|testing|analy[sz]e|analysis|benchmark|measure|profile|compute|calculate|check|verify|debug|reproduce|compile|lint|evaluate|inspect|list|show|find|count|search|look (at|for|into)|review|audit)\b/i;
@@ -13,7 +13,7 @@ const MEASUREMENTS =
 const ABOUT_WORKSPACE =
   /\b(this|the|our|my) (repo|repository|project|codebase|code|file|files|function|module|package|test|tests|workspace|config)\b|[\w-]+\.(ts|tsx|js|mjs|py|go|rs|java|rb|json|ya?ml|toml|md|sh|c|cpp|h)\b|`[^`]+`|\b[a-z]+[A-Z]\w*\b|\b\w+_\w+\b|\w\/\w/;
 const ABOUT_WORKSPACE_OTHER_LANGUAGES =
-  /(?<![\p{L}])(dies\p{L}*|diese[rsmn]?|unser\p{L}*|ce|cet|cette|ces|notre|nos|este|esta|estos|estas|nuestro|nuestra) (repo|projekt|projet|proyecto|code|código|datei|dateien|fichier|fichiers|archivo|archivos|funktion|fonction|función|tests?)(?![\p{L}])/iu;
+  /(?<![\p{L}])(dies\p{L}*|diese[rsmn]?|unser\p{L}*|der|die|das|den|dem|ce|cet|cette|ces|notre|nos|le|la|les|este|esta|estos|estas|nuestro|nuestra|el|los|las) (repo|projekt|projet|proyecto|code|código|datei|dateien|fichier|fichiers|archivo|archivos|funktion|fonction|función|tests?|konfiguration|configuration|configuración|config|pruebas?|prueba|programm|programme|programa)(?![\p{L}])/iu;
 
 /**
  * Derives the evidence a request needs from its wording (heuristic, regular-expression based, as
@@ -26,7 +26,10 @@ const ABOUT_WORKSPACE_OTHER_LANGUAGES =
 export function deriveEvidenceRequirements(task: string): EvidenceKind[] {
   const intent = classifyTask(task);
   if (intent === "conversation") return [];
-  if (intent === "question") return ABOUT_WORKSPACE.test(task) || ABOUT_WORKSPACE_OTHER_LANGUAGES.test(task) ? ["execution"] : [];
+  if (intent === "question") {
+    const aboutWorkspace = ABOUT_WORKSPACE.test(task) || ABOUT_WORKSPACE_OTHER_LANGUAGES.test(task) || reportsDefect(task);
+    return aboutWorkspace ? ["execution"] : [];
+  }
   const kinds = new Set<EvidenceKind>();
   const source = SOURCE.test(task);
   const report = REPORT.test(task);

@@ -41,6 +41,8 @@ export class EvidenceLedger {
     const evidence: string[] = [];
     const unresolved = this.unresolvedFailure();
     const needs = new Set(required);
+    // A change made in any run must be checked, whatever the task asked for.
+    if (this.successfulMutations().length > 0) needs.add("artifact");
     if (unresolved !== undefined && (needs.has("artifact") || needs.has("execution"))) needs.add("execution");
     const allRejected = this.allMutationsRejected();
     if (allRejected !== undefined) shortfalls.push(allRejected);

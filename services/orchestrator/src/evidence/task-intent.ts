@@ -108,6 +108,11 @@ const DEFECT = anywhere(
   ].join("|"),
 );
 
+/** True when the task's wording reports a defect (a question about a defect is about this workspace). */
+export function reportsDefect(task: string): boolean {
+  return DEFECT.test(task);
+}
+
 function sentences(task: string): string[] {
   return task
     .split(/(?<=[.!?;])\s+|\n+/)
