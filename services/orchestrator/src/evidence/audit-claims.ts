@@ -6,7 +6,13 @@ import { outputContainsNumber } from "./measurements.js";
 /** A claim of the completion that no successful event of the run backs, with what the events do show. */
 export type UnbackedClaim = { kind: Claim["kind"]; quote: string; events_show: string };
 
-export type ClaimsAudit = { claims: Claim[]; unbacked: UnbackedClaim[] };
+export type ClaimsAudit = {
+  claims: Claim[];
+  unbacked: UnbackedClaim[];
+  /** For the model's instruction: each unbacked quote with only its reason, and the run's events once. */
+  reasons: Array<{ quote: string; reason: string }>;
+  summary: string;
+};
 
 /** The run's tool events: the calls that ran (any result) and the proposed calls that never ran. */
 export type AuditEvents = { ran: EvidenceEvent[]; notRun: EvidenceEvent[] };
@@ -84,20 +90,23 @@ function lastTestRun(events: EvidenceEvent[], command: string | undefined): Evid
   return candidates[candidates.length - 1];
 }
 
-function check(claim: Claim, events: AuditEvents): string | undefined {
+type Finding = { reason: string; about: "commands" | "files" };
+
+function check(claim: Claim, events: AuditEvents): Finding | undefined {
+  const commands = (reason: string): Finding => ({ reason, about: "commands" });
   switch (claim.kind) {
     case "command": {
       if (runsOf(events.ran, claim.command).length > 0) return undefined;
-      return `${quoteCommand(claim.command)} never ran in this run; ${commandsShown(events, claim.command)}`;
+      return commands(`${quoteCommand(claim.command)} never ran in this run`);
     }
     case "tests_pass": {
       const run = lastTestRun(events.ran, claim.command);
-      if (run === undefined) return `no test command ran in this run; ${commandsShown(events, claim.command)}`;
-      if (!succeeded(run)) return `the last test run ${describeEvent(run)}, so the tests do not pass`;
+      if (run === undefined) return commands(`no ${claim.command ? quoteCommand(claim.command) : "test command"} ran in this run`);
+      if (!succeeded(run)) return commands(`the last test run ${describeEvent(run)}, so the tests do not pass`);
       const later = events.ran.find(
         (event) => event.seq > run.seq && MUTATION_TOOLS.has(event.tool) && succeeded(event) && mutatedPaths(event).some((path) => !DOCUMENT_PATH.test(path)),
       );
-      if (later !== undefined) return `${describeEvent(later)} changed the code after the last passing test run (${describeEvent(run)}); run the tests again`;
+      if (later !== undefined) return commands(`${describeEvent(later)} changed the code after the last passing test run (${describeEvent(run)}); run the tests again`);
       return undefined;
     }
     case "count": {
@@ -105,22 +114,22 @@ function check(claim: Claim, events: AuditEvents): string | undefined {
       if (claim.number === 0 && FAILURE_NOUN.test(claim.noun) && runs.some(succeeded)) return undefined;
       const backed = runs.some((event) => event.output.split("\n").some((line) => COUNT_CONTEXT.test(line) && outputContainsNumber(line, String(claim.number))));
       if (backed) return undefined;
-      if (runs.length === 0) return `no command${claim.command ? ` matching ${quoteCommand(claim.command)}` : ""} ran in this run, so no output has that count; ${commandsShown(events, claim.command)}`;
-      return `no output of ${runs.slice(-3).map(describeEvent).join("; ")} reports ${claim.number} ${claim.noun}`;
+      if (runs.length === 0) return commands(`no ${claim.command ? quoteCommand(claim.command) : "command"} ran in this run, so no output reports that count`);
+      return commands(`no output of ${runs.slice(-3).map(describeEvent).join("; ")} reports ${claim.number} ${claim.noun}`);
     }
     case "exit_code": {
       const runs = runsOf(events.ran, claim.command).filter((event) => COMMAND_TOOLS.has(event.tool));
       if (runs.some((event) => exitCode(event) === claim.code)) return undefined;
-      return `no command${claim.command ? ` matching ${quoteCommand(claim.command)}` : ""} exited with ${claim.code}; ${commandsShown(events, claim.command)}`;
+      return commands(`no ${claim.command ? quoteCommand(claim.command) : "command"} exited with ${claim.code} in this run`);
     }
     case "file_changed": {
       const changed = events.ran.filter(succeeded).flatMap(mutatedPaths);
       if (changed.some((path) => samePath(path, claim.path))) return undefined;
-      return `${claim.path} was not changed; ${filesShown(events, claim.path)}`;
+      return { reason: `${claim.path} was not changed in this run`, about: "files" };
     }
     default: {
       const exhaustive: never = claim;
-      return String(exhaustive);
+      return String(exhaustive) as never;
     }
   }
 }
@@ -128,18 +137,25 @@ function check(claim: Claim, events: AuditEvents): string | undefined {
 /**
  * The claims audit (issue 12): every result the completion text claims — commands run, tests
  * passing, test counts, exit codes, files changed — must match a real event of this run. A claim
- * without one is quoted with what the events show instead.
+ * without one is quoted with what the events show instead (`events_show`: the reason, then the
+ * commands or files of the run that bear on it); `summary` is the run's commands and files once.
  */
 export function auditClaims(completionText: string, events: AuditEvents): ClaimsAudit {
   const claims = extractClaims(completionText);
   const unbacked: UnbackedClaim[] = [];
-  const seen = new Set<string>();
+  const reasons: Array<{ quote: string; reason: string }> = [];
   for (const claim of claims) {
-    const shown = check(claim, events);
-    const key = `${claim.kind}:${claim.quote}`;
-    if (shown === undefined || seen.has(key)) continue;
-    seen.add(key);
-    unbacked.push({ kind: claim.kind, quote: claim.quote, events_show: shown });
+    const finding = check(claim, events);
+    if (finding === undefined) continue;
+    const shown = finding.about === "files" ? filesShown(events, claim.kind === "file_changed" ? claim.path : undefined) : commandsShown(events, "command" in claim ? claim.command : undefined);
+    const earlier = reasons.find((entry) => entry.quote === claim.quote);
+    if (earlier !== undefined) {
+      // One line per quoted claim ("20 tests passed" is both a count and a pass claim).
+      if (!earlier.reason.includes(finding.reason)) earlier.reason += `; ${finding.reason}`;
+      continue;
+    }
+    reasons.push({ quote: claim.quote, reason: finding.reason });
+    unbacked.push({ kind: claim.kind, quote: claim.quote, events_show: `${finding.reason}; ${shown}` });
   }
-  return { claims, unbacked };
+  return { claims, unbacked, reasons, summary: `${commandsShown(events)}; ${filesShown(events)}` };
 }

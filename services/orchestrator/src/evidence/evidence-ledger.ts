@@ -53,7 +53,7 @@ export class EvidenceLedger {
       else shortfalls.push(check.shortfall);
     }
     const audit = auditClaims(completionText, { ran: this.events, notRun: this.notRun });
-    if (audit.unbacked.length > 0) shortfalls.push({ kind: "claims", detail: "unbacked", claims: audit.unbacked });
+    if (audit.unbacked.length > 0) shortfalls.push({ kind: "claims", detail: "unbacked", claims: audit.reasons, summary: audit.summary });
     const missing = [...new Set(shortfalls.map((shortfall) => shortfall.kind))];
     return {
       satisfied: missing.length === 0,

@@ -116,15 +116,15 @@ export function extractClaims(completionText: string): Claim[] {
         claims.push({ kind: "tests_pass", quote: `${sentence.slice(span.start, span.end)}${passed}`.trim(), command: span.command });
       }
     }
-    for (const match of sentence.matchAll(TESTS_PASS)) {
-      const at = match.index ?? 0;
-      if (negated(sentence, at)) continue;
-      claims.push({ kind: "tests_pass", quote: match[0].trim(), command: commandBefore(spans, at) });
-    }
     for (const match of sentence.matchAll(COUNT)) {
       const at = match.index ?? 0;
       if (negated(sentence, at) || /\b(?:line|lines|column|col|step|version|v|node|python|item|items|issue|#)\s*$/i.test(sentence.slice(0, at))) continue;
       claims.push({ kind: "count", quote: match[0].trim(), number: Number(match[1]), noun: match[2].toLowerCase(), command: commandBefore(spans, at) });
+    }
+    for (const match of sentence.matchAll(TESTS_PASS)) {
+      const at = match.index ?? 0;
+      if (negated(sentence, at)) continue;
+      claims.push({ kind: "tests_pass", quote: match[0].trim(), command: commandBefore(spans, at) });
     }
     for (const match of sentence.matchAll(EXIT_CODE)) {
       const at = match.index ?? 0;

@@ -1,4 +1,3 @@
-import type { UnbackedClaim } from "./audit-claims.js";
 import type { MissingEvidence } from "./evidence-kind.js";
 
 /** Why one kind of evidence is missing, with what the instruction needs to be specific. */
@@ -12,7 +11,7 @@ export type Shortfall =
   | { kind: "report"; detail: "not_written" | "no_execution_before" }
   | { kind: "measurements"; detail: "no_numbers" }
   | { kind: "measurements"; detail: "unbacked"; numbers: string[] }
-  | { kind: "claims"; detail: "unbacked"; claims: UnbackedClaim[] };
+  | { kind: "claims"; detail: "unbacked"; claims: Array<{ quote: string; reason: string }>; summary: string };
 
 function lastLines(output: string, count: number): string {
   const lines = output.trimEnd().split("\n");
@@ -48,7 +47,8 @@ function sentence(shortfall: Shortfall): string {
     case "claims":
       return (
         "Your completion claims results that no event of this run shows:\n" +
-        shortfall.claims.map((claim) => `   - "${claim.quote}": ${claim.events_show}.`).join("\n") +
+        shortfall.claims.map((claim) => `   - "${claim.quote}": ${claim.reason}.`).join("\n") +
+        `\n   The events show: ${shortfall.summary}.` +
         "\n   Report only what the tool results show: run what you claim to have run, change what you claim to have changed, copy counts and exit codes from real output, or drop the claim."
       );
     default: {
