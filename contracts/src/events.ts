@@ -123,11 +123,26 @@ export const CheckpointRestoredEvent = event(
   "checkpoint.restored",
   z.object({ checkpoint: z.string(), mode: z.string(), truncated_messages: z.number().int().nonnegative() }),
 );
+/** A completion claim no event of the run backs: the quoted claim and what the events show instead. */
+export const UnbackedClaimSchema = z.object({
+  kind: z.enum(["command", "tests_pass", "count", "exit_code", "file_changed"]),
+  quote: z.string(),
+  events_show: z.string(),
+});
+export type UnbackedClaim = z.infer<typeof UnbackedClaimSchema>;
 export const CompletionRejectedEvent = event(
   "completion.rejected",
-  z.object({ missing: z.array(z.string()), instruction: z.string(), attempt: z.number().int().positive() }),
+  z.object({
+    missing: z.array(z.string()),
+    instruction: z.string(),
+    attempt: z.number().int().positive(),
+    claims: z.array(UnbackedClaimSchema).optional(),
+  }),
 );
-export const CompletionUnverifiedEvent = event("completion.unverified", z.object({ missing: z.array(z.string()), result: z.string() }));
+export const CompletionUnverifiedEvent = event(
+  "completion.unverified",
+  z.object({ missing: z.array(z.string()), result: z.string(), claims: z.array(UnbackedClaimSchema).optional() }),
+);
 export const AgentSpawnedEvent = event("agent.spawned", z.object({ child_run: z.string(), role: z.string(), task: z.string(), write: z.boolean() }));
 export const AgentCompletedEvent = event("agent.completed", z.object({ child_run: z.string(), state: RunStateSchema, result: z.string() }));
 export const MessageReceivedEvent = event("message.received", z.object({ text: z.string() }));

@@ -18,6 +18,16 @@ describe("deriveEvidenceRequirements", () => {
     ["List the files in src", ["execution"]],
     ["How is the config loaded? Then fix the bug in it", ["artifact"]],
     ["hello", []],
+    // Issue 12: the default is strict; a defect report without a verb needs a change and its check.
+    ["uppercase letters vanish when lowercase is false", ["artifact"]],
+    ["test/slug.test.js fails", ["artifact", "execution"]],
+    ["src/slug.ts", ["artifact"]],
+    ["Can you fix the bug in src/slug.ts?", ["artifact"]],
+    ["Why do uppercase letters vanish when lowercase is false?", ["execution"]],
+    ["Behebe den Fehler in slug.ts", ["artifact"]],
+    ["Pourquoi le test échoue-t-il ?", ["execution"]],
+    ["¿Qué es una mónada?", []],
+    ["Ejecuta las pruebas", ["execution"]],
   ])("%s → %j", (task, expected) => {
     expect(deriveEvidenceRequirements(task)).toEqual(expected);
   });

@@ -1,7 +1,6 @@
 import type { EvidenceKind } from "./evidence-kind.js";
+import { classifyTask, reportsDefect } from "./task-intent.js";
 
-const ARTIFACT =
-  /\b(create|write|make|generate|build|add|implement|fix|edit|update|modify|refactor|rename|save|produce|scaffold|set ?up|change|replace|remove|delete|patch|convert|port|migrate|rewrite|append|insert)\b/i;
 const EXECUTION =
   /\b(run|runs|execute|test|tests|testing|analy[sz]e|analysis|benchmark|measure|profile|compute|calculate|check|verify|debug|reproduce|compile|lint|evaluate|inspect|list|show|find|count|search|look (at|for|into)|review|audit)\b/i;
 const SOURCE =
@@ -10,28 +9,33 @@ const REPORT = /\b(report|write-?up|summary file|results file|findings)\b|\b(doc
 const MEASUREMENTS =
   /\b(benchmark|benchmarks|compare|comparison|comparing|versus|vs\.?|faster|slower|performance|timings?|measure|measurements?|throughput|latency|speed ?up)\b/i;
 
-/**
- * A question ("what does X do?", "explain Y") needs no change; when it is about this workspace it
- * still needs an inspection (the execution row), so the answer comes from the files and not from memory.
- */
-const QUESTION = /^\s*(what|why|how|where|which|who|when|explain|describe|tell me|summari[sz]e (this|the) (code|file|repo))\b/i;
 /** A question about this workspace (a file, a path, an identifier, "this repo") must be answered from it. */
 const ABOUT_WORKSPACE =
   /\b(this|the|our|my) (repo|repository|project|codebase|code|file|files|function|module|package|test|tests|workspace|config)\b|[\w-]+\.(ts|tsx|js|mjs|py|go|rs|java|rb|json|ya?ml|toml|md|sh|c|cpp|h)\b|`[^`]+`|\b[a-z]+[A-Z]\w*\b|\b\w+_\w+\b|\w\/\w/;
-const IMPERATIVE_IN_QUESTION = /\b(and|then|please)\s+(run|fix|write|create|test|implement|add)\b/i;
+const ABOUT_WORKSPACE_OTHER_LANGUAGES =
+  /(?<![\p{L}])(dies\p{L}*|diese[rsmn]?|unser\p{L}*|der|die|das|den|dem|ce|cet|cette|ces|notre|nos|le|la|les|este|esta|estos|estas|nuestro|nuestra|el|los|las) (repo|projekt|projet|proyecto|code|código|datei|dateien|fichier|fichiers|archivo|archivos|funktion|fonction|función|tests?|konfiguration|configuration|configuración|config|pruebas?|prueba|programm|programme|programa)(?![\p{L}])/iu;
 
 /**
  * Derives the evidence a request needs from its wording (heuristic, regular-expression based, as
- * seed 002 says). Order of the result is fixed: artifact, execution, source_file, report, measurements.
+ * seed 002 says). The default is strict (`classifyTask`): every task that is not a plain question,
+ * a greeting or a plain request to run something needs a change and a later verification (the
+ * artifact row). A plain question is answered from inspections of the workspace when it is about
+ * the workspace, from nothing when it is not. Order of the result is fixed: artifact, execution,
+ * source_file, report, measurements.
  */
 export function deriveEvidenceRequirements(task: string): EvidenceKind[] {
-  if (QUESTION.test(task) && !IMPERATIVE_IN_QUESTION.test(task)) return ABOUT_WORKSPACE.test(task) ? ["execution"] : [];
+  const intent = classifyTask(task);
+  if (intent === "conversation") return [];
+  if (intent === "question") {
+    const aboutWorkspace = ABOUT_WORKSPACE.test(task) || ABOUT_WORKSPACE_OTHER_LANGUAGES.test(task) || reportsDefect(task);
+    return aboutWorkspace ? ["execution"] : [];
+  }
   const kinds = new Set<EvidenceKind>();
   const source = SOURCE.test(task);
   const report = REPORT.test(task);
   const measurements = MEASUREMENTS.test(task);
-  if (ARTIFACT.test(task) || source || report) kinds.add("artifact");
-  if (EXECUTION.test(task) || measurements) kinds.add("execution");
+  if (intent === "change" || source || report) kinds.add("artifact");
+  if (EXECUTION.test(task) || measurements || intent === "execution") kinds.add("execution");
   if (source) kinds.add("source_file");
   if (report) kinds.add("report");
   if (measurements && (report || /\b(benchmark|compare|comparison|measure)\w*/i.test(task))) kinds.add("measurements");

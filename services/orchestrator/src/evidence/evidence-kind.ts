@@ -1,3 +1,5 @@
+import type { UnbackedClaim } from "./audit-claims.js";
+
 /** What a request needs before its completion is accepted (seed 002's evidence table). */
 export type EvidenceKind = "artifact" | "execution" | "source_file" | "report" | "measurements";
 
@@ -14,11 +16,16 @@ export type EvidenceEvent = {
   changed_paths: string[];
 };
 
+/** What a rejected completion lacks: a kind of the table, or `claims` when its text claims results no event backs. */
+export type MissingEvidence = EvidenceKind | "claims";
+
 export type EvidenceEvaluation = {
   satisfied: boolean;
-  missing: EvidenceKind[];
+  missing: MissingEvidence[];
   /** The focused recovery instruction for the model ("" when satisfied). */
   instruction: string;
   /** Short descriptions of the events that count, for the completion event and the person. */
   evidence: string[];
+  /** The completion's claims that no event of the run backs (the claims audit). */
+  claims: UnbackedClaim[];
 };

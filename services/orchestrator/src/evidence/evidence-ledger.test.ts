@@ -63,7 +63,7 @@ describe("seed 002 row 1: concrete artifact = a successful mutation and a LATER 
 
 describe("seed 002 row 2: execute/test/analyze = at least one successful execution or inspection", () => {
   it("is missing when nothing ran", () => {
-    const result = new EvidenceLedger().evaluate(["execution"], "Tests pass");
+    const result = new EvidenceLedger().evaluate(["execution"], "Here is the answer.");
     expect(result).toMatchObject({ satisfied: false, missing: ["execution"] });
     expect(result.instruction).toContain("run_command");
   });
@@ -105,14 +105,15 @@ describe("seed 002: a failed command stays unresolved until a later execution su
 
 describe("seed 002 row 3: source-code request = a separate executable source file", () => {
   it("is missing when only prose or inline code was produced", () => {
+    const notes = write("notes.md");
     const inline = run("python3 -c 'print(2+2)'", 0, "4");
-    const result = ledgerOf(inline, write("notes.md")).evaluate(["source_file"], "print(2+2)");
+    const result = ledgerOf(notes, inline).evaluate(["source_file"], "print(2+2)");
     expect(result).toMatchObject({ satisfied: false, missing: ["source_file"] });
     expect(result.instruction).toContain("separate source file");
   });
 
   it("is satisfied by writing a source file", () => {
-    expect(ledgerOf(write("primes.py")).evaluate(["source_file"], "done").satisfied).toBe(true);
+    expect(ledgerOf(write("primes.py"), run("python3 primes.py", 0, "2 3 5")).evaluate(["source_file"], "done").satisfied).toBe(true);
   });
 });
 
@@ -123,7 +124,7 @@ describe("seed 002 row 4: report request = a separate report written AFTER execu
   });
 
   it("is missing when nothing ran at all", () => {
-    const result = ledgerOf(write("REPORT.md")).evaluate(["report"], "see REPORT.md");
+    const result = ledgerOf(write("REPORT.md"), read("REPORT.md")).evaluate(["report"], "see REPORT.md");
     expect(result.missing).toEqual(["report"]);
     expect(result.instruction).toMatch(/run the work first/i);
   });
@@ -133,7 +134,7 @@ describe("seed 002 row 4: report request = a separate report written AFTER execu
   });
 
   it("is satisfied by a report file written after a successful execution", () => {
-    const ledger = ledgerOf(run("python3 bench.py", 0, "12.5 ms"), write("results/REPORT.md"));
+    const ledger = ledgerOf(run("python3 bench.py", 0, "12.5 ms"), write("results/REPORT.md"), read("results/REPORT.md"));
     expect(ledger.evaluate(["report"], "see REPORT.md").satisfied).toBe(true);
   });
 });
@@ -177,6 +178,43 @@ describe("calls that never ran", () => {
   });
 });
 
+describe("issue 12: a run whose every proposed change was rejected never ends done", () => {
+  const rejectedWrite = () => event("replace_in_file", { path: "src/slug.ts", diff: "…" }, { is_error: true, metadata: { denied: "rejected" } });
+  const refusedWrite = () => event("write_file", { path: "src/slug.ts" }, { is_error: true, metadata: { refused: true } });
+  const failedWrite = () => event("replace_in_file", { path: "src/slug.ts", diff: "…" }, { is_error: true, output: "SEARCH block not found" });
+
+  it.each([
+    ["rejected by the person", rejectedWrite, "rejected by the person"],
+    ["refused", refusedWrite, "refused"],
+    ["failed", failedWrite, "failed"],
+  ])("whatever the task asks, when the only change was %s", (_name, attempt, words) => {
+    for (const required of [[], ["execution"], ["artifact"]] as const) {
+      const result = ledgerOf(read("src/slug.ts"), attempt(), read("src/slug.ts")).evaluate([...required], "Here is what I found.");
+      expect(result.satisfied).toBe(false);
+      expect(result.missing).toContain("artifact");
+      expect(result.instruction).toContain("Every change proposed in this run was rejected, refused or failed");
+      expect(result.instruction).toContain(words);
+    }
+  });
+
+  it("one applied and verified change after a rejected one is a real change", () => {
+    const result = ledgerOf(rejectedWrite(), write("src/slug.ts"), read("src/slug.ts")).evaluate(["artifact"], "Changed src/slug.ts.");
+    expect(result.satisfied).toBe(true);
+  });
+
+  it("a rejected command alone (no change proposed) does not trigger the rule for a question", () => {
+    const command = event("run_command", { command: "npx ava" }, { is_error: true, metadata: { denied: "rejected" } });
+    expect(ledgerOf(read("src/slug.ts"), command).evaluate(["execution"], "It lowercases the slug.").satisfied).toBe(true);
+  });
+});
+
+describe("issue 12: a change made in any run must be verified", () => {
+  it("a question's run that changed a file without checking it is rejected", () => {
+    const result = ledgerOf(read("a.ts"), write("a.ts")).evaluate(["execution"], "It does X.");
+    expect(result.missing).toEqual(["artifact"]);
+  });
+});
+
 describe("evaluate", () => {
   it("reports several missing kinds in one focused instruction, in table order", () => {
     const result = new EvidenceLedger().evaluate(["measurements", "artifact", "report"], "done");
@@ -187,6 +225,6 @@ describe("evaluate", () => {
   });
 
   it("accepts any completion when nothing is required", () => {
-    expect(new EvidenceLedger().evaluate([], "hello")).toEqual({ satisfied: true, missing: [], instruction: "", evidence: [] });
+    expect(new EvidenceLedger().evaluate([], "hello")).toEqual({ satisfied: true, missing: [], instruction: "", evidence: [], claims: [] });
   });
 });

@@ -1,35 +1,15 @@
 import type { EvidenceEvaluation, EvidenceEvent, EvidenceKind } from "./evidence-kind.js";
+import { auditClaims } from "./audit-claims.js";
+import { EXECUTION_TOOLS, MUTATION_TOOLS, describeEvent as describe, exitCode, mutatedPaths, normalizePath, succeeded } from "./event-facts.js";
 import { measurementNumbers, outputContainsNumber } from "./measurements.js";
 import { recoveryInstruction, type Shortfall } from "./recovery-instruction.js";
 
-const MUTATION_TOOLS = new Set(["write_file", "replace_in_file", "apply_patch"]);
-const EXECUTION_TOOLS = new Set(["run_command", "process_start", "process_poll"]);
 const INSPECTION_TOOLS = new Set(["read_file", "list_dir", "search_files", "git_status", "git_diff"]);
 /** What counts as verifying an earlier mutation (seed 002: a later read, git diff/status, execution, poll). */
 const VERIFICATION_TOOLS = new Set(["read_file", "git_status", "git_diff", "run_command", "process_poll"]);
 
 const SOURCE_EXTENSION = /\.(py|js|mjs|cjs|ts|mts|tsx|jsx|sh|bash|rb|pl|php|go|rs|java|kt|c|cc|cpp|cs|swift|lua|r|jl|scala|dart|ex|exs|ps1)$/i;
 const REPORT_PATH = /\.(md|markdown|txt|rst|html|htm|adoc|csv|json|pdf)$|report|results|summary|findings/i;
-
-function normalizePath(path: string): string {
-  return path.replace(/\\/g, "/").replace(/^(\.\/)+/, "");
-}
-
-function exitCode(event: EvidenceEvent): number | undefined {
-  const code = event.metadata["exit_code"];
-  return typeof code === "number" ? code : undefined;
-}
-
-function succeeded(event: EvidenceEvent): boolean {
-  const code = exitCode(event);
-  return !event.is_error && (code === undefined || code === 0);
-}
-
-function mutatedPaths(event: EvidenceEvent): string[] {
-  if (event.changed_paths.length > 0) return event.changed_paths.map(normalizePath);
-  const path = event.args["path"];
-  return MUTATION_TOOLS.has(event.tool) && typeof path === "string" ? [normalizePath(path)] : [];
-}
 
 /**
  * Calls the loop refused (guards, plan mode, no consent), the person rejected, or skipped as a
@@ -40,15 +20,6 @@ function ranForReal(event: EvidenceEvent): boolean {
   return metadata["refused"] !== true && metadata["skipped"] !== true && metadata["denied"] === undefined;
 }
 
-function describe(event: EvidenceEvent): string {
-  const command = event.args["command"];
-  const path = event.args["path"];
-  const target = typeof command === "string" ? ` \`${command.slice(0, 120)}\`` : typeof path === "string" ? ` ${path}` : "";
-  const code = exitCode(event);
-  const status = event.is_error ? " failed" : code === undefined ? "" : ` exit ${code}`;
-  return `#${event.seq} ${event.tool}${target}${status}`;
-}
-
 /**
  * The evidence of one run: every tool result in order. `evaluate` decides whether a completion is
  * backed by real events (seed 002's table), and if not, what exactly the model must still do.
@@ -56,11 +27,13 @@ function describe(event: EvidenceEvent): string {
  */
 export class EvidenceLedger {
   private readonly events: EvidenceEvent[] = [];
+  /** Calls that were proposed but never ran (rejected, refused, timed out): what the claims audit and the all-rejected rule cite. */
+  private readonly notRun: EvidenceEvent[] = [];
 
   record(event: EvidenceEvent): void {
-    if (!ranForReal(event)) return;
-    this.events.push(event);
-    this.events.sort((left, right) => left.seq - right.seq);
+    const list = ranForReal(event) ? this.events : this.notRun;
+    list.push(event);
+    list.sort((left, right) => left.seq - right.seq);
   }
 
   evaluate(required: EvidenceKind[], completionText: string): EvidenceEvaluation {
@@ -68,20 +41,38 @@ export class EvidenceLedger {
     const evidence: string[] = [];
     const unresolved = this.unresolvedFailure();
     const needs = new Set(required);
+    // A change made in any run must be checked, whatever the task asked for.
+    if (this.successfulMutations().length > 0) needs.add("artifact");
     if (unresolved !== undefined && (needs.has("artifact") || needs.has("execution"))) needs.add("execution");
+    const allRejected = this.allMutationsRejected();
+    if (allRejected !== undefined) shortfalls.push(allRejected);
     for (const kind of ["artifact", "execution", "source_file", "report", "measurements"] as const) {
-      if (!needs.has(kind)) continue;
+      if (!needs.has(kind) || (kind === "artifact" && allRejected !== undefined)) continue;
       const check = this.check(kind, completionText, unresolved);
       if (check.ok) evidence.push(...check.evidence);
       else shortfalls.push(check.shortfall);
     }
-    const missing = shortfalls.map((shortfall) => shortfall.kind);
+    const audit = auditClaims(completionText, { ran: this.events, notRun: this.notRun });
+    if (audit.unbacked.length > 0) shortfalls.push({ kind: "claims", detail: "unbacked", claims: audit.reasons, summary: audit.summary });
+    const missing = [...new Set(shortfalls.map((shortfall) => shortfall.kind))];
     return {
       satisfied: missing.length === 0,
       missing,
       instruction: missing.length === 0 ? "" : recoveryInstruction(shortfalls),
       evidence: [...new Set(evidence)],
+      claims: audit.unbacked,
     };
+  }
+
+  /**
+   * A run whose every proposed change was rejected, refused, timed out or failed changed nothing,
+   * whatever the task: it can never end `done` (issue 12).
+   */
+  private allMutationsRejected(): Shortfall | undefined {
+    if (this.successfulMutations().length > 0) return undefined;
+    const attempts = [...this.notRun, ...this.events].filter((event) => MUTATION_TOOLS.has(event.tool)).sort((left, right) => left.seq - right.seq);
+    if (attempts.length === 0) return undefined;
+    return { kind: "artifact", detail: "all_rejected", attempts: attempts.map(describe) };
   }
 
   private check(

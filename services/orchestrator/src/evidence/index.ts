@@ -1,7 +1,13 @@
-export type { EvidenceKind, EvidenceEvent, EvidenceEvaluation } from "./evidence-kind.js";
+export type { EvidenceKind, EvidenceEvent, EvidenceEvaluation, MissingEvidence } from "./evidence-kind.js";
 export { EVIDENCE_KINDS } from "./evidence-kind.js";
 export { deriveEvidenceRequirements } from "./derive-requirements.js";
 export { EvidenceLedger } from "./evidence-ledger.js";
 export { CompletionBudget } from "./completion-budget.js";
 export type { CompletionOutcome } from "./completion-budget.js";
 export { measurementNumbers, outputContainsNumber } from "./measurements.js";
+export { classifyTask } from "./task-intent.js";
+export type { TaskIntent } from "./task-intent.js";
+export { auditClaims } from "./audit-claims.js";
+export type { UnbackedClaim, ClaimsAudit } from "./audit-claims.js";
+export { extractClaims } from "./extract-claims.js";
+export type { Claim } from "./extract-claims.js";

@@ -1,15 +1,17 @@
-import type { EvidenceKind } from "./evidence-kind.js";
+import type { MissingEvidence } from "./evidence-kind.js";
 
 /** Why one kind of evidence is missing, with what the instruction needs to be specific. */
 export type Shortfall =
   | { kind: "artifact"; detail: "no_mutation" }
   | { kind: "artifact"; detail: "no_verification"; paths: string[] }
+  | { kind: "artifact"; detail: "all_rejected"; attempts: string[] }
   | { kind: "execution"; detail: "nothing_run" }
   | { kind: "execution"; detail: "unresolved_failure"; failure: string; output: string }
   | { kind: "source_file"; detail: "not_written" }
   | { kind: "report"; detail: "not_written" | "no_execution_before" }
   | { kind: "measurements"; detail: "no_numbers" }
-  | { kind: "measurements"; detail: "unbacked"; numbers: string[] };
+  | { kind: "measurements"; detail: "unbacked"; numbers: string[] }
+  | { kind: "claims"; detail: "unbacked"; claims: Array<{ quote: string; reason: string }>; summary: string };
 
 function lastLines(output: string, count: number): string {
   const lines = output.trimEnd().split("\n");
@@ -19,6 +21,12 @@ function lastLines(output: string, count: number): string {
 function sentence(shortfall: Shortfall): string {
   switch (shortfall.kind) {
     case "artifact":
+      if (shortfall.detail === "all_rejected") {
+        return (
+          `Every change proposed in this run was rejected, refused or failed (${shortfall.attempts.slice(-4).join("; ")}), so nothing was changed. ` +
+          "Do not claim the change was made. Propose a change the person can accept, or, if you cannot, say plainly what you found and that nothing was changed (the run then ends unverified, not done)."
+        );
+      }
       return shortfall.detail === "no_mutation"
         ? "No file was created or changed in this run. Make the change the task asks for with write_file or replace_in_file."
         : `You changed ${shortfall.paths.join(", ")} but never checked the result. Verify it: read the file back, run it or its tests, or look at git_diff.`;
@@ -36,6 +44,13 @@ function sentence(shortfall: Shortfall): string {
       return shortfall.detail === "no_numbers"
         ? "Your completion contains no measurements. Copy the exact numbers from a successful command's output into the result."
         : `These numbers in your completion do not appear in any successful command output: ${shortfall.numbers.join(", ")}. Run the measurement and copy the exact figures; never estimate.`;
+    case "claims":
+      return (
+        "Your completion claims results that no event of this run shows:\n" +
+        shortfall.claims.map((claim) => `   - "${claim.quote}": ${claim.reason}.`).join("\n") +
+        `\n   The events show: ${shortfall.summary}.` +
+        "\n   Report only what the tool results show: run what you claim to have run, change what you claim to have changed, copy counts and exit codes from real output, or drop the claim."
+      );
     default: {
       const exhaustive: never = shortfall;
       return String(exhaustive);
@@ -45,7 +60,7 @@ function sentence(shortfall: Shortfall): string {
 
 /** One focused instruction covering everything that is missing, in the table's order. */
 export function recoveryInstruction(shortfalls: Shortfall[]): string {
-  const kinds: EvidenceKind[] = shortfalls.map((shortfall) => shortfall.kind);
+  const kinds: MissingEvidence[] = [...new Set(shortfalls.map((shortfall) => shortfall.kind))];
   const steps = shortfalls.map((shortfall, index) => `${index + 1}. ${sentence(shortfall)}`);
   return (
     `Completion rejected: the run has no evidence for ${kinds.join(", ")}. A claim is not proof; only successful tool results of this run count.\n` +

@@ -54,7 +54,13 @@ export interface Stack {
  */
 export async function startStack(
   replies: ScriptedReply[],
-  options: { orchestratorEnv?: Record<string, string>; toolsEnv?: Record<string, string>; models?: Record<string, ScriptedReply[]> } = {},
+  options: {
+    orchestratorEnv?: Record<string, string>;
+    toolsEnv?: Record<string, string>;
+    models?: Record<string, ScriptedReply[]>;
+    /** Context window of the scripted models in tokens (the model service's default is 4096). */
+    contextBudget?: number;
+  } = {},
 ): Promise<Stack> {
   const dir = mkdtempSync(join(tmpdir(), "aide-orch-"));
   const workspace = join(dir, "workspace");
@@ -64,7 +70,8 @@ export async function startStack(
   const models = Object.entries(scripts).map(([id, list]) => {
     const transcript = join(dir, `transcript-${id}.json`);
     writeFileSync(transcript, JSON.stringify({ replies: list }));
-    return { id, provider: "scripted", transcript, record: join(dir, id === "s1" ? "model-requests.jsonl" : `model-requests-${id}.jsonl`) };
+    const budget = options.contextBudget === undefined ? {} : { contextBudget: options.contextBudget };
+    return { id, provider: "scripted", transcript, record: join(dir, id === "s1" ? "model-requests.jsonl" : `model-requests-${id}.jsonl`), ...budget };
   });
   const modelsConfig = join(dir, "models.json");
   writeFileSync(modelsConfig, JSON.stringify({ default: "s1", models }));
