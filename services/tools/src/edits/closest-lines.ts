@@ -20,24 +20,26 @@ export function similarity(a: string, b: string): number {
 
 /**
  * The window of the file most like the needle, so a failed match can show the model what the
- * file really says there. Bounded work: a huge file is sampled by its lines' first characters.
+ * file really says there. Bounded work: on a huge file lines are compared by equality of their
+ * whitespace-free text only.
  */
 export function closestWindow(fileLines: readonly string[], needle: readonly string[]): { start: number; end: number; score: number } | undefined {
   const size = Math.max(1, Math.min(needle.length, 60));
-  const probe = needle.slice(0, size).map((l) => l.trim());
+  const squash = (line: string) => line.normalize("NFC").replace(/\s+/g, "");
+  const probe = needle.slice(0, size).map(squash);
   if (fileLines.length === 0 || probe.every((l) => l === "")) return undefined;
-  const trimmedFile = fileLines.map((l) => l.trim());
   const budget = 60_000;
-  const cheap = trimmedFile.length * size > budget;
+  const cheap = fileLines.length * size > budget;
+  const file = fileLines.map(squash);
   let best: { start: number; end: number; score: number } | undefined;
-  for (let start = 0; start < trimmedFile.length; start += 1) {
+  for (let start = 0; start < file.length; start += 1) {
     let score = 0;
-    for (let k = 0; k < size && start + k < trimmedFile.length; k += 1) {
-      const a = trimmedFile[start + k];
+    for (let k = 0; k < size && start + k < file.length; k += 1) {
+      const a = file[start + k];
       const b = probe[k];
       score += cheap ? (a === b ? 1 : 0) : similarity(a, b);
     }
-    if (best === undefined || score > best.score) best = { start, end: Math.min(trimmedFile.length, start + size), score: score / size };
+    if (best === undefined || score > best.score) best = { start, end: Math.min(file.length, start + size), score: score / size };
   }
   return best;
 }
