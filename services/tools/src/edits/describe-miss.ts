@@ -1,8 +1,6 @@
-import { closestWindow } from "./closest-lines.js";
+import { closestWindow, foldLine } from "./closest-lines.js";
 import { visibleDifference } from "./visible-difference.js";
 
-/** What the engine refuses to fold: whitespace of any kind and Unicode normalization. */
-const fold = (line: string) => line.normalize("NFC").replace(/\s+/g, "");
 const asciiSpaceless = (line: string) => line.replace(/[ \t]+/g, "");
 
 function foldedStarts(file: readonly string[], needle: readonly string[], limit: number): number[] {
@@ -27,9 +25,7 @@ function range(start: number, count: number): string {
 }
 
 /** The loose readings the engine does not apply, tried only to explain the miss. */
-function diagnose(fileLines: readonly string[], needle: readonly string[]): Alignment | undefined {
-  const foldedFile = fileLines.map(fold);
-  const foldedNeedle = needle.map(fold);
+function diagnose(fileLines: readonly string[], needle: readonly string[], foldedFile: readonly string[], foldedNeedle: readonly string[]): Alignment | undefined {
   const loose = foldedStarts(foldedFile, foldedNeedle, 2);
   if (loose.length > 0) {
     const start = loose[0];
@@ -66,9 +62,12 @@ function diagnose(fileLines: readonly string[], needle: readonly string[]): Alig
  */
 export function describeMiss(fileLines: readonly string[], needle: readonly string[], label: string, path: string, needleName = "SEARCH"): string {
   let message = `${label} was not found in ${path}; nothing was changed.`;
-  let alignment = diagnose(fileLines, needle);
+  // What the engine refuses to fold (whitespace of any kind, Unicode composition) is folded here only to explain.
+  const foldedFile = fileLines.map(foldLine);
+  const foldedNeedle = needle.map(foldLine);
+  let alignment = diagnose(fileLines, needle, foldedFile, foldedNeedle);
   if (alignment === undefined) {
-    const window = closestWindow(fileLines, needle);
+    const window = closestWindow(foldedFile, foldedNeedle);
     if (window !== undefined && window.score > 0.2) {
       alignment = { start: window.start, rows: needle.map((_, k) => (window.start + k < fileLines.length ? window.start + k : undefined)), diagnosis: "" };
     }

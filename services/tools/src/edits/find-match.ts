@@ -29,9 +29,10 @@ function trimTrailing(line: string): string {
 }
 
 /** Starts where `equal(file line, needle line)` holds for every needle line. */
-function starts(fileLines: readonly string[], needle: readonly string[], equal: (a: string, b: string) => boolean): number[] {
+function starts(fileLines: readonly string[], needle: readonly string[], equal: (a: string, b: string) => boolean, maybe: (a: string) => boolean = () => true): number[] {
   const found: number[] = [];
   for (let start = 0; start + needle.length <= fileLines.length && found.length < maxCandidates; start += 1) {
+    if (!maybe(fileLines[start])) continue;
     let ok = true;
     for (let k = 0; k < needle.length && ok; k += 1) ok = equal(fileLines[start + k], needle[k]);
     if (ok) found.push(start);
@@ -86,11 +87,13 @@ export function findLines(fileLines: readonly string[], needle: readonly string[
   const exact = starts(fileLines, needle, (a, b) => a === b);
   if (exact.length > 0) return { type: "found", tier: "exact", start: nearest(exact, hint) };
   const trimmedNeedle = needle.map(trimTrailing);
-  const trailing = starts(fileLines, trimmedNeedle, (a, b) => trimTrailing(a) === b);
+  const first = trimmedNeedle[0];
+  const trailing = starts(fileLines, trimmedNeedle, (a, b) => trimTrailing(a) === b, (a) => a.startsWith(first));
   if (trailing.length > 1) return { type: "ambiguous", tier: "trailing_whitespace", lines: trailing.slice(0, 10).map((s) => s + 1) };
   if (trailing.length === 1) return { type: "found", tier: "trailing_whitespace", start: trailing[0] };
   // Cheap filter first (same text once leading whitespace is gone), then the exact shift rule.
-  const sameBody = starts(fileLines, needle.map((l) => l.trimStart()), (a, b) => a.trimStart() === b);
+  const bodies = needle.map((l) => l.trimStart());
+  const sameBody = starts(fileLines, bodies, (a, b) => a.trimStart() === b, (a) => a.endsWith(bodies[0]));
   const shifted: Array<{ start: number; shift: IndentShift }> = [];
   for (const start of sameBody) {
     const shift = shiftAt(fileLines, needle, start);

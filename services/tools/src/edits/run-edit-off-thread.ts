@@ -13,7 +13,7 @@ export interface OffThreadOptions {
   onOffThread?(bytes: number): void;
 }
 
-const defaultInlineBelowBytes = 256 * 1024;
+const defaultInlineBelowBytes = 32 * 1024;
 const defaultTimeoutMs = 20_000;
 
 function jobBytes(job: EditJob): number {
