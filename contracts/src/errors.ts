@@ -54,6 +54,13 @@ export const errorCatalog = {
   RUN_BUDGET_EXCEEDED: "The run exceeded its wall-clock budget of {ms} ms",
   STALLED: "The run made no progress: {detail}",
   APPROVAL_CONFIRMATION_REQUIRED: "Approving {approval} needs an explicit confirmation: {detail}",
+  EDIT_NOT_FOUND: "The lines the edit replaces are not in {path}: {detail}",
+  EDIT_AMBIGUOUS: "The lines the edit replaces match more than one place in {path} loosely: {detail}",
+  EDIT_MALFORMED: "The edit cannot be read or changes nothing: {detail}",
+  EDIT_LAZY_ELISION: "The edit stands for code it does not repeat ({detail}); applying it would delete that code",
+  EDIT_ALREADY_APPLIED: "The edit is already applied to {path}: its new lines are there and its old lines are not",
+  EDIT_FILE_EXISTS: "The edit creates {path}, which already exists",
+  EDIT_OVERLAP: "A block of the edit overlaps what an earlier block of the same edit changed in {path}",
   INTERNAL: "Internal error: {detail}",
 } as const;
 

@@ -78,6 +78,8 @@ export const ToolPreviewSchema = z.object({
   file_digests: z.record(z.string(), z.string()).default({}),
   /** Preview failed in a way the model should see (e.g. SEARCH not found); the call is not offered for approval. */
   error: z.string().optional(),
+  /** The catalog code of that failure (EDIT_NOT_FOUND, PATH_OUTSIDE_WORKSPACE, VALIDATION, …), when it has one. */
+  error_code: z.string().max(64).optional(),
   notices: z.array(z.string()).default([]),
 });
 export type ToolPreview = z.infer<typeof ToolPreviewSchema>;

@@ -63,7 +63,8 @@ export async function runToolCall(context: RunContext, call: BatchCall, descript
   } catch (error) {
     return errorOutcome(`The call could not be previewed: ${(error as Error).message}`);
   }
-  if (preview.error) return errorOutcome(preview.error, { preview: true });
+  // The refusal's code (EDIT_NOT_FOUND, …) reaches tool.completed and the model's next message.
+  if (preview.error) return errorOutcome(preview.error, { preview: true, ...(preview.error_code ? { error_code: preview.error_code } : {}) });
   const network = networkOf(call, preview);
   const verdict = decideGate({ descriptor, mode: record.mode, preview, network: network.level, autoApprove: record.auto_approve, readOnlyAgent: context.readOnlyAgent });
   if (verdict.kind === "refuse") return refusal(verdict.message, { network: network.level });

@@ -1,147 +1,110 @@
-import { decodeDocument, documentText, encodeDocument, replaceLines, replaceTextRange, type TextDocument } from "./text-document.js";
-import { findMatch, type MatchLevel } from "./find-match.js";
+import { decodeDocument, documentText, encodeDocument, replaceTextRange, type TextDocument } from "./text-document.js";
+import { findLines } from "./find-match.js";
 import { findLazyComment } from "./lazy-comments.js";
-import { closestWindow } from "./closest-lines.js";
-import { contextTrimmedVariants } from "./trim-context.js";
+import { applyLineBlock, type EditState } from "./apply-line-block.js";
+import { refuse, type EditOutcome, type MatchLevel } from "./edit-outcome.js";
 
 export interface SearchReplaceBlock {
   search: string;
   replace: string;
 }
 
-export type EditRefusal = "no_match" | "ambiguous" | "lazy_comment" | "missing_file" | "file_exists" | "no_change";
-
-export type EditOutcome =
-  | { ok: true; after: Buffer; levels: MatchLevel[]; created: boolean; notices: string[] }
-  | { ok: false; refusal: EditRefusal; error: string };
-
-/** read_file output pasted into SEARCH: every non-blank line starts with a line number and a tab. */
-function stripLineNumbers(text: string): string | undefined {
-  const lines = text.split("\n");
-  const nonBlank = lines.filter((l) => l.trim() !== "");
-  if (nonBlank.length === 0 || !nonBlank.every((l) => /^\s*\d+\t/.test(l))) return undefined;
-  return lines.map((l) => l.replace(/^\s*\d+\t/, "")).join("\n");
+export interface SearchReplaceOptions {
+  /**
+   * The `search`/`replace` arguments (one block): exact text inside a line may match, when it
+   * occurs exactly once. SEARCH/REPLACE blocks always match whole lines.
+   */
+  partial?: boolean;
 }
 
 function normalizeNewlines(text: string): string {
   return text.replace(/\r\n?/g, "\n");
 }
 
-function describeNoMatch(document: TextDocument, search: string, index: number, total: number, path: string): string {
-  const fileLines = document.lines.map((l) => l.text);
-  const needle = search.replace(/\n$/, "").split("\n");
-  const window = closestWindow(fileLines, needle);
-  const which = total > 1 ? `SEARCH block ${index + 1} of ${total}` : "The SEARCH text";
-  let message = `${which} was not found in ${path}.`;
-  if (window !== undefined && window.score > 0.2) {
-    const shown = fileLines.slice(window.start, window.end).map((line, i) => `${String(window.start + i + 1).padStart(5)}\t${line}`).join("\n");
-    message += ` The closest lines in the file (${window.start + 1}-${window.end}) are:\n${shown}\n`;
-  }
-  message += " SEARCH must repeat the file's current lines (whitespace differences are tolerated); read the file again and copy them without the line numbers.";
-  return message;
+function toLines(text: string): string[] {
+  return text === "" ? [] : text.replace(/\n$/, "").split("\n");
 }
 
-type Applied = { document: TextDocument; level: MatchLevel; droppedContext?: number } | { ambiguous: number[]; level: MatchLevel } | undefined;
+/** read_file output pasted into SEARCH: every non-blank line a line number and a tab, numbers consecutive. */
+function stripLineNumbers(lines: readonly string[]): string[] | undefined {
+  const numbered = lines.filter((l) => l.trim() !== "").map((l) => /^\s*(\d+)\t/.exec(l));
+  if (numbered.length === 0 || numbered.some((m) => m === null)) return undefined;
+  const numbers = numbered.map((m) => Number(m![1]));
+  if (!numbers.every((n, i) => i === 0 || n === numbers[i - 1] + 1)) return undefined;
+  return lines.map((l) => l.replace(/^\s*\d+\t/, ""));
+}
 
-function applyMatch(document: TextDocument, block: SearchReplaceBlock, requireUnique: boolean): Applied {
-  const text = documentText(document);
-  const match = findMatch(text, document.lines.map((l) => l.text), block.search, block.replace, { requireUnique });
-  switch (match.type) {
-    case "text":
-      return { document: replaceTextRange(document, match.start, match.end, block.replace), level: match.level };
-    case "lines":
-      return { document: replaceLines(document, match.start, match.end, match.replacement), level: match.level };
-    case "ambiguous":
-      return { ambiguous: match.lines, level: match.level };
-    case "none":
-      return undefined;
-    default: {
-      const unreachable: never = match;
-      return unreachable;
-    }
-  }
+/** Exact text inside lines, used only when it occurs once (`search`/`replace` arguments). */
+function partialMatch(text: string, search: string): { at: number } | { count: number; lines: number[] } {
+  const found: number[] = [];
+  for (let at = text.indexOf(search); at !== -1 && found.length < 10; at = text.indexOf(search, at + 1)) found.push(at);
+  if (found.length === 1) return { at: found[0] };
+  return { count: found.length, lines: found.map((offset) => text.slice(0, offset).split("\n").length) };
 }
 
 /**
- * The block as given; failing that, with mismatching context dropped a line at a time, where a
- * match counts only if it is the one place in the file (two places at the same depth: refused).
+ * Applies SEARCH/REPLACE blocks in order, each to the result of the previous, all or nothing:
+ * any block that is missing, ambiguous, already applied, or overlapping an earlier block's change
+ * refuses the whole edit. An empty SEARCH creates the file (refused when it has content).
  */
-function applyOne(document: TextDocument, block: SearchReplaceBlock, trimContext: boolean): Applied {
-  const direct = applyMatch(document, block, false);
-  if (direct !== undefined || !trimContext) return direct;
-  let ambiguous: Applied;
-  let depth = 0;
-  let found: { document: TextDocument; level: MatchLevel; droppedContext: number } | undefined;
-  for (const variant of contextTrimmedVariants(block.search, block.replace)) {
-    if (found !== undefined && variant.dropped > depth) break;
-    const applied = applyMatch(document, variant, true);
-    if (applied === undefined) continue;
-    if ("ambiguous" in applied) {
-      ambiguous ??= applied;
-      continue;
-    }
-    if (found !== undefined && !applied.document.lines.every((line, i) => line.text === found!.document.lines[i]?.text)) {
-      return { ambiguous: [], level: applied.level };
-    }
-    found = { ...applied, droppedContext: variant.dropped };
-    depth = variant.dropped;
-  }
-  return found ?? ambiguous;
-}
-
-/**
- * Applies SEARCH/REPLACE blocks in order, each to the result of the previous one (so blocks may come
- * in any order), all or nothing. An empty SEARCH creates the file.
- */
-export function applySearchReplace(before: Buffer | null, blocks: readonly SearchReplaceBlock[], path: string, options: { trimContext?: boolean } = {}): EditOutcome {
+export function applySearchReplace(before: Buffer | null, blocks: readonly SearchReplaceBlock[], path: string, options: SearchReplaceOptions = {}): EditOutcome {
   const notices: string[] = [];
   const levels: MatchLevel[] = [];
-  let document: TextDocument | null = before === null ? null : decodeDocument(before);
+  let state: EditState | null = before === null ? null : { document: decodeDocument(before), regions: [] };
   let created = false;
+  if (blocks.length === 0) return refuse("EDIT_MALFORMED", "No SEARCH/REPLACE blocks were given.");
   for (let index = 0; index < blocks.length; index += 1) {
-    let search = normalizeNewlines(blocks[index].search);
-    let replace = normalizeNewlines(blocks[index].replace);
-    const unnumbered = stripLineNumbers(search);
-    if (unnumbered !== undefined) {
-      search = unnumbered;
-      replace = stripLineNumbers(replace) ?? replace;
-      notices.push(`Block ${index + 1}: line numbers from read_file were removed from SEARCH; do not include them.`);
-    }
+    const label = blocks.length > 1 ? `SEARCH block ${index + 1} of ${blocks.length}` : "The SEARCH text";
+    const search = normalizeNewlines(blocks[index].search);
+    const replace = normalizeNewlines(blocks[index].replace);
+    if (search === replace) return refuse("EDIT_MALFORMED", `${label}: REPLACE is the same as SEARCH, so it changes nothing. Nothing was written.`);
     const lazy = findLazyComment(replace, search);
     if (lazy !== undefined) {
-      return { ok: false, refusal: "lazy_comment", error: `REPLACE contains \`${lazy}\`, which stands for code it does not repeat; applying it would delete that code. Write out the complete replacement text (use smaller SEARCH/REPLACE blocks around the lines that change).` };
+      return refuse("EDIT_LAZY_ELISION", `${label}: REPLACE contains \`${lazy}\`, which stands for code it does not repeat; applying it would delete that code. Nothing was written. Write out the complete replacement (use smaller blocks around the lines that change).`);
     }
     if (search.trim() === "") {
-      if (document !== null && documentText(document).trim() !== "") {
-        return { ok: false, refusal: "file_exists", error: `SEARCH is empty, which creates a new file, but ${path} already exists. Give the lines to replace in SEARCH, or use write_file to replace the whole file.` };
+      if (state !== null && documentText(state.document).trim() !== "") {
+        return refuse("EDIT_FILE_EXISTS", `${label} is empty, which creates a new file, but ${path} already exists and has content. Nothing was written. Give the lines to replace in SEARCH, or use write_file to replace the whole file.`);
       }
-      document = decodeDocument(Buffer.from(replace, "utf8"));
+      const document: TextDocument = decodeDocument(Buffer.from(replace, "utf8"));
+      const keepBom = state?.document.bom ?? false;
+      state = { document: { ...document, bom: keepBom || document.bom }, regions: [{ start: 0, end: document.lines.length }] };
       created = before === null;
-      levels.push("exact");
+      levels.push("create");
       continue;
     }
-    if (document === null) {
-      return { ok: false, refusal: "missing_file", error: `${path} does not exist. To create it, use an empty SEARCH (or write_file).` };
+    if (state === null) return refuse("FILE_NOT_FOUND", `${path} does not exist; nothing was written. To create it, use an empty SEARCH (or write_file).`);
+    let searchLines = toLines(search);
+    let replaceLines = toLines(replace);
+    const fileLines = state.document.lines.map((l) => l.text);
+    const unnumbered = stripLineNumbers(searchLines);
+    if (unnumbered !== undefined && findLines(fileLines, searchLines).type === "none") {
+      searchLines = unnumbered;
+      replaceLines = stripLineNumbers(replaceLines) ?? replaceLines;
+      notices.push(`${label}: the line numbers from read_file were removed from SEARCH; do not include them.`);
     }
-    const applied = applyOne(document, { search, replace }, options.trimContext ?? true);
-    if (applied === undefined) return { ok: false, refusal: "no_match", error: describeNoMatch(document, search, index, blocks.length, path) };
-    if ("ambiguous" in applied) {
-      return {
-        ok: false,
-        refusal: "ambiguous",
-        error: `SEARCH block ${index + 1} matches ${applied.ambiguous.length > 0 ? `${applied.ambiguous.length} places in ${path} (lines ${applied.ambiguous.join(", ")})` : `more than one place in ${path}`} only loosely or partially; nothing was changed. Include more surrounding lines, exactly as in the file, so it matches one place.`,
-      };
+    if (options.partial === true && blocks.length === 1 && findLines(fileLines, searchLines).type !== "found") {
+      const text = documentText(state.document);
+      const partial = partialMatch(text, search);
+      if ("at" in partial) {
+        const document = replaceTextRange(state.document, partial.at, partial.at + search.length, replace);
+        state = { document, regions: [] };
+        levels.push("exact");
+        continue;
+      }
+      if (partial.count > 1) {
+        return refuse("EDIT_AMBIGUOUS", `The search text occurs ${partial.count >= 10 ? "10 or more" : partial.count} times in ${path} (lines ${partial.lines.join(", ")}); nothing was changed. Include more surrounding text so it matches one place.`);
+      }
     }
-    document = applied.document;
-    levels.push(applied.level);
-    if (applied.droppedContext !== undefined) {
-      notices.push(`Block ${index + 1}: ${applied.droppedContext} context line(s) did not match the file and were ignored; the changed lines matched one place. Check the result.`);
-    }
+    const applied = applyLineBlock(state, { search: searchLines, replace: replaceLines, label }, path);
+    if (!applied.ok) return applied;
+    state = applied.state;
+    levels.push(applied.tier);
   }
-  if (document === null) return { ok: false, refusal: "no_change", error: "No SEARCH/REPLACE blocks were given." };
-  const after = encodeDocument(document);
+  if (state === null) return refuse("EDIT_MALFORMED", "No SEARCH/REPLACE blocks were given.");
+  const after = encodeDocument(state.document);
   if (before !== null && after.equals(before)) {
-    return { ok: false, refusal: "no_change", error: `The edit leaves ${path} unchanged (REPLACE equals SEARCH). Nothing was written.` };
+    return refuse("EDIT_MALFORMED", `The edit leaves ${path} unchanged. Nothing was written.`);
   }
   return { ok: true, after, levels, created, notices };
 }

@@ -1,60 +1,98 @@
-import { applySearchReplace, type EditOutcome } from "./apply-search-replace.js";
-import { hunkToBlock, type FilePatch } from "./parse-unified-diff.js";
-import { decodeDocument, encodeDocument, replaceLines } from "./text-document.js";
+import { hunkSides, type FilePatch, type PatchHunk } from "./parse-unified-diff.js";
+import { decodeDocument, documentText, encodeDocument, type TextDocument } from "./text-document.js";
 import { findLazyComment } from "./lazy-comments.js";
-import type { MatchLevel } from "./find-match.js";
+import { applyLineBlock, type EditState } from "./apply-line-block.js";
+import { describeMiss } from "./describe-miss.js";
+import { refuse, type EditOutcome, type MatchLevel } from "./edit-outcome.js";
+
+function hunkLabel(index: number, total: number, path: string): string {
+  return `Hunk ${index + 1} of ${total} for ${path}`;
+}
+
+/** A new file's bytes: every hunk may only add lines. */
+function createdContent(patch: FilePatch): EditOutcome {
+  const lines: string[] = [];
+  let finalNewline = true;
+  for (const [index, hunk] of patch.hunks.entries()) {
+    if (hunk.lines.some((l) => l.type !== "add")) {
+      return refuse("EDIT_MALFORMED", `${hunkLabel(index, patch.hunks.length, patch.path)} has context or removed lines, but the diff creates the file (\`--- /dev/null\`). A new file's hunk only has '+' lines.`);
+    }
+    lines.push(...hunk.lines.map((l) => l.text));
+    finalNewline = !hunk.newNoNewline;
+  }
+  const content = lines.join("\n") + (lines.length > 0 && finalNewline ? "\n" : "");
+  const lazy = findLazyComment(content, "");
+  if (lazy !== undefined) return refuse("EDIT_LAZY_ELISION", `The diff adds \`${lazy}\`, which stands for code it does not repeat. Nothing was written; write out the complete lines.`);
+  return { ok: true, after: Buffer.from(content, "utf8"), levels: ["create"], created: true, notices: [] };
+}
+
+/** A deletion is applied only when its removed lines are the whole file (or it has no hunks at all). */
+function deletion(before: Buffer, patch: FilePatch): EditOutcome {
+  if (patch.hunks.length === 0) return { ok: true, after: Buffer.alloc(0), levels: ["exact"], created: false, notices: [] };
+  if (patch.hunks.some((h) => h.lines.some((l) => l.type === "add"))) {
+    return refuse("EDIT_MALFORMED", `The diff deletes ${patch.path} (\`+++ /dev/null\`) but also adds lines. A deletion only has '-' lines.`);
+  }
+  const removed = patch.hunks.flatMap((h) => hunkSides(h).old);
+  const fileLines = decodeDocument(before).lines.map((l) => l.text);
+  const trim = (l: string) => l.replace(/[ \t]+$/, "");
+  if (removed.length === fileLines.length && removed.every((l, i) => l === fileLines[i])) return { ok: true, after: Buffer.alloc(0), levels: ["exact"], created: false, notices: [] };
+  if (removed.length === fileLines.length && removed.every((l, i) => trim(l) === trim(fileLines[i]))) return { ok: true, after: Buffer.alloc(0), levels: ["trailing_whitespace"], created: false, notices: [] };
+  return refuse("EDIT_NOT_FOUND", describeMiss(fileLines, removed, `The deletion's removed lines (the whole file, as the diff shows it)`, patch.path, "hunk") + ` ${patch.path} is deleted only when the diff removes exactly its current content.`);
+}
+
+/** `\ No newline at end of file` on a hunk that reaches the end of the file sets the final newline. */
+function finalNewline(document: TextDocument, hunk: PatchHunk): TextDocument {
+  const last = document.lines.at(-1);
+  if (last === undefined) return document;
+  const eol = hunk.newNoNewline ? "" : hunk.oldNoNewline ? document.eol : last.eol;
+  if (eol === last.eol) return document;
+  return { ...document, lines: [...document.lines.slice(0, -1), { ...last, eol }] };
+}
 
 /**
- * Applies one file's hunks in order, each located by its content (the `@@` numbers are only
- * hints), through the same matcher as SEARCH/REPLACE. All hunks or nothing.
+ * Applies one file's hunks in order, each to the result of the previous, through the same tiers
+ * as SEARCH/REPLACE; the `@@` numbers only choose among several exact occurrences. All hunks or
+ * nothing. `before` is the file's (for a rename, the source's) current bytes.
  */
 export function applyFilePatch(before: Buffer | null, patch: FilePatch): EditOutcome {
-  if (patch.deleted) return { ok: false, refusal: "no_change", error: `The diff deletes ${patch.path}; deleting files is not supported by apply_patch. Use run_command with rm if it must go.` };
-  if (patch.created && before !== null && before.length > 0) {
-    return { ok: false, refusal: "file_exists", error: `The diff creates ${patch.path} (--- /dev/null), but it already exists. Diff against its current content instead.` };
+  const shownPath = patch.fromPath ?? patch.path;
+  if (patch.operation === "create") {
+    if (before !== null && before.length > 0) {
+      return refuse("EDIT_FILE_EXISTS", `The diff creates ${patch.path} (\`--- /dev/null\`), but it already exists. Nothing was written; diff against its current content instead.`);
+    }
+    return createdContent(patch);
   }
-  let current = patch.created ? null : before;
-  if (!patch.created && before === null) return { ok: false, refusal: "missing_file", error: `${patch.path} does not exist. A diff that creates a file starts with \`--- /dev/null\`.` };
+  if (before === null) return refuse("FILE_NOT_FOUND", `${shownPath} does not exist; nothing was written. A diff that creates a file starts with \`--- /dev/null\`.`);
+  if (patch.operation === "delete") return deletion(before, patch);
+  let state: EditState = { document: decodeDocument(before), regions: [] };
   const levels: MatchLevel[] = [];
-  const notices: string[] = [];
-  for (let index = 0; index < patch.hunks.length; index += 1) {
-    const hunk = patch.hunks[index];
-    const block = hunkToBlock(hunk, "context");
-    if (block.search === "") {
-      const lazy = findLazyComment(block.replace, "");
-      if (lazy !== undefined) return { ok: false, refusal: "lazy_comment", error: `The diff adds \`${lazy}\`, which stands for code it does not repeat. Write out the complete lines.` };
-      if (current === null) {
-        current = Buffer.from(block.replace, "utf8");
-        levels.push("exact");
-        continue;
+  let delta = 0;
+  const total = patch.hunks.length;
+  for (const [index, hunk] of patch.hunks.entries()) {
+    const label = hunkLabel(index, total, shownPath);
+    const sides = hunkSides(hunk);
+    if (hunk.oldNoNewline === hunk.newNoNewline && sides.old.length === sides.new.length && sides.old.every((l, i) => l === sides.new[i])) {
+      return refuse("EDIT_MALFORMED", `${label} changes nothing (no '+' or '-' lines, or the same lines removed and added). Nothing was written.`);
+    }
+    const lazy = findLazyComment(sides.new.join("\n"), sides.old.join("\n"));
+    if (lazy !== undefined) return refuse("EDIT_LAZY_ELISION", `${label} adds \`${lazy}\`, which stands for code it does not repeat; applying it would delete that code. Nothing was written; write out the complete lines.`);
+    if (sides.old.length === 0) {
+      if (documentText(state.document) !== "") {
+        return refuse("EDIT_MALFORMED", `${label} only adds lines and has no context lines, so nothing proves where they go (the @@ numbers are only hints). Nothing was written; add the unchanged lines around it, prefixed with a space.`);
       }
-      if (hunk.oldStart === undefined) {
-        return { ok: false, refusal: "no_match", error: `Hunk ${index + 1} for ${patch.path} only adds lines and has neither context lines nor an @@ header saying where. Add a few unchanged lines around it (prefixed with a space).` };
-      }
-      const document = decodeDocument(current);
-      const at = Math.min(Math.max(hunk.oldStart, 0), document.lines.length);
-      current = encodeDocument(replaceLines(document, at, at, block.replace.replace(/\n$/, "").split("\n"), document.eol));
-      levels.push("exact");
+      state = { document: decodeDocument(Buffer.from(sides.new.join("\n") + (hunk.newNoNewline ? "" : "\n"), "utf8")), regions: [{ start: 0, end: sides.new.length }] };
+      levels.push("create");
       continue;
     }
-    // Unprefixed lines are uncertain: context first, then additions, and no context trimming then.
-    const hasBare = hunk.lines.some((l) => l.type === "bare");
-    let outcome = applySearchReplace(current, [block], patch.path, { trimContext: !hasBare });
-    if (!outcome.ok && outcome.refusal === "no_match" && hasBare) {
-      const retried = applySearchReplace(current, [hunkToBlock(hunk, "add")], patch.path, { trimContext: false });
-      if (retried.ok) {
-        notices.push(`Hunk ${index + 1}: lines without a +/-/space prefix were taken as additions.`);
-        outcome = retried;
-      }
-    }
-    if (!outcome.ok) {
-      const prefix = patch.hunks.length > 1 ? `Hunk ${index + 1} of ${patch.hunks.length}: ` : "";
-      return { ...outcome, error: prefix + outcome.error.replace("The SEARCH text", "The hunk's context and removed lines") };
-    }
-    current = outcome.after;
-    levels.push(...outcome.levels);
-    notices.push(...outcome.notices);
+    const hint = hunk.oldStart === undefined ? undefined : Math.max(0, hunk.oldStart - 1 + delta);
+    const applied = applyLineBlock(state, { search: sides.old, replace: sides.new, hint, label: `${label} (its context and removed lines)`, needleName: "hunk" }, shownPath);
+    if (!applied.ok) return applied;
+    state = applied.state;
+    if (applied.reachesEnd && (hunk.newNoNewline || hunk.oldNoNewline)) state = { ...state, document: finalNewline(state.document, hunk) };
+    delta += sides.new.length - sides.old.length;
+    levels.push(applied.tier);
   }
-  if (current === null) return { ok: false, refusal: "no_change", error: `The diff has no lines for ${patch.path}.` };
-  return { ok: true, after: current, levels, created: before === null, notices };
+  const after = encodeDocument(state.document);
+  if (patch.operation !== "rename" && after.equals(before)) return refuse("EDIT_MALFORMED", `The diff leaves ${shownPath} unchanged. Nothing was written.`);
+  return { ok: true, after, levels, created: false, notices: [] };
 }

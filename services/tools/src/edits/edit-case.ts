@@ -1,18 +1,22 @@
-import { applySearchReplace, type EditRefusal } from "./apply-search-replace.js";
+import { applySearchReplace } from "./apply-search-replace.js";
 import { parseSearchReplaceBlocks } from "./parse-search-replace.js";
 import { parseUnifiedDiff } from "./parse-unified-diff.js";
 import { applyFilePatch } from "./apply-unified-diff.js";
+import type { EditErrorCode, EditOutcome } from "./edit-outcome.js";
 
-/** One table-driven edit case: the file before, the model's edit text, and what must happen. */
+/** One table-driven edit case: the file before, the model's edit text, and exactly what must happen. */
 export interface EditCase {
   name: string;
+  /** What the case is about (crlf, unicode, indent_shift, …): the bench reports per category. */
+  category: string;
   format: "search_replace" | "unified_diff";
   before: Buffer | string | null;
   edit: string;
-  /** Blocks given directly (the `search`/`replace` arguments) instead of parsing `edit`. */
+  /** The `search`/`replace` arguments given directly instead of parsing `edit`. */
   blocks?: Array<{ search: string; replace: string }>;
   path?: string;
-  expect: { after: Buffer | string } | { refused: EditRefusal | "parse" };
+  /** The exact bytes after the edit, or the refusal code. */
+  expect: { after: Buffer | string } | { refused: EditErrorCode };
 }
 
 export type EditCaseVerdict = "applied_correctly" | "refused_correctly" | "applied_wrongly" | "refused_wrongly";
@@ -20,6 +24,7 @@ export type EditCaseVerdict = "applied_correctly" | "refused_correctly" | "appli
 export interface EditCaseRun {
   verdict: EditCaseVerdict;
   after?: Buffer;
+  code?: string;
   error?: string;
 }
 
@@ -28,25 +33,27 @@ function toBuffer(value: Buffer | string): Buffer {
 }
 
 /** Runs one case through the same parsers and matcher the tools use (no disk). */
-export function runEditCase(testCase: EditCase): EditCaseRun {
+export function editCaseOutcome(testCase: EditCase): EditOutcome {
   const path = testCase.path ?? "file.txt";
   const before = testCase.before === null ? null : toBuffer(testCase.before);
-  let outcome: { ok: true; after: Buffer } | { ok: false; refusal: string; error: string };
   if (testCase.format === "search_replace") {
-    const parsed = testCase.blocks !== undefined ? { ok: true as const, blocks: testCase.blocks } : parseSearchReplaceBlocks(testCase.edit);
-    outcome = parsed.ok ? applySearchReplace(before, parsed.blocks, path) : { ok: false, refusal: "parse", error: parsed.error };
-  } else {
-    const parsed = parseUnifiedDiff(testCase.edit, path);
-    if (!parsed.ok) outcome = { ok: false, refusal: "parse", error: parsed.error };
-    else if (parsed.files.length !== 1) outcome = { ok: false, refusal: "parse", error: "expected one file" };
-    else outcome = applyFilePatch(before, parsed.files[0]);
+    if (testCase.blocks !== undefined) return applySearchReplace(before, testCase.blocks, path, { partial: testCase.blocks.length === 1 });
+    const parsed = parseSearchReplaceBlocks(testCase.edit);
+    return parsed.ok ? applySearchReplace(before, parsed.blocks, path) : { ok: false, code: "EDIT_MALFORMED", error: parsed.error };
   }
+  const parsed = parseUnifiedDiff(testCase.edit, path);
+  if (!parsed.ok) return { ok: false, code: "EDIT_MALFORMED", error: parsed.error };
+  if (parsed.files.length !== 1) return { ok: false, code: "EDIT_MALFORMED", error: `expected one file, the diff has ${parsed.files.length}` };
+  return applyFilePatch(before, parsed.files[0]);
+}
+
+export function runEditCase(testCase: EditCase): EditCaseRun {
+  const outcome = editCaseOutcome(testCase);
   const expected = testCase.expect;
   if (outcome.ok) {
-    if ("after" in expected && outcome.after.equals(toBuffer(expected.after))) return { verdict: "applied_correctly", after: outcome.after };
-    if ("after" in expected) return { verdict: "applied_wrongly", after: outcome.after };
-    return { verdict: "applied_wrongly", after: outcome.after };
+    const right = "after" in expected && outcome.after.equals(toBuffer(expected.after));
+    return { verdict: right ? "applied_correctly" : "applied_wrongly", after: outcome.after };
   }
-  if ("refused" in expected && expected.refused === outcome.refusal) return { verdict: "refused_correctly", error: outcome.error };
-  return { verdict: "refused_wrongly", error: `${outcome.refusal}: ${outcome.error}` };
+  if ("refused" in expected && expected.refused === outcome.code) return { verdict: "refused_correctly", code: outcome.code, error: outcome.error };
+  return { verdict: "refused_wrongly", code: outcome.code, error: `${outcome.code}: ${outcome.error}` };
 }

@@ -1,113 +1,121 @@
-import { isBlank, leadingWhitespace, reindentReplacement } from "./reindent.js";
+/**
+ * The three tiers that may apply an edit, and nothing looser:
+ * - `exact`: the lines are equal (the occurrence nearest the hint, else the first, wins);
+ * - `trailing_whitespace`: equal once trailing spaces/tabs are stripped (must be unique);
+ * - `indent_shift`: on every non-blank line one side's leading whitespace is the other's plus one
+ *   constant prefix (must be unique). Tabs for spaces is not a shift.
+ */
+export type MatchTier = "exact" | "trailing_whitespace" | "indent_shift";
 
-export type MatchLevel = "exact" | "trailing_whitespace" | "relative_indent" | "whitespace_insensitive";
+/** A uniform indentation shift: `prefix` added to the file's side ("file_deeper") or to SEARCH's. */
+export interface IndentShift {
+  prefix: string;
+  direction: "file_deeper" | "search_deeper";
+}
 
-export type MatchResult =
-  | { type: "text"; level: "exact"; start: number; end: number }
-  | { type: "lines"; level: Exclude<MatchLevel, "exact">; start: number; end: number; replacement: string[] }
-  | { type: "ambiguous"; level: MatchLevel; lines: number[] }
+export type LineMatch =
+  | { type: "found"; tier: MatchTier; start: number; shift?: IndentShift }
+  | { type: "ambiguous"; tier: MatchTier; lines: number[] }
   | { type: "none" };
 
-type Normalize = (line: string) => string;
+const maxCandidates = 1000;
 
-const trailing: Normalize = (line) => line.trimEnd();
-const trimmedBoth: Normalize = (line) => line.trim();
-const insensitive: Normalize = (line) => line.replace(/\s+/g, "");
+export function isBlank(line: string): boolean {
+  return /^[ \t]*$/.test(line);
+}
 
-/** Starts where every needle line equals the file line after `normalize` (file lines normalized once). */
-function candidates(fileLines: readonly string[], needle: readonly string[], normalize: Normalize): number[] {
-  const file = fileLines.map(normalize);
-  const wanted = needle.map(normalize);
+function trimTrailing(line: string): string {
+  return line.replace(/[ \t]+$/, "");
+}
+
+/** Starts where `equal(file line, needle line)` holds for every needle line. */
+function starts(fileLines: readonly string[], needle: readonly string[], equal: (a: string, b: string) => boolean, maybe: (a: string) => boolean = () => true): number[] {
   const found: number[] = [];
-  for (let start = 0; start + wanted.length <= file.length; start += 1) {
+  for (let start = 0; start + needle.length <= fileLines.length && found.length < maxCandidates; start += 1) {
+    if (!maybe(fileLines[start])) continue;
     let ok = true;
-    for (let k = 0; k < wanted.length && ok; k += 1) ok = file[start + k] === wanted[k];
+    for (let k = 0; k < needle.length && ok; k += 1) ok = equal(fileLines[start + k], needle[k]);
     if (ok) found.push(start);
   }
   return found;
 }
 
-/** Same text after the indent, and every non-blank line shifted by the same indent. */
-function relativeIndentCandidates(fileLines: readonly string[], needle: readonly string[]): number[] {
-  return candidates(fileLines, needle, trimmedBoth).filter((start) => {
-    let shift: string | undefined;
-    for (let k = 0; k < needle.length; k += 1) {
-      if (isBlank(needle[k])) continue;
-      const fileIndent = leadingWhitespace(fileLines[start + k]);
-      const needleIndent = leadingWhitespace(needle[k]);
-      const delta = fileIndent.length >= needleIndent.length && fileIndent.endsWith(needleIndent)
-        ? "+" + fileIndent.slice(0, fileIndent.length - needleIndent.length)
-        : needleIndent.endsWith(fileIndent) ? "-" + needleIndent.slice(0, needleIndent.length - fileIndent.length) : undefined;
-      if (delta === undefined) return false;
-      if (shift === undefined) shift = delta;
-      else if (shift !== delta) return false;
-    }
-    return true;
-  });
+/** `longer` is `prefix + shorter` with a non-empty prefix of spaces/tabs; returns that prefix. */
+function addedPrefix(longer: string, shorter: string): string | undefined {
+  if (longer.length <= shorter.length || !longer.endsWith(shorter)) return undefined;
+  const prefix = longer.slice(0, longer.length - shorter.length);
+  return /^[ \t]+$/.test(prefix) ? prefix : undefined;
 }
 
-function trimBlankEdges(lines: string[]): { lines: string[]; leading: number; trailing: number } {
-  let leading = 0;
-  while (leading < lines.length && isBlank(lines[leading])) leading += 1;
-  let end = lines.length;
-  while (end > leading && isBlank(lines[end - 1])) end -= 1;
-  return { lines: lines.slice(leading, end), leading, trailing: lines.length - end };
+/** The one shift that maps the needle onto the file lines at `start`, if there is one. */
+export function shiftAt(fileLines: readonly string[], needle: readonly string[], start: number): IndentShift | undefined {
+  let shift: IndentShift | undefined;
+  for (let k = 0; k < needle.length; k += 1) {
+    const fileLine = fileLines[start + k];
+    const needleLine = needle[k];
+    const fileBlank = isBlank(fileLine);
+    if (fileBlank !== isBlank(needleLine)) return undefined;
+    if (fileBlank) continue;
+    let here: IndentShift | undefined;
+    const deeperFile = addedPrefix(fileLine, needleLine);
+    if (deeperFile !== undefined) here = { prefix: deeperFile, direction: "file_deeper" };
+    else {
+      const deeperSearch = addedPrefix(needleLine, fileLine);
+      if (deeperSearch !== undefined) here = { prefix: deeperSearch, direction: "search_deeper" };
+    }
+    if (here === undefined) return undefined;
+    if (shift === undefined) shift = here;
+    else if (shift.prefix !== here.prefix || shift.direction !== here.direction) return undefined;
+  }
+  return shift;
+}
+
+function nearest(candidates: readonly number[], hint: number | undefined): number {
+  if (hint === undefined) return candidates[0];
+  let best = candidates[0];
+  for (const candidate of candidates) if (Math.abs(candidate - hint) < Math.abs(best - hint)) best = candidate;
+  return best;
 }
 
 /**
- * Exact text: the first occurrence on whole lines wins; an occurrence inside a line is used only
- * when it is the only one (so `x = 1` never lands inside `max = 10` when a real line exists).
- * With `requireUnique` (retries with trimmed context) a whole-line match must be unique too.
+ * Where the needle's lines are in the file, trying the tiers in order. `hint` (0-based line, from
+ * a diff's `@@` numbers) only chooses among several exact occurrences; it never makes a looser
+ * tier apply. A loose tier that finds two places is ambiguous, never a guess.
  */
-function findExact(text: string, search: string, requireUnique: boolean): MatchResult | undefined {
-  const partial: number[] = [];
-  const whole: number[] = [];
-  for (let at = text.indexOf(search); at !== -1 && partial.length + whole.length < 1000; at = text.indexOf(search, at + 1)) {
-    const startsLine = at === 0 || text[at - 1] === "\n";
-    const endsLine = at + search.length === text.length || text[at + search.length] === "\n" || search.endsWith("\n");
-    if (startsLine && endsLine) {
-      if (!requireUnique) return { type: "text", level: "exact", start: at, end: at + search.length };
-      whole.push(at);
-    } else partial.push(at);
+export function findLines(fileLines: readonly string[], needle: readonly string[], hint?: number): LineMatch {
+  if (needle.length === 0) return { type: "none" };
+  const exact = starts(fileLines, needle, (a, b) => a === b);
+  if (exact.length > 0) return { type: "found", tier: "exact", start: nearest(exact, hint) };
+  const trimmedNeedle = needle.map(trimTrailing);
+  const first = trimmedNeedle[0];
+  const trailing = starts(fileLines, trimmedNeedle, (a, b) => trimTrailing(a) === b, (a) => a.startsWith(first));
+  if (trailing.length > 1) return { type: "ambiguous", tier: "trailing_whitespace", lines: trailing.slice(0, 10).map((s) => s + 1) };
+  if (trailing.length === 1) return { type: "found", tier: "trailing_whitespace", start: trailing[0] };
+  // Cheap filter first (same text once leading whitespace is gone), then the exact shift rule.
+  const bodies = needle.map((l) => l.trimStart());
+  const sameBody = starts(fileLines, bodies, (a, b) => a.trimStart() === b, (a) => a.endsWith(bodies[0]));
+  const shifted: Array<{ start: number; shift: IndentShift }> = [];
+  for (const start of sameBody) {
+    const shift = shiftAt(fileLines, needle, start);
+    if (shift !== undefined) shifted.push({ start, shift });
   }
-  const lineOf = (offset: number) => text.slice(0, offset).split("\n").length;
-  const candidates = whole.length > 0 ? whole : partial;
-  if (candidates.length === 1) return { type: "text", level: "exact", start: candidates[0], end: candidates[0] + search.length };
-  if (candidates.length > 1) return { type: "ambiguous", level: "exact", lines: candidates.slice(0, 10).map(lineOf) };
-  return undefined;
-}
-
-/**
- * Finds where SEARCH applies: exact text first (line endings already normalized, first match),
- * then whole lines compared ever more loosely. A loose level that finds two places refuses
- * (ambiguous) rather than guessing.
- */
-export function findMatch(text: string, fileLines: readonly string[], search: string, replace: string, options: { requireUnique?: boolean } = {}): MatchResult {
-  const exact = findExact(text, search, options.requireUnique ?? false);
-  if (exact !== undefined) return exact;
-  const searchLines = search.replace(/\n$/, "").split("\n");
-  const trimmed = trimBlankEdges(searchLines);
-  if (trimmed.lines.length === 0) return { type: "none" };
-  const needle = trimmed.lines;
-  let replaceLines = replace.replace(/\n$/, "").split("\n");
-  if (replace === "") replaceLines = [];
-  else {
-    const replaceTrimmed = trimBlankEdges(replaceLines);
-    if (trimmed.leading > 0 || trimmed.trailing > 0) replaceLines = replaceTrimmed.lines;
-  }
-  const levels: Array<[Exclude<MatchLevel, "exact">, () => number[]]> = [
-    ["trailing_whitespace", () => candidates(fileLines, needle, trailing)],
-    ["relative_indent", () => relativeIndentCandidates(fileLines, needle)],
-    ["whitespace_insensitive", () => candidates(fileLines, needle, insensitive)],
-  ];
-  for (const [level, find] of levels) {
-    const found = find();
-    if (found.length > 1) return { type: "ambiguous", level, lines: found.map((n) => n + 1) };
-    if (found.length === 1) {
-      const start = found[0];
-      const matched = fileLines.slice(start, start + needle.length);
-      return { type: "lines", level, start, end: start + needle.length, replacement: reindentReplacement(replaceLines, needle, matched) };
-    }
-  }
+  if (shifted.length > 1) return { type: "ambiguous", tier: "indent_shift", lines: shifted.slice(0, 10).map((s) => s.start + 1) };
+  if (shifted.length === 1) return { type: "found", tier: "indent_shift", start: shifted[0].start, shift: shifted[0].shift };
   return { type: "none" };
+}
+
+/**
+ * The replacement lines re-indented by the match's shift; undefined when a line cannot carry it
+ * (SEARCH was deeper than the file, and a REPLACE line lacks the prefix to remove).
+ */
+export function applyShift(replacement: readonly string[], shift: IndentShift | undefined): string[] | undefined {
+  if (shift === undefined) return [...replacement];
+  const out: string[] = [];
+  for (const line of replacement) {
+    if (isBlank(line)) out.push(line);
+    else if (shift.direction === "file_deeper") out.push(shift.prefix + line);
+    else if (line.startsWith(shift.prefix)) out.push(line.slice(shift.prefix.length));
+    else return undefined;
+  }
+  return out;
 }

@@ -4,6 +4,7 @@ import type { LintGate } from "../lint/lint-gate.js";
 import { sha256Hex } from "../files/digest.js";
 import { writeFileAtomically } from "../files/write-file-atomically.js";
 import { invisibleInAddedLines } from "../files/invisible-in-change.js";
+import { removeFileInside } from "./remove-file-inside.js";
 
 /**
  * Refuses with APPROVAL_STALE when a file the person approved changed since the preview (or when
@@ -36,6 +37,7 @@ export async function applyFilePlan(
   const lintNotes: string[] = [];
   const lintResults: Record<string, string> = {};
   for (const change of changes) {
+    if (change.operation === "delete") continue;
     const after = await lint.check(change.path, change.after, context.signal);
     lintResults[change.path] = after.status === "failed" ? "failed" : `${after.status}:${after.checker}`;
     if (after.status === "failed") {
@@ -52,8 +54,12 @@ export async function applyFilePlan(
       lintNotes.push(`${change.path}: no syntax check for this file type.`);
     }
   }
+  // Writes first, removals last: a rename interrupted half-way leaves both copies, never neither.
   for (const change of changes) {
-    await writeFileAtomically(context.workspace.root, change.absolutePath, change.after);
+    if (change.operation !== "delete") await writeFileAtomically(context.workspace.root, change.absolutePath, change.after);
+  }
+  for (const change of changes) {
+    if (change.operation === "delete") await removeFileInside(context.workspace.root, change.absolutePath);
   }
   const invisible = changes.flatMap(invisibleInAddedLines);
   if (invisible.length > 0) {
@@ -66,7 +72,11 @@ export async function applyFilePlan(
     metadata: {
       lint: lintResults,
       invisible_characters: invisible.length,
-      files: changes.map((c) => ({ path: c.path, created: c.before === null, bytes: c.after.length, sha256: sha256Hex(c.after) })),
+      files: changes.map((c) =>
+        c.operation === "delete"
+          ? { path: c.path, deleted: true }
+          : { path: c.path, created: c.before === null, bytes: c.after.length, sha256: sha256Hex(c.after), ...(c.renamedFrom !== undefined ? { renamed_from: c.renamedFrom } : {}) },
+      ),
     },
   };
 }

@@ -27,6 +27,29 @@ function diffOf(change: FileChange): string {
   return patch ?? wholeFileDiff(change, before, after);
 }
 
+/** What a person approves, in words first for a deletion or rename, then the diff. */
+function describeChanges(changes: readonly FileChange[]): string {
+  const renamedAway = new Set(changes.flatMap((c) => (c.renamedFrom !== undefined ? [c.renamedFrom] : [])));
+  return changes
+    .map((change) => {
+      if (change.operation === "delete") {
+        if (renamedAway.has(change.path)) return "";
+        const before = change.before?.toString("utf8") ?? "";
+        return `delete ${change.path}\n` + (createTwoFilesPatch(`a/${change.path}`, "/dev/null", before, "", undefined, undefined, { context: 3, timeout: diffTimeoutMs }) ?? "");
+      }
+      if (change.renamedFrom !== undefined) {
+        const source = changes.find((c) => c.path === change.renamedFrom);
+        const before = source?.before?.toString("utf8") ?? "";
+        const after = change.after.toString("utf8");
+        const heading = `rename ${change.renamedFrom} → ${change.path}\n`;
+        if (before === after) return `${heading}(content unchanged)\n`;
+        return heading + (createTwoFilesPatch(`a/${change.renamedFrom}`, `b/${change.path}`, before, after, undefined, undefined, { context: 3, timeout: diffTimeoutMs }) ?? "");
+      }
+      return diffOf(change);
+    })
+    .join("");
+}
+
 /**
  * One `agent.tools.preview`: the exact diff or command text a call would produce, with the flags an
  * approval must show, and the digests the decision is bound to. Nothing is written or run.
@@ -35,7 +58,7 @@ export async function previewCall(dependencies: CallDependencies, request: ToolP
   const base = { call_id: request.call.id, name: request.call.name };
   const prepared = await prepareCall(dependencies, request, serviceSignal);
   if (!prepared.ok) {
-    return { ...base, kind: "other", mutating: false, args_digest: sha256Hex(canonicalJson(request.call.arguments)), error: prepared.output, notices: prepared.notices, paths: [], protected: [], invisible: [], network_suspected: false, file_digests: {} };
+    return { ...base, kind: "other", mutating: false, args_digest: sha256Hex(canonicalJson(request.call.arguments)), error: prepared.output, error_code: prepared.errorCode, notices: prepared.notices, paths: [], protected: [], invisible: [], network_suspected: false, file_digests: {} };
   }
   const { tool, args, context } = prepared;
   const preview: ToolPreview = {
@@ -53,8 +76,8 @@ export async function previewCall(dependencies: CallDependencies, request: ToolP
   try {
     if (tool.plan !== undefined) {
       const plan = await tool.plan(args, context);
-      if (!plan.ok) return { ...preview, error: plan.error };
-      preview.diff = plan.changes.map(diffOf).join("");
+      if (!plan.ok) return { ...preview, error: plan.error, ...(typeof plan.metadata?.error_code === "string" ? { error_code: plan.metadata.error_code } : {}) };
+      preview.diff = describeChanges(plan.changes);
       preview.paths = plan.changes.map((c) => c.path);
       preview.protected = protectedFlagsForChanges(plan.changes);
       preview.invisible = plan.changes.flatMap(invisibleInAddedLines);
@@ -68,9 +91,9 @@ export async function previewCall(dependencies: CallDependencies, request: ToolP
       preview.protected = protectedFlags(preview.paths);
     }
   } catch (error) {
-    if (isFileSystemError(error)) return { ...preview, error: describeFileSystemError(error, context.workspace.root) };
+    if (isFileSystemError(error)) return { ...preview, error: describeFileSystemError(error, context.workspace.root), error_code: "TOOL_FAILED" };
     if (!isModelFacing(error)) throw error;
-    return { ...preview, error: error.message };
+    return { ...preview, error: error.message, error_code: error.code };
   } finally {
     prepared.dispose();
   }

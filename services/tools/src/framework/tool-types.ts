@@ -33,12 +33,16 @@ export interface FileChange {
   absolutePath: string;
   before: Buffer | null;
   after: Buffer;
+  /** "delete": the file is removed (`after` is empty). Absent: the file is written with `after`. */
+  operation?: "delete";
+  /** A rename's new file: the path it comes from (which has its own "delete" change). */
+  renamedFrom?: string;
 }
 
 /** A file mutation computed without touching the disk: preview shows it, execute applies it. */
 export type FilePlan =
   | { ok: true; changes: FileChange[]; summary: string; metadata?: Record<string, unknown> }
-  | { ok: false; error: string; metadata?: Record<string, unknown> };
+  | { ok: false; error: string; metadata?: Record<string, unknown> & { error_code?: string } };
 
 export interface CommandPreview {
   command: string;

@@ -1,14 +1,37 @@
 import { z } from "zod";
-import { defineTool, type FileChange } from "../framework/tool-types.js";
+import { defineTool, type FileChange, type FilePlan } from "../framework/tool-types.js";
 import { pathArg } from "../framework/argument-types.js";
-import { parseUnifiedDiff } from "../edits/parse-unified-diff.js";
-import { applyFilePatch } from "../edits/apply-unified-diff.js";
+import { parseUnifiedDiff, type FilePatch } from "../edits/parse-unified-diff.js";
+import { runEditOffThread } from "../edits/run-edit-off-thread.js";
+import type { MatchLevel } from "../edits/edit-outcome.js";
 import { fileChange, loadTarget } from "./file-plan-helpers.js";
+
+function refused(code: string, error: string, extra: Record<string, unknown> = {}): FilePlan {
+  return { ok: false, error: `${code}: ${error}`, metadata: { error_code: code, ...extra } };
+}
+
+function describe(patch: FilePatch, from: string, to: string): string {
+  const hunks = `${patch.hunks.length} hunk${patch.hunks.length === 1 ? "" : "s"}`;
+  switch (patch.operation) {
+    case "delete":
+      return `deleted ${to}`;
+    case "rename":
+      return `renamed ${from} → ${to}${patch.hunks.length > 0 ? ` (${hunks})` : ""}`;
+    case "create":
+      return `created ${to}`;
+    case "modify":
+      return `patched ${to} (${hunks})`;
+    default: {
+      const unreachable: never = patch.operation;
+      return unreachable;
+    }
+  }
+}
 
 export const applyPatchTool = defineTool({
   name: "apply_patch",
   description:
-    "Apply a unified diff (`--- a/path`, `+++ b/path`, `@@` hunks with ' ', '-', '+' lines) to one or more files. Hunks are located by their content; line numbers are only hints. A file is created with `--- /dev/null`.",
+    "Apply a unified diff (`--- a/path`, `+++ b/path`, `@@` hunks with ' ', '-', '+' lines) to one or more files, all or nothing. Each hunk's context and removed lines must be in the file exactly (only trailing whitespace or a uniform indentation shift is forgiven); line numbers are only hints. `--- /dev/null` creates a file, `+++ /dev/null` deletes one, `rename from`/`rename to` (or different ---/+++ paths) renames one.",
   parameters: z.strictObject({
     diff: z.string().min(1).max(1024 * 1024).describe("The unified diff"),
     path: pathArg().optional().describe("The file the diff applies to, when the diff has no ---/+++ headers"),
@@ -19,22 +42,49 @@ export const applyPatchTool = defineTool({
   parallelSafe: false,
   async plan(args, context) {
     const parsed = parseUnifiedDiff(args.diff, args.path);
-    if (!parsed.ok) return { ok: false, error: parsed.error };
+    if (!parsed.ok) return refused("EDIT_MALFORMED", parsed.error);
     const changes: FileChange[] = [];
-    const notices: string[] = [];
-    const levels: string[] = [];
+    const done: string[] = [];
+    const levels: MatchLevel[] = [];
+    const operations: Array<Record<string, string>> = [];
+    const touched = new Set<string>();
     for (const patch of parsed.files) {
-      const loaded = await loadTarget(context, patch.path);
-      if (!loaded.ok) return { ok: false, error: loaded.error };
-      if (changes.some((c) => c.path === loaded.target.relative)) return { ok: false, error: `The diff has two sections for ${loaded.target.relative}; merge them into one.` };
-      const outcome = applyFilePatch(loaded.before, patch);
-      if (!outcome.ok) return { ok: false, error: `${outcome.error}\nNothing was changed.`, metadata: { refusal: outcome.refusal, path: loaded.target.relative } };
-      changes.push(fileChange(loaded.target, loaded.before, outcome.after));
-      notices.push(...outcome.notices);
+      const source = await loadTarget(context, patch.fromPath ?? patch.path);
+      if (!source.ok) return { ok: false, error: source.error };
+      const target = patch.fromPath === undefined ? source : await loadTarget(context, patch.path);
+      if (!target.ok) return { ok: false, error: target.error };
+      const from = source.target.relative;
+      const to = target.target.relative;
+      for (const path of new Set([from, to])) {
+        if (touched.has(path)) return refused("EDIT_MALFORMED", `The diff has two sections for ${path}; merge them into one. Nothing was changed.`, { path });
+        touched.add(path);
+      }
+      if (patch.operation === "rename") {
+        if (from === to) return refused("EDIT_MALFORMED", `The diff renames ${from} to itself. Nothing was changed.`, { path: from });
+        if (target.before !== null) return refused("EDIT_FILE_EXISTS", `The diff renames ${from} to ${to}, but ${to} already exists. Nothing was changed.`, { path: to });
+      }
+      const outcome = await runEditOffThread(
+        { kind: "file_patch", before: source.before, patch: { ...patch, path: to, ...(patch.fromPath !== undefined ? { fromPath: from } : {}) } },
+        { signal: context.signal, onOffThread: (bytes) => context.log.debug({ bytes }, "edit matching runs off the event loop") },
+      );
+      if (!outcome.ok) return refused(outcome.code, outcome.error, { path: from });
+      switch (patch.operation) {
+        case "delete":
+          changes.push({ ...fileChange(source.target, source.before, Buffer.alloc(0)), operation: "delete" });
+          break;
+        case "rename":
+          changes.push({ ...fileChange(target.target, null, outcome.after), renamedFrom: from });
+          changes.push({ ...fileChange(source.target, source.before, Buffer.alloc(0)), operation: "delete" });
+          break;
+        default:
+          changes.push(fileChange(target.target, target.before, outcome.after));
+      }
+      operations.push({ path: to, operation: patch.operation, ...(patch.operation === "rename" ? { from } : {}) });
       levels.push(...outcome.levels);
+      done.push(describe(patch, from, to));
     }
-    const loose = [...new Set(levels.filter((l) => l !== "exact"))];
-    const summary = [`Patched ${changes.map((c) => c.path).join(", ")}${loose.length > 0 ? ` (some hunks matched loosely: ${loose.join(", ")})` : ""}.`, ...notices].join("\n");
-    return { ok: true, changes, summary, metadata: { match_levels: levels } };
+    const loose = [...new Set(levels.filter((l) => l !== "exact" && l !== "create"))];
+    const summary = `${done.join("; ").replace(/^./, (c) => c.toUpperCase())}.${loose.length > 0 ? ` Some hunks matched loosely (${loose.join(", ")}); check the result.` : ""}`;
+    return { ok: true, changes, summary, metadata: { match_levels: levels, operations } };
   },
 });

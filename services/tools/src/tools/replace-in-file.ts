@@ -1,14 +1,15 @@
 import { z } from "zod";
 import { defineTool } from "../framework/tool-types.js";
 import { pathArg } from "../framework/argument-types.js";
-import { applySearchReplace, type SearchReplaceBlock } from "../edits/apply-search-replace.js";
+import type { SearchReplaceBlock } from "../edits/apply-search-replace.js";
 import { parseSearchReplaceBlocks } from "../edits/parse-search-replace.js";
+import { runEditOffThread } from "../edits/run-edit-off-thread.js";
 import { fileChange, loadTarget } from "./file-plan-helpers.js";
 
 export const replaceInFileTool = defineTool({
   name: "replace_in_file",
   description:
-    "Change part of a file with SEARCH/REPLACE blocks: `<<<<<<< SEARCH`, the current lines exactly as in the file, `=======`, the new lines, `>>>>>>> REPLACE`. Several small blocks beat one big one; each replaces the first match only. An empty SEARCH creates a new file. Alternatively give one `search` and `replace`.",
+    "Change part of a file with SEARCH/REPLACE blocks: `<<<<<<< SEARCH`, the current lines exactly as in the file, `=======`, the new lines, `>>>>>>> REPLACE`. SEARCH must repeat the file's lines exactly (only trailing whitespace or a uniform indentation shift is forgiven); a miss shows the closest lines. Several small blocks apply in order, all or nothing, and must not overlap; each replaces the first match only. An empty SEARCH creates a new file. Alternatively give one `search` and `replace`.",
   parameters: z.strictObject({
     path: pathArg().describe("File path relative to the workspace root"),
     diff: z.string().max(1024 * 1024).optional().describe("One or more SEARCH/REPLACE blocks"),
@@ -24,7 +25,7 @@ export const replaceInFileTool = defineTool({
     if (args.diff !== undefined) {
       if (args.search !== undefined || args.replace !== undefined) return { ok: false, error: "Give either `diff` (SEARCH/REPLACE blocks) or `search` with `replace`, not both." };
       const parsed = parseSearchReplaceBlocks(args.diff);
-      if (!parsed.ok) return { ok: false, error: parsed.error };
+      if (!parsed.ok) return { ok: false, error: `EDIT_MALFORMED: ${parsed.error}`, metadata: { error_code: "EDIT_MALFORMED" } };
       blocks = parsed.blocks;
     } else if (args.search !== undefined && args.replace !== undefined) {
       blocks = [{ search: args.search, replace: args.replace }];
@@ -33,9 +34,13 @@ export const replaceInFileTool = defineTool({
     }
     const loaded = await loadTarget(context, args.path);
     if (!loaded.ok) return { ok: false, error: loaded.error };
-    const outcome = applySearchReplace(loaded.before, blocks, loaded.target.relative);
-    if (!outcome.ok) return { ok: false, error: outcome.error, metadata: { refusal: outcome.refusal } };
-    const loose = outcome.levels.filter((level) => level !== "exact");
+    const partial = args.diff === undefined;
+    const outcome = await runEditOffThread(
+      { kind: "search_replace", before: loaded.before, blocks, path: loaded.target.relative, options: { partial } },
+      { signal: context.signal, onOffThread: (bytes) => context.log.debug({ bytes }, "edit matching runs off the event loop") },
+    );
+    if (!outcome.ok) return { ok: false, error: `${outcome.code}: ${outcome.error}`, metadata: { error_code: outcome.code } };
+    const loose = outcome.levels.filter((level) => level !== "exact" && level !== "create");
     const summary = [
       `${outcome.created ? "Created" : "Edited"} ${loaded.target.relative}: ${blocks.length} block(s) applied${loose.length > 0 ? ` (matched loosely: ${[...new Set(loose)].join(", ")})` : ""}.`,
       ...outcome.notices,

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { applySearchReplace } from "./apply-search-replace.js";
+
+const buf = (text: string) => Buffer.from(text, "utf8");
+const text = (outcome: ReturnType<typeof applySearchReplace>) => (outcome.ok ? outcome.after.toString("utf8") : `${outcome.code}`);
+
+describe("applySearchReplace", () => {
+  it("reports which tier each block used", () => {
+    const outcome = applySearchReplace(buf("a\nb  \n  c\n"), [{ search: "a\n", replace: "A\n" }, { search: "b\n", replace: "B\n" }, { search: "c\n", replace: "C\n" }], "f");
+    expect(outcome).toMatchObject({ ok: true, levels: ["exact", "trailing_whitespace", "indent_shift"] });
+    expect(text(outcome)).toBe("A\nB\n  C\n");
+  });
+  it("applies blocks in order and refuses the whole edit when any block then fails", () => {
+    expect(text(applySearchReplace(buf("a\nb\n"), [{ search: "a\n", replace: "A\n" }, { search: "nope\n", replace: "x\n" }], "f"))).toBe("EDIT_NOT_FOUND");
+    const outcome = applySearchReplace(buf("a\nb\n"), [{ search: "a\n", replace: "A\n" }, { search: "nope\n", replace: "x\n" }], "f");
+    expect(outcome.ok ? "" : outcome.error).toContain("SEARCH block 2 of 2");
+  });
+  it("refuses a block that overlaps what an earlier block changed", () => {
+    expect(text(applySearchReplace(buf("a\nz\n"), [{ search: "a\n", replace: "b\n" }, { search: "b\n", replace: "c\n" }], "f"))).toBe("EDIT_OVERLAP");
+    expect(text(applySearchReplace(buf("a\nb\nc\n"), [{ search: "b\n", replace: "" }, { search: "a\nc\n", replace: "x\n" }], "f"))).toBe("EDIT_OVERLAP");
+  });
+  it("never drops a context line that is not in the file", () => {
+    expect(text(applySearchReplace(buf("def f():\n    x = 1\n"), [{ search: "def f(self):\n    x = 1\n", replace: "def f(self):\n    x = 2\n" }], "f"))).toBe("EDIT_NOT_FOUND");
+  });
+  it("keeps the file's bytes: CRLF, BOM, and a missing final newline", () => {
+    expect(text(applySearchReplace(buf("\uFEFFa\r\nb"), [{ search: "b\n", replace: "B\nC\n" }], "f"))).toBe("\uFEFFa\r\nB\r\nC");
+  });
+  it("refuses an edit that is already applied, a lazy elision, and an empty SEARCH on a file with content", () => {
+    expect(text(applySearchReplace(buf("a\nB\n"), [{ search: "b\n", replace: "B\n" }], "f"))).toBe("EDIT_ALREADY_APPLIED");
+    expect(text(applySearchReplace(buf("a\nb\n"), [{ search: "a\nb\n", replace: "// ... existing code ...\nc\n" }], "f"))).toBe("EDIT_LAZY_ELISION");
+    expect(text(applySearchReplace(buf("a\n"), [{ search: "", replace: "x\n" }], "f"))).toBe("EDIT_FILE_EXISTS");
+    expect(applySearchReplace(null, [{ search: "", replace: "x\n" }], "f")).toMatchObject({ ok: true, created: true, levels: ["create"] });
+  });
+  it("exact text inside a line applies only for the search/replace arguments and only when unique", () => {
+    expect(text(applySearchReplace(buf("x = foo(1)\n"), [{ search: "foo(1)", replace: "foo(2)" }], "f", { partial: true }))).toBe("x = foo(2)\n");
+    expect(text(applySearchReplace(buf("x = foo(1)\n"), [{ search: "foo(1)\n", replace: "foo(2)\n" }], "f"))).toBe("EDIT_NOT_FOUND");
+    expect(text(applySearchReplace(buf("foo(1) + foo(1)\n"), [{ search: "foo(1)", replace: "foo(2)" }], "f", { partial: true }))).toBe("EDIT_AMBIGUOUS");
+  });
+});
