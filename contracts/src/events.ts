@@ -53,6 +53,9 @@ export const ContextBuiltEvent = event(
     chars: z.number().int().nonnegative(),
     compacted: z.boolean().default(false),
     tools: z.array(z.string()),
+    /** The prompt tier (compact for windows up to 8k tokens) and the model window it was built for. */
+    tier: z.enum(["compact", "full"]).optional(),
+    window_tokens: z.number().int().positive().optional(),
   }),
 );
 export const ModelRequestedEvent = event("model.requested", z.object({ request_id: z.string(), model: z.string(), iteration: z.number().int() }));

@@ -5,6 +5,7 @@ export * from "./tools.js";
 export * from "./tool-aliases.js";
 export * from "./checkpoints.js";
 export * from "./model.js";
+export * from "./model-profile.js";
 export * from "./commands.js";
 export * from "./events.js";
 export * from "./rest.js";

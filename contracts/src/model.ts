@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { IdSchema, replySchema } from "./reply.js";
+import { ModelProfileSchema } from "./model-profile.js";
 
 export const ChatRoleSchema = z.enum(["system", "user", "assistant", "tool"]);
 export const NativeToolCallSchema = z.object({
@@ -96,6 +97,40 @@ export const ModelInfoSchema = z.object({
   available: z.boolean(),
   loaded: z.boolean(),
   detail: z.string().optional(),
+  /** "configured" (models.json) or "discovered" (a GGUF in $AIDE_HOME/models, a loopback server). */
+  source: z.enum(["configured", "discovered", "built-in"]).optional(),
+  /** The capability probe's cached profile, when one was taken. */
+  profile: ModelProfileSchema.optional(),
 });
 export type ModelInfo = z.infer<typeof ModelInfoSchema>;
-export const ModelListReplySchema = replySchema(z.object({ models: z.array(ModelInfoSchema), default: z.string() }));
+export const ModelListResultSchema = z.object({
+  models: z.array(ModelInfoSchema),
+  /** The default model's id; "" when no model is configured or found. */
+  default: z.string(),
+  /** With no model at all: what to do (drop a GGUF into …, start Ollama, or `aide models add`). */
+  hint: z.string().optional(),
+});
+export const ModelListReplySchema = replySchema(ModelListResultSchema);
+
+/**
+ * agent.model.reload: read the registry again (models.json and discovery) without a restart. The
+ * supervisor, which sees the file outside the service's sandbox, may send the document it read.
+ */
+export const ModelReloadRequestSchema = z.object({
+  /** The registry document (models.json's parsed content); absent: re-read the file the service knows. */
+  document: z.unknown().optional(),
+  /** Where the document came from, for messages (a path). */
+  source: z.string().max(4096).optional(),
+}).strict();
+export type ModelReloadRequest = z.infer<typeof ModelReloadRequestSchema>;
+export const ModelReloadResultSchema = z.object({ source: z.string(), default: z.string(), models: z.array(z.string()) });
+export const ModelReloadReplySchema = replySchema(ModelReloadResultSchema);
+
+/** agent.model.probe: run (or read the cached) capability probe of one model. */
+export const ModelProbeRequestSchema = z.object({
+  model: z.string().min(1).max(128).optional(),
+  /** Run again even when a cached profile matches the file or endpoint. */
+  refresh: z.boolean().default(false),
+  trials: z.number().int().nonnegative().max(50).optional(),
+}).strict();
+export const ModelProbeReplySchema = replySchema(ModelProfileSchema);

@@ -14,6 +14,8 @@ export const subjects = {
     chat: "agent.model.chat",
     list: "agent.model.list",
     abort: "agent.model.abort",
+    reload: "agent.model.reload",
+    probe: "agent.model.probe",
   },
   tools: {
     exec: "agent.tools.exec",

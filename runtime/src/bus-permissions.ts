@@ -25,6 +25,8 @@ export function busPermissions(): Record<string, UserPermissions> {
           "agent.model.chat",
           "agent.model.list",
           "agent.model.abort",
+          // The capability profile of a run's model (cached by the model service after one probe).
+          "agent.model.probe",
           "agent.tools.>",
           "agent.checkpoints.>",
           "$JS.API.>",
@@ -37,7 +39,7 @@ export function busPermissions(): Record<string, UserPermissions> {
     },
     model: {
       publish: { allow: ["agent.model.delta.>"] },
-      subscribe: { allow: ["agent.model.chat", "agent.model.list", "agent.model.abort", discovery] },
+      subscribe: { allow: ["agent.model.chat", "agent.model.list", "agent.model.abort", "agent.model.probe", "agent.model.reload", discovery] },
       allow_responses: true,
     },
     tools: {
@@ -78,9 +80,12 @@ export function busPermissions(): Record<string, UserPermissions> {
       publish: { deny: [">"] },
       subscribe: { allow: ["agent.>"] },
     },
-    /** The supervisor only pings services to learn they are up. */
+    /**
+     * The supervisor pings services to learn they are up, and tells the model service to reload
+     * its registry when models.json changes (it reads the file outside the service's sandbox).
+     */
     supervisor: {
-      publish: { allow: ["$SRV.PING.>", "$SRV.PING", "$SRV.INFO.>", "$SRV.STATS.>"] },
+      publish: { allow: ["$SRV.PING.>", "$SRV.PING", "$SRV.INFO.>", "$SRV.STATS.>", "agent.model.reload"] },
       subscribe: { allow: ["_INBOX_supervisor.>"] },
     },
   };

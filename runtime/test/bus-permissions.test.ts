@@ -88,6 +88,25 @@ describe("bus permissions (real nats-server with the generated config)", () => {
     expect(got).toEqual(["agent.evt.s1.run.created"]);
   });
 
+  it("only the supervisor may tell the model service to reload its registry; only the orchestrator may ask for a probe", async () => {
+    for (const user of ["orchestrator", "gateway", "tools", "checkpoints", "observer", "model"]) await assertPublishRefused(user, "agent.model.reload");
+    for (const user of ["gateway", "tools", "checkpoints", "observer", "supervisor"]) await assertPublishRefused(user, "agent.model.probe");
+    await assertSubscribeRefused("tools", "agent.model.reload");
+    const model = await bus.connectAs("model");
+    const got: string[] = [];
+    model.subscribe("agent.model.reload", { callback: (_e, m) => got.push(m.subject) });
+    model.subscribe("agent.model.probe", { callback: (_e, m) => got.push(m.subject) });
+    await model.flush();
+    const supervisor = await bus.connectAs("supervisor");
+    supervisor.publish("agent.model.reload", new TextEncoder().encode("{}"));
+    await supervisor.flush();
+    const orchestrator = await bus.connectAs("orchestrator");
+    orchestrator.publish("agent.model.probe", new TextEncoder().encode("{}"));
+    await orchestrator.flush();
+    for (let i = 0; i < 50 && got.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(got.sort()).toEqual(["agent.model.probe", "agent.model.reload"]);
+  });
+
   it("refuses a wrong password", async () => {
     await expect(
       connect({ servers: bus.url, user: "tools", pass: "wrong", reconnect: false }),

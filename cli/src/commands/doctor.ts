@@ -7,6 +7,23 @@ import { aideHome, installRoot } from "../supervisor/aide-home.js";
 import { readStackFile } from "../supervisor/stack-file.js";
 import { effectiveProfile, type EffectiveProfile } from "../supervisor/effective-profile.js";
 import { serviceNames, type ServiceName } from "@aide/contracts";
+import { noModelHint } from "@aide/model";
+import { checkRegistryFile } from "./models-file.js";
+
+/**
+ * The model registry: models.json (or AIDE_MODELS_CONFIG) must validate — a bad field fails the
+ * check naming its path — and some model must exist: configured, or a GGUF in the models folder
+ * (loopback servers are found by the running service; \`aide models\` lists them).
+ */
+export function modelCheck(home: { root: string; modelDir: string }, env: NodeJS.ProcessEnv): Check {
+  const configPath = env.AIDE_MODELS_CONFIG ?? join(home.root, "models.json");
+  const problem = checkRegistryFile(configPath);
+  if (problem) return { name: "model", ok: false, detail: problem, fix: `fix the field named above in ${configPath} (aide models add validates an entry before writing it)`, required: true };
+  const ggufs = existsSync(home.modelDir) ? readdirSync(home.modelDir).filter((f) => f.endsWith(".gguf")) : [];
+  if (existsSync(configPath)) return { name: "model", ok: true, detail: `${configPath} is valid${ggufs.length > 0 ? `; ${ggufs.length} GGUF file(s) in ${home.modelDir}` : ""}`, required: false };
+  if (ggufs.length > 0) return { name: "model", ok: true, detail: `${ggufs.join(", ")} in ${home.modelDir}`, required: false };
+  return { name: "model", ok: false, detail: `none configured (aide demo replays a recorded transcript); to use a model: ${noModelHint(home.root, configPath)}`, required: false };
+}
 
 const exec = promisify(execFile);
 
@@ -57,18 +74,7 @@ export async function runChecks(env: NodeJS.ProcessEnv = process.env): Promise<C
   checks.push({ name: "node", ok: Number(process.versions.node.split(".")[0]) >= 20, detail: process.version, required: true });
 
   const home = aideHome(env);
-  const models = existsSync(home.modelDir) ? readdirSync(home.modelDir).filter((f) => f.endsWith(".gguf")) : [];
-  const configured = existsSync(join(home.root, "models.json"));
-  checks.push({
-    name: "model",
-    ok: configured || models.length > 0,
-    detail: configured
-      ? `configured in ${join(home.root, "models.json")}`
-      : models.length > 0
-        ? `${models.join(", ")} in ${home.modelDir}`
-        : `none configured: the demo replays a recorded transcript (put a GGUF in ${home.modelDir} or write ${join(home.root, "models.json")})`,
-    required: false,
-  });
+  checks.push(modelCheck(home, env));
   const built = existsSync(join(installRoot, "services", "gateway", "dist", "main.js"));
   checks.push({ name: "build", ok: built, detail: built ? "compiled" : "not built", fix: "npm run build", required: true });
   const stack = readStackFile(home.stackFile);

@@ -1,8 +1,19 @@
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { aideHome as modelHome, loadRegistry, modelFilePath, pullModel, type ModelSpec } from "@aide/model";
+import { createLogger } from "@aide/runtime";
+import {
+  aideHome as modelHome, createProviders, loadRegistry, modelFilePath, modelStateDir, ModelEngine, ProfileStore, pullModel, registryPath,
+  type ModelRegistry, type ModelSpec,
+} from "@aide/model";
+import { addModelEntry } from "./models-file.js";
+import { probeTable } from "./probe-table.js";
 
-const usage = "usage: aide models [list] [--json] | aide models pull <id>";
+const usage = `usage: aide models [list] [--json]
+       aide models add <id> --file <model.gguf> [--context N] [--default]
+       aide models add <id> --url http://127.0.0.1:PORT/v1 --model NAME [--flavor ollama|llamacpp|openai] [--context N] [--native-tools] [--default]
+       aide models probe <id> [--json] [--trials N] [--refresh]
+       aide models pull <id>`;
 
 function where(spec: ModelSpec, home: string): string {
   switch (spec.provider) {
@@ -11,7 +22,7 @@ function where(spec: ModelSpec, home: string): string {
       return `${path} ${existsSync(path) ? "(present)" : spec.uri ? `(absent: aide models pull ${spec.id})` : "(absent)"}`;
     }
     case "openai":
-      return spec.baseUrl;
+      return `${spec.baseUrl} ${spec.model}`;
     case "scripted":
       return spec.transcript;
     default: {
@@ -28,29 +39,112 @@ function bar(done: number, total: number): string {
   return `[${"#".repeat(Math.round(share * width)).padEnd(width, ".")}] ${mb(done)}/${total > 0 ? mb(total) : "?"} MB`;
 }
 
-/**
- * `aide models`: the model registry as the model service loads it (AIDE_MODELS_CONFIG, else
- * $AIDE_HOME/models.json, else the built-in list); `aide models pull <id>` downloads a model's
- * URI into $AIDE_HOME/models with a progress bar (needs the network; the service never downloads).
- */
-export async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: "boolean" } } });
-  const [verb = "list", id] = positionals;
-  const home = modelHome(process.env);
-  const registry = loadRegistry(process.env);
-  if (verb === "list") {
-    if (values.json) {
-      process.stdout.write(JSON.stringify(registry, null, 2) + "\n");
-      return 0;
-    }
-    process.stdout.write(`models from ${registry.source}:\n`);
-    for (const spec of registry.models) {
-      const mark = spec.id === registry.default ? "*" : " ";
-      process.stdout.write(`${mark} ${spec.id.padEnd(18)} ${spec.provider.padEnd(9)} ${where(spec, home)}\n`);
-    }
+function list(registry: ModelRegistry, home: string, json: boolean): number {
+  if (json) {
+    process.stdout.write(JSON.stringify(registry, null, 2) + "\n");
     return 0;
   }
-  if (verb !== "pull" || !id) {
+  process.stdout.write(`models from ${registry.source}:\n`);
+  for (const spec of registry.models) {
+    const mark = spec.id === registry.default ? "*" : " ";
+    const origin = registry.origins?.[spec.id] ?? "configured";
+    process.stdout.write(`${mark} ${spec.id.padEnd(24)} ${spec.provider.padEnd(8)} ${origin.padEnd(10)} ctx ${String(spec.contextBudget).padEnd(6)} ${where(spec, home)}\n`);
+  }
+  for (const line of registry.report ?? []) process.stdout.write(`  discovery: ${line}\n`);
+  if (registry.hint) process.stdout.write(`No model yet: ${registry.hint}\n`);
+  return 0;
+}
+
+function add(id: string | undefined, values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): number {
+  if (!id || (values.file === undefined) === (values.url === undefined)) {
+    process.stderr.write(`aide models add: give an id and exactly one of --file or --url\n${usage}\n`);
+    return 2;
+  }
+  const context = values.context === undefined ? undefined : Number(values.context);
+  const entry: Record<string, unknown> = values.file !== undefined
+    ? { id, provider: "llama", file: values.file, ...(context !== undefined ? { contextBudget: context, contextSize: context } : {}) }
+    : {
+        id, provider: "openai", baseUrl: values.url, model: values.model,
+        ...(values.flavor !== undefined ? { flavor: values.flavor } : {}),
+        ...(values["native-tools"] ? { nativeTools: true } : {}),
+        ...(context !== undefined ? { contextBudget: context } : {}),
+      };
+  try {
+    const result = addModelEntry(registryPath(env), entry, values.default === true);
+    process.stdout.write(`${result.replaced ? "replaced" : "added"} ${id} in ${result.path}; a running stack reloads it (no restart)\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`aide models add: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+/** Runs the capability probe in this process (no stack needed) and caches it where the service reads it. */
+async function probe(id: string | undefined, values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): Promise<number> {
+  const home = modelHome(env);
+  const logger = createLogger("aide-models", { level: env.AIDE_LOG_LEVEL ?? "warn" });
+  const registry = await loadRegistry(env);
+  const trials = values.trials === undefined ? 5 : Number(values.trials);
+  if (!Number.isInteger(trials) || trials < 0 || trials > 50) {
+    process.stderr.write("aide models probe: --trials must be a whole number from 0 to 50\n");
+    return 2;
+  }
+  const engine = new ModelEngine({
+    registry, providers: createProviders({ env, logger }), logger, publishDelta: () => undefined,
+    home, profiles: new ProfileStore(join(modelStateDir(home), "profiles")), probeTrials: trials,
+  });
+  try {
+    const profile = await engine.probe(id, { refresh: values.refresh === true, trials });
+    process.stdout.write(values.json ? JSON.stringify(profile, null, 2) + "\n" : `${probeTable(profile)}\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`aide models probe: ${(error as Error).message}\n`);
+    return 1;
+  } finally {
+    await engine.close();
+  }
+}
+
+/**
+ * `aide models`: the registry as the model service assembles it (models.json, then the GGUFs in
+ * $AIDE_HOME/models and the models of loopback servers; configured entries win), `add` (a validated
+ * entry in models.json, reloaded by a running stack), `probe` (the capability probe, cached) and
+ * `pull` (a model URI into $AIDE_HOME/models; the only command that uses the network).
+ */
+export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        json: { type: "boolean" }, file: { type: "string" }, url: { type: "string" }, model: { type: "string" },
+        flavor: { type: "string" }, context: { type: "string" }, "native-tools": { type: "boolean" }, default: { type: "boolean" },
+        trials: { type: "string" }, refresh: { type: "boolean" },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`aide models: ${(error as Error).message}\n${usage}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [verb = "list", id] = positionals;
+  const home = modelHome(env);
+  if (verb === "add") return add(id, values, env);
+  if (verb === "probe") return probe(id, values, env);
+  if (verb !== "list" && verb !== "pull") {
+    process.stderr.write(`${usage}\n`);
+    return 2;
+  }
+  let registry: ModelRegistry;
+  try {
+    registry = await loadRegistry(env, { servers: verb === "list" });
+  } catch (error) {
+    process.stderr.write(`aide models: ${(error as Error).message}\n`);
+    return 1;
+  }
+  if (verb === "list") return list(registry, home, values.json === true);
+  if (!id) {
     process.stderr.write(usage + "\n");
     return 2;
   }

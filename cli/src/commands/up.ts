@@ -5,6 +5,7 @@ import { aideHome } from "../supervisor/aide-home.js";
 import { Supervisor, type StackInfo } from "../supervisor/supervisor.js";
 import { parseUpOptions, type UpOptions } from "../supervisor/up-options.js";
 import { openLogDestination } from "../supervisor/log-destination.js";
+import { checkRegistryFile } from "./models-file.js";
 
 /** Builds the supervisor for `aide up` / `aide demo` from parsed options and the environment. */
 export function createSupervisor(options: UpOptions, env: NodeJS.ProcessEnv = process.env) {
@@ -21,6 +22,7 @@ export function createSupervisor(options: UpOptions, env: NodeJS.ProcessEnv = pr
     workspaceRoots: options.workspaces.length > 0 ? options.workspaces : [process.cwd()],
     modelsConfig,
     defaultModel: options.model,
+    modelDiscovery: options.modelDiscovery ?? env.AIDE_MODEL_DISCOVERY,
     logLevel: options.logLevel,
     unsafeNoSandbox: options.unsafeNoSandbox,
     unsandboxedServices: options.unsandboxedServices,
@@ -54,6 +56,12 @@ export function untilSignal(): Promise<NodeJS.Signals> {
 export async function run(argv: string[]): Promise<number> {
   const { options } = parseUpOptions(argv);
   const { supervisor, home } = createSupervisor(options);
+  // A broken registry is refused here, naming the field, instead of a model service that never answers.
+  const registryProblem = checkRegistryFile(options.modelsConfig ?? join(home.root, "models.json"));
+  if (registryProblem) {
+    process.stderr.write(`aide up: ${registryProblem}\n`);
+    return 1;
+  }
   const stopping = untilSignal();
   let info: StackInfo;
   try {

@@ -127,6 +127,14 @@ export class ManagedProcess {
     this.delayMs = Math.min(this.delayMs * 2, backoff.maxMs);
   }
 
+  /** Stops the process and starts it again (the launcher rebuilds its sandbox). */
+  async restart(): Promise<void> {
+    await this.stop();
+    this.stopping = false;
+    this.restarts += 1;
+    this.start();
+  }
+
   /** SIGTERM, then SIGKILL after graceMs; resolves once the process is gone. */
   async stop(graceMs = 8000): Promise<void> {
     this.stopping = true;

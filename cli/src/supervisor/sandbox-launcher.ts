@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { isAbsolute } from "node:path";
+import { isAbsolute, join } from "node:path";
 import type { ServiceName } from "@aide/contracts";
 import { installRoot } from "./aide-home.js";
 import type { Launcher } from "./managed-process.js";
@@ -31,10 +31,9 @@ export function pathsNamedIn(configFile: string | undefined): string[] {
 
 /** Starts each service inside bubblewrap with its profile from sandbox-profiles.ts. */
 export function sandboxLauncher(settings: StackSettings, home: string, cgroups: Partial<Record<ServiceName, CgroupDelegation>> = {}): Launcher {
-  const readOnly: Partial<Record<ServiceName, string[]>> = {
-    gateway: [settings.tokenFile],
-    model: pathsNamedIn(settings.modelsConfig),
-  };
+  // Computed at each (re)start: a model service restarted after models.json changed sees the files it names now.
+  const readOnly = (name: ServiceName): string[] =>
+    name === "gateway" ? [settings.tokenFile] : name === "model" ? pathsNamedIn(settings.modelsConfig ?? join(settings.aideHome, "models.json")) : [];
   return {
     command(definition, infoFd) {
       const args = bwrapArguments({
@@ -46,7 +45,7 @@ export function sandboxLauncher(settings: StackSettings, home: string, cgroups: 
         installRoot,
         credentialsFile: settings.credentialFiles[definition.name] ?? "",
         workspaceRoots: settings.workspaceRoots,
-        readOnly: readOnly[definition.name] ?? [],
+        readOnly: readOnly(definition.name),
         readWrite: cgroups[definition.name]?.directories ?? [],
         infoFd,
       });

@@ -15,7 +15,7 @@ export interface SandboxProfile {
   /** Inside each writable workspace root, these stay read-only. */
   readOnlyInWorkspace: Array<".aide" | ".git" | ".git/hooks">;
   /** Extra paths under `$AIDE_HOME` the service sees. */
-  aideHomePaths: Array<{ path: "models"; access: "read-only" | "read-write" }>;
+  aideHomePaths: Array<{ path: "models" | "model-state"; access: "read-only" | "read-write" }>;
   /** Linux capabilities kept (all others are dropped). */
   capabilities: string[];
   why: string;
@@ -39,9 +39,10 @@ export const sandboxProfiles: Record<ServiceName, SandboxProfile> = {
   model: {
     workspace: "hidden",
     readOnlyInWorkspace: [],
-    aideHomePaths: [{ path: "models", access: "read-only" }],
+    // model-state: the capability probe's cached profiles (the service's only writable place).
+    aideHomePaths: [{ path: "models", access: "read-only" }, { path: "model-state", access: "read-write" }],
     capabilities: [],
-    why: "parses untrusted model files: sees the model files and nothing of the user's code",
+    why: "parses untrusted model files: sees the model files and nothing of the user's code; discovers model servers on loopback (shared network namespace)",
   },
   checkpoints: {
     workspace: "read-write",

@@ -12,6 +12,8 @@ export interface StackSettings {
   workspaceRoots: string[];
   modelsConfig?: string;
   defaultModel?: string;
+  /** AIDE_MODEL_DISCOVERY for the model service (`off`, or `kind=port,...`). */
+  modelDiscovery?: string;
   logLevel: string;
   unsafeNoSandbox: boolean;
   unsandboxedServices: boolean;
@@ -24,6 +26,12 @@ export interface ServiceDefinition {
   /** The whole environment of the process: an allow-list, never the supervisor's own env. */
   env: Record<string, string>;
 }
+
+/** Model-service settings taken from the supervisor's environment when set. */
+const modelPassThrough = [
+  "AIDE_MODEL_DISCOVERY", "AIDE_MODEL_DISCOVERY_TIMEOUT_MS", "AIDE_MODEL_MAX_CONTEXT", "AIDE_MODEL_PROBE_TRIALS",
+  "AIDE_MODEL_THREADS", "AIDE_MODEL_MAX_LOADED", "AIDE_MODEL_GPU", "AIDE_MODEL_DELTA_MS",
+];
 
 const startOrder: ServiceName[] = ["model", "tools", "checkpoints", "orchestrator", "gateway"];
 
@@ -42,7 +50,9 @@ export function serviceDefinitions(settings: StackSettings, env: NodeJS.ProcessE
   const extra: Record<ServiceName, Record<string, string>> = {
     model: {
       ...(settings.modelsConfig ? { AIDE_MODELS_CONFIG: settings.modelsConfig } : {}),
-      ...(env.NODE_LLAMA_CPP_DEBUG ? {} : {}),
+      ...(settings.modelDiscovery !== undefined ? { AIDE_MODEL_DISCOVERY: settings.modelDiscovery } : {}),
+      // The model service's own settings pass through when the operator set them (README "Configuration").
+      ...Object.fromEntries(modelPassThrough.flatMap((key) => (env[key] !== undefined ? [[key, env[key] as string]] : []))),
     },
     tools: { AIDE_WORKSPACE_ROOTS: roots, ...(settings.unsafeNoSandbox ? { AIDE_UNSAFE_NO_SANDBOX: "1" } : {}) },
     checkpoints: { AIDE_WORKSPACE_ROOTS: roots },

@@ -18,6 +18,8 @@ import { sandboxLauncher } from "./sandbox-launcher.js";
 import { checkSandboxSupport } from "./service-sandbox.js";
 import { delegateCgroups, type CgroupDelegation } from "./cgroup-delegation.js";
 import { serviceDefinitions, type StackSettings } from "./service-table.js";
+import { RegistryReloader } from "./registry-reloader.js";
+import { pathsNamedIn } from "./sandbox-launcher.js";
 import { reapOrphanedStack, readStackFile, removeStackFile, writeStackFile } from "./stack-file.js";
 
 export interface SupervisorOptions {
@@ -28,6 +30,8 @@ export interface SupervisorOptions {
   workspaceRoots: string[];
   modelsConfig?: string;
   defaultModel?: string;
+  /** AIDE_MODEL_DISCOVERY for the model service. */
+  modelDiscovery?: string;
   logLevel?: string;
   unsafeNoSandbox?: boolean;
   unsandboxedServices?: boolean;
@@ -53,6 +57,7 @@ export class Supervisor {
   private pinger: NatsConnection | undefined;
   private info: StackInfo | undefined;
   private cgroups: CgroupDelegation[] = [];
+  private reloader: RegistryReloader | undefined;
   private readonly logger: Logger;
 
   constructor(private readonly options: SupervisorOptions) {
@@ -114,6 +119,7 @@ export class Supervisor {
       workspaceRoots: this.options.workspaceRoots,
       modelsConfig: this.options.modelsConfig,
       defaultModel: this.options.defaultModel,
+      ...(this.options.modelDiscovery !== undefined ? { modelDiscovery: this.options.modelDiscovery } : {}),
       logLevel: this.options.logLevel ?? "info",
       unsafeNoSandbox: this.options.unsafeNoSandbox ?? false,
       unsandboxedServices: unsandboxed,
@@ -150,7 +156,29 @@ export class Supervisor {
     for (const managed of this.processes) managed.start();
     await Promise.all(this.processes.map((managed) => this.waitForPing(managed.name)));
     this.writeStack();
+    this.watchRegistry(settings.modelsConfig ?? join(home.root, "models.json"), unsandboxed);
     return this.info;
+  }
+
+  /** models.json changes reach the running model service (agent.model.reload) without a stack restart. */
+  private watchRegistry(configFile: string, unsandboxed: boolean): void {
+    const model = this.processes.find((managed) => managed.name === "model");
+    if (!model || !this.pinger) return;
+    let visible = unsandboxed ? undefined : pathsNamedIn(configFile);
+    this.reloader = new RegistryReloader({
+      configFile,
+      connection: this.pinger,
+      logger: this.logger.child({ module: "registry" }),
+      // Unsandboxed, the service sees every file; sandboxed, what was bound at its last start.
+      visiblePaths: () => visible ?? pathsNamedIn(configFile),
+      restartModel: async () => {
+        await model.restart();
+        visible = unsandboxed ? undefined : pathsNamedIn(configFile);
+        await this.waitForPing("model");
+        this.writeStack();
+      },
+    });
+    this.reloader.start();
   }
 
   /** Resolves when `$SRV.PING.aide-<name>` is answered. */
@@ -183,6 +211,7 @@ export class Supervisor {
 
   /** Stops the services (gateway first, so no new work arrives), then nats-server. */
   async stop(): Promise<void> {
+    this.reloader?.stop();
     for (const managed of [...this.processes].reverse()) await managed.stop();
     await this.pinger?.close().catch(() => undefined);
     await this.nats?.stop();

@@ -8,6 +8,8 @@ export const UpOptionsSchema = z.object({
   workspaces: z.array(z.string().min(1)).default([]),
   modelsConfig: z.string().optional(),
   model: z.string().optional(),
+  /** The model service's loopback discovery: `off`, or `kind=port,...` (AIDE_MODEL_DISCOVERY). */
+  modelDiscovery: z.string().regex(/^(off|([a-z]+=\d{1,5})(,[a-z]+=\d{1,5})*)$/, "off, or kind=port,... (ollama, llamacpp, lmstudio, vllm)").optional(),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace"]).default("info"),
   unsafeNoSandbox: z.boolean().default(false),
   unsandboxedServices: z.boolean().default(false),
@@ -16,6 +18,7 @@ export type UpOptions = z.infer<typeof UpOptionsSchema>;
 
 export const upUsage = `usage: aide up [--workspace DIR ...] [--nats-port 4233] [--gateway-port 4280]
                [--models-config FILE] [--model ID] [--log-level info]
+               [--model-discovery off|ollama=11434,llamacpp=8080,lmstudio=1234,vllm=8000]
                [--unsafe-no-sandbox] [--unsandboxed-services]
   AIDE_NATS_URL + AIDE_NATS_CREDS_DIR use an existing NATS instead of starting nats-server.`;
 
@@ -30,6 +33,7 @@ export function parseUpOptions(argv: string[], extra: Record<string, { type: "st
       workspace: { type: "string", multiple: true },
       "models-config": { type: "string" },
       model: { type: "string" },
+      "model-discovery": { type: "string" },
       "log-level": { type: "string" },
       "unsafe-no-sandbox": { type: "boolean" },
       "unsandboxed-services": { type: "boolean" },
@@ -42,6 +46,7 @@ export function parseUpOptions(argv: string[], extra: Record<string, { type: "st
     workspaces: ((values.workspace as string[] | undefined) ?? []).map((dir) => resolve(dir)),
     modelsConfig: values["models-config"] ? resolve(values["models-config"] as string) : undefined,
     model: values.model,
+    modelDiscovery: values["model-discovery"],
     logLevel: values["log-level"],
     unsafeNoSandbox: values["unsafe-no-sandbox"],
     unsandboxedServices: values["unsandboxed-services"],

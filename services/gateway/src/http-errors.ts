@@ -30,6 +30,7 @@ const statusByCode: Partial<Record<ErrorCode, number>> = {
   UNAVAILABLE: 503,
   BUSY: 503,
   MODEL_UNAVAILABLE: 503,
+  NO_MODEL: 503,
   TIMEOUT: 504,
 };
 

@@ -1,10 +1,24 @@
 import { defineEndpoint, type Endpoint } from "@aide/runtime";
-import { ModelAbortRequestSchema, ModelChatRequestSchema, ModelListRequestSchema, subjects } from "@aide/contracts";
+import {
+  ModelAbortRequestSchema,
+  ModelChatRequestSchema,
+  ModelListRequestSchema,
+  ModelProbeRequestSchema,
+  ModelReloadRequestSchema,
+  subjects,
+  type ModelReloadRequest,
+} from "@aide/contracts";
 import type { ModelEngine } from "./model-engine.js";
+import type { ModelRegistry } from "./model-spec.js";
 
-/** The bus surface: agent.model.chat, agent.model.list, agent.model.abort. */
-export function modelEndpoints(engine: ModelEngine): Endpoint[] {
-  return [
+export interface ModelEndpointOptions {
+  /** Builds the registry again (from the document sent, or from the file); throws CONFIG_INVALID. */
+  reload?(request: ModelReloadRequest): Promise<ModelRegistry>;
+}
+
+/** The bus surface: agent.model.chat, .list, .abort, .reload, .probe. */
+export function modelEndpoints(engine: ModelEngine, options: ModelEndpointOptions = {}): Endpoint[] {
+  const endpoints: Endpoint[] = [
     defineEndpoint({
       name: "chat",
       subject: subjects.model.chat,
@@ -23,5 +37,26 @@ export function modelEndpoints(engine: ModelEngine): Endpoint[] {
       schema: ModelAbortRequestSchema,
       handle: async (request) => engine.abort(request.request_id),
     }),
+    defineEndpoint({
+      name: "probe",
+      subject: subjects.model.probe,
+      schema: ModelProbeRequestSchema,
+      handle: (request, { signal }) => engine.probe(request.model, { refresh: request.refresh, ...(request.trials !== undefined ? { trials: request.trials } : {}) }, signal),
+    }),
   ];
+  const reload = options.reload;
+  if (reload) {
+    endpoints.push(defineEndpoint({
+      name: "reload",
+      subject: subjects.model.reload,
+      schema: ModelReloadRequestSchema,
+      async handle(request) {
+        // A bad document is refused (CONFIG_INVALID naming the field) and the old registry stays.
+        const registry = await reload(request);
+        engine.setRegistry(registry);
+        return { source: registry.source, default: registry.default, models: registry.models.map((spec) => spec.id) };
+      },
+    }));
+  }
+  return endpoints;
 }

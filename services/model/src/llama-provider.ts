@@ -8,7 +8,7 @@ import { LlamaModels, type LoadedModel } from "./llama-models.js";
 import { alignWithCache, renderPrompt } from "./llama-prompt.js";
 import { buildToolCallGrammar } from "./tool-call-grammar.js";
 import { ThinkSplitter } from "./think-splitter.js";
-import type { Provider, ProviderChatParams, ProviderReply, ProviderStatus } from "./provider.js";
+import type { Provider, ProviderChatParams, ProviderFacts, ProviderReply, ProviderStatus } from "./provider.js";
 
 export interface LlamaProviderOptions {
   home: string;
@@ -74,6 +74,23 @@ export class LlamaProvider implements Provider<LlamaSpec> {
     return { available: false, loaded: false, detail: spec.uri ? `not pulled yet: aide models pull ${spec.id}` : `no GGUF file at ${path}` };
   }
 
+  /** Loads the model: its trained window, the context actually created, the chat template's roles. */
+  async describe(spec: LlamaSpec): Promise<ProviderFacts> {
+    const loaded = await this.models.acquire(spec);
+    const settings = loaded.chatWrapper.settings as { supportsSystemMessages?: boolean };
+    return {
+      trainedWindow: loaded.model.trainContextSize,
+      loadedWindow: loaded.contextSize,
+      template: { name: loaded.chatWrapper.wrapperName, systemRole: settings.supportsSystemMessages !== false },
+      notes: [`${loaded.path}: ${loaded.threads} thread(s)`],
+    };
+  }
+
+  async dropSessions(spec: LlamaSpec, prefix: string): Promise<void> {
+    const loaded = this.models.get(spec.id);
+    for (const id of loaded?.pool.ids() ?? []) if (id.startsWith(prefix)) loaded?.pool.drop(id);
+  }
+
   async chat(params: ProviderChatParams<LlamaSpec>): Promise<ProviderReply> {
     const loaded = await this.models.acquire(params.spec);
     loaded.active++;
@@ -112,7 +129,7 @@ export class LlamaProvider implements Provider<LlamaSpec> {
     const aligned = alignWithCache(sequence.contextTokens, wanted, model);
     const input = prependsBos ? aligned.slice(1) : aligned;
     const contextSize = sequence.contextSize;
-    if (aligned.length + 1 >= contextSize) throw aideError("CONTEXT_FULL", { needed: aligned.length + 1, limit: contextSize });
+    if (aligned.length + 1 >= contextSize) throw aideError("CONTEXT_FULL", { needed: aligned.length + 1, limit: contextSize }, { needed: aligned.length + 1, limit: contextSize });
     const maxTokens = Math.min(request.max_tokens ?? spec.maxOutputTokens, contextSize - aligned.length - 1);
     const gbnf = requestGrammar(spec, request);
     const grammar = gbnf === undefined ? undefined : await this.grammar(loaded, gbnf);

@@ -1,9 +1,12 @@
 import type { Logger } from "pino";
-import { AideError, aideError, type ModelChatRequest, type ModelChatResult, type ModelDelta, type ModelInfo } from "@aide/contracts";
+import { randomUUID } from "node:crypto";
+import { AideError, aideError, type ModelChatRequest, type ModelChatResult, type ModelDelta, type ModelInfo, type ModelProfile } from "@aide/contracts";
 import type { ModelRegistry, ModelSpec } from "./model-spec.js";
 import type { Provider, ProviderReply } from "./provider.js";
 import { InFlight } from "./in-flight.js";
 import { DeltaBatcher } from "./delta-batcher.js";
+import { probeModel } from "./probe/probe-model.js";
+import { profileKey, type ProfileStore } from "./probe/profile-store.js";
 
 export type ProviderSet = { [K in ModelSpec["provider"]]?: Provider<Extract<ModelSpec, { provider: K }>> };
 
@@ -16,6 +19,12 @@ export interface ModelEngineDeps {
   /** Deltas are coalesced over this window (ms); 0 publishes every chunk as it comes. Default 25. */
   deltaIntervalMs?: number;
   now?: () => number;
+  /** `$AIDE_HOME` (model files, for the probe's cache keys). */
+  home?: string;
+  /** Where capability profiles are cached; without it every probe runs afresh. */
+  profiles?: ProfileStore;
+  /** Tool-call trials per arm when a probe request does not say. Default 3. */
+  probeTrials?: number;
 }
 
 /**
@@ -26,15 +35,28 @@ export interface ModelEngineDeps {
 export class ModelEngine {
   private readonly inFlight = new InFlight();
   private readonly now: () => number;
+  private registry: ModelRegistry;
+  private readonly probes = new Map<string, Promise<ModelProfile>>();
 
   constructor(private readonly deps: ModelEngineDeps) {
     this.now = deps.now ?? (() => performance.now());
+    this.registry = deps.registry;
+  }
+
+  get currentRegistry(): ModelRegistry {
+    return this.registry;
+  }
+
+  /** Swaps the registry (agent.model.reload); chats in flight keep the spec they resolved. */
+  setRegistry(registry: ModelRegistry): void {
+    this.registry = registry;
   }
 
   resolve(id: string | undefined): ModelSpec {
-    const wanted = id ?? this.deps.registry.default;
-    const spec = this.deps.registry.models.find((model) => model.id === wanted);
-    if (!spec) throw aideError("MODEL_NOT_FOUND", { model: wanted });
+    if (this.registry.models.length === 0) throw aideError("NO_MODEL", { detail: this.registry.hint ?? "configure one with `aide models add`" });
+    const wanted = id ?? this.registry.default;
+    const spec = this.registry.models.find((model) => model.id === wanted);
+    if (!spec) throw aideError("MODEL_NOT_FOUND", { model: wanted, known: this.registry.models.map((model) => model.id).join(", ") });
     return spec;
   }
 
@@ -45,7 +67,11 @@ export class ModelEngine {
   }
 
   async chat(request: ModelChatRequest, serviceSignal?: AbortSignal): Promise<ModelChatResult> {
-    const spec = this.resolve(request.model);
+    return this.chatWith(this.resolve(request.model), request, serviceSignal);
+  }
+
+  /** A chat against a given spec (the probe varies one field of a registry entry). */
+  async chatWith(spec: ModelSpec, request: ModelChatRequest, serviceSignal?: AbortSignal): Promise<ModelChatResult> {
     const provider = this.provider(spec);
     const started = this.now();
     const controller = this.inFlight.start(request.request_id);
@@ -95,9 +121,52 @@ export class ModelEngine {
     return { aborted: this.inFlight.abort(requestId) };
   }
 
-  async list(): Promise<{ models: ModelInfo[]; default: string }> {
-    const models = await Promise.all(this.deps.registry.models.map((spec) => this.info(spec)));
-    return { models, default: this.deps.registry.default };
+  async list(): Promise<{ models: ModelInfo[]; default: string; hint?: string }> {
+    const registry = this.registry;
+    const models = await Promise.all(registry.models.map((spec) => this.info(spec)));
+    return { models, default: registry.default, ...(registry.hint !== undefined ? { hint: registry.hint } : {}) };
+  }
+
+  private cachedProfile(spec: ModelSpec): ModelProfile | undefined {
+    const key = this.deps.profiles && this.deps.home !== undefined ? profileKey(spec, this.deps.home) : undefined;
+    return key === undefined ? undefined : this.deps.profiles?.get(key);
+  }
+
+  /**
+   * The model's capability profile: the cached one when it still matches the file or endpoint,
+   * else a probe (one at a time per model; concurrent callers share it), cached for next time.
+   */
+  async probe(id: string | undefined, options: { refresh?: boolean; trials?: number } = {}, signal?: AbortSignal): Promise<ModelProfile> {
+    const spec = this.resolve(id);
+    if (spec.provider === "scripted") throw aideError("VALIDATION", { detail: `${spec.id} replays a recorded transcript: there is nothing to probe` });
+    const key = this.deps.home !== undefined ? profileKey(spec, this.deps.home) : `${spec.provider}:${spec.id}`;
+    if (key === undefined) throw aideError("MODEL_UNAVAILABLE", { model: spec.id, detail: "its file is absent" });
+    if (!options.refresh) {
+      const cached = this.deps.profiles?.get(key);
+      if (cached) return cached;
+    }
+    const running = this.probes.get(key);
+    if (running) return running;
+    const provider = this.provider(spec);
+    const probe = probeModel(spec, {
+      chat: (target, request) => this.chatWith(target, request, signal),
+      facts: async (target) => provider.describe?.(target),
+      generateId: () => randomUUID().slice(0, 8),
+      now: () => new Date(),
+    }, { key, trials: options.trials ?? this.deps.probeTrials ?? 3 }).then((profile) => {
+      try {
+        this.deps.profiles?.put(profile);
+      } catch (error) {
+        this.deps.logger.warn({ err: error, model: spec.id }, "the probe's profile could not be cached");
+      }
+      this.deps.logger.info({ model: spec.id, window: profile.context.window, tier: profile.prompt_tier, grammar: profile.grammar, calls: profile.tool_calls }, "model probed");
+      return profile;
+    }).finally(() => {
+      this.probes.delete(key);
+      void provider.dropSessions?.(spec, "probe-");
+    });
+    this.probes.set(key, probe);
+    return probe;
   }
 
   private async info(spec: ModelSpec): Promise<ModelInfo> {
@@ -105,9 +174,13 @@ export class ModelEngine {
     const status = provider
       ? await provider.status(spec).catch((error: Error) => ({ available: false, loaded: false, detail: error.message }))
       : { available: false, loaded: false, detail: `the ${spec.provider} provider is not enabled in this service` };
+    const profile = this.cachedProfile(spec);
+    const origin = this.registry.origins?.[spec.id];
     return {
       id: spec.id,
       provider: spec.provider,
+      ...(origin !== undefined ? { source: origin } : {}),
+      ...(profile !== undefined ? { profile } : {}),
       ...(spec.label !== undefined ? { label: spec.label } : {}),
       thinking: spec.thinking,
       ...(spec.thinkingLabel !== undefined ? { thinking_label: spec.thinkingLabel } : {}),

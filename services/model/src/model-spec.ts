@@ -117,6 +117,12 @@ export type RegistryConfig = z.infer<typeof RegistryConfigSchema>;
 export interface ModelRegistry {
   default: string;
   models: ModelSpec[];
-  /** Where the registry came from (a file path or "built-in"). */
+  /** Where the registry came from (a file path, "discovery", or both). */
   source: string;
+  /** Each id's origin (absent: configured). */
+  origins?: Record<string, "configured" | "discovered">;
+  /** What discovery asked and found, one line per place. */
+  report?: string[];
+  /** Set when the registry is empty: what to do to get a model. */
+  hint?: string;
 }

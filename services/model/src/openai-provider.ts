@@ -5,7 +5,8 @@ import type { OpenAiSpec } from "./model-spec.js";
 import { assertEndpointAllowed, isLoopbackUrl, resolveApiKey } from "./endpoint-policy.js";
 import { postStreaming, readLines, readSseData, type AttemptSignal } from "./http-stream.js";
 import { chatCompletionsUrl, contextSizeOf, ollamaBody, ollamaChatUrl, openAiBody } from "./openai-wire.js";
-import { estimatePromptTokens, estimateTokens, type Provider, type ProviderChatParams, type ProviderReply, type ProviderStatus } from "./provider.js";
+import { estimatePromptTokens, estimateTokens, type Provider, type ProviderChatParams, type ProviderFacts, type ProviderReply, type ProviderStatus } from "./provider.js";
+import { fetchJson } from "./discovery/discover-servers.js";
 
 export interface OpenAiProviderOptions {
   env: Record<string, string | undefined>;
@@ -94,6 +95,40 @@ export class OpenAiProvider implements Provider<OpenAiSpec> {
       const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
       return { available: false, loaded: false, detail: `${spec.baseUrl} is not reachable: ${cause?.code ?? cause?.message ?? (error as Error).message}` };
     }
+  }
+
+  /**
+   * What the endpoint says about its window: Ollama's model info (`<arch>.context_length`, the
+   * trained window; the applied num_ctx is what aide sends, checked by the probe's long prompt),
+   * llama-server's `/props` n_ctx (the loaded window). Other servers say nothing the probe can trust.
+   */
+  async describe(spec: OpenAiSpec): Promise<ProviderFacts> {
+    assertEndpointAllowed(spec);
+    const root = new URL(spec.baseUrl);
+    root.pathname = root.pathname.replace(/\/v1\/?$/, "/");
+    const base = root.toString().replace(/\/+$/, "");
+    const notes: string[] = [];
+    let trainedWindow: number | undefined;
+    let loadedWindow: number | undefined;
+    try {
+      if (spec.flavor === "ollama") {
+        const show = (await fetchJson(`${base}/api/show`, { method: "POST", body: JSON.stringify({ model: spec.model }), timeoutMs: 3000 })) as { model_info?: Record<string, unknown> };
+        const entry = Object.entries(show.model_info ?? {}).find(([key, value]) => key.endsWith(".context_length") && typeof value === "number");
+        trainedWindow = entry ? (entry[1] as number) : undefined;
+      } else if (spec.flavor === "llamacpp") {
+        const props = (await fetchJson(`${base}/props`, { timeoutMs: 3000 })) as { default_generation_settings?: { n_ctx?: unknown } };
+        const nCtx = props.default_generation_settings?.n_ctx;
+        loadedWindow = typeof nCtx === "number" && nCtx > 0 ? nCtx : undefined;
+      }
+    } catch (error) {
+      notes.push(`the endpoint did not describe its window (${(error as Error).message})`);
+    }
+    return {
+      ...(trainedWindow !== undefined ? { trainedWindow } : {}),
+      ...(loadedWindow !== undefined ? { loadedWindow } : {}),
+      template: { name: `${spec.flavor} server template`, systemRole: true },
+      notes,
+    };
   }
 
   async chat(params: ProviderChatParams<OpenAiSpec>): Promise<ProviderReply> {
@@ -229,7 +264,7 @@ export class OpenAiProvider implements Provider<OpenAiSpec> {
     const contextSize = contextSizeOf(spec);
     if (actual < estimate * 0.6 && estimate >= contextSize * 0.8) {
       logger.warn({ estimate, actual, contextSize }, "prompt truncated by the server");
-      throw aideError("PROMPT_TRUNCATED", { actual, expected: estimate }, { context_size: contextSize });
+      throw aideError("PROMPT_TRUNCATED", { actual, expected: estimate }, { context_size: contextSize, actual, expected: estimate });
     }
   }
 

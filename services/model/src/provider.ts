@@ -27,6 +27,16 @@ export interface ProviderStatus {
   detail?: string;
 }
 
+/** What a provider can tell the capability probe about a model beyond what a chat shows. */
+export interface ProviderFacts {
+  /** The window the model was trained with. */
+  trainedWindow?: number;
+  /** The window actually loaded / served. */
+  loadedWindow?: number;
+  template: { name: string; systemRole: boolean };
+  notes: string[];
+}
+
 /** One provider kind (llama, openai, scripted) serving every spec of that kind. */
 export interface Provider<S extends ModelSpec = ModelSpec> {
   readonly kind: S["provider"];
@@ -34,6 +44,10 @@ export interface Provider<S extends ModelSpec = ModelSpec> {
   readonly coalesceDeltas?: boolean;
   chat(params: ProviderChatParams<S>): Promise<ProviderReply>;
   status(spec: S): Promise<ProviderStatus>;
+  /** Facts for the capability probe (loads a local model); absent for providers with nothing to probe. */
+  describe?(spec: S): Promise<ProviderFacts>;
+  /** Drops warm sessions whose id starts with the prefix (the probe's, once it is done). */
+  dropSessions?(spec: S, prefix: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -5,6 +5,7 @@ import {
   CheckpointRestoreReplySchema,
   ModelChatReplySchema,
   ModelListReplySchema,
+  ModelProbeReplySchema,
   ModelDeltaSchema,
   ToolExecReplySchema,
   ToolListReplySchema,
@@ -20,6 +21,8 @@ import type { CheckpointsPort, EgressJournal, ModelPort, ToolsPort } from "./ser
 
 export interface BusPortTimeouts {
   modelTimeoutMs: number;
+  /** How long a run waits for its model's first capability probe (later runs read the cache). */
+  probeTimeoutMs?: number;
   toolTimeoutMs: number;
   checkpointTimeoutMs: number;
 }
@@ -56,6 +59,21 @@ export function busModelPort(connection: NatsConnection, timeouts: BusPortTimeou
         const result = await busRequest(connection, subjects.model.list, {}, ModelListReplySchema, { timeoutMs: 5_000, service: "model" });
         const id = model ?? result.default;
         return result.models.find((info) => info.id === id)?.context_budget;
+      } catch {
+        return undefined;
+      }
+    },
+    async profile(model) {
+      try {
+        return await busRequest(connection, subjects.model.probe, model === undefined ? {} : { model }, ModelProbeReplySchema, { timeoutMs: timeouts.probeTimeoutMs ?? 180_000, service: "model" });
+      } catch {
+        return undefined;
+      }
+    },
+    async models() {
+      try {
+        const result = await busRequest(connection, subjects.model.list, {}, ModelListReplySchema, { timeoutMs: 10_000, service: "model" });
+        return { ids: result.models.map((info) => info.id), default: result.default, ...(result.hint !== undefined ? { hint: result.hint } : {}) };
       } catch {
         return undefined;
       }

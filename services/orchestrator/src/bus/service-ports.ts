@@ -1,4 +1,5 @@
 import type {
+  ModelProfile,
   Checkpoint,
   CheckpointCommitRequest,
   CheckpointRestoreRequest,
@@ -24,6 +25,16 @@ export interface ModelPort {
    * throw: a model service that does not answer leaves the configured character budget in force.
    */
   contextTokens?(model: string | undefined): Promise<number | undefined>;
+  /**
+   * The model's capability profile (the model service probes it once per file or endpoint and
+   * caches it); undefined when there is none or the service does not answer. Must not throw.
+   */
+  profile?(model: string | undefined): Promise<ModelProfile | undefined>;
+  /**
+   * The ids the model service offers (configured and discovered) and its default; undefined when
+   * it does not answer (a start then goes ahead and the run reports the model's error). Must not throw.
+   */
+  models?(): Promise<{ ids: string[]; default: string; hint?: string } | undefined>;
 }
 
 export interface ToolsExecOptions {

@@ -13,6 +13,7 @@ import { defineEndpoint, type Endpoint } from "@aide/runtime";
 import type { Orchestrator } from "../orchestrator.js";
 import { abortRun } from "./abort-run.js";
 import { changeMode } from "./change-mode.js";
+import { checkStartModel } from "./check-start-model.js";
 import { decideApproval } from "./decide-approval.js";
 import { restoreCheckpoint } from "./restore-checkpoint.js";
 import { sendMessage } from "./send-message.js";
@@ -26,6 +27,7 @@ export function commandEndpoints(orchestrator: Orchestrator): Endpoint[] {
       subject: subjects.cmd.start,
       schema: StartRequestSchema,
       async handle(request) {
+        await checkStartModel(orchestrator.seams.model, request.model ?? orchestrator.seams.config.defaultModel);
         const record = await orchestrator.start(request);
         return { session: record.id, run: record.run, state: record.state };
       },

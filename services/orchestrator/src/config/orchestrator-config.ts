@@ -28,6 +28,8 @@ export interface OrchestratorConfig {
   modelTimeoutMs: number;
   toolTimeoutMs: number;
   checkpointTimeoutMs: number;
+  /** How long a run waits for its model's first capability probe (`AIDE_MODEL_PROBE_TIMEOUT_MS`, default 180 s). */
+  probeTimeoutMs?: number;
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -64,5 +66,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Orchestrato
     modelTimeoutMs: positive(env, "AIDE_MODEL_TIMEOUT_MS", 600_000),
     toolTimeoutMs: positive(env, "AIDE_TOOL_TIMEOUT_MS", 900_000),
     checkpointTimeoutMs: positive(env, "AIDE_CHECKPOINT_TIMEOUT_MS", 60_000),
+    probeTimeoutMs: positive(env, "AIDE_MODEL_PROBE_TIMEOUT_MS", 180_000),
   };
 }

@@ -10,3 +10,7 @@ export type { CompactionPlan } from "./compaction.js";
 export { environmentDetails, memoryBlock, MAX_MEMORIES } from "./environment-details.js";
 export type { EnvironmentFacts, MemoryInput } from "./environment-details.js";
 export { exampleCall } from "./tool-examples.js";
+export { compactSystemPrompt, compactToolLine } from "./compact-prompt.js";
+export { modelFit } from "./model-fit.js";
+export type { ModelFit } from "./model-fit.js";
+export { firstTurnOverflow } from "./first-turn-overflow.js";

@@ -1,9 +1,17 @@
-import type { ToolDescriptor } from "@aide/contracts";
+import type { PromptTier, ToolDescriptor } from "@aide/contracts";
 import { exampleCall, toolSummary } from "./tool-examples.js";
+import { compactSystemPrompt } from "./compact-prompt.js";
 
 export type AgentMode = "plan" | "act";
 
-export type SystemPromptInput = { mode: AgentMode; tools: ToolDescriptor[]; workspace: string; now: Date };
+export type SystemPromptInput = {
+  mode: AgentMode;
+  tools: ToolDescriptor[];
+  workspace: string;
+  now: Date;
+  /** "compact" for model windows up to 8k tokens (compact-prompt.ts); default "full". */
+  tier?: PromptTier;
+};
 
 const PROTOCOL = `# How to call tools
 Write each call as an XML block: the tool name as the outer tag, one tag per parameter, values as plain text (no JSON, no quoting, no escaping):
@@ -30,6 +38,7 @@ Edit with replace_in_file (SEARCH/REPLACE blocks: SEARCH copied exactly from the
  * cache can reuse it across turns. Only the date of `now` is used, for the same reason.
  */
 export function systemPrompt(input: SystemPromptInput): string {
+  if (input.tier === "compact") return compactSystemPrompt(input);
   const date = input.now.toISOString().slice(0, 10);
   const header = `You are aide, a careful coding agent working offline in the workspace ${input.workspace}. Today is ${date}.`;
   const tools = input.tools.map((tool) => `${toolSummary(tool)}\n${exampleCall(tool)}`).join("\n\n");

@@ -1,4 +1,4 @@
-import type { ToolDescriptor } from "@aide/contracts";
+import type { PromptTier, ToolDescriptor } from "@aide/contracts";
 import { classifyIntents, type Intent } from "./classify-intents.js";
 
 /** Always offered in Act mode: the model can always look around, edit and finish. */
@@ -37,6 +37,36 @@ export const SWITCH_TO_ACT_MODE_TOOL: ToolDescriptor = {
   handled_by: "orchestrator",
 };
 
+/**
+ * The compact tier (windows up to 8k tokens) offers fewer tools: the same core, intents add only
+ * what they need most (no apply_patch, process tools only for processes), and tools this router
+ * does not know are left out (each costs prompt tokens a small window cannot spare).
+ */
+const COMPACT_BY_INTENT: Record<Intent, string[]> = {
+  artifacts: [],
+  execution: ["run_command"],
+  source: ["run_command"],
+  reports: ["run_command"],
+  comparisons: ["run_command"],
+  processes: ["process_start", "process_poll", "process_cancel"],
+  git: ["git_status", "git_diff"],
+  memory: ["remember", "recall", "forget"],
+  delegation: ["spawn_agent"],
+};
+const COMPACT_PLAN_CORE = ["read_file", "list_dir", "search_files", "attempt_completion", "switch_to_act_mode"];
+const COMPACT_PLAN_BY_INTENT: Partial<Record<Intent, string[]>> = { git: ["git_status", "git_diff"], memory: ["recall"], processes: ["process_poll"] };
+
+function selectCompact(task: string, catalog: ToolDescriptor[], mode: "plan" | "act"): ToolDescriptor[] {
+  const intents = classifyIntents(task);
+  const wanted = new Set<string>(mode === "plan" ? COMPACT_PLAN_CORE : CORE_ACT_TOOLS);
+  for (const intent of intents) for (const name of (mode === "plan" ? COMPACT_PLAN_BY_INTENT[intent] : COMPACT_BY_INTENT[intent]) ?? []) wanted.add(name);
+  if (mode === "act" && intents.length === 0) wanted.add("run_command");
+  if (wantsPlan(task, intents)) wanted.add("update_plan");
+  const selected = catalog.filter((tool) => wanted.has(tool.name) && (mode === "plan" || tool.name !== "switch_to_act_mode"));
+  if (mode === "plan" && !selected.some((tool) => tool.name === "switch_to_act_mode")) selected.push(SWITCH_TO_ACT_MODE_TOOL);
+  return selected;
+}
+
 function wantsPlan(task: string, intents: Intent[]): boolean {
   return /\b(plan|steps|step by step|todo|checklist)\b/i.test(task) || intents.length >= 3 || task.length > 400;
 }
@@ -47,7 +77,8 @@ function wantsPlan(task: string, intents: Intent[]): boolean {
  * tools, `update_plan`, and `switch_to_act_mode`. Catalog order is kept. This only keeps the
  * model's choice small: authorization happens in the approval gate and the tools service.
  */
-export function selectTools(task: string, catalog: ToolDescriptor[], mode: "plan" | "act"): ToolDescriptor[] {
+export function selectTools(task: string, catalog: ToolDescriptor[], mode: "plan" | "act", tier: PromptTier = "full"): ToolDescriptor[] {
+  if (tier === "compact") return selectCompact(task, catalog, mode);
   if (mode === "plan") {
     const selected = catalog.filter(
       (tool) => (tool.read_only && tool.name !== "spawn_agent") || tool.name === "update_plan" || tool.name === "switch_to_act_mode",

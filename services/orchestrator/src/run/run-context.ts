@@ -8,6 +8,7 @@ import type { SessionRecord } from "../session/session-record.js";
 import type { SessionRuntime } from "../session/session-runtime.js";
 import type { SessionStore } from "../session/session-store.js";
 import type { RunPolicies } from "./run-policies.js";
+import type { ModelFit } from "../context/model-fit.js";
 
 /** Every source of I/O and nondeterminism the orchestrator uses, injected (STYLE.md "Seams"). */
 export interface OrchestratorSeams {
@@ -64,6 +65,8 @@ export interface RunContext {
   memories?: Memory[];
   /** The run's context budget in characters (from the model's window; shrunk after CONTEXT_FULL). */
   contextChars?: number;
+  /** The model's window, prompt tier and grammar for this run (from its probe profile), resolved once. */
+  modelFit?: ModelFit;
   /** Set once attempt_completion was accepted or the run must end. */
   outcome?: RunOutcome;
 }

@@ -1,5 +1,5 @@
 import { AideError, type ChatMessage } from "@aide/contracts";
-import { wrapToolResult } from "../context/index.js";
+import { firstTurnOverflow, modelFit, wrapToolResult } from "../context/index.js";
 import type { BatchCall } from "../session/session-record.js";
 import { buildContextStep, runCatalog, type BuiltContext } from "../turn/build-context.js";
 import { executeToolCalls } from "../turn/execute-tool-calls.js";
@@ -72,12 +72,29 @@ async function requestModelWithinWindow(context: RunContext, built: BuiltContext
     return await requestModelStep(context, built.messages, built.tools);
   } catch (error) {
     if (!(error instanceof AideError && error.code === "CONTEXT_FULL")) throw error;
+    // Only the task is in the transcript: there is nothing to compact.
+    if (context.state.transcript.filter((message) => message.role !== "system").length <= 1) throw overflowOnFirstTurn(context, built, error);
     context.contextChars = Math.max(2_000, Math.floor(built.chars * 0.6));
     // The smaller budget makes the context step compact (or, failing that, drop the oldest part).
     const retry = await buildContextStep(context);
     if (retry.chars >= built.chars) throw error;
     return requestModelStep(context, retry.messages, retry.tools);
   }
+}
+
+function overflowOnFirstTurn(context: RunContext, built: BuiltContext, error: AideError): AideError {
+  const number = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : undefined);
+  const needed = number(error.details?.needed);
+  const limit = number(error.details?.limit);
+  return firstTurnOverflow({
+    model: context.session.record.model || "(the default model)",
+    fit: context.modelFit ?? modelFit(context.seams.config.contextChars, undefined, undefined),
+    ...(needed !== undefined ? { needed } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+    systemChars: built.messages[0]?.role === "system" ? built.messages[0].content.length : 0,
+    taskChars: context.task.length,
+    tools: built.tools.length,
+  });
 }
 
 /**

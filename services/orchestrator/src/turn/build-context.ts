@@ -1,5 +1,5 @@
 import type { ChatMessage, ToolDescriptor } from "@aide/contracts";
-import { buildContext, compactionPrompt, modeNotice, planCompaction, systemPrompt } from "../context/index.js";
+import { buildContext, compactionPrompt, modeNotice, modelFit, planCompaction, systemPrompt, type ModelFit } from "../context/index.js";
 import { selectTools } from "../routing/index.js";
 import type { RunContext } from "../run/run-context.js";
 
@@ -48,12 +48,12 @@ function drainInbox(context: RunContext): void {
   if (texts.length === 0 && notice !== undefined) context.state.transcript.push({ role: "user", content: notice });
 }
 
-function ensureSystem(context: RunContext, tools: ToolDescriptor[]): string {
+function ensureSystem(context: RunContext, tools: ToolDescriptor[], fit: ModelFit): string {
   const record = context.session.record;
   const holder = context.depth === 0 ? record : context.state;
   const existing = (holder as { system?: string }).system;
   if (existing !== undefined) return existing;
-  const system = systemPrompt({ mode: record.mode, tools, workspace: record.workspace, now: context.seams.now() });
+  const system = systemPrompt({ mode: record.mode, tools, workspace: record.workspace, now: context.seams.now(), tier: fit.tier });
   (holder as { system?: string }).system = system;
   return system;
 }
@@ -66,14 +66,15 @@ function ensureSystem(context: RunContext, tools: ToolDescriptor[]): string {
 export async function buildContextStep(context: RunContext): Promise<BuiltContext> {
   const record = context.session.record;
   drainInbox(context);
-  const tools = selectTools(context.task, runCatalog(context), record.mode);
-  const system = ensureSystem(context, tools);
+  const fit = (context.modelFit ??= await resolveModelFit(context));
+  const tools = selectTools(context.task, runCatalog(context), record.mode, fit.tier);
+  const system = ensureSystem(context, tools, fit);
   // Memories and the time are fixed per run: the prompt prefix must not change between turns.
   context.memories ??= context.depth === 0 ? await context.seams.memory.recall(record.user, undefined, 8).catch(() => []) : [];
   const input = {
     system,
     memories: context.memories.map((memory) => ({ id: memory.id, text: memory.text })),
-    budgetChars: (context.contextChars ??= await resolveContextChars(context)),
+    budgetChars: (context.contextChars ??= fit.budgetChars),
     environment: { workspace: record.workspace, mode: record.mode, now: new Date(context.startedAtMs).toISOString() },
   };
   let built = buildContext({ ...input, messages: context.state.transcript });
@@ -84,7 +85,10 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
   }
   await context.session.emit(
     "context.built",
-    { messages: built.messages.length, dropped: built.dropped, chars: built.chars, compacted, tools: tools.map((tool) => tool.name) },
+    {
+      messages: built.messages.length, dropped: built.dropped, chars: built.chars, compacted, tools: tools.map((tool) => tool.name),
+      tier: fit.tier, ...(fit.windowTokens !== undefined ? { window_tokens: fit.windowTokens } : {}),
+    },
     context.depth,
     context.run,
   );
@@ -92,16 +96,14 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
 }
 
 /**
- * Characters per token assumed when a model's token window becomes a character budget: low for
- * BPE vocabularies (3.5–4 is typical), and a quarter of the window stays free for the reply.
+ * The model's fit for this run, once: its probe profile (the model service probes a model once and
+ * caches it) and the window its list gives. Both seams must not throw; without either the
+ * configured character budget and the full tier apply.
  */
-const charsPerToken = 3;
-
-/** The run's character budget: the configured one, or less when the model's window is smaller. */
-async function resolveContextChars(context: RunContext): Promise<number> {
-  const configured = context.seams.config.contextChars;
-  const tokens = await context.seams.model.contextTokens?.(context.session.record.model || undefined);
-  return tokens ? Math.min(configured, Math.floor(tokens * charsPerToken * 0.75)) : configured;
+async function resolveModelFit(context: RunContext): Promise<ModelFit> {
+  const model = context.session.record.model || undefined;
+  const [profile, tokens] = await Promise.all([context.seams.model.profile?.(model), context.seams.model.contextTokens?.(model)]);
+  return modelFit(context.seams.config.contextChars, profile, tokens);
 }
 
 /** Summarizes the oldest part of the transcript once (the model writes the summary). */

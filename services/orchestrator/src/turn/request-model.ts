@@ -30,6 +30,8 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
         // Every turn of the loop acts through a tool (attempt_completion ends it), so a local
         // model's grammar requires a call after its prose instead of allowing prose forever.
         tool_choice: "required",
+        // The probe measured whether this model's calls are more often valid with the grammar.
+        ...(context.modelFit?.grammar !== undefined ? { grammar: context.modelFit.grammar } : {}),
         stream: true,
         timeout_ms: seams.config.modelTimeoutMs,
       },

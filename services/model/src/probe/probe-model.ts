@@ -1,0 +1,136 @@
+import { AideError, promptTierFor, type ModelChatRequest, type ModelChatResult, type ModelProfile } from "@aide/contracts";
+import type { ModelSpec } from "../model-spec.js";
+import type { ProviderFacts } from "../provider.js";
+import { runToolTrials } from "./probe-trials.js";
+
+export interface ProbeDeps {
+  /** Runs one chat against the spec as given (the probe varies nativeTools on a copy). */
+  chat(spec: ModelSpec, request: ModelChatRequest): Promise<ModelChatResult>;
+  /** The provider's facts (windows, template); undefined when it has none. */
+  facts(spec: ModelSpec): Promise<ProviderFacts | undefined>;
+  generateId(): string;
+  now(): Date;
+}
+
+export interface ProbeOptions {
+  key: string;
+  /** Tool-call trials per arm (with and without the grammar; native and XML). */
+  trials: number;
+}
+
+const STORY = "Once upon a time a small robot lived in a workshop full of tools. Every morning it counted the screws, sorted the wires and swept the floor. One day it found a map under the bench. ";
+
+function perSecond(tokens: number, ms: number | undefined): number | undefined {
+  return ms !== undefined && ms > 0 && tokens > 0 ? Math.round((tokens / ms) * 1000 * 10) / 10 : undefined;
+}
+
+/** Prefill from the first token's latency, decode from the rest (both measured on one chat). */
+function speeds(reply: ModelChatResult): ModelProfile["speed"] {
+  const evaluated = reply.usage.evaluated_prompt_tokens ?? reply.usage.prompt_tokens;
+  const first = reply.timings.first_token_ms;
+  const decodeMs = first !== undefined ? reply.timings.total_ms - first : undefined;
+  const prefill = perSecond(evaluated, first);
+  const decode = perSecond(Math.max(0, reply.usage.completion_tokens - 1), decodeMs);
+  return { ...(prefill !== undefined ? { prefill_tokens_per_s: prefill } : {}), ...(decode !== undefined ? { decode_tokens_per_s: decode } : {}) };
+}
+
+/**
+ * Sends a prompt estimated at `tokens` tokens and compares the server's prompt count with it:
+ * Ollama cuts a prompt longer than its applied num_ctx to the last num_ctx tokens and carries on.
+ */
+async function longPrompt(deps: ProbeDeps, spec: ModelSpec, tokens: number): Promise<NonNullable<ModelProfile["context"]["long_prompt"]>> {
+  const content = STORY.repeat(Math.ceil((tokens * 4) / STORY.length));
+  const sent = Math.ceil(content.length / 4) + 4;
+  try {
+    const reply = await deps.chat(spec, { request_id: deps.generateId(), session: `probe-long-${deps.generateId()}`, messages: [{ role: "user", content }], tools: [], max_tokens: 1, stream: false });
+    const evaluated = reply.usage.prompt_tokens;
+    return { sent, evaluated, truncated: evaluated < sent * 0.9 };
+  } catch (error) {
+    if (error instanceof AideError && error.code === "PROMPT_TRUNCATED") {
+      const actual = Number(error.details?.actual ?? 0);
+      return { sent, evaluated: actual, truncated: true };
+    }
+    throw error;
+  }
+}
+
+/**
+ * The capability probe: the real window (the provider's facts, and for endpoints a prompt just over
+ * the window the server claims, to catch a silent cut), prefill and decode speed, KV reuse across two
+ * turns of one session, tool-call validity over N trials with and without the grammar (for
+ * endpoints: native calls versus the XML protocol), and the chat template's system role. The result
+ * picks the prompt tier, grammar on/off and native vs XML calls that the orchestrator uses.
+ */
+export async function probeModel(spec: ModelSpec, deps: ProbeDeps, options: ProbeOptions): Promise<ModelProfile> {
+  const facts = (await deps.facts(spec)) ?? { template: { name: "unknown", systemRole: true }, notes: [] };
+  const notes = [...facts.notes];
+  const session = `probe-${deps.generateId()}`;
+
+  const messages = [{ role: "system" as const, content: "You tell short stories." }, { role: "user" as const, content: STORY }];
+  const first = await deps.chat(spec, { request_id: deps.generateId(), session, messages, tools: [], max_tokens: 24, temperature: 0, stream: false });
+  const speed = speeds(first);
+  const chars = messages.reduce((sum, message) => sum + message.content.length, 0);
+  const charsPerToken = first.usage.prompt_tokens > 0 ? Math.round((chars / first.usage.prompt_tokens) * 100) / 100 : undefined;
+  const grown = [...messages, { role: "assistant" as const, content: first.text }, { role: "user" as const, content: "Go on." }];
+  const second = await deps.chat(spec, { request_id: deps.generateId(), session, messages: grown, tools: [], max_tokens: 8, temperature: 0, stream: false });
+  const evaluated = second.usage.evaluated_prompt_tokens;
+  const kvReuse = evaluated === undefined
+    ? undefined
+    : { reused: evaluated < second.usage.prompt_tokens - first.usage.prompt_tokens / 2, second_turn_prompt: second.usage.prompt_tokens, second_turn_evaluated: evaluated };
+  if (kvReuse === undefined) notes.push("KV reuse: the endpoint does not report evaluated prompt tokens");
+
+  let long: ModelProfile["context"]["long_prompt"];
+  let applied: number | undefined;
+  if (spec.provider === "openai" && spec.flavor === "ollama") {
+    // Just over the window aide asks for: a server that honours num_ctx cuts to it; one that ignores it cuts lower.
+    long = await longPrompt(deps, spec, Math.min(Math.ceil(spec.contextBudget * 1.1), 20_000));
+    if (long.truncated) {
+      applied = long.evaluated;
+      notes.push(`the server cut a ${long.sent}-token prompt to ${long.evaluated} tokens without an error (applied num_ctx ≈ ${long.evaluated})`);
+    }
+  }
+
+  const id = (arm: string) => (index: number) => `${session}-${arm}-${index}`;
+  let withGrammar: ModelProfile["tool_trials"]["with_grammar"];
+  let withoutGrammar: ModelProfile["tool_trials"]["without_grammar"];
+  let toolCalls: ModelProfile["tool_calls"] = "xml";
+  if (spec.provider === "llama") {
+    withGrammar = await runToolTrials((request) => deps.chat(spec, request), { trials: options.trials, session: `${session}-tools`, grammar: true, native: false, requestId: id("g") });
+    withoutGrammar = await runToolTrials((request) => deps.chat(spec, request), { trials: options.trials, session: `${session}-tools`, grammar: false, native: false, requestId: id("n") });
+  } else {
+    const xmlSpec = { ...spec, nativeTools: false } as ModelSpec;
+    const nativeSpec = { ...spec, nativeTools: true } as ModelSpec;
+    withoutGrammar = await runToolTrials((request) => deps.chat(xmlSpec, request), { trials: options.trials, session: `${session}-xml`, native: false, requestId: id("x") });
+    const native = await runToolTrials((request) => deps.chat(nativeSpec, request), { trials: options.trials, session: `${session}-native`, native: true, requestId: id("t") });
+    notes.push(`native tools: ${native.native ?? 0}/${native.trials} replies came back as parsed calls, ${native.valid}/${native.trials} valid`);
+    const mostlyNative = (native.native ?? 0) * 5 >= native.trials * 4 && native.trials > 0;
+    if (mostlyNative && native.valid >= withoutGrammar.valid) toolCalls = "native";
+    withGrammar = undefined;
+    withoutGrammar = { ...withoutGrammar, native: native.native ?? 0 };
+  }
+
+  const known = [facts.loadedWindow, facts.trainedWindow, applied, spec.provider === "llama" ? undefined : spec.contextBudget].filter((value): value is number => value !== undefined && value > 0);
+  const window = known.length > 0 ? Math.min(...known) : spec.contextBudget;
+  const grammar = spec.provider === "llama" && withGrammar !== undefined ? withGrammar.valid >= withoutGrammar.valid : false;
+  return {
+    model: spec.id,
+    provider: spec.provider,
+    key: options.key,
+    probed_at: deps.now().toISOString(),
+    context: {
+      ...(facts.trainedWindow !== undefined ? { trained: facts.trainedWindow } : {}),
+      ...((applied ?? facts.loadedWindow) !== undefined ? { loaded: applied ?? facts.loadedWindow } : {}),
+      ...(long ? { long_prompt: long } : {}),
+      window,
+    },
+    prompt_tier: promptTierFor(window),
+    grammar,
+    tool_calls: toolCalls,
+    speed,
+    ...(charsPerToken !== undefined ? { chars_per_token: charsPerToken } : {}),
+    ...(kvReuse ? { kv_reuse: kvReuse } : {}),
+    tool_trials: { ...(withGrammar ? { with_grammar: withGrammar } : {}), without_grammar: withoutGrammar },
+    template: { name: facts.template.name, system_role: facts.template.systemRole },
+    notes,
+  };
+}
