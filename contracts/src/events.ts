@@ -27,6 +27,12 @@ function event<T extends string, P extends z.ZodTypeAny>(type: T, payload: P) {
   return z.object({ ...envelope, type: z.literal(type), payload });
 }
 
+/** What a screen rendering replaced: all kinds together, and by kind (`UntrustedCharacterKind`). */
+export const EscapesSchema = z.object({
+  count: z.number().int().nonnegative(),
+  kinds: z.record(z.string(), z.number().int().nonnegative()).default({}),
+});
+
 const ToolCallSummary = z.object({
   call_id: z.string(),
   tool: z.string(),
@@ -97,6 +103,14 @@ export const ApprovalRequestedEvent = event(
     expires_at: z.string(),
     /** The model's own hint: display only, never authorization. */
     model_hint: z.string().optional(),
+    /**
+     * Screen forms (`renderUntrusted`) of `command`, `diff` and `paths`, which stay raw for
+     * machines (the args digest, a re-check). A screen shows only these, and `escapes` loudly.
+     */
+    command_rendered: z.string().optional(),
+    diff_rendered: z.string().optional(),
+    paths_rendered: z.array(z.string()).optional(),
+    escapes: EscapesSchema.optional(),
   }),
 );
 export const ApprovalDecidedEvent = event(
@@ -105,6 +119,8 @@ export const ApprovalDecidedEvent = event(
     approval: z.string(),
     decision: z.enum(["approve", "reject", "abort", "timeout", "auto"]),
     feedback: z.string().optional(),
+    /** For a command the policy marked `consent_required`: whether the person granted network. */
+    network: z.boolean().optional(),
   }),
 );
 export const CheckpointCreatedEvent = event(
