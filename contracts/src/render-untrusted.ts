@@ -146,3 +146,18 @@ export function escapeWarning(count: number, escaped: Partial<Record<UntrustedCh
   const noun = count === 1 ? "character" : "characters";
   return `⚠ ${count} hidden/control ${noun} shown as ⟨…⟩${kinds ? ` (${kinds})` : ""}`;
 }
+
+/**
+ * JSON text made safe to print on a terminal without changing what it means: every character
+ * `renderUntrusted` would escape for a screen becomes a JSON `\uXXXX` escape (inside a string that
+ * is the same string). Tab, newline and CR are left alone: raw, they can only be whitespace between
+ * tokens (JSON escapes them inside strings), and escaping them there would break the JSON.
+ */
+export function jsonForScreen(json: string): string {
+  return json.replace(candidatePattern, (char: string) => {
+    if (char === "\t" || char === "\n" || char === "\r") return char;
+    let out = "";
+    for (let index = 0; index < char.length; index += 1) out += `\\u${char.charCodeAt(index).toString(16).padStart(4, "0")}`;
+    return out;
+  });
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { AgentEventSchema, countEscapeTokens, escapedCount, escapeWarning, renderForScreen, renderUntrusted, renderUntrustedValue } from "../src/index.js";
+import { AgentEventSchema, jsonForScreen, countEscapeTokens, escapedCount, escapeWarning, renderForScreen, renderUntrusted, renderUntrustedValue } from "../src/index.js";
 import { hostileStrings, rawControlPattern } from "./hostile-strings.js";
 
 describe("renderUntrusted", () => {
@@ -69,5 +69,14 @@ describe("the approval.requested fixture with a hostile command", () => {
     expect(event.payload.command).toMatch(rawControlPattern);
     expect(event.payload.command_rendered).toBe(rendered.text);
     expect(event.payload.escapes).toEqual({ count: escapedCount(rendered), kinds: rendered.escaped });
+  });
+});
+
+describe("jsonForScreen", () => {
+  it.each(hostileStrings)("$name: the JSON means the same and prints no raw control character", ({ text }) => {
+    const json = JSON.stringify({ text, list: [text] }, null, 2);
+    const safe = jsonForScreen(json);
+    expect(safe).not.toMatch(rawControlPattern);
+    expect(JSON.parse(safe)).toEqual({ text, list: [text] });
   });
 });
