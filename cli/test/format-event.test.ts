@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { AgentEventSchema } from "@aide/contracts";
 import { formatEvent } from "../src/commands/events.js";
+import { hostileStrings, rawControlPattern } from "../../contracts/test/hostile-strings.js";
 
 const fixtures = join(import.meta.dirname, "..", "..", "contracts", "test", "fixtures");
 const events = readdirSync(fixtures)
@@ -29,5 +30,18 @@ describe("aide events formatting", () => {
     expect(line).toContain("[PROTECTED]");
     expect(line).toContain("[INVISIBLE CHARACTERS]");
     expect(line).toContain("[network: consent_required]");
+  });
+  it.each(hostileStrings)("$name in any text field prints as tokens, marked, on one line", ({ text }) => {
+    for (const event of events) {
+      const poisoned = structuredClone(event) as typeof event & { payload: Record<string, unknown> };
+      for (const [key, value] of Object.entries(poisoned.payload)) if (typeof value === "string" && !["state", "mode", "decision"].includes(key)) poisoned.payload[key] = value + text;
+      const line = formatEvent(poisoned);
+      expect(line, event.type).not.toMatch(rawControlPattern);
+    }
+    const approval = events.find((event) => event.type === "approval.requested")!;
+    const line = formatEvent({ ...approval, payload: { ...approval.payload, command: `npm test ${text}`, command_rendered: undefined } } as typeof approval);
+    expect(line).not.toMatch(rawControlPattern);
+    expect(line).toContain("npm test");
+    expect(line).toMatch(/⚠ \d+ hidden\/control characters? shown as ⟨…⟩/);
   });
 });

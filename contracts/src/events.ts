@@ -27,6 +27,12 @@ function event<T extends string, P extends z.ZodTypeAny>(type: T, payload: P) {
   return z.object({ ...envelope, type: z.literal(type), payload });
 }
 
+/** What a screen rendering replaced: all kinds together, and by kind (`UntrustedCharacterKind`). */
+export const EscapesSchema = z.object({
+  count: z.number().int().nonnegative(),
+  kinds: z.record(z.string(), z.number().int().nonnegative()).default({}),
+});
+
 const ToolCallSummary = z.object({
   call_id: z.string(),
   tool: z.string(),
@@ -105,6 +111,14 @@ export const ApprovalRequestedEvent = event(
      * already approved) waits for the person to retry, proceed without a checkpoint, or stop.
      */
     checkpoint_failed: z.object({ code: z.string(), message: z.string() }).optional(),
+    /**
+     * Screen forms (`renderUntrusted`) of `command`, `diff` and `paths`, which stay raw for
+     * machines (the args digest, a re-check). A screen shows only these, and `escapes` loudly.
+     */
+    command_rendered: z.string().optional(),
+    diff_rendered: z.string().optional(),
+    paths_rendered: z.array(z.string()).optional(),
+    escapes: EscapesSchema.optional(),
   }),
 );
 export const ApprovalDecidedEvent = event(
@@ -115,6 +129,8 @@ export const ApprovalDecidedEvent = event(
     feedback: z.string().optional(),
     /** For a `checkpoint_failed` approval: what the person chose. */
     checkpoint: z.enum(["retry", "proceed_without"]).optional(),
+    /** For a command the policy marked `consent_required`: whether the person granted network. */
+    network: z.boolean().optional(),
   }),
 );
 export const CheckpointCreatedEvent = event(

@@ -91,3 +91,73 @@ export function renderForScreen(text: string): string {
 export function escapedCount(rendered: RenderedText): number {
   return Object.values(rendered.escaped).reduce((sum, count) => sum + (count ?? 0), 0);
 }
+
+/** Adds one rendering's counts into a running total (both are by kind). */
+export function mergeEscaped(
+  total: Partial<Record<UntrustedCharacterKind, number>>,
+  more: Partial<Record<UntrustedCharacterKind, number>>,
+): Partial<Record<UntrustedCharacterKind, number>> {
+  for (const [kind, count] of Object.entries(more) as Array<[UntrustedCharacterKind, number | undefined]>) {
+    total[kind] = (total[kind] ?? 0) + (count ?? 0);
+  }
+  return total;
+}
+
+/**
+ * Every string inside `value` (object keys included, through arrays and plain objects) rendered
+ * with `renderUntrusted`; numbers, booleans and null are kept. A new value: the input is not changed.
+ */
+export function renderUntrustedValue(value: unknown, options: RenderTarget = { target: "screen" }): { value: unknown; escaped: Partial<Record<UntrustedCharacterKind, number>> } {
+  const escaped: Partial<Record<UntrustedCharacterKind, number>> = {};
+  const walk = (item: unknown): unknown => {
+    if (typeof item === "string") {
+      const rendered = renderUntrusted(item, options);
+      mergeEscaped(escaped, rendered.escaped);
+      return rendered.text;
+    }
+    if (Array.isArray(item)) return item.map(walk);
+    if (item !== null && typeof item === "object") {
+      // fromEntries defines own properties, so a `__proto__` key stays a key.
+      return Object.fromEntries(Object.entries(item).map(([key, inner]) => [walk(key) as string, walk(inner)]));
+    }
+    return item;
+  };
+  return { value: walk(value), escaped };
+}
+
+/**
+ * The tokens `renderUntrusted` writes (`⟨ESC⟩`, `⟨U+202E⟩`): a client that receives text the
+ * orchestrator already rendered counts them to mark the line. Text that merely spells a token
+ * is marked too, which errs on the loud side.
+ */
+export const escapeTokenPattern = /⟨(?:[A-Z]{2,3}|U\+[0-9A-F]{4,6})⟩/gu;
+
+/** How many escape tokens a rendered text shows. */
+export function countEscapeTokens(text: string): number {
+  return text.match(escapeTokenPattern)?.length ?? 0;
+}
+
+/** The one warning line a screen shows beside text that had hidden or control characters. */
+export function escapeWarning(count: number, escaped: Partial<Record<UntrustedCharacterKind, number>> = {}): string {
+  const kinds = Object.entries(escaped)
+    .filter(([, n]) => (n ?? 0) > 0)
+    .map(([kind, n]) => `${n} ${kind.replace("_", " ")}`)
+    .join(", ");
+  const noun = count === 1 ? "character" : "characters";
+  return `⚠ ${count} hidden/control ${noun} shown as ⟨…⟩${kinds ? ` (${kinds})` : ""}`;
+}
+
+/**
+ * JSON text made safe to print on a terminal without changing what it means: every character
+ * `renderUntrusted` would escape for a screen becomes a JSON `\uXXXX` escape (inside a string that
+ * is the same string). Tab, newline and CR are left alone: raw, they can only be whitespace between
+ * tokens (JSON escapes them inside strings), and escaping them there would break the JSON.
+ */
+export function jsonForScreen(json: string): string {
+  return json.replace(candidatePattern, (char: string) => {
+    if (char === "\t" || char === "\n" || char === "\r") return char;
+    let out = "";
+    for (let index = 0; index < char.length; index += 1) out += `\\u${char.charCodeAt(index).toString(16).padStart(4, "0")}`;
+    return out;
+  });
+}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { escapedCount, renderForScreen, renderUntrusted } from "../src/index.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { AgentEventSchema, jsonForScreen, countEscapeTokens, escapedCount, escapeWarning, renderForScreen, renderUntrusted, renderUntrustedValue } from "../src/index.js";
 import { hostileStrings, rawControlPattern } from "./hostile-strings.js";
 
 describe("renderUntrusted", () => {
@@ -32,5 +34,49 @@ describe("renderUntrusted", () => {
 
   it("shows a lone surrogate and C1 controls by code point", () => {
     expect(renderForScreen("a\uD800b\u0085c")).toBe("a⟨U+D800⟩b⟨U+0085⟩c");
+  });
+});
+
+describe("renderUntrustedValue", () => {
+  it("renders every string of a nested value, keys included, and sums what it escaped", () => {
+    const input = { "a\u001b": ["x\u202Ey", 3, null, { deep: "p\rq" }], ok: true };
+    const { value, escaped } = renderUntrustedValue(input);
+    expect(value).toEqual({ "a⟨ESC⟩": ["x⟨U+202E⟩y", 3, null, { deep: "p⟨CR⟩q" }], ok: true });
+    expect(escaped).toEqual({ escape: 1, bidi: 1, carriage_return: 1 });
+    expect(input["a\u001b"][0]).toBe("x\u202Ey");
+  });
+  it("keeps a __proto__ key a key", () => {
+    const { value } = renderUntrustedValue(JSON.parse('{"__proto__": {"polluted": "\\u001b"}}'));
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.keys(value as object)).toEqual(["__proto__"]);
+  });
+  it.each(hostileStrings)("$name: the tokens of a rendering are counted again downstream", ({ text }) => {
+    const rendered = renderUntrusted(text);
+    expect(countEscapeTokens(rendered.text)).toBe(escapedCount(rendered));
+  });
+  it("says how many characters were escaped, by kind", () => {
+    expect(escapeWarning(3, { escape: 2, zero_width: 1 })).toBe("⚠ 3 hidden/control characters shown as ⟨…⟩ (2 escape, 1 zero width)");
+    expect(escapeWarning(1)).toBe("⚠ 1 hidden/control character shown as ⟨…⟩");
+  });
+});
+
+describe("the approval.requested fixture with a hostile command", () => {
+  it("carries the raw command and its screen rendering with the counts", () => {
+    const file = join(import.meta.dirname, "fixtures", "event-approval-requested-hostile-command.json");
+    const event = AgentEventSchema.parse((JSON.parse(readFileSync(file, "utf8")) as { message: unknown }).message);
+    if (event.type !== "approval.requested") throw new Error("wrong fixture");
+    const rendered = renderUntrusted(event.payload.command ?? "");
+    expect(event.payload.command).toMatch(rawControlPattern);
+    expect(event.payload.command_rendered).toBe(rendered.text);
+    expect(event.payload.escapes).toEqual({ count: escapedCount(rendered), kinds: rendered.escaped });
+  });
+});
+
+describe("jsonForScreen", () => {
+  it.each(hostileStrings)("$name: the JSON means the same and prints no raw control character", ({ text }) => {
+    const json = JSON.stringify({ text, list: [text] }, null, 2);
+    const safe = jsonForScreen(json);
+    expect(safe).not.toMatch(rawControlPattern);
+    expect(JSON.parse(safe)).toEqual({ text, list: [text] });
   });
 });

@@ -1,4 +1,5 @@
-import { renderDiff, revealInvisible, type Style } from "./terminal-style.js";
+import { countEscapeTokens, escapeWarning, mergeEscaped, renderUntrusted, type UntrustedCharacterKind } from "@aide/contracts";
+import { renderDiff, type Style } from "./terminal-style.js";
 
 export interface ApprovalPayload {
   approval: string;
@@ -13,23 +14,58 @@ export interface ApprovalPayload {
   model_hint?: string;
   /** The checkpoint before this call could not be taken: retry, proceed without, or stop. */
   checkpoint_failed?: { code: string; message: string };
+  command_rendered?: string;
+  diff_rendered?: string;
+  paths_rendered?: string[];
+  escapes?: { count: number; kinds?: Record<string, number> };
+}
+
+/**
+ * The approval as a screen may show it: the orchestrator's renderings when present, rendered
+ * again here (a client does not trust that they were), raw fields rendered otherwise; and how many
+ * characters are shown as tokens (the orchestrator's count, or the tokens seen, whichever is more).
+ */
+export function approvalScreenText(payload: ApprovalPayload) {
+  const escaped: Partial<Record<UntrustedCharacterKind, number>> = {};
+  const show = (text: unknown) => {
+    const rendered = renderUntrusted(String(text));
+    mergeEscaped(escaped, rendered.escaped);
+    return rendered.text;
+  };
+  const view = {
+    tool: show(payload.tool),
+    paths: (payload.paths_rendered ?? payload.paths ?? []).map(show),
+    command: payload.command_rendered !== undefined || payload.command !== undefined ? show(payload.command_rendered ?? payload.command) : undefined,
+    diff: payload.diff_rendered !== undefined || payload.diff !== undefined ? show(payload.diff_rendered ?? payload.diff) : undefined,
+    args: payload.args ? show(JSON.stringify(payload.args).slice(0, 2000)) : undefined,
+    protected: (payload.protected ?? []).map((flag) => ({ path: show(flag.path), reason: show(flag.reason) })),
+    invisible: (payload.invisible ?? []).slice(0, 20).map((flag) => ({ path: flag.path === undefined ? undefined : show(flag.path), line: flag.line, codepoint: show(flag.codepoint), kind: show(flag.kind) })),
+    hint: payload.model_hint === undefined ? undefined : show(payload.model_hint),
+  };
+  const shownText = [view.tool, ...view.paths, view.command ?? "", view.diff ?? "", view.hint ?? ""].join("\n");
+  const count = Math.max(payload.escapes?.count ?? 0, countEscapeTokens(shownText));
+  const kinds = payload.escapes?.kinds && Object.keys(payload.escapes.kinds).length > 0 ? payload.escapes.kinds : escaped;
+  return { ...view, escapes: { count, kinds } };
 }
 
 /** What a person must see before deciding: the diff or command, and the warnings, loudly. */
 export function describeApproval(payload: ApprovalPayload, style: Style): string {
-  const lines = [style.bold(style.yellow(`? approval ${payload.approval}: ${payload.tool}`)) + (payload.paths?.length ? ` ${payload.paths.join(", ")}` : "")];
-  for (const flag of payload.protected ?? []) {
+  const view = approvalScreenText(payload);
+  const lines = [style.bold(style.yellow(`? approval ${renderUntrusted(String(payload.approval)).text}: ${view.tool}`)) + (view.paths.length ? ` ${view.paths.join(", ")}` : "")];
+  if (view.escapes.count > 0) lines.push(style.inverse(style.red(` ${escapeWarning(view.escapes.count, view.escapes.kinds)} `)));
+  for (const flag of view.protected) {
     lines.push(style.inverse(style.red(" PROTECTED PATH ")) + " " + style.red(`${flag.path}: ${flag.reason}`));
   }
-  for (const flag of (payload.invisible ?? []).slice(0, 20)) {
+  for (const flag of view.invisible) {
     const where = `${flag.path ?? "the command"}${flag.line ? ` line ${flag.line}` : ""}`;
     lines.push(style.inverse(style.red(" INVISIBLE CHARACTER ")) + " " + style.red(`${flag.codepoint} (${flag.kind}) in ${where}`));
   }
-  if (payload.checkpoint_failed) lines.push(style.inverse(style.red(" NO CHECKPOINT ")) + " " + style.red(`no checkpoint could be taken: ${payload.checkpoint_failed.message} (${payload.checkpoint_failed.code})`));
-  if (payload.network === "consent_required") lines.push(style.inverse(style.yellow(" NETWORK ")) + " this command may use the network");
-  if (payload.command) lines.push(style.bold("$ ") + revealInvisible(payload.command));
-  if (payload.diff) lines.push(renderDiff(revealInvisible(payload.diff), style));
-  if (!payload.command && !payload.diff && payload.args) lines.push(style.dim(JSON.stringify(payload.args).slice(0, 2000)));
-  if (payload.model_hint) lines.push(style.dim(`model's note (not an authorization): ${payload.model_hint}`));
+  if (payload.checkpoint_failed) lines.push(style.inverse(style.red(" NO CHECKPOINT ")) + " " + style.red(`no checkpoint could be taken: ${renderUntrusted(payload.checkpoint_failed.message).text} (${renderUntrusted(payload.checkpoint_failed.code).text})`));
+  if (payload.network === "consent_required") lines.push(style.inverse(style.yellow(" NETWORK ")) + " this command may use the network: approve it with or without network access");
+  if (payload.network === "forbidden") lines.push(style.inverse(style.yellow(" NO NETWORK ")) + " network use is forbidden for this command: it runs offline");
+  if (view.command !== undefined) lines.push(style.bold("$ ") + view.command);
+  if (view.diff !== undefined) lines.push(renderDiff(view.diff, style));
+  if (view.command === undefined && view.diff === undefined && view.args !== undefined) lines.push(style.dim(view.args));
+  if (view.hint !== undefined) lines.push(style.dim(`model's note (not an authorization): ${view.hint}`));
   return lines.join("\n");
 }

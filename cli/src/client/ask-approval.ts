@@ -1,3 +1,4 @@
+import { renderForScreen } from "@aide/contracts";
 import { describeApproval, type ApprovalPayload } from "./approval-view.js";
 import type { GatewayClient } from "./gateway-client.js";
 import { GatewayError } from "./gateway-error.js";
@@ -13,21 +14,51 @@ export interface AskApprovalContext {
   write(text: string): void;
 }
 
+type Answer = { decision: "approve" | "reject" | "abort"; network: boolean };
+
 /**
- * Shows one approval and asks for the decision: approve (a protected path or network use needs a
- * typed "yes" as well), reject with feedback, or abort. A decision made elsewhere first wins.
+ * One answer to the approval prompt. For a command the policy marked `consent_required` the
+ * person picks "approve without network" (`a`) or "approve with network" (`n`); a plain approve
+ * never grants network.
+ */
+export function parseApprovalAnswer(answer: string, network: ApprovalPayload["network"]): Answer | undefined {
+  const text = answer.trim().toLowerCase();
+  if (text.startsWith("a")) return { decision: "approve", network: false };
+  if (text.startsWith("n") && network === "consent_required") return { decision: "approve", network: true };
+  if (text.startsWith("r")) return { decision: "reject", network: false };
+  if (text.startsWith("b")) return { decision: "abort", network: false };
+  return undefined;
+}
+
+/** The question the prompt asks: the network choice is offered only where the policy asks for it. */
+export function approvalQuestion(network: ApprovalPayload["network"], rejectLabel = "[r]eject with feedback"): string {
+  return network === "consent_required"
+    ? `[a]pprove without network / approve with [n]etwork / ${rejectLabel} / a[b]ort? `
+    : `[a]pprove / ${rejectLabel} / a[b]ort? `;
+}
+
+/** How a decision reads back to the person, naming the network choice where there was one. */
+export function decisionLabel(answer: Answer, network: ApprovalPayload["network"]): string {
+  if (answer.decision !== "approve" || network !== "consent_required") return answer.decision;
+  return answer.network ? "approve with network" : "approve without network";
+}
+
+/**
+ * Shows one approval and asks for the decision: approve (a protected path needs a typed "yes" as
+ * well; a network command is approved with or without network), reject with feedback, or abort.
+ * A decision made elsewhere first wins.
  */
 export async function askApproval(context: AskApprovalContext, payload: ApprovalPayload): Promise<void> {
   const { client, session, style, prompt, write } = context;
   write(describeApproval(payload, style));
   if (!prompt) {
-    write(style.dim(`waiting for a decision from another client: aide approve ${session} --approval ${payload.approval}`));
+    write(style.dim(`waiting for a decision from another client: aide approve ${session} --approval ${renderForScreen(payload.approval)}`));
     return;
   }
   for (;;) {
-    const answer = (await prompt.ask("[a]pprove / [r]eject with feedback / a[b]ort? ")).toLowerCase();
-    const decision = answer.startsWith("a") ? "approve" : answer.startsWith("r") ? "reject" : answer.startsWith("b") ? "abort" : undefined;
-    if (!decision) continue;
+    const answer = parseApprovalAnswer(await prompt.ask(approvalQuestion(payload.network)), payload.network);
+    if (!answer) continue;
+    const { decision } = answer;
     const request: Parameters<GatewayClient["decide"]>[0] = { session, approval: payload.approval, decision };
     if (decision === "reject") request.feedback = (await prompt.ask("feedback for the model: ")) || undefined;
     if (decision === "approve" && (payload.protected ?? []).length > 0) {
@@ -39,16 +70,13 @@ export async function askApproval(context: AskApprovalContext, payload: Approval
       if (!choice.startsWith("r") && !choice.startsWith("p")) continue;
       request.checkpoint = choice.startsWith("r") ? "retry" : "proceed_without";
     }
-    if (decision === "approve" && payload.network === "consent_required") {
-      if ((await prompt.ask(style.yellow("Allow network access for this command? Type 'yes': "))) !== "yes") continue;
-      request.consent_network = true;
-    }
+    if (decision === "approve" && payload.network === "consent_required") request.consent_network = answer.network;
     try {
       await client.decide(request);
-      write(style.dim(`→ ${decision}`));
+      write(style.dim(`→ ${decisionLabel(answer, payload.network)}`));
     } catch (error) {
       if (error instanceof GatewayError && error.code === "APPROVAL_NOT_FOUND") write(style.dim("(already decided elsewhere)"));
-      else write(style.red(`decision failed: ${(error as Error).message}`));
+      else write(style.red(`decision failed: ${renderForScreen((error as Error).message)}`));
     }
     return;
   }

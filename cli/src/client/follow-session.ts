@@ -1,4 +1,4 @@
-import type { WsFrame } from "@aide/contracts";
+import { countEscapeTokens, escapeWarning, renderForScreen, renderUntrustedValue, type WsFrame } from "@aide/contracts";
 import type { ApprovalPayload } from "./approval-view.js";
 import { runSummary } from "./run-summary.js";
 import { askApproval } from "./ask-approval.js";
@@ -45,17 +45,33 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
   let resolveOutcome!: (outcome: Outcome) => void;
   const outcome = new Promise<Outcome>((resolve) => (resolveOutcome = resolve));
 
+  /** Characters shown as tokens in the model's text since its last warning line. */
+  let proseEscapes = 0;
   const write = (text: string) => {
     spinner.clear();
     if (inText) {
       out.write("\n");
       inText = false;
     }
+    if (proseEscapes > 0) {
+      // Said once the prose stops, before anything else is shown.
+      out.write(style.inverse(style.red(` ${escapeWarning(proseEscapes)} in the model's text `)) + "\n");
+      proseEscapes = 0;
+    }
     out.write(text + "\n");
   };
 
+  /** A line of untrusted text, marked loudly when characters in it are shown as tokens. */
+  const writeMarked = (text: string) => {
+    write(text);
+    const count = countEscapeTokens(text);
+    if (count > 0) write(style.inverse(style.red(` ${escapeWarning(count)} `)));
+  };
+
   function onEvent(event: AnyEvent) {
-    const p = event.payload ?? {};
+    // Rendered again here: the terminal must not depend on the orchestrator having rendered it.
+    // An approval keeps its raw fields: `describeApproval` renders what it shows.
+    const p = (event.type === "approval.requested" ? event.payload : renderUntrustedValue(event.payload ?? {}).value) as Record<string, any>;
     switch (event.type) {
       case "model.delta": {
         if (proseRequest !== p.request_id) {
@@ -65,6 +81,7 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
         // Tool-call markup is left out: each call gets its own line when it starts.
         const text = prose.push(String(p.text));
         if (text.length === 0) return;
+        proseEscapes += countEscapeTokens(text);
         // The spinner only ever runs on an empty line: clearing it must not erase streamed text.
         spinner.clear();
         out.write(text);
@@ -76,6 +93,7 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
         if (rest) {
           out.write(rest);
           inText = !rest.endsWith("\n");
+          proseEscapes += countEscapeTokens(rest);
         }
         return;
       }
@@ -83,11 +101,11 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
         if (!inText) spinner.start("thinking…");
         return;
       case "tool.started":
-        write(style.cyan(`▸ ${p.tool}`) + style.dim(` ${JSON.stringify(p.args).slice(0, 160)}`));
+        writeMarked(style.cyan(`▸ ${p.tool}`) + style.dim(` ${renderForScreen(JSON.stringify(p.args)).slice(0, 160)}`));
         spinner.start(`${p.tool}…`);
         return;
       case "tool.completed":
-        write((p.is_error ? style.red("  ✗ ") : style.green("  ✓ ")) + String(p.summary ?? "").slice(0, 400));
+        writeMarked((p.is_error ? style.red("  ✗ ") : style.green("  ✓ ")) + String(p.summary ?? "").slice(0, 400));
         return;
       case "approval.requested":
         if (asked.has(p.approval)) return;
@@ -105,7 +123,7 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
         write(style.yellow(`completion not accepted yet: ${(p.missing ?? []).join(", ")}`));
         return;
       case "run.completed":
-        write((p.state === "done" ? style.green(style.bold("✔ done: ")) : style.yellow(style.bold("⚠ unverified: "))) + p.result);
+        writeMarked((p.state === "done" ? style.green(style.bold("✔ done: ")) : style.yellow(style.bold("⚠ unverified: "))) + p.result);
         write(runSummary(p));
         resolveOutcome({ state: p.state, exitCode: p.state === "done" ? 0 : 3 });
         return;
@@ -128,12 +146,12 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
     onFrame(frame: WsFrame) {
       if (frame.type === "event" || frame.type === "approval.pending") onEvent(frame.event as unknown as AnyEvent);
       else if (frame.type === "error") {
-        write(style.red(`${frame.error.code}: ${frame.error.message}`));
+        write(style.red(renderForScreen(`${frame.error.code}: ${frame.error.message}`)));
         resolveOutcome({ state: "failed", exitCode: 1 });
       }
     },
     onGiveUp(error) {
-      write(style.red(`lost the event stream: ${error.message}`));
+      write(style.red(`lost the event stream: ${renderForScreen(error.message)}`));
       resolveOutcome({ state: "failed", exitCode: 1 });
     },
   });
@@ -148,7 +166,7 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
       try {
         await client.abort(session, reason);
       } catch (error) {
-        write(style.red(`abort failed: ${(error as Error).message}`));
+        write(style.red(`abort failed: ${renderForScreen((error as Error).message)}`));
         resolveOutcome({ state: "cancelled", exitCode: 130 });
       }
     },

@@ -1,3 +1,4 @@
+import { renderForScreen } from "@aide/contracts";
 import { createGatewayClient, type GatewayClient } from "./gateway-client.js";
 import { findStack, stackFilePath } from "./stack-discovery.js";
 
@@ -13,6 +14,7 @@ export function requireStack(): GatewayClient | undefined {
 
 export function reportError(error: unknown): number {
   const code = (error as { code?: string }).code;
-  process.stderr.write(`aide: ${code ? code + ": " : ""}${(error as Error).message}\n`);
+  // An error message can quote untrusted text (a path, a command): shown rendered.
+  process.stderr.write(renderForScreen(`aide: ${code ? code + ": " : ""}${(error as Error).message}`) + "\n");
   return 1;
 }

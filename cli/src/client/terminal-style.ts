@@ -26,8 +26,3 @@ export function renderDiff(diff: string, style: Style): string {
     })
     .join("\n");
 }
-
-/** Shows invisible and bidirectional characters so a reviewer sees them. */
-export function revealInvisible(text: string): string {
-  return text.replace(/[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g, (char) => `<U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}>`);
-}

@@ -1,4 +1,6 @@
 import type { WsFrame } from "@aide/contracts";
+import { renderForScreen } from "@aide/contracts";
+import { approvalQuestion, decisionLabel, parseApprovalAnswer } from "../client/ask-approval.js";
 import { describeApproval, type ApprovalPayload } from "../client/approval-view.js";
 import { openEventStream } from "../client/event-stream.js";
 import { createLinePrompt } from "../client/line-prompt.js";
@@ -6,7 +8,7 @@ import { parseArgs, stringOption } from "../client/parse-args.js";
 import { reportError, requireStack } from "../client/require-stack.js";
 import { createStyle } from "../client/terminal-style.js";
 
-const usage = "usage: aide approve <session> [--approval ID] [--reject FEEDBACK | --abort] [--yes] [--confirm-protected] [--consent-network] [--checkpoint retry|proceed_without]";
+const usage = "usage: aide approve <session> [--approval ID] [--reject FEEDBACK | --abort] [--yes] [--confirm-protected] [--network] [--checkpoint retry|proceed_without]";
 
 /** The pending approvals of a session with their diffs: the stream re-sends them on connect. */
 async function pendingApprovals(connection: { baseUrl: string; token: string }, session: string, since: number): Promise<ApprovalPayload[]> {
@@ -36,9 +38,13 @@ async function pendingApprovals(connection: { baseUrl: string; token: string }, 
   return found;
 }
 
-/** `aide approve <session>`: shows the pending approval (diff or command) and decides it. */
+/**
+ * `aide approve <session>`: shows the pending approval (diff or command) and decides it. A command
+ * the policy marked `consent_required` is approved without network unless `--network` is given
+ * (or "approve with network" is picked at the prompt): a plain approve never grants network.
+ */
 export async function run(argv: string[]): Promise<number> {
-  const { positionals, options } = parseArgs(argv, ["abort", "yes", "confirm-protected", "consent-network"]);
+  const { positionals, options } = parseArgs(argv, ["abort", "yes", "confirm-protected", "network", "consent-network"]);
   const session = positionals[0];
   if (!session) {
     process.stderr.write(usage + "\n");
@@ -51,42 +57,54 @@ export async function run(argv: string[]): Promise<number> {
     const snapshot = await client.status(session);
     const wanted = stringOption(options, "approval") ?? snapshot.approvals_pending[0]?.id;
     if (!wanted) {
-      process.stdout.write(`session ${session} has no pending approval (state ${snapshot.state})\n`);
+      process.stdout.write(`session ${renderForScreen(session)} has no pending approval (state ${snapshot.state})\n`);
       return 1;
     }
     const details = (await pendingApprovals(client.connection, session, snapshot.last_seq)).find((p) => p.approval === wanted);
     if (details) process.stdout.write(describeApproval(details, style) + "\n");
+    // Without the details the orchestrator's policy still decides; the flag is passed on as given.
+    const networkLevel = details?.network ?? (options.network || options["consent-network"] ? "consent_required" : "none");
     const rejectFeedback = options.reject;
-    let decision: "approve" | "reject" | "abort" = options.abort ? "abort" : rejectFeedback !== undefined ? "reject" : "approve";
-    if (decision === "approve" && !options.yes) {
+    let answer = {
+      decision: (options.abort ? "abort" : rejectFeedback !== undefined ? "reject" : "approve") as "approve" | "reject" | "abort",
+      network: Boolean(options.network || options["consent-network"]),
+    };
+    if (answer.decision === "approve" && !options.yes) {
       if (!process.stdin.isTTY) {
-        process.stderr.write("aide: no terminal to confirm at; pass --yes to approve\n");
+        process.stderr.write("aide: no terminal to confirm at; pass --yes to approve (and --network to allow network use)\n");
         return 2;
       }
       const prompt = createLinePrompt(process.stdin, process.stdout);
-      const answer = (await prompt.ask("[a]pprove / [r]eject / a[b]ort? ")).toLowerCase();
+      const typed = await prompt.ask(approvalQuestion(networkLevel, "[r]eject"));
       prompt.close();
-      decision = answer.startsWith("a") ? "approve" : answer.startsWith("b") ? "abort" : "reject";
+      answer = parseApprovalAnswer(typed, networkLevel) ?? { decision: "reject", network: false };
+    }
+    if (answer.network && networkLevel !== "consent_required") {
+      process.stdout.write(style.dim("--network has no effect: this command does not ask for network access\n"));
+      answer.network = false;
+    }
+    if (answer.decision === "approve" && networkLevel === "consent_required" && !answer.network) {
+      process.stdout.write(style.yellow("approving without network (pass --network to allow it)\n"));
     }
     const checkpoint = stringOption(options, "checkpoint");
     if (checkpoint !== undefined && checkpoint !== "retry" && checkpoint !== "proceed_without") {
       process.stderr.write(`aide: --checkpoint is retry or proceed_without, not ${checkpoint}\n`);
       return 2;
     }
-    if (decision === "approve" && details?.checkpoint_failed && checkpoint === undefined) {
+    if (answer.decision === "approve" && details?.checkpoint_failed && checkpoint === undefined) {
       process.stderr.write("aide: no checkpoint could be taken before this call; pass --checkpoint retry or --checkpoint proceed_without\n");
       return 2;
     }
     const result = await client.decide({
       session,
       approval: wanted,
-      decision,
+      decision: answer.decision,
       ...(typeof rejectFeedback === "string" ? { feedback: rejectFeedback } : {}),
       ...(options["confirm-protected"] ? { confirm_protected: true } : {}),
-      ...(options["consent-network"] ? { consent_network: true } : {}),
+      ...(answer.decision === "approve" && networkLevel === "consent_required" ? { consent_network: answer.network } : {}),
       ...(checkpoint !== undefined ? { checkpoint } : {}),
     });
-    process.stdout.write(`${decision}: accepted=${result.accepted}, state ${result.state}\n`);
+    process.stdout.write(`${decisionLabel(answer, networkLevel)}: accepted=${result.accepted}, state ${result.state}\n`);
     return 0;
   } catch (error) {
     return reportError(error);

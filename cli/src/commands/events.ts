@@ -1,15 +1,21 @@
 import { parseArgs } from "node:util";
 import { connect } from "nats";
-import { AgentEventSchema, type AgentEvent } from "@aide/contracts";
+import { AgentEventSchema, countEscapeTokens, escapeWarning, jsonForScreen, renderForScreen, type AgentEvent } from "@aide/contracts";
 import { readCredentialsFile } from "@aide/runtime";
 import { aideHome } from "../supervisor/aide-home.js";
 import { readStackFile } from "../supervisor/stack-file.js";
 
-/** One line per event: time, session, seq, type, and the part of the payload a person scans for. */
+/**
+ * One line per event: time, session, seq, type, and the part of the payload a person scans for,
+ * rendered for the screen (control and invisible characters as tokens, whatever the orchestrator
+ * did), with a loud note when any character is shown as a token.
+ */
 export function formatEvent(event: AgentEvent): string {
   const time = event.ts.slice(11, 23);
   const head = `${time} ${event.session.slice(0, 12).padEnd(12)} #${String(event.seq).padStart(4)} ${"  ".repeat(event.depth)}${event.type.padEnd(20)}`;
-  return `${head} ${summarize(event)}`.trimEnd();
+  const line = renderForScreen(`${head} ${summarize(event)}`.trimEnd());
+  const count = countEscapeTokens(line);
+  return count > 0 ? `${line}  ${escapeWarning(count)}` : line;
 }
 
 function summarize(event: AgentEvent): string {
@@ -23,7 +29,7 @@ function summarize(event: AgentEvent): string {
     case "tool.started": return `${event.payload.tool} ${clip(JSON.stringify(event.payload.args))}`;
     case "tool.completed": return `${event.payload.tool} ${event.payload.is_error ? "ERROR" : "ok"} ${Math.round(event.payload.duration_ms)} ms: ${clip(event.payload.summary)}`;
     case "tool.batch_limited": return `${event.payload.requested} calls requested, ${event.payload.executed} executed`;
-    case "approval.requested": return `${event.payload.approval}: ${event.payload.tool} ${event.payload.command ?? event.payload.paths.join(", ")}${event.payload.protected.length ? " [PROTECTED]" : ""}${event.payload.invisible.length ? " [INVISIBLE CHARACTERS]" : ""}${event.payload.network !== "none" ? ` [network: ${event.payload.network}]` : ""}`;
+    case "approval.requested": return `${event.payload.approval}: ${event.payload.tool} ${clip(event.payload.command_rendered ?? event.payload.command ?? (event.payload.paths_rendered ?? event.payload.paths).join(", "), 200)}${event.payload.protected.length ? " [PROTECTED]" : ""}${event.payload.invisible.length ? " [INVISIBLE CHARACTERS]" : ""}${event.payload.network !== "none" ? ` [network: ${event.payload.network}]` : ""}`;
     case "approval.decided": return `${event.payload.approval}: ${event.payload.decision}${event.payload.feedback ? ` "${clip(event.payload.feedback)}"` : ""}`;
     case "checkpoint.created": return `${event.payload.checkpoint.slice(0, 10)} ${event.payload.label} (${event.payload.files_changed} files, ${Math.round(event.payload.duration_ms)} ms)`;
     case "checkpoint.failed": return `${event.payload.error.code}: ${event.payload.error.message}`;
@@ -46,7 +52,8 @@ function summarize(event: AgentEvent): string {
 }
 
 function clip(text: string, max = 100): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  // Rendered before whitespace is flattened, so a line separator or BOM is shown, not made a space.
+  const flat = renderForScreen(text).replace(/[ \t\n\r\f\v]+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
@@ -75,7 +82,7 @@ export async function run(argv: string[]): Promise<number> {
   for await (const message of subscription) {
     const text = decoder.decode(message.data);
     if (values.json) {
-      process.stdout.write(text + "\n");
+      process.stdout.write(jsonForScreen(text) + "\n");
       continue;
     }
     let parsed;
@@ -85,7 +92,7 @@ export async function run(argv: string[]): Promise<number> {
       parsed = undefined;
     }
     if (!parsed?.success) {
-      process.stdout.write(`${message.subject} ${text.slice(0, 200)}\n`);
+      process.stdout.write(`${renderForScreen(message.subject)} ${renderForScreen(text.slice(0, 200))}\n`);
       continue;
     }
     if (parsed.data.type === "model.delta" && !values.deltas) continue;

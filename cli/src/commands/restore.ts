@@ -1,4 +1,4 @@
-import { RestoreModeSchema } from "@aide/contracts";
+import { RestoreModeSchema, renderForScreen } from "@aide/contracts";
 import { createLinePrompt } from "../client/line-prompt.js";
 import { parseArgs, stringOption } from "../client/parse-args.js";
 import { reportError, requireStack } from "../client/require-stack.js";
@@ -23,12 +23,12 @@ export async function run(argv: string[]): Promise<number> {
     const { checkpoints } = await client.checkpoints(session);
     if (!checkpointArg) {
       if (checkpoints.length === 0) process.stdout.write("no checkpoints\n");
-      for (const c of checkpoints) process.stdout.write(`${c.id}  ${c.created_at.slice(0, 19)}  ${String(c.files_changed).padStart(3)} files  ${c.label}\n`);
+      for (const c of checkpoints) process.stdout.write(`${c.id}  ${c.created_at.slice(0, 19)}  ${String(c.files_changed).padStart(3)} files  ${renderForScreen(c.label)}\n`);
       return 0;
     }
     const matches = checkpoints.filter((c) => c.id.startsWith(checkpointArg));
     if (matches.length !== 1) {
-      process.stderr.write(`aide: ${matches.length === 0 ? "no checkpoint" : "more than one checkpoint"} matches ${checkpointArg}\n`);
+      process.stderr.write(`aide: ${matches.length === 0 ? "no checkpoint" : "more than one checkpoint"} matches ${renderForScreen(checkpointArg)}\n`);
       return 1;
     }
     const checkpoint = matches[0].id;
@@ -37,7 +37,7 @@ export async function run(argv: string[]): Promise<number> {
     const { modified, created_since, deleted_since } = preview.plan;
     process.stdout.write(`restore ${checkpoint.slice(0, 10)} (${mode.data}):\n`);
     for (const [label, list] of [["modified", modified], ["removed (created since)", created_since], ["brought back (deleted since)", deleted_since]] as const) {
-      process.stdout.write(`  ${label}: ${list.length === 0 ? "none" : list.join(", ")}\n`);
+      process.stdout.write(`  ${label}: ${list.length === 0 ? "none" : list.map(renderForScreen).join(", ")}\n`);
     }
     if (!options.yes) {
       if (!process.stdin.isTTY) {

@@ -1,3 +1,4 @@
+import { countEscapeTokens, jsonForScreen, renderForScreen } from "@aide/contracts";
 import { parseArgs, stringOption } from "../client/parse-args.js";
 import { reportError, requireStack } from "../client/require-stack.js";
 
@@ -9,14 +10,19 @@ export async function run(argv: string[]): Promise<number> {
   try {
     const { sessions } = await client.sessions(Number(stringOption(options, "limit") ?? 50));
     if (options.json) {
-      process.stdout.write(JSON.stringify(sessions, null, 2) + "\n");
+      process.stdout.write(jsonForScreen(JSON.stringify(sessions, null, 2)) + "\n");
       return 0;
     }
     if (sessions.length === 0) {
       process.stdout.write("no sessions\n");
       return 0;
     }
-    const rows = sessions.map((s) => [s.id, s.state, s.mode, String(s.approvals_pending.length), s.updated_at.slice(0, 19), s.task.replace(/\s+/g, " ").slice(0, 60)]);
+    // A task is untrusted text (any client may start one): shown rendered, marked when it hides characters.
+    const taskCell = (task: string) => {
+      const shown = renderForScreen(task).replace(/[ \t\n\r\f\v]+/g, " ").slice(0, 60);
+      return countEscapeTokens(renderForScreen(task)) > 0 ? `⚠ ${shown}` : shown;
+    };
+    const rows = sessions.map((s) => [s.id, s.state, s.mode, String(s.approvals_pending.length), s.updated_at.slice(0, 19), taskCell(s.task)].map(renderForScreen));
     const header = ["SESSION", "STATE", "MODE", "PENDING", "UPDATED", "TASK"];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
     for (const row of [header, ...rows]) process.stdout.write(row.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd() + "\n");

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { aideError } from "@aide/contracts";
 import { sessionCookieName, type BrowserSessions } from "./browser-sessions.js";
@@ -38,9 +39,19 @@ export interface PanelOptions {
   browserSessions: BrowserSessions;
 }
 
+/**
+ * The panel runs the one rendering of untrusted text from `contracts/` (a pure module without
+ * imports), served as `/panel/render-untrusted.js`, not a copy of it.
+ */
+function contractsScript(name: string): string {
+  return join(dirname(createRequire(import.meta.url).resolve("@aide/contracts")), name);
+}
+
 /** Loads the panel's files once: a fixed list, so no request path ever reaches the file system. */
 function loadPanelFiles(panelDir: string): Map<string, { body: Buffer; type: string }> {
   const files = new Map<string, { body: Buffer; type: string }>();
+  const rendering = contractsScript("render-untrusted.js");
+  if (existsSync(rendering)) files.set("render-untrusted.js", { body: readFileSync(rendering), type: contentTypes[".js"] });
   for (const folder of ["static", "dist"]) {
     const dir = join(panelDir, folder);
     if (!existsSync(dir)) continue;

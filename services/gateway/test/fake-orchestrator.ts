@@ -9,7 +9,12 @@ import { eventStreamName, eventSubject, experiment, type SessionSnapshot } from 
  */
 export interface FakeOrchestrator {
   /** Decisions received, in order (to assert "decided once"). */
-  decisions: Array<{ session: string; approval: string; decision: string; accepted: boolean; checkpoint?: string }>;
+  decisions: Array<{ session: string; approval: string; decision: string; accepted: boolean; checkpoint?: string; consent_network?: boolean }>;
+  /**
+   * Per task: the model prose and the fields of the first approval the fake run shows instead of
+   * its defaults (e.g. a hostile command, a network flag).
+   */
+  scenarios: Map<string, { prose?: string; approval?: Record<string, unknown> }>;
   restores: Array<{ session: string; checkpoint: string; dry_run: boolean }>;
   /** Follow-up messages accepted. */
   messages: Array<{ session: string; text: string }>;
@@ -55,6 +60,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
   const restores: FakeOrchestrator["restores"] = [];
   const starts: FakeOrchestrator["starts"] = [];
   const messages: FakeOrchestrator["messages"] = [];
+  const scenarios: FakeOrchestrator["scenarios"] = new Map();
   const subscriptions: Subscription[] = [];
   let counter = 0;
   let statusRequests = 0;
@@ -71,9 +77,10 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
 
   async function runUntilApproval(session: string) {
     const snapshot = sessions.get(session)!;
+    const scenario = scenarios.get(snapshot.task) ?? {};
     await publish(session, "run.created", { task: snapshot.task, mode: snapshot.mode, workspace: snapshot.workspace, model: "stories260K", unsandboxed_services: false });
     await publish(session, "run.state", { state: "running" });
-    await publish(session, "model.delta", { request_id: "m1", text: "I will update the README." });
+    await publish(session, "model.delta", { request_id: "m1", text: scenario.prose ?? "I will update the README." });
     await publish(session, "tool.started", { call_id: "c1", tool: "write_file", args: { path: "README.md" } });
     const approval = `ap${++counter}`;
     const expires = new Date(Date.now() + 600_000).toISOString();
@@ -81,7 +88,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
     snapshot.approvals_pending.push({ id: approval, call_id: "c1", tool: "write_file", requested_at: new Date().toISOString(), expires_at: expires });
     await publish(session, "approval.requested", {
       approval, call_id: "c1", tool: "write_file", args: { path: "README.md" }, diff: fakeDiff, paths: ["README.md"],
-      protected: [], invisible: [], network: "none", args_digest: "d1", expires_at: expires,
+      protected: [], invisible: [], network: "none", args_digest: "d1", expires_at: expires, ...scenario.approval,
     });
     await publish(session, "run.state", { state: "awaiting_approval" });
   }
@@ -145,7 +152,14 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
       const snapshot = sessions.get(body.session);
       if (!snapshot) return notFound(body.session);
       const accepted = snapshot.approvals_pending.some((pending) => pending.id === body.approval);
-      decisions.push({ session: body.session, approval: body.approval, decision: body.decision, accepted, ...(body.checkpoint ? { checkpoint: body.checkpoint } : {}) });
+      decisions.push({
+        session: body.session,
+        approval: body.approval,
+        decision: body.decision,
+        accepted,
+        ...(body.checkpoint ? { checkpoint: body.checkpoint } : {}),
+        ...(typeof body.consent_network === "boolean" ? { consent_network: body.consent_network } : {}),
+      });
       if (!accepted) return { ok: false, error: { code: "APPROVAL_NOT_FOUND", message: `No pending approval ${body.approval} in session ${body.session}` } };
       if (body.decision === "approve" && needsConfirmation.has(body.approval) && body.confirm_protected !== true) {
         decisions[decisions.length - 1].accepted = false;
@@ -213,6 +227,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
   }
   return {
     decisions,
+    scenarios,
     restores,
     starts,
     messages,

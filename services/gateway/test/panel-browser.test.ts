@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser } from "playwright-core";
 import { repoRoot } from "../../../tests/helpers/service-process.js";
+import { renderForScreen } from "@aide/contracts";
+import { hostileStrings, rawControlPattern } from "../../../contracts/test/hostile-strings.js";
 import { fakeCheckpoint } from "./fake-orchestrator.js";
 import { startHarness, type Harness } from "./gateway-harness.js";
 
@@ -110,13 +112,79 @@ describe("the web panel in Chromium", () => {
     await card.waitFor();
     expect(await card.locator(".warning.protected").textContent()).toContain("PROTECTED PATH .git/hooks/pre-commit: git hooks run code");
     expect(await card.locator(".warning.invisible").textContent()).toContain("U+202E (bidi)");
-    expect(await card.locator(".diff .add").textContent()).toContain("<U+202E>");
+    expect(await card.locator(".diff .add").textContent()).toContain("⟨U+202E⟩");
     await card.locator('[data-action="approve"]').click();
     await expect.poll(() => card.locator(".error").textContent()).toContain("APPROVAL_CONFIRMATION_REQUIRED");
     await card.locator('input[type="checkbox"]').check();
     await card.locator('[data-action="approve"]').click();
     await card.waitFor({ state: "detached" });
     expect(h.orchestrator.decisions.filter((d) => d.approval === approval).map((d) => d.accepted)).toEqual([false, true]);
+    await context.close();
+  });
+
+  it("shows the hostile catalog only as visible tokens (rendered in the page, not trusting the bus) and marks the card and the transcript", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`http://127.0.0.1:${h.port}/?token=${h.token}`);
+    await page.fill("#task", "hostile card");
+    await page.fill("#workspace", "/tmp/ws");
+    await page.click("#start");
+    await page.locator(".approval-card").first().waitFor();
+    const session = (await page.locator("#session-id").textContent()) as string;
+    const hostile = hostileStrings.map((entry) => entry.text);
+    await h.orchestrator.publish(session, "model.delta", { request_id: "m2", text: `Next:\n${hostile.join("\n")}` });
+    await h.orchestrator.publish(session, "tool.completed", { call_id: "c9", tool: "run_command", args: { command: hostile[0] }, is_error: false, summary: hostile.join(" "), duration_ms: 1, metadata: {} });
+    const command = hostile.join(" ; ");
+    const approval = await h.orchestrator.requestApproval(session, {
+      tool: "run_command",
+      command,
+      diff: `--- a/notes.txt\n+++ b/notes.txt\n${hostile.map((text) => `+${text}`).join("\n")}\n`,
+      paths: ["package\u200B.json", "report\u202Etxt.exe"],
+      model_hint: "\u001b[2Jsafe, trust me",
+    });
+    const card = page.locator(`.approval-card[data-approval="${approval}"]`);
+    await card.waitFor();
+    const cardText = (await card.textContent()) as string;
+    expect(cardText).not.toMatch(rawControlPattern);
+    expect(await card.locator(".command").textContent()).toBe("$ " + renderForScreen(command));
+    const added = await card.locator(".diff .add").allTextContents();
+    for (const entry of hostileStrings) expect(added.join("\n"), entry.name).toContain(renderForScreen(entry.text).split("\n")[0]);
+    expect(await card.locator("h3").textContent()).toContain("package⟨U+200B⟩.json, report⟨U+202E⟩txt.exe");
+    expect(await card.locator(".hint").textContent()).toContain("⟨ESC⟩[2Jsafe, trust me");
+    expect(await card.getAttribute("class")).toContain("has-escapes");
+    expect(Number(await card.getAttribute("data-escapes"))).toBeGreaterThan(hostileStrings.length);
+    expect(await card.locator(".warning.escapes").textContent()).toMatch(/⚠ \d+ hidden\/control characters shown as ⟨…⟩/);
+    const prose = page.locator(".transcript .text.has-escapes");
+    await prose.waitFor();
+    expect(await prose.textContent()).toContain(renderForScreen(hostile[0]));
+    expect(await page.locator(".transcript .ok.has-escapes .escape-badge").count()).toBe(1);
+    const everything = await page.evaluate(() => document.body.textContent ?? "");
+    expect(everything).not.toMatch(rawControlPattern);
+    await context.close();
+  });
+
+  it("a network command has two approve buttons: without network (never grants it) and with network", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`http://127.0.0.1:${h.port}/?token=${h.token}`);
+    await page.fill("#task", "network choice");
+    await page.fill("#workspace", "/tmp/ws");
+    await page.click("#start");
+    await page.locator(".approval-card").first().waitFor();
+    const session = (await page.locator("#session-id").textContent()) as string;
+    const decide = async (action: string) => {
+      const approval = await h.orchestrator.requestApproval(session, { tool: "run_command", command: "curl -sS http://example.test/", network: "consent_required" });
+      const card = page.locator(`.approval-card[data-approval="${approval}"]`);
+      await card.waitFor();
+      expect(await card.locator(".warning.network").textContent()).toContain("network");
+      expect(await card.locator('[data-action="approve"]').textContent()).toBe("Approve without network");
+      expect(await card.locator('[data-action="approve-network"]').textContent()).toBe("Approve with network");
+      await card.locator(`[data-action="${action}"]`).click();
+      await card.waitFor({ state: "detached" });
+      return h.orchestrator.decisions.filter((d) => d.approval === approval).map((d) => [d.decision, d.consent_network]);
+    };
+    expect(await decide("approve")).toEqual([["approve", false]]);
+    expect(await decide("approve-network")).toEqual([["approve", true]]);
     await context.close();
   });
 

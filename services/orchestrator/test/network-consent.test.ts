@@ -62,6 +62,12 @@ describe.skipIf(!ready)(`network consent for curl (real tools sandbox)${skipReas
     expect(entry).toMatchObject({ session, approval: (second.payload as { approval: string }).approval, command: expect.stringContaining("again=1") });
     expect(journal.time.getTime()).toBeLessThanOrEqual(hits[0]);
     expect(await stack.egressCount()).toBe(1);
+    // Every client reads the same network decision off the record.
+    const decided = stack.events.filter((e) => e.session === session && e.type === "approval.decided").map((e) => e.payload);
+    expect(decided).toEqual([
+      expect.objectContaining({ decision: "approve", network: false }),
+      expect.objectContaining({ decision: "approve", network: true }),
+    ]);
   });
 
   it("told the model why the first attempt failed", async () => {

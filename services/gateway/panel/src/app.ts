@@ -2,6 +2,7 @@ import { api, ApiError, type AgentEvent, type Snapshot } from "./api.js";
 import { approvalCard } from "./approval-card.js";
 import { byId, el } from "./dom.js";
 import { followEvents } from "./event-socket.js";
+import { shown } from "./screen-text.js";
 import { renderTimeline } from "./timeline.js";
 import { createTranscript } from "./transcript.js";
 
@@ -28,7 +29,7 @@ function openSession(session: string) {
   shownApprovals.clear();
   byId("approvals").replaceChildren();
   byId("session-header").hidden = false;
-  byId("session-id").textContent = session;
+  byId("session-id").textContent = shown(session);
   setState("…");
   const stream = followEvents(session, {
     onEvent(event) {
@@ -54,14 +55,14 @@ async function refreshSessions() {
   const { sessions } = await api<{ sessions: Snapshot[] }>("GET", "/api/agent/sessions?limit=50");
   byId("sessions").replaceChildren(
     ...sessions.map((s) =>
-      el("li", { className: s.id === current?.session ? "current" : "", attrs: { "data-session": s.id, title: s.task }, onClick: () => openSession(s.id) }, [
+      el("li", { className: s.id === current?.session ? "current" : "", attrs: { "data-session": s.id, title: shown(s.task) }, onClick: () => openSession(s.id) }, [
         el("span", { className: "state", text: s.state }),
-        s.task,
+        shown(s.task),
       ]),
     ),
   );
   const workspaces = [...new Set(sessions.map((s) => s.workspace))];
-  byId("workspaces").replaceChildren(...workspaces.map((w) => el("option", { attrs: { value: w } })));
+  byId("workspaces").replaceChildren(...workspaces.map((w) => el("option", { attrs: { value: w, label: shown(w) } })));
   const input = byId<HTMLInputElement>("workspace");
   if (!input.value && workspaces[0]) input.value = workspaces[0];
 }
@@ -88,7 +89,7 @@ byId<HTMLFormElement>("task-form").addEventListener("submit", async (event) => {
     openSession(started.session);
   } catch (caught) {
     error.hidden = false;
-    error.textContent = caught instanceof ApiError ? `${caught.code}: ${caught.message}` : String(caught);
+    error.textContent = shown(caught instanceof ApiError ? `${caught.code}: ${caught.message}` : String(caught));
   }
 });
 let currentMode = "act";
@@ -112,7 +113,7 @@ byId<HTMLFormElement>("followup").addEventListener("submit", async (event) => {
     await api("POST", "/api/agent/message", { session: current.session, text: input.value.trim() });
     input.value = "";
   } catch (caught) {
-    error.textContent = caught instanceof ApiError ? `${caught.code}: ${caught.message}` : String(caught);
+    error.textContent = shown(caught instanceof ApiError ? `${caught.code}: ${caught.message}` : String(caught));
   }
 });
 byId("abort").addEventListener("click", () => {

@@ -1,5 +1,6 @@
 import { api, type Checkpoint } from "./api.js";
 import { byId, el } from "./dom.js";
+import { shown } from "./screen-text.js";
 
 interface RestoreResult {
   plan: { modified: string[]; created_since: string[]; deleted_since: string[] };
@@ -15,7 +16,7 @@ export async function renderTimeline(session: string): Promise<void> {
   list.replaceChildren(
     ...checkpoints.map((checkpoint) =>
       el("li", { attrs: { "data-checkpoint": checkpoint.id } }, [
-        el("span", { className: "label", text: checkpoint.label }),
+        el("span", { className: "label", text: shown(checkpoint.label) }),
         el("span", { className: "meta", text: `${checkpoint.id.slice(0, 10)} · ${checkpoint.files_changed} files · ${checkpoint.created_at.slice(11, 19)}` }),
         el("button", { text: "Preview restore", attrs: { type: "button", "data-action": "preview" }, onClick: () => void showPreview(session, checkpoint, preview) }),
       ]),
@@ -25,11 +26,11 @@ export async function renderTimeline(session: string): Promise<void> {
 
 async function showPreview(session: string, checkpoint: Checkpoint, preview: HTMLDivElement): Promise<void> {
   const result = await api<RestoreResult>("POST", "/api/checkpoints/restore", { session, checkpoint: checkpoint.id, confirm: false });
-  const section = (label: string, paths: string[]) => [el("strong", { text: label }), el("ul", {}, paths.length ? paths.map((p) => el("li", { text: p })) : [el("li", { text: "none" })])];
+  const section = (label: string, paths: string[]) => [el("strong", { text: label }), el("ul", {}, paths.length ? paths.map((p) => el("li", { text: shown(p) })) : [el("li", { text: "none" })])];
   const status = el("p", { className: "restore-status" });
   preview.hidden = false;
   preview.replaceChildren(
-    el("p", { text: `Restore ${checkpoint.id.slice(0, 10)} (${checkpoint.label})?` }),
+    el("p", { text: `Restore ${checkpoint.id.slice(0, 10)} (${shown(checkpoint.label)})?` }),
     ...section("Modified", result.plan.modified),
     ...section("Removed (created since)", result.plan.created_since),
     ...section("Brought back (deleted since)", result.plan.deleted_since),
@@ -42,7 +43,7 @@ async function showPreview(session: string, checkpoint: Checkpoint, preview: HTM
           const applied = await api<RestoreResult>("POST", "/api/checkpoints/restore", { session, checkpoint: checkpoint.id, confirm: true });
           status.textContent = applied.applied ? `Restored ${checkpoint.id.slice(0, 10)}.` : "Not applied.";
         } catch (error) {
-          status.textContent = (error as Error).message;
+          status.textContent = shown((error as Error).message);
         }
       },
     }),

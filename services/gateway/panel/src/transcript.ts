@@ -1,5 +1,6 @@
 import type { AgentEvent } from "./api.js";
 import { byId, el } from "./dom.js";
+import { escapeBadge, escapesIn, shown } from "./screen-text.js";
 
 /**
  * The model's prose without its XML tool-call blocks (each call is shown as its own entry); an
@@ -9,13 +10,27 @@ export function proseOnly(text: string): string {
   return text.replace(/(^|\n)[ \t]*<([a-z_]+)>[\s\S]*?(<\/\2>|$)/g, "$1").replace(/\n{3,}/g, "\n\n").trim();
 }
 
-/** Appends one event to the transcript; model text deltas of one request join one entry. */
+/** Sets an entry's text (rendered) and marks it when characters in it are shown as tokens. */
+function setEntryText(element: HTMLElement, text: string): void {
+  const rendered = shown(text);
+  element.textContent = rendered;
+  const count = escapesIn(rendered);
+  element.classList.toggle("has-escapes", count > 0);
+  if (count > 0) element.append(" ", escapeBadge(count));
+}
+
+/**
+ * Appends one event to the transcript; model text deltas of one request join one entry. Every
+ * text is rendered for the screen and marked when it hid characters.
+ */
 export function createTranscript() {
   const list = byId<HTMLOListElement>("transcript");
   let textEntry: { requestId: string; element: HTMLElement; raw: string } | undefined;
   const add = (className: string, text: string) => {
     textEntry = undefined;
-    list.append(el("li", { className, text }));
+    const entry = el("li", { className });
+    setEntryText(entry, text);
+    list.append(entry);
   };
   return {
     clear() {
@@ -34,14 +49,14 @@ export function createTranscript() {
             textEntry = { requestId: p.request_id, element, raw: "" };
           }
           textEntry.raw += p.text;
-          textEntry.element.textContent = proseOnly(textEntry.raw);
+          setEntryText(textEntry.element, proseOnly(textEntry.raw));
           return;
         case "tool.started":
           return add("tool", `▸ ${p.tool} ${JSON.stringify(p.args).slice(0, 200)}`);
         case "tool.completed":
           return add(p.is_error ? "fail" : "ok", `${p.is_error ? "✗" : "✓"} ${p.summary}`);
         case "approval.decided":
-          return add("meta", `approval ${p.approval}: ${p.decision}`);
+          return add("meta", `approval ${p.approval}: ${p.decision}${p.network === true ? " with network" : p.network === false ? " without network" : ""}`);
         case "checkpoint.created":
           return add("checkpoint", `● checkpoint ${String(p.checkpoint).slice(0, 10)} (${p.label})`);
         case "checkpoint.restored":

@@ -7,6 +7,7 @@ import {
   type AgentEventType,
 } from "@aide/contracts";
 import { encodeJson } from "@aide/runtime";
+import { renderEventPayload } from "./render-event-payload.js";
 
 /** Publishes one encoded event; resolves when the stream acknowledged it. */
 export type EventPublisher = (subject: string, data: Uint8Array, messageId: string) => Promise<void>;
@@ -30,7 +31,8 @@ export interface EventSinkOptions {
 }
 
 /**
- * Builds, validates and publishes run events. Every event gets the next contiguous per-session
+ * Builds, validates and publishes run events. Every payload is rendered for screens first
+ * (`renderEventPayload`: control and invisible characters as visible tokens). Every event gets the next contiguous per-session
  * `seq`, the envelope (user, depth, experiment ids) and is checked against `AgentEventSchema`.
  * Publishes go out in call order so `seq` order is stream order; `emit` resolves once sent. A publish failure is
  * logged, never thrown into the loop: the run goes on and the record keeps the sequence.
@@ -50,7 +52,7 @@ export class EventSink {
       depth: scope.depth,
       ...experiment,
       type,
-      payload,
+      payload: renderEventPayload(type, payload),
     };
     const parsed = AgentEventSchema.safeParse(candidate);
     if (!parsed.success) {

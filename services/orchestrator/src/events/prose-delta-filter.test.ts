@@ -17,4 +17,10 @@ describe("ProseDeltaFilter", () => {
   it("never publishes anything of a body", () => {
     expect(stream(["<write_file><path>x</path><content>", "password=hunter2", "</content></write_file>"])).not.toContain("hunter2");
   });
+  it("holds a trailing CR and half a surrogate pair for the next delta, so each delta renders cleanly", () => {
+    const filter = new ProseDeltaFilter(["write_file"]);
+    expect(filter.push("line one\r")).toBe("line one");
+    expect(filter.push("\nline two \uD83D")).toBe("\r\nline two ");
+    expect(filter.push("\uDC4D ok")).toBe("\uD83D\uDC4D ok");
+  });
 });

@@ -88,7 +88,14 @@ async function settleDecision(context: RunContext, record: ApprovalRecord, decid
   if (session.record.approvals.length === 0 && session.record.state === "awaiting_approval") session.record.state = "running";
   await session.emit(
     "approval.decided",
-    { approval: record.id, decision: outcome.decision, feedback: outcome.feedback, ...(record.checkpoint_failure && outcome.checkpoint ? { checkpoint: outcome.checkpoint } : {}) },
+    {
+      approval: record.id,
+      decision: outcome.decision,
+      feedback: outcome.feedback,
+      ...(record.checkpoint_failure && outcome.checkpoint ? { checkpoint: outcome.checkpoint } : {}),
+      // Said on the record so every client shows the same network decision.
+      ...(record.network === "consent_required" && outcome.decision === "approve" ? { network: outcome.consentNetwork === true } : {}),
+    },
     context.depth,
     context.run,
   );
