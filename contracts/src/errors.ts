@@ -52,6 +52,11 @@ export const errorCatalog = {
   RUN_BUDGET_EXCEEDED: "The run exceeded its wall-clock budget of {ms} ms",
   STALLED: "The run made no progress: {detail}",
   APPROVAL_CONFIRMATION_REQUIRED: "Approving {approval} needs an explicit confirmation: {detail}",
+  APPROVAL_ALREADY_DECIDED: "The approval {approval} was already decided ({decision} at {decided_at}); a decision applies once",
+  APPROVAL_STALE_RUN: "The approval {approval} belongs to an earlier run of session {session}, which has ended; nothing waits for this decision",
+  APPROVAL_WRONG_SESSION: "The approval {approval} does not belong to session {session}; send the decision with the session that asked for it",
+  APPROVAL_EXPIRED: "The approval {approval} expired at {expires_at} and was denied (default deny); the model was told, so ask it to propose the call again",
+  TOOL_NOT_OFFERED: "{tool} is not among the tools offered for this task; available: {available}",
   INTERNAL: "Internal error: {detail}",
 } as const;
 

@@ -6,6 +6,7 @@ export * from "./tool-aliases.js";
 export * from "./checkpoints.js";
 export * from "./model.js";
 export * from "./commands.js";
+export * from "./memory.js";
 export * from "./events.js";
 export * from "./rest.js";
 export * from "./render-untrusted.js";

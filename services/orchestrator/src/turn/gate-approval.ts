@@ -1,6 +1,7 @@
 import type { ToolPreview } from "@aide/contracts";
 import type { DecisionOutcome } from "../approvals/approval-waiter.js";
 import type { NetworkLevel } from "../approvals/approval-policy.js";
+import { recordSettled } from "../approvals/settled-approvals.js";
 import { sanitizeArgs } from "../events/sanitize-args.js";
 import type { RunContext } from "../run/run-context.js";
 import type { ApprovalRecord, BatchCall } from "../session/session-record.js";
@@ -81,6 +82,7 @@ async function settleDecision(context: RunContext, record: ApprovalRecord, decid
   const { session } = context;
   const outcome = await decided;
   session.record.approvals = session.record.approvals.filter((pending) => pending.id !== record.id);
+  recordSettled(session.record, record, outcome, context.seams.now());
   if (session.record.approvals.length === 0 && session.record.state === "awaiting_approval") session.record.state = "running";
   await session.emit(
     "approval.decided",
