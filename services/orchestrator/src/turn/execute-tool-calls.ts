@@ -1,5 +1,5 @@
 import type { ToolDescriptor } from "@aide/contracts";
-import { applyActSwitch, handleOrchestratorTool } from "../orchestrator-tools/handle-orchestrator-tool.js";
+import { applyActSwitch, applyApprovedMemoryCall, handleOrchestratorTool, memoryToolNames } from "../orchestrator-tools/handle-orchestrator-tool.js";
 import type { RunContext } from "../run/run-context.js";
 import type { BatchCall, CallOutcome } from "../session/session-record.js";
 import { checkpointBeforeFirstMutation, createCheckpoint } from "./create-checkpoint.js";
@@ -54,6 +54,11 @@ async function resumeCall(context: RunContext, call: BatchCall): Promise<CallOut
       return outcome;
     }
     if (call.name === "switch_to_act_mode") return applyActSwitch(context);
+    if (memoryToolNames.has(call.name)) {
+      const outcome = await applyApprovedMemoryCall(context, call);
+      await emitCompleted(context, call, outcome, 0);
+      return outcome;
+    }
     call.status = "approved";
     call.network = pending.network === "consent_required" && decision.consentNetwork === true;
     call.expected_digests = pending.preview.file_digests;

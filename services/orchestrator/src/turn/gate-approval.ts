@@ -21,7 +21,13 @@ export interface ApprovalRequest {
   needsProtectedConfirmation: boolean;
   /** The model's own `requires_approval` hint: shown, never used to decide. */
   modelHint?: string;
+  /** What kind of approval this is when not an ordinary tool call (memory, secret_read, mode_switch). */
+  kind?: ApprovalKind;
+  /** For `kind: memory`: the text the person approves (raw; clients render it). */
+  memory?: { action: "remember" | "forget"; id?: string; text: string };
 }
+
+export type ApprovalKind = "tool" | "memory" | "secret_read" | "mode_switch";
 
 /**
  * Step 5 (the waiting half): records a durable pending approval, publishes `approval.requested`
@@ -48,6 +54,8 @@ export async function requestApproval(context: RunContext, request: ApprovalRequ
     args_digest: request.preview.args_digest,
     expires_at: expiresAt,
     model_hint: request.modelHint,
+    kind: request.kind,
+    memory: request.memory,
   };
   const record: ApprovalRecord = {
     id,
