@@ -67,7 +67,9 @@ async function resumeCall(context: RunContext, call: BatchCall): Promise<CallOut
     }
   }
   if (call.status === "approved") {
-    await checkpointBeforeFirstMutation(context, call.name);
+    // A read approved before the restart (a secret-looking file) changes nothing: no checkpoint for it.
+    const readOnly = context.catalog.find((tool) => tool.name === call.name)?.read_only === true;
+    if (!readOnly) await checkpointBeforeFirstMutation(context, call.name);
     return execute(context, call, { network: call.network, expectedDigests: call.expected_digests });
   }
   return undefined;
