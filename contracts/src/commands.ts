@@ -24,6 +24,7 @@ export const AutoApproveSchema = z.object({
   /**
    * `remember` / `forget` run without asking. Memories outlive the session and are given to later
    * runs, so they are mutations: no other rule (not `edits`, not the read-only pass) implies this one.
+   * Absent means false.
    */
   memory: z.boolean().optional(),
 });

@@ -40,6 +40,7 @@ async function switchToAct(context: RunContext, call: BatchCall): Promise<CallOu
     network: "none",
     networkTokens: [],
     needsProtectedConfirmation: false,
+    kind: "mode_switch",
   });
   if (decision.decision === "abort") {
     context.outcome = { kind: "aborted", reason: decision.feedback ?? "aborted by the person" };
