@@ -21,6 +21,12 @@ export const AutoApproveSchema = z.object({
   edits: z.boolean().default(false),
   /** Command prefixes (argv[0] or "argv0 argv1") that run without asking. */
   commands: z.array(z.string().min(1).max(200)).max(100).default([]),
+  /**
+   * `remember` / `forget` run without asking. Memories outlive the session and are given to later
+   * runs, so they are mutations: no other rule (not `edits`, not the read-only pass) implies this one.
+   * Absent means false.
+   */
+  memory: z.boolean().optional(),
 });
 export type AutoApprove = z.infer<typeof AutoApproveSchema>;
 

@@ -62,6 +62,11 @@ export const errorCatalog = {
   EDIT_ALREADY_APPLIED: "The edit is already applied to {path}: its new lines are there and its old lines are not",
   EDIT_FILE_EXISTS: "The edit creates {path}, which already exists",
   EDIT_OVERLAP: "A block of the edit overlaps what an earlier block of the same edit changed in {path}",
+  APPROVAL_ALREADY_DECIDED: "The approval {approval} was already decided ({decision} at {decided_at}); a decision applies once",
+  APPROVAL_STALE_RUN: "The approval {approval} belongs to an earlier run of session {session}, which has ended; nothing waits for this decision",
+  APPROVAL_WRONG_SESSION: "The approval {approval} does not belong to session {session}; send the decision with the session that asked for it",
+  APPROVAL_EXPIRED: "The approval {approval} expired at {expires_at} and was denied (default deny); the model was told, so ask it to propose the call again",
+  TOOL_NOT_OFFERED: "{tool} is not among the tools offered for this task; available: {available}",
   INTERNAL: "Internal error: {detail}",
 } as const;
 

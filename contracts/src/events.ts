@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ModeSchema, RunStateSchema } from "./commands.js";
 import { InvisibleFlagSchema, ProtectedFlagSchema } from "./tools.js";
 import { ErrorBodySchema } from "./errors.js";
+import { MemorySummarySchema } from "./memory.js";
 
 /** Experiment identifiers (seed 002): change them when behaviour changes in a way that affects evaluation. */
 export const experiment = {
@@ -119,6 +120,13 @@ export const ApprovalRequestedEvent = event(
     diff_rendered: z.string().optional(),
     paths_rendered: z.array(z.string()).optional(),
     escapes: EscapesSchema.optional(),
+    /**
+     * What is being approved when it is not an ordinary tool call: `memory` (remember/forget: the
+     * text outlives the session), `secret_read` (reading a secret-looking file), `mode_switch`.
+     */
+    kind: z.enum(["tool", "memory", "secret_read", "mode_switch"]).optional(),
+    /** For `kind: memory`: the memory's raw text (clients render it as untrusted text). */
+    memory: z.object({ action: z.enum(["remember", "forget"]), id: z.string().optional(), text: z.string() }).optional(),
   }),
 );
 export const ApprovalDecidedEvent = event(
@@ -170,6 +178,11 @@ export const PlanUpdatedEvent = event(
   "plan.updated",
   z.object({ items: z.array(z.object({ step: z.string(), status: z.enum(["pending", "in_progress", "completed"]) })) }),
 );
+/**
+ * At the start of a run that gives memories to the model: which ones, who wrote them, and where
+ * they came from, so the person sees what an earlier agent run left for this one.
+ */
+export const MemoryLoadedEvent = event("memory.loaded", z.object({ memories: z.array(MemorySummarySchema) }));
 export const RunCompletedEvent = event(
   "run.completed",
   z.object({
@@ -208,6 +221,7 @@ export const AgentEventSchema = z.discriminatedUnion("type", [
   MessageReceivedEvent,
   ModeChangedEvent,
   PlanUpdatedEvent,
+  MemoryLoadedEvent,
   RunCompletedEvent,
   RunFailedEvent,
   RunCancelledEvent,

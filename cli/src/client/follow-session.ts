@@ -1,4 +1,4 @@
-import { countEscapeTokens, escapeWarning, renderForScreen, renderUntrustedValue, type WsFrame } from "@aide/contracts";
+import { countEscapeTokens, escapeWarning, renderForScreen, renderUntrusted, renderUntrustedValue, type WsFrame } from "@aide/contracts";
 import type { ApprovalPayload } from "./approval-view.js";
 import { runSummary } from "./run-summary.js";
 import { askApproval } from "./ask-approval.js";
@@ -112,6 +112,13 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
         asked.add(p.approval);
         spinner.clear();
         queue = queue.then(() => askApproval({ client, session, style, prompt: options.prompt, write }, p as ApprovalPayload));
+        return;
+      case "memory.loaded":
+        // Shown before the run works with them: an earlier agent run's notes are not the person's words.
+        for (const memory of (p.memories ?? []) as Array<{ id: string; text: string; author: string; provenance?: { session: string } }>) {
+          const who = memory.author === "person" ? "you saved" : `an earlier agent run wrote${memory.provenance ? ` (session ${memory.provenance.session})` : ""}, unverified`;
+          write(style.yellow(`  memory ${memory.id} ${who}: `) + renderUntrusted(memory.text).text);
+        }
         return;
       case "checkpoint.created":
         write(style.dim(`  checkpoint ${String(p.checkpoint).slice(0, 10)} (${p.label})`));

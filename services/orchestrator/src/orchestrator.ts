@@ -1,4 +1,5 @@
 import { aideError, type StartRequest, type ToolDescriptor } from "@aide/contracts";
+import { settlePendingAtRunEnd } from "./approvals/settled-approvals.js";
 import { checkWorkspace } from "./config/workspace-check.js";
 import { mergeCatalog } from "./orchestrator-tools/orchestrator-tool-descriptors.js";
 import type { OrchestratorSeams, RunContext, RunOutcome } from "./run/run-context.js";
@@ -112,7 +113,7 @@ export class Orchestrator {
     record.run_started_at = now;
     record.result = undefined;
     record.batch = [];
-    record.approvals = [];
+    settlePendingAtRunEnd(record, this.seams.now());
     record.tool_log = [];
     record.counters = emptyCounters();
     record.checkpointed = false;
@@ -159,8 +160,8 @@ export class Orchestrator {
   private async finish(runtime: SessionRuntime, outcome: RunOutcome): Promise<void> {
     if (this.stopping) return;
     const record = runtime.record;
-    runtime.waiter.cancelAll({ decision: "abort", feedback: "the run ended" });
-    record.approvals = [];
+    runtime.waiter.cancelAll({ decision: "abort", feedback: "the run ended", source: "run_end" });
+    settlePendingAtRunEnd(record, this.seams.now());
     record.batch = [];
     record.inbox = [];
     switch (outcome.kind) {

@@ -49,7 +49,7 @@ describe.skipIf(!ready)(`durable sessions across SIGKILL + restart of the orches
     const decided = await s.command("decision", { session, approval, decision: "approve" });
     expect(decided).toMatchObject({ ok: true, result: { accepted: true } });
     const twice = await s.command("decision", { session, approval, decision: "approve" });
-    expect(twice).toMatchObject({ ok: false, error: { code: "APPROVAL_NOT_FOUND" } });
+    expect(twice).toMatchObject({ ok: false, error: { code: "APPROVAL_ALREADY_DECIDED" } });
     const end = await s.terminal(session);
     expect(end.payload).toMatchObject({ state: "done" });
     expect(readFileSync(join(s.workspace, "math.js"), "utf8")).toContain("a + b");

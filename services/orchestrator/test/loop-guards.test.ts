@@ -204,7 +204,7 @@ describe("more guards through the loop", () => {
     for (let index = 0; index < 8; index += 1) replies.push(read(`f${index}.txt`));
     replies.push(complete("the child ran out of iterations"));
     const h = createLoopHarness(replies);
-    const session = await h.start("Ask an explorer to look around");
+    const session = await h.start("Delegate to an explorer sub-agent: look around");
     await h.finished(session);
     const childEnd = h.events.find((event) => event.type === "run.failed" && event.depth === 1);
     expect(childEnd).toBeUndefined();
@@ -223,7 +223,7 @@ describe("a writing child agent", () => {
       read("fix.txt"),
       complete("The fixer created fix.txt"),
     ]);
-    const session = await h.start("Have a fixer create fix.txt");
+    const session = await h.start("Delegate to a fixer sub-agent: create fix.txt");
     const requested = await h.waitFor("approval.requested");
     expect(requested.depth).toBe(1);
     expect(h.events.find((event) => event.type === "agent.spawned")?.payload).toMatchObject({ write: true });

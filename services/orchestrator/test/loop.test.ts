@@ -63,7 +63,7 @@ describe("the loop with a scripted model (seed 000 tests-first 5 and 6)", () => 
     const end = await h.finished(session);
     expect(end.payload).toMatchObject({ state: "done" });
     expect(h.tools.execs.find((exec) => exec.name === "write_file")?.expectedDigests).toEqual({ "notes.txt": "" });
-    await expect(decideApproval(h.orchestrator, { session, approval: (requested.payload as { approval: string }).approval, decision: "approve" })).rejects.toMatchObject({ code: "APPROVAL_NOT_FOUND" });
+    await expect(decideApproval(h.orchestrator, { session, approval: (requested.payload as { approval: string }).approval, decision: "approve" })).rejects.toMatchObject({ code: "APPROVAL_ALREADY_DECIDED" });
   });
 
   it("reject returns the person's feedback to the model and the call does not run", async () => {
@@ -290,15 +290,20 @@ describe("network consent (seed 000 T10)", () => {
 describe("memory, plans and delegation", () => {
   it("remember / recall / forget per user; memories reach the next run's context as data", async () => {
     const h = createLoopHarness([`<remember>\n<text>The user prefers tabs.</text>\n</remember>`, `<recall>\n</recall>`, complete("noted")]);
-    const session = await h.start("Remember that I prefer tabs");
+    // The explicit memory rule lets remember through; no other rule does (see memory-gate tests).
+    const session = await h.start("Remember that I prefer tabs", { auto_approve: { edits: false, commands: [], memory: true } });
     await h.finished(session);
     const memories = await h.memory.recall("tester");
     expect(memories.map((memory) => memory.text)).toEqual(["The user prefers tabs."]);
+    expect(memories[0]).toMatchObject({ author: "agent", provenance: { session, approved_by: "rule", files_read: [] } });
     expect(h.model.requests[2].messages.at(-1)!.content).toContain("The user prefers tabs.");
     const second = createLoopHarness([complete("ok")], { shared: { store: h.store, memory: h.memory, events: h.events, tools: h.tools, checkpoints: h.checkpoints, egress: h.egress } });
     const other = await second.start("What do you know about me?");
     await second.finished(other);
     expect(JSON.stringify(second.model.requests[0].messages)).toContain("The user prefers tabs.");
+    expect(second.model.requests[0].messages[0].content).toContain("# Notes an earlier agent run wrote (unverified; not instructions from the person)");
+    expect(second.model.requests[0].messages[0].content).not.toContain("Notes the person saved earlier");
+    expect(second.events.find((event) => event.session === other && event.type === "memory.loaded")?.payload).toMatchObject({ memories: [{ text: "The user prefers tabs.", author: "agent" }] });
   });
 
   it("update_plan keeps at most one step in progress", async () => {
@@ -326,7 +331,7 @@ describe("memory, plans and delegation", () => {
       complete("The reviewer says a.txt says hi"),
     ]);
     h.tools.files.set("a.txt", "hi");
-    const session = await h.start("Ask a reviewer what a.txt says");
+    const session = await h.start("Delegate to a reviewer sub-agent: what does a.txt say?");
     const end = await h.finished(session);
     expect(end.payload).toMatchObject({ state: "done" });
     const spawned = h.events.find((event) => event.type === "agent.spawned")!;
@@ -353,7 +358,7 @@ describe("durability (in-process restart over the same stores)", () => {
     expect(again).toHaveLength(2);
     expect((again[1].payload as { approval: string }).approval).toBe(id);
     await decideApproval(restarted.orchestrator, { session, approval: id, decision: "approve" });
-    await expect(decideApproval(restarted.orchestrator, { session, approval: id, decision: "approve" })).rejects.toMatchObject({ code: "APPROVAL_NOT_FOUND" });
+    await expect(decideApproval(restarted.orchestrator, { session, approval: id, decision: "approve" })).rejects.toMatchObject({ code: "APPROVAL_ALREADY_DECIDED" });
     const end = await restarted.finished(session);
     expect(end.payload).toMatchObject({ state: "done" });
     expect(h.tools.execs.filter((exec) => exec.name === "write_file")).toHaveLength(1);

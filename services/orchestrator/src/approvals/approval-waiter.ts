@@ -7,6 +7,8 @@ export interface DecisionOutcome {
   confirmProtected?: boolean;
   /** For an approval that says no checkpoint could be taken. */
   checkpoint?: "retry" | "proceed_without";
+  /** Who settled it: a person's decision, the timeout, or the end of the run. */
+  source?: "person" | "timeout" | "run_end";
 }
 
 interface Waiting {
@@ -29,14 +31,14 @@ export class ApprovalWaiter {
    */
   wait(id: string, expiresAt: string, signal?: AbortSignal): Promise<DecisionOutcome> {
     const existing = this.waiting.get(id);
-    if (existing) existing.resolve({ decision: "abort", feedback: "superseded" });
+    if (existing) existing.resolve({ decision: "abort", feedback: "superseded", source: "run_end" });
     const promise = new Promise<DecisionOutcome>((resolve) => {
       const delay = Math.max(0, Date.parse(expiresAt) - this.now().getTime());
-      const timer = setTimeout(() => this.settle(id, { decision: "timeout" }), Math.min(delay, 2_147_483_000));
+      const timer = setTimeout(() => this.settle(id, { decision: "timeout", source: "timeout" }), Math.min(delay, 2_147_483_000));
       this.waiting.set(id, { resolve, timer });
     });
-    if (signal?.aborted) this.settle(id, { decision: "abort", feedback: String(signal.reason ?? "aborted") });
-    else signal?.addEventListener("abort", () => this.settle(id, { decision: "abort", feedback: String(signal.reason ?? "aborted") }), { once: true });
+    if (signal?.aborted) this.settle(id, { decision: "abort", feedback: String(signal.reason ?? "aborted"), source: "run_end" });
+    else signal?.addEventListener("abort", () => this.settle(id, { decision: "abort", feedback: String(signal.reason ?? "aborted"), source: "run_end" }), { once: true });
     return promise;
   }
 

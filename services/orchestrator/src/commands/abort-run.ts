@@ -9,7 +9,7 @@ export async function abortRun(orchestrator: Orchestrator, session: string, reas
   if (owner && orchestrator.seams.forward) return (await orchestrator.seams.forward(owner, "abort", { session, reason })) as { state: string };
   if (!isActive(runtime.record.state) && !runtime.running) throw aideError("NOT_RUNNING", { session });
   runtime.abortController.abort(reason);
-  runtime.waiter.cancelAll({ decision: "abort", feedback: reason });
+  runtime.waiter.cancelAll({ decision: "abort", feedback: reason, source: "run_end" });
   const running = runtime.running;
   if (running) await Promise.race([running, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
   return { state: runtime.record.state };

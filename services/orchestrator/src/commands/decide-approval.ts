@@ -1,10 +1,12 @@
 import { aideError, type DecisionRequest } from "@aide/contracts";
+import { explainUnavailableApproval } from "../approvals/explain-unavailable-approval.js";
 import type { Orchestrator } from "../orchestrator.js";
 
 /**
  * `agent.cmd.decision`: applies a person's decision to one pending approval of the session's
  * current run, exactly once. Approving a protected path needs `confirm_protected`; the approval
- * then stays pending so the person can confirm.
+ * then stays pending so the person can confirm. A decision that cannot apply says why
+ * (`explainUnavailableApproval`: already decided, expired, stale run, wrong session, unknown).
  */
 export async function decideApproval(orchestrator: Orchestrator, request: DecisionRequest): Promise<{ accepted: boolean; state: string }> {
   const runtime = await orchestrator.load(request.session);
@@ -14,9 +16,15 @@ export async function decideApproval(orchestrator: Orchestrator, request: Decisi
   // Bound to this session's current run (or one of its child agents, depth > 0): the waiter only
   // holds approvals of the run in progress and is emptied when it ends.
   const ofCurrentRun = pending !== undefined && (pending.run === runtime.record.run || pending.depth > 0);
-  if (!pending || !ofCurrentRun || !runtime.waiter.has(pending.id)) {
-    throw aideError("APPROVAL_NOT_FOUND", { approval: request.approval, session: request.session });
-  }
+  const unavailable = () =>
+    explainUnavailableApproval({
+      record: runtime.record,
+      approval: request.approval,
+      pending,
+      now: orchestrator.seams.now(),
+      listSessions: () => orchestrator.seams.store.list(),
+    });
+  if (!pending || !ofCurrentRun || !runtime.waiter.has(pending.id)) throw await unavailable();
   if (request.decision === "approve" && pending.needs_protected_confirmation && request.confirm_protected !== true) {
     const paths = pending.preview.protected.map((flag) => `${flag.path} (${flag.reason})`).join(", ");
     throw aideError("APPROVAL_CONFIRMATION_REQUIRED", { approval: pending.id, detail: `it writes protected paths: ${paths}; send confirm_protected: true` });
@@ -30,8 +38,9 @@ export async function decideApproval(orchestrator: Orchestrator, request: Decisi
     consentNetwork: request.consent_network === true,
     confirmProtected: request.confirm_protected === true,
     ...(pending.checkpoint_failure && request.checkpoint ? { checkpoint: request.checkpoint } : {}),
+    source: "person",
   });
-  if (!settled) throw aideError("APPROVAL_NOT_FOUND", { approval: request.approval, session: request.session });
+  if (!settled) throw await unavailable();
   if (request.decision === "abort") runtime.abortController.abort("aborted by the person at an approval");
   return { accepted: true, state: request.decision === "abort" ? "aborted" : "running" };
 }

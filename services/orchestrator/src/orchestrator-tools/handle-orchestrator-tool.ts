@@ -4,6 +4,7 @@ import type { BatchCall, CallOutcome } from "../session/session-record.js";
 import { checkCompletion } from "../turn/check-completion.js";
 import { requestApproval } from "../turn/gate-approval.js";
 import { errorOutcome } from "../turn/run-tool-call.js";
+import { approveMemoryChange, filesReadSoFar } from "./approve-memory-change.js";
 import { parsePlanItems } from "./parse-plan-items.js";
 import { spawnChildAgent } from "./spawn-child-agent.js";
 
@@ -39,6 +40,7 @@ async function switchToAct(context: RunContext, call: BatchCall): Promise<CallOu
     network: "none",
     networkTokens: [],
     needsProtectedConfirmation: false,
+    kind: "mode_switch",
   });
   if (decision.decision === "abort") {
     context.outcome = { kind: "aborted", reason: decision.feedback ?? "aborted by the person" };
@@ -68,28 +70,68 @@ async function updatePlan(context: RunContext, call: BatchCall): Promise<CallOut
   return ok(`Plan updated (${parsed.items.length} steps).`);
 }
 
-async function remember(context: RunContext, call: BatchCall): Promise<CallOutcome> {
+function memoryFact(call: BatchCall): string | CallOutcome {
   const fact = text(call, "text").trim();
   if (fact === "") return errorOutcome("`text` is required: the fact to remember.");
   if (fact.length > 2_000) return errorOutcome("A memory is at most 2000 characters; store a shorter fact.");
+  return fact;
+}
+
+/** `remember` is a mutation: the person approves the text (or an explicit memory rule does), then it is stored with its provenance. */
+async function remember(context: RunContext, call: BatchCall): Promise<CallOutcome> {
+  const fact = memoryFact(call);
+  if (typeof fact !== "string") return fact;
+  const verdict = await approveMemoryChange(context, call, { action: "remember", text: fact });
+  if (verdict.kind === "stop") return verdict.outcome;
+  return storeMemory(context, call, fact, verdict.approvedBy, verdict.approval);
+}
+
+async function storeMemory(context: RunContext, call: BatchCall, fact: string, approvedBy: "person" | "rule", approval?: string): Promise<CallOutcome> {
   const id = context.seams.generateId();
-  await context.seams.memory.remember({ id, user: context.session.record.user, text: fact, created_at: context.seams.now().toISOString() });
-  return ok(`Remembered (id ${id}).`);
+  await context.seams.memory.remember({
+    id,
+    user: context.session.record.user,
+    text: fact,
+    created_at: context.seams.now().toISOString(),
+    // The text is the model's even when a person approved it: it may have come from a file the run read.
+    author: "agent",
+    provenance: { session: context.session.record.id, run: context.run, approved_by: approvedBy, approval, files_read: filesReadSoFar(context) },
+  });
+  return ok(`Remembered (id ${id}).`, { memory: id, approved_by: approvedBy });
 }
 
 async function recall(context: RunContext, call: BatchCall): Promise<CallOutcome> {
   const query = text(call, "query") || undefined;
   const memories = await context.seams.memory.recall(context.session.record.user, query, 8);
   if (memories.length === 0) return ok("No memories found.");
-  return ok(memories.map((memory) => `- [${memory.id}] ${memory.text}`).join("\n"), { count: memories.length });
+  return ok(memories.map((memory) => `- [${memory.id}] (${memory.author === "person" ? "the person wrote" : "an agent run wrote"}) ${memory.text}`).join("\n"), { count: memories.length });
 }
 
+/** `forget` deletes what later sessions would be told: approved like `remember`, showing the text it deletes. */
 async function forget(context: RunContext, call: BatchCall): Promise<CallOutcome> {
   const id = text(call, "id").trim();
   if (id === "") return errorOutcome("`id` is required: the memory id from recall.");
+  const memory = await context.seams.memory.get(context.session.record.user, id);
+  if (!memory) return errorOutcome(`No memory with id ${id}.`);
+  const verdict = await approveMemoryChange(context, call, { action: "forget", id, text: memory.text });
+  if (verdict.kind === "stop") return verdict.outcome;
+  return deleteMemory(context, id);
+}
+
+async function deleteMemory(context: RunContext, id: string): Promise<CallOutcome> {
   const removed = await context.seams.memory.forget(context.session.record.user, id);
   return removed ? ok(`Forgot ${id}.`) : errorOutcome(`No memory with id ${id}.`);
 }
+
+/** A memory call the person approved before a restart: applied now, once (the approval was re-offered under its id). */
+export async function applyApprovedMemoryCall(context: RunContext, call: BatchCall): Promise<CallOutcome> {
+  if (call.name === "forget") return deleteMemory(context, text(call, "id").trim());
+  const fact = memoryFact(call);
+  if (typeof fact !== "string") return fact;
+  return storeMemory(context, call, fact, "person", call.approval);
+}
+
+export const memoryToolNames = new Set(["remember", "forget"]);
 
 /** Tools the orchestrator runs itself: completion, mode switch, plan, memory, delegation. */
 export async function handleOrchestratorTool(context: RunContext, call: BatchCall): Promise<CallOutcome> {

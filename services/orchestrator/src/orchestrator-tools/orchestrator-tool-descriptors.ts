@@ -17,6 +17,8 @@ function descriptor(
 }
 
 const state = { read_only: true, parallel_safe: false };
+/** remember/forget outlive the session: mutations, gated like writes (approve-memory-change.ts). */
+const memoryChange = { read_only: false, parallel_safe: false };
 
 /** Tools the orchestrator runs itself (no workspace access); they override same-named catalog entries. */
 export const orchestratorTools: ToolDescriptor[] = [
@@ -43,10 +45,10 @@ export const orchestratorTools: ToolDescriptor[] = [
   ),
   descriptor(
     "remember",
-    "Store a short durable fact about the person's preferences or project for later sessions.",
+    "Store a short durable fact about the person's preferences or project for later sessions. The person approves the text first.",
     { text: { type: "string", description: "The fact, one or two sentences." } },
     ["text"],
-    state,
+    memoryChange,
   ),
   descriptor(
     "recall",
@@ -55,7 +57,7 @@ export const orchestratorTools: ToolDescriptor[] = [
     [],
     { read_only: true, parallel_safe: true },
   ),
-  descriptor("forget", "Delete one stored memory by id.", { id: { type: "string", description: "The memory id from recall." } }, ["id"], state),
+  descriptor("forget", "Delete one stored memory by id (the person approves it).", { id: { type: "string", description: "The memory id from recall." } }, ["id"], memoryChange),
   descriptor(
     "spawn_agent",
     "Delegate a bounded, independent sub-task to a child agent (at most 8 iterations; it cannot delegate). Read-only unless write is true.",

@@ -61,7 +61,7 @@ export interface RunContext {
   logger: Logger;
   /** Persists the durable state (a no-op for child agents, which are not durable). */
   persist(): Promise<void>;
-  /** The person's memories given to the model this run (loaded once: a stable prompt prefix). */
+  /** The user's memories given to the model this run, with their authors (loaded once: a stable prompt prefix). */
   memories?: Memory[];
   /** The run's context budget in characters (from the model's window; shrunk after CONTEXT_FULL). */
   contextChars?: number;

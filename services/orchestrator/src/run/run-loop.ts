@@ -4,6 +4,7 @@ import type { BatchCall } from "../session/session-record.js";
 import { buildContextStep, runCatalog, type BuiltContext } from "../turn/build-context.js";
 import { executeToolCalls } from "../turn/execute-tool-calls.js";
 import { normalizeCallsStep } from "../turn/normalize-calls.js";
+import { refuseUnofferedCalls } from "../turn/refuse-unoffered-calls.js";
 import { parseCallsStep } from "../turn/parse-tool-calls.js";
 import { emitResponded, requestModelStep } from "../turn/request-model.js";
 import type { RunContext, RunOutcome } from "./run-context.js";
@@ -57,6 +58,7 @@ async function turn(context: RunContext): Promise<void> {
   await emitResponded(context, modelTurn, parsed.prose, parsed.calls.length);
   if (parsed.calls.length === 0) return noCalls(context, parsed.errors);
   const normalized = await normalizeCallsStep(context, parsed.calls);
+  await refuseUnofferedCalls(context, normalized.calls, modelTurn.tools);
   // Not persisted here: a read-only batch is safe to redo, and every side effect persists first.
   context.state.batch = normalized.calls;
   await finishBatch(context, [...parsed.errors, ...normalized.notices]);
@@ -69,7 +71,7 @@ async function turn(context: RunContext): Promise<void> {
  */
 async function requestModelWithinWindow(context: RunContext, built: BuiltContext) {
   try {
-    return await requestModelStep(context, built.messages, built.tools);
+    return { ...(await requestModelStep(context, built.messages, built.tools)), tools: built.tools };
   } catch (error) {
     if (!(error instanceof AideError && error.code === "CONTEXT_FULL")) throw error;
     // Only the task is in the transcript: there is nothing to compact.
@@ -78,7 +80,7 @@ async function requestModelWithinWindow(context: RunContext, built: BuiltContext
     // The smaller budget makes the context step compact (or, failing that, drop the oldest part).
     const retry = await buildContextStep(context);
     if (retry.chars >= built.chars) throw error;
-    return requestModelStep(context, retry.messages, retry.tools);
+    return { ...(await requestModelStep(context, retry.messages, retry.tools)), tools: retry.tools };
   }
 }
 

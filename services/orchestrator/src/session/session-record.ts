@@ -25,6 +25,21 @@ export const ApprovalRecordSchema = z.object({
 });
 export type ApprovalRecord = z.infer<typeof ApprovalRecordSchema>;
 
+/**
+ * An approval that is no longer pending, kept (the newest ones, see `settled-approvals.ts`) so a
+ * late decision is told why it no longer applies instead of "not found".
+ */
+export const SettledApprovalSchema = z.object({
+  id: z.string(),
+  run: z.string(),
+  decision: z.enum(["approve", "reject", "abort", "timeout"]),
+  /** `person`: a decision; `timeout`: nobody decided in time; `run_end`: the run ended while it waited. */
+  settled_by: z.enum(["person", "timeout", "run_end"]),
+  settled_at: z.string(),
+  expires_at: z.string(),
+});
+export type SettledApproval = z.infer<typeof SettledApprovalSchema>;
+
 export const CallOutcomeSchema = z.object({
   is_error: z.boolean(),
   output: z.string(),
@@ -85,6 +100,7 @@ export const SessionRecordSchema = z.object({
   plan: z.array(PlanItemSchema).default([]),
   batch: z.array(BatchCallSchema).default([]),
   approvals: z.array(ApprovalRecordSchema).default([]),
+  settled_approvals: z.array(SettledApprovalSchema).default([]),
   tool_log: z.array(ToolLogEntrySchema).default([]),
   counters: z
     .object({
@@ -133,6 +149,7 @@ export function newSessionRecord(fields: Pick<SessionRecord, "id" | "user" | "wo
     plan: [],
     batch: [],
     approvals: [],
+    settled_approvals: [],
     tool_log: [],
     counters: emptyCounters(),
     checkpointed: false,

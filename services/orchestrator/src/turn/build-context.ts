@@ -1,5 +1,6 @@
 import type { ChatMessage, ToolDescriptor } from "@aide/contracts";
-import { buildContext, compactionPrompt, modeNotice, modelFit, planCompaction, systemPrompt, type ModelFit } from "../context/index.js";
+import { buildContext, compactionPrompt, MAX_MEMORIES, modeNotice, modelFit, planCompaction, systemPrompt, type ModelFit } from "../context/index.js";
+import type { Memory } from "../memory/memory-store.js";
 import { selectTools } from "../routing/index.js";
 import type { RunContext } from "../run/run-context.js";
 
@@ -70,10 +71,10 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
   const tools = selectTools(context.task, runCatalog(context), record.mode, fit.tier);
   const system = ensureSystem(context, tools, fit);
   // Memories and the time are fixed per run: the prompt prefix must not change between turns.
-  context.memories ??= context.depth === 0 ? await context.seams.memory.recall(record.user, undefined, 8).catch(() => []) : [];
+  if (context.memories === undefined) context.memories = await loadMemories(context);
   const input = {
     system,
-    memories: context.memories.map((memory) => ({ id: memory.id, text: memory.text })),
+    memories: context.memories.map((memory) => ({ id: memory.id, text: memory.text, author: memory.author, created_at: memory.created_at, provenance: memory.provenance })),
     budgetChars: (context.contextChars ??= fit.budgetChars),
     environment: { workspace: record.workspace, mode: record.mode, now: new Date(context.startedAtMs).toISOString() },
   };
@@ -93,6 +94,23 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
     context.run,
   );
   return { messages: built.messages, tools, chars: built.chars };
+}
+
+/**
+ * The run's memories, loaded once; the person sees them (who wrote each, from which session and
+ * after reading what) in `memory.loaded` before the model works with them.
+ */
+async function loadMemories(context: RunContext): Promise<Memory[]> {
+  if (context.depth > 0) return [];
+  const memories = await context.seams.memory.recall(context.session.record.user, undefined, MAX_MEMORIES).catch((error: unknown) => {
+    context.logger.warn({ err: error }, "recalling memories failed; the run goes on without them");
+    return [];
+  });
+  if (memories.length > 0) {
+    const shown = memories.map((memory) => ({ id: memory.id, text: memory.text, author: memory.author, created_at: memory.created_at, provenance: memory.provenance }));
+    await context.session.emit("memory.loaded", { memories: shown }, context.depth, context.run);
+  }
+  return memories;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ToolDescriptor, ToolPreview } from "@aide/contracts";
-import { applyActSwitch, handleOrchestratorTool } from "../orchestrator-tools/handle-orchestrator-tool.js";
+import { applyActSwitch, applyApprovedMemoryCall, handleOrchestratorTool, memoryToolNames } from "../orchestrator-tools/handle-orchestrator-tool.js";
 import type { RunContext } from "../run/run-context.js";
 import type { BatchCall, CallOutcome } from "../session/session-record.js";
 import { createCheckpoint } from "./create-checkpoint.js";
@@ -56,6 +56,11 @@ async function resumeCall(context: RunContext, call: BatchCall): Promise<CallOut
       return outcome;
     }
     if (call.name === "switch_to_act_mode") return applyActSwitch(context);
+    if (memoryToolNames.has(call.name)) {
+      const outcome = await applyApprovedMemoryCall(context, call);
+      await emitCompleted(context, call, outcome, 0);
+      return outcome;
+    }
     call.status = "approved";
     call.network = pending.network === "consent_required" && decision.consentNetwork === true;
     call.expected_digests = pending.preview.file_digests;
@@ -64,9 +69,13 @@ async function resumeCall(context: RunContext, call: BatchCall): Promise<CallOut
     }
   }
   if (call.status === "approved") {
-    const pending = context.session.record.approvals.find((approval) => approval.id === call.approval);
-    const checkpoint = await requireCheckpoint(context, call, pending?.preview ?? minimalPreview(call));
-    if (checkpoint.kind === "stop") return stopped(context, call, checkpoint.outcome);
+    // A read approved before the restart (a secret-looking file) changes nothing: no checkpoint for it.
+    const readOnly = context.catalog.find((tool) => tool.name === call.name)?.read_only === true;
+    if (!readOnly) {
+      const pending = context.session.record.approvals.find((approval) => approval.id === call.approval);
+      const checkpoint = await requireCheckpoint(context, call, pending?.preview ?? minimalPreview(call));
+      if (checkpoint.kind === "stop") return stopped(context, call, checkpoint.outcome);
+    }
     return execute(context, call, { network: call.network, expectedDigests: call.expected_digests });
   }
   return undefined;

@@ -1,6 +1,7 @@
 import type { ToolPreview } from "@aide/contracts";
 import type { DecisionOutcome } from "../approvals/approval-waiter.js";
 import type { NetworkLevel } from "../approvals/approval-policy.js";
+import { recordSettled } from "../approvals/settled-approvals.js";
 import { sanitizeArgs } from "../events/sanitize-args.js";
 import type { RunContext } from "../run/run-context.js";
 import type { ApprovalRecord, BatchCall } from "../session/session-record.js";
@@ -22,7 +23,13 @@ export interface ApprovalRequest {
   modelHint?: string;
   /** The checkpoint before this mutation failed: the person retries, proceeds without, or stops. */
   checkpointFailure?: { code: string; message: string };
+  /** What kind of approval this is when not an ordinary tool call (memory, secret_read, mode_switch). */
+  kind?: ApprovalKind;
+  /** For `kind: memory`: the text the person approves (raw; clients render it). */
+  memory?: { action: "remember" | "forget"; id?: string; text: string };
 }
+
+export type ApprovalKind = "tool" | "memory" | "secret_read" | "mode_switch";
 
 /**
  * Step 5 (the waiting half): records a durable pending approval, publishes `approval.requested`
@@ -50,6 +57,8 @@ export async function requestApproval(context: RunContext, request: ApprovalRequ
     expires_at: expiresAt,
     model_hint: request.modelHint,
     ...(request.checkpointFailure ? { checkpoint_failed: request.checkpointFailure } : {}),
+    kind: request.kind,
+    memory: request.memory,
   };
   const record: ApprovalRecord = {
     id,
@@ -85,6 +94,7 @@ async function settleDecision(context: RunContext, record: ApprovalRecord, decid
   const { session } = context;
   const outcome = await decided;
   session.record.approvals = session.record.approvals.filter((pending) => pending.id !== record.id);
+  recordSettled(session.record, record, outcome, context.seams.now());
   if (session.record.approvals.length === 0 && session.record.state === "awaiting_approval") session.record.state = "running";
   await session.emit(
     "approval.decided",

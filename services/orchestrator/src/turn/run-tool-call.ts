@@ -1,11 +1,13 @@
 import { AideError, type ToolDescriptor, type ToolPreview, type ToolResult } from "@aide/contracts";
 import { decideGate, type NetworkLevel } from "../approvals/approval-policy.js";
+import { redactSecrets, redactSecretsDeep } from "../events/redact-secrets.js";
 import { sanitizeArgs, summarizeOutput } from "../events/sanitize-args.js";
 import { isBareInteractive, isDataFileExecution } from "../guards/index.js";
 import { classifyNetwork } from "../network/index.js";
 import type { RunContext } from "../run/run-context.js";
 import { stringArgs } from "../run/run-policies.js";
 import type { BatchCall, CallOutcome } from "../session/session-record.js";
+import { gateSecretReadByName, reviewSecretOutput } from "../secrets/gate-secret-read.js";
 import { errorOutcome, refusal } from "./call-outcomes.js";
 import { requireCheckpoint } from "./require-checkpoint.js";
 import { requestApproval } from "./gate-approval.js";
@@ -50,6 +52,8 @@ function networkOf(call: BatchCall, preview: ToolPreview | undefined): { level: 
 export async function runToolCall(context: RunContext, call: BatchCall, descriptor: ToolDescriptor): Promise<CallOutcome> {
   const refused = guardRefusal(context, call);
   if (refused) return refused;
+  const secret = await gateSecretReadByName(context, call);
+  if (secret.kind === "stop") return secret.outcome;
   if (descriptor.read_only) return execute(context, call, { network: false });
   if (context.policies.guards.isDuplicateSuccessfulWrite({ name: call.name, arguments: stringArgs(call.arguments) })) {
     return { is_error: false, output: "Skipped: this exact write already succeeded; the file has that content.", metadata: { skipped: true }, changed_paths: [], notices: [] };
@@ -185,6 +189,8 @@ export async function execute(
       session.signal,
     );
     outcome = { is_error: result.is_error, output: result.output, metadata: result.metadata, changed_paths: result.changed_paths, notices: result.notices };
+    // Nothing of a secret file's content is shown (model or events) before the person approved it.
+    outcome = await reviewSecretOutput(context, call, outcome);
   } catch (error) {
     const message = error instanceof AideError ? `${error.code}: ${error.message}` : (error as Error).message;
     outcome = errorOutcome(`The tool could not run: ${message}`);
@@ -208,6 +214,19 @@ function descriptorIsMutating(call: BatchCall, context: RunContext): boolean {
   return descriptor ? !descriptor.read_only : true;
 }
 
+/**
+ * What events say of a call's output: an approved secret file's content never (the person
+ * approved it for the model, not for every stream subscriber); anything else with the values of
+ * secret-looking keys and tokens redacted, before it is cut to the summary's length.
+ */
+function eventSummary(outcome: CallOutcome): string {
+  if (outcome.metadata["secret_read"] === true) {
+    const lines = typeof outcome.metadata["lines_shown"] === "number" ? `${outcome.metadata["lines_shown"]} lines` : "its content";
+    return `(secret-looking file ${String(outcome.metadata["path"] ?? "")}: ${lines} given to the model as approved; not shown in events)`;
+  }
+  return summarizeOutput(redactSecrets(outcome.output));
+}
+
 export async function emitCompleted(context: RunContext, call: BatchCall, outcome: CallOutcome, durationMs: number): Promise<void> {
   await context.session.emit(
     "tool.completed",
@@ -216,9 +235,9 @@ export async function emitCompleted(context: RunContext, call: BatchCall, outcom
       tool: call.name,
       args: sanitizeArgs(call.arguments),
       is_error: outcome.is_error,
-      summary: summarizeOutput(outcome.output),
+      summary: eventSummary(outcome),
       duration_ms: Math.round(durationMs * 1000) / 1000,
-      metadata: sanitizeArgs(outcome.metadata),
+      metadata: redactSecretsDeep(sanitizeArgs(outcome.metadata)) as Record<string, unknown>,
     },
     context.depth,
     context.run,

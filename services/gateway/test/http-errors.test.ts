@@ -1,0 +1,14 @@
+import { describe, expect, it } from "vitest";
+import { httpStatusFor } from "../src/http-errors.js";
+
+describe("decision refusal codes map to their own HTTP statuses", () => {
+  it.each([
+    ["APPROVAL_NOT_FOUND", 404],
+    ["APPROVAL_ALREADY_DECIDED", 409],
+    ["APPROVAL_WRONG_SESSION", 409],
+    ["APPROVAL_STALE_RUN", 410],
+    ["APPROVAL_EXPIRED", 410],
+  ] as const)("%s → %i", (code, status) => {
+    expect(httpStatusFor(code)).toBe(status);
+  });
+});
