@@ -69,7 +69,7 @@ export async function runToolCall(context: RunContext, call: BatchCall, descript
   } catch (error) {
     return errorOutcome(`The call could not be previewed: ${(error as Error).message}`);
   }
-  if (preview.error) return errorOutcome(preview.error, { preview: true });
+  if (preview.error) return errorOutcome(preview.error, { preview: true, ...(preview.error_code !== undefined ? { error_code: preview.error_code } : {}) });
   const network = networkOf(call, preview);
   const verdict = decideGate({ descriptor, mode: record.mode, preview, network: network.level, autoApprove: record.auto_approve, readOnlyAgent: context.readOnlyAgent });
   if (verdict.kind === "refuse") return refusal(verdict.message, { network: network.level });
@@ -190,7 +190,7 @@ export async function execute(
     outcome = { is_error: result.is_error, output: result.output, metadata: result.metadata, changed_paths: result.changed_paths, notices: result.notices };
   } catch (error) {
     const message = error instanceof AideError ? `${error.code}: ${error.message}` : (error as Error).message;
-    outcome = errorOutcome(`The tool could not run: ${message}`);
+    outcome = errorOutcome(`The tool could not run: ${message}`, error instanceof AideError ? { error_code: error.code } : {});
   }
   await emitCompleted(context, call, outcome, performance.now() - started);
   return outcome;
