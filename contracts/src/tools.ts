@@ -49,7 +49,22 @@ export const ToolPreviewRequestSchema = z.object({
 });
 export type ToolPreviewRequest = z.infer<typeof ToolPreviewRequestSchema>;
 
-export const ProtectedFlagSchema = z.object({ path: z.string(), reason: z.string() });
+/** What kind of surface a protected path is (services/tools/README.md lists every pattern per kind). */
+export const ProtectedKindSchema = z.enum([
+  "aide",
+  "agent_instructions",
+  "tool_config",
+  "git_internals",
+  "ci",
+  "lockfile",
+  "package_scripts",
+  "shell_rc",
+  "build_config",
+  "test_snapshot",
+  "confusable_name",
+]);
+export type ProtectedKind = z.infer<typeof ProtectedKindSchema>;
+export const ProtectedFlagSchema = z.object({ path: z.string(), reason: z.string(), kind: ProtectedKindSchema.optional() });
 export const InvisibleFlagSchema = z.object({
   path: z.string().optional(),
   line: z.number().int().nonnegative(),

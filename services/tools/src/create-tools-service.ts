@@ -6,6 +6,7 @@ import type { CallDependencies } from "./framework/call-dependencies.js";
 import { executeCall } from "./framework/execute-call.js";
 import { previewCall } from "./framework/preview-call.js";
 import { describeTool } from "./framework/list-tools.js";
+import type { CallStore } from "./framework/call-store.js";
 
 export const toolsServiceVersion = "0.1.0";
 
@@ -15,6 +16,8 @@ export interface ToolsServiceOptions {
   dependencies: CallDependencies;
   /** Concurrent calls at most; past it the caller gets BUSY. */
   maxConcurrent?: number;
+  /** Runs each mutating call id once (repeats get the stored result); without it every exec runs. */
+  calls?: CallStore;
 }
 
 /** Registers `aide-tools` with its three endpoints. */
@@ -24,7 +27,11 @@ export async function createToolsService(options: ToolsServiceOptions): Promise<
     name: "exec",
     subject: subjects.tools.exec,
     schema: ToolExecRequestSchema,
-    handle: (request, { signal }) => executeCall(dependencies, request, signal),
+    handle: (request, { signal }) => {
+      const tool = dependencies.registry.find(request.call.name);
+      const run = () => executeCall(dependencies, request, signal);
+      return options.calls !== undefined && tool !== undefined && !tool.readOnly ? options.calls.execute(request, true, run) : run();
+    },
   });
   const preview = defineEndpoint({
     name: "preview",

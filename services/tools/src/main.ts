@@ -6,6 +6,7 @@ import { allTools } from "./tools/catalog.js";
 import { createSandbox } from "./sandbox/create-sandbox.js";
 import { createProcessRegistry } from "./sandbox/process-registry.js";
 import { createLintGate } from "./lint/create-lint-gate.js";
+import { createCallStore } from "./framework/call-store.js";
 import { execaSync } from "execa";
 import { realpath } from "node:fs/promises";
 
@@ -20,14 +21,27 @@ function hasRipgrep(): boolean {
 await runService("tools", async ({ connection, logger }) => {
   const settings = readSettings(process.env, process.argv.slice(2));
   const workspaceRoots = await Promise.all(settings.workspaceRoots.map((root) => realpath(root).catch(() => root)));
-  const sandbox = await createSandbox({ unsafeNoSandbox: settings.unsafeNoSandbox, logger: logger.child({ module: "sandbox" }), workspaceRoots });
+  const sandbox = await createSandbox({
+    unsafeNoSandbox: settings.unsafeNoSandbox,
+    logger: logger.child({ module: "sandbox" }),
+    workspaceRoots,
+    maxProcesses: settings.commands.maxProcesses,
+    maxMemoryBytes: settings.commands.maxMemoryBytes,
+    maxFileSizeBytes: settings.commands.maxFileSizeBytes,
+    maxConcurrentCommands: settings.commands.maxConcurrent,
+    maxQueuedCommands: settings.commands.maxQueued,
+    commandLimits: settings.commands.limits,
+    cgroupRoot: settings.commands.cgroupRoot,
+  });
   const processes = createProcessRegistry({ sandbox, logger: logger.child({ module: "processes" }) });
   const sweeper = setInterval(() => void processes.sweep(), 60_000);
   sweeper.unref();
+  const calls = await createCallStore({ directory: settings.stateDirectory, maxEntries: settings.callStoreEntries, logger: logger.child({ module: "call-store" }) });
   const service = await createToolsService({
     connection,
     logger,
     maxConcurrent: settings.maxConcurrent,
+    calls,
     dependencies: {
       registry: createToolRegistry(allTools({ ripgrep: settings.forceJavascriptSearch ? false : hasRipgrep() })),
       sandbox,
@@ -38,10 +52,11 @@ await runService("tools", async ({ connection, logger }) => {
       now: () => performance.now(),
     },
   });
-  logger.info({ sandbox: sandbox.mode, workspace_roots: settings.workspaceRoots }, "tools service started");
+  logger.info({ sandbox: sandbox.mode, workspace_roots: settings.workspaceRoots, state_directory: calls.directory ?? "(memory only)" }, "tools service started");
   return async () => {
     clearInterval(sweeper);
     await service.stop();
+    await calls.close();
     await processes.closeAll();
     await sandbox.close();
   };

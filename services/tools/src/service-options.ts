@@ -1,4 +1,4 @@
-import { isAbsolute } from "node:path";
+import { isAbsolute, join } from "node:path";
 
 export interface ToolsServiceSettings {
   workspaceRoots: string[];
@@ -7,15 +7,57 @@ export interface ToolsServiceSettings {
   maxConcurrent: number;
   /** AIDE_TOOLS_SEARCH=js: use the JavaScript search even when ripgrep is present (tests, comparison). */
   forceJavascriptSearch: boolean;
+  /** Per-command limits (services/tools/README.md, "Settings"). */
+  commands: {
+    maxProcesses: number;
+    maxMemoryBytes: number;
+    maxFileSizeBytes: number;
+    maxConcurrent: number;
+    maxQueued: number;
+    /** "required": a command whose cgroup limits cannot be applied is refused; "off": it runs without them. */
+    limits: "required" | "off";
+    /** Where the cgroup v1 hierarchies are mounted. */
+    cgroupRoot: string;
+  };
+  /** Where the call store keeps mutations' results across restarts; undefined = memory only. */
+  stateDirectory: string | undefined;
+  /** Results kept for repeated call ids. */
+  callStoreEntries: number;
 }
 
-/** Reads AIDE_WORKSPACE_ROOTS, AIDE_UNSAFE_NO_SANDBOX / --unsafe-no-sandbox, AIDE_TOOLS_MAX_CONCURRENT. */
+function positiveInteger(value: string | undefined, fallback: number): number {
+  const parsed = Number(value ?? fallback);
+  return Number.isSafeInteger(parsed) && parsed > 0 ? parsed : fallback;
+}
+
+/**
+ * Reads AIDE_WORKSPACE_ROOTS, AIDE_UNSAFE_NO_SANDBOX / --unsafe-no-sandbox, AIDE_TOOLS_MAX_CONCURRENT,
+ * the AIDE_TOOLS_* command limits, AIDE_TOOLS_STATE_DIR (default $AIDE_HOME/tools-state).
+ */
 export function readSettings(env: NodeJS.ProcessEnv, argv: readonly string[]): ToolsServiceSettings {
   const workspaceRoots = (env.AIDE_WORKSPACE_ROOTS ?? "")
     .split(":")
     .map((root) => root.trim())
     .filter((root) => root !== "" && isAbsolute(root));
   const unsafeNoSandbox = env.AIDE_UNSAFE_NO_SANDBOX === "1" || argv.includes("--unsafe-no-sandbox");
-  const parsed = Number(env.AIDE_TOOLS_MAX_CONCURRENT ?? "16");
-  return { workspaceRoots, unsafeNoSandbox, maxConcurrent: Number.isInteger(parsed) && parsed > 0 ? parsed : 16, forceJavascriptSearch: env.AIDE_TOOLS_SEARCH === "js" };
+  const stateDirectory = env.AIDE_TOOLS_STATE_DIR !== undefined && isAbsolute(env.AIDE_TOOLS_STATE_DIR)
+    ? env.AIDE_TOOLS_STATE_DIR
+    : env.AIDE_HOME !== undefined && isAbsolute(env.AIDE_HOME) ? join(env.AIDE_HOME, "tools-state") : undefined;
+  return {
+    workspaceRoots,
+    unsafeNoSandbox,
+    maxConcurrent: positiveInteger(env.AIDE_TOOLS_MAX_CONCURRENT, 16),
+    forceJavascriptSearch: env.AIDE_TOOLS_SEARCH === "js",
+    commands: {
+      maxProcesses: positiveInteger(env.AIDE_TOOLS_MAX_PROCESSES, 512),
+      maxMemoryBytes: positiveInteger(env.AIDE_TOOLS_MAX_MEMORY_BYTES, 2 * 1024 ** 3),
+      maxFileSizeBytes: positiveInteger(env.AIDE_TOOLS_MAX_FILE_BYTES, 1024 ** 3),
+      maxConcurrent: positiveInteger(env.AIDE_TOOLS_MAX_COMMANDS, 4),
+      maxQueued: positiveInteger(env.AIDE_TOOLS_MAX_QUEUED_COMMANDS, 16),
+      limits: env.AIDE_TOOLS_COMMAND_LIMITS === "off" ? "off" : "required",
+      cgroupRoot: env.AIDE_TOOLS_CGROUP_ROOT !== undefined && isAbsolute(env.AIDE_TOOLS_CGROUP_ROOT) ? env.AIDE_TOOLS_CGROUP_ROOT : "/sys/fs/cgroup",
+    },
+    stateDirectory,
+    callStoreEntries: positiveInteger(env.AIDE_TOOLS_CALL_STORE_ENTRIES, 1000),
+  };
 }

@@ -99,6 +99,7 @@ describe("search_files: ripgrep and the JS fallback give the same answers", () =
       writeFileSync(join(ws, ".config", "settings.json"), '{"TODO": true}\n');
       writeFileSync(join(ws, "image.bin"), Buffer.from([0, 1, 2, 84, 79, 68, 79, 0]));
       writeFileSync(join(ws, "a.b.txt"), "literal a.b here, and aXb\n");
+      writeFileSync(join(ws, "windows.txt"), "line-end one\r\nmiddle line-end two\r\nline-end three\r\n");
     }
   });
   afterAll(async () => {
@@ -130,6 +131,15 @@ describe("search_files: ripgrep and the JS fallback give the same answers", () =
     await both({ pattern: "fix|print", path: "src" });
     const none = await both({ pattern: "nothing-matches-this" });
     expect(none.output).toContain("No matches");
+  });
+
+  it("matches lines that end in CRLF: `$` anchors before the \\r, in ripgrep and the fallback alike", async () => {
+    const anchored = await both({ pattern: "line-end (one|two|three)$" });
+    expect(anchored.output).toContain("windows.txt (3)");
+    const wholeLine = await both({ pattern: "^line-end [a-z]+$" });
+    expect(wholeLine.output).toContain("windows.txt (2)");
+    const dotToEnd = await both({ pattern: "tw.$" });
+    expect(dotToEnd.output).toContain("windows.txt (1)");
   });
 
   it("answers an invalid regex with a message, not a crash", async () => {

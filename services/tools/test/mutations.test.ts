@@ -106,7 +106,7 @@ describe("mutating tools over the bus", () => {
 
   it("preview flags protected paths and invisible characters", async () => {
     const preview = await h.preview("write_file", { path: ".github/workflows/ci.yml", content: "run: echo hi\u202E\u{E0041}\n" });
-    expect(preview.result.protected).toEqual([{ path: ".github/workflows/ci.yml", reason: expect.stringContaining("CI workflow") }]);
+    expect(preview.result.protected).toEqual([{ path: ".github/workflows/ci.yml", kind: "ci", reason: expect.stringContaining("CI workflow") }]);
     const kinds = preview.result.invisible.map((f: { kind: string }) => f.kind).sort();
     expect(kinds).toEqual(["bidi", "tag"]);
     expect(preview.result.invisible[0].line).toBe(1);

@@ -59,7 +59,7 @@ describe("aide-tools over the bus (real service process)", () => {
 
   it("escapes invisible characters in text returned to the model", async () => {
     const reply = await h.exec("read_file", { path: "README.md" });
-    expect(reply.result.output).toContain("hello\\u{202E}evil");
+    expect(reply.result.output).toContain("hello⟨U+202E⟩evil");
   });
 
   it("list_dir hides .git and .aide and accepts recursive as a string", async () => {

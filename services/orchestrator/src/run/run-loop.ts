@@ -161,19 +161,24 @@ function countMistakes(context: RunContext, batch: BatchCall[]): void {
   }
 }
 
+function errorCodeOf(metadata: Record<string, unknown>): string | undefined {
+  const code = metadata["error_code"];
+  return typeof code === "string" ? code : undefined;
+}
+
 function appendResults(context: RunContext, batch: BatchCall[], notices: string[]): void {
   const native = batch.filter((call) => call.native_id !== undefined);
   for (const call of native) {
     const outcome = call.outcome;
     if (!outcome) continue;
-    const content = wrapToolResult({ call_id: call.id, tool: call.name, output: outcome.output, is_error: outcome.is_error });
+    const content = wrapToolResult({ call_id: call.id, tool: call.name, output: outcome.output, is_error: outcome.is_error, error_code: errorCodeOf(outcome.metadata) });
     context.state.transcript.push({ role: "tool", content, tool_call_id: call.native_id });
   }
   const textual = batch.filter((call) => call.native_id === undefined && call.outcome);
   const parts = textual.map((call) => {
     const outcome = call.outcome!;
     const extra = outcome.notices.length > 0 ? `\n[notices: ${outcome.notices.join("; ")}]` : "";
-    return wrapToolResult({ call_id: call.id, tool: call.name, output: outcome.output + extra, is_error: outcome.is_error });
+    return wrapToolResult({ call_id: call.id, tool: call.name, output: outcome.output + extra, is_error: outcome.is_error, error_code: errorCodeOf(outcome.metadata) });
   });
   if (notices.length > 0) parts.push(notices.map((notice) => `Note: ${notice}`).join("\n"));
   if (parts.length > 0) context.state.transcript.push({ role: "user", content: parts.join("\n\n") });

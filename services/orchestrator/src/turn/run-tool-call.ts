@@ -193,7 +193,7 @@ export async function execute(
     outcome = await reviewSecretOutput(context, call, outcome);
   } catch (error) {
     const message = error instanceof AideError ? `${error.code}: ${error.message}` : (error as Error).message;
-    outcome = errorOutcome(`The tool could not run: ${message}`);
+    outcome = errorOutcome(`The tool could not run: ${message}`, error instanceof AideError ? { error_code: error.code } : {});
   }
   await emitCompleted(context, call, outcome, performance.now() - started);
   return outcome;

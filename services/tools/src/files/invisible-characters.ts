@@ -1,3 +1,5 @@
+import { renderUntrusted, type RenderedText } from "@aide/contracts";
+
 /**
  * Characters a person reviewing a diff cannot see: Unicode Tags, bidi controls, zero-width and
  * other invisible format characters. Astral ranges are braced (`\u{E0000}`): an unbraced
@@ -42,9 +44,16 @@ export function scanInvisible(text: string, path?: string, limit = 50): Invisibl
   return flags;
 }
 
-/** Shows invisible characters as visible escapes (`\u{202E}`) in text returned to the model. */
+/**
+ * Text returned to the model with invisible characters and control bytes as visible tokens
+ * (`⟨U+202E⟩`, `⟨ESC⟩`, `⟨NUL⟩`): the contracts' one rendering (`renderUntrusted`, model target,
+ * invisible on), after dropping a leading byte-order mark (an encoding detail, not content).
+ */
 export function escapeInvisible(text: string): string {
-  return text.replace(invisiblePattern, (char, offset: number) =>
-    offset === 0 && char === "\uFEFF" ? "" : `\\u{${(char.codePointAt(0) ?? 0).toString(16).toUpperCase()}}`,
-  );
+  return renderForModel(text).text;
+}
+
+/** Like `escapeInvisible`, with how many characters of each kind became tokens. */
+export function renderForModel(text: string): RenderedText {
+  return renderUntrusted(text.startsWith("\uFEFF") ? text.slice(1) : text, { target: "model", invisible: true });
 }

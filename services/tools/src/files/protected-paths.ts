@@ -1,43 +1,65 @@
-/** Paths whose change needs an extra, named confirmation: automation and verification surfaces. */
-const rules: Array<{ test: (path: string, base: string) => boolean; reason: string }> = [
-  { test: (p) => p === ".aide" || p.startsWith(".aide/"), reason: "the agent's own state and checkpoints" },
-  { test: (p) => p.startsWith(".git/hooks/") || p.startsWith(".husky/") || p.includes("/.husky/"), reason: "git hook: runs code on every commit" },
-  { test: (p) => p === ".git" || p.startsWith(".git/") || p.includes("/.git/"), reason: "git internals (config can run programs)" },
-  { test: (p) => p.startsWith(".github/workflows/") || p.startsWith(".github/actions/"), reason: "CI workflow: runs with repository secrets" },
-  {
-    test: (p, b) => [".gitlab-ci.yml", ".travis.yml", "azure-pipelines.yml", "Jenkinsfile", "bitbucket-pipelines.yml", ".drone.yml", "appveyor.yml"].includes(b) || p.startsWith(".circleci/") || p.startsWith(".buildkite/"),
-    reason: "CI configuration: runs on the build servers",
-  },
-  {
-    test: (_p, b) => ["package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "Cargo.lock", "poetry.lock", "Pipfile.lock", "Gemfile.lock", "composer.lock", "go.sum", "uv.lock"].includes(b),
-    reason: "lock file: pins what gets installed",
-  },
-  {
-    test: (_p, b) => [".bashrc", ".bash_profile", ".profile", ".zshrc", ".zprofile", ".zshenv", ".envrc", ".bash_logout", ".inputrc", "config.fish"].includes(b),
-    reason: "shell startup file: runs in every shell",
-  },
-  { test: (p) => p.startsWith(".vscode/") && /(tasks|launch|settings)\.json$/.test(p), reason: "editor task/launch file: the editor can run it" },
-  { test: (p) => p.startsWith(".idea/") || p.endsWith(".code-workspace"), reason: "editor configuration: can run tasks" },
-  { test: (_p, b) => ["Makefile", "makefile", "GNUmakefile", "setup.py", "conftest.py", "pytest.ini", "tox.ini", "noxfile.py", ".pre-commit-config.yaml", ".npmrc", ".yarnrc", ".yarnrc.yml"].includes(b), reason: "build/test configuration: runs code when building or testing" },
-  { test: (_p, b) => /^(vitest|jest|vite|webpack|rollup|babel|eslint)\.config\.[cm]?[jt]s$/.test(b), reason: "tool configuration that executes code" },
-  { test: (_p, b) => b === "hooks.json" || b === "tasks.json", reason: "hook/task definitions" },
-  { test: (p) => /(^|\/)(__snapshots__|snapshots)\//.test(p) || /\.snap$/.test(p), reason: "test snapshot: editing it can hide a failing test" },
-];
+import type { ProtectedKind } from "@aide/contracts";
+import { globToRegExp } from "../search/glob-to-regexp.js";
+import { gitDirectoryReasons, packageScriptsReason, protectedPatterns } from "./protected-patterns.js";
+import { confusablePath, pathSkeleton } from "./confusable-names.js";
 
 export interface ProtectedFlag {
   path: string;
   reason: string;
+  kind: ProtectedKind;
 }
 
-export function protectedReason(relativePath: string): string | undefined {
-  const base = relativePath.split("/").pop() ?? relativePath;
-  return rules.find((rule) => rule.test(relativePath, base))?.reason;
+/** What the workspace adds to the fixed table: the git directories found in it (`gitdir: .gitstore`). */
+export interface ProtectedContext {
+  /** Workspace-relative git directories of the repositories in the workspace. */
+  gitDirectories?: readonly string[];
 }
 
-export function protectedFlags(paths: readonly string[]): ProtectedFlag[] {
+const compiled = protectedPatterns.map((row) => ({ ...row, regexps: row.globs.map((glob) => new RegExp(globToRegExp(glob).source, "i")) }));
+
+function matchTable(path: string, context: ProtectedContext): { kind: ProtectedKind; reason: string } | undefined {
+  const row = compiled.find((candidate) => candidate.regexps.some((regexp) => regexp.test(path)));
+  if (row !== undefined) return { kind: row.kind, reason: row.reason };
+  const lower = path.toLowerCase();
+  for (const gitDirectory of context.gitDirectories ?? []) {
+    const base = gitDirectory.toLowerCase();
+    if (lower !== base && !lower.startsWith(`${base}/`)) continue;
+    const hooks = lower.startsWith(`${base}/hooks/`) || lower === `${base}/hooks`;
+    return { kind: "git_internals", reason: `${hooks ? gitDirectoryReasons.hooks : gitDirectoryReasons.other} (${gitDirectory})` };
+  }
+  return undefined;
+}
+
+/**
+ * The protected reason of a workspace-relative path, on its NFC form; a name that only becomes a
+ * protected one once look-alike letters are mapped to Latin and invisible characters dropped
+ * (`.gіt/hooks` with a Cyrillic і, `AGENTS\u200B.md`) is protected as what it poses as.
+ */
+export function protectedMatch(relativePath: string, context: ProtectedContext = {}): { kind: ProtectedKind; reason: string } | undefined {
+  const normalized = relativePath.normalize("NFC");
+  const direct = matchTable(normalized, context);
+  if (direct !== undefined) return direct;
+  const skeleton = pathSkeleton(normalized);
+  if (skeleton === normalized) return undefined;
+  const posing = matchTable(skeleton, context);
+  return posing === undefined ? undefined : { kind: posing.kind, reason: `${posing.reason}; the name reads as ${JSON.stringify(skeleton)}` };
+}
+
+export function protectedReason(relativePath: string, context: ProtectedContext = {}): string | undefined {
+  return protectedMatch(relativePath, context)?.reason;
+}
+
+/** The protected flags of paths, plus a `confusable_name` flag for a path with a deceptive component. */
+export function protectedFlags(paths: readonly string[], context: ProtectedContext = {}): ProtectedFlag[] {
   return paths.flatMap((path) => {
-    const reason = protectedReason(path);
-    return reason === undefined ? [] : [{ path, reason }];
+    const flags: ProtectedFlag[] = [];
+    const match = protectedMatch(path, context);
+    if (match !== undefined) flags.push({ path, ...match });
+    const confusable = confusablePath(path.normalize("NFC"));
+    if (confusable !== undefined) {
+      flags.push({ path, kind: "confusable_name", reason: `the name ${JSON.stringify(confusable.component)} ${confusable.why}: it may not be the file it looks like` });
+    }
+    return flags;
   });
 }
 
@@ -55,14 +77,14 @@ function scriptsOf(data: Buffer | null): string | undefined {
  * Flags for file changes: the path rules, plus package.json when its `scripts` (which npm runs on
  * install, test and build) change or cannot be compared.
  */
-export function protectedFlagsForChanges(changes: ReadonlyArray<{ path: string; before: Buffer | null; after: Buffer }>): ProtectedFlag[] {
-  const flags = protectedFlags(changes.map((c) => c.path));
+export function protectedFlagsForChanges(changes: ReadonlyArray<{ path: string; before: Buffer | null; after: Buffer }>, context: ProtectedContext = {}): ProtectedFlag[] {
+  const flags = protectedFlags(changes.map((c) => c.path), context);
   for (const change of changes) {
     if ((change.path.split("/").pop() ?? "") !== "package.json") continue;
     const before = scriptsOf(change.before);
     const after = scriptsOf(change.after);
     if (before === undefined || after === undefined || before !== after) {
-      flags.push({ path: change.path, reason: "package.json scripts change: npm runs them on install, test and build" });
+      flags.push({ path: change.path, kind: "package_scripts", reason: packageScriptsReason });
     }
   }
   return flags;

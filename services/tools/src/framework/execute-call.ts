@@ -3,7 +3,7 @@ import type { CallDependencies } from "./call-dependencies.js";
 import { isModelFacing, prepareCall } from "./prepare-call.js";
 import { applyFilePlan, checkExpectedDigests } from "./apply-file-plan.js";
 import { capText } from "./cap-output.js";
-import { escapeInvisible } from "../files/invisible-characters.js";
+import { renderForModel } from "../files/invisible-characters.js";
 import type { ToolOutcome } from "./tool-types.js";
 import { describeFileSystemError, isFileSystemError } from "./file-system-errors.js";
 
@@ -18,7 +18,7 @@ export async function executeCall(dependencies: CallDependencies, request: ToolE
   const base = { call_id: request.call.id, name: request.call.name };
   const prepared = await prepareCall(dependencies, request, serviceSignal);
   if (!prepared.ok) {
-    return { ...base, is_error: true, output: prepared.output, metadata: { error_code: prepared.errorCode }, notices: prepared.notices, changed_paths: [], duration_ms: dependencies.now() - started };
+    return { ...base, is_error: true, output: renderForModel(prepared.output).text, metadata: { error_code: prepared.errorCode }, notices: prepared.notices, changed_paths: [], duration_ms: dependencies.now() - started };
   }
   const { tool, args, context } = prepared;
   let outcome: ToolOutcome;
@@ -49,8 +49,12 @@ export async function executeCall(dependencies: CallDependencies, request: ToolE
   } finally {
     prepared.dispose();
   }
-  const capped = capText(escapeInvisible(outcome.output), tool.maxOutputChars ?? defaultMaxOutputChars);
-  const metadata = { ...(outcome.metadata ?? {}), ...(capped.truncated ? { output_truncated: true } : {}) };
+  // The one place every tool's output leaves the service: control bytes and invisible characters
+  // become visible tokens here, so no tool can hand a terminal sequence to the model or a screen.
+  const rendered = renderForModel(outcome.output);
+  const capped = capText(rendered.text, tool.maxOutputChars ?? defaultMaxOutputChars);
+  const escaped = Object.keys(rendered.escaped).length > 0 ? { escaped_characters: rendered.escaped } : {};
+  const metadata = { ...(outcome.metadata ?? {}), ...escaped, ...(capped.truncated ? { output_truncated: true } : {}) };
   return {
     ...base,
     is_error: outcome.isError ?? false,

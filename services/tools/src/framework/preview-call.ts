@@ -4,8 +4,9 @@ import type { CallDependencies } from "./call-dependencies.js";
 import { isModelFacing, prepareCall } from "./prepare-call.js";
 import type { FileChange } from "./tool-types.js";
 import { canonicalJson, sha256Hex } from "../files/digest.js";
-import { protectedFlags, protectedFlagsForChanges } from "../files/protected-paths.js";
-import { scanInvisible } from "../files/invisible-characters.js";
+import { protectedFlags, protectedFlagsForChanges, type ProtectedContext } from "../files/protected-paths.js";
+import { findGitDirectories } from "../files/find-git-directories.js";
+import { renderForModel, scanInvisible } from "../files/invisible-characters.js";
 import { invisibleInAddedLines } from "../files/invisible-in-change.js";
 import { suspectsNetwork } from "../sandbox/network-suspicion.js";
 import { describeFileSystemError, isFileSystemError } from "./file-system-errors.js";
@@ -50,11 +51,28 @@ function describeChanges(changes: readonly FileChange[]): string {
     .join("");
 }
 
+function errorCodeOf(metadata: Record<string, unknown> | undefined): { error_code?: string } {
+  const code = metadata?.["error_code"];
+  return typeof code === "string" ? { error_code: code } : {};
+}
+
+/** The repositories of the workspace, so a `gitdir: .gitstore` repository's hooks are protected too. */
+async function protectedContext(root: string): Promise<ProtectedContext> {
+  const scan = await findGitDirectories(root);
+  return { gitDirectories: scan.directories.map((found) => found.relative).filter((relative) => relative !== "") };
+}
+
 /**
  * One `agent.tools.preview`: the exact diff or command text a call would produce, with the flags an
  * approval must show, and the digests the decision is bound to. Nothing is written or run.
  */
 export async function previewCall(dependencies: CallDependencies, request: ToolPreviewRequest, serviceSignal: AbortSignal): Promise<ToolPreview> {
+  const preview = await computePreview(dependencies, request, serviceSignal);
+  // A refusal's text reaches the model (it may quote file content): rendered like every tool output.
+  return preview.error === undefined ? preview : { ...preview, error: renderForModel(preview.error).text };
+}
+
+async function computePreview(dependencies: CallDependencies, request: ToolPreviewRequest, serviceSignal: AbortSignal): Promise<ToolPreview> {
   const base = { call_id: request.call.id, name: request.call.name };
   const prepared = await prepareCall(dependencies, request, serviceSignal);
   if (!prepared.ok) {
@@ -76,10 +94,10 @@ export async function previewCall(dependencies: CallDependencies, request: ToolP
   try {
     if (tool.plan !== undefined) {
       const plan = await tool.plan(args, context);
-      if (!plan.ok) return { ...preview, error: plan.error, ...(typeof plan.metadata?.error_code === "string" ? { error_code: plan.metadata.error_code } : {}) };
+      if (!plan.ok) return { ...preview, error: plan.error, ...errorCodeOf(plan.metadata) };
       preview.diff = describeChanges(plan.changes);
       preview.paths = plan.changes.map((c) => c.path);
-      preview.protected = protectedFlagsForChanges(plan.changes);
+      preview.protected = protectedFlagsForChanges(plan.changes, await protectedContext(context.workspace.root));
       preview.invisible = plan.changes.flatMap(invisibleInAddedLines);
       preview.file_digests = Object.fromEntries(plan.changes.map((c) => [c.path, c.before === null ? "" : sha256Hex(c.before)]));
     } else if (tool.describeCommand !== undefined) {
@@ -88,7 +106,7 @@ export async function previewCall(dependencies: CallDependencies, request: ToolP
       preview.paths = described.paths ?? [];
       preview.network_suspected = suspectsNetwork(described.command);
       preview.invisible = scanInvisible(described.command);
-      preview.protected = protectedFlags(preview.paths);
+      preview.protected = protectedFlags(preview.paths, await protectedContext(context.workspace.root));
     }
   } catch (error) {
     if (isFileSystemError(error)) return { ...preview, error: describeFileSystemError(error, context.workspace.root), error_code: "TOOL_FAILED" };

@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, statSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync, statSync } from "node:fs";
 import { isInside } from "../jail/resolve-jailed-path.js";
 
 export interface BwrapOptions {
@@ -9,6 +9,12 @@ export interface BwrapOptions {
   hide: readonly string[];
   /** Workspace roots: hidden (sibling repositories), then the workspace is bound back inside. */
   hideRoots?: readonly string[];
+  /**
+   * Git directories of the workspace's repositories (found at command start): their hooks/ and
+   * config, and the `.git` file pointing at them, are bound read-only so a command cannot plant
+   * what git on the host would run.
+   */
+  gitDirectories?: ReadonlyArray<{ directory: string; pointerFile?: string }>;
   /** Resource limits applied with prlimit inside the sandbox. */
   limits: { fileSizeBytes: number; openFiles: number; addressSpaceBytes?: number };
 }
@@ -39,9 +45,33 @@ export function bwrapArguments(options: BwrapOptions, argv: readonly string[]): 
   const aide = `${options.workspace}/.aide`;
   // Only a real directory: a `.aide` symlink planted by a repository must not pick a mount source.
   if (lstatSync(aide, { throwIfNoEntry: false })?.isDirectory()) args.push("--ro-bind", aide, aide);
+  for (const git of options.gitDirectories ?? []) args.push(...gitReadOnly(git, options.workspace));
   args.push("--chdir", options.cwd, "--");
   const limits = ["prlimit", `--fsize=${options.limits.fileSizeBytes}`, `--nofile=${options.limits.openFiles}`, "--core=0"];
   if (options.limits.addressSpaceBytes !== undefined) limits.push(`--as=${options.limits.addressSpaceBytes}`);
   args.push(...limits, "--", ...argv);
+  return args;
+}
+
+/**
+ * Read-only mounts over one repository's hooks/ and config (and its `.git` pointer file). A
+ * missing hooks/ gets an empty read-only tmpfs and a missing config /dev/null, so neither can be
+ * created either; a symlinked one is bound at its target when that stays in the workspace.
+ */
+function gitReadOnly(git: { directory: string; pointerFile?: string }, workspace: string): string[] {
+  const args: string[] = [];
+  const pin = (path: string, kind: "directory" | "file") => {
+    const stats = lstatSync(path, { throwIfNoEntry: false });
+    if (stats === undefined) {
+      args.push(...(kind === "directory" ? ["--tmpfs", path, "--remount-ro", path] : ["--ro-bind", "/dev/null", path]));
+      return;
+    }
+    const target = stats.isSymbolicLink() ? realpathSync(path) : path;
+    if (isInside(workspace, target)) args.push("--ro-bind", target, target);
+  };
+  if (!isInside(workspace, git.directory) || !existsSync(git.directory)) return args;
+  pin(`${git.directory}/hooks`, "directory");
+  pin(`${git.directory}/config`, "file");
+  if (git.pointerFile !== undefined && isInside(workspace, git.pointerFile)) pin(git.pointerFile, "file");
   return args;
 }

@@ -8,6 +8,7 @@ import { createCgroupLimits, type CgroupLimits } from "./cgroup-limits.js";
 import { startCommand } from "./start-command.js";
 import { createCommandSlots } from "./command-slots.js";
 import { isInside } from "../jail/resolve-jailed-path.js";
+import { findGitDirectories, type GitDirectory } from "../files/find-git-directories.js";
 
 export interface SandboxSettings {
   unsafeNoSandbox: boolean;
@@ -65,15 +66,17 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
   const slots = createCommandSlots(settings.maxConcurrentCommands ?? 4, settings.maxQueuedCommands ?? 16);
   const limits = { fileSizeBytes: settings.maxFileSizeBytes ?? 1024 ** 3, openFiles: 4096 };
 
-  const wrap = (options: SandboxRunOptions) => {
+  const wrap = (options: SandboxRunOptions, gitDirectories: GitDirectory[] = []) => {
     const environment = sandboxEnvironment(env, options.env);
-    if (mode === "bwrap") return { file: "bwrap", args: bwrapArguments({ workspace: options.workspace, cwd: options.cwd, network: options.network, hide, hideRoots, limits }, options.argv), env: environment };
+    if (mode === "bwrap") return { file: "bwrap", args: bwrapArguments({ workspace: options.workspace, cwd: options.cwd, network: options.network, hide, hideRoots, limits, gitDirectories }, options.argv), env: environment };
     return { file: "prlimit", args: [`--fsize=${limits.fileSizeBytes}`, `--nofile=${limits.openFiles}`, "--core=0", "--", ...options.argv], env: { ...environment, HOME: options.workspace } };
   };
 
   const start = async (options: SandboxRunOptions, name: string): Promise<RunningCommand> => {
     if (mode === "unavailable") throw aideError("SANDBOX_UNAVAILABLE", { detail: problem ?? "bubblewrap is unavailable" });
-    return startCommand(wrap(options), options, cgroups, name);
+    // The repositories as they are now (bounded scan): a .git created by this command is not covered.
+    const gitDirectories = mode === "bwrap" ? (await findGitDirectories(options.workspace)).directories : [];
+    return startCommand(wrap(options, gitDirectories), options, cgroups, name);
   };
 
   return {

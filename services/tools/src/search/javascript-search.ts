@@ -20,7 +20,9 @@ function compile(query: SearchQuery): RegExp | string {
 
 function countMatches(text: string, regex: RegExp): number {
   let count = 0;
-  for (const line of text.split("\n")) {
+  // A CRLF file's lines end before the \r, as with ripgrep --crlf: `foo$` matches `foo\r\n`.
+  for (const raw of text.split("\n")) {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     regex.lastIndex = 0;
     for (let match = regex.exec(line); match !== null; match = regex.exec(line)) {
       count += 1;

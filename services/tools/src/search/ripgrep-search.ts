@@ -6,10 +6,10 @@ import { includeMatcher } from "./glob-to-regexp.js";
 /**
  * ripgrep with the settings the JS fallback reproduces: .gitignore honoured even outside a git
  * repository, hidden files searched, .ignore/.rgignore and global excludes not used, symlinks not
- * followed, binary files skipped.
+ * followed, binary files skipped, CRLF a line end (`foo$` matches `foo\r\n`).
  */
 export async function ripgrepSearch(query: SearchQuery): Promise<SearchOutcome> {
-  const args = ["--count-matches", "--no-messages", "--hidden", "--no-require-git", "--no-ignore-dot", "--no-ignore-global", "--no-config", "--color", "never", "--with-filename"];
+  const args = ["--count-matches", "--no-messages", "--hidden", "--no-require-git", "--no-ignore-dot", "--no-ignore-global", "--no-config", "--color", "never", "--with-filename", "--crlf"];
   for (const directory of excludedDirectories) args.push("--glob", `!${directory}`);
   if (query.literal) args.push("--fixed-strings");
   if (query.caseInsensitive) args.push("--ignore-case");
