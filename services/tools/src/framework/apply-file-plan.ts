@@ -2,7 +2,6 @@ import { aideError } from "@aide/contracts";
 import type { FileChange, ToolContext, ToolOutcome } from "./tool-types.js";
 import type { LintGate } from "../lint/lint-gate.js";
 import { sha256Hex } from "../files/digest.js";
-import { writeFileAtomically } from "../files/write-file-atomically.js";
 import { invisibleInAddedLines } from "../files/invisible-in-change.js";
 
 /**
@@ -53,7 +52,7 @@ export async function applyFilePlan(
     }
   }
   for (const change of changes) {
-    await writeFileAtomically(context.workspace.root, change.absolutePath, change.after);
+    await context.workspace.writeFile(change.path, change.after);
   }
   const invisible = changes.flatMap(invisibleInAddedLines);
   if (invisible.length > 0) {

@@ -1,6 +1,10 @@
+import type { Workspace } from "../jail/workspace.js";
+
 export interface SearchQuery {
-  /** Real absolute path of the workspace root. */
+  /** Real absolute path of the workspace root (ripgrep's working directory). */
   root: string;
+  /** The jail the JavaScript search reads through. */
+  workspace: Workspace;
   /** Workspace-relative directory or file to search ("." for all). */
   target: string;
   pattern: string;

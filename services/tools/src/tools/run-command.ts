@@ -37,7 +37,7 @@ export const runCommandTool = defineTool({
       signal: context.signal,
       maxOutputBytes: 24_000,
     });
-    const changed = await changedSince(context.workspace.root, startedAt);
+    const changed = await changedSince(context.workspace, startedAt);
     const metadata = {
       changed_paths_incomplete: changed.incomplete,
       exit_code: result.exitCode,
