@@ -9,9 +9,9 @@ import { listTree, prepareSwap, secretText, startSwapRacer } from "./swap-racer.
  * sandbox), reads, listings and writes through the real service return nothing from outside and
  * create nothing there. A fixed number of calls, never a duration.
  */
-const rounds = 300;
-// Three calls per worker: 12 in flight stays under the service's 16 (BUSY past it).
-const inFlight = 4;
+const rounds = 120;
+// Up to four calls per worker: 12 in flight, under the service's 16 (BUSY past it).
+const inFlight = 3;
 
 async function race(h: ToolsHarness) {
   const outside = join(h.scratch, "other-root");
@@ -19,17 +19,24 @@ async function race(h: ToolsHarness) {
   const before = listTree(outside);
   const racer = await startSwapRacer(h.workspace);
   const outputs: string[] = [];
-  const outcomes = { readInside: 0, written: 0, refused: 0 };
+  const outcomes = { readInside: 0, written: 0, refused: 0, searched: 0 };
   const errorReplies: string[] = [];
   let next = 0;
   const worker = async () => {
     while (next < rounds) {
       const index = next++;
-      const [read, list, write] = await Promise.all([
+      const [read, list, write, search] = await Promise.all([
         h.exec("read_file", { path: "swap/file.txt" }),
         h.exec("list_dir", { path: "swap" }),
-        h.exec("write_file", { path: `swap/w-${index}.txt`, content: `written ${index}\n` }),
+        h.exec("write_file", { path: `swap/w-${index % 20}.txt`, content: `written ${index}\n` }),
+        // ripgrep walks by name: a match count is an oracle on the outside file's content.
+        index % 4 === 0 ? h.exec("search_files", { pattern: `${secretText.slice(0, -1)}[${secretText.slice(-1)}]` }) : Promise.resolve(undefined),
       ]);
+      if (search?.ok && !search.result.is_error && search.result.metadata.engine === "ripgrep") outcomes.searched += 1;
+      if (search !== undefined && search.ok) {
+        const matches = search.result.metadata.matches ?? 0;
+        outputs.push(matches > 0 ? `search_files counted ${matches} match(es) of ${secretText}: ${search.result.output}` : search.result.output);
+      }
       for (const reply of [read, list, write]) {
         if (!reply.ok) {
           errorReplies.push(JSON.stringify(reply.error));
@@ -72,5 +79,7 @@ describe.each([
     expect(errorReplies.slice(0, 3).join("\n")).toEqual("");
     // The race was real: some calls went through inside while the racer ran.
     expect(outcomes.readInside + outcomes.written).toBeGreaterThan(0);
+    // ripgrep ran (in its mount jail) rather than failing quietly.
+    expect(outcomes.searched).toBeGreaterThan(0);
   });
 });

@@ -13,9 +13,17 @@ const [swap, real, link] = process.argv.slice(1);
 let swaps = 0;
 let stopping = false;
 process.on("SIGTERM", () => { stopping = true; });
+let strays = 0;
+const move = (from, to) => { try { fs.renameSync(from, to); return true; } catch { return false; } };
+// A write may have created a real \`swap\` folder while neither of ours was there: move it aside.
+const clearStray = () => { try { if (!fs.lstatSync(swap).isSymbolicLink() && fs.existsSync(real)) fs.renameSync(swap, swap + ".stray" + strays++); } catch {} };
 const step = () => {
   for (let i = 0; i < 200 && !stopping; i += 1) {
-    try { fs.renameSync(real, swap); fs.renameSync(swap, real); fs.renameSync(link, swap); fs.renameSync(swap, link); swaps += 1; } catch {}
+    if (!move(real, swap)) { clearStray(); continue; }
+    move(swap, real);
+    if (!move(link, swap)) { clearStray(); continue; }
+    move(swap, link);
+    swaps += 1;
   }
   if (stopping) {
     try { fs.renameSync(swap, fs.lstatSync(swap).isSymbolicLink() ? link : real); } catch {}
