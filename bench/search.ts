@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { connect } from "nats";
 import { decodeJson, encodeJson, startNatsServer, waitForService } from "@aide/runtime";
-import { javascriptSearch } from "@aide/tools";
+import { javascriptSearch, openWorkspace } from "@aide/tools";
 import { percentile, repoRoot, writeBenchResult } from "./lib/results.js";
 
 const fileCount = 20_000;
@@ -92,7 +92,7 @@ try {
   }
   if (rgFiles !== toolFiles) throw new Error(`different answers: rg ${rgFiles} files, tool ${toolFiles}`);
   const jsStarted = performance.now();
-  const js = await javascriptSearch({ root: tree, target: ".", pattern, literal: false, caseInsensitive: false, timeoutMs: 600_000 });
+  const js = await javascriptSearch({ root: tree, workspace: await openWorkspace(tree, []), target: ".", pattern, literal: false, caseInsensitive: false, timeoutMs: 600_000 });
   const jsMs = performance.now() - jsStarted;
   const jsFiles = js.ok ? js.hits.length : -1;
   const round = (value: number) => Math.round(value * 10) / 10;

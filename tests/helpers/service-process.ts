@@ -15,6 +15,9 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** Runs the service through another program (bubblewrap with a service's profile, as `aide up` does). */
+export type ServiceWrapper = (argv: string[], env: Record<string, string>) => { file: string; args: string[]; env: Record<string, string> };
+
 /**
  * Starts the compiled service (`services/<name>/dist/main.js`, run `tsc -b` first) as a real
  * process with its own bus credentials, and resolves once it answers `$SRV.PING`.
@@ -22,20 +25,20 @@ export interface ServiceProcess {
 export async function startServiceProcess(
   bus: TestBus,
   name: string,
-  options: { env?: Record<string, string>; args?: string[]; pinger?: NatsConnection; readyTimeoutMs?: number } = {},
+  options: { env?: Record<string, string>; args?: string[]; pinger?: NatsConnection; readyTimeoutMs?: number; wrap?: ServiceWrapper } = {},
 ): Promise<ServiceProcess> {
   const main = join(repoRoot, "services", name, "dist", "main.js");
-  const child = spawn(process.execPath, [main, ...(options.args ?? [])], {
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: process.env.HOME ?? "/root",
-      AIDE_NATS_URL: bus.url,
-      AIDE_NATS_CREDS: bus.server.credentialFiles[name] ?? "",
-      AIDE_LOG_LEVEL: "debug",
-      ...options.env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: process.env.HOME ?? "/root",
+    AIDE_NATS_URL: bus.url,
+    AIDE_NATS_CREDS: bus.server.credentialFiles[name] ?? "",
+    AIDE_LOG_LEVEL: "debug",
+    ...options.env,
+  };
+  const argv = [process.execPath, main, ...(options.args ?? [])];
+  const launch = options.wrap?.(argv, env) ?? { file: argv[0], args: argv.slice(1), env };
+  const child = spawn(launch.file, launch.args, { env: launch.env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
   child.stderr?.on("data", (chunk: Buffer) => { output += chunk.toString(); });

@@ -5,8 +5,8 @@ export { defineTool, type ToolDefinition, type ToolContext, type ToolOutcome, ty
 export { normalizeArguments } from "./framework/normalize-arguments.js";
 export { describeTool, parametersJsonSchema } from "./framework/list-tools.js";
 export { allTools } from "./tools/catalog.js";
-export { resolveJailedPath, type JailedPath } from "./jail/resolve-jailed-path.js";
-export { openWorkspace, type Workspace } from "./jail/workspace.js";
+export { resolveBeneath, type Beneath, type WorkspaceRoot } from "./jail/resolve-beneath.js";
+export { openWorkspace, workspaceAt, type Workspace, type JailedPath } from "./jail/workspace.js";
 export { scanInvisible, escapeInvisible } from "./files/invisible-characters.js";
 export { protectedReason } from "./files/protected-paths.js";
 export { suspectsNetwork } from "./sandbox/network-suspicion.js";

@@ -9,12 +9,18 @@ import { createLintGate } from "./lint/create-lint-gate.js";
 import { createCallStore } from "./framework/call-store.js";
 import { execaSync } from "execa";
 import { realpath } from "node:fs/promises";
+import { realpathSync } from "node:fs";
+import { ripgrepInMountJail } from "./search/ripgrep-jail.js";
 
-function hasRipgrep(): boolean {
+/** The absolute path of `rg` when it runs, for its mount jail. */
+function findRipgrep(): string | undefined {
   try {
-    return execaSync("rg", ["--version"], { reject: false, timeout: 5000 }).exitCode === 0;
+    const found = execaSync("sh", ["-c", "command -v rg"], { reject: false, timeout: 5000 });
+    const path = String(found.stdout).trim();
+    if (found.exitCode !== 0 || !path.startsWith("/")) return undefined;
+    return execaSync(path, ["--version"], { reject: false, timeout: 5000 }).exitCode === 0 ? realpathSync(path) : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -37,13 +43,15 @@ await runService("tools", async ({ connection, logger }) => {
   const sweeper = setInterval(() => void processes.sweep(), 60_000);
   sweeper.unref();
   const calls = await createCallStore({ directory: settings.stateDirectory, maxEntries: settings.callStoreEntries, logger: logger.child({ module: "call-store" }) });
+  // ripgrep only in its mount jail; without bubblewrap the JavaScript search (which reads through the path jail).
+  const ripgrep = settings.forceJavascriptSearch || sandbox.mode !== "bwrap" ? undefined : findRipgrep();
   const service = await createToolsService({
     connection,
     logger,
     maxConcurrent: settings.maxConcurrent,
     calls,
     dependencies: {
-      registry: createToolRegistry(allTools({ ripgrep: settings.forceJavascriptSearch ? false : hasRipgrep() })),
+      registry: createToolRegistry(allTools({ ripgrep: ripgrep !== undefined, ...(ripgrep !== undefined ? { ripgrepCommand: ripgrepInMountJail(ripgrep) } : {}) })),
       sandbox,
       processes,
       lint: createLintGate(),

@@ -79,7 +79,7 @@ describe("aide-tools over the bus (real service process)", () => {
     writeFileSync(join(h.workspace, "long.txt"), "x".repeat(100_000) + "\nshort\n");
     const long = await h.exec("read_file", { path: "long.txt" });
     expect(long.result.output.length).toBeLessThan(3000);
-    expect(long.result.output).toContain("1 long line(s) were cut at 2000 characters");
+    expect(long.result.output).toContain("Line 1 was cut at character 2,000 (of 100,000); use offset=1 char_offset=2000 to read on.");
     expect(long.result.output).toContain("2\tshort");
     const line = "0123456789".repeat(10) + "\n";
     const { openSync, writeSync, closeSync } = await import("node:fs");

@@ -3,9 +3,11 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { changedSince } from "./changed-since.js";
+import { openWorkspace, type Workspace } from "../jail/workspace.js";
 
 describe("changedSince", () => {
   let root: string;
+  let workspace: Workspace;
   let since: number;
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), "aide-changed-"));
@@ -22,16 +24,17 @@ describe("changedSince", () => {
     writeFileSync(join(root, ".git", "objects", "ab"), "blob");
     writeFileSync(join(root, "node_modules", "x", "index.js"), "z");
     symlinkSync("/etc", join(root, "src", "link"));
+    workspace = await openWorkspace(root, []);
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it("finds files and links changed since the time, git hooks and config included, dependencies and objects skipped", async () => {
-    const result = await changedSince(root, since);
+    const result = await changedSince(workspace, since);
     expect(result).toEqual({ paths: [".git/config", ".git/hooks/pre-commit", "src/after.ts", "src/link"], incomplete: false });
   });
 
   it("says when its caps cut the walk short", async () => {
-    const result = await changedSince(root, since, { maxEntries: 2 });
+    const result = await changedSince(workspace, since, { maxEntries: 2 });
     expect(result.incomplete).toBe(true);
   });
 });

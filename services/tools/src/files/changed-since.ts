@@ -1,5 +1,6 @@
-import { lstat, readdir } from "node:fs/promises";
-import { join } from "node:path";
+import type { Dirent, Stats } from "node:fs";
+import type { DirectoryHandle } from "../jail/directory-handle.js";
+import type { Workspace } from "../jail/workspace.js";
 
 export interface ChangedSince {
   /** Workspace-relative paths modified at or after the time, sorted. */
@@ -12,11 +13,21 @@ export interface ChangedSince {
 const skipped = new Set(["node_modules", ".aide", "__pycache__", ".venv", "venv", "target", ".next", ".cache", "dist", "build"]);
 const gitWatched = ["hooks", "config", "info"];
 
+function lstatOrNull(directory: DirectoryHandle, name: string): Stats | null {
+  try {
+    return directory.lstat(name);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * What a command changed, from modification times: every file (or symlink) under the workspace
- * touched since `sinceMs`. Bounded (entries walked, paths returned), never following links.
+ * touched since `sinceMs`. Bounded (entries walked, paths returned), never following links: each
+ * directory is opened again through the jail without following any (a command may still be
+ * swapping folders for links).
  */
-export async function changedSince(root: string, sinceMs: number, limits: { maxEntries?: number; maxPaths?: number } = {}): Promise<ChangedSince> {
+export async function changedSince(workspace: Pick<Workspace, "reopenDirectory">, sinceMs: number, limits: { maxEntries?: number; maxPaths?: number } = {}): Promise<ChangedSince> {
   const maxEntries = limits.maxEntries ?? 20_000;
   const maxPaths = limits.maxPaths ?? 200;
   const paths: string[] = [];
@@ -25,8 +36,14 @@ export async function changedSince(root: string, sinceMs: number, limits: { maxE
   const queue: string[] = ["."];
   while (queue.length > 0) {
     const relative = queue.shift()!;
-    const absolute = relative === "." ? root : join(root, relative);
-    const dirents = await readdir(absolute, { withFileTypes: true }).catch(() => []);
+    const directory = workspace.reopenDirectory(relative);
+    if (directory === null) continue;
+    let dirents: Dirent[] = [];
+    try {
+      dirents = directory.entries();
+    } catch {
+      // unreadable: skipped
+    }
     for (const dirent of dirents) {
       entries += 1;
       if (entries > maxEntries || paths.length >= maxPaths) {
@@ -38,19 +55,23 @@ export async function changedSince(root: string, sinceMs: number, limits: { maxE
       if (dirent.isDirectory()) {
         if (skipped.has(dirent.name)) continue;
         if (dirent.name === ".git" && relative === ".") {
+          const git = directory.openDirectory(".git");
+          if (git.kind !== "directory") continue;
           for (const watched of gitWatched) {
-            const stats = await lstat(join(root, ".git", watched)).catch(() => null);
+            const stats = lstatOrNull(git.handle, watched);
             if (stats?.isDirectory()) queue.push(`.git/${watched}`);
             else if (stats !== null && Math.max(stats.mtimeMs, stats.ctimeMs) >= sinceMs) paths.push(`.git/${watched}`);
           }
+          git.handle.close();
           continue;
         }
         queue.push(path);
         continue;
       }
-      const stats = await lstat(join(root, path)).catch(() => null);
+      const stats = lstatOrNull(directory, dirent.name);
       if (stats !== null && Math.max(stats.mtimeMs, stats.ctimeMs) >= sinceMs) paths.push(path);
     }
+    directory.close();
   }
   return { paths: paths.sort(), incomplete };
 }

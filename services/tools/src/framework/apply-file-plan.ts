@@ -2,9 +2,7 @@ import { aideError } from "@aide/contracts";
 import type { FileChange, ToolContext, ToolOutcome } from "./tool-types.js";
 import type { LintGate } from "../lint/lint-gate.js";
 import { sha256Hex } from "../files/digest.js";
-import { writeFileAtomically } from "../files/write-file-atomically.js";
 import { invisibleInAddedLines } from "../files/invisible-in-change.js";
-import { removeFileInside } from "./remove-file-inside.js";
 
 /**
  * Refuses with APPROVAL_STALE when a file the person approved changed since the preview (or when
@@ -56,10 +54,10 @@ export async function applyFilePlan(
   }
   // Writes first, removals last: a rename interrupted half-way leaves both copies, never neither.
   for (const change of changes) {
-    if (change.operation !== "delete") await writeFileAtomically(context.workspace.root, change.absolutePath, change.after);
+    if (change.operation !== "delete") await context.workspace.writeFile(change.path, change.after);
   }
   for (const change of changes) {
-    if (change.operation === "delete") await removeFileInside(context.workspace.root, change.absolutePath);
+    if (change.operation === "delete") await context.workspace.removeFile(change.path);
   }
   const invisible = changes.flatMap(invisibleInAddedLines);
   if (invisible.length > 0) {

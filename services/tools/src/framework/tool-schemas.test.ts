@@ -69,7 +69,7 @@ describe("argument normalization", () => {
   it("refuses unknown arguments and bad values with a message the model can act on", () => {
     const unknown = normalizeArguments(find("read_file"), { path: "a", colour: "red" });
     expect(unknown.ok).toBe(false);
-    if (!unknown.ok) expect(unknown.error).toBe("Unknown argument(s) for read_file: `colour`. Accepted arguments: `path`, `offset`, `limit`.");
+    if (!unknown.ok) expect(unknown.error).toBe("Unknown argument(s) for read_file: `colour`. Accepted arguments: `path`, `offset`, `limit`, `char_offset`.");
     const missing = normalizeArguments(find("read_file"), {});
     if (!missing.ok) expect(missing.error).toContain("`path` is required");
     const bad = normalizeArguments(find("read_file"), { path: "a", offset: "ten" });

@@ -28,9 +28,8 @@ export interface ToolOutcome {
 
 /** One file a mutating tool would change: its bytes before (null = absent) and after. */
 export interface FileChange {
-  /** Workspace-relative, forward slashes. */
+  /** Workspace-relative real path, forward slashes; written through the jail (`workspace.writeFile`). */
   path: string;
-  absolutePath: string;
   before: Buffer | null;
   after: Buffer;
   /** "delete": the file is removed (`after` is empty). Absent: the file is written with `after`. */

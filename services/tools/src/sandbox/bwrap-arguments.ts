@@ -1,5 +1,5 @@
 import { existsSync, lstatSync, realpathSync, statSync } from "node:fs";
-import { isInside } from "../jail/resolve-jailed-path.js";
+import { isInside } from "../jail/is-inside.js";
 
 export interface BwrapOptions {
   workspace: string;

@@ -7,7 +7,7 @@ import { sandboxEnvironment, secretPaths } from "./sandbox-environment.js";
 import { createCgroupLimits, type CgroupLimits } from "./cgroup-limits.js";
 import { startCommand } from "./start-command.js";
 import { createCommandSlots } from "./command-slots.js";
-import { isInside } from "../jail/resolve-jailed-path.js";
+import { isInside } from "../jail/is-inside.js";
 import { findGitDirectories, type GitDirectory } from "../files/find-git-directories.js";
 
 export interface SandboxSettings {

@@ -1,5 +1,6 @@
-import { open, readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import type { Dirent } from "node:fs";
+import type { DirectoryHandle } from "../jail/directory-handle.js";
+import type { Workspace } from "../jail/workspace.js";
 import { IgnoreFile } from "./gitignore.js";
 import { includeMatcher } from "./glob-to-regexp.js";
 import { excludedDirectories, type SearchHit, type SearchOutcome, type SearchQuery } from "./search-types.js";
@@ -32,14 +33,27 @@ function countMatches(text: string, regex: RegExp): number {
   return count;
 }
 
-async function isBinary(path: string): Promise<boolean> {
-  const handle = await open(path, "r");
+/** A file in an open directory, never followed if it is a symlink; undefined when it cannot be read. */
+async function readIn(directory: DirectoryHandle, name: string): Promise<Buffer | undefined> {
   try {
-    const buffer = Buffer.alloc(8192);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead).includes(0);
+    const handle = await directory.openForReading(name);
+    try {
+      return (await handle.stat()).isFile() ? await handle.readFile() : undefined;
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+async function readGitignore(workspace: Workspace, relativeDirectory: string): Promise<string | undefined> {
+  const directory = workspace.reopenDirectory(relativeDirectory);
+  if (directory === null) return undefined;
+  try {
+    return (await readIn(directory, ".gitignore"))?.toString("utf8");
   } finally {
-    await handle.close();
+    directory.close();
   }
 }
 
@@ -51,23 +65,31 @@ export async function javascriptSearch(query: SearchQuery): Promise<SearchOutcom
   const hits: SearchHit[] = [];
   const deadline = Date.now() + query.timeoutMs;
   const rootIgnores: IgnoreFile[] = [];
-  const exclude = await readFile(join(query.root, ".git", "info", "exclude"), "utf8").catch(() => undefined);
-  if (exclude !== undefined) rootIgnores.push(new IgnoreFile(exclude));
+  const { workspace } = query;
+  const gitInfo = workspace.reopenDirectory(".git/info");
+  if (gitInfo !== null) {
+    const exclude = await readIn(gitInfo, "exclude").finally(() => gitInfo.close());
+    if (exclude !== undefined) rootIgnores.push(new IgnoreFile(exclude.toString("utf8")));
+  }
 
-  const searchFile = async (relativePath: string) => {
-    if (include !== undefined && !include(relativePath)) return;
-    const absolute = join(query.root, relativePath);
-    if (await isBinary(absolute).catch(() => true)) return;
-    const matches = countMatches(await readFile(absolute, "utf8"), regex);
+  const searchData = (relativePath: string, data: Buffer | undefined) => {
+    // Binary (a NUL in the first 8 KB) or unreadable: skipped, as ripgrep does.
+    if (data === undefined || data.subarray(0, 8192).includes(0)) return;
+    const matches = countMatches(data.toString("utf8"), regex);
     if (matches > 0) hits.push({ path: relativePath, matches });
   };
 
-  const walk = async (relativeDirectory: string, ignores: Array<{ base: string; file: IgnoreFile }>) => {
+  // Every directory is opened inside its parent without following links, every file inside its directory.
+  const walk = async (directory: DirectoryHandle, relativeDirectory: string, ignores: Array<{ base: string; file: IgnoreFile }>) => {
     if (query.signal?.aborted || Date.now() > deadline) throw new Error("timeout");
-    const absolute = relativeDirectory === "." ? query.root : join(query.root, relativeDirectory);
-    const own = await readFile(join(absolute, ".gitignore"), "utf8").catch(() => undefined);
+    const own = (await readIn(directory, ".gitignore"))?.toString("utf8");
     const scoped = own === undefined ? ignores : [...ignores, { base: relativeDirectory, file: new IgnoreFile(own) }];
-    const entries = await readdir(absolute, { withFileTypes: true }).catch(() => []);
+    let entries: Dirent[] = [];
+    try {
+      entries = directory.entries();
+    } catch {
+      // unreadable: nothing to search
+    }
     for (const entry of entries) {
       const relativePath = relativeDirectory === "." ? entry.name : `${relativeDirectory}/${entry.name}`;
       const isDirectory = entry.isDirectory();
@@ -79,8 +101,15 @@ export async function javascriptSearch(query: SearchQuery): Promise<SearchOutcom
         if (verdict !== undefined) ignored = verdict;
       }
       if (ignored === true) continue;
-      if (isDirectory) await walk(relativePath, scoped);
-      else if (entry.isFile()) await searchFile(relativePath);
+      if (isDirectory) {
+        const child = directory.openDirectory(entry.name);
+        if (child.kind !== "directory") continue;
+        try {
+          await walk(child.handle, relativePath, scoped);
+        } finally {
+          child.handle.close();
+        }
+      } else if (entry.isFile() && (include === undefined || include(relativePath))) searchData(relativePath, await readIn(directory, entry.name));
     }
   };
 
@@ -90,12 +119,20 @@ export async function javascriptSearch(query: SearchQuery): Promise<SearchOutcom
     const parts = query.target === "." ? [] : query.target.split("/");
     for (let depth = 0; depth < parts.length; depth += 1) {
       const directory = depth === 0 ? "." : parts.slice(0, depth).join("/");
-      const text = await readFile(join(query.root, directory, ".gitignore"), "utf8").catch(() => undefined);
+      const text = await readGitignore(workspace, directory);
       if (text !== undefined) base.push({ base: directory, file: new IgnoreFile(text) });
     }
-    const targetStats = await readdir(join(query.root, query.target)).then(() => "dir", () => "file");
-    if (targetStats === "file") await searchFile(query.target);
-    else await walk(query.target, base);
+    const target = await workspace.openDirectory(query.target);
+    if (target.kind === "directory") {
+      try {
+        await walk(target.handle, target.relative, base);
+      } finally {
+        target.handle.close();
+      }
+    } else if (target.kind === "not-directory" && (include === undefined || include(target.relative))) {
+      const data = await workspace.readFile(query.target).catch(() => null);
+      searchData(target.relative, data ?? undefined);
+    }
   } catch (error) {
     if ((error as Error).message === "timeout") return { ok: false, error: `The search timed out after ${query.timeoutMs} ms; search a smaller directory or a more specific pattern.` };
     throw error;

@@ -14,7 +14,8 @@ export async function ripgrepSearch(query: SearchQuery): Promise<SearchOutcome> 
   if (query.literal) args.push("--fixed-strings");
   if (query.caseInsensitive) args.push("--ignore-case");
   args.push("--regexp", query.pattern, "--", query.target);
-  const result = await execa("rg", args, {
+  const command = query.ripgrepCommand?.(args, query.root) ?? { file: "rg", args };
+  const result = await execa(command.file, command.args, {
     cwd: query.root,
     reject: false,
     timeout: query.timeoutMs,

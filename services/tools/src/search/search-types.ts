@@ -1,6 +1,13 @@
+import type { Workspace } from "../jail/workspace.js";
+import type { RipgrepCommand } from "./ripgrep-jail.js";
+
 export interface SearchQuery {
-  /** Real absolute path of the workspace root. */
+  /** Real absolute path of the workspace root (ripgrep's working directory). */
   root: string;
+  /** The jail the JavaScript search reads through. */
+  workspace: Workspace;
+  /** How ripgrep is started (in its mount jail, `ripgrep-jail.ts`); plain `rg` when absent. */
+  ripgrepCommand?: RipgrepCommand;
   /** Workspace-relative directory or file to search ("." for all). */
   target: string;
   pattern: string;

@@ -13,15 +13,21 @@ import { gitStatusTool } from "./git-status.js";
 import { gitDiffTool } from "./git-diff.js";
 import { ripgrepSearch } from "../search/ripgrep-search.js";
 import { javascriptSearch } from "../search/javascript-search.js";
+import type { RipgrepCommand } from "../search/ripgrep-jail.js";
+import type { SearchQuery } from "../search/search-types.js";
 
 export interface CatalogOptions {
   /** Whether `rg` is on PATH; the JS search is used otherwise. */
   ripgrep: boolean;
+  /** How rg is started (its mount jail); without one, and without bubblewrap, use `ripgrep: false`. */
+  ripgrepCommand?: RipgrepCommand;
 }
 
 /** Every tool the service executes, in the order the catalog shows them. */
 export function allTools(options: CatalogOptions = { ripgrep: true }): AnyTool[] {
-  const engines: SearchEngines = { javascript: javascriptSearch, ...(options.ripgrep ? { ripgrep: ripgrepSearch } : {}) };
+  const { ripgrepCommand } = options;
+  const ripgrep = (query: SearchQuery) => ripgrepSearch(ripgrepCommand === undefined ? query : { ...query, ripgrepCommand });
+  const engines: SearchEngines = { javascript: javascriptSearch, ...(options.ripgrep ? { ripgrep } : {}) };
   return [
     readFileTool,
     listDirTool,

@@ -1,9 +1,9 @@
-import { readdir } from "node:fs/promises";
-import { join } from "node:path";
 import { z } from "zod";
 import { defineTool } from "../framework/tool-types.js";
 import { booleanArg, integerArg, pathArg } from "../framework/argument-types.js";
 import { escapeInvisible } from "../files/invisible-characters.js";
+import type { Dirent } from "node:fs";
+import type { DirectoryHandle } from "../jail/directory-handle.js";
 
 /** Never listed: version-control internals and the agent's own state. */
 const hiddenNames = new Set([".git", ".aide"]);
@@ -24,16 +24,26 @@ export const listDirTool = defineTool({
   readOnly: true,
   parallelSafe: true,
   async execute(args, context) {
-    const target = await context.workspace.resolve(args.path);
-    if (target.stats === null) return { isError: true, output: `No directory at ${target.relative}.`, metadata: { error_code: "FILE_NOT_FOUND" } };
-    if (!target.stats.isDirectory()) return { isError: true, output: `${target.relative} is a file, not a directory; use read_file.` };
+    const opened = await context.workspace.openDirectory(args.path);
+    const target = { relative: opened.relative };
+    if (opened.kind === "missing") return { isError: true, output: `No directory at ${target.relative}.`, metadata: { error_code: "FILE_NOT_FOUND" } };
+    if (opened.kind === "not-directory") return { isError: true, output: `${target.relative} is a file, not a directory; use read_file.` };
     const entries: string[] = [];
     let capped = false;
-    const queue: Array<{ absolute: string; prefix: string }> = [{ absolute: target.absolute, prefix: "" }];
-    while (queue.length > 0 && !capped) {
-      if (context.signal.aborted) break;
-      const { absolute, prefix } = queue.shift()!;
-      const dirents = await readdir(absolute, { withFileTypes: true }).catch(() => []);
+    // Each directory below is opened again from the root without following links (the jail's walk).
+    const queue: Array<{ relative: string; prefix: string }> = [];
+    let directory: DirectoryHandle | null = opened.handle;
+    let prefix = "";
+    while (directory !== null && !capped) {
+      let dirents: Dirent[];
+      try {
+        dirents = directory.entries();
+      } catch {
+        dirents = [];
+      } finally {
+        directory.close();
+      }
+      const here = directory.relative;
       dirents.sort((a, b) => a.name.localeCompare(b.name));
       for (const dirent of dirents) {
         if (hiddenNames.has(dirent.name)) continue;
@@ -44,9 +54,15 @@ export const listDirTool = defineTool({
         const name = prefix + dirent.name;
         if (dirent.isDirectory()) {
           entries.push(`${name}/`);
-          if (args.recursive && !notDescended.has(dirent.name)) queue.push({ absolute: join(absolute, dirent.name), prefix: `${name}/` });
+          if (args.recursive && !notDescended.has(dirent.name)) queue.push({ relative: here === "." ? dirent.name : `${here}/${dirent.name}`, prefix: `${name}/` });
         } else if (dirent.isSymbolicLink()) entries.push(`${name}@`);
         else entries.push(name);
+      }
+      directory = null;
+      while (directory === null && queue.length > 0 && !context.signal.aborted) {
+        const next = queue.shift()!;
+        directory = context.workspace.reopenDirectory(next.relative);
+        prefix = next.prefix;
       }
     }
     const where = target.relative === "." ? "the workspace root" : target.relative;

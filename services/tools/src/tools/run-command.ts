@@ -41,7 +41,7 @@ export const runCommandTool = defineTool({
       maxOutputBytes: 24_000,
       env: git.env,
     });
-    const changed = await changedSince(context.workspace.root, startedAt);
+    const changed = await changedSince(context.workspace, startedAt);
     const metadata = {
       changed_paths_incomplete: changed.incomplete,
       exit_code: result.exitCode,

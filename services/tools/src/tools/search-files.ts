@@ -33,6 +33,7 @@ export function createSearchFilesTool(engines: SearchEngines) {
       if (target.stats === null) return { isError: true, output: `No file or directory at ${target.relative}.`, metadata: { error_code: "FILE_NOT_FOUND" } };
       const query: SearchQuery = {
         root: context.workspace.root,
+        workspace: context.workspace,
         target: target.relative,
         pattern: args.pattern,
         literal: args.literal,

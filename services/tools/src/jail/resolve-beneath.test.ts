@@ -3,12 +3,14 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AideError } from "@aide/contracts";
-import { resolveJailedPath } from "./resolve-jailed-path.js";
+import { openWorkspace, type Workspace } from "./workspace.js";
 
-describe("resolveJailedPath", () => {
+describe("the jail's path walk (resolveBeneath through Workspace.resolve)", () => {
+  let workspace: Workspace;
+  const resolveJailedPath = (_root: string, input: string) => workspace.resolve(input);
   let scratch: string;
   let root: string;
-  beforeAll(() => {
+  beforeAll(async () => {
     scratch = realpathSync(mkdtempSync(join(tmpdir(), "aide-jail-")));
     root = join(scratch, "ws");
     mkdirSync(join(root, "a", "b"), { recursive: true });
@@ -19,6 +21,9 @@ describe("resolveJailedPath", () => {
     symlinkSync("loop2", join(root, "loop1"));
     symlinkSync("loop1", join(root, "loop2"));
     symlinkSync("../../a", join(root, "a", "b", "back"));
+    symlinkSync("../ws/a", join(root, "out-and-back"));
+    symlinkSync(join(root, "a"), join(root, "absolute-inside"));
+    workspace = await openWorkspace(root, []);
   });
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -41,6 +46,8 @@ describe("resolveJailedPath", () => {
   it("follows relative links and links that come back inside", async () => {
     expect((await resolveJailedPath(root, "rel-link")).relative).toBe("a/b");
     expect((await resolveJailedPath(root, "a/b/back/file.txt")).relative).toBe("a/file.txt");
+    expect((await resolveJailedPath(root, "out-and-back/file.txt")).relative).toBe("a/file.txt");
+    expect((await resolveJailedPath(root, "absolute-inside/b")).relative).toBe("a/b");
   });
 
   it("refuses what the kernel would resolve outside", async () => {
