@@ -36,6 +36,7 @@ export function sanitizeArgs(args: Record<string, unknown>): Record<string, unkn
  * character stays, for the event sink to show as a token.
  */
 export function summarizeOutput(output: string, limit = 300): string {
-  const flat = output.replace(/[ \t\n\r\f\v]+/g, " ").trim();
+  // Not `trim()`: it would drop a leading or trailing BOM or line separator unseen.
+  const flat = output.replace(/[ \t\n\r\f\v]+/g, " ").replace(/^ | $/g, "");
   return flat.length > limit ? `${flat.slice(0, limit)}…` : flat;
 }
