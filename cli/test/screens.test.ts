@@ -26,8 +26,8 @@ beforeAll(async () => {
 });
 afterAll(async () => h?.stop());
 
-function start(command: string, args: string[], options: { pty?: boolean } = {}) {
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, AIDE_HOME: home, TERM: "xterm", NO_COLOR: "1" };
+function start(command: string, args: string[], options: { pty?: boolean; home?: string } = {}) {
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: options.home ?? home, AIDE_HOME: options.home ?? home, TERM: "xterm", NO_COLOR: "1" };
   const quoted = [process.execPath, main, command, ...args].map((part) => `'${part.replace(/'/g, "'\\''")}'`).join(" ");
   // `script` gives the command a pseudo-terminal: what it captures is what the screen received.
   const child = options.pty
@@ -167,4 +167,81 @@ describe("aide approve and aide sessions", () => {
     expect(json.output()).not.toMatch(rawControlPattern);
     expect((JSON.parse(json.output()) as Array<{ task: string }>).map((s) => s.task)).toContain(hostileTask);
   });
+});
+
+describe("aide run and aide approve against the real stack (aide up: orchestrator, tools, checkpoints, scripted model)", () => {
+  it("the real orchestrator's renderings reach the pty rendered and marked; the frames carry raw and rendered forms; a plain approve of curl grants no network, --network does", async () => {
+    const { cpSync, rmSync } = await import("node:fs");
+    const { startStackProcess } = await import("../../tests/helpers/stack-process.js");
+    const { openEventStream } = await import("../src/client/event-stream.js");
+    const root = mkdtempSync(join(tmpdir(), "aide-screens-e2e-"));
+    const workspace = join(root, "sample-project");
+    cpSync(join(repoRoot, "examples", "sample-project"), workspace, { recursive: true });
+    const hostileProse = hostileStrings.map((entry) => entry.text).join("\n");
+    const command = "printf 'ok\\033]52;c;Y3VybA==\\007 half\\rdone\\n'; echo \"x\u202Ey\u001b[2J\"";
+    const transcript = join(root, "transcript.json");
+    writeFileSync(transcript, JSON.stringify({
+      replies: [
+        { text: `${hostileProse}\n<run_command>\n<command>${command}</command>\n</run_command>` },
+        { text: "<run_command>\n<command>curl -sS --max-time 2 http://127.0.0.1:9/</command>\n</run_command>" },
+        { text: "<run_command>\n<command>curl -sS --max-time 2 http://127.0.0.1:9/again</command>\n</run_command>" },
+        { text: `<attempt_completion>\n<result>Printed it. ${hostileStrings[0].text}</result>\n</attempt_completion>` },
+      ],
+    }));
+    const models = join(root, "models.json");
+    writeFileSync(models, JSON.stringify({ default: "hostile", models: [{ id: "hostile", provider: "scripted", transcript }] }));
+    const stackHome = join(root, "home");
+    const stack = await startStackProcess({ aideHome: stackHome, args: ["--workspace", workspace, "--models-config", models] });
+    try {
+      const run = start("run", ["Run the printf command and report what it printed", "--workspace", workspace], { pty: true, home: stackHome });
+      await until(() => run.output().includes("[a]pprove"), "the first approval prompt", 60_000);
+      const first = attackerVisible(run.output());
+      expect(first, JSON.stringify(first)).not.toMatch(rawControlPattern);
+      expect(first).toContain("x⟨U+202E⟩y⟨ESC⟩[2J");
+      expect(first).toMatch(/⚠ 2 hidden\/control characters shown as ⟨…⟩ \(1 bidi, 1 escape\)/);
+      expect(first).toContain(renderForScreen(hostileStrings[0].text));
+      run.write("a\r");
+      await until(() => run.output().includes("approve with [n]etwork"), "the curl approval", 60_000);
+      run.write("a\r");
+      await until(() => run.output().includes("→ approve without network"), "the decision line", 60_000);
+      const id = /session (\S+) ·/.exec(run.output())![1];
+      // The third call is decided from another client with --network.
+      await until(() => run.output().split("approve with [n]etwork").length === 3, "the second curl approval", 60_000);
+      const approve = start("approve", [id, "--yes", "--network"], { home: stackHome });
+      expect(await approve.exit).toBe(0);
+      expect(approve.output()).toContain("approve with network: accepted=true");
+      await run.exit;
+      const screen = attackerVisible(run.output());
+      expect(screen).not.toMatch(rawControlPattern);
+      expect(screen).toContain("⟨ESC⟩]52;c;Y3VybA==⟨BEL⟩");
+
+      const frames: Array<{ type: string; payload: Record<string, any> }> = [];
+      await new Promise<void>((resolve) => {
+        const stream = openEventStream({
+          baseUrl: stack.gatewayUrl,
+          token: stack.token,
+          session: id,
+          since: 0,
+          onFrame(frame) {
+            if (frame.type === "event") frames.push(frame.event as never);
+            if (frame.type === "ready" || frame.type === "error") {
+              stream.close();
+              resolve();
+            }
+          },
+          onGiveUp: () => resolve(),
+        });
+      });
+      const requested = frames.filter((event) => event.type === "approval.requested").map((event) => event.payload);
+      expect(requested[0].command).toContain("\u202E");
+      expect(requested[0].command_rendered).toBe(renderForScreen(requested[0].command));
+      expect(requested[0].escapes).toEqual({ count: 2, kinds: { bidi: 1, escape: 1 } });
+      expect(requested.slice(1).map((payload) => payload.network)).toEqual(["consent_required", "consent_required"]);
+      const decided = frames.filter((event) => event.type === "approval.decided").map((event) => event.payload.network);
+      expect(decided).toEqual([undefined, false, true]);
+    } finally {
+      expect(await stack.stop()).toBe(0);
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

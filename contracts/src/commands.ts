@@ -53,7 +53,10 @@ export const DecisionRequestSchema = z.object({
   feedback: z.string().max(20_000).optional(),
   /** Required to approve a protected path: the person names the risk. */
   confirm_protected: z.boolean().optional(),
-  /** Required to run a command the policy marked CONSENT_REQUIRED with network on. */
+  /**
+   * Required to run a command the policy marked CONSENT_REQUIRED with network on; absent or false,
+   * an approved command runs without network (clients offer both answers; a plain approve is false).
+   */
   consent_network: z.boolean().optional(),
   /**
    * Required to approve an approval that says no checkpoint could be taken (`checkpoint_failed`):

@@ -12,7 +12,9 @@
  * - `screen`: C0 controls except tab and newline, a carriage return not followed by a newline
  *   (it would let later text overwrite earlier text), DEL, C1, lone surrogates, and invisible
  *   characters (bidi controls, zero-width and other format characters, Unicode Tags, line and
- *   paragraph separators).
+ *   paragraph separators, the Hangul fillers and the combining grapheme joiner that print as
+ *   nothing, Mongolian and supplementary variation selectors, which can carry hidden bytes; the
+ *   emoji variation selectors U+FE00–FE0F are left alone).
  * - `model`: NUL, C0 controls except tab, newline and carriage return, DEL, C1 and lone
  *   surrogates; invisible characters are left as they are (the tools service flags them with
  *   their positions instead), unless `invisible: true` is asked for.
@@ -43,7 +45,7 @@ const controlNames: Record<number, string> = {
  * `\ue0000` would be `\uE000` followed by "0".
  */
 const candidatePattern =
-  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\r\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFFF9-\uFFFB\u{E0000}-\u{E007F}\uD800-\uDFFF]/gu;
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\r\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u2028-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}\uD800-\uDFFF]/gu;
 
 function classify(code: number): UntrustedCharacterKind {
   if (code === 0x1b) return "escape";

@@ -26,7 +26,9 @@ export const hostileStrings: HostileString[] = [
   { name: "byte-order mark mid-text", text: "x\uFEFFy" },
   { name: "line separator", text: "one\u2028two" },
   { name: "DCS sequence", text: "\u001bP1$r0m\u001b\\after" },
+  { name: "Hangul filler as a blank name", text: "let \u3164 = evil; run(\u3164)" },
+  { name: "variation selectors carrying hidden bytes", text: "ok\u{E0100}\u{E0142}\u{E01EF}" },
 ];
 
 /** Characters that must never reach a screen raw (tab and newline are allowed). */
-export const rawControlPattern = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029\uFEFF\u{E0000}-\u{E007F}]|\r(?!\n)/u;
+export const rawControlPattern = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029\u3164\uFEFF\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]|\r(?!\n)/u;

@@ -32,6 +32,11 @@ describe("renderUntrusted", () => {
     expect(renderUntrusted("c\u202Ed", { target: "model", invisible: true }).text).toBe("c⟨U+202E⟩d");
   });
 
+  it("shows Hangul fillers and supplementary variation selectors, leaves emoji variation selectors alone", () => {
+    expect(renderUntrusted("a\u3164b\u{E0100}c")).toEqual({ text: "a⟨U+3164⟩b⟨U+E0100⟩c", escaped: { invisible: 2 } });
+    expect(renderForScreen("❤\uFE0F")).toBe("❤\uFE0F");
+  });
+
   it("shows a lone surrogate and C1 controls by code point", () => {
     expect(renderForScreen("a\uD800b\u0085c")).toBe("a⟨U+D800⟩b⟨U+0085⟩c");
   });

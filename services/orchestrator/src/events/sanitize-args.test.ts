@@ -18,4 +18,7 @@ describe("sanitizeArgs (event payloads)", () => {
   it("summarizes output on one line", () => {
     expect(summarizeOutput("a\n\n b\tc")).toBe("a b c");
   });
+  it("keeps invisible characters for the sink to show (only ASCII whitespace is flattened)", () => {
+    expect(summarizeOutput("one\u2028two\uFEFF")).toBe("one\u2028two\uFEFF");
+  });
 });

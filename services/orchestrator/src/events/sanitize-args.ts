@@ -30,8 +30,13 @@ export function sanitizeArgs(args: Record<string, unknown>): Record<string, unkn
   return out;
 }
 
-/** A short one-line summary of a tool output for `tool.completed` (the full output goes to the model only). */
+/**
+ * A short one-line summary of a tool output for `tool.completed` (the full output goes to the
+ * model only). Only ASCII whitespace is flattened: a line separator, BOM or other invisible
+ * character stays, for the event sink to show as a token.
+ */
 export function summarizeOutput(output: string, limit = 300): string {
-  const flat = output.replace(/\s+/g, " ").trim();
+  // Not `trim()`: it would drop a leading or trailing BOM or line separator unseen.
+  const flat = output.replace(/[ \t\n\r\f\v]+/g, " ").replace(/^ | $/g, "");
   return flat.length > limit ? `${flat.slice(0, limit)}…` : flat;
 }
