@@ -11,7 +11,7 @@ const MEASUREMENTS =
 
 /** A question about this workspace (a file, a path, an identifier, "this repo") must be answered from it. */
 const ABOUT_WORKSPACE =
-  /\b(this|the|our|my) (repo|repository|project|codebase|code|file|files|function|module|package|test|tests|workspace|config)\b|[\w-]+\.(ts|tsx|js|mjs|py|go|rs|java|rb|json|ya?ml|toml|md|sh|c|cpp|h)\b|`[^`]+`|\b[a-z]+[A-Z]\w*\b|\b\w+_\w+\b|\w\/\w/;
+  /\b(this|the|our|my) (repo|repository|project|codebase|code|file|files|function|module|package|test|tests|workspace|config)\b|[\w-]+\.(ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|kt|rb|php|cs|swift|json|ya?ml|toml|ini|cfg|md|txt|csv|html?|css|scss|xml|sql|lock|sh|c|cc|cpp|h|hpp)\b|`[^`]+`|\b[a-z]+[A-Z]\w*\b|\b\w+_\w+\b|\w\/\w/;
 const ABOUT_WORKSPACE_OTHER_LANGUAGES =
   /(?<![\p{L}])(dies\p{L}*|diese[rsmn]?|unser\p{L}*|der|die|das|den|dem|ce|cet|cette|ces|notre|nos|le|la|les|este|esta|estos|estas|nuestro|nuestra|el|los|las) (repo|projekt|projet|proyecto|code|código|datei|dateien|fichier|fichiers|archivo|archivos|funktion|fonction|función|tests?|konfiguration|configuration|configuración|config|pruebas?|prueba|programm|programme|programa)(?![\p{L}])/iu;
 

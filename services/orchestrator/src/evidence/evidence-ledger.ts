@@ -4,7 +4,8 @@ import { EXECUTION_TOOLS, MUTATION_TOOLS, describeEvent as describe, exitCode, m
 import { measurementNumbers, outputContainsNumber } from "./measurements.js";
 import { recoveryInstruction, type Shortfall } from "./recovery-instruction.js";
 
-const INSPECTION_TOOLS = new Set(["read_file", "list_dir", "search_files", "git_status", "git_diff"]);
+/** What answers a question from the workspace; a child agent that ended `done` inspected it under its own gate. */
+const INSPECTION_TOOLS = new Set(["read_file", "list_dir", "search_files", "git_status", "git_diff", "spawn_agent"]);
 /** What counts as verifying an earlier mutation (seed 002: a later read, git diff/status, execution, poll). */
 const VERIFICATION_TOOLS = new Set(["read_file", "git_status", "git_diff", "run_command", "process_poll"]);
 

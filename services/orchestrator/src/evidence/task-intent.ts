@@ -120,8 +120,13 @@ function sentences(task: string): string[] {
     .filter((sentence) => sentence.length > 0);
 }
 
+/** "Ask a reviewer what a.txt says", "have a fixer create fix.txt": the request is what the helper is asked. */
+const DELEGATED_QUESTION = /^(?:what|where|why|how|which|who|whether|if|when)\b/i;
+
 function classifySentence(sentence: string): SentenceKind {
   const stripped = sentence.replace(/^[\s"'“„«(*-]+|^\d+[.)]\s*/u, "");
+  const delegated = delegatedRequest(stripped);
+  if (delegated !== undefined) return delegated;
   const questionForm = QUESTION_START.test(stripped) || /\?\s*$/.test(stripped);
   if (REQUEST_INSIDE.test(stripped) || REQUEST_WITH_INFINITIVE.test(stripped)) return "change";
   if (!questionForm && CHANGE_AFTER_CONNECTIVE.test(stripped)) return "change";
@@ -141,6 +146,15 @@ function classifySentence(sentence: string): SentenceKind {
   if (startsWith(EXECUTION_IMPERATIVE).test(stripped)) return "execution";
   if (startsWith(CHANGE_IMPERATIVE).test(stripped)) return "change";
   return DEFECT.test(stripped) ? "defect" : "neutral";
+}
+
+function delegatedRequest(sentence: string): SentenceKind | undefined {
+  const head = /^\s*(ask|have|let|get|tell)\s+(?:(?:a|an|the|some|one)\s+)?([\w-]+)(?:\s+agent)?\s+(?:to\s+)?(.+)$/i.exec(sentence);
+  if (head === null || /^(me|us|it)$/i.test(head[2])) return undefined;
+  const rest = head[3];
+  if (DELEGATED_QUESTION.test(rest)) return "question";
+  const kind = classifySentence(rest);
+  return kind === "neutral" ? "change" : kind;
 }
 
 export function classifyTask(task: string): TaskIntent {

@@ -139,6 +139,7 @@ const phrasings: Array<[string, Row]> = [
   ["Which tests cover src/slug.ts?", "question_workspace"],
   ["Is there a bug in slug.ts?", "question_workspace"],
   ["I use Node 20. What does the lowercase option in src/slug.ts do?", "question_workspace"],
+  ["Ask a reviewer what a.txt says", "question_workspace"],
   ["What is a monad?", "question_general"],
   ["Explain recursion to me", "question_general"],
   // Plain requests to run or analyse (seed 002 row 2).
