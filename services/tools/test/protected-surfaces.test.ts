@@ -124,6 +124,10 @@ describe("protected automation and instruction surfaces, over the real tools ser
       "echo x > ../.git/hooks/pre-commit",
       "echo x >> ../.git/config",
       "echo x > ../vendor/lib/.git/hooks/pre-commit",
+      // Moving a git directory away to plant a new one beside it.
+      "mv .gitstore moved-gitstore",
+      "mv ../.git ../moved-git",
+      "rm -rf .gitstore/hooks",
     ];
     for (const command of attempts) {
       const reply = await h.exec("run_command", { command, cwd: "app" });
@@ -131,12 +135,15 @@ describe("protected automation and instruction surfaces, over the real tools ser
       expect(reply.result.is_error, `${command}: ${reply.result.output}`).toBe(true);
     }
     expect(readFileSync(hook, "utf8")).toBe("#!/bin/sh\nexit 0\n");
+    expect(existsSync(join(h.workspace, "app", "moved-gitstore"))).toBe(false);
+    expect(existsSync(join(h.workspace, "moved-git"))).toBe(false);
     expect(existsSync(join(h.workspace, "app", ".gitstore", "hooks", "post-checkout"))).toBe(false);
     expect(readFileSync(join(h.workspace, "app", ".git"), "utf8")).toBe("gitdir: .gitstore\n");
     expect(readFileSync(join(h.workspace, ".git", "config"), "utf8")).not.toContain("x\n[");
     // Control: the rest of the git directory and the workspace stay writable (git itself must work).
-    const control = await h.exec("run_command", { command: "echo ok > .gitstore/description && echo ok > notes.txt && git status --short", cwd: "app" });
+    const control = await h.exec("run_command", { command: "echo ok > .gitstore/description && echo ok > notes.txt && git add notes.txt && git -c user.email=a@example.invalid -c user.name=a commit -qm notes && git log --oneline", cwd: "app" });
     expect(control.result.is_error, control.result.output).toBe(false);
     expect(readFileSync(join(h.workspace, "app", ".gitstore", "description"), "utf8")).toBe("ok\n");
+    expect(control.result.output).toContain("notes");
   });
 });

@@ -54,7 +54,8 @@ export function bwrapArguments(options: BwrapOptions, argv: readonly string[]): 
 }
 
 /**
- * Read-only mounts over one repository's hooks/ and config (and its `.git` pointer file). A
+ * Read-only mounts over one repository's hooks/ and config (and its `.git` pointer file), the git
+ * directory itself bound onto itself so that it cannot be moved away and replaced. A
  * missing hooks/ gets an empty read-only tmpfs and a missing config /dev/null, so neither can be
  * created either; a symlinked one is bound at its target when that stays in the workspace.
  */
@@ -69,7 +70,9 @@ function gitReadOnly(git: { directory: string; pointerFile?: string }, workspace
     const target = stats.isSymbolicLink() ? realpathSync(path) : path;
     if (isInside(workspace, target)) args.push("--ro-bind", target, target);
   };
-  if (!isInside(workspace, git.directory) || !existsSync(git.directory)) return args;
+  if (!isInside(workspace, git.directory) || !lstatSync(git.directory, { throwIfNoEntry: false })?.isDirectory()) return args;
+  // A mount point cannot be renamed: `mv .git elsewhere && mkdir -p .git/hooks` is refused (EBUSY).
+  args.push("--bind", git.directory, git.directory);
   pin(`${git.directory}/hooks`, "directory");
   pin(`${git.directory}/config`, "file");
   if (git.pointerFile !== undefined && isInside(workspace, git.pointerFile)) pin(git.pointerFile, "file");

@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, rmdir, stat, writeFile } from "node:fs/promis
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { Logger } from "pino";
+import { aideError } from "@aide/contracts";
 
 export interface CommandCgroup {
   /** cgroup.procs files the command's first process must join before it starts anything. */
@@ -11,8 +12,14 @@ export interface CommandCgroup {
 }
 
 export interface CgroupLimits {
+  /** Both the pids and the memory controller can be limited per command. */
   available: boolean;
   describe: string;
+  /**
+   * A new group per command with both limits written, or null when the host has no usable
+   * controllers (the caller decides whether that refuses the command). Throws
+   * SANDBOX_LIMITS_UNAVAILABLE when the controllers are there but this group cannot be made.
+   */
   create(name: string): Promise<CommandCgroup | null>;
   /** Resolves when every released group has been removed (call before exiting). */
   drain(): Promise<void>;
@@ -41,11 +48,12 @@ async function ownCgroupPaths(): Promise<Map<string, string>> {
  * a memory bomb hits its own limit and not the service: root ignores RLIMIT_NPROC, so the process
  * count has to be capped here.
  */
-export async function createCgroupLimits(options: { maxProcesses: number; maxMemoryBytes: number; logger: Logger }): Promise<CgroupLimits> {
+export async function createCgroupLimits(options: { maxProcesses: number; maxMemoryBytes: number; logger: Logger; cgroupRoot?: string }): Promise<CgroupLimits> {
   const own = await ownCgroupPaths();
+  const root = options.cgroupRoot ?? "/sys/fs/cgroup";
   const candidates: Controller[] = [
-    { kind: "pids", directory: join("/sys/fs/cgroup/pids", own.get("pids") ?? "/"), limitFile: "pids.max", limit: String(options.maxProcesses) },
-    { kind: "memory", directory: join("/sys/fs/cgroup/memory", own.get("memory") ?? "/"), limitFile: "memory.limit_in_bytes", limit: String(options.maxMemoryBytes) },
+    { kind: "pids", directory: join(root, "pids", own.get("pids") ?? "/"), limitFile: "pids.max", limit: String(options.maxProcesses) },
+    { kind: "memory", directory: join(root, "memory", own.get("memory") ?? "/"), limitFile: "memory.limit_in_bytes", limit: String(options.maxMemoryBytes) },
   ];
   const usable: Controller[] = [];
   for (const controller of candidates) {
@@ -65,24 +73,26 @@ export async function createCgroupLimits(options: { maxProcesses: number; maxMem
   await Promise.all(usable.map((controller) => sweepStale(controller.directory)));
   let counter = 0;
   return {
-    available: usable.length > 0,
+    available: usable.length === candidates.length,
     describe: usable.length > 0 ? usable.map((c) => `${c.kind}=${c.limit}`).join(",") : "none",
     async create(name) {
       if (usable.length === 0) return null;
+      // Taken before the first await: concurrent creates each keep their own number for every controller.
       counter += 1;
+      const serial = counter;
       const created: string[] = [];
       try {
         for (const controller of usable) {
-          const directory = join(controller.directory, `aide-tools-${instance}-${name}-${counter}`);
+          const directory = join(controller.directory, `aide-tools-${instance}-${name}-${serial}`);
           await mkdir(directory);
           created.push(directory);
           await writeFile(join(directory, controller.limitFile), controller.limit);
           if (controller.kind === "memory") await writeFile(join(directory, "memory.memsw.limit_in_bytes"), controller.limit).catch(() => undefined);
         }
       } catch (error) {
-        options.logger.warn({ err: (error as Error).message }, "could not create a command cgroup");
+        options.logger.warn({ err: (error as Error).message }, "could not create a command cgroup; the command is not run");
         await Promise.all(created.map((d) => rmdir(d).catch(() => undefined)));
-        return null;
+        throw aideError("SANDBOX_LIMITS_UNAVAILABLE", { detail: `its cgroup could not be created: ${(error as Error).message}` });
       }
       return {
         procsFiles: created.map((d) => join(d, "cgroup.procs")),

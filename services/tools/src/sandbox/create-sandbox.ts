@@ -26,6 +26,10 @@ export interface SandboxSettings {
    * (a toolchain under it) is not hidden.
    */
   workspaceRoots?: readonly string[];
+  /** "required" (default): a command whose cgroup limits cannot be applied is refused; "off": it runs without. */
+  commandLimits?: "required" | "off";
+  /** Where the cgroup v1 hierarchies are mounted (default /sys/fs/cgroup). */
+  cgroupRoot?: string;
 }
 
 /** bwrap works here if it can build the namespaces we use. */
@@ -58,8 +62,15 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
     maxProcesses: settings.maxProcesses ?? 512,
     maxMemoryBytes: settings.maxMemoryBytes ?? 2 * 1024 ** 3,
     logger,
+    cgroupRoot: settings.cgroupRoot,
   });
-  logger.info({ mode, cgroups: cgroups.describe }, "command sandbox ready");
+  const limitsRequired = settings.commandLimits !== "off";
+  const limitsProblem = cgroups.available
+    ? undefined
+    : `this host gives the tools service no writable cgroup v1 pids and memory controllers (usable: ${cgroups.describe}); an operator may set AIDE_TOOLS_COMMAND_LIMITS=off to run commands without per-command limits`;
+  if (limitsProblem !== undefined && limitsRequired && mode !== "unavailable") logger.error({ problem: limitsProblem }, "per-command limits unavailable: run_command and process tools are refused");
+  else if (limitsProblem !== undefined && mode !== "unavailable") logger.warn({ problem: limitsProblem }, "AIDE_TOOLS_COMMAND_LIMITS=off: commands run without per-command process and memory limits");
+  logger.info({ mode, cgroups: cgroups.describe, limits: limitsRequired ? "required" : "off" }, "command sandbox ready");
   const hide = secretPaths(env.HOME, env);
   const pathEntries = (env.PATH ?? "").split(":").filter((entry) => entry.startsWith("/"));
   const hideRoots = (settings.workspaceRoots ?? []).filter((root) => root !== "/" && !pathEntries.some((entry) => isInside(root, entry)));
@@ -74,6 +85,7 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
 
   const start = async (options: SandboxRunOptions, name: string): Promise<RunningCommand> => {
     if (mode === "unavailable") throw aideError("SANDBOX_UNAVAILABLE", { detail: problem ?? "bubblewrap is unavailable" });
+    if (limitsRequired && limitsProblem !== undefined) throw aideError("SANDBOX_LIMITS_UNAVAILABLE", { detail: limitsProblem });
     // The repositories as they are now (bounded scan): a .git created by this command is not covered.
     const gitDirectories = mode === "bwrap" ? (await findGitDirectories(options.workspace)).directories : [];
     return startCommand(wrap(options, gitDirectories), options, cgroups, name);

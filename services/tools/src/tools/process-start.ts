@@ -41,7 +41,8 @@ export const processStartTool = defineTool({
         env: git.env,
       });
     } catch (error) {
-      if ((error as { code?: string }).code === "SANDBOX_UNAVAILABLE") throw error;
+      const code = (error as { code?: string }).code;
+      if (code === "SANDBOX_UNAVAILABLE" || code === "SANDBOX_LIMITS_UNAVAILABLE") throw error;
       return { isError: true, output: (error as Error).message };
     }
     await waitFor(process, args.wait_ms, context.signal);
