@@ -97,7 +97,7 @@ export function parseUnifiedDiff(text: string, defaultPath?: string): ParsedPatc
   for (let i = 0; i < lines.length; i += 1) {
     const line = lines[i];
     if (/^\s*```/.test(line)) cutShort = undefined;
-    if (line.startsWith("@@") || isFileHeader(lines, i) || line.startsWith("diff --git ")) cutShort = undefined;
+    if (line.startsWith("@@") || (isFileHeader(lines, i) && hunk === undefined) || line.startsWith("diff --git ")) cutShort = undefined;
     if (cutShort !== undefined && cutShort.unsatisfied && /^[+-]|^ \s*\S/.test(line)) {
       return { ok: false, error: `A hunk has the line \`${cutShort.line}\` without a ' ', '-' or '+' prefix, and more hunk lines after it. Every line of a hunk starts with ' ' (unchanged), '-' (removed) or '+' (added); nothing is guessed.` };
     }
@@ -114,7 +114,8 @@ export function parseUnifiedDiff(text: string, defaultPath?: string): ParsedPatc
       justHeaded = false;
       continue;
     }
-    if (isFileHeader(lines, i)) {
+    // Inside a hunk, `--- x` + `+++ y` is a file header only when an `@@` follows (else: a removed `-- x`, an added `++ y`).
+    if (isFileHeader(lines, i) && (hunk === undefined || lines[i + 2]?.startsWith("@@") === true)) {
       const next = operationOf(headerPath(line.slice(4)), headerPath(lines[i + 1].slice(4)));
       if (file !== undefined && gitHeader && file.hunks.length === 0) {
         // `diff --git` already named the file; ---/+++ refine it (a rename keeps its source).
