@@ -55,8 +55,10 @@ export function applySearchReplace(before: Buffer | null, blocks: readonly Searc
   if (blocks.length === 0) return refuse("EDIT_MALFORMED", "No SEARCH/REPLACE blocks were given.");
   for (let index = 0; index < blocks.length; index += 1) {
     const label = blocks.length > 1 ? `SEARCH block ${index + 1} of ${blocks.length}` : "The SEARCH text";
-    const search = normalizeNewlines(blocks[index].search);
-    const replace = normalizeNewlines(blocks[index].replace);
+    // A BOM copied into SEARCH is the file's BOM (kept as it is), not text on its first line.
+    const bomCopied = state?.document.bom === true && blocks[index].search.startsWith("\uFEFF");
+    const search = normalizeNewlines(bomCopied ? blocks[index].search.slice(1) : blocks[index].search);
+    const replace = normalizeNewlines(bomCopied ? blocks[index].replace.replace(/^\uFEFF/, "") : blocks[index].replace);
     if (search === replace) return refuse("EDIT_MALFORMED", `${label}: REPLACE is the same as SEARCH, so it changes nothing. Nothing was written.`);
     const lazy = findLazyComment(replace, search);
     if (lazy !== undefined) {

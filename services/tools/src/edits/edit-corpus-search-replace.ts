@@ -49,7 +49,12 @@ export const searchReplaceCases: EditCase[] = [
   sr("crlf", "CRLF file without a final newline", "a\r\nb", block("b\n", "B\n"), "a\r\nB"),
   sr("crlf", "CRLF file, deleting a line", "a\r\nb\r\nc\r\n", block("b\n", ""), "a\r\nc\r\n"),
   sr("crlf", "CRLF file, SEARCH with trailing spaces", "a\r\nb\r\n", block("a  \n", "A\n"), "A\r\nb\r\n"),
+  // already applied
+  sr("already_applied", "a block whose REPLACE is in the file and SEARCH is not", "a\nB\nc\n", block("b\n", "B\n"), no("EDIT_ALREADY_APPLIED")),
+  sr("already_applied", "the second block already applied refuses the edit", "a\nb\nC\n", block("a\n", "A\n") + block("c\n", "C\n"), no("EDIT_ALREADY_APPLIED")),
+  sr("already_applied", "an insertion already applied", "import a\nimport b\n\nrun()\n", block("import a\n\nrun()\n", "import a\nimport b\n\nrun()\n"), no("EDIT_ALREADY_APPLIED")),
   // BOM
+  sr("bom", "a BOM copied into SEARCH is the file's BOM", "\uFEFFa\nb\n", block("\uFEFFa\n", "\uFEFFA\n"), "\uFEFFA\nb\n"),
   sr("bom", "BOM stays", "\uFEFFa\nb\n", block("a\n", "A\n"), "\uFEFFA\nb\n"),
   sr("bom", "BOM and CRLF stay", "\uFEFFa\r\nb\r\n", block("b\n", "B\n"), "\uFEFFa\r\nB\r\n"),
   sr("bom", "BOM file, edit of the first line with two blocks", "\uFEFFfirst\nsecond\nthird\n", block("first\n", "FIRST\n") + block("third\n", "THIRD\n"), "\uFEFFFIRST\nsecond\nTHIRD\n"),

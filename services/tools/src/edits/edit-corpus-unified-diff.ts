@@ -70,6 +70,8 @@ export const unifiedDiffCases: EditCase[] = [
   // overlap
   ud("overlap", "two hunks on the same lines overlap", "a\nb\nc\n", diff("@@ -1,2 +1,2 @@\n a\n-b\n+B\n@@ -1,2 +1,2 @@\n-a\n+A\n B\n"), no("EDIT_OVERLAP")),
   ud("overlap", "adjacent hunks do not overlap", "a\nb\nc\nd\n", diff("@@ -1,2 +1,2 @@\n-a\n+A\n b\n@@ -3,2 +3,2 @@\n-c\n+C\n d\n"), "A\nb\nC\nd\n"),
+  // a removed `-- x` and an added `++ y` line inside a hunk are not a file header
+  ud("exact", "removed and added lines that look like ---/+++ headers", "a\n-- old\nb\n", diff("@@ -1,3 +1,3 @@\n a\n--- old\n+++ new\n b\n"), "a\n++ new\nb\n"),
   // fences and prose
   ud("fenced_diff", "diff inside a code fence", "a\nb\n", "```diff\n" + diff("@@ -1,2 +1,2 @@\n a\n-b\n+B\n") + "```\n", "a\nB\n"),
   ud("fenced_diff", "a fenced diff with prose after it", "a\nb\nc\n", "Here is the fix:\n\n```diff\n" + diff("@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n") + "```\n\nThis renames b to B. Let me know if you need more.\n", "a\nB\nc\n"),

@@ -61,6 +61,28 @@ function closeHunk(hunk: PatchHunk, counts: { old: number; new: number } | undef
   for (const line of hunk.lines) delete (line as ParsingLine).bare;
 }
 
+/** `rename from/to`, `deleted file mode`, `new file mode` after `diff --git`; true when the line was one of them. */
+function readGitMetadata(file: FilePatch, line: string): boolean {
+  const rename = /^rename (from|to) (.+)$/.exec(line);
+  if (rename !== null) {
+    if (rename[1] === "from") file.fromPath = rename[2].trim();
+    else file.path = rename[2].trim();
+    file.operation = "rename";
+    return true;
+  }
+  if (/^deleted file mode /.test(line)) file.operation = "delete";
+  else if (/^new file mode /.test(line)) file.operation = "create";
+  else return false;
+  return true;
+}
+
+/** `@@ -a[,b] +c[,d] @@`: the old start (a hint) and the counts (an omitted count is 1); undefined for a bare `@@`. */
+function readHunkHeader(line: string): { oldStart: number; counts: { old: number; new: number } } | undefined {
+  const header = /^@@+\s*-(\d+)(?:,(\d+))?\s+\+(\d+)(?:,(\d+))?\s*@@/.exec(line);
+  if (header === null) return undefined;
+  return { oldStart: Number(header[1]), counts: { old: header[2] === undefined ? 1 : Number(header[2]), new: header[4] === undefined ? 1 : Number(header[4]) } };
+}
+
 interface ParsingLine extends PatchLine {
   /** An empty line (no leading space): blank context, or a separator. */
   bare?: boolean;
@@ -97,7 +119,7 @@ export function parseUnifiedDiff(text: string, defaultPath?: string): ParsedPatc
   for (let i = 0; i < lines.length; i += 1) {
     const line = lines[i];
     if (/^\s*```/.test(line)) cutShort = undefined;
-    if (line.startsWith("@@") || isFileHeader(lines, i) || line.startsWith("diff --git ")) cutShort = undefined;
+    if (line.startsWith("@@") || (isFileHeader(lines, i) && hunk === undefined) || line.startsWith("diff --git ")) cutShort = undefined;
     if (cutShort !== undefined && cutShort.unsatisfied && /^[+-]|^ \s*\S/.test(line)) {
       return { ok: false, error: `A hunk has the line \`${cutShort.line}\` without a ' ', '-' or '+' prefix, and more hunk lines after it. Every line of a hunk starts with ' ' (unchanged), '-' (removed) or '+' (added); nothing is guessed.` };
     }
@@ -107,14 +129,15 @@ export function parseUnifiedDiff(text: string, defaultPath?: string): ParsedPatc
         if (defaultPath === undefined) return { ok: false, error: "The diff has hunks but no `--- a/path` / `+++ b/path` header and no `path` argument." };
         startFile({ path: defaultPath, operation: "modify", hunks: [] }, false);
       }
-      const header = /^@@+\s*-(\d+)(?:,(\d+))?\s+\+(\d+)(?:,(\d+))?\s*@@/.exec(line);
-      hunk = { oldStart: header ? Number(header[1]) : undefined, lines: [], oldNoNewline: false, newNoNewline: false };
-      counts = header ? { old: header[2] === undefined ? 1 : Number(header[2]), new: header[4] === undefined ? 1 : Number(header[4]) } : undefined;
+      const header = readHunkHeader(line);
+      hunk = { oldStart: header?.oldStart, lines: [], oldNoNewline: false, newNoNewline: false };
+      counts = header?.counts;
       file!.hunks.push(hunk);
       justHeaded = false;
       continue;
     }
-    if (isFileHeader(lines, i)) {
+    // Inside a hunk, `--- x` + `+++ y` is a file header only when an `@@` follows (else: a removed `-- x`, an added `++ y`).
+    if (isFileHeader(lines, i) && (hunk === undefined || lines[i + 2]?.startsWith("@@") === true)) {
       const next = operationOf(headerPath(line.slice(4)), headerPath(lines[i + 1].slice(4)));
       if (file !== undefined && gitHeader && file.hunks.length === 0) {
         // `diff --git` already named the file; ---/+++ refine it (a rename keeps its source).
@@ -134,17 +157,7 @@ export function parseUnifiedDiff(text: string, defaultPath?: string): ParsedPatc
       justHeaded = false;
       continue;
     }
-    if (hunk === undefined && file !== undefined && gitHeader && file.hunks.length === 0) {
-      const rename = /^rename (from|to) (.+)$/.exec(line);
-      if (rename !== null) {
-        if (rename[1] === "from") file.fromPath = rename[2].trim();
-        else file.path = rename[2].trim();
-        file.operation = "rename";
-        continue;
-      }
-      if (/^deleted file mode /.test(line)) file.operation = "delete";
-      if (/^new file mode /.test(line)) file.operation = "create";
-    }
+    if (hunk === undefined && file !== undefined && gitHeader && file.hunks.length === 0 && readGitMetadata(file, line)) continue;
     if (hunk === undefined && justHeaded && file !== undefined && /^[ +-]/.test(line)) {
       // A hunk without an `@@` line, straight after the file header.
       hunk = { lines: [], oldNoNewline: false, newNoNewline: false };

@@ -31,7 +31,7 @@ function describe(patch: FilePatch, from: string, to: string): string {
 export const applyPatchTool = defineTool({
   name: "apply_patch",
   description:
-    "Apply a unified diff (`--- a/path`, `+++ b/path`, `@@` hunks with ' ', '-', '+' lines) to one or more files, all or nothing. Each hunk's context and removed lines must be in the file exactly (only trailing whitespace or a uniform indentation shift is forgiven); line numbers are only hints. `--- /dev/null` creates a file, `+++ /dev/null` deletes one, `rename from`/`rename to` (or different ---/+++ paths) renames one.",
+    "Apply a unified diff (`--- a/path`, `+++ b/path`, `@@` hunks of ' ', '-', '+' lines) to one or more files, all or nothing. Context and removed lines must match exactly (trailing whitespace or a uniform indent shift forgiven); line numbers are hints. `--- /dev/null` creates a file, `+++ /dev/null` deletes one, `rename from`/`rename to` renames one.",
   parameters: z.strictObject({
     diff: z.string().min(1).max(1024 * 1024).describe("The unified diff"),
     path: pathArg().optional().describe("The file the diff applies to, when the diff has no ---/+++ headers"),
