@@ -1,4 +1,4 @@
-import type { Dirent, Stats } from "node:fs";
+import type { Stats } from "node:fs";
 import type { DirectoryHandle } from "../jail/directory-handle.js";
 import type { Workspace } from "../jail/workspace.js";
 
@@ -21,6 +21,21 @@ function lstatOrNull(directory: DirectoryHandle, name: string): Stats | null {
   }
 }
 
+/** Git's hooks, config and info of the workspace's own repository (its objects are not walked). */
+function watchGit(root: DirectoryHandle, sinceMs: number, queue: string[], paths: string[]): void {
+  const git = root.openDirectory(".git");
+  if (git.kind !== "directory") return;
+  try {
+    for (const watched of gitWatched) {
+      const stats = lstatOrNull(git.handle, watched);
+      if (stats?.isDirectory()) queue.push(`.git/${watched}`);
+      else if (stats !== null && Math.max(stats.mtimeMs, stats.ctimeMs) >= sinceMs) paths.push(`.git/${watched}`);
+    }
+  } finally {
+    git.handle.close();
+  }
+}
+
 /**
  * What a command changed, from modification times: every file (or symlink) under the workspace
  * touched since `sinceMs`. Bounded (entries walked, paths returned), never following links: each
@@ -36,42 +51,32 @@ export async function changedSince(workspace: Pick<Workspace, "reopenDirectory">
   const queue: string[] = ["."];
   while (queue.length > 0) {
     const relative = queue.shift()!;
-    const directory = workspace.reopenDirectory(relative);
-    if (directory === null) continue;
-    let dirents: Dirent[] = [];
+    let directory: DirectoryHandle | null = null;
     try {
-      dirents = directory.entries();
-    } catch {
-      // unreadable: skipped
-    }
-    for (const dirent of dirents) {
-      entries += 1;
-      if (entries > maxEntries || paths.length >= maxPaths) {
-        incomplete = true;
-        queue.length = 0;
-        break;
-      }
-      const path = relative === "." ? dirent.name : `${relative}/${dirent.name}`;
-      if (dirent.isDirectory()) {
-        if (skipped.has(dirent.name)) continue;
-        if (dirent.name === ".git" && relative === ".") {
-          const git = directory.openDirectory(".git");
-          if (git.kind !== "directory") continue;
-          for (const watched of gitWatched) {
-            const stats = lstatOrNull(git.handle, watched);
-            if (stats?.isDirectory()) queue.push(`.git/${watched}`);
-            else if (stats !== null && Math.max(stats.mtimeMs, stats.ctimeMs) >= sinceMs) paths.push(`.git/${watched}`);
-          }
-          git.handle.close();
+      directory = workspace.reopenDirectory(relative);
+      if (directory === null) continue;
+      for (const dirent of directory.entries()) {
+        entries += 1;
+        if (entries > maxEntries || paths.length >= maxPaths) {
+          incomplete = true;
+          queue.length = 0;
+          break;
+        }
+        const path = relative === "." ? dirent.name : `${relative}/${dirent.name}`;
+        if (dirent.isDirectory()) {
+          if (skipped.has(dirent.name)) continue;
+          if (dirent.name === ".git" && relative === ".") watchGit(directory, sinceMs, queue, paths);
+          else queue.push(path);
           continue;
         }
-        queue.push(path);
-        continue;
+        const stats = lstatOrNull(directory, dirent.name);
+        if (stats !== null && Math.max(stats.mtimeMs, stats.ctimeMs) >= sinceMs) paths.push(path);
       }
-      const stats = lstatOrNull(directory, dirent.name);
-      if (stats !== null && Math.max(stats.mtimeMs, stats.ctimeMs) >= sinceMs) paths.push(path);
+    } catch {
+      // unreadable or gone: skipped
+    } finally {
+      directory?.close();
     }
-    directory.close();
   }
   return { paths: paths.sort(), incomplete };
 }

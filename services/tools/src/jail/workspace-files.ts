@@ -87,14 +87,15 @@ export async function writeFileBeneath(root: WorkspaceRoot, input: string, data:
     const temporary = `.${found.name.slice(0, 100)}.aide-${randomBytes(6).toString("hex")}.tmp`;
     const handle = await open(beneath(fd, temporary), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
     try {
-      await handle.writeFile(data);
-      await handle.chmod(mode);
-    } finally {
-      await handle.close();
-    }
-    try {
+      try {
+        await handle.writeFile(data);
+        await handle.chmod(mode);
+      } finally {
+        await handle.close();
+      }
       renameSync(beneath(fd, temporary), beneath(fd, found.name));
     } catch (error) {
+      // A full disk or a failed rename leaves no temporary behind.
       try {
         unlinkSync(beneath(fd, temporary));
       } catch {

@@ -59,7 +59,7 @@ export const listDirTool = defineTool({
         else entries.push(name);
       }
       directory = null;
-      while (directory === null && queue.length > 0 && !context.signal.aborted) {
+      while (directory === null && !capped && queue.length > 0 && !context.signal.aborted) {
         const next = queue.shift()!;
         directory = context.workspace.reopenDirectory(next.relative);
         prefix = next.prefix;
