@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -18,7 +18,7 @@ writeFileSync(config, JSON.stringify({
 }));
 const aide = (...args: string[]) =>
   spawnSync(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "models", ...args], {
-    env: { ...process.env, AIDE_HOME: root, AIDE_MODELS_CONFIG: config },
+    env: { ...process.env, AIDE_HOME: root, AIDE_MODELS_CONFIG: config, AIDE_MODEL_DISCOVERY: "off" },
     encoding: "utf8",
     timeout: 30_000,
   });
@@ -48,10 +48,79 @@ describe("aide models", () => {
   it("a bad registry file is refused with the field's path", () => {
     writeFileSync(join(root, "bad.json"), JSON.stringify({ default: "x", models: [{ id: "x", provider: "llama", threads: "many", file: "/x" }] }));
     const result = spawnSync(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "models"], {
-      env: { ...process.env, AIDE_HOME: root, AIDE_MODELS_CONFIG: join(root, "bad.json") },
+      env: { ...process.env, AIDE_HOME: root, AIDE_MODELS_CONFIG: join(root, "bad.json"), AIDE_MODEL_DISCOVERY: "off" },
       encoding: "utf8",
     });
     expect(result.status).not.toBe(0);
     expect(result.stderr).toContain("models.0.threads");
   });
+
+  it("probes the shipped GGUF in-process: a table by default, the profile with --json, cached where the service reads it", () => {
+    const table = aide("probe", "stories", "--trials", "1");
+    expect(table.status, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/trained window\s+2048 tokens/);
+    expect(table.stdout).toMatch(/prompt tier\s+compact/);
+    expect(table.stdout).toMatch(/KV reuse\s+yes/);
+    for (const row of ["loaded window", "prefill", "decode", "calls, grammar", "calls, no grammar", "chat template"]) expect(table.stdout).toContain(row);
+    const json = aide("probe", "stories", "--json");
+    expect(json.status, json.stderr).toBe(0);
+    const profile = JSON.parse(json.stdout);
+    expect(profile).toMatchObject({ model: "stories", provider: "llama", prompt_tier: "compact", context: { trained: 2048, window: 2048 } });
+    // The second call read the cache the first one wrote (same probe time).
+    expect(table.stdout).toContain("window used");
+    expect(existsSync(join(root, "model-state", "profiles"))).toBe(true);
+    expect(aide("probe", "replay").stderr).toContain("nothing to probe");
+  }, 120_000);
+});
+
+describe("aide models add, list with discovery, and aide doctor's registry check", () => {
+  const home = mkdtempSync(join(tmpdir(), "aide-models-add-"));
+  const env = { ...process.env, AIDE_HOME: home, AIDE_MODEL_DISCOVERY: "off", AIDE_MODELS_CONFIG: "" };
+  const cli = (...args: string[]) => spawnSync(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), ...args], { env, encoding: "utf8", timeout: 30_000 });
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+  it("with no model says where to drop a GGUF, to start Ollama or to use aide models add", () => {
+    const listed = cli("models");
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toContain(`drop a GGUF file into ${join(home, "models")}`);
+    expect(listed.stdout).toContain("aide models add");
+  });
+
+  it("lists a dropped GGUF as discovered with its metadata window", () => {
+    mkdirSync(join(home, "models"), { recursive: true });
+    copyFileSync(sharedModelPath, join(home, "models", "tiny.gguf"));
+    const listed = cli("models");
+    expect(listed.stdout).toMatch(/^\* tiny\s+llama\s+discovered\s+ctx 2048/m);
+  });
+
+  it("adds validated entries to models.json; a bad field is refused by its path and nothing is written", () => {
+    const added = cli("models", "add", "local-qwen", "--url", "http://127.0.0.1:11434/v1", "--model", "qwen2.5-coder:7b", "--flavor", "ollama", "--context", "8192", "--default");
+    expect(added.status, added.stderr).toBe(0);
+    expect(added.stdout).toContain(`added local-qwen in ${join(home, "models.json")}`);
+    const file = JSON.parse(readFileSync(join(home, "models.json"), "utf8"));
+    expect(file).toMatchObject({ default: "local-qwen", models: [{ id: "local-qwen", provider: "openai", flavor: "ollama", contextBudget: 8192 }] });
+    const bad = cli("models", "add", "broken", "--url", "not a url", "--model", "m");
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain("models.1.baseUrl");
+    const badFlavor = cli("models", "add", "broken", "--url", "http://127.0.0.1:1/v1", "--model", "m", "--flavor", "olama");
+    expect(badFlavor.stderr).toContain("models.1.flavor");
+    expect(JSON.parse(readFileSync(join(home, "models.json"), "utf8")).models).toHaveLength(1);
+    const both = cli("models", "add", "x", "--file", "/a.gguf", "--url", "http://127.0.0.1:1/v1");
+    expect(both.status).toBe(2);
+    const listed = cli("models");
+    expect(listed.stdout).toMatch(/^\* local-qwen\s+openai\s+configured/m);
+    expect(listed.stdout).toMatch(/^ {2}tiny\s+llama\s+discovered/m);
+  });
+
+  it("aide doctor fails the model check on a broken models.json, naming the field; passes it when valid", () => {
+    const ok = cli("doctor", "--json");
+    const okCheck = JSON.parse(ok.stdout).checks.find((check: { name: string }) => check.name === "model");
+    expect(okCheck).toMatchObject({ ok: true });
+    writeFileSync(join(home, "models.json"), JSON.stringify({ models: [{ id: "x", provider: "llama", file: "/x.gguf", threads: "many" }] }));
+    const broken = cli("doctor", "--json");
+    const check = JSON.parse(broken.stdout).checks.find((entry: { name: string }) => entry.name === "model");
+    expect(check).toMatchObject({ ok: false, required: true });
+    expect(check.detail).toContain("models.0.threads");
+    expect(broken.status).toBe(1);
+  }, 60_000);
 });

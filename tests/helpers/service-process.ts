@@ -34,6 +34,8 @@ export async function startServiceProcess(
     AIDE_NATS_URL: bus.url,
     AIDE_NATS_CREDS: bus.server.credentialFiles[name] ?? "",
     AIDE_LOG_LEVEL: "debug",
+    // Hermetic by default: no loopback model servers of this machine join a test's registry.
+    ...(name === "model" ? { AIDE_MODEL_DISCOVERY: "off" } : {}),
     ...options.env,
   };
   const argv = [process.execPath, main, ...(options.args ?? [])];

@@ -18,7 +18,7 @@ export interface StackProcess {
 /** `aide up` as a real process (services sandboxed unless asked otherwise); resolves when it is up. */
 export async function startStackProcess(options: { aideHome: string; args: string[]; env?: Record<string, string>; timeoutMs?: number }): Promise<StackProcess> {
   const child = spawn(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "up", "--nats-port", "0", "--gateway-port", "0", ...options.args], {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", ...options.env, AIDE_HOME: options.aideHome },
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_MODEL_DISCOVERY: "off", ...options.env, AIDE_HOME: options.aideHome },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/service-process.js";
 import { postJson, readEvents, startStackProcess } from "../helpers/stack-process.js";
+import { startFakeServer, type FakeServer } from "../../services/model/test/fake-openai-server.js";
 
 /**
  * Issue 8: each service runs in its own bubblewrap profile. We look from inside each running
@@ -28,8 +29,11 @@ describe("service sandboxes (aide up, real bubblewrap profiles)", () => {
   let supervisor: ChildProcess;
   let output = "";
   let stack: Stack;
+  let ollama: FakeServer;
 
   beforeAll(async () => {
+    // A model server on loopback that the sandboxed model service must find (shared network namespace).
+    ollama = await startFakeServer({ models: ["qwen-coder"] });
     root = mkdtempSync(join(tmpdir(), "aide-sbx-"));
     home = join(root, "home");
     aideHomeDir = join(home, ".aide");
@@ -38,7 +42,8 @@ describe("service sandboxes (aide up, real bubblewrap profiles)", () => {
     writeFileSync(join(home, ".ssh", "id_canary"), "CANARY-PRIVATE-KEY\n", { mode: 0o600 });
     mkdirSync(join(workspace, ".git", "hooks"), { recursive: true });
     writeFileSync(join(workspace, "secret-source.ts"), "export const x = 1;\n");
-    supervisor = spawn(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "up", "--nats-port", "0", "--gateway-port", "0", "--workspace", workspace], {
+    supervisor = spawn(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "up", "--nats-port", "0", "--gateway-port", "0", "--workspace", workspace,
+      "--model-discovery", `ollama=${new URL(ollama.url).port},llamacpp=0,lmstudio=0,vllm=0`], {
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, AIDE_HOME: aideHomeDir },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -58,7 +63,22 @@ describe("service sandboxes (aide up, real bubblewrap profiles)", () => {
       supervisor.kill("SIGINT");
       await exited;
     }
+    await ollama?.close();
     rmSync(root, { recursive: true, force: true });
+  });
+
+  it("model finds a loopback model server from inside its sandbox (aide up --model-discovery) and writes only its model-state", async () => {
+    const stackFile = JSON.parse(readFileSync(join(aideHomeDir, "stack.json"), "utf8")) as { gateway_url: string; token_file: string };
+    const token = readFileSync(stackFile.token_file, "utf8").trim();
+    const listed = await (await fetch(`${stackFile.gateway_url}/api/models`, { headers: { authorization: `Bearer ${token}` } })).json() as { models: Array<{ id: string; source?: string; available: boolean }> };
+    expect(listed.models.find((model) => model.id === "ollama:qwen-coder")).toMatchObject({ source: "discovered", available: true });
+    const pid = stack.services.model.pid;
+    expect(inside(pid, `echo x > ${join(aideHomeDir, "model-state", "written-by-model")}`).ok).toBe(true);
+    expect(inside(pid, `echo x > ${join(aideHomeDir, "models", "planted.gguf")}`).ok).toBe(false);
+    // $AIDE_HOME is a private tmpfs in there: a write lands in it, never in the real home.
+    inside(pid, `echo x > ${join(aideHomeDir, "models.json")}`);
+    expect(existsSync(join(aideHomeDir, "models.json"))).toBe(false);
+    expect(existsSync(join(aideHomeDir, "model-state", "written-by-model"))).toBe(true);
   });
 
   const services = ["orchestrator", "model", "tools", "checkpoints", "gateway"] as const;

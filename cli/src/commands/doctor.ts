@@ -16,7 +16,7 @@ import { checkRegistryFile } from "./models-file.js";
  * (loopback servers are found by the running service; \`aide models\` lists them).
  */
 export function modelCheck(home: { root: string; modelDir: string }, env: NodeJS.ProcessEnv): Check {
-  const configPath = env.AIDE_MODELS_CONFIG ?? join(home.root, "models.json");
+  const configPath = env.AIDE_MODELS_CONFIG || join(home.root, "models.json");
   const problem = checkRegistryFile(configPath);
   if (problem) return { name: "model", ok: false, detail: problem, fix: `fix the field named above in ${configPath} (aide models add validates an entry before writing it)`, required: true };
   const ggufs = existsSync(home.modelDir) ? readdirSync(home.modelDir).filter((f) => f.endsWith(".gguf")) : [];

@@ -1,4 +1,4 @@
-import { watch, watchFile, unwatchFile, type FSWatcher } from "node:fs";
+import { watchFile, unwatchFile } from "node:fs";
 import type { Logger } from "pino";
 
 /**
@@ -17,18 +17,14 @@ export function watchRegistry(paths: { configFile: string; modelsDir: string }, 
   watchFile(paths.configFile, { interval: 2000, persistent: false }, (current, previous) => {
     if (current.mtimeMs !== previous.mtimeMs || current.size !== previous.size || current.ino !== previous.ino) fire();
   });
-  let folder: FSWatcher | undefined;
-  try {
-    folder = watch(paths.modelsDir, { persistent: false }, (_event, name) => {
-      if (name === null || String(name).endsWith(".gguf")) fire();
-    });
-    folder.on("error", () => undefined);
-  } catch (error) {
-    logger.debug({ err: error, dir: paths.modelsDir }, "the models folder is not watched");
-  }
+  // Polled (its mtime changes when a file is added or removed): works before the folder exists.
+  watchFile(paths.modelsDir, { interval: 2000, persistent: false }, (current, previous) => {
+    if (current.mtimeMs !== previous.mtimeMs || current.ino !== previous.ino) fire();
+  });
+  logger.debug({ file: paths.configFile, dir: paths.modelsDir }, "watching the model registry");
   return () => {
     if (timer) clearTimeout(timer);
     unwatchFile(paths.configFile);
-    folder?.close();
+    unwatchFile(paths.modelsDir);
   };
 }

@@ -12,8 +12,21 @@ export interface RecordedRequest {
   body: any;
 }
 
+/** How the server presents itself to discovery and the probe. */
+export interface FakeServerOptions {
+  /** Model names listed by /api/tags and /v1/models (default none). */
+  models?: string[];
+  /** Ollama: `<arch>.context_length` in /api/show (the trained window). */
+  trainedContext?: number;
+  /** Ollama: the server cuts every prompt to this many tokens whatever num_ctx says (the silent cut). */
+  ollamaCap?: number;
+  /** llama-server: `n_ctx` in /props (the loaded window). */
+  llamaServerContext?: number;
+}
+
 export interface FakeServer {
   url: string;
+  options: FakeServerOptions;
   requests: RecordedRequest[];
   attempts: Map<string, number>;
   close(): Promise<void>;
@@ -90,6 +103,15 @@ async function openAi(body: any, res: ServerResponse, server: FakeServer): Promi
       res.write(`data: ${JSON.stringify(delta({ content: "thinking" }))}\n\n`);
       await sleep(5000);
       return void res.end("data: [DONE]\n\n");
+    case "local.gguf": {
+      // Like llama-server: honest prompt counts, and tools come back parsed when they are sent.
+      const chars = body.messages.reduce((n: number, m: any) => n + String(m.content).length, 0);
+      const honest = { prompt_tokens: Math.ceil(chars / 4) + 4 * body.messages.length, completion_tokens: 3, total_tokens: 0 };
+      if (Array.isArray(body.tools) && body.tools.length > 0) {
+        return sse(res, [delta({ role: "assistant", content: "" }), delta({ tool_calls: [{ index: 0, id: "call_a", type: "function", function: { name: body.tools[0].function.name, arguments: '{"path":"notes.txt"}' } }] }), delta({}, "tool_calls"), { choices: [], usage: honest }]);
+      }
+      return sse(res, [delta({ role: "assistant", content: "" }), delta({ content: "Once" }), delta({ content: " upon" }), delta({}, "stop"), { choices: [], usage: honest }]);
+    }
     case "redirect-model":
       res.writeHead(307, { location: "http://192.0.2.1/v1/chat/completions" });
       return void res.end();
@@ -100,9 +122,9 @@ async function openAi(body: any, res: ServerResponse, server: FakeServer): Promi
 }
 
 /** Ollama's native API: it cuts a prompt longer than num_ctx to the last num_ctx tokens. */
-function ollama(body: any, res: ServerResponse): void {
+function ollama(body: any, res: ServerResponse, cap = Number.POSITIVE_INFINITY): void {
   const chars = body.messages.reduce((n: number, m: any) => n + String(m.content).length, 0);
-  const promptTokens = Math.min(Math.ceil(chars / 4) + 4 * body.messages.length, body.options?.num_ctx ?? 2048);
+  const promptTokens = Math.min(Math.ceil(chars / 4) + 4 * body.messages.length, body.options?.num_ctx ?? 2048, cap);
   res.writeHead(200, { "content-type": "application/x-ndjson" });
   res.write(JSON.stringify({ model: body.model, message: { role: "assistant", content: "Hi " }, done: false }) + "\n");
   res.write(JSON.stringify({ model: body.model, message: { role: "assistant", content: "there" }, done: false }) + "\n");
@@ -112,18 +134,24 @@ function ollama(body: any, res: ServerResponse): void {
   res.end(JSON.stringify({ model: body.model, message: { role: "assistant", content: "" }, done: true, done_reason: "stop", prompt_eval_count: promptTokens, eval_count: 2 }) + "\n");
 }
 
-export async function startFakeServer(): Promise<FakeServer> {
-  const fake: FakeServer = { url: "", requests: [], attempts: new Map(), close: async () => undefined };
+function json(res: ServerResponse, value: unknown): void {
+  res.writeHead(200, { "content-type": "application/json" });
+  res.end(JSON.stringify(value));
+}
+
+export async function startFakeServer(options: FakeServerOptions = {}): Promise<FakeServer> {
+  const fake: FakeServer = { url: "", options, requests: [], attempts: new Map(), close: async () => undefined };
+  const names = options.models ?? [];
   const server: Server = createServer((req, res) => {
     void (async () => {
-      if (req.method === "GET" && (req.url === "/v1/models" || req.url === "/api/tags")) {
-        res.writeHead(200, { "content-type": "application/json" });
-        return void res.end(JSON.stringify({ data: [], models: [] }));
-      }
+      if (req.method === "GET" && req.url === "/v1/models") return json(res, { object: "list", data: names.map((id) => ({ id, object: "model" })) });
+      if (req.method === "GET" && req.url === "/api/tags") return json(res, { models: names.map((name) => ({ name, model: name })) });
+      if (req.method === "GET" && req.url === "/props" && options.llamaServerContext !== undefined) return json(res, { default_generation_settings: { n_ctx: options.llamaServerContext } });
       const body = await readBody(req);
       fake.requests.push({ path: req.url ?? "", authorization: req.headers.authorization, body });
+      if (req.url === "/api/show" && options.trainedContext !== undefined) return json(res, { model_info: { "general.architecture": "qwen2", "qwen2.context_length": options.trainedContext } });
       if (req.url === "/v1/chat/completions") await openAi(body, res, fake);
-      else if (req.url === "/api/chat") ollama(body, res);
+      else if (req.url === "/api/chat") ollama(body, res, options.ollamaCap);
       else {
         res.writeHead(404);
         res.end();

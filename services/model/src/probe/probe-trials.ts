@@ -5,7 +5,7 @@ import { parseTextToolCalls } from "../tool-call-parse.js";
 export const probeTools: ChatTool[] = [
   { name: "read_file", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string", maxLength: 40, description: "the file" } }, required: ["path"], additionalProperties: false } },
   { name: "list_dir", description: "List a folder", parameters: { type: "object", properties: { path: { type: "string", maxLength: 40, description: "the folder" } }, required: ["path"], additionalProperties: false } },
-  { name: "attempt_completion", description: "Finish the task", parameters: { type: "object", properties: { result: { type: "string", maxLength: 80, description: "what was done" } }, required: ["result"], additionalProperties: false } },
+  { name: "attempt_completion", description: "Finish the task", parameters: { type: "object", properties: { result: { type: "string", maxLength: 40, description: "what was done" } }, required: ["result"], additionalProperties: false } },
 ];
 
 const SYSTEM = [
@@ -45,7 +45,7 @@ export async function runToolTrials(chat: TrialChat, options: TrialOptions): Pro
         tools: probeTools,
         tool_choice: "required",
         ...(options.grammar !== undefined ? { grammar: options.grammar } : {}),
-        max_tokens: 96,
+        max_tokens: 256,
         temperature: 0.7,
         seed: index + 1,
         stream: false,

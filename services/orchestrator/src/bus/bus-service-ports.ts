@@ -70,6 +70,15 @@ export function busModelPort(connection: NatsConnection, timeouts: BusPortTimeou
         return undefined;
       }
     },
+    async modelInfo(model) {
+      try {
+        const result = await busRequest(connection, subjects.model.list, {}, ModelListReplySchema, { timeoutMs: 5_000, service: "model" });
+        const info = result.models.find((entry) => entry.id === (model ?? result.default));
+        return info ? { contextTokens: info.context_budget, provider: info.provider } : undefined;
+      } catch {
+        return undefined;
+      }
+    },
     async models() {
       try {
         const result = await busRequest(connection, subjects.model.list, {}, ModelListReplySchema, { timeoutMs: 10_000, service: "model" });

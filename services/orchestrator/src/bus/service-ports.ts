@@ -30,6 +30,8 @@ export interface ModelPort {
    * caches it); undefined when there is none or the service does not answer. Must not throw.
    */
   profile?(model: string | undefined): Promise<ModelProfile | undefined>;
+  /** The model's listed window and provider (or the default model's); undefined when unknown. Must not throw. */
+  modelInfo?(model: string | undefined): Promise<{ contextTokens: number; provider: string } | undefined>;
   /**
    * The ids the model service offers (configured and discovered) and its default; undefined when
    * it does not answer (a start then goes ahead and the run reports the model's error). Must not throw.

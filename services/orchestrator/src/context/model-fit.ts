@@ -23,9 +23,10 @@ const PROMPT_SHARE = 0.75;
 
 /**
  * The probe's profile wins (its measured window, chars per token, tier and grammar); else the
- * window the model list gives; else the configured character budget and the full tier.
+ * window the model list gives (its tier, except for scripted transcripts, which keep the full one);
+ * else the configured character budget and the full tier.
  */
-export function modelFit(configuredChars: number, profile: ModelProfile | undefined, listedTokens: number | undefined): ModelFit {
+export function modelFit(configuredChars: number, profile: ModelProfile | undefined, listedTokens: number | undefined, provider?: string): ModelFit {
   if (profile) {
     const window = listedTokens !== undefined ? Math.min(profile.context.window, listedTokens) : profile.context.window;
     const perToken = profile.chars_per_token ?? DEFAULT_CHARS_PER_TOKEN;
@@ -38,7 +39,9 @@ export function modelFit(configuredChars: number, profile: ModelProfile | undefi
     };
   }
   if (listedTokens !== undefined) {
-    return { windowTokens: listedTokens, tier: promptTierFor(listedTokens), budgetChars: Math.min(configuredChars, Math.floor(listedTokens * DEFAULT_CHARS_PER_TOKEN * PROMPT_SHARE)), source: "model list" };
+    // A scripted transcript has no window: its listed budget bounds the characters, never the tier.
+    const tier = provider === "scripted" ? "full" : promptTierFor(listedTokens);
+    return { windowTokens: listedTokens, tier, budgetChars: Math.min(configuredChars, Math.floor(listedTokens * DEFAULT_CHARS_PER_TOKEN * PROMPT_SHARE)), source: "model list" };
   }
   return { tier: "full", budgetChars: configuredChars, source: "configured characters" };
 }

@@ -53,6 +53,12 @@ const COMPACT_BY_INTENT: Record<Intent, string[]> = {
   memory: ["remember", "recall", "forget"],
   delegation: ["spawn_agent"],
 };
+/** At most this many tools in the compact tier, kept in this order of priority. */
+export const COMPACT_MAX_TOOLS = 10;
+const COMPACT_PRIORITY = [
+  ...CORE_ACT_TOOLS, "switch_to_act_mode", "run_command", "git_status", "git_diff", "update_plan",
+  "process_start", "process_poll", "process_cancel", "recall", "remember", "forget", "spawn_agent",
+];
 const COMPACT_PLAN_CORE = ["read_file", "list_dir", "search_files", "attempt_completion", "switch_to_act_mode"];
 const COMPACT_PLAN_BY_INTENT: Partial<Record<Intent, string[]>> = { git: ["git_status", "git_diff"], memory: ["recall"], processes: ["process_poll"] };
 
@@ -62,7 +68,8 @@ function selectCompact(task: string, catalog: ToolDescriptor[], mode: "plan" | "
   for (const intent of intents) for (const name of (mode === "plan" ? COMPACT_PLAN_BY_INTENT[intent] : COMPACT_BY_INTENT[intent]) ?? []) wanted.add(name);
   if (mode === "act" && intents.length === 0) wanted.add("run_command");
   if (wantsPlan(task, intents)) wanted.add("update_plan");
-  const selected = catalog.filter((tool) => wanted.has(tool.name) && (mode === "plan" || tool.name !== "switch_to_act_mode"));
+  const kept = new Set(COMPACT_PRIORITY.filter((name) => wanted.has(name)).slice(0, COMPACT_MAX_TOOLS));
+  const selected = catalog.filter((tool) => kept.has(tool.name) && (mode === "plan" || tool.name !== "switch_to_act_mode"));
   if (mode === "plan" && !selected.some((tool) => tool.name === "switch_to_act_mode")) selected.push(SWITCH_TO_ACT_MODE_TOOL);
   return selected;
 }

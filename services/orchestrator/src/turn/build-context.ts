@@ -120,8 +120,10 @@ async function loadMemories(context: RunContext): Promise<Memory[]> {
  */
 async function resolveModelFit(context: RunContext): Promise<ModelFit> {
   const model = context.session.record.model || undefined;
-  const [profile, tokens] = await Promise.all([context.seams.model.profile?.(model), context.seams.model.contextTokens?.(model)]);
-  return modelFit(context.seams.config.contextChars, profile, tokens);
+  const port = context.seams.model;
+  const [profile, info] = await Promise.all([port.profile?.(model), port.modelInfo?.(model)]);
+  const tokens = info?.contextTokens ?? (await port.contextTokens?.(model));
+  return modelFit(context.seams.config.contextChars, profile, tokens, info?.provider);
 }
 
 /** Summarizes the oldest part of the transcript once (the model writes the summary). */
