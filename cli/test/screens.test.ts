@@ -34,8 +34,11 @@ function start(command: string, args: string[], options: { pty?: boolean; home?:
     ? spawn("script", ["-qfec", quoted, "/dev/null"], { env, stdio: ["pipe", "pipe", "pipe"] })
     : spawn(process.execPath, [main, command, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
   let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  // Decoded by the stream, so a character split across two chunks is not cut in half.
+  child.stdout.setEncoding("utf8");
+  child.stderr.setEncoding("utf8");
+  child.stdout.on("data", (chunk: string) => (output += chunk));
+  child.stderr.on("data", (chunk: string) => (output += chunk));
   const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return { output: () => output, write: (text: string) => child.stdin.write(text), exit };
 }
@@ -71,7 +74,7 @@ describe("aide run's approval prompt under a pseudo-terminal", () => {
     expect(screen, JSON.stringify(screen)).not.toMatch(rawControlPattern);
     expect(screen).not.toContain("\u001b");
     for (const entry of hostileStrings) expect(screen, entry.name).toContain(renderForScreen(entry.text));
-    expect(screen).toContain("$ " + renderForScreen(hostileCommand));
+    expect(screen).toContain("$ " + renderForScreen(hostileCommand).split("\n").join("\n> "));
     expect(screen).toContain("package⟨U+200B⟩.json, report⟨U+202E⟩txt.exe");
     expect(screen).toContain("model's note (not an authorization): ⟨ESC⟩[2Jsafe, trust me");
     expect(screen).toMatch(/⚠ \d+ hidden\/control characters shown as ⟨…⟩ \(.*escape.*\)/);
@@ -124,7 +127,7 @@ describe("aide approve and aide sessions", () => {
     expect(await approve.exit).toBe(0);
     const shown = approve.output();
     expect(shown).not.toMatch(rawControlPattern);
-    expect(shown).toContain("$ " + renderForScreen(hostileCommand));
+    expect(shown).toContain("$ " + renderForScreen(hostileCommand).split("\n").join("\n> "));
     expect(shown).toMatch(/⚠ \d+ hidden\/control characters shown as ⟨…⟩/);
     expect(shown).toContain("approving without network (pass --network to allow it)");
     expect(shown).toContain("approve without network: accepted=true");

@@ -63,7 +63,9 @@ export function describeApproval(payload: ApprovalPayload, style: Style): string
   if (payload.checkpoint_failed) lines.push(style.inverse(style.red(" NO CHECKPOINT ")) + " " + style.red(`no checkpoint could be taken: ${renderUntrusted(payload.checkpoint_failed.message).text} (${renderUntrusted(payload.checkpoint_failed.code).text})`));
   if (payload.network === "consent_required") lines.push(style.inverse(style.yellow(" NETWORK ")) + " this command may use the network: approve it with or without network access");
   if (payload.network === "forbidden") lines.push(style.inverse(style.yellow(" NO NETWORK ")) + " network use is forbidden for this command: it runs offline");
-  if (view.command !== undefined) lines.push(style.bold("$ ") + view.command);
+  // Every line of a multi-line command is marked as part of it, so its text cannot pass for the
+  // prompt's own lines.
+  if (view.command !== undefined) lines.push(view.command.split("\n").map((line, index) => style.bold(index === 0 ? "$ " : "> ") + line).join("\n"));
   if (view.diff !== undefined) lines.push(renderDiff(view.diff, style));
   if (view.command === undefined && view.diff === undefined && view.args !== undefined) lines.push(style.dim(view.args));
   if (view.hint !== undefined) lines.push(style.dim(`model's note (not an authorization): ${view.hint}`));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { proseOnly } from "../panel/src/transcript.js";
+import { proseOnly } from "../panel/src/prose-only.js";
 
 describe("the panel's model text", () => {
   it("drops XML tool-call blocks, keeps the prose", () => {
@@ -9,5 +9,8 @@ describe("the panel's model text", () => {
   it("hides a block still streaming, and keeps inline angle brackets in prose", () => {
     expect(proseOnly("Fixing it.\n<replace_in_file>\n<path>src/a.js</pa")).toBe("Fixing it.");
     expect(proseOnly("if a < b and <b> is bold")).toBe("if a < b and <b> is bold");
+  });
+  it("trims only ASCII whitespace, so an invisible character at an end stays to be shown", () => {
+    expect(proseOnly("\uFEFFhello\u2028 \n")).toBe("\uFEFFhello\u2028");
   });
 });

@@ -1,14 +1,7 @@
 import type { AgentEvent } from "./api.js";
 import { byId, el } from "./dom.js";
+import { proseOnly } from "./prose-only.js";
 import { escapeBadge, escapesIn, shown } from "./screen-text.js";
-
-/**
- * The model's prose without its XML tool-call blocks (each call is shown as its own entry); an
- * unfinished block, mid-stream, is hidden until it closes.
- */
-export function proseOnly(text: string): string {
-  return text.replace(/(^|\n)[ \t]*<([a-z_]+)>[\s\S]*?(<\/\2>|$)/g, "$1").replace(/\n{3,}/g, "\n\n").trim();
-}
 
 /** Sets an entry's text (rendered) and marks it when characters in it are shown as tokens. */
 function setEntryText(element: HTMLElement, text: string): void {
