@@ -39,6 +39,24 @@ describe("memory changes go through the gate (in-process loop)", () => {
     expect(await h.memory.recall("tester")).toEqual([]);
   });
 
+  it("a remember pending at a restart is offered again and, approved, stored once with its provenance", async () => {
+    const h = createLoopHarness([remember("uses tabs")]);
+    const session = await h.start("Remember my preferences");
+    const first = await h.waitFor("approval.requested");
+    const id = (first.payload as { approval: string }).approval;
+    await h.waitFor("run.state", (event) => (event.payload as { state: string }).state === "awaiting_approval");
+    const restarted = h.restart([complete("remembered")]);
+    await restarted.orchestrator.resumeAll();
+    await restarted.waitFor("approval.requested", () => h.events.filter((event) => event.type === "approval.requested").length >= 2);
+    const again = h.events.filter((event) => event.type === "approval.requested")[1];
+    expect(again.payload).toMatchObject({ approval: id, kind: "memory", memory: { action: "remember", text: "uses tabs" } });
+    await decideApproval(restarted.orchestrator, { session, approval: id, decision: "approve" });
+    await restarted.finished(session);
+    const stored = await h.memory.recall("tester");
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ text: "uses tabs", author: "agent", provenance: { session, approved_by: "person", approval: id } });
+  });
+
   it("an old memory record without an author reads as unknown and is framed as an agent's note", async () => {
     const h = createLoopHarness([complete("ok")]);
     await h.memory.remember({ id: "old", user: "tester", text: "legacy note", created_at: "2026-01-01T00:00:00.000Z" } as never);

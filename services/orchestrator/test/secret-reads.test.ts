@@ -88,6 +88,7 @@ describe.skipIf(!ready)(`secret files${skipReason}`, () => {
     await stack.command("decision", { session, approval: (requested.payload as { approval: string }).approval, decision: "reject" });
     await stack.terminal(session);
     expect(stack.modelRequests("link")[1].messages.at(-1)!.content).not.toContain(password);
+    expect(stack.events.filter((e) => of(session)(e) && e.type === "tool.completed" && (e.payload as { tool: string }).tool === "read_file")).toHaveLength(1);
     expect(JSON.stringify(stack.events.filter(of(session)))).not.toContain(password);
     expect(stack.invalidEvents).toEqual([]);
   });

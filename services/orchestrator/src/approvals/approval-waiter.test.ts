@@ -18,7 +18,7 @@ describe("ApprovalWaiter", () => {
   });
   it("denies by default when the approval has expired", async () => {
     const waiter = new ApprovalWaiter(() => new Date(10_000));
-    expect(await waiter.wait("a2", new Date(5_000).toISOString())).toEqual({ decision: "timeout" });
+    expect(await waiter.wait("a2", new Date(5_000).toISOString())).toEqual({ decision: "timeout", source: "timeout" });
   });
   it("cancelAll leaves nothing dangling", async () => {
     const waiter = new ApprovalWaiter(() => new Date(0));

@@ -1,5 +1,6 @@
 import { aideError, type DecisionRequest } from "@aide/contracts";
 import { explainUnavailableApproval } from "../approvals/explain-unavailable-approval.js";
+import { recordSettled } from "../approvals/settled-approvals.js";
 import type { Orchestrator } from "../orchestrator.js";
 
 /**
@@ -41,6 +42,8 @@ export async function decideApproval(orchestrator: Orchestrator, request: Decisi
     source: "person",
   });
   if (!settled) throw await unavailable();
+  // Recorded at once (settleDecision records it again, same entry): a second decision racing this one is told "already decided".
+  recordSettled(runtime.record, pending, { decision: request.decision, source: "person" }, orchestrator.seams.now());
   if (request.decision === "abort") runtime.abortController.abort("aborted by the person at an approval");
   return { accepted: true, state: request.decision === "abort" ? "aborted" : "running" };
 }

@@ -91,6 +91,8 @@ export async function reviewSecretOutput(context: RunContext, call: BatchCall, o
       if (rule === undefined || resolved === undefined) return outcome;
       if (call.approval === undefined) {
         const verdict = await approveSecretRead(context, call, resolved, rule, named);
+        // Still this execution (its tool.completed is the caller's): the approval wait is over.
+        call.status = "executing";
         if (verdict.kind === "stop") return verdict.outcome;
       }
       return { ...outcome, metadata: { ...outcome.metadata, secret_read: true } };

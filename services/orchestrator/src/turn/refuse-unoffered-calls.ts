@@ -17,11 +17,12 @@ export async function refuseUnofferedCalls(context: RunContext, calls: BatchCall
     if (names.has(call.name) || call.status === "done") continue;
     const message = formatErrorMessage("TOOL_NOT_OFFERED", { tool: call.name, available });
     const known = context.catalog.find((tool) => tool.name === call.name);
+    // In Plan mode the useful part comes first (event summaries are cut short).
     const planHint =
       context.session.record.mode === "plan" && known !== undefined && !known.read_only
-        ? ` ${call.name} changes the workspace and is not available in Plan mode: investigate with read-only tools, then call switch_to_act_mode with your plan; a person approves the switch.`
+        ? `${call.name} changes the workspace and is not available in Plan mode: investigate with read-only tools, then call switch_to_act_mode with your plan; a person approves the switch. `
         : "";
-    const outcome = refusal(`TOOL_NOT_OFFERED: ${message}. It was not run; use one of the available tools.${planHint}`, { error_code: "TOOL_NOT_OFFERED" });
+    const outcome = refusal(`TOOL_NOT_OFFERED: ${planHint}${message}. It was not run; use one of the available tools.`, { error_code: "TOOL_NOT_OFFERED" });
     call.status = "done";
     call.outcome = outcome;
     await emitCompleted(context, call, outcome, 0);

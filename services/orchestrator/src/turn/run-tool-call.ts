@@ -175,7 +175,7 @@ export async function execute(
   call.status = "executing";
   // A mutation's in-flight status is durable first: after a crash it is reported as interrupted, never re-run.
   if (descriptorIsMutating(call, context)) await context.persist();
-  await session.emit("tool.started", { call_id: call.id, tool: call.name, args: sanitizeArgs(call.arguments) }, context.depth, context.run);
+  await session.emit("tool.started", { call_id: call.id, tool: call.name, args: eventArgs(call) }, context.depth, context.run);
   const started = performance.now();
   let outcome: CallOutcome;
   try {
@@ -214,6 +214,11 @@ function descriptorIsMutating(call: BatchCall, context: RunContext): boolean {
   return descriptor ? !descriptor.read_only : true;
 }
 
+/** Arguments as tool events show them: sanitized, with secret values redacted (the approval itself shows them exactly). */
+function eventArgs(call: BatchCall): Record<string, unknown> {
+  return redactSecretsDeep(sanitizeArgs(call.arguments)) as Record<string, unknown>;
+}
+
 /**
  * What events say of a call's output: an approved secret file's content never (the person
  * approved it for the model, not for every stream subscriber); anything else with the values of
@@ -233,7 +238,7 @@ export async function emitCompleted(context: RunContext, call: BatchCall, outcom
     {
       call_id: call.id,
       tool: call.name,
-      args: sanitizeArgs(call.arguments),
+      args: eventArgs(call),
       is_error: outcome.is_error,
       summary: eventSummary(outcome),
       duration_ms: Math.round(durationMs * 1000) / 1000,
