@@ -75,12 +75,14 @@ describe.skipIf(!ready)(`seed 002's evidence table, row by row, over the real se
     const session = started.result.session as string;
     const end = await stack.terminal(session, undefined, 60_000);
     const rejected = stack.events.filter((e) => e.session === session && e.type === "completion.rejected");
-    return { session, end, rejected: rejected.map((e) => e.payload as { missing: string[]; instruction: string; attempt: number }) };
+    return { session, end, rejected: rejected.map((e) => e.payload as { missing: string[]; instruction: string; attempt: number; claims?: Array<{ kind: string; quote: string }> }) };
   }
 
   it("concrete artifact: a successful mutation and a later verification", async () => {
     const { end, rejected } = await runRow("artifact");
-    expect(rejected).toEqual([expect.objectContaining({ missing: ["artifact"], attempt: 1 })]);
+    // Issue 12: the claims audit also quotes the claim the first attempt made without any event.
+    expect(rejected).toEqual([expect.objectContaining({ missing: ["artifact", "claims"], attempt: 1 })]);
+    expect(rejected[0].claims).toEqual([expect.objectContaining({ kind: "file_changed", quote: "Created hello.txt" })]);
     expect(end.payload).toMatchObject({ state: "done" });
     expect(readFileSync(join(stack.workspace, "hello.txt"), "utf8")).toContain("hello");
   });

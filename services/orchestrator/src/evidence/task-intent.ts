@@ -38,7 +38,7 @@ const CHANGE_INFINITIVE = [
 
 /** Imperatives that ask to run or examine something, not to change it (seed 002's execute/test/analyze row). */
 const EXECUTION_IMPERATIVE = [
-  "run|execute|test|analy[sz]e|benchmark|measure|profile|compute|calculate|verify|reproduce|compile|lint|evaluate|inspect|audit|compare|time|try|type-?check",
+  "run|execute|test|analy[sz]e|benchmark|measure|profile|compute|calculate|verify|reproduce|compile|lint|evaluate|inspect|audit|compare|time|try|type-?check|fetch|download|retrieve|query|ping|curl|request",
   "führe|starte|teste|prüfe|überprüfe|analysiere|miss|messe|vergleiche|kompiliere",
   "lance|lancez|exécute|exécutez|teste|testez|vérifie|vérifiez|analyse|analysez|mesure|mesurez|compare|comparez|compile",
   "ejecuta|corre|prueba|comprueba|verifica|analiza|mide|compara|lanza|compila",

@@ -146,6 +146,7 @@ const phrasings: Array<[string, Row]> = [
   ["Run the test suite", "execution"],
   ["Analyze the log for errors", "execution"],
   ["Check the build", "execution"],
+  ["Fetch the data from the local server with curl", "execution"],
   // German
   ["Behebe den Fehler in slug.ts", "change"],
   ["Großbuchstaben verschwinden, wenn lowercase false ist", "change"],
