@@ -33,7 +33,7 @@ export const replaceInFileTool = defineTool({
       return { ok: false, error: "`diff` is required (SEARCH/REPLACE blocks), or both `search` and `replace`." };
     }
     const loaded = await loadTarget(context, args.path);
-    if (!loaded.ok) return { ok: false, error: loaded.error };
+    if (!loaded.ok) return { ok: false, error: loaded.error, ...(loaded.code !== undefined ? { metadata: { error_code: loaded.code } } : {}) };
     const partial = args.diff === undefined;
     const outcome = await runEditOffThread(
       { kind: "search_replace", before: loaded.before, blocks, path: loaded.target.relative, options: { partial } },
