@@ -13,6 +13,7 @@ export { suspectsNetwork } from "./sandbox/network-suspicion.js";
 export { editCorpus } from "./edits/edit-corpus.js";
 export { runEditCase, type EditCase, type EditCaseVerdict } from "./edits/edit-case.js";
 export { applySearchReplace } from "./edits/apply-search-replace.js";
+export { runEditOffThread } from "./edits/run-edit-off-thread.js";
 export { createSandbox } from "./sandbox/create-sandbox.js";
 export type { Sandbox, SandboxRunOptions, SandboxRunResult } from "./sandbox/sandbox.js";
 export { ripgrepSearch } from "./search/ripgrep-search.js";

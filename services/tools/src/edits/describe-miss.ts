@@ -74,9 +74,15 @@ export function describeMiss(fileLines: readonly string[], needle: readonly stri
   }
   if (alignment === undefined) return `${message} Nothing in the file resembles it; read the file again and copy the lines to change (without the line numbers).`;
   if (alignment.diagnosis !== "") message += ` ${alignment.diagnosis}`;
-  const shownRows = alignment.rows.filter((r): r is number => r !== undefined);
-  const first = Math.min(...shownRows, alignment.start);
-  const last = Math.min(fileLines.length, Math.max(...shownRows, alignment.start) + 1, first + 60);
+  let lowest = alignment.start;
+  let highest = alignment.start;
+  for (const row of alignment.rows) {
+    if (row === undefined) continue;
+    lowest = Math.min(lowest, row);
+    highest = Math.max(highest, row);
+  }
+  const first = lowest;
+  const last = Math.min(fileLines.length, highest + 1, first + 60);
   const numbered = fileLines.slice(first, last).map((line, i) => `${String(first + i + 1).padStart(5)}\t${line}`).join("\n");
   message += `\nThe closest lines in the file (${first + 1}-${last}) are:\n${numbered}\n`;
   const differences: string[] = [];

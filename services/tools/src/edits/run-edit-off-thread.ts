@@ -48,7 +48,7 @@ export function runEditOffThread(job: EditJob, options: OffThreadOptions): Promi
     options.signal.addEventListener("abort", onAbort, { once: true });
     if (options.signal.aborted) onAbort();
     worker.once("message", (outcome: EditOutcome) => finish(outcome));
-    worker.once("error", (error) => finish(error));
+    worker.on("error", (error) => finish(error));
     worker.once("exit", (code) => finish(new Error(`the edit worker exited with code ${code} before answering`)));
     worker.postMessage(job);
   });

@@ -50,9 +50,9 @@ export const applyPatchTool = defineTool({
     const touched = new Set<string>();
     for (const patch of parsed.files) {
       const source = await loadTarget(context, patch.fromPath ?? patch.path);
-      if (!source.ok) return { ok: false, error: source.error };
+      if (!source.ok) return { ok: false, error: source.error, ...(source.code !== undefined ? { metadata: { error_code: source.code } } : {}) };
       const target = patch.fromPath === undefined ? source : await loadTarget(context, patch.path);
-      if (!target.ok) return { ok: false, error: target.error };
+      if (!target.ok) return { ok: false, error: target.error, ...(target.code !== undefined ? { metadata: { error_code: target.code } } : {}) };
       const from = source.target.relative;
       const to = target.target.relative;
       for (const path of new Set([from, to])) {

@@ -23,17 +23,17 @@ export const replaceInFileTool = defineTool({
   async plan(args, context) {
     let blocks: SearchReplaceBlock[];
     if (args.diff !== undefined) {
-      if (args.search !== undefined || args.replace !== undefined) return { ok: false, error: "Give either `diff` (SEARCH/REPLACE blocks) or `search` with `replace`, not both." };
+      if (args.search !== undefined || args.replace !== undefined) return { ok: false, error: "VALIDATION: Give either `diff` (SEARCH/REPLACE blocks) or `search` with `replace`, not both.", metadata: { error_code: "VALIDATION" } };
       const parsed = parseSearchReplaceBlocks(args.diff);
       if (!parsed.ok) return { ok: false, error: `EDIT_MALFORMED: ${parsed.error}`, metadata: { error_code: "EDIT_MALFORMED" } };
       blocks = parsed.blocks;
     } else if (args.search !== undefined && args.replace !== undefined) {
       blocks = [{ search: args.search, replace: args.replace }];
     } else {
-      return { ok: false, error: "`diff` is required (SEARCH/REPLACE blocks), or both `search` and `replace`." };
+      return { ok: false, error: "VALIDATION: `diff` is required (SEARCH/REPLACE blocks), or both `search` and `replace`.", metadata: { error_code: "VALIDATION" } };
     }
     const loaded = await loadTarget(context, args.path);
-    if (!loaded.ok) return { ok: false, error: loaded.error };
+    if (!loaded.ok) return { ok: false, error: loaded.error, ...(loaded.code !== undefined ? { metadata: { error_code: loaded.code } } : {}) };
     const partial = args.diff === undefined;
     const outcome = await runEditOffThread(
       { kind: "search_replace", before: loaded.before, blocks, path: loaded.target.relative, options: { partial } },
