@@ -5,8 +5,8 @@ import { buildContext, mergeCatalog, selectTools, systemPrompt } from "@aide/orc
 import { repoRoot } from "./results.js";
 
 /** The real catalog: the tools service's schema snapshot plus the orchestrator's own tools. */
-export function realCatalog(): ToolDescriptor[] {
-  const snapshot = JSON.parse(readFileSync(join(repoRoot, "services", "tools", "src", "framework", "__snapshots__", "tool-schemas.json"), "utf8")) as Array<Omit<ToolDescriptor, "read_only" | "parallel_safe" | "handled_by"> & Partial<ToolDescriptor>>;
+export function realCatalog(root = repoRoot): ToolDescriptor[] {
+  const snapshot = JSON.parse(readFileSync(join(root, "services", "tools", "src", "framework", "__snapshots__", "tool-schemas.json"), "utf8")) as Array<Omit<ToolDescriptor, "read_only" | "parallel_safe" | "handled_by"> & Partial<ToolDescriptor>>;
   const readOnly = new Set(["read_file", "list_dir", "search_files", "git_status", "git_diff", "process_poll"]);
   return mergeCatalog(snapshot.map((tool) => ({
     name: tool.name, description: tool.description, parameters: tool.parameters,

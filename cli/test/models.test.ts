@@ -122,5 +122,10 @@ describe("aide models add, list with discovery, and aide doctor's registry check
     expect(check).toMatchObject({ ok: false, required: true });
     expect(check.detail).toContain("models.0.threads");
     expect(broken.status).toBe(1);
+    // aide up refuses it at once, naming the field, instead of waiting for a model service that never answers.
+    const up = cli("up", "--nats-port", "0", "--gateway-port", "0", "--unsandboxed-services");
+    expect(up.status).toBe(1);
+    expect(up.stderr).toContain("models.0.threads");
+    expect(existsSync(join(home, "stack.json"))).toBe(false);
   }, 60_000);
 });

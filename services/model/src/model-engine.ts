@@ -67,7 +67,16 @@ export class ModelEngine {
   }
 
   async chat(request: ModelChatRequest, serviceSignal?: AbortSignal): Promise<ModelChatResult> {
-    return this.chatWith(this.resolve(request.model), request, serviceSignal);
+    return this.chatWith(this.effective(this.resolve(request.model)), request, serviceSignal);
+  }
+
+  /**
+   * A discovered endpoint whose probe found native tool calls reliable uses them; a configured
+   * entry keeps what its file says (configured entries win).
+   */
+  private effective(spec: ModelSpec): ModelSpec {
+    if (spec.provider !== "openai" || spec.nativeTools || this.registry.origins?.[spec.id] !== "discovered") return spec;
+    return this.cachedProfile(spec)?.tool_calls === "native" ? { ...spec, nativeTools: true } : spec;
   }
 
   /** A chat against a given spec (the probe varies one field of a registry entry). */
@@ -169,12 +178,13 @@ export class ModelEngine {
     return probe;
   }
 
-  private async info(spec: ModelSpec): Promise<ModelInfo> {
+  private async info(listed: ModelSpec): Promise<ModelInfo> {
+    const spec = this.effective(listed);
     const provider = this.deps.providers[spec.provider] as Provider | undefined;
     const status = provider
       ? await provider.status(spec).catch((error: Error) => ({ available: false, loaded: false, detail: error.message }))
       : { available: false, loaded: false, detail: `the ${spec.provider} provider is not enabled in this service` };
-    const profile = this.cachedProfile(spec);
+    const profile = this.cachedProfile(listed);
     const origin = this.registry.origins?.[spec.id];
     return {
       id: spec.id,

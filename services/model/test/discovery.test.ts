@@ -147,6 +147,15 @@ describe("discovery of loopback servers, reload and the capability probe (real p
     expect(profile.tool_calls).toBe("native");
     expect(profile.tool_trials.without_grammar.native).toBe(3);
     expect(profile.prompt_tier).toBe("compact");
+    // The discovered endpoint now uses native calls: the next chat sends the tools to the server.
+    expect((await list(client)).models.find((model) => model.id === "llamacpp:local.gguf")).toMatchObject({ native_tools: true, profile: { tool_calls: "native" } });
+    const before = llamaServer.requests.length;
+    const chat = await requestJson(client, "agent.model.chat", {
+      request_id: "native-1", session: "n", model: "llamacpp:local.gguf", messages: [{ role: "user", content: "read notes" }],
+      tools: [{ name: "read_file", description: "Read", parameters: { type: "object", properties: { path: { type: "string" } } } }],
+    }, 20_000);
+    expect(chat.result.tool_calls).toMatchObject([{ name: "read_file", arguments: { path: "notes.txt" } }]);
+    expect(llamaServer.requests.slice(before).at(-1)?.body.tools).toHaveLength(1);
   });
 
   it("probes the shipped GGUF: metadata and loaded window, KV reuse, grammar trials, template roles; cached once per file and shown in the list", async () => {
