@@ -102,6 +102,8 @@ export const ApprovalRequestedEvent = event(
      * already approved) waits for the person to retry, proceed without a checkpoint, or stop.
      */
     checkpoint_failed: z.object({ code: z.string(), message: z.string() }).optional(),
+    /** Workspace-defined code the command runs by design (package scripts, make recipes…), as the preview read it. */
+    scripts: z.array(z.object({ source: z.string(), name: z.string(), text: z.string() })).optional(),
   }),
 );
 export const ApprovalDecidedEvent = event(

@@ -8,3 +8,4 @@ export * from "./model.js";
 export * from "./commands.js";
 export * from "./events.js";
 export * from "./rest.js";
+export * from "./workspace-scripts.js";

@@ -13,6 +13,8 @@ export interface ApprovalPayload {
   model_hint?: string;
   /** The checkpoint before this call could not be taken: retry, proceed without, or stop. */
   checkpoint_failed?: { code: string; message: string };
+  /** Workspace-defined code the command runs (package scripts, make recipes…). */
+  scripts?: Array<{ source: string; name: string; text: string }>;
 }
 
 /** What a person must see before deciding: the diff or command, and the warnings, loudly. */
@@ -28,6 +30,7 @@ export function describeApproval(payload: ApprovalPayload, style: Style): string
   if (payload.checkpoint_failed) lines.push(style.inverse(style.red(" NO CHECKPOINT ")) + " " + style.red(`no checkpoint could be taken: ${payload.checkpoint_failed.message} (${payload.checkpoint_failed.code})`));
   if (payload.network === "consent_required") lines.push(style.inverse(style.yellow(" NETWORK ")) + " this command may use the network");
   if (payload.command) lines.push(style.bold("$ ") + revealInvisible(payload.command));
+  for (const script of payload.scripts ?? []) lines.push(style.yellow(`runs ${script.name} from ${script.source}:`) + "\n" + revealInvisible(script.text));
   if (payload.diff) lines.push(renderDiff(revealInvisible(payload.diff), style));
   if (!payload.command && !payload.diff && payload.args) lines.push(style.dim(JSON.stringify(payload.args).slice(0, 2000)));
   if (payload.model_hint) lines.push(style.dim(`model's note (not an authorization): ${payload.model_hint}`));

@@ -28,6 +28,7 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
   if (payload.checkpoint_failed) card.append(el("div", { className: "warning checkpoint", text: `⚠ No checkpoint could be taken: ${payload.checkpoint_failed.message} (${payload.checkpoint_failed.code})` }));
   if (payload.network === "consent_required") card.append(el("div", { className: "warning network", text: "⚠ This command may use the network" }));
   if (payload.command) card.append(el("div", { className: "command", text: "$ " + reveal(String(payload.command)) }));
+  for (const script of payload.scripts ?? []) card.append(el("div", { className: "script", text: `runs ${script.name} from ${script.source}:` }), el("pre", { className: "command", text: reveal(String(script.text)) }));
   if (payload.diff) card.append(renderDiff(reveal(String(payload.diff))));
   if (payload.model_hint) card.append(el("p", { className: "hint", text: `Model's note (not an authorization): ${payload.model_hint}` }));
   const feedback = el("textarea", { attrs: { rows: "2", placeholder: "Feedback for the model (when rejecting)" } });

@@ -66,6 +66,10 @@ export async function previewCall(dependencies: CallDependencies, request: ToolP
       preview.network_suspected = suspectsNetwork(described.command);
       preview.invisible = scanInvisible(described.command);
       preview.protected = protectedFlags(preview.paths);
+      if (described.scripts && described.scripts.length > 0) {
+        preview.scripts = described.scripts;
+        preview.invisible.push(...described.scripts.flatMap((script) => scanInvisible(script.text, script.source)));
+      }
     }
   } catch (error) {
     if (isFileSystemError(error)) return { ...preview, error: describeFileSystemError(error, context.workspace.root) };
