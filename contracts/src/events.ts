@@ -127,6 +127,8 @@ export const ApprovalRequestedEvent = event(
     kind: z.enum(["tool", "memory", "secret_read", "mode_switch"]).optional(),
     /** For `kind: memory`: the memory's raw text (clients render it as untrusted text). */
     memory: z.object({ action: z.enum(["remember", "forget"]), id: z.string().optional(), text: z.string() }).optional(),
+    /** Workspace-defined code the command runs by design (package scripts, make recipes…), as the preview read it. */
+    scripts: z.array(z.object({ source: z.string(), name: z.string(), text: z.string() })).optional(),
   }),
 );
 export const ApprovalDecidedEvent = event(

@@ -11,3 +11,4 @@ export * from "./memory.js";
 export * from "./events.js";
 export * from "./rest.js";
 export * from "./render-untrusted.js";
+export * from "./workspace-scripts.js";

@@ -81,6 +81,11 @@ export const ToolPreviewSchema = z.object({
   diff: z.string().optional(),
   /** Full command text for commands. */
   command: z.string().optional(),
+  /**
+   * For a command that runs workspace-defined code by design (`npm test`, `make build`, see
+   * `workspaceScriptOf`): the text of what it will run, from the file it comes from.
+   */
+  scripts: z.array(z.object({ source: z.string(), name: z.string(), text: z.string() })).max(20).optional(),
   /** Workspace-relative paths the call would touch. */
   paths: z.array(z.string()).default([]),
   protected: z.array(ProtectedFlagSchema).default([]),

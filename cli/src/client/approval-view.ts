@@ -18,6 +18,8 @@ export interface ApprovalPayload {
   diff_rendered?: string;
   paths_rendered?: string[];
   escapes?: { count: number; kinds?: Record<string, number> };
+  /** Workspace-defined code the command runs (package scripts, make recipes…). */
+  scripts?: Array<{ source: string; name: string; text: string }>;
 }
 
 /**
@@ -41,8 +43,9 @@ export function approvalScreenText(payload: ApprovalPayload) {
     protected: (payload.protected ?? []).map((flag) => ({ path: show(flag.path), reason: show(flag.reason) })),
     invisible: (payload.invisible ?? []).slice(0, 20).map((flag) => ({ path: flag.path === undefined ? undefined : show(flag.path), line: flag.line, codepoint: show(flag.codepoint), kind: show(flag.kind) })),
     hint: payload.model_hint === undefined ? undefined : show(payload.model_hint),
+    scripts: (payload.scripts ?? []).map((script) => ({ source: show(script.source), name: show(script.name), text: show(script.text) })),
   };
-  const shownText = [view.tool, ...view.paths, view.command ?? "", view.diff ?? "", view.hint ?? ""].join("\n");
+  const shownText = [view.tool, ...view.paths, view.command ?? "", view.diff ?? "", view.hint ?? "", ...view.scripts.map((script) => script.text)].join("\n");
   const count = Math.max(payload.escapes?.count ?? 0, countEscapeTokens(shownText));
   const kinds = payload.escapes?.kinds && Object.keys(payload.escapes.kinds).length > 0 ? payload.escapes.kinds : escaped;
   return { ...view, escapes: { count, kinds } };
@@ -66,6 +69,7 @@ export function describeApproval(payload: ApprovalPayload, style: Style): string
   // Every line of a multi-line command is marked as part of it, so its text cannot pass for the
   // prompt's own lines.
   if (view.command !== undefined) lines.push(view.command.split("\n").map((line, index) => style.bold(index === 0 ? "$ " : "> ") + line).join("\n"));
+  for (const script of view.scripts) lines.push(style.yellow(`runs ${script.name} from ${script.source}:`) + "\n" + script.text.split("\n").map((line) => style.bold("| ") + line).join("\n"));
   if (view.diff !== undefined) lines.push(renderDiff(view.diff, style));
   if (view.command === undefined && view.diff === undefined && view.args !== undefined) lines.push(style.dim(view.args));
   if (view.hint !== undefined) lines.push(style.dim(`model's note (not an authorization): ${view.hint}`));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startToolsHarness, type ToolsHarness } from "./helpers.js";
 
@@ -35,6 +35,11 @@ describe("run_command: git cannot run what the repository's config names", () =>
     git("config", "diff.evil.textconv", `sh -c 'touch ${ws}/pwned-textconv; cat "$0"'`);
     git("config", "alias.st", `!touch ${ws}/pwned-alias; git status`);
     git("config", "core.hooksPath", ".githooks");
+    mkdirSync(join(ws, ".githooks"));
+    for (const hook of ["post-index-change", "pre-commit", "post-checkout"]) {
+      writeFileSync(join(ws, ".githooks", hook), `#!/bin/sh\ntouch ${ws}/pwned-hook-${hook}\n`);
+      chmodSync(join(ws, ".githooks", hook), 0o755);
+    }
     // The working tree now differs from the index, so status and diff must look at the files.
     writeFileSync(join(h.workspace, "notes.txt"), "one\ntwo\nthree\n");
     writeFileSync(join(h.workspace, "code.js"), "let a = 2;\n");
@@ -51,7 +56,9 @@ describe("run_command: git cannot run what the repository's config names", () =>
     clear();
     const env = { PATH: process.env.PATH, HOME: h.scratch, GIT_CONFIG_NOSYSTEM: "1" };
     for (const args of [["status"], ["diff"], ["log", "-p"]]) execFileSync("git", args, { cwd: h.workspace, env, stdio: "ignore" });
-    expect(sentinels()).toEqual(expect.arrayContaining(["pwned-fsmonitor", "pwned-external", "pwned-filter"]));
+    execFileSync("git", ["commit", "-q", "--allow-empty", "-m", "control"], { cwd: h.workspace, env, stdio: "ignore" });
+    expect(sentinels()).toEqual(expect.arrayContaining(["pwned-fsmonitor", "pwned-external", "pwned-filter", "pwned-hook-pre-commit"]));
+    execFileSync("git", ["reset", "-q", "--soft", "HEAD~1"], { cwd: h.workspace, env, stdio: "ignore" });
     clear();
   });
 
@@ -79,6 +86,9 @@ describe("run_command: git cannot run what the repository's config names", () =>
     expect(piped.output).toContain("code.js");
     const alias = await run("git st");
     expect(alias.is_error).toBe(true);
+    const commit = await run("git add code.js && git commit -q -m third && git log --oneline -1");
+    expect(commit.is_error, commit.output).toBe(false);
+    expect(commit.output).toContain("third");
     expect(sentinels()).toEqual([]);
   });
 
@@ -94,7 +104,7 @@ describe("run_command: git cannot run what the repository's config names", () =>
       output += poll.result.output;
     }
     expect(running).toBe(false);
-    expect(output).toContain("+let a = 2;");
+    expect(output).toContain("+three");
     expect(existsSync(join(h.workspace, "pwned-external"))).toBe(false);
     expect(existsSync(join(h.workspace, "pwned-filter"))).toBe(false);
     expect(sentinels()).toEqual([]);

@@ -28,7 +28,7 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
   const diff = payload.diff_rendered !== undefined || payload.diff !== undefined ? shown(payload.diff_rendered ?? payload.diff) : undefined;
   const hint = payload.model_hint !== undefined ? shown(payload.model_hint) : undefined;
   const tool = shown(payload.tool);
-  const escapes = Math.max(Number(payload.escapes?.count ?? 0), escapesIn([tool, ...paths, command ?? "", diff ?? "", hint ?? ""].join("\n")));
+  const escapes = Math.max(Number(payload.escapes?.count ?? 0), escapesIn([tool, ...paths, command ?? "", diff ?? "", hint ?? "", ...((payload.scripts ?? []) as Array<{ text: unknown }>).map((script) => shown(script.text))].join("\n")));
   card.append(el("h3", { text: `Approve ${tool}${paths.length ? ": " + paths.join(", ") : ""}?` }));
   if (escapes > 0) {
     card.classList.add("has-escapes");
@@ -46,6 +46,7 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
   const network = payload.network === "consent_required";
   if (network) card.append(el("div", { className: "warning network", text: "⚠ This command may use the network: approve it without or with network access" }));
   if (command !== undefined) card.append(el("div", { className: "command", text: "$ " + command }));
+  for (const script of payload.scripts ?? []) card.append(el("div", { className: "script", text: `runs ${shown(script.name)} from ${shown(script.source)}:` }), el("pre", { className: "command", text: shown(script.text) }));
   if (diff !== undefined) card.append(renderDiff(diff));
   if (hint !== undefined) card.append(el("p", { className: "hint", text: `Model's note (not an authorization): ${hint}` }));
   const feedback = el("textarea", { attrs: { rows: "2", placeholder: "Feedback for the model (when rejecting)" } });

@@ -80,4 +80,31 @@ describe("commandMatchesPrefix", () => {
     expect(commandMatchesPrefix("npm test && rm -rf /", ["npm"])).toBe(false);
     expect(commandMatchesPrefix("node $(curl x)", ["node"])).toBe(false);
   });
+  it("covers a command that runs a workspace script only when the rule names that exact script", () => {
+    expect(commandMatchesPrefix("npm test", ["npm"])).toBe(false);
+    expect(commandMatchesPrefix("npm test", ["npm test"])).toBe(true);
+    expect(commandMatchesPrefix("npm test -- --watch=false", ["npm test"])).toBe(true);
+    expect(commandMatchesPrefix("npm run build", ["npm run"])).toBe(false);
+    expect(commandMatchesPrefix("npm run build", ["npm run build"])).toBe(true);
+    expect(commandMatchesPrefix("npm run lint", ["npm run build"])).toBe(false);
+    expect(commandMatchesPrefix("npm install", ["npm"])).toBe(false);
+    expect(commandMatchesPrefix("npm --prefix sub test", ["npm --prefix"])).toBe(false);
+    expect(commandMatchesPrefix("yarn build", ["yarn"])).toBe(false);
+    expect(commandMatchesPrefix("yarn build", ["yarn build"])).toBe(true);
+    expect(commandMatchesPrefix("pnpm lint", ["pnpm"])).toBe(false);
+    expect(commandMatchesPrefix("make", ["make"])).toBe(true);
+    expect(commandMatchesPrefix("make test", ["make"])).toBe(false);
+    expect(commandMatchesPrefix("make test", ["make test"])).toBe(true);
+    expect(commandMatchesPrefix("make test deploy", ["make test"])).toBe(false);
+    expect(commandMatchesPrefix("python3 setup.py build", ["python3"])).toBe(false);
+    expect(commandMatchesPrefix("pip install -e .", ["pip install"])).toBe(false);
+    expect(commandMatchesPrefix("cargo build --release", ["cargo"])).toBe(false);
+    expect(commandMatchesPrefix("cargo build --release", ["cargo build"])).toBe(true);
+    // Not workspace scripts: plain prefixes still cover them.
+    expect(commandMatchesPrefix("npm run", ["npm"])).toBe(true);
+    expect(commandMatchesPrefix("npm ls", ["npm"])).toBe(true);
+    expect(commandMatchesPrefix("pip install requests", ["pip install"])).toBe(true);
+    expect(commandMatchesPrefix("git status", ["git"])).toBe(true);
+    expect(commandMatchesPrefix("node --test", ["node"])).toBe(true);
+  });
 });

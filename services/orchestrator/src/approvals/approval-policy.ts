@@ -1,4 +1,4 @@
-import type { AutoApprove, Mode, ToolDescriptor, ToolPreview } from "@aide/contracts";
+import { workspaceScriptOf, type AutoApprove, type Mode, type ToolDescriptor, type ToolPreview } from "@aide/contracts";
 
 export type NetworkLevel = "none" | "consent_required" | "forbidden";
 
@@ -24,13 +24,18 @@ const shellControl = /[;&|`$<>(){}\n\\]/;
 /**
  * A command matches an allow-listed prefix when its leading words equal the prefix's words and
  * it has no shell control characters (so `npm test; curl x` never rides on an `npm test` rule).
+ * A command that runs code the workspace defines (`npm test`, `make build`, `cargo build`: see
+ * `workspaceScriptOf`) matches only a rule that names that exact script: `npm` or `npm run` does
+ * not cover `npm run build`; `npm run build` does.
  */
 export function commandMatchesPrefix(command: string, prefixes: string[]): boolean {
   const trimmed = command.trim();
   if (trimmed === "" || shellControl.test(trimmed)) return false;
   const words = trimmed.split(/\s+/);
+  const script = workspaceScriptOf(trimmed);
   return prefixes.some((prefix) => {
     const prefixWords = prefix.trim().split(/\s+/);
+    if (script !== undefined && prefixWords.length < script.words) return false;
     return prefixWords.length > 0 && prefixWords.every((word, index) => words[index] === word);
   });
 }

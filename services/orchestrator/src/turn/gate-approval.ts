@@ -49,6 +49,7 @@ export async function requestApproval(context: RunContext, request: ApprovalRequ
     args: sanitizeArgs(request.call.arguments),
     diff: capDiff(request.preview.diff),
     command: request.preview.command,
+    ...(request.preview.scripts && request.preview.scripts.length > 0 ? { scripts: request.preview.scripts } : {}),
     paths: request.preview.paths,
     protected: request.preview.protected,
     invisible: request.preview.invisible,

@@ -107,6 +107,10 @@ async function computePreview(dependencies: CallDependencies, request: ToolPrevi
       preview.network_suspected = suspectsNetwork(described.command);
       preview.invisible = scanInvisible(described.command);
       preview.protected = protectedFlags(preview.paths, await protectedContext(context.workspace.root));
+      if (described.scripts && described.scripts.length > 0) {
+        preview.scripts = described.scripts;
+        preview.invisible.push(...described.scripts.flatMap((script) => scanInvisible(script.text, script.source)));
+      }
     }
   } catch (error) {
     if (isFileSystemError(error)) return { ...preview, error: describeFileSystemError(error, context.workspace.root), error_code: "TOOL_FAILED" };

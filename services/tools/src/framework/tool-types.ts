@@ -46,6 +46,8 @@ export type FilePlan =
 export interface CommandPreview {
   command: string;
   paths?: string[];
+  /** Workspace-defined code the command runs by design (package scripts, make recipes…). */
+  scripts?: Array<{ source: string; name: string; text: string }>;
 }
 
 export type ToolKind = "read" | "write" | "command" | "process" | "other";

@@ -3,6 +3,7 @@ import { defineTool } from "../framework/tool-types.js";
 import { integerArg, pathArg } from "../framework/argument-types.js";
 import { prepareCommand } from "./command-helpers.js";
 import { commandGitEnvironment } from "./command-git-environment.js";
+import { commandScripts } from "./command-scripts.js";
 import type { BackgroundProcess } from "../sandbox/process-registry.js";
 import { maxLifetimeMs, report, waitFor } from "./process-report.js";
 
@@ -22,7 +23,8 @@ export const processStartTool = defineTool({
   timeoutMs: 60_000,
   async describeCommand(args, context) {
     const prepared = await prepareCommand(context, args.command, args.cwd, undefined);
-    return { command: args.command, paths: prepared.ok ? [prepared.cwdRelative] : [] };
+    if (!prepared.ok) return { command: args.command, paths: [] };
+    return { command: args.command, paths: [prepared.cwdRelative], scripts: await commandScripts(context, args.command, prepared.cwdRelative) };
   },
   async execute(args, context) {
     const prepared = await prepareCommand(context, args.command, args.cwd, args.timeout_ms ?? 30 * 60_000);

@@ -4,6 +4,7 @@ import { integerArg, pathArg } from "../framework/argument-types.js";
 import { maxCommandTimeoutMs, prepareCommand } from "./command-helpers.js";
 import { changedSince } from "../files/changed-since.js";
 import { commandGitEnvironment } from "./command-git-environment.js";
+import { commandScripts } from "./command-scripts.js";
 
 export const runCommandTool = defineTool({
   name: "run_command",
@@ -22,7 +23,8 @@ export const runCommandTool = defineTool({
   timeoutMs: maxCommandTimeoutMs,
   async describeCommand(args, context) {
     const prepared = await prepareCommand(context, args.command, args.cwd, args.timeout_ms);
-    return { command: args.command, paths: prepared.ok ? [prepared.cwdRelative] : [] };
+    if (!prepared.ok) return { command: args.command, paths: [] };
+    return { command: args.command, paths: [prepared.cwdRelative], scripts: await commandScripts(context, args.command, prepared.cwdRelative) };
   },
   async execute(args, context) {
     const prepared = await prepareCommand(context, args.command, args.cwd, args.timeout_ms);

@@ -1,0 +1,81 @@
+/**
+ * Commands that run code the workspace itself defines, by design: `npm test` runs the package's
+ * `scripts.test`, `make` a Makefile recipe, `python setup.py` and `pip install .` the project's
+ * build, `cargo build` its build.rs. No environment override can neutralize that, so the approval
+ * policy (orchestrator) lets a prefix rule cover such a command only when the rule names the exact
+ * script (`words` leading words), and the tools preview shows the script text (`scripts`). Pure:
+ * one definition for both sides of the bus.
+ */
+export interface WorkspaceScript {
+  runner: "npm" | "pnpm" | "yarn" | "make" | "python" | "pip" | "cargo";
+  /** What runs: script names (npm/pnpm/yarn, with their pre/post hooks), make targets, or files. */
+  scripts: string[];
+  /** How many leading words of the command a prefix rule must match to cover it. */
+  words: number;
+}
+
+const lifecycle = ["preinstall", "install", "postinstall", "preprepare", "prepare", "postprepare"];
+const withHooks = (name: string) => [`pre${name}`, name, `post${name}`];
+const npmInstall = new Set(["install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "ci", "clean-install", "install-clean", "add", "rebuild", "rb", "install-test", "it", "install-ci-test", "cit"]);
+const npmRun = new Set(["run", "run-script", "rum", "urn"]);
+const shortcuts: Record<string, string> = { test: "test", t: "test", tst: "test", start: "start", stop: "stop", restart: "restart" };
+/** yarn/pnpm subcommands that are not package scripts (a bare unknown word runs the script of that name). */
+const packageManagerBuiltins = new Set([
+  "add", "audit", "autoclean", "bin", "cache", "check", "config", "create", "dedupe", "deploy", "dlx", "doctor", "env", "exec", "fetch", "generate-lock-entry",
+  "global", "help", "import", "info", "init", "licenses", "link", "list", "login", "logout", "ls", "outdated", "owner", "pack", "patch", "patch-commit", "policies",
+  "prune", "publish", "rebuild", "remove", "rm", "root", "server", "set", "setup", "store", "tag", "team", "unlink", "up", "update", "upgrade",
+  "upgrade-interactive", "version", "versions", "why", "workspace", "workspaces", "install", "i",
+]);
+const cargoBuilds = new Set(["build", "b", "run", "r", "test", "t", "check", "c", "bench", "doc", "d", "clippy", "install", "fix", "rustc", "rustdoc"]);
+
+function packageScript(runner: "npm" | "pnpm" | "yarn", words: string[]): WorkspaceScript | undefined {
+  const sub = words[1];
+  if (sub === undefined) return runner === "yarn" ? { runner, scripts: lifecycle, words: 1 } : undefined;
+  // Options before the subcommand (`npm --prefix x test`): only a rule naming the whole command covers it.
+  if (sub.startsWith("-")) return { runner, scripts: ["(unknown: options before the subcommand)"], words: words.length };
+  if (shortcuts[sub] !== undefined) return { runner, scripts: withHooks(shortcuts[sub]), words: 2 };
+  if (npmInstall.has(sub)) return { runner, scripts: lifecycle, words: 2 };
+  if (npmRun.has(sub)) return words[2] === undefined || words[2].startsWith("-") ? undefined : { runner, scripts: withHooks(words[2]), words: 3 };
+  if (runner !== "npm" && !packageManagerBuiltins.has(sub)) return { runner, scripts: withHooks(sub), words: 2 };
+  return undefined;
+}
+
+function pythonScript(words: string[]): WorkspaceScript | undefined {
+  const setup = words.findIndex((word) => /(^|\/)setup\.py$/.test(word));
+  if (setup === 1) return { runner: "python", scripts: [words[1]], words: words.length };
+  const pip = words[1] === "-m" && /^pip3?$/.test(words[2] ?? "") ? 3 : 0;
+  if (pip > 0) return pipScript(words.slice(pip - 1), words.length);
+  return undefined;
+}
+
+/** `pip install .`, `-e .`, `-r requirements.txt`, a local path: the project's build runs. */
+function pipScript(words: string[], total: number): WorkspaceScript | undefined {
+  if (words[1] !== "install") return undefined;
+  const isLocal = (word: string) => word === "." || word === ".." || /^(-e|--editable|-r|--requirement|-c|--constraint)(=|$)/.test(word) || (word.includes("/") && !word.includes("://"));
+  const local = words.slice(2).some(isLocal);
+  return local ? { runner: "pip", scripts: ["setup.py / pyproject.toml build backend"], words: total } : undefined;
+}
+
+/** What workspace-defined code a command line runs, if any (see WorkspaceScript). */
+export function workspaceScriptOf(command: string): WorkspaceScript | undefined {
+  const words = command.trim().split(/\s+/).filter((word) => word !== "");
+  const program = (words[0] ?? "").split("/").pop() ?? "";
+  switch (program) {
+    case "npm":
+    case "pnpm":
+    case "yarn":
+      return packageScript(program, words);
+    case "make":
+    case "gmake": {
+      const targets = words.slice(1).filter((word) => !word.startsWith("-") && !word.includes("="));
+      return { runner: "make", scripts: targets.length > 0 ? targets : ["(default target)"], words: words.length };
+    }
+    case "pip":
+    case "pip3":
+      return pipScript(words, words.length);
+    case "cargo":
+      return words[1] !== undefined && cargoBuilds.has(words[1]) ? { runner: "cargo", scripts: ["build.rs", "(and the workspace's proc-macro crates)"], words: 2 } : undefined;
+    default:
+      return /^python(\d(\.\d+)?)?$/.test(program) ? pythonScript(words) : undefined;
+  }
+}

@@ -1,0 +1,119 @@
+import { open } from "node:fs/promises";
+import { workspaceScriptOf, type WorkspaceScript } from "@aide/contracts";
+import type { ToolContext } from "../framework/tool-types.js";
+
+/** One piece of workspace-defined code a command will run, as the approval shows it. */
+export interface ScriptText {
+  /** Workspace-relative file it comes from. */
+  source: string;
+  /** Script name, make target, or file. */
+  name: string;
+  text: string;
+}
+
+const maxChars = 4000;
+const cap = (text: string) => (text.length <= maxChars ? text : `${text.slice(0, maxChars)}\n[… ${text.length - maxChars} more characters in the file]`);
+
+/** A workspace file's text (at most 256 KiB), through the jail; undefined when absent or unreadable. */
+async function readWorkspaceFile(context: ToolContext, relative: string): Promise<string | undefined> {
+  try {
+    const target = await context.workspace.resolve(relative);
+    if (target.stats === null || !target.stats.isFile()) return undefined;
+    const handle = await open(target.absolute, "r");
+    try {
+      const buffer = Buffer.alloc(Math.min(target.stats.size, 256 * 1024));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      return buffer.subarray(0, bytesRead).toString("utf8");
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+const join = (cwd: string, name: string) => (cwd === "." || cwd === "" ? name : `${cwd}/${name}`);
+
+async function packageScripts(context: ToolContext, cwd: string, script: WorkspaceScript): Promise<ScriptText[]> {
+  const source = join(cwd, "package.json");
+  const text = await readWorkspaceFile(context, source);
+  if (text === undefined) return [{ source, name: script.scripts.join(", "), text: "(no package.json here)" }];
+  let scripts: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(text) as { scripts?: unknown };
+    if (parsed.scripts && typeof parsed.scripts === "object") scripts = parsed.scripts as Record<string, unknown>;
+  } catch {
+    return [{ source, name: script.scripts.join(", "), text: "(package.json is not valid JSON)" }];
+  }
+  const found = script.scripts.filter((name) => typeof scripts[name] === "string").map((name) => ({ source, name, text: cap(String(scripts[name])) }));
+  if (found.length > 0) return found;
+  return [{ source, name: script.scripts.join(", "), text: "(none of these is defined in package.json; dependencies' own scripts may still run)" }];
+}
+
+/** The rule for one make target: its header line and its tab-indented recipe. */
+function makeRecipe(makefile: string, target: string | undefined): { name: string; text: string } | undefined {
+  const lines = makefile.split("\n");
+  for (let index = 0; index < lines.length; index += 1) {
+    const header = /^([^\s:#=][^:=]*?)\s*::?(?!=)/.exec(lines[index]);
+    if (!header) continue;
+    const names = header[1].trim().split(/\s+/);
+    const wanted = target === undefined ? !names[0].startsWith(".") : names.includes(target);
+    if (!wanted) continue;
+    const recipe = [lines[index]];
+    for (let next = index + 1; next < lines.length && (lines[next].startsWith("\t") || lines[next - 1].endsWith("\\")); next += 1) recipe.push(lines[next]);
+    return { name: target ?? names[0], text: recipe.join("\n") };
+  }
+  return undefined;
+}
+
+async function makeTargets(context: ToolContext, cwd: string, script: WorkspaceScript): Promise<ScriptText[]> {
+  for (const file of ["GNUmakefile", "makefile", "Makefile"]) {
+    const source = join(cwd, file);
+    const text = await readWorkspaceFile(context, source);
+    if (text === undefined) continue;
+    const targets = script.scripts[0] === "(default target)" ? [undefined] : script.scripts;
+    return targets.slice(0, 10).map((target) => {
+      const recipe = makeRecipe(text, target);
+      return recipe ? { source, name: recipe.name, text: cap(recipe.text) } : { source, name: target ?? "(default target)", text: "(no explicit rule: an implicit rule or an included makefile applies)" };
+    });
+  }
+  return [{ source: join(cwd, "Makefile"), name: script.scripts.join(" "), text: "(no makefile here)" }];
+}
+
+async function files(context: ToolContext, cwd: string, names: string[]): Promise<ScriptText[]> {
+  const shown: ScriptText[] = [];
+  for (const name of names) {
+    const source = join(cwd, name);
+    const text = await readWorkspaceFile(context, source);
+    if (text !== undefined) shown.push({ source, name, text: cap(text) });
+  }
+  return shown.length > 0 ? shown : [{ source: join(cwd, names[0]), name: names.join(", "), text: "(not present here)" }];
+}
+
+/**
+ * The text of the workspace-defined code a command runs by design (see `workspaceScriptOf`): the
+ * package.json scripts with their pre/post hooks, the make target's recipe, setup.py, the build
+ * backend, build.rs. Shown in the approval, because no override can make such a command safe.
+ */
+export async function commandScripts(context: ToolContext, command: string, cwd: string): Promise<ScriptText[]> {
+  const script = workspaceScriptOf(command);
+  if (script === undefined) return [];
+  switch (script.runner) {
+    case "npm":
+    case "pnpm":
+    case "yarn":
+      return packageScripts(context, cwd, script);
+    case "make":
+      return makeTargets(context, cwd, script);
+    case "python":
+      return files(context, cwd, [script.scripts[0].replace(/^\.\//, "")]);
+    case "pip":
+      return files(context, cwd, ["pyproject.toml", "setup.py"]);
+    case "cargo":
+      return files(context, cwd, ["build.rs"]);
+    default: {
+      const never: never = script.runner;
+      throw new Error(`unknown runner ${String(never)}`);
+    }
+  }
+}

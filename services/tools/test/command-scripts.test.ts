@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startToolsHarness, type ToolsHarness } from "./helpers.js";
+
+/** The preview of a command that runs workspace-defined code shows that code (issue 20). */
+describe("run_command previews show the workspace scripts a command runs", () => {
+  let h: ToolsHarness;
+  beforeAll(async () => {
+    h = await startToolsHarness();
+    const ws = h.workspace;
+    writeFileSync(join(ws, "package.json"), JSON.stringify({ scripts: { pretest: "node setup-db.js", test: "node --test", build: "tsc -b", lint: "eslint ." } }));
+    writeFileSync(join(ws, "Makefile"), ".PHONY: all\nall: build\n\nbuild: src\n\tcc -o app main.c\n\t./postbuild.sh\n\nclean:\n\trm -f app\n");
+    mkdirSync(join(ws, "sub"));
+    writeFileSync(join(ws, "sub", "build.rs"), "fn main() { std::process::Command::new(\"curl\"); }\n");
+  });
+  afterAll(async () => h?.stop());
+
+  const scriptsOf = async (command: string, cwd?: string) => (await h.preview("run_command", { command, ...(cwd ? { cwd } : {}) })).result.scripts;
+
+  it("npm test shows pretest and test; npm run build its script; yarn lint the lint script", async () => {
+    expect(await scriptsOf("npm test")).toEqual([
+      { source: "package.json", name: "pretest", text: "node setup-db.js" },
+      { source: "package.json", name: "test", text: "node --test" },
+    ]);
+    expect(await scriptsOf("npm run build")).toEqual([{ source: "package.json", name: "build", text: "tsc -b" }]);
+    expect(await scriptsOf("yarn lint")).toEqual([{ source: "package.json", name: "lint", text: "eslint ." }]);
+    expect((await scriptsOf("npm run nothing"))[0].text).toMatch(/none of these is defined/);
+  });
+
+  it("make shows the target's rule and recipe; bare make the default target's", async () => {
+    expect(await scriptsOf("make build")).toEqual([{ source: "Makefile", name: "build", text: "build: src\n\tcc -o app main.c\n\t./postbuild.sh" }]);
+    expect(await scriptsOf("make")).toEqual([{ source: "Makefile", name: "all", text: "all: build" }]);
+  });
+
+  it("cargo build shows build.rs of the cwd; plain commands carry no scripts", async () => {
+    expect(await scriptsOf("cargo build", "sub")).toEqual([{ source: "sub/build.rs", name: "build.rs", text: expect.stringContaining("curl") }]);
+    expect(await scriptsOf("ls -la")).toBeUndefined();
+    expect(await scriptsOf("git status")).toBeUndefined();
+  });
+});
