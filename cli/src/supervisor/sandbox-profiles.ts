@@ -15,7 +15,7 @@ export interface SandboxProfile {
   /** Inside each writable workspace root, these stay read-only. */
   readOnlyInWorkspace: Array<".aide" | ".git" | ".git/hooks">;
   /** Extra paths under `$AIDE_HOME` the service sees. */
-  aideHomePaths: Array<{ path: "models" | "model-state"; access: "read-only" | "read-write" }>;
+  aideHomePaths: Array<{ path: "models" | "model-state" | "tools-state"; access: "read-only" | "read-write" }>;
   /** Linux capabilities kept (all others are dropped). */
   capabilities: string[];
   why: string;
@@ -54,7 +54,8 @@ export const sandboxProfiles: Record<ServiceName, SandboxProfile> = {
   tools: {
     workspace: "read-write",
     readOnlyInWorkspace: [".aide", ".git/hooks"],
-    aideHomePaths: [],
+    // The call journal: a mutating call id answered again after a restart, never run twice.
+    aideHomePaths: [{ path: "tools-state", access: "read-write" }],
     // bubblewrap needs these to build each command's sandbox inside this one (measured: a nested
     // bwrap fails with every capability dropped; SYS_ADMIN for the namespaces and mounts,
     // NET_ADMIN to bring up the command's loopback, SETPCAP to drop the command's capabilities).

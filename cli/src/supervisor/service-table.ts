@@ -33,6 +33,21 @@ const modelPassThrough = [
   "AIDE_MODEL_THREADS", "AIDE_MODEL_MAX_LOADED", "AIDE_MODEL_GPU", "AIDE_MODEL_DELTA_MS",
 ];
 
+/** The tools service's command limits an operator may set in the environment of `aide up` (services/tools/README.md). */
+const toolsLimitSettings = [
+  "AIDE_TOOLS_MAX_PROCESSES",
+  "AIDE_TOOLS_MAX_MEMORY_BYTES",
+  "AIDE_TOOLS_MAX_FILE_BYTES",
+  "AIDE_TOOLS_MAX_COMMANDS",
+  "AIDE_TOOLS_MAX_QUEUED_COMMANDS",
+  "AIDE_TOOLS_COMMAND_LIMITS",
+  "AIDE_TOOLS_CALL_STORE_ENTRIES",
+];
+
+function toolsLimits(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(toolsLimitSettings.flatMap((name) => (env[name] !== undefined ? [[name, env[name] as string]] : [])));
+}
+
 const startOrder: ServiceName[] = ["model", "tools", "checkpoints", "orchestrator", "gateway"];
 
 /** What each service is started with. Each gets only its own credentials file and its own settings. */
@@ -54,7 +69,7 @@ export function serviceDefinitions(settings: StackSettings, env: NodeJS.ProcessE
       // The model service's own settings pass through when the operator set them (README "Configuration").
       ...Object.fromEntries(modelPassThrough.flatMap((key) => (env[key] !== undefined ? [[key, env[key] as string]] : []))),
     },
-    tools: { AIDE_WORKSPACE_ROOTS: roots, ...(settings.unsafeNoSandbox ? { AIDE_UNSAFE_NO_SANDBOX: "1" } : {}) },
+    tools: { AIDE_WORKSPACE_ROOTS: roots, ...(settings.unsafeNoSandbox ? { AIDE_UNSAFE_NO_SANDBOX: "1" } : {}), ...toolsLimits(env) },
     checkpoints: { AIDE_WORKSPACE_ROOTS: roots },
     orchestrator: {
       AIDE_WORKSPACE_ROOTS: roots,

@@ -12,7 +12,7 @@ describe("exec keyed by call id", () => {
   const lines = (file: string) => readFileSync(join(h.workspace, file), "utf8").split("\n").filter(Boolean);
   beforeAll(async () => {
     h = await startToolsHarness({ stateInScratch: true });
-  });
+  }, 120_000);
   afterAll(async () => h?.stop());
 
   it("a repeated exec of a command that appends to a file appends once and returns the stored result", async () => {
@@ -62,7 +62,7 @@ describe("exec keyed by call id", () => {
     // Control: a new id does run.
     await exec("append-3", "run_command", { command: "echo three >> log.txt" });
     expect(lines("log.txt")).toEqual(["one", "one", "three"]);
-  });
+  }, 180_000);
 
   it("a mutation the service was killed in the middle of is answered CALL_INTERRUPTED after the restart, never run again", async () => {
     const command = "echo began >> interrupted.txt; sleep 60; echo finished >> interrupted.txt";
@@ -76,5 +76,5 @@ describe("exec keyed by call id", () => {
     expect(again.result).toMatchObject({ is_error: true, metadata: { error_code: "CALL_INTERRUPTED" } });
     expect(lines("interrupted.txt")).toEqual(["began"]);
     void pending;
-  });
+  }, 180_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ToolDescriptor, ToolPreview } from "@aide/contracts";
+import { ProtectedKindSchema, type ToolDescriptor, type ToolPreview } from "@aide/contracts";
 import { commandMatchesPrefix, decideGate } from "./approval-policy.js";
 
 const write: ToolDescriptor = { name: "write_file", description: "", parameters: {}, read_only: false, parallel_safe: false, handled_by: "tools" };
@@ -48,6 +48,14 @@ describe("decideGate (approval policy by code)", () => {
     expect(decideGate({ descriptor: write, mode: "act", preview: protectedPreview, network: "none", autoApprove: rules })).toEqual({ kind: "ask", needsProtectedConfirmation: true });
     const invisible = preview({ invisible: [{ line: 1, codepoint: "U+202E", kind: "bidi" }] });
     expect(decideGate({ descriptor: write, mode: "act", preview: invisible, network: "none", autoApprove: rules }).kind).toBe("ask");
+  });
+
+  it.each(ProtectedKindSchema.options)("never auto-approves a protected flag of kind %s, for a write or an allow-listed command", (kind) => {
+    const flagged = { protected: [{ path: "x", reason: "r", kind }] };
+    const rules = { edits: true, commands: ["npm test"] };
+    expect(decideGate({ descriptor: write, mode: "act", preview: preview(flagged), network: "none", autoApprove: rules })).toEqual({ kind: "ask", needsProtectedConfirmation: true });
+    const npmTest = preview({ ...flagged, kind: "command", command: "npm test" });
+    expect(decideGate({ descriptor: command, mode: "act", preview: npmTest, network: "none", autoApprove: rules })).toEqual({ kind: "ask", needsProtectedConfirmation: true });
   });
 
   it("auto-approves an allow-listed command but never one using the network", () => {
