@@ -1,4 +1,4 @@
-import { open, readdir, realpath } from "node:fs/promises";
+import { open, readdir, realpath, stat } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 
 /** One repository's git directory inside the workspace. */
@@ -78,8 +78,10 @@ export async function findGitDirectories(root: string, limits: GitDirectoryScanL
       for (const entry of entries) {
         const path = join(directory, entry.name);
         if (entry.name === ".git") {
-          if (entry.isDirectory()) await add(path);
-          else if (entry.isFile()) {
+          // A symlinked .git is followed once (git follows it too), and only to inside the workspace.
+          const kind = entry.isSymbolicLink() ? await stat(path).then((stats) => (stats.isDirectory() ? "directory" : stats.isFile() ? "file" : "other"), () => "other") : entry.isDirectory() ? "directory" : entry.isFile() ? "file" : "other";
+          if (kind === "directory") await add(path);
+          else if (kind === "file") {
             const target = await pointerTarget(path);
             if (target !== undefined) await add(target, path);
           }

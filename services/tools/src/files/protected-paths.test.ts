@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { protectedFlags, protectedMatch } from "./protected-paths.js";
+import { confusableComponent, pathSkeleton } from "./confusable-names.js";
+
+describe("protected paths and confusable names", () => {
+  it("matches on NFC, case-insensitively, at any depth, and the repositories found in the workspace", () => {
+    expect(protectedMatch(".GIT/hooks/pre-commit")?.kind).toBe("git_internals");
+    expect(protectedMatch("packages/a/b/AGENTS.md")?.kind).toBe("agent_instructions");
+    expect(protectedMatch("src/agents.ts")).toBeUndefined();
+    expect(protectedMatch("app/.gitstore/hooks/post-merge")).toBeUndefined();
+    expect(protectedMatch("app/.gitstore/hooks/post-merge", { gitDirectories: ["app/.gitstore"] })?.reason).toMatch(/hook/);
+    expect(protectedMatch("app/.gitstore-notes.txt", { gitDirectories: ["app/.gitstore"] })).toBeUndefined();
+    // A directory name in NFD (as macOS writes it) is compared in NFC.
+    expect(protectedMatch("caf\u0065\u0301/.git/config")?.kind).toBe("git_internals");
+  });
+
+  it("a name that poses as a protected one is protected as what it reads as", () => {
+    expect(pathSkeleton(".g\u0456t/hooks")).toBe(".git/hooks");
+    expect(protectedMatch(".g\u0456t/hooks/pre-commit")).toMatchObject({ kind: "git_internals", reason: expect.stringContaining('".git/hooks/pre-commit"') });
+    expect(protectedMatch("\uFF21GENTS.md")?.kind).toBe("agent_instructions");
+    expect(protectedMatch("CLAUDE\u2060.md")?.kind).toBe("agent_instructions");
+  });
+
+  it("flags deceptive components and leaves honest non-Latin names alone", () => {
+    for (const name of [".g\u0456t", "p\u0430yment.ts", "package\u200B.json", "\u202Etxt.js", "\uFF43laude.md", "\u0441\u0430\u0445"]) {
+      expect(confusableComponent(name), name).toBeDefined();
+    }
+    for (const name of ["README.md", "\u043E\u0442\u0447\u0435\u0442.txt", "readme\u4E2D\u6587.md", "caf\u00E9.md", "\u03B1\u03B2\u03B3\u03B4.txt"]) {
+      expect(confusableComponent(name), name).toBeUndefined();
+    }
+    expect(protectedFlags(["src/p\u0430yment.ts"]).map((flag) => flag.kind)).toEqual(["confusable_name"]);
+    expect(protectedFlags([".g\u0456t/config"]).map((flag) => flag.kind)).toEqual(["git_internals", "confusable_name"]);
+  });
+});
