@@ -100,6 +100,11 @@ export const searchReplaceCases: EditCase[] = [
   sr("trailing_whitespace", "trailing whitespace in SEARCH", "a\nb\nc\n", block("a   \nb \n", "A\nB\n"), "A\nB\nc\n"),
   sr("trailing_whitespace", "unchanged lines keep their trailing whitespace", "x  \ny\n", block("x\ny\n", "x\nY\n"), "x  \nY\n"),
   sr("trailing_whitespace", "leading whitespace is not trailing whitespace: refused", "a\n b\n", block("a\nb  \n", "A\nB\n"), no("EDIT_NOT_FOUND")),
+  sr("trailing_whitespace", "trailing tabs in the file, two lines changed", "x = 1\t\ny = 2\t\n", block("x = 1\ny = 2\n", "x = 10\ny = 20\n"), "x = 10\ny = 20\n"),
+  sr("trailing_whitespace", "trailing whitespace is not a no-break space: refused", `a${"\u00a0"}\nb\n`, block("a\n", "A\n"), no("EDIT_NOT_FOUND")),
+  // stale context
+  sr("stale_context", "SEARCH from before the file changed is refused", "def total(items):\n    return sum(i.price for i in items)\n", block("def total(items):\n    return sum(items)\n", "def total(items):\n    return round(sum(items), 2)\n"), no("EDIT_NOT_FOUND")),
+  sr("stale_context", "SEARCH whose renamed variable changed since is refused", "let count = 0;\ncount += 1;\n", block("let n = 0;\nn += 1;\n", "let n = 0;\nn += 2;\n"), no("EDIT_NOT_FOUND")),
   // indentation shift
   sr("indent_shift", "uniformly outdented SEARCH (spaces)", "class A {\n  m() {\n    return 1;\n  }\n}\n", block("m() {\n  return 1;\n}\n", "m() {\n  return 2;\n}\n"), "class A {\n  m() {\n    return 2;\n  }\n}\n"),
   sr("indent_shift", "over-indented SEARCH", "def f():\n    return 1\n", block("        def f():\n            return 1\n", "        def f():\n            return 2\n"), "def f():\n    return 2\n"),
@@ -144,6 +149,8 @@ export const searchReplaceCases: EditCase[] = [
   sr("markers", "five-character markers", "a\nb\n", block("b\n", "B\n", 5), "a\nB\n"),
   sr("markers", "nine-character markers", "a\nb\n", block("b\n", "B\n", 9), "a\nB\n"),
   sr("markers", "long markers without the words", "a\nb\n", "<<<<<<<<<\nb\n=========\nB\n>>>>>>>>>\n", "a\nB\n"),
+  sr("markers", "ORIGINAL/UPDATED words on the markers", "a\nb\n", "<<<<<<< ORIGINAL\nb\n=======\nB\n>>>>>>> UPDATED\n", "a\nB\n"),
+  sr("markers", "markers with the file path line and fences around them", "a\nb\n", "src/file.txt\n```\n" + block("a\n", "A\n") + "```\n", "A\nb\n"),
   sr("markers", "ten-character markers are refused", "a\nb\n", block("b\n", "B\n", 10), no("EDIT_MALFORMED")),
   sr("markers", "twelve-character markers are refused", "a\nb\n", block("b\n", "B\n", 12), no("EDIT_MALFORMED")),
   sr("markers", "a ten-character divider is refused", "a\nb\n", "<<<<<<< SEARCH\nb\n==========\nB\n>>>>>>> REPLACE\n", no("EDIT_MALFORMED")),
