@@ -22,6 +22,8 @@ export const searchReplaceCases: EditCase[] = [
   sr("exact", "a lazy-looking comment already in the file is fine", "// ... existing code ...\nx\n", block("// ... existing code ...\nx\n", "// ... existing code ...\ny\n"), "// ... existing code ...\ny\n"),
   sr("exact", "invalid UTF-8 outside the edit is preserved", invalidUtf8, block("target\n", "TARGET\n"), invalidUtf8After),
   sr("exact", "read_file line numbers in SEARCH are stripped", "a\nb\nc\n", block("   2\tb\n", "B\n"), "a\nB\nc\n"),
+  sr("exact", "read_file line numbers naming the wrong line are not stripped", "1\tx\nfoo\n", block("    5\tfoo\n", "bar\n"), no("EDIT_NOT_FOUND")),
+  sr("exact", "read_file line numbers in a second block count the first block's added lines", "a\nb\nc\n", block("a\n", "a\na2\n") + block("    3\tc\n", "C\n"), "a\na2\nb\nC\n"),
   sr("exact", "read_file line numbers that are not consecutive are not stripped", "a\nb\nc\n", block("    1\ta\n    3\tc\n", "A\nC\n"), no("EDIT_NOT_FOUND")),
   sr("exact", "a block inside a code fence with prose", "a\nb\n", "Here is the change:\n```python\n" + block("a\n", "A\n") + "```\nDone.\n", "A\nb\n"),
   sr("exact", "inserting lines keeps the neighbours' bytes", "x = 1  \ny = 2\n", block("x = 1  \ny = 2\n", "x = 1  \nz = 3\ny = 2\n"), "x = 1  \nz = 3\ny = 2\n"),
