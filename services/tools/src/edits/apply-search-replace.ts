@@ -26,12 +26,12 @@ function toLines(text: string): string[] {
 }
 
 /** read_file output pasted into SEARCH: every non-blank line a line number and a tab, numbers consecutive. */
-function stripLineNumbers(lines: readonly string[]): string[] | undefined {
+function stripLineNumbers(lines: readonly string[]): { lines: string[]; first: number } | undefined {
   const numbered = lines.filter((l) => l.trim() !== "").map((l) => /^\s*(\d+)\t/.exec(l));
   if (numbered.length === 0 || numbered.some((m) => m === null)) return undefined;
   const numbers = numbered.map((m) => Number(m![1]));
   if (!numbers.every((n, i) => i === 0 || n === numbers[i - 1] + 1)) return undefined;
-  return lines.map((l) => l.replace(/^\s*\d+\t/, ""));
+  return { lines: lines.map((l) => l.replace(/^\s*\d+\t/, "")), first: numbers[0] };
 }
 
 /** Exact text inside lines, used only when it occurs once (`search`/`replace` arguments). */
@@ -52,6 +52,8 @@ export function applySearchReplace(before: Buffer | null, blocks: readonly Searc
   const levels: MatchLevel[] = [];
   let state: EditState | null = before === null ? null : { document: decodeDocument(before), regions: [] };
   let created = false;
+  /** Lines added minus lines removed by the blocks so far: read_file's numbers refer to the file before them. */
+  let lineDelta = 0;
   if (blocks.length === 0) return refuse("EDIT_MALFORMED", "No SEARCH/REPLACE blocks were given.");
   for (let index = 0; index < blocks.length; index += 1) {
     const label = blocks.length > 1 ? `SEARCH block ${index + 1} of ${blocks.length}` : "The SEARCH text";
@@ -81,9 +83,14 @@ export function applySearchReplace(before: Buffer | null, blocks: readonly Searc
     const fileLines = state.document.lines.map((l) => l.text);
     const unnumbered = stripLineNumbers(searchLines);
     if (unnumbered !== undefined && findLines(fileLines, searchLines).type === "none") {
-      searchLines = unnumbered;
-      replaceLines = stripLineNumbers(replaceLines) ?? replaceLines;
-      notices.push(`${label}: the line numbers from read_file were removed from SEARCH; do not include them.`);
+      // The numbers are the proof: the unnumbered lines must be exactly there, at the line they name.
+      const at = unnumbered.first - 1 + lineDelta;
+      const found = findLines(fileLines, unnumbered.lines, at);
+      if (found.type === "found" && found.tier === "exact" && found.start === at) {
+        searchLines = unnumbered.lines;
+        replaceLines = stripLineNumbers(replaceLines)?.lines ?? replaceLines;
+        notices.push(`${label}: the line numbers from read_file were removed from SEARCH; do not include them.`);
+      }
     }
     if (options.partial === true && blocks.length === 1 && findLines(fileLines, searchLines).type !== "found") {
       const text = documentText(state.document);
@@ -100,6 +107,7 @@ export function applySearchReplace(before: Buffer | null, blocks: readonly Searc
     }
     const applied = applyLineBlock(state, { search: searchLines, replace: replaceLines, label }, path);
     if (!applied.ok) return applied;
+    lineDelta += applied.state.document.lines.length - state.document.lines.length;
     state = applied.state;
     levels.push(applied.tier);
   }

@@ -54,6 +54,9 @@ export const unifiedDiffCases: EditCase[] = [
   ud("gofmt", "a diff that loses the struct's alignment is refused", goStruct, diff("@@ -1,4 +1,4 @@\n type Config struct {\n-\tName string\n+\tName []string\n \tTimeout int\n }\n"), no("EDIT_NOT_FOUND")),
   ud("gofmt", "a diff with the struct's alignment", goStruct, diff("@@ -1,4 +1,4 @@\n type Config struct {\n-\tName    string\n+\tName    []string\n \tTimeout int\n }\n"), "type Config struct {\n\tName    []string\n\tTimeout int\n}\n"),
   // trailing whitespace and indentation shift
+  ud("trailing_whitespace", "a removed line with the file's trailing tab missing", "a\nb\t\nc\n", diff("@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"), "a\nB\nc\n"),
+  ud("trailing_whitespace", "trailing-whitespace context in two places is ambiguous", "x \ny\nq\nx  \ny\n", diff("@@ -4,2 +4,2 @@\n x\n-y\n+Y\n"), no("EDIT_AMBIGUOUS")),
+  ud("crlf", "CRLF file without a final newline, with the marker", "a\r\nb", diff("@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+B\n\\ No newline at end of file\n"), "a\r\nB"),
   ud("trailing_whitespace", "diff context without the file's trailing spaces", "a  \nb\nc\n", diff("@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"), "a  \nB\nc\n"),
   ud("indent_shift", "an outdented hunk", "class A {\n  m() {\n    return 1;\n  }\n}\n", diff("@@ -2,3 +2,3 @@\n m() {\n-  return 1;\n+  return 2;\n }\n"), "class A {\n  m() {\n    return 2;\n  }\n}\n"),
   ud("indent_shift", "a hunk shifted by a tab", "func f() {\n\tif x {\n\t\ty()\n\t}\n}\n", diff("@@ -2,3 +2,3 @@\n if x {\n-\ty()\n+\tz()\n }\n"), "func f() {\n\tif x {\n\t\tz()\n\t}\n}\n"),
@@ -69,6 +72,7 @@ export const unifiedDiffCases: EditCase[] = [
   ud("already_applied", "the second hunk already applied refuses the diff", nine.replace("8", "eight"), diff("@@ -1,3 +1,3 @@\n 1\n-2\n+two\n 3\n@@ -7,3 +7,3 @@\n 7\n-8\n+eight\n 9\n"), no("EDIT_ALREADY_APPLIED")),
   // overlap
   ud("overlap", "two hunks on the same lines overlap", "a\nb\nc\n", diff("@@ -1,2 +1,2 @@\n a\n-b\n+B\n@@ -1,2 +1,2 @@\n-a\n+A\n B\n"), no("EDIT_OVERLAP")),
+  ud("overlap", "a hunk spanning an earlier hunk's deletion", "a\nb\nc\n", diff("@@ -1,3 +1,2 @@\n a\n-b\n c\n@@ -1,2 +1,2 @@\n-a\n-c\n+ac\n"), no("EDIT_OVERLAP")),
   ud("overlap", "adjacent hunks do not overlap", "a\nb\nc\nd\n", diff("@@ -1,2 +1,2 @@\n-a\n+A\n b\n@@ -3,2 +3,2 @@\n-c\n+C\n d\n"), "A\nb\nC\nd\n"),
   // a removed `-- x` and an added `++ y` line inside a hunk are not a file header
   ud("exact", "removed and added lines that look like ---/+++ headers", "a\n-- old\nb\n", diff("@@ -1,3 +1,3 @@\n a\n--- old\n+++ new\n b\n"), "a\n++ new\nb\n"),
