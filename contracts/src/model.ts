@@ -132,5 +132,10 @@ export const ModelProbeRequestSchema = z.object({
   /** Run again even when a cached profile matches the file or endpoint. */
   refresh: z.boolean().default(false),
   trials: z.number().int().nonnegative().max(50).optional(),
+  /**
+   * Asked by a run, not by a person: a remote endpoint (paid, off this machine) is then not probed,
+   * only a local model or a loopback server.
+   */
+  automatic: z.boolean().default(false),
 }).strict();
 export const ModelProbeReplySchema = replySchema(ModelProfileSchema);

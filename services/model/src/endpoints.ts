@@ -41,7 +41,7 @@ export function modelEndpoints(engine: ModelEngine, options: ModelEndpointOption
       name: "probe",
       subject: subjects.model.probe,
       schema: ModelProbeRequestSchema,
-      handle: (request, { signal }) => engine.probe(request.model, { refresh: request.refresh, ...(request.trials !== undefined ? { trials: request.trials } : {}) }, signal),
+      handle: (request, { signal }) => engine.probe(request.model, { refresh: request.refresh, automatic: request.automatic, ...(request.trials !== undefined ? { trials: request.trials } : {}) }, signal),
     }),
   ];
   const reload = options.reload;

@@ -7,6 +7,7 @@ import { InFlight } from "./in-flight.js";
 import { DeltaBatcher } from "./delta-batcher.js";
 import { probeModel } from "./probe/probe-model.js";
 import { profileKey, type ProfileStore } from "./probe/profile-store.js";
+import { isLoopbackUrl } from "./endpoint-policy.js";
 
 export type ProviderSet = { [K in ModelSpec["provider"]]?: Provider<Extract<ModelSpec, { provider: K }>> };
 
@@ -145,9 +146,12 @@ export class ModelEngine {
    * The model's capability profile: the cached one when it still matches the file or endpoint,
    * else a probe (one at a time per model; concurrent callers share it), cached for next time.
    */
-  async probe(id: string | undefined, options: { refresh?: boolean; trials?: number } = {}, signal?: AbortSignal): Promise<ModelProfile> {
+  async probe(id: string | undefined, options: { refresh?: boolean; trials?: number; automatic?: boolean } = {}, signal?: AbortSignal): Promise<ModelProfile> {
     const spec = this.resolve(id);
     if (spec.provider === "scripted") throw aideError("VALIDATION", { detail: `${spec.id} replays a recorded transcript: there is nothing to probe` });
+    if (options.automatic && spec.provider === "openai" && !isLoopbackUrl(spec.baseUrl) && !this.deps.profiles?.get(profileKey(spec, this.deps.home ?? "") ?? "")) {
+      throw aideError("VALIDATION", { detail: `${spec.id} is a remote endpoint: its probe spends its tokens, so it runs only when asked (aide models probe ${spec.id})` });
+    }
     const key = this.deps.home !== undefined ? profileKey(spec, this.deps.home) : `${spec.provider}:${spec.id}`;
     if (key === undefined) throw aideError("MODEL_UNAVAILABLE", { model: spec.id, detail: "its file is absent" });
     if (!options.refresh) {

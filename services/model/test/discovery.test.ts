@@ -181,6 +181,14 @@ describe("discovery of loopback servers, reload and the capability probe (real p
     expect(existsSync(join(home, "model-state"))).toBe(true);
   }, 150_000);
 
+  it("a run's automatic probe never spends a remote endpoint's tokens; asked explicitly it would run", async () => {
+    await requestJson(client, "agent.model.reload", { document: { models: [{ id: "remote", provider: "openai", baseUrl: "http://192.0.2.1/v1", model: "m", allowRemote: true, maxRetries: 0, timeoutMs: 1000 }] } });
+    const automatic = await requestJson(client, "agent.model.probe", { model: "remote", automatic: true });
+    expect(automatic).toMatchObject({ ok: false, error: { code: "VALIDATION" } });
+    expect(automatic.error.message).toContain("aide models probe remote");
+    expect(await requestJson(client, "agent.model.reload", { document: null })).toMatchObject({ ok: true });
+  });
+
   it("refuses to probe a scripted model or an unknown id, and survives a bad probe request", async () => {
     expect(await requestJson(client, "agent.model.probe", { model: "nope" })).toMatchObject({ ok: false, error: { code: "MODEL_NOT_FOUND" } });
     expect(await requestJson(client, "agent.model.probe", { model: 7 })).toMatchObject({ ok: false, error: { code: "VALIDATION" } });

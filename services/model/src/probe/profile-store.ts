@@ -34,7 +34,10 @@ export function profileKey(spec: ModelSpec, home: string): string | undefined {
   }
 }
 
-/** Profiles as JSON files named by a hash of their key; unreadable or stale files count as absent. */
+/**
+ * Profiles as JSON files named by a hash of their key; unreadable or stale files count as absent.
+ * A copy stays in memory so a read-only state folder only costs the cache across restarts.
+ */
 export class ProfileStore {
   private readonly memory = new Map<string, ModelProfile>();
 
@@ -44,17 +47,15 @@ export class ProfileStore {
     return join(this.dir, `${createHash("sha256").update(key).digest("hex").slice(0, 24)}.json`);
   }
 
+  /** The file first (`aide models probe --refresh` may have rewritten it), else this process's copy. */
   get(key: string): ModelProfile | undefined {
-    const cached = this.memory.get(key);
-    if (cached) return cached;
     try {
       const parsed = ModelProfileSchema.safeParse(JSON.parse(readFileSync(this.file(key), "utf8")));
-      if (!parsed.success || parsed.data.key !== key) return undefined;
-      this.memory.set(key, parsed.data);
-      return parsed.data;
+      if (parsed.success && parsed.data.key === key) return parsed.data;
     } catch {
-      return undefined;
+      // absent or unreadable: fall back to what this process measured
     }
+    return this.memory.get(key);
   }
 
   /** Writes atomically (a reader never sees half a file); a read-only state folder only loses the cache. */

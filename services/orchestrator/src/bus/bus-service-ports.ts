@@ -65,7 +65,7 @@ export function busModelPort(connection: NatsConnection, timeouts: BusPortTimeou
     },
     async profile(model) {
       try {
-        return await busRequest(connection, subjects.model.probe, model === undefined ? {} : { model }, ModelProbeReplySchema, { timeoutMs: timeouts.probeTimeoutMs ?? 180_000, service: "model" });
+        return await busRequest(connection, subjects.model.probe, { automatic: true, ...(model === undefined ? {} : { model }) }, ModelProbeReplySchema, { timeoutMs: timeouts.probeTimeoutMs ?? 180_000, service: "model" });
       } catch {
         return undefined;
       }
