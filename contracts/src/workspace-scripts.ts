@@ -35,14 +35,19 @@ function packageScript(runner: "npm" | "pnpm" | "yarn", words: string[]): Worksp
   if (sub.startsWith("-")) return { runner, scripts: ["(unknown: options before the subcommand)"], words: words.length };
   if (shortcuts[sub] !== undefined) return { runner, scripts: withHooks(shortcuts[sub]), words: 2 };
   if (npmInstall.has(sub)) return { runner, scripts: lifecycle, words: 2 };
-  if (npmRun.has(sub)) return words[2] === undefined || words[2].startsWith("-") ? undefined : { runner, scripts: withHooks(words[2]), words: 3 };
+  if (npmRun.has(sub)) {
+    const name = words.slice(2).find((word) => !word.startsWith("-"));
+    if (name === undefined) return undefined;
+    // `npm run --silent build`: with options before the name, only the whole command names it.
+    return { runner, scripts: withHooks(name), words: words[2] === name ? 3 : words.length };
+  }
   if (runner !== "npm" && !packageManagerBuiltins.has(sub)) return { runner, scripts: withHooks(sub), words: 2 };
   return undefined;
 }
 
 function pythonScript(words: string[]): WorkspaceScript | undefined {
   const setup = words.findIndex((word) => /(^|\/)setup\.py$/.test(word));
-  if (setup === 1) return { runner: "python", scripts: [words[1]], words: words.length };
+  if (setup >= 1) return { runner: "python", scripts: [words[setup]], words: words.length };
   const pip = words[1] === "-m" && /^pip3?$/.test(words[2] ?? "") ? 3 : 0;
   if (pip > 0) return pipScript(words.slice(pip - 1), words.length);
   return undefined;
@@ -73,8 +78,12 @@ export function workspaceScriptOf(command: string): WorkspaceScript | undefined 
     case "pip":
     case "pip3":
       return pipScript(words, words.length);
-    case "cargo":
-      return words[1] !== undefined && cargoBuilds.has(words[1]) ? { runner: "cargo", scripts: ["build.rs", "(and the workspace's proc-macro crates)"], words: 2 } : undefined;
+    case "cargo": {
+      const cargoScripts = ["build.rs", "(and the workspace's proc-macro crates)"];
+      // `cargo +nightly build`, `cargo --locked build`: only the whole command names it.
+      if (words[1] !== undefined && /^[-+]/.test(words[1])) return { runner: "cargo", scripts: cargoScripts, words: words.length };
+      return words[1] !== undefined && cargoBuilds.has(words[1]) ? { runner: "cargo", scripts: cargoScripts, words: 2 } : undefined;
+    }
     default:
       return /^python(\d(\.\d+)?)?$/.test(program) ? pythonScript(words) : undefined;
   }

@@ -251,13 +251,20 @@ describe("scheduler and guards", () => {
     expect(end.payload).toMatchObject({ state: "done", automation_writes: [".github/workflows/ci.yml"] });
   });
 
-  it("a checkpoint failure is an event, not a dead run", async () => {
+  it("a failed checkpoint before a mutation stops the auto-approved write until the person decides (issue 20); proceeding runs it", async () => {
     const h = createLoopHarness([write("a.txt", "x"), read("a.txt"), complete("wrote a.txt")]);
     h.checkpoints.fail = true;
     const session = await h.start("Create a.txt", { auto_approve: { edits: true, commands: [] } });
+    const asked = await h.waitFor("approval.requested", () => h.events.some((e) => e.session === session && e.type === "approval.requested"));
+    expect(asked.payload).toMatchObject({ tool: "write_file", checkpoint_failed: { code: "CHECKPOINT_FAILED" } });
+    expect(h.tools.execs).toHaveLength(0);
+    await expect(decideApproval(h.orchestrator, { session, approval: (asked.payload as { approval: string }).approval, decision: "approve" })).rejects.toMatchObject({ code: "APPROVAL_CONFIRMATION_REQUIRED" });
+    await decideApproval(h.orchestrator, { session, approval: (asked.payload as { approval: string }).approval, decision: "approve", checkpoint: "proceed_without" });
     const end = await h.finished(session);
     expect(end.payload).toMatchObject({ state: "done" });
     expect(types(h.events, session)).toContain("checkpoint.failed");
+    expect(h.tools.execs.map((exec) => exec.name)).toContain("write_file");
+    expect(h.model.requests[1].messages.at(-1)!.content).toMatch(/WITHOUT a checkpoint/);
   });
 });
 

@@ -40,6 +40,18 @@ describe("run_command: git cannot run what the repository's config names", () =>
       writeFileSync(join(ws, ".githooks", hook), `#!/bin/sh\ntouch ${ws}/pwned-hook-${hook}\n`);
       chmodSync(join(ws, ".githooks", hook), 0o755);
     }
+    // A nested repository with a hostile driver of its own.
+    const sub = join(ws, "vendor", "lib");
+    mkdirSync(sub, { recursive: true });
+    const subGit = (...args: string[]) => execFileSync("git", ["-C", sub, ...args], { encoding: "utf8", env: { PATH: process.env.PATH, HOME: h.scratch, GIT_CONFIG_NOSYSTEM: "1" } });
+    subGit("init", "-q", "-b", "main");
+    writeFileSync(join(sub, ".gitattributes"), "*.c filter=nested diff=nested\n");
+    writeFileSync(join(sub, "lib.c"), "int x;\n");
+    subGit("add", ".");
+    subGit("-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "-m", "lib");
+    subGit("config", "filter.nested.clean", `sh -c 'touch ${ws}/pwned-nested-filter; cat'`);
+    subGit("config", "diff.nested.textconv", `sh -c 'touch ${ws}/pwned-nested-textconv; cat "$0"'`);
+    writeFileSync(join(sub, "lib.c"), "int y;\n");
     // The working tree now differs from the index, so status and diff must look at the files.
     writeFileSync(join(h.workspace, "notes.txt"), "one\ntwo\nthree\n");
     writeFileSync(join(h.workspace, "code.js"), "let a = 2;\n");
@@ -56,8 +68,9 @@ describe("run_command: git cannot run what the repository's config names", () =>
     clear();
     const env = { PATH: process.env.PATH, HOME: h.scratch, GIT_CONFIG_NOSYSTEM: "1" };
     for (const args of [["status"], ["diff"], ["log", "-p"]]) execFileSync("git", args, { cwd: h.workspace, env, stdio: "ignore" });
+    execFileSync("git", ["diff"], { cwd: join(h.workspace, "vendor", "lib"), env, stdio: "ignore" });
     execFileSync("git", ["commit", "-q", "--allow-empty", "-m", "control"], { cwd: h.workspace, env, stdio: "ignore" });
-    expect(sentinels()).toEqual(expect.arrayContaining(["pwned-fsmonitor", "pwned-external", "pwned-filter", "pwned-hook-pre-commit"]));
+    expect(sentinels()).toEqual(expect.arrayContaining(["pwned-fsmonitor", "pwned-external", "pwned-filter", "pwned-hook-pre-commit", "pwned-nested-filter"]));
     execFileSync("git", ["reset", "-q", "--soft", "HEAD~1"], { cwd: h.workspace, env, stdio: "ignore" });
     clear();
   });
@@ -86,6 +99,8 @@ describe("run_command: git cannot run what the repository's config names", () =>
     expect(piped.output).toContain("code.js");
     const alias = await run("git st");
     expect(alias.is_error).toBe(true);
+    const nested = await run("cd vendor/lib && git status --short && git diff");
+    expect(nested.output).toContain("+int y;");
     const commit = await run("git add code.js && git commit -q -m third && git log --oneline -1");
     expect(commit.is_error, commit.output).toBe(false);
     expect(commit.output).toContain("third");

@@ -108,6 +108,11 @@ describe("commandMatchesPrefix", () => {
     expect(commandMatchesPrefix("pip install -e .", ["pip install"])).toBe(false);
     expect(commandMatchesPrefix("cargo build --release", ["cargo"])).toBe(false);
     expect(commandMatchesPrefix("cargo build --release", ["cargo build"])).toBe(true);
+    expect(commandMatchesPrefix("npm run --silent build", ["npm run"])).toBe(false);
+    expect(commandMatchesPrefix("npm run --silent build", ["npm"])).toBe(false);
+    expect(commandMatchesPrefix("npm run --silent build", ["npm run --silent build"])).toBe(true);
+    expect(commandMatchesPrefix("cargo +nightly build", ["cargo"])).toBe(false);
+    expect(commandMatchesPrefix("pnpm -r test", ["pnpm -r"])).toBe(false);
     // Not workspace scripts: plain prefixes still cover them.
     expect(commandMatchesPrefix("npm run", ["npm"])).toBe(true);
     expect(commandMatchesPrefix("npm ls", ["npm"])).toBe(true);
