@@ -60,6 +60,25 @@ describe("the claims audit accepts honest completions", () => {
   });
 });
 
+describe("explanations are not claims of results (answers to questions from reads alone)", () => {
+  it.each([
+    "This bug appeared when the lowercase option changed in src/slug.ts.",
+    "Commit abc123 modified src/slug.ts last week; the function that updated config.json is loadConfig.",
+    "`npm test`: runs ava over test/; `npm run build`: compiles with tsc.",
+    "To check it yourself, run `npm test`.",
+    "You can verify with `npx ava`.",
+    "The CLI exits with code 2 on usage errors; exit code 3 means unverified.",
+    "test/slug.test.js has 20 tests.",
+    "The linter allows 10 warnings.",
+    "`node cli.js --help` prints the usage.",
+    "None of the tests pass on Windows, according to the README.",
+  ])("%s", (text) => {
+    const audit = auditClaims(text, split(read("src/slug.ts"), read("README.md")));
+    expect(audit.claims).toEqual([]);
+    expect(audit.unbacked).toEqual([]);
+  });
+});
+
 describe("the claims audit rejects claims no event backs, quoting them", () => {
   it("issue 12's false done: every edit and command rejected, the completion claims a fix and 20 passing tests", () => {
     const events = split(read("src/slug.ts"), rejected(edit("src/slug.ts")), rejected(run("npx ava", 0)));

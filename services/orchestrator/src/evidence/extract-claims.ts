@@ -15,11 +15,20 @@ const RUNNERS =
   "npx|npm|pnpm|yarn|node|deno|bun|tsx|tsc|jest|vitest|mocha|ava|tap|pytest|python|python3|pip|cargo|go|make|cmake|ctest|gradle|gradlew|mvn|dotnet|ruby|rake|bundle|rspec|php|phpunit|composer|bash|sh|eslint|prettier|git|ls|cat|grep|rg|diff|\\./[\\w./-]+";
 const RUNNER_START = new RegExp(`^(?:${RUNNERS})(?:\\s|$)`);
 /** Verbs that state a command was run, before it ("ran `npx ava`"). */
-const RAN_BEFORE = /\b(?:ran|re-?ran|run|running|executed|executing|invoked|via|with|using|after)\s+(?:(?:the|a|an)\s+)?(?:command\s+)?$/i;
-/** Words that state a result after a command ("`node --test` passes", "npx ava: 20 tests passed"). */
-const RESULT_AFTER = /^\s*(?::|—|-|→|=>|passes|passed|succeeds|succeeded|exits|exited|returns|returned|reports|reported|prints|printed|outputs|output|shows|showed|fails|failed|is green|now passes|runs clean|is clean|completes|completed|finishes|finished)/i;
+const RAN_BEFORE = /\b(?:ran|re-?ran|running|executed|executing|invoked|via|with|using)\s+(?:(?:the|a|an)\s+)?(?:command\s+)?$/i;
+/**
+ * Words that state a result after a command ("`node --test` passes", "npx ava: 20 tests passed").
+ * Present-tense descriptions ("`npm test` runs ava", "`cli --help` prints usage") are not results;
+ * after a colon or a dash only result words make it one ("`npm test`: runs ava" explains a script).
+ */
+const RESULT_AFTER =
+  /^\s*(?:(?::|—|-|→|=>)\s*[^,;.]*?\b(?:pass|passes|passed|passing|fail|fails|failed|failing|ok|exit|exited|succeeded|green|errors?|\d+\s+tests?)\b|(?:now\s+|still\s+)?(?:passes|passed|succeeds|succeeded|exited|returned|reported|printed|showed|fails|failed|is green|runs clean|is clean|completed|finished)\b)/i;
 
-const NEGATION = /\b(?:not|never|no|without|didn't|don't|doesn't|haven't|hasn't|wasn't|weren't|couldn't|cannot|can't|unable|won't|should|would|could|might|may|must|need|needs|needed|please|will|want|wanted|tried|try|attempted|proposed|propose|suggest|suggested|recommend|if|once|until|unless|before)\b[^,.;:!?]*$/i;
+/** Before a claim in its clause: negations, modals, proposals, and subordinate clauses (not the agent's own result). */
+const NEGATION =
+  /\b(?:not|never|no|none|without|didn't|don't|doesn't|haven't|hasn't|wasn't|weren't|couldn't|cannot|can't|can|unable|won't|should|would|could|might|may|must|need|needs|needed|please|will|want|wanted|tried|try|attempted|proposed|propose|suggest|suggested|recommend|if|once|until|unless|before|when|whenever|since|because|you|your)\b[^,.;:!?]*$/i;
+/** A change claim is the agent's own action: the verb opens its clause, follows I/we, or is coordinated with an earlier one. */
+const OWN_ACTION = /(?:^|\b(?:and|then|also|so|now|finally|first|next)\b|,)\s*(?:(?:i|we)(?:'ve|\s+have|\s+had)?\s+)?(?:(?:also|then|now|just|finally|successfully)\s+)?$/i;
 
 const CHANGE_VERBS =
   "fixed|updated|changed|modified|edited|patched|rewrote|rewritten|wrote|written|created|added|removed|deleted|renamed|moved|replaced|refactored|implemented|corrected|adjusted|amended|tweaked|saved|repaired|cleaned up|reworked";
@@ -33,10 +42,13 @@ const FILE_PASSIVE = new RegExp(`${PATH_TOKEN}\\s+(?:was|is|has been|have been|g
 const TESTS_PASS =
   /\b(?:(?:all|the|both|every|each)\s+)?(?:\d+\s+)?(?:(?:unit|integration|e2e|remaining|existing|new)\s+)?(?:tests?|test suite|specs?|test cases?)\s+(?:now\s+|still\s+|all\s+)?(?:pass|passes|passed|are passing|is passing|succeed|succeeds|succeeded|are green|is green|run green)\b/gi;
 const COMMAND_PASSES = /^\s*(?:now\s+|still\s+)?(?:passes|passed|succeeds|succeeded|is green|runs clean)\b/i;
+/** A count with a result: "20 tests passed", "3 failing", "0 failures"; "the file has 3 tests" is not a result. */
 const COUNT =
-  /(?<![\w.,/-])(\d+)\s+(?:(?:unit|integration|e2e|new|existing)\s+)?(tests?|specs?|assertions?|test cases?|suites?|failures?|failing|failed|passed|passing|errors?|warnings?)\b(?:\s+(?:passed|passing|pass|failed|failing|fail))?/gi;
-const EXIT_CODE =
-  /\b(?:exit(?:ed|s)?\s+(?:with\s+)?(?:(?:exit\s+)?(?:code|status)\s+)?|exit\s+(?:code|status)\s*(?:was|is|of|=|:)?\s*|return(?:ed|s)\s+(?:exit\s+)?(?:code|status)\s+)(\d+)\b/gi;
+  /(?<![\w.,/-])(\d+)\s+(?:(?:unit|integration|e2e|new|existing)\s+)?(tests?|specs?|assertions?|test cases?|suites?|failures?|failing|failed|passed|passing|errors?|warnings?)\b(\s+(?:passed|passing|pass|failed|failing|fail|ok|succeeded|ran|run))?/gi;
+const RESULT_NOUN = /^(failures?|failing|failed|passed|passing)$/;
+/** Past-tense exit statements are claims; the noun forms ("exit 0", "exit code 1") only beside a command that ran. */
+const EXIT_CODE_PAST = /\b(?:exited\s+(?:with\s+)?(?:(?:exit\s+)?(?:code|status)\s+)?|(?:returned|finished\s+with|ended\s+with)\s+(?:exit\s+)?(?:code|status)\s+)(\d+)\b/gi;
+const EXIT_CODE_NOUN = /\bexit(?:\s+(?:code|status))?\s*(?:was|is|of|=|:)?\s*(\d+)\b/gi;
 
 type Span = { start: number; end: number; command: string; quote: string };
 
@@ -95,8 +107,9 @@ function fileClaims(sentence: string): Claim[] {
   for (const pattern of [FILE_DIRECT, FILE_PREPOSITION, FILE_REMOVED_FROM, FILE_PASSIVE]) {
     for (const match of sentence.matchAll(pattern)) {
       const path = pattern === FILE_PASSIVE ? match[1] : match[2];
-      const verbAt = (match.index ?? 0) + (pattern === FILE_PASSIVE ? match[0].length : 0);
-      if (path === undefined || seen.has(path) || negated(sentence, pattern === FILE_PASSIVE ? match.index ?? 0 : verbAt)) continue;
+      const at = match.index ?? 0;
+      if (path === undefined || seen.has(path) || negated(sentence, at)) continue;
+      if (pattern !== FILE_PASSIVE && !OWN_ACTION.test(sentence.slice(0, at))) continue;
       if (/^\d+(\.\d+)+$/.test(path)) continue;
       seen.add(path);
       claims.push({ kind: "file_changed", quote: match[0].trim(), path: path.replace(/^`|`$/g, "") });
@@ -119,17 +132,27 @@ export function extractClaims(completionText: string): Claim[] {
     for (const match of sentence.matchAll(COUNT)) {
       const at = match.index ?? 0;
       if (negated(sentence, at) || /\b(?:line|lines|column|col|step|version|v|node|python|item|items|issue|#)\s*$/i.test(sentence.slice(0, at))) continue;
-      claims.push({ kind: "count", quote: match[0].trim(), number: Number(match[1]), noun: match[2].toLowerCase(), command: commandBefore(spans, at) });
+      const noun = match[2].toLowerCase();
+      const command = commandBefore(spans, at);
+      const isResult = match[3] !== undefined || RESULT_NOUN.test(noun) || command !== undefined;
+      // Error and warning counts are results only as "0 errors" or beside a command that ran.
+      if (!isResult || (/^(errors?|warnings?)$/.test(noun) && match[1] !== "0" && command === undefined)) continue;
+      claims.push({ kind: "count", quote: match[0].trim(), number: Number(match[1]), noun, command });
     }
     for (const match of sentence.matchAll(TESTS_PASS)) {
       const at = match.index ?? 0;
       if (negated(sentence, at)) continue;
       claims.push({ kind: "tests_pass", quote: match[0].trim(), command: commandBefore(spans, at) });
     }
-    for (const match of sentence.matchAll(EXIT_CODE)) {
-      const at = match.index ?? 0;
-      if (negated(sentence, at)) continue;
-      claims.push({ kind: "exit_code", quote: match[0].trim(), code: Number(match[1]), command: commandBefore(spans, at) });
+    const exitClaims = new Set<number>();
+    for (const pattern of [EXIT_CODE_PAST, EXIT_CODE_NOUN]) {
+      for (const match of sentence.matchAll(pattern)) {
+        const at = match.index ?? 0;
+        const command = commandBefore(spans, at);
+        if (exitClaims.has(at) || negated(sentence, at) || (pattern === EXIT_CODE_NOUN && command === undefined && !/\(\s*$/.test(sentence.slice(0, at)))) continue;
+        exitClaims.add(at);
+        claims.push({ kind: "exit_code", quote: match[0].trim(), code: Number(match[1]), command });
+      }
     }
     claims.push(...fileClaims(sentence));
   }
