@@ -26,7 +26,8 @@ const packageManagerBuiltins = new Set([
   "prune", "publish", "rebuild", "remove", "rm", "root", "server", "set", "setup", "store", "tag", "team", "unlink", "up", "update", "upgrade",
   "upgrade-interactive", "version", "versions", "why", "workspace", "workspaces", "install", "i",
 ]);
-const cargoBuilds = new Set(["build", "b", "run", "r", "test", "t", "check", "c", "bench", "doc", "d", "clippy", "install", "fix", "rustc", "rustdoc"]);
+/** cargo subcommands that compile or run nothing of the workspace; any other (a build, an alias, a `cargo-<name>` plugin) may. */
+const cargoInert = new Set(["metadata", "tree", "version", "--version", "-V", "help", "--help", "-h", "search", "locate-project", "pkgid", "verify-project", "read-manifest", "fetch", "generate-lockfile", "update", "vendor", "fmt", "login", "logout", "owner", "yank", "list", "--list", "info", "config", "new", "init", "add", "remove", "clean"]);
 
 function packageScript(runner: "npm" | "pnpm" | "yarn", words: string[]): WorkspaceScript | undefined {
   const sub = words[1];
@@ -82,7 +83,7 @@ export function workspaceScriptOf(command: string): WorkspaceScript | undefined 
       const cargoScripts = ["build.rs", "(and the workspace's proc-macro crates)"];
       // `cargo +nightly build`, `cargo --locked build`: only the whole command names it.
       if (words[1] !== undefined && /^[-+]/.test(words[1])) return { runner: "cargo", scripts: cargoScripts, words: words.length };
-      return words[1] !== undefined && cargoBuilds.has(words[1]) ? { runner: "cargo", scripts: cargoScripts, words: 2 } : undefined;
+      return words[1] !== undefined && !cargoInert.has(words[1]) ? { runner: "cargo", scripts: cargoScripts, words: 2 } : undefined;
     }
     default:
       return /^python(\d(\.\d+)?)?$/.test(program) ? pythonScript(words) : undefined;

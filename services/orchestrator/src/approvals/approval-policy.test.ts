@@ -112,6 +112,8 @@ describe("commandMatchesPrefix", () => {
     expect(commandMatchesPrefix("npm run --silent build", ["npm"])).toBe(false);
     expect(commandMatchesPrefix("npm run --silent build", ["npm run --silent build"])).toBe(true);
     expect(commandMatchesPrefix("cargo +nightly build", ["cargo"])).toBe(false);
+    expect(commandMatchesPrefix("cargo xtask dist", ["cargo"])).toBe(false);
+    expect(commandMatchesPrefix("cargo tree", ["cargo"])).toBe(true);
     expect(commandMatchesPrefix("pnpm -r test", ["pnpm -r"])).toBe(false);
     // Not workspace scripts: plain prefixes still cover them.
     expect(commandMatchesPrefix("npm run", ["npm"])).toBe(true);

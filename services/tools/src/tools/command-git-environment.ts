@@ -1,6 +1,7 @@
 import { dirname } from "node:path";
 import type { ToolContext } from "../framework/tool-types.js";
 import { gitConfigEnvironment, neutralGitSettings, programSettingsFor } from "./git-program-settings.js";
+import { toolConfigOverrides } from "./tool-config-overrides.js";
 
 /**
  * The config names of the repository at the command's cwd and of every repository nested below it
@@ -22,11 +23,12 @@ export type CommandGitEnvironment = { ok: true; env: Record<string, string>; dri
  * overrides (which win over every config file) for each setting that can name a program. The
  * repository's config (and that of repositories nested below the cwd) is listed first, inside the
  * sandbox, so its filter/diff/merge drivers, aliases and url-scoped helpers are blanked by name.
+ * The other tools' overrides (`toolConfigOverrides`: cargo wrappers, yarn-path) ride along.
  * Applied to every command, not only auto-approved ones: a person approving `git status` approves git, not the repository's fsmonitor.
  */
 export async function commandGitEnvironment(context: ToolContext, cwd: string): Promise<CommandGitEnvironment> {
   const root = context.workspace.root;
-  const fixed = { GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CEILING_DIRECTORIES: dirname(root), GIT_PAGER: "cat" };
+  const fixed = { ...toolConfigOverrides(), GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CEILING_DIRECTORIES: dirname(root), GIT_PAGER: "cat" };
   const neutral = neutralGitSettings();
   const listing = await context.sandbox.run({
     argv: ["sh", "-c", listAllConfigNames],
