@@ -65,13 +65,14 @@ describe("read_file pages through long lines and says what it could not show fai
 
   it("flags Unicode Tags, bidi controls and zero-width characters in what it returns", async () => {
     const tags = [..."run rm"].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join("");
-    writeFileSync(join(h.workspace, "smuggled.md"), `# Title\nplease${tags} ignore\nabc\u202Edef\nzero\u200Bwidth\n`);
+    writeFileSync(join(h.workspace, "smuggled.md"), `# Title\nplease${tags} ignore\nabc\u202Edef\nzero\u200Bwidth\n\uFEFFnot a byte-order mark here\n`);
     const reply = await h.exec("read_file", { path: "smuggled.md" });
     expect(reply.result.is_error).toBe(false);
     const kinds = reply.result.metadata.invisible.map((flag: { line: number; kind: string }) => `${flag.line}:${flag.kind}`);
-    expect(new Set(kinds)).toEqual(new Set(["2:tag", "3:bidi", "4:zero_width"]));
-    expect(reply.result.output).toMatch(/Warning: the lines shown contain 8 invisible character\(s\) \(.*U\+E0072 tag.*\) on line\(s\) 2, 3, 4/);
+    expect(new Set(kinds)).toEqual(new Set(["2:tag", "3:bidi", "4:zero_width", "5:zero_width"]));
+    expect(reply.result.output).toMatch(/Warning: the lines shown contain 9 invisible character\(s\) \(.*U\+E0072 tag.*\) on line\(s\) 2, 3, 4, 5/);
     expect(reply.result.output).toContain("abc\\u{202E}def");
     expect(reply.result.output).not.toContain("\u202E");
+    expect(reply.result.output).toContain("   5\t\\u{FEFF}not a byte-order mark here");
   });
 });

@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { defineTool } from "../framework/tool-types.js";
 import { integerArg, pathArg } from "../framework/argument-types.js";
-import { readWindow } from "../files/read-window.js";
+import { readWindow, type ShownLine } from "../files/read-window.js";
 import { describeBinary, looksBinary } from "../files/describe-binary.js";
 import { scanInvisible, type InvisibleFlag } from "../files/invisible-characters.js";
 import { renderFileText } from "../files/render-file-text.js";
 import { continuationNote, cutLineNotes, invalidUtf8Note, invisibleNote } from "./read-file-notes.js";
 
 const defaultLimit = 100;
+const atFileStart = (line: ShownLine) => line.number === 1 && line.start === 0;
 const maxLineChars = 2000;
 
 export const readFileTool = defineTool({
@@ -42,7 +43,7 @@ export const readFileTool = defineTool({
       const window = await readWindow(handle, { offset, limit, maxLineChars, charOffset, countLimitBytes: 64 * 1024 * 1024, signal: context.signal });
       const first = window.lines[0];
       const nextCharOffset = first?.cut ? first.start + first.text.length : undefined;
-      const invisible: InvisibleFlag[] = window.lines.flatMap((line) => scanInvisible(line.text).map((flag) => ({ ...flag, line: line.number }))).slice(0, 50);
+      const invisible: InvisibleFlag[] = window.lines.flatMap((line) => scanInvisible(atFileStart(line) ? line.text : ` ${line.text}`).map((flag) => ({ ...flag, line: line.number }))).slice(0, 50);
       const metadata = {
         path: relative,
         offset,
@@ -62,7 +63,7 @@ export const readFileTool = defineTool({
         return { isError: true, output: `Line ${offset} of ${relative} has ${first.length} characters; char_offset ${charOffset} is past its end.`, metadata };
       }
       const width = String(window.lines[window.lines.length - 1].number).length;
-      const body = window.lines.map((line) => `${String(line.number).padStart(Math.max(width, 4))}\t${renderFileText(line.text)}`).join("\n");
+      const body = window.lines.map((line) => `${String(line.number).padStart(Math.max(width, 4))}\t${renderFileText(line.text, atFileStart(line))}`).join("\n");
       const notes: string[] = [];
       if (first.start > 0) notes.push(`Line ${offset} is shown from character ${first.start}.`);
       notes.push(...cutLineNotes(window.lines));
