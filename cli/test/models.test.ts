@@ -105,11 +105,17 @@ describe("aide models add, list with discovery, and aide doctor's registry check
     const badFlavor = cli("models", "add", "broken", "--url", "http://127.0.0.1:1/v1", "--model", "m", "--flavor", "olama");
     expect(badFlavor.stderr).toContain("models.1.flavor");
     expect(JSON.parse(readFileSync(join(home, "models.json"), "utf8")).models).toHaveLength(1);
+    const gguf = cli("models", "add", "tiny-configured", "--file", join(home, "models", "tiny.gguf"));
+    expect(gguf.status, gguf.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(home, "models.json"), "utf8")).models[1]).toMatchObject({ id: "tiny-configured", contextBudget: 2048, contextSize: 2048 });
+    expect(cli("models", "add", "ghost", "--file", join(home, "nope.gguf")).stderr).toContain(`file: no GGUF file at ${join(home, "nope.gguf")}`);
     const both = cli("models", "add", "x", "--file", "/a.gguf", "--url", "http://127.0.0.1:1/v1");
     expect(both.status).toBe(2);
     const listed = cli("models");
     expect(listed.stdout).toMatch(/^\* local-qwen\s+openai\s+configured/m);
-    expect(listed.stdout).toMatch(/^ {2}tiny\s+llama\s+discovered/m);
+    // The configured entry for the same file wins over the discovered one.
+    expect(listed.stdout).toMatch(/^ {2}tiny-configured\s+llama\s+configured\s+ctx 2048/m);
+    expect(listed.stdout).not.toMatch(/^ {2}tiny\s+llama\s+discovered/m);
   });
 
   it("aide doctor fails the model check on a broken models.json, naming the field; passes it when valid", () => {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createLogger } from "@aide/runtime";
 import {
-  aideHome as modelHome, createProviders, loadRegistry, modelFilePath, modelStateDir, ModelEngine, ProfileStore, pullModel, registryPath,
+  aideHome as modelHome, createProviders, discoverySettings, ggufTrainedWindow, loadRegistry, modelFilePath, modelStateDir, ModelEngine, ProfileStore, pullModel, registryPath,
   type ModelRegistry, type ModelSpec,
 } from "@aide/model";
 import { addModelEntry } from "./models-file.js";
@@ -55,12 +55,18 @@ function list(registry: ModelRegistry, home: string, json: boolean): number {
   return 0;
 }
 
-function add(id: string | undefined, values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): number {
+async function add(id: string | undefined, values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): Promise<number> {
   if (!id || (values.file === undefined) === (values.url === undefined)) {
     process.stderr.write(`aide models add: give an id and exactly one of --file or --url\n${usage}\n`);
     return 2;
   }
-  const context = values.context === undefined ? undefined : Number(values.context);
+  if (typeof values.file === "string" && !existsSync(values.file)) {
+    process.stderr.write(`aide models add: file: no GGUF file at ${values.file}\n`);
+    return 1;
+  }
+  // Without --context a GGUF gets the window its metadata declares (capped like a discovered one).
+  const trained = values.context === undefined && typeof values.file === "string" ? await ggufTrainedWindow(values.file) : undefined;
+  const context = values.context !== undefined ? Number(values.context) : trained !== undefined ? Math.min(trained, discoverySettings(env).maxContext) : undefined;
   const entry: Record<string, unknown> = values.file !== undefined
     ? { id, provider: "llama", file: values.file, ...(context !== undefined ? { contextBudget: context, contextSize: context } : {}) }
     : {

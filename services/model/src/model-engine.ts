@@ -26,6 +26,10 @@ export interface ModelEngineDeps {
   profiles?: ProfileStore;
   /** Tool-call trials per arm when a probe request does not say. Default 3. */
   probeTrials?: number;
+  /** Subject-safe ids for the probe's requests and sessions (default: random). */
+  generateId?: () => string;
+  /** The wall clock (a profile's probed_at). */
+  clock?: () => Date;
 }
 
 /**
@@ -149,14 +153,12 @@ export class ModelEngine {
   async probe(id: string | undefined, options: { refresh?: boolean; trials?: number; automatic?: boolean } = {}, signal?: AbortSignal): Promise<ModelProfile> {
     const spec = this.resolve(id);
     if (spec.provider === "scripted") throw aideError("VALIDATION", { detail: `${spec.id} replays a recorded transcript: there is nothing to probe` });
-    if (options.automatic && spec.provider === "openai" && !isLoopbackUrl(spec.baseUrl) && !this.deps.profiles?.get(profileKey(spec, this.deps.home ?? "") ?? "")) {
-      throw aideError("VALIDATION", { detail: `${spec.id} is a remote endpoint: its probe spends its tokens, so it runs only when asked (aide models probe ${spec.id})` });
-    }
     const key = this.deps.home !== undefined ? profileKey(spec, this.deps.home) : `${spec.provider}:${spec.id}`;
     if (key === undefined) throw aideError("MODEL_UNAVAILABLE", { model: spec.id, detail: "its file is absent" });
-    if (!options.refresh) {
-      const cached = this.deps.profiles?.get(key);
-      if (cached) return cached;
+    const cached = options.refresh ? undefined : this.deps.profiles?.get(key);
+    if (cached) return cached;
+    if (options.automatic && spec.provider === "openai" && !isLoopbackUrl(spec.baseUrl)) {
+      throw aideError("VALIDATION", { detail: `${spec.id} is a remote endpoint: its probe spends its tokens, so it runs only when asked (aide models probe ${spec.id})` });
     }
     const running = this.probes.get(key);
     if (running) return running;
@@ -164,8 +166,8 @@ export class ModelEngine {
     const probe = probeModel(spec, {
       chat: (target, request) => this.chatWith(target, request, signal),
       facts: async (target) => provider.describe?.(target),
-      generateId: () => randomUUID().slice(0, 8),
-      now: () => new Date(),
+      generateId: this.deps.generateId ?? (() => randomUUID().slice(0, 8)),
+      now: this.deps.clock ?? (() => new Date()),
     }, { key, trials: options.trials ?? this.deps.probeTrials ?? 3 }).then((profile) => {
       try {
         this.deps.profiles?.put(profile);

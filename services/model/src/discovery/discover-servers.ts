@@ -110,7 +110,7 @@ export async function discoverServers(settings: DiscoverySettings, fetch: FetchJ
       const found = kind === "ollama" ? await ollamaModels(port, settings, fetch) : await openAiModels(kind, port, settings, fetch);
       return { specs: found.map((model) => specFor(kind, port, model, settings)), line: `${kind} on ${HOST}:${port}: ${found.length} model(s)` };
     } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+      const cause = error instanceof z.ZodError ? "its answer is not a model list" : (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
       return { specs: [], line: `${kind} on ${HOST}:${port}: not found (${cause === "TimeoutError" ? "no answer" : cause})` };
     }
   }));
