@@ -71,8 +71,9 @@ describe("read_file pages through long lines and says what it could not show fai
     const kinds = reply.result.metadata.invisible.map((flag: { line: number; kind: string }) => `${flag.line}:${flag.kind}`);
     expect(new Set(kinds)).toEqual(new Set(["2:tag", "3:bidi", "4:zero_width", "5:zero_width"]));
     expect(reply.result.output).toMatch(/Warning: the lines shown contain 9 invisible character\(s\) \(.*U\+E0072 tag.*\) on line\(s\) 2, 3, 4, 5/);
-    expect(reply.result.output).toContain("abc\\u{202E}def");
+    expect(reply.result.output).toContain("abc⟨U+202E⟩def");
     expect(reply.result.output).not.toContain("\u202E");
-    expect(reply.result.output).toContain("   5\t\\u{FEFF}not a byte-order mark here");
+    expect(reply.result.output).toContain("   5\t⟨U+FEFF⟩not a byte-order mark here");
+    expect(reply.result.output).toContain("shown as ⟨U+…⟩ tokens");
   });
 });

@@ -24,7 +24,7 @@ export function invisibleNote(flags: readonly InvisibleFlag[]): string | null {
   if (flags.length === 0) return null;
   const kinds = [...new Set(flags.map((flag) => `${flag.codepoint} ${flag.kind}`))].slice(0, 5).join(", ");
   const lines = [...new Set(flags.map((flag) => flag.line))].slice(0, 5).join(", ");
-  return `Warning: the lines shown contain ${flags.length}${flags.length >= 50 ? "+" : ""} invisible character(s) (${kinds}) on line(s) ${lines}; they are shown as \\u{…} escapes.`;
+  return `Warning: the lines shown contain ${flags.length}${flags.length >= 50 ? "+" : ""} invisible character(s) (${kinds}) on line(s) ${lines}; they are shown as ⟨U+…⟩ tokens.`;
 }
 
 /** How to continue past the window, or that it reached the end. */
