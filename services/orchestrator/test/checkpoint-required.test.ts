@@ -19,7 +19,7 @@ describe.skipIf(skipReason !== "")(`a failed checkpoint stops an auto-approved w
   let stack: Stack;
   const script = (file: string) => [{ text: call.write(file, `written to ${file}`) }, { text: call.complete(`Wrote ${file}.`) }];
   beforeAll(async () => {
-    stack = await startStack(script("a.txt"), { models: { s2: script("b.txt"), s3: script("c.txt"), s4: script("d.txt"), s5: script("e.txt") } });
+    stack = await startStack(script("a.txt"), { models: { s2: script("b.txt"), s3: script("c.txt"), s4: script("d.txt"), s5: script("e.txt"), s6: script("f.txt") } });
   }, 120_000);
   afterAll(async () => {
     const full = join(stack?.dir ?? "/nonexistent", "full");
@@ -81,6 +81,26 @@ describe.skipIf(skipReason !== "")(`a failed checkpoint stops an auto-approved w
       expect(refused.payload.is_error).toBe(true);
       await stack.terminal(stop);
       expect(existsSync(join(stack.workspace, "c.txt"))).toBe(false);
+    } finally {
+      await startCheckpoints();
+    }
+  });
+
+  it("survives an orchestrator restart: the same approval is offered again with its reason, and proceeding writes once", async () => {
+    await stopCheckpoints();
+    try {
+      const session = await start("s6");
+      const first = await approvalOf(session, "CHECKPOINT_UNAVAILABLE");
+      await stack.services.orchestrator.stop("SIGKILL");
+      await stack.startOrchestrator();
+      const again = await stack.waitFor((e) => e.session === session && e.type === "approval.requested" && e.seq > first.seq, 60_000);
+      expect(idOf(again)).toBe(idOf(first));
+      expect(again.payload).toMatchObject({ checkpoint_failed: { code: "CHECKPOINT_UNAVAILABLE" } });
+      expect(existsSync(join(stack.workspace, "f.txt"))).toBe(false);
+      expect((await stack.command("decision", { session, approval: idOf(again), decision: "approve", checkpoint: "proceed_without" })).ok).toBe(true);
+      await stack.terminal(session);
+      expect(readFileSync(join(stack.workspace, "f.txt"), "utf8")).toContain("written to f.txt");
+      expect(stack.events.filter((e) => e.session === session && e.type === "tool.started" && e.payload.tool === "write_file")).toHaveLength(1);
     } finally {
       await startCheckpoints();
     }

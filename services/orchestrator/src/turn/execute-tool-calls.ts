@@ -91,6 +91,10 @@ async function resumeCheckpointDecision(context: RunContext, call: BatchCall, pr
     const checkpoint = await requireCheckpoint(context, call, preview);
     if (checkpoint.kind === "stop") return stopped(context, call, checkpoint.outcome);
   } else if (meaning.kind === "stop") return stopped(context, call, meaning.outcome);
+  // The person consented to network use before the checkpoint failed: the journal entry still comes first.
+  if (call.network && !(await journalEgress(context, call, preview.command ?? call.name, []))) {
+    return stopped(context, call, errorOutcome("Not run: the egress journal could not record this network use, so the command was not started."));
+  }
   const outcome = await execute(context, call, { network: call.network, expectedDigests: call.expected_digests });
   return meaning === "proceed" ? { ...outcome, output: outcome.output + proceededNote } : outcome;
 }
