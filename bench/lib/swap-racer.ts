@@ -5,8 +5,8 @@ import { join } from "node:path";
 /**
  * The attack of issue 11: a process inside the workspace swaps `<workspace>/swap` between a real
  * directory and a symlink to a directory outside, as fast as it can, in its own process (so the
- * service under test and the racer really run at the same time). The same racer as
- * services/tools/test/swap-racer.ts (the bench is its own package).
+ * service under test and the racer really run at the same time). The tools
+ * service's race test (services/tools/test/jail-race.test.ts) uses this same racer.
  */
 const script = `
 const fs = require("node:fs");

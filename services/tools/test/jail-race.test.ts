@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { startToolsHarness, type ToolsHarness } from "./helpers.js";
-import { listTree, prepareSwap, secretText, startSwapRacer } from "./swap-racer.js";
+import { listTree, prepareSwap, secretText, startSwapRacer } from "../../../bench/lib/swap-racer.js";
 
 /**
  * Issue 11, item 1, bounded: while a racer swaps `swap` between a directory and a symlink to a

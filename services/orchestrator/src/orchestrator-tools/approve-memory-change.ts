@@ -1,4 +1,4 @@
-import { digestOf } from "../events/sanitize-args.js";
+import { textApprovalPreview } from "../approvals/text-approval-preview.js";
 import type { RunContext } from "../run/run-context.js";
 import type { BatchCall, CallOutcome } from "../session/session-record.js";
 import { requestApproval } from "../turn/gate-approval.js";
@@ -31,20 +31,7 @@ export async function approveMemoryChange(context: RunContext, call: BatchCall, 
   const verb = change.action === "remember" ? "Remember for later sessions" : `Forget memory ${change.id ?? ""}`.trimEnd();
   const decision = await requestApproval(context, {
     call,
-    preview: {
-      call_id: call.id,
-      name: call.name,
-      kind: "other",
-      mutating: true,
-      command: `${verb}: ${change.text}`,
-      paths: [],
-      protected: [],
-      invisible: [],
-      network_suspected: false,
-      args_digest: digestOf(JSON.stringify(call.arguments)),
-      file_digests: {},
-      notices: [],
-    },
+    preview: textApprovalPreview(call, { kind: "other", mutating: true, command: `${verb}: ${change.text}` }),
     network: "none",
     networkTokens: [],
     needsProtectedConfirmation: false,

@@ -1,4 +1,4 @@
-import { digestOf } from "../events/sanitize-args.js";
+import { textApprovalPreview } from "../approvals/text-approval-preview.js";
 import type { RunContext } from "../run/run-context.js";
 import type { BatchCall, CallOutcome } from "../session/session-record.js";
 import { checkCompletion } from "../turn/check-completion.js";
@@ -23,20 +23,7 @@ async function switchToAct(context: RunContext, call: BatchCall): Promise<CallOu
   const plan = text(call, "plan");
   const decision = await requestApproval(context, {
     call,
-    preview: {
-      call_id: call.id,
-      name: call.name,
-      kind: "other",
-      mutating: false,
-      command: plan ? `Switch to Act mode with this plan:\n${plan}` : "Switch to Act mode",
-      paths: [],
-      protected: [],
-      invisible: [],
-      network_suspected: false,
-      args_digest: digestOf(JSON.stringify(call.arguments)),
-      file_digests: {},
-      notices: [],
-    },
+    preview: textApprovalPreview(call, { kind: "other", mutating: false, command: plan ? `Switch to Act mode with this plan:\n${plan}` : "Switch to Act mode" }),
     network: "none",
     networkTokens: [],
     needsProtectedConfirmation: false,

@@ -1,4 +1,4 @@
-import { digestOf } from "../events/sanitize-args.js";
+import { textApprovalPreview } from "../approvals/text-approval-preview.js";
 import type { RunContext } from "../run/run-context.js";
 import type { BatchCall, CallOutcome } from "../session/session-record.js";
 import { requestApproval } from "../turn/gate-approval.js";
@@ -26,20 +26,7 @@ export async function approveSecretRead(context: RunContext, call: BatchCall, pa
   const via = named !== undefined && named !== path ? ` (named as ${named}, which resolves to it)` : "";
   const decision = await requestApproval(context, {
     call,
-    preview: {
-      call_id: call.id,
-      name: call.name,
-      kind: "read",
-      mutating: false,
-      command: `Read the secret-looking file ${path}${via} and give its content to the model. It matches ${rule.pattern}: ${rule.reason}.`,
-      paths: [path],
-      protected: [],
-      invisible: [],
-      network_suspected: false,
-      args_digest: digestOf(JSON.stringify(call.arguments)),
-      file_digests: {},
-      notices: [],
-    },
+    preview: textApprovalPreview(call, { kind: "read", mutating: false, command: `Read the secret-looking file ${path}${via} and give its content to the model. It matches ${rule.pattern}: ${rule.reason}.`, paths: [path] }),
     network: "none",
     networkTokens: [],
     needsProtectedConfirmation: false,

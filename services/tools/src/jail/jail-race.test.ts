@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AideError } from "@aide/contracts";
 import { openWorkspace, type Workspace } from "./workspace.js";
-import { listTree, prepareSwap, secretText, startSwapRacer } from "../../test/swap-racer.js";
+import { listTree, prepareSwap, secretText, startSwapRacer } from "../../../../bench/lib/swap-racer.js";
 
 /** The jail's own operations, in this process, against a racer process: many more rounds than over the bus. */
 const rounds = 1500;
