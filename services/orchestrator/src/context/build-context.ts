@@ -1,10 +1,12 @@
 import type { ChatMessage } from "@aide/contracts";
-import { environmentDetails, memoryBlock, type EnvironmentFacts, type MemoryInput } from "./environment-details.js";
+import { environmentDetails, memoryBlock, type EnvironmentFacts, type MemoryInput, type MemoryLimits } from "./environment-details.js";
 
 export type BuildContextInput = {
   system: string;
   /** Strings per the contract; memory records (`{ id, text }`) are accepted too. At most eight are used. */
   memories: MemoryInput[];
+  /** How many memories of what length the prompt takes (`memoryLimitsFor` the tier; full by default). */
+  memoryLimits?: MemoryLimits;
   messages: ChatMessage[];
   budgetChars: number;
   /** Rendered environment details, or the facts to render (workspace, mode, now). */
@@ -45,7 +47,7 @@ function truncateMiddle(message: ChatMessage, maxChars: number): ChatMessage {
  * messages are dropped newest-first as a fallback and counted in `dropped`.
  */
 export function buildContext(input: BuildContextInput): BuiltContext {
-  const header = [input.system, environmentDetails(input.environment), memoryBlock(input.memories)].filter((part) => part !== "");
+  const header = [input.system, environmentDetails(input.environment), memoryBlock(input.memories, input.memoryLimits)].filter((part) => part !== "");
   const system: ChatMessage = { role: "system", content: header.join("\n\n") };
   const visible = input.messages.filter((message) => VISIBLE_ROLES.has(message.role)).map(stripRenderedToolCalls);
   const systemChars = messageChars(system);

@@ -5,7 +5,7 @@ import { wrapToolResult } from "./wrap-tool-result.js";
 import { modeNotice } from "./mode-notice.js";
 import { buildContext } from "./build-context.js";
 import { compactionPrompt, planCompaction } from "./compaction.js";
-import { AGENT_NOTES_HEADING } from "./environment-details.js";
+import { AGENT_NOTES_HEADING, memoryBlock, memoryLimitsFor } from "./environment-details.js";
 import { parseToolCalls, toParserSpecs } from "../parser/index.js";
 
 function tool(name: string, properties: string[], required: string[], readOnly = false): ToolDescriptor {
@@ -258,5 +258,18 @@ describe("planCompaction and compactionPrompt", () => {
     expect(prompt[0].content).toMatch(/untrusted data/);
     expect(prompt[1].content).toContain("Fix the failing test");
     expect(prompt[1].content).toContain("run_command");
+  });
+});
+
+describe("memories in a small window", () => {
+  const notes = Array.from({ length: 8 }, (_, index) => ({ id: `m${index}`, text: `note ${index} ${"x".repeat(480)}`, author: "agent" as const }));
+
+  it("the compact tier takes two notes of at most 200 characters, the full tier eight of 500", () => {
+    const compact = memoryBlock(notes, memoryLimitsFor("compact"));
+    const full = memoryBlock(notes, memoryLimitsFor("full"));
+    expect(compact.match(/<agent_note /g)).toHaveLength(2);
+    expect(full.match(/<agent_note /g)).toHaveLength(8);
+    expect(compact).toContain("… [cut]");
+    expect(compact.length).toBeLessThan(full.length / 3);
   });
 });

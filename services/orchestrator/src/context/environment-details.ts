@@ -1,3 +1,4 @@
+import type { PromptTier } from "@aide/contracts";
 import { neutralizeTags } from "./wrap-tool-result.js";
 
 export type EnvironmentFacts = { workspace: string; mode: string; now: string | Date };
@@ -12,7 +13,21 @@ export type MemoryInput =
   | { id?: string; text: string; author?: "person" | "agent" | "unknown"; created_at?: string; provenance?: { session: string; approved_by: string } };
 
 export const MAX_MEMORIES = 8;
-const MAX_MEMORY_CHARS = 500;
+
+/** How many memories, of how many characters each, a prompt takes. */
+export interface MemoryLimits {
+  count: number;
+  chars: number;
+}
+
+/**
+ * The full tier takes eight notes of 500 characters; the compact tier (windows up to 8k tokens)
+ * two of 200, so memories cannot crowd the task out of a 2k window (at the shipped model's 1.4
+ * characters a token, eight full notes alone would be ~2,900 tokens).
+ */
+export function memoryLimitsFor(tier: PromptTier): MemoryLimits {
+  return tier === "compact" ? { count: 2, chars: 200 } : { count: MAX_MEMORIES, chars: 500 };
+}
 
 /**
  * Environment details, given once. Only the date of `now` is shown: a clock that ticks each turn
@@ -24,8 +39,9 @@ export function environmentDetails(environment: string | EnvironmentFacts): stri
   return `# Environment\nWorkspace: ${environment.workspace}\nMode: ${environment.mode.toUpperCase()}\nDate: ${now.slice(0, 10)}`;
 }
 
-function clean(text: string): string {
-  return neutralizeTags(text.replace(/\s+/g, " ").trim().slice(0, MAX_MEMORY_CHARS)).text;
+function clean(text: string, chars: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return neutralizeTags(flat.length > chars ? `${flat.slice(0, chars)}… [cut]` : flat).text;
 }
 
 function attribute(value: string): string {
@@ -47,15 +63,15 @@ function agentNote(memory: Exclude<MemoryInput, string> | string, text: string):
 }
 
 /**
- * Up to eight memories. The person's own notes are background they saved; notes an agent run
+ * Up to `limits.count` memories (eight in the full tier). The person's own notes are background they saved; notes an agent run
  * wrote (even ones a person approved: the text is the model's and may copy a poisoned file) go
  * under their own heading as untrusted data, never presented as the person's wishes.
  */
-export function memoryBlock(memories: MemoryInput[]): string {
+export function memoryBlock(memories: MemoryInput[], limits: MemoryLimits = memoryLimitsFor("full")): string {
   const person: string[] = [];
   const agent: string[] = [];
-  for (const memory of memories.slice(0, MAX_MEMORIES)) {
-    const text = clean(typeof memory === "string" ? memory : memory.text);
+  for (const memory of memories.slice(0, limits.count)) {
+    const text = clean(typeof memory === "string" ? memory : memory.text, limits.chars);
     if (text === "") continue;
     if (typeof memory !== "string" && memory.author === "person") person.push(`- ${text}`);
     else agent.push(agentNote(memory, text));

@@ -7,7 +7,7 @@ export { buildContext, messageChars, COMPACTION_THRESHOLD } from "./build-contex
 export type { BuildContextInput, BuiltContext } from "./build-context.js";
 export { planCompaction, compactionPrompt } from "./compaction.js";
 export type { CompactionPlan } from "./compaction.js";
-export { environmentDetails, memoryBlock, MAX_MEMORIES, AGENT_NOTES_HEADING, PERSON_NOTES_HEADING } from "./environment-details.js";
+export { environmentDetails, memoryBlock, memoryLimitsFor, MAX_MEMORIES, AGENT_NOTES_HEADING, PERSON_NOTES_HEADING } from "./environment-details.js";
 export type { EnvironmentFacts, MemoryInput } from "./environment-details.js";
 export { exampleCall } from "./tool-examples.js";
 export { compactSystemPrompt, compactToolLine } from "./compact-prompt.js";

@@ -1,5 +1,5 @@
 import type { ChatMessage, ToolDescriptor } from "@aide/contracts";
-import { buildContext, compactionPrompt, MAX_MEMORIES, modeNotice, modelFit, planCompaction, systemPrompt, type ModelFit } from "../context/index.js";
+import { buildContext, compactionPrompt, memoryLimitsFor, modeNotice, modelFit, planCompaction, systemPrompt, type ModelFit } from "../context/index.js";
 import type { Memory } from "../memory/memory-store.js";
 import { selectTools } from "../routing/index.js";
 import type { RunContext } from "../run/run-context.js";
@@ -71,10 +71,12 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
   const tools = selectTools(context.task, runCatalog(context), record.mode, fit.tier);
   const system = ensureSystem(context, tools, fit);
   // Memories and the time are fixed per run: the prompt prefix must not change between turns.
-  if (context.memories === undefined) context.memories = await loadMemories(context);
+  const memoryLimits = memoryLimitsFor(fit.tier);
+  if (context.memories === undefined) context.memories = await loadMemories(context, memoryLimits.count);
   const input = {
     system,
     memories: context.memories.map((memory) => ({ id: memory.id, text: memory.text, author: memory.author, created_at: memory.created_at, provenance: memory.provenance })),
+    memoryLimits,
     budgetChars: (context.contextChars ??= fit.budgetChars),
     environment: { workspace: record.workspace, mode: record.mode, now: new Date(context.startedAtMs).toISOString() },
   };
@@ -100,9 +102,9 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
  * The run's memories, loaded once; the person sees them (who wrote each, from which session and
  * after reading what) in `memory.loaded` before the model works with them.
  */
-async function loadMemories(context: RunContext): Promise<Memory[]> {
+async function loadMemories(context: RunContext, limit: number): Promise<Memory[]> {
   if (context.depth > 0) return [];
-  const memories = await context.seams.memory.recall(context.session.record.user, undefined, MAX_MEMORIES).catch((error: unknown) => {
+  const memories = await context.seams.memory.recall(context.session.record.user, undefined, limit).catch((error: unknown) => {
     context.logger.warn({ err: error }, "recalling memories failed; the run goes on without them");
     return [];
   });
