@@ -44,6 +44,13 @@ export function createTranscript() {
           textEntry.raw += p.text;
           setEntryText(textEntry.element, proseOnly(textEntry.raw));
           return;
+        case "memory.loaded":
+          // The person sees, before the model works with them, which notes this run was given and who wrote them.
+          for (const memory of (p.memories ?? []) as Array<{ id: string; text: string; author: string; provenance?: { session: string; approved_by: string } }>) {
+            const who = memory.author === "person" ? "your note" : `note an earlier agent run wrote${memory.provenance ? ` (session ${memory.provenance.session}, approved by ${memory.provenance.approved_by})` : ""}; unverified`;
+            add("memory", `🗒 memory ${memory.id}, ${who}: ${memory.text}`);
+          }
+          return;
         case "tool.started":
           return add("tool", `▸ ${p.tool} ${JSON.stringify(p.args).slice(0, 200)}`);
         case "tool.completed":
