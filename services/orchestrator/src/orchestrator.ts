@@ -109,6 +109,7 @@ export class Orchestrator {
     record.model = request.model ?? this.seams.config.defaultModel ?? record.model ?? "";
     record.max_iterations = request.max_iterations ?? this.seams.config.maxIterations;
     record.auto_approve = request.auto_approve ?? { edits: false, commands: [] };
+    record.approval_timeout_ms = request.approval_timeout_seconds === undefined ? undefined : request.approval_timeout_seconds * 1000;
     record.iterations = 0;
     record.run_started_at = now;
     record.result = undefined;

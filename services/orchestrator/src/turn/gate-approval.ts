@@ -29,6 +29,9 @@ export interface ApprovalRequest {
   memory?: { action: "remember" | "forget"; id?: string; text: string };
 }
 
+/** The feedback of an approval refused by `auto_approve.deny_unmatched` (the model reads it). */
+export const denyUnmatchedFeedback = "refused by --deny-rest: not covered by the approval policy (auto_approve.deny_unmatched); do not retry it unchanged";
+
 export type ApprovalKind = "tool" | "memory" | "secret_read" | "mode_switch";
 
 /**
@@ -41,7 +44,7 @@ export async function requestApproval(context: RunContext, request: ApprovalRequ
   const { seams, session } = context;
   const now = seams.now();
   const id = seams.generateId();
-  const expiresAt = new Date(now.getTime() + seams.config.approvalTimeoutMs).toISOString();
+  const expiresAt = new Date(now.getTime() + (session.record.approval_timeout_ms ?? seams.config.approvalTimeoutMs)).toISOString();
   const payload = {
     approval: id,
     call_id: request.call.id,
@@ -82,7 +85,10 @@ export async function requestApproval(context: RunContext, request: ApprovalRequ
   request.call.approval = id;
   session.record.state = "awaiting_approval";
   // The waiter exists before anyone can see the request, so an immediate decision is never lost.
-  const decided = session.waiter.wait(id, expiresAt, session.signal);
+  // Under `deny_unmatched` nobody is waited for: the request is published and refused at once.
+  const decided = session.record.auto_approve.deny_unmatched
+    ? Promise.resolve<DecisionOutcome>({ decision: "reject", feedback: denyUnmatchedFeedback, source: "policy" })
+    : session.waiter.wait(id, expiresAt, session.signal);
   await context.persist();
   if (context.depth > 0) await session.persist();
   await session.emit("approval.requested", payload, context.depth, context.run);
