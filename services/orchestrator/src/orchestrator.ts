@@ -70,6 +70,9 @@ export class Orchestrator {
     let runtime: SessionRuntime;
     if (request.session) {
       runtime = await this.load(request.session);
+      // A run that has published its end may still be closing its processes (`aide run --continue`
+      // right after a run): the new run waits for that instead of being refused.
+      if (runtime.running && !isActive(runtime.record.state)) await runtime.running;
       if (isActive(runtime.record.state) || runtime.running) throw aideError("ALREADY_RUNNING", { session: request.session });
       if (runtime.record.workspace !== workspace) throw aideError("VALIDATION", { detail: "a session keeps its workspace" });
       const claimed = await this.seams.store.claim(request.session, this.seams.instanceId, this.seams.now(), this.seams.config.leaseMs);
