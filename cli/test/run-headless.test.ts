@@ -100,7 +100,8 @@ describe("aide run headless: --json, --allow-command, --deny-rest, --resume, --c
     const decided = events.filter((event) => event.type === "approval.decided");
     expect(decided.map((event) => event.payload.decision)).toEqual(["auto", "reject"]);
     expect(decided[1].payload.feedback).toMatch(/^refused by --deny-rest: not covered by the approval policy/);
-    expect(completed[1].payload.summary).toMatch(/rejected/);
+    expect(completed[1].payload.summary).toMatch(/approval policy covers no such call/);
+    expect(completed[1].payload.metadata).toMatchObject({ denied: "rejected", refused_by: "policy" });
     // The run went on after the refusal: the model was asked again and the run completed.
     const afterRefusal = events.slice(events.indexOf(decided[1]));
     expect(afterRefusal.some((event) => event.type === "model.requested")).toBe(true);
