@@ -6,7 +6,7 @@
 const commands: Record<string, { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> }> = {
   up: { summary: "start nats-server and the five services (the supervisor)", load: () => import("./commands/up.js") },
   demo: { summary: "start the stack and run a real session on examples/sample-project", load: () => import("./commands/demo.js") },
-  run: { summary: 'run a task: aide run "<task>" [--workspace DIR] [--mode plan|act]', load: () => import("./commands/run.js") },
+  run: { summary: 'run a task: aide run "<task>" [--workspace DIR] [--json] [--allow-command P] [--deny-rest]; --resume ID / --continue', load: () => import("./commands/run.js") },
   sessions: { summary: "list sessions", load: () => import("./commands/sessions.js") },
   approve: { summary: "decide a pending approval", load: () => import("./commands/approve.js") },
   restore: { summary: "restore a checkpoint (preview first)", load: () => import("./commands/restore.js") },

@@ -27,6 +27,17 @@ export const AutoApproveSchema = z.object({
    * Absent means false.
    */
   memory: z.boolean().optional(),
+  /**
+   * Every write and every command runs without asking, as if `edits` were set and every command
+   * had a rule naming it (workspace scripts included). Never protected paths, invisible
+   * characters, network use, secret-file reads or memory: those keep their own rules. Absent means false.
+   */
+  all: z.boolean().optional(),
+  /**
+   * Whatever no rule covers is refused at once (a reject with feedback saying so) instead of
+   * waiting for a person: for headless runs (`aide run --deny-rest`). Absent means false.
+   */
+  deny_unmatched: z.boolean().optional(),
 });
 export type AutoApprove = z.infer<typeof AutoApproveSchema>;
 
@@ -40,6 +51,8 @@ export const StartRequestSchema = z.object({
   user: IdSchema.default("local"),
   auto_approve: AutoApproveSchema.optional(),
   max_iterations: z.number().int().positive().max(200).optional(),
+  /** How long each approval of this run waits before it is denied; absent, the orchestrator's default (10 minutes). */
+  approval_timeout_seconds: z.number().int().positive().max(86_400).optional(),
 });
 export type StartRequest = z.infer<typeof StartRequestSchema>;
 export const StartResultSchema = z.object({ session: IdSchema, run: IdSchema, state: RunStateSchema });

@@ -17,6 +17,8 @@ export interface FollowOptions {
   spinner: Spinner;
   /** Present when a person can answer approvals here (a TTY). */
   prompt?: LinePrompt;
+  /** Follow from after this seq (a resumed session: its earlier runs are not shown again). */
+  since?: number;
 }
 
 export interface Outcome {
@@ -150,6 +152,7 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
   const stream = openEventStream({
     ...client.connection,
     session,
+    ...(options.since !== undefined ? { since: options.since } : {}),
     onFrame(frame: WsFrame) {
       if (frame.type === "event" || frame.type === "approval.pending") onEvent(frame.event as unknown as AnyEvent);
       else if (frame.type === "error") {

@@ -24,3 +24,15 @@ export function stringOption(options: Record<string, string | true>, name: strin
   const value = options[name];
   return typeof value === "string" ? value : undefined;
 }
+
+/** Every value of a repeatable option (`--name a --name b`, `--name=c`), in order. */
+export function repeatedOption(argv: string[], name: string): string[] {
+  const values: string[] = [];
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index];
+    if (arg === "--") break;
+    if (arg.startsWith(`--${name}=`)) values.push(arg.slice(name.length + 3));
+    else if (arg === `--${name}` && index + 1 < argv.length && !argv[index + 1].startsWith("--")) values.push(argv[++index]);
+  }
+  return values;
+}

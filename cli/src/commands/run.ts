@@ -1,35 +1,61 @@
 import { resolve } from "node:path";
 import { ModeSchema } from "@aide/contracts";
-import { createGatewayClient } from "../client/gateway-client.js";
-import { followSession } from "../client/follow-session.js";
+import { createGatewayClient, type GatewayClient } from "../client/gateway-client.js";
+import { followSession, type Outcome } from "../client/follow-session.js";
+import { followSessionJson } from "../client/follow-session-json.js";
 import { createLinePrompt } from "../client/line-prompt.js";
-import { parseArgs, stringOption } from "../client/parse-args.js";
+import { parseArgs, repeatedOption, stringOption } from "../client/parse-args.js";
 import { reportError } from "../client/require-stack.js";
+import { ContinuationError, resolveContinuation, type Continuation } from "../client/resolve-continuation.js";
+import { combineRunPolicy, loadRunPolicyFile, RunPolicyError, runPolicyFromFlags, type RunPolicy } from "../client/run-policy.js";
 import { createSpinner } from "../client/spinner.js";
 import { findStack, startStack, type StartedStack } from "../client/stack-discovery.js";
 import { createStyle } from "../client/terminal-style.js";
+import { aideHome } from "../supervisor/aide-home.js";
 
-const usage = 'usage: aide run "<task>" [--workspace DIR] [--mode plan|act] [--model ID] [--auto-approve reads|edits]';
+const usage = [
+  'usage: aide run "<task>" [--workspace DIR] [--mode plan|act] [--model ID] [--json]',
+  "         [--auto-approve reads|edits|all] [--allow-command PREFIX]... [--deny-rest] [--approval-timeout SECONDS] [--config FILE]",
+  '       aide run --resume SESSION "<message>" | aide run --continue "<message>"',
+].join("\n");
+const booleans = ["help", "json", "deny-rest", "continue"];
 
 /**
  * `aide run "<task>"`: uses the running stack (or starts one and stops it at the end), starts a
- * session, streams it, asks for approvals when there is a terminal, and exits 0 when the run is done.
+ * session (or a new run of one: `--resume`, `--continue`), streams it, asks for approvals when
+ * there is a terminal, and exits 0 done, 3 unverified, 1 failed, 130 aborted. With `--json`
+ * stdout holds only the events, one per line, and the summary last; people's messages go to stderr.
  */
 export async function run(argv: string[]): Promise<number> {
-  const { positionals, options } = parseArgs(argv, ["help"]);
+  const { positionals, options } = parseArgs(argv, booleans);
   const task = positionals.join(" ").trim();
   if (options.help || !task) {
     process.stderr.write(usage + "\n");
     return options.help ? 0 : 2;
   }
   const mode = ModeSchema.safeParse(stringOption(options, "mode") ?? "act");
-  const autoApprove = stringOption(options, "auto-approve");
-  if (!mode.success || (autoApprove !== undefined && !["reads", "edits"].includes(autoApprove))) {
+  const resume = stringOption(options, "resume");
+  if (!mode.success || options.resume === true || (resume !== undefined && options.continue === true)) {
     process.stderr.write(usage + "\n");
     return 2;
   }
-  const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
-  const style = createStyle(Boolean(process.stdout.isTTY) && !process.env.NO_COLOR);
+  let policy: RunPolicy;
+  try {
+    const flags = runPolicyFromFlags({
+      allowCommand: repeatedOption(argv, "allow-command"),
+      autoApprove: options["auto-approve"] === true ? "" : stringOption(options, "auto-approve"),
+      denyRest: options["deny-rest"] === true,
+      approvalTimeout: options["approval-timeout"] === true ? "" : stringOption(options, "approval-timeout"),
+    });
+    policy = combineRunPolicy(loadRunPolicyFile(stringOption(options, "config"), aideHome().root), flags);
+  } catch (error) {
+    if (!(error instanceof RunPolicyError)) throw error;
+    process.stderr.write(`aide: ${error.message}\n${usage}\n`);
+    return 2;
+  }
+  const json = options.json === true;
+  const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY) && !json;
+  const style = createStyle(Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && !json);
   let started: StartedStack | undefined;
   let connection = findStack();
   const workspace = resolve(stringOption(options, "workspace") ?? process.cwd());
@@ -40,38 +66,30 @@ export async function run(argv: string[]): Promise<number> {
       connection = started.connection;
     }
     const client = createGatewayClient(connection);
+    let continuation: Continuation | undefined;
+    try {
+      continuation = await resolveContinuation(client, { resume, continueIn: options.continue === true ? workspace : undefined });
+    } catch (error) {
+      if (!(error instanceof ContinuationError)) throw error;
+      process.stderr.write(`aide: ${error.message}\n`);
+      return 2;
+    }
+    // Read before the new run starts, so only its events are followed.
+    const since = continuation ? (await client.status(continuation.session)).last_seq : 0;
     const start = await client.start({
       task,
-      workspace,
+      workspace: continuation?.workspace ?? workspace,
       mode: mode.data,
+      ...(continuation ? { session: continuation.session } : {}),
       ...(stringOption(options, "model") ? { model: stringOption(options, "model") } : {}),
-      ...(autoApprove ? { auto_approve: { edits: autoApprove === "edits", commands: [] } } : {}),
+      ...(policy.autoApprove ? { auto_approve: policy.autoApprove } : {}),
+      ...(policy.approvalTimeoutSeconds !== undefined ? { approval_timeout_seconds: policy.approvalTimeoutSeconds } : {}),
     });
-    process.stdout.write(style.dim(`session ${start.session} · run ${start.run} · ${workspace}`) + "\n");
-    const follower = followSession({
-      client,
-      session: start.session,
-      out: process.stdout,
-      style,
-      spinner: createSpinner(process.stderr, interactive),
-      prompt: interactive ? createLinePrompt(process.stdin, process.stdout) : undefined,
-    });
-    let interrupts = 0;
-    const onInterrupt = () => {
-      interrupts += 1;
-      if (interrupts > 1) {
-        started?.signal();
-        process.exit(130);
-      }
-      process.stderr.write("\naide: aborting the run (Ctrl-C again to quit at once)\n");
-      void follower.abort("interrupted at the terminal");
-    };
-    process.on("SIGINT", onInterrupt);
-    process.on("SIGTERM", onInterrupt);
-    const outcome = await follower.outcome;
-    process.off("SIGINT", onInterrupt);
-    process.off("SIGTERM", onInterrupt);
-    return outcome.exitCode;
+    const header = `session ${start.session} · run ${start.run} · ${continuation?.workspace ?? workspace}`;
+    // With --json, stdout is the event stream alone.
+    if (json) process.stderr.write(header + "\n");
+    else process.stdout.write(style.dim(header) + "\n");
+    return await follow(client, start, since, json, interactive, style, started);
   } catch (error) {
     return reportError(error);
   } finally {
@@ -80,4 +98,43 @@ export async function run(argv: string[]): Promise<number> {
       await started.stop();
     }
   }
+}
+
+async function follow(
+  client: GatewayClient,
+  start: { session: string; run: string },
+  since: number,
+  json: boolean,
+  interactive: boolean,
+  style: ReturnType<typeof createStyle>,
+  started: StartedStack | undefined,
+): Promise<number> {
+  const follower: { outcome: Promise<Outcome>; abort?(reason: string): Promise<void> } = json
+    ? followSessionJson({ client, session: start.session, run: start.run, since, out: process.stdout })
+    : followSession({
+        client,
+        session: start.session,
+        since,
+        out: process.stdout,
+        style,
+        spinner: createSpinner(process.stderr, interactive),
+        prompt: interactive ? createLinePrompt(process.stdin, process.stdout) : undefined,
+      });
+  let interrupts = 0;
+  const onInterrupt = () => {
+    interrupts += 1;
+    if (interrupts > 1) {
+      started?.signal();
+      process.exit(130);
+    }
+    process.stderr.write("\naide: aborting the run (Ctrl-C again to quit at once)\n");
+    const abort = follower.abort ?? ((reason: string) => client.abort(start.session, reason).then(() => undefined));
+    void abort("interrupted at the terminal").catch((error: unknown) => process.stderr.write(`aide: abort failed: ${(error as Error).message}\n`));
+  };
+  process.on("SIGINT", onInterrupt);
+  process.on("SIGTERM", onInterrupt);
+  const outcome = await follower.outcome;
+  process.off("SIGINT", onInterrupt);
+  process.off("SIGTERM", onInterrupt);
+  return outcome.exitCode;
 }

@@ -70,6 +70,9 @@ export class Orchestrator {
     let runtime: SessionRuntime;
     if (request.session) {
       runtime = await this.load(request.session);
+      // A run that has published its end may still be closing its processes (`aide run --continue`
+      // right after a run): the new run waits for that instead of being refused.
+      if (runtime.running && !isActive(runtime.record.state)) await runtime.running;
       if (isActive(runtime.record.state) || runtime.running) throw aideError("ALREADY_RUNNING", { session: request.session });
       if (runtime.record.workspace !== workspace) throw aideError("VALIDATION", { detail: "a session keeps its workspace" });
       const claimed = await this.seams.store.claim(request.session, this.seams.instanceId, this.seams.now(), this.seams.config.leaseMs);
@@ -109,6 +112,7 @@ export class Orchestrator {
     record.model = request.model ?? this.seams.config.defaultModel ?? record.model ?? "";
     record.max_iterations = request.max_iterations ?? this.seams.config.maxIterations;
     record.auto_approve = request.auto_approve ?? { edits: false, commands: [] };
+    record.approval_timeout_ms = request.approval_timeout_seconds === undefined ? undefined : request.approval_timeout_seconds * 1000;
     record.iterations = 0;
     record.run_started_at = now;
     record.result = undefined;

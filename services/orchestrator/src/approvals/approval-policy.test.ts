@@ -67,6 +67,19 @@ describe("decideGate (approval policy by code)", () => {
     expect(decideGate({ descriptor: command, mode: "act", preview: curl, network: "forbidden", autoApprove: rules }).kind).toBe("refuse");
   });
 
+  it("`all` covers every plain write and command (workspace scripts too) but never protected paths, invisible characters or network", () => {
+    const all = { edits: false, commands: [], all: true };
+    expect(decideGate({ descriptor: write, mode: "act", preview: preview(), network: "none", autoApprove: all })).toEqual({ kind: "auto", reason: "edit_rule" });
+    const npmTest = preview({ kind: "command", name: "run_command", command: "npm test", paths: [] });
+    expect(decideGate({ descriptor: command, mode: "act", preview: npmTest, network: "none", autoApprove: all })).toEqual({ kind: "auto", reason: "command_rule" });
+    expect(decideGate({ descriptor: command, mode: "act", preview: npmTest, network: "consent_required", autoApprove: all }).kind).toBe("ask");
+    const guarded = preview({ protected: [{ path: ".git/config", reason: "git config" }] });
+    expect(decideGate({ descriptor: write, mode: "act", preview: guarded, network: "none", autoApprove: all })).toEqual({ kind: "ask", needsProtectedConfirmation: true });
+    const hidden = preview({ invisible: [{ line: 1, codepoint: "U+202E", kind: "bidi" }] });
+    expect(decideGate({ descriptor: write, mode: "act", preview: hidden, network: "none", autoApprove: all }).kind).toBe("ask");
+    expect(decideGate({ descriptor: write, mode: "plan", preview: preview(), network: "none", autoApprove: all }).kind).toBe("refuse");
+  });
+
   it("ignores the model's hint: the same call asks whatever requires_approval says", () => {
     const verdict = decideGate({ descriptor: write, mode: "act", preview: preview(), network: "none", autoApprove: noRules });
     expect(verdict.kind).toBe("ask");

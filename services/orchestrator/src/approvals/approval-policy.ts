@@ -64,8 +64,10 @@ export function decideGate(input: GateInput): GateVerdict {
   const needsProtectedConfirmation = preview.protected.length > 0;
   const risky = needsProtectedConfirmation || preview.invisible.length > 0 || input.network !== "none";
   if (!risky) {
-    if (preview.kind === "write" && input.autoApprove.edits) return { kind: "auto", reason: "edit_rule" };
+    const all = input.autoApprove.all === true;
+    if (preview.kind === "write" && (input.autoApprove.edits || all)) return { kind: "auto", reason: "edit_rule" };
     if ((preview.kind === "command" || preview.kind === "process") && preview.command !== undefined) {
+      if (all) return { kind: "auto", reason: "command_rule" };
       if (commandMatchesPrefix(preview.command, input.autoApprove.commands)) return { kind: "auto", reason: "command_rule" };
     }
   }

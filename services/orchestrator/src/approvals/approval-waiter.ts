@@ -8,7 +8,7 @@ export interface DecisionOutcome {
   /** For an approval that says no checkpoint could be taken. */
   checkpoint?: "retry" | "proceed_without";
   /** Who settled it: a person's decision, the timeout, or the end of the run. */
-  source?: "person" | "timeout" | "run_end";
+  source?: "person" | "timeout" | "run_end" | "policy";
 }
 
 interface Waiting {

@@ -37,6 +37,7 @@ export async function explainUnavailableApproval(input: UnavailableApprovalInput
       case "run_end":
         return aideError("APPROVAL_STALE_RUN", { approval, session }, { run: settled.run });
       case "person":
+      case "policy":
         return aideError("APPROVAL_ALREADY_DECIDED", { approval, decision: settled.decision, decided_at: settled.settled_at });
       default: {
         const never: never = settled.settled_by;

@@ -26,6 +26,7 @@ export async function sendMessage(orchestrator: Orchestrator, request: z.infer<t
     user: record.user,
     model: record.model || undefined,
     auto_approve: record.auto_approve,
+    ...(record.approval_timeout_ms === undefined ? {} : { approval_timeout_seconds: Math.ceil(record.approval_timeout_ms / 1000) }),
   });
   await runtime.emit("message.received", { text: request.text });
   return { run: started.run ?? "none", state: "running" };

@@ -33,8 +33,11 @@ export const SettledApprovalSchema = z.object({
   id: z.string(),
   run: z.string(),
   decision: z.enum(["approve", "reject", "abort", "timeout"]),
-  /** `person`: a decision; `timeout`: nobody decided in time; `run_end`: the run ended while it waited. */
-  settled_by: z.enum(["person", "timeout", "run_end"]),
+  /**
+   * `person`: a decision; `timeout`: nobody decided in time; `run_end`: the run ended while it
+   * waited; `policy`: refused at once by the session's `auto_approve.deny_unmatched`.
+   */
+  settled_by: z.enum(["person", "timeout", "run_end", "policy"]),
   settled_at: z.string(),
   expires_at: z.string(),
 });
@@ -95,6 +98,8 @@ export const SessionRecordSchema = z.object({
   run_started_at: z.string().optional(),
   result: z.string().optional(),
   auto_approve: AutoApproveSchema,
+  /** The current run's approval timeout (`approval_timeout_seconds` of its start); absent, the orchestrator's default. */
+  approval_timeout_ms: z.number().int().positive().optional(),
   system: z.string().optional(),
   transcript: z.array(ChatMessageSchema),
   plan: z.array(PlanItemSchema).default([]),

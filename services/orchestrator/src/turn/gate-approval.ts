@@ -29,6 +29,9 @@ export interface ApprovalRequest {
   memory?: { action: "remember" | "forget"; id?: string; text: string };
 }
 
+/** The feedback of an approval refused by `auto_approve.deny_unmatched` (the model reads it). */
+export const denyUnmatchedFeedback = "refused by --deny-rest: not covered by the approval policy (auto_approve.deny_unmatched); do not retry it unchanged";
+
 export type ApprovalKind = "tool" | "memory" | "secret_read" | "mode_switch";
 
 /**
@@ -41,7 +44,7 @@ export async function requestApproval(context: RunContext, request: ApprovalRequ
   const { seams, session } = context;
   const now = seams.now();
   const id = seams.generateId();
-  const expiresAt = new Date(now.getTime() + seams.config.approvalTimeoutMs).toISOString();
+  const expiresAt = new Date(now.getTime() + (session.record.approval_timeout_ms ?? seams.config.approvalTimeoutMs)).toISOString();
   const payload = {
     approval: id,
     call_id: request.call.id,
@@ -82,12 +85,20 @@ export async function requestApproval(context: RunContext, request: ApprovalRequ
   request.call.approval = id;
   session.record.state = "awaiting_approval";
   // The waiter exists before anyone can see the request, so an immediate decision is never lost.
-  const decided = session.waiter.wait(id, expiresAt, session.signal);
+  // Under `deny_unmatched` nobody is waited for: the request is published and refused at once.
+  const decided = waitOrRefuse(context, id, expiresAt);
   await context.persist();
   if (context.depth > 0) await session.persist();
   await session.emit("approval.requested", payload, context.depth, context.run);
   await session.emit("run.state", { state: "awaiting_approval" }, context.depth, context.run);
   return settleDecision(context, record, decided);
+}
+
+/** The person's decision, or at once a refusal when the session's policy is `deny_unmatched`. */
+function waitOrRefuse(context: RunContext, id: string, expiresAt: string): Promise<DecisionOutcome> {
+  const { session } = context;
+  if (session.record.auto_approve.deny_unmatched) return Promise.resolve({ decision: "reject", feedback: denyUnmatchedFeedback, source: "policy" });
+  return session.waiter.wait(id, expiresAt, session.signal);
 }
 
 /** Records the decision: the pending record goes (exactly once), `approval.decided` is published. */
@@ -119,7 +130,7 @@ async function settleDecision(context: RunContext, record: ApprovalRecord, decid
 /** Re-publishes a pending approval after a restart so clients offer it again (same id). */
 export async function reofferApproval(context: RunContext, record: ApprovalRecord): Promise<DecisionOutcome> {
   const payload = record.event_payload as Parameters<typeof context.session.emit<"approval.requested">>[1];
-  const decided = context.session.waiter.wait(record.id, record.expires_at, context.session.signal);
+  const decided = waitOrRefuse(context, record.id, record.expires_at);
   if (context.session.record.state !== "awaiting_approval") {
     context.session.record.state = "awaiting_approval";
     await context.persist();

@@ -126,6 +126,9 @@ async function personDecision(
     case "timeout":
       return { kind: "stop", outcome: errorOutcome("Not run: nobody approved this call in time (default deny).", { denied: "timeout" }) };
     case "reject": {
+      if (decision.source === "policy") {
+        return { kind: "stop", outcome: errorOutcome(`Not run: the session's approval policy covers no such call and refuses the rest without asking (${decision.feedback ?? "deny_unmatched"}).`, { denied: "rejected", refused_by: "policy" }) };
+      }
       const feedback = decision.feedback ? ` Their feedback: ${decision.feedback}` : "";
       return { kind: "stop", outcome: errorOutcome(`The person rejected this call; it was not run.${feedback}`, { denied: "rejected" }) };
     }
