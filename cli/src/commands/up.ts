@@ -65,11 +65,20 @@ export async function run(argv: string[]): Promise<number> {
   const stopping = untilSignal();
   let info: StackInfo;
   try {
-    info = await supervisor.start();
+    // A signal during the start (a wait for nats-server or a service) stops what started and exits.
+    const started = await Promise.race([supervisor.start(), stopping]);
+    if (typeof started === "string") {
+      process.stderr.write(`aide up: ${started} during the start; stopping what started\n`);
+      await supervisor.stop().catch(() => undefined);
+      // Waits of the abandoned start (timers, the bus connection) must not keep the process alive.
+      process.exit(started === "SIGINT" ? 130 : 143);
+    }
+    info = started;
   } catch (error) {
-    process.stderr.write(`aide up: ${(error as Error).message}\n`);
+    const code = (error as { code?: string }).code;
+    process.stderr.write(`aide up: ${code ? code + ": " : ""}${(error as Error).message}\n`);
     await supervisor.stop().catch(() => undefined);
-    return 1;
+    process.exit(1);
   }
   info.services = supervisor.pids();
   process.stdout.write(describeStack(info, home) + "\nPress Ctrl-C to stop.\n");
