@@ -66,7 +66,10 @@ export async function run(argv: string[]): Promise<number> {
   let info: StackInfo;
   try {
     // A signal during the start (a wait for nats-server or a service) stops what started and exits.
-    const started = await Promise.race([supervisor.start(), stopping]);
+    const starting = supervisor.start();
+    // Once a signal won the race, the abandoned start's rejection is expected, not a crash.
+    starting.catch(() => undefined);
+    const started = await Promise.race([starting, stopping]);
     if (typeof started === "string") {
       process.stderr.write(`aide up: ${started} during the start; stopping what started\n`);
       await supervisor.stop().catch(() => undefined);
