@@ -40,6 +40,8 @@ export const StartRequestSchema = z.object({
   user: IdSchema.default("local"),
   auto_approve: AutoApproveSchema.optional(),
   max_iterations: z.number().int().positive().max(200).optional(),
+  /** Start even when another session runs in the same workspace (else WORKSPACE_BUSY). */
+  allow_concurrent: z.boolean().optional(),
 });
 export type StartRequest = z.infer<typeof StartRequestSchema>;
 export const StartResultSchema = z.object({ session: IdSchema, run: IdSchema, state: RunStateSchema });

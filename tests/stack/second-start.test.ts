@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/service-process.js";
-import { getJson, startStackProcess, type StackProcess } from "../helpers/stack-process.js";
+import { getJson, postJson, readEvents, startStackProcess, type StackProcess } from "../helpers/stack-process.js";
 
 /** Issue 13 item 6: a second start on a home with a running stack leaves that stack intact. */
 function runAide(args: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<{ code: number | null; output: string }> {
@@ -34,7 +34,12 @@ describe("a second start on a home with a running stack", () => {
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), "aide-home-"));
     workspace = mkdtempSync(join(tmpdir(), "aide-ws-"));
-    stack = await startStackProcess({ aideHome: home, args: ["--workspace", workspace] });
+    // A scripted model whose first reply asks to run a command: that run waits for its approval.
+    const transcript = join(home, "transcript.json");
+    writeFileSync(transcript, JSON.stringify({ replies: [{ text: "Running the tests.\n<run_command>\n<command>node --test</command>\n</run_command>" }] }));
+    const models = join(home, "models.json");
+    writeFileSync(models, JSON.stringify({ default: "scripted", models: [{ id: "scripted", provider: "scripted", transcript }] }));
+    stack = await startStackProcess({ aideHome: home, args: ["--workspace", workspace, "--models-config", models] });
   }, 120_000);
 
   afterAll(async () => {
@@ -57,13 +62,20 @@ describe("a second start on a home with a running stack", () => {
     expect(health.body.ok).toBe(true);
   }, 60_000);
 
-  it("aide run uses the running stack instead of starting a second one", async () => {
+  it("aide run uses the running stack, and a second run on a busy workspace is refused with WORKSPACE_BUSY naming the first session", async () => {
+    const started = await postJson(stack, "/api/agent/start", { task: "Run the tests", workspace });
+    expect(started.status).toBe(200);
+    const session = started.body.session as string;
+    await readEvents(stack, session, 0, (event) => event.type === "approval.requested");
     const before = snapshot();
-    await runAide(["run", "say hello", "--workspace", workspace], { AIDE_HOME: home }, 60_000);
-    const after = snapshot();
-    expect(after["run/gateway.token"]).toBe(before["run/gateway.token"]);
-    expect(JSON.parse(after["stack.json"]!).pid).toBe(stack.stack.pid);
-    expect((await getJson(stack, "/api/health")).status).toBe(200);
+    const second = await runAide(["run", "Run the tests again", "--workspace", workspace], { AIDE_HOME: home }, 60_000);
+    expect(second.code).toBe(1);
+    expect(second.output).toContain("WORKSPACE_BUSY");
+    expect(second.output).toContain(`session ${session}`);
+    expect(second.output).toContain(`aide events --session ${session}`);
+    // No second stack was started for it.
+    expect(snapshot()).toEqual(before);
+    expect((await postJson(stack, "/api/agent/abort", { session, reason: "test over" })).status).toBe(200);
   }, 90_000);
 });
 
