@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findNatsServer, freePort } from "@aide/runtime";
 import { repoRoot } from "../helpers/service-process.js";
+import { waitForPort } from "../helpers/wait-for-port.js";
 
 /** Issue 13 item 6: a taken port is reported at once, by port and owner, before anything starts. */
 function startAide(args: string[], env: Record<string, string>): { child: ChildProcess; done: Promise<{ code: number | null; signal: string | null; output: string }> } {
@@ -32,20 +33,6 @@ function listen(server: Server | ReturnType<typeof createTcpServer>, port: numbe
     server.once("error", reject);
     server.listen(port, "127.0.0.1", () => resolve());
   });
-}
-
-async function waitForPort(port: number): Promise<void> {
-  const { connect } = await import("node:net");
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect({ host: "127.0.0.1", port });
-      socket.once("connect", () => { socket.destroy(); resolve(true); });
-      socket.once("error", () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`nothing listens on ${port}`);
 }
 
 describe("aide up with a port held by something else", () => {

@@ -13,7 +13,7 @@ export function createSupervisor(options: UpOptions, env: NodeJS.ProcessEnv = pr
   const logger = createLogger("supervisor", { level: options.logLevel, destination: openLogDestination(join(home.logDir, "supervisor.log")) });
   const modelsConfig = options.modelsConfig ?? (existsSync(join(home.root, "models.json")) ? join(home.root, "models.json") : undefined);
   const external = env.AIDE_NATS_URL
-    ? { url: env.AIDE_NATS_URL, credentialsDir: env.AIDE_NATS_CREDS_DIR ?? join(home.runDir, "credentials") }
+    ? { url: env.AIDE_NATS_URL, credentialsDir: env.AIDE_NATS_CREDS_DIR ?? join(home.runDir, "credentials"), ...(env.AIDE_NATS_CA ? { caFile: env.AIDE_NATS_CA } : {}) }
     : undefined;
   const supervisor = new Supervisor({
     home,
@@ -39,7 +39,7 @@ export function describeStack(info: StackInfo, home: { logDir: string }): string
     `  web panel ${info.gatewayUrl}/?token=$(cat ${info.tokenFile})`,
     `  bus       ${info.natsUrl}`,
     `  watch it  aide events`,
-    `            nats sub 'agent.>' --server ${info.natsUrl} --user observer --password "$(node -p "require('${info.credentialFiles.observer}').password")"`,
+    `            nats sub 'agent.>' --server ${info.natsUrl}${info.caFile ? ` --tlsca ${info.caFile}` : ""} --user observer --password "$(node -p "require('${info.credentialFiles.observer}').password")"`,
     `  logs      ${home.logDir}/<service>.log`,
     `  services  ${Object.entries(info.services).map(([name, pid]) => `${name}:${pid ?? "?"}`).join("  ")}`,
   ].join("\n");

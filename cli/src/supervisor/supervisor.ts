@@ -37,14 +37,19 @@ export interface SupervisorOptions {
   logLevel?: string;
   unsafeNoSandbox?: boolean;
   unsandboxedServices?: boolean;
-  /** Use an existing NATS deployment: its URL and a directory with `<service>.json` credentials. */
-  external?: { url: string; credentialsDir: string };
+  /**
+   * Use an existing NATS deployment: its URL, a directory with `<service>.json` credentials, and
+   * optionally the CA its TLS certificate chains to (AIDE_NATS_CA; without it, no TLS check).
+   */
+  external?: { url: string; credentialsDir: string; caFile?: string };
   logger: Logger;
   readyTimeoutMs?: number;
 }
 
 export interface StackInfo {
   natsUrl: string;
+  /** The CA the bus's certificate chains to (absent: an external NATS without TLS). */
+  caFile?: string;
   gatewayUrl: string;
   tokenFile: string;
   credentialFiles: Record<string, string>;
@@ -94,8 +99,10 @@ export class Supervisor {
 
     let natsUrl: string;
     let credentialFiles: Record<string, string>;
+    let caFile: string | undefined;
     if (this.options.external) {
       natsUrl = this.options.external.url;
+      caFile = this.options.external.caFile;
       credentialFiles = Object.fromEntries(
         ["orchestrator", "model", "tools", "checkpoints", "gateway", "observer", "supervisor"].map((user) => [
           user,
@@ -103,11 +110,13 @@ export class Supervisor {
         ]),
       );
     } else {
-      this.nats = await startNatsServer({ runDir: home.runDir, port: this.options.natsPort }).catch((error: Error) => {
+      // TLS with a fresh per-stack CA: services pin it, so none can join a foreign server on the port.
+      this.nats = await startNatsServer({ runDir: home.runDir, port: this.options.natsPort, tls: true }).catch((error: Error) => {
         throw new Error(`${error.message}${this.options.natsPort ? ` (is port ${this.options.natsPort} in use? pass --nats-port)` : ""}`);
       });
       natsUrl = this.nats.url;
       credentialFiles = this.nats.credentialFiles;
+      caFile = this.nats.caFile;
       this.logger.info({ url: natsUrl, config: this.nats.configPath }, "nats-server started");
     }
 
@@ -121,6 +130,7 @@ export class Supervisor {
       aideHome: home.root,
       natsUrl,
       credentialFiles,
+      ...(caFile ? { caFile } : {}),
       gatewayPort,
       tokenFile,
       workspaceRoots: this.options.workspaceRoots,
@@ -149,12 +159,13 @@ export class Supervisor {
     }
 
     this.pinger = await connectBus({
-      config: { url: natsUrl, credentials: readCredentialsFile(credentialFiles.supervisor) },
+      config: { url: natsUrl, credentials: readCredentialsFile(credentialFiles.supervisor), ...(caFile ? { caFile } : {}) },
       name: "aide-supervisor",
       logger: this.logger.child({ module: "bus" }),
     });
     this.info = {
       natsUrl,
+      ...(caFile ? { caFile } : {}),
       gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
       tokenFile,
       credentialFiles,
@@ -235,6 +246,7 @@ export class Supervisor {
       gateway_url: this.info.gatewayUrl,
       token_file: this.info.tokenFile,
       nats_url: this.info.natsUrl,
+      ...(this.info.caFile ? { nats_ca: this.info.caFile } : {}),
       observer_credentials: this.info.credentialFiles.observer,
       pid: process.pid,
       nats_pid: this.nats?.process.pid,
