@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what aide needs on Debian/Ubuntu: the system packages nats-server, bubblewrap, ripgrep
-# and git when missing (apt-get as root; otherwise a message naming the packages), then the npm
+# Installs what aide needs on Debian/Ubuntu: the system packages nats-server, bubblewrap, ripgrep,
+# git and openssl (it makes the bus's per-stack TLS certificate) when missing (apt-get as root; otherwise a message naming the packages), then the npm
 # packages (npm ci). --with-browser adds chromium, for the web panel's browser test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +11,7 @@ have nats-server || missing+=(nats-server)
 have bwrap || missing+=(bubblewrap)
 have rg || missing+=(ripgrep)
 have git || missing+=(git)
+have openssl || missing+=(openssl)
 if [ "${1:-}" = "--with-browser" ]; then
   [ -x /usr/bin/chromium ] || missing+=(chromium)
 fi

@@ -53,6 +53,8 @@ export const StartRequestSchema = z.object({
   max_iterations: z.number().int().positive().max(200).optional(),
   /** How long each approval of this run waits before it is denied; absent, the orchestrator's default (10 minutes). */
   approval_timeout_seconds: z.number().int().positive().max(86_400).optional(),
+  /** Start even when another session runs in the same workspace (else WORKSPACE_BUSY). */
+  allow_concurrent: z.boolean().optional(),
 });
 export type StartRequest = z.infer<typeof StartRequestSchema>;
 export const StartResultSchema = z.object({ session: IdSchema, run: IdSchema, state: RunStateSchema });

@@ -70,6 +70,10 @@ export const errorCatalog = {
   APPROVAL_WRONG_SESSION: "The approval {approval} does not belong to session {session}; send the decision with the session that asked for it",
   APPROVAL_EXPIRED: "The approval {approval} expired at {expires_at} and was denied (default deny); the model was told, so ask it to propose the call again",
   TOOL_NOT_OFFERED: "{tool} is not among the tools offered for this task; available: {available}",
+  STACK_RUNNING: "A stack already runs on {home}: supervisor pid {pid}, gateway {gateway}; use it, stop it first (Ctrl-C in its terminal, or kill {pid}), or set AIDE_HOME to another directory",
+  PORT_IN_USE: "Port {port} ({role}) is in use{owner}; stop that process or pass {flag} with another port (0 picks a free one)",
+  WORKSPACE_BUSY: "The workspace {workspace} already has a run in progress: session {session}; wait for it to end, abort it (aide sessions shows it), or start with allow_concurrent: true",
+  BUS_UNVERIFIED: "The bus at {url} did not prove it is this stack's ({detail}); not connecting. Its TLS certificate must chain to {ca}: another process may hold the NATS port",
   INTERNAL: "Internal error: {detail}",
 } as const;
 

@@ -13,6 +13,8 @@ export type BusCredentials = z.infer<typeof BusCredentialsSchema>;
 export interface BusConfig {
   url: string;
   credentials?: BusCredentials;
+  /** The CA the server's certificate must chain to: set, a server without that certificate is refused. */
+  caFile?: string;
 }
 
 /** Reads a credentials file (JSON, mode 0600, written by the supervisor). */
@@ -32,10 +34,12 @@ export function readCredentialsFile(path: string): BusCredentials {
 
 /**
  * Where a service finds the bus: `AIDE_NATS_URL` and `AIDE_NATS_CREDS` (a file path, never the
- * secret itself, so it does not leak through the environment of child processes).
+ * secret itself, so it does not leak through the environment of child processes), and
+ * `AIDE_NATS_CA`, the CA file the server's TLS certificate must chain to.
  */
 export function busConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BusConfig {
   const url = env.AIDE_NATS_URL ?? "nats://127.0.0.1:4233";
   const credsPath = env.AIDE_NATS_CREDS;
-  return credsPath ? { url, credentials: readCredentialsFile(credsPath) } : { url };
+  const caFile = env.AIDE_NATS_CA ? { caFile: env.AIDE_NATS_CA } : {};
+  return credsPath ? { url, credentials: readCredentialsFile(credsPath), ...caFile } : { url, ...caFile };
 }

@@ -1,5 +1,6 @@
 import { connect, type NatsConnection } from "nats";
 import type { Logger } from "pino";
+import { aideError } from "@aide/contracts";
 import type { BusConfig } from "./bus-config.js";
 
 export interface ConnectBusOptions {
@@ -14,6 +15,7 @@ export interface ConnectBusOptions {
 export async function connectBus(options: ConnectBusOptions): Promise<NatsConnection> {
   const { config, name, logger } = options;
   const connection = await connect({
+    ...(config.caFile ? { tls: { caFile: config.caFile } } : {}),
     servers: config.url,
     name,
     user: config.credentials?.user,
@@ -23,6 +25,14 @@ export async function connectBus(options: ConnectBusOptions): Promise<NatsConnec
     maxReconnectAttempts: options.reconnect === false ? 0 : -1,
     reconnectTimeWait: 250,
     timeout: options.timeoutMs ?? 5000,
+  }).catch((error: Error) => {
+    // With a pinned CA, a server that does not speak TLS or presents another certificate is not
+    // this stack's bus: refuse it by name rather than join it.
+    if (config.caFile && /tls|certificate|self.signed|unable to verify|handshake|SSL/i.test(error.message)) {
+      const detail = /^tls$|does not support tls/i.test(error.message) ? "the server does not offer TLS" : error.message;
+      throw aideError("BUS_UNVERIFIED", { url: config.url, detail, ca: config.caFile });
+    }
+    throw error;
   });
   logger.info({ server: connection.getServer() }, "connected to the bus");
   void (async () => {

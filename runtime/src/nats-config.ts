@@ -15,6 +15,8 @@ export interface NatsConfigOptions {
   listenHost?: string;
   /** Where JetStream keeps its files; default `<runDir>/jetstream`. */
   storeDir?: string;
+  /** Serve TLS only, with this certificate (clients pin the stack's CA). */
+  tls?: { certFile: string; keyFile: string };
 }
 
 export interface GeneratedNatsConfig {
@@ -93,6 +95,7 @@ export function writeNatsConfig(options: NatsConfigOptions): GeneratedNatsConfig
     `server_name: "aide"`,
     `max_payload: ${options.maxPayloadBytes ?? 1024 * 1024}`,
     `jetstream { store_dir: ${quote(storeDir)}, max_memory_store: 268435456, max_file_store: 10737418240 }`,
+    ...(options.tls ? [`tls { cert_file: ${quote(options.tls.certFile)}, key_file: ${quote(options.tls.keyFile)}, timeout: 2 }`] : []),
     `authorization {`,
     `  users: [`,
     userBlocks.join(",\n"),

@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { aideError } from "@aide/contracts";
 import { writeNatsConfig, type GeneratedNatsConfig, type NatsConfigOptions } from "./nats-config.js";
+import { writeBusCertificates } from "./bus-certificates.js";
 
 export const natsServerCandidates = ["/usr/sbin/nats-server", "/usr/bin/nats-server", "/usr/local/bin/nats-server"];
 
@@ -28,12 +29,16 @@ export async function freePort(): Promise<number> {
 }
 
 export interface RunningNatsServer extends GeneratedNatsConfig {
+  /** The CA clients pin, when started with `tls: true`. */
+  caFile?: string;
   process: ChildProcess;
   logPath: string;
   stop(): Promise<void>;
 }
 
-export interface StartNatsServerOptions extends Omit<NatsConfigOptions, "port"> {
+export interface StartNatsServerOptions extends Omit<NatsConfigOptions, "port" | "tls"> {
+  /** Serve TLS only, with a fresh per-stack CA (`aide up`); tests keep a plain bus. */
+  tls?: boolean;
   /** 0 or absent: an ephemeral port. */
   port?: number;
   readyTimeoutMs?: number;
@@ -49,7 +54,8 @@ export async function startNatsServer(options: StartNatsServerOptions): Promise<
     });
   }
   const port = options.port && options.port > 0 ? options.port : await freePort();
-  const generated = writeNatsConfig({ ...options, port });
+  const certificates = options.tls ? writeBusCertificates(options.runDir) : undefined;
+  const generated = writeNatsConfig({ ...options, port, tls: certificates });
   const logPath = join(options.runDir, "nats-server.log");
   const logFd = openSync(logPath, "a", 0o600);
   const child = spawn(binary, ["-c", generated.configPath], { stdio: ["ignore", logFd, logFd], detached: false });
@@ -68,6 +74,7 @@ export async function startNatsServer(options: StartNatsServerOptions): Promise<
   }
   return {
     ...generated,
+    ...(certificates ? { caFile: certificates.caFile } : {}),
     process: child,
     logPath,
     async stop() {

@@ -40,7 +40,7 @@ describe("the vertical slice (aide up, real processes, sandboxed services)", () 
     writeFileSync(models, JSON.stringify({ default: "slice", models: [{ id: "slice", provider: "scripted", transcript }] }));
     stack = await startStackProcess({ aideHome: join(root, "home"), args: ["--workspace", workspace, "--models-config", models] });
     const creds = JSON.parse(readFileSync(stack.stack.observer_credentials, "utf8"));
-    observer = await connect({ servers: stack.natsUrl, user: creds.user, pass: creds.password });
+    observer = await connect({ servers: stack.natsUrl, user: creds.user, pass: creds.password, tls: { caFile: stack.stack.nats_ca } });
     observer.subscribe("agent.>", { callback: (_error, message) => observed.push(message.subject) });
     await observer.flush();
     // `aide events`, as a person would run it beside the stack.

@@ -8,6 +8,7 @@ import { repoRoot } from "../helpers/service-process.js";
 
 interface Stack {
   nats_url: string;
+  nats_ca?: string;
   nats_pid?: number;
   pid: number;
   unsandboxed_services: boolean;
@@ -85,7 +86,7 @@ describe("aide up (the supervisor, real processes)", () => {
     const creds = JSON.parse(readFileSync(join(home, "run", "credentials", "orchestrator.json"), "utf8"));
     let connection: NatsConnection | undefined;
     try {
-      connection = await connect({ servers: after.nats_url, user: creds.user, pass: creds.password, inboxPrefix: creds.inbox_prefix });
+      connection = await connect({ servers: after.nats_url, user: creds.user, pass: creds.password, inboxPrefix: creds.inbox_prefix, tls: { caFile: after.nats_ca! } });
       let answer: { ok: boolean } | undefined;
       for (let attempt = 0; attempt < 100 && !answer; attempt++) {
         try {

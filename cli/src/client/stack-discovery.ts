@@ -46,7 +46,10 @@ export async function startStack(options: { workspace: string; env?: NodeJS.Proc
   child.stderr?.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   const deadline = Date.now() + (options.timeoutMs ?? 90_000);
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`aide up exited with ${child.exitCode}: ${stderr.trim()}`);
+    // Refused because another `aide up` holds this home (still starting): use that stack once it is
+    // ready rather than failing or starting a second one.
+    const otherStack = child.exitCode !== null && stderr.includes("STACK_RUNNING");
+    if (child.exitCode !== null && !otherStack) throw new Error(`aide up exited with ${child.exitCode}: ${stderr.trim()}`);
     const connection = findStack(env);
     if (connection) {
       try {

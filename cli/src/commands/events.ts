@@ -72,7 +72,9 @@ export async function run(argv: string[]): Promise<number> {
     return 1;
   }
   const creds = credsPath ? readCredentialsFile(credsPath) : undefined;
-  const connection = await connect({ servers: url, user: creds?.user, pass: creds?.password, name: "aide-events" });
+  // The stack's own bus is TLS with its per-stack CA; an external one, when AIDE_NATS_CA names its CA.
+  const caFile = process.env.AIDE_NATS_CA ?? (process.env.AIDE_NATS_URL ? undefined : stack?.nats_ca);
+  const connection = await connect({ servers: url, user: creds?.user, pass: creds?.password, name: "aide-events", ...(caFile ? { tls: { caFile } } : {}) });
   const subject = values.all ? "agent.>" : values.session ? `agent.evt.${values.session}.>` : "agent.evt.>";
   process.stderr.write(`watching ${subject} on ${url} (Ctrl-C to stop)\n`);
   const subscription = connection.subscribe(subject);

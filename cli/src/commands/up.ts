@@ -13,7 +13,7 @@ export function createSupervisor(options: UpOptions, env: NodeJS.ProcessEnv = pr
   const logger = createLogger("supervisor", { level: options.logLevel, destination: openLogDestination(join(home.logDir, "supervisor.log")) });
   const modelsConfig = options.modelsConfig ?? (existsSync(join(home.root, "models.json")) ? join(home.root, "models.json") : undefined);
   const external = env.AIDE_NATS_URL
-    ? { url: env.AIDE_NATS_URL, credentialsDir: env.AIDE_NATS_CREDS_DIR ?? join(home.runDir, "credentials") }
+    ? { url: env.AIDE_NATS_URL, credentialsDir: env.AIDE_NATS_CREDS_DIR ?? join(home.runDir, "credentials"), ...(env.AIDE_NATS_CA ? { caFile: env.AIDE_NATS_CA } : {}) }
     : undefined;
   const supervisor = new Supervisor({
     home,
@@ -39,7 +39,7 @@ export function describeStack(info: StackInfo, home: { logDir: string }): string
     `  web panel ${info.gatewayUrl}/?token=$(cat ${info.tokenFile})`,
     `  bus       ${info.natsUrl}`,
     `  watch it  aide events`,
-    `            nats sub 'agent.>' --server ${info.natsUrl} --user observer --password "$(node -p "require('${info.credentialFiles.observer}').password")"`,
+    `            nats sub 'agent.>' --server ${info.natsUrl}${info.caFile ? ` --tlsca ${info.caFile}` : ""} --user observer --password "$(node -p "require('${info.credentialFiles.observer}').password")"`,
     `  logs      ${home.logDir}/<service>.log`,
     `  services  ${Object.entries(info.services).map(([name, pid]) => `${name}:${pid ?? "?"}`).join("  ")}`,
   ].join("\n");
@@ -65,11 +65,23 @@ export async function run(argv: string[]): Promise<number> {
   const stopping = untilSignal();
   let info: StackInfo;
   try {
-    info = await supervisor.start();
+    // A signal during the start (a wait for nats-server or a service) stops what started and exits.
+    const starting = supervisor.start();
+    // Once a signal won the race, the abandoned start's rejection is expected, not a crash.
+    starting.catch(() => undefined);
+    const started = await Promise.race([starting, stopping]);
+    if (typeof started === "string") {
+      process.stderr.write(`aide up: ${started} during the start; stopping what started\n`);
+      await supervisor.stop().catch(() => undefined);
+      // Waits of the abandoned start (timers, the bus connection) must not keep the process alive.
+      process.exit(started === "SIGINT" ? 130 : 143);
+    }
+    info = started;
   } catch (error) {
-    process.stderr.write(`aide up: ${(error as Error).message}\n`);
+    const code = (error as { code?: string }).code;
+    process.stderr.write(`aide up: ${code ? code + ": " : ""}${(error as Error).message}\n`);
     await supervisor.stop().catch(() => undefined);
-    return 1;
+    process.exit(1);
   }
   info.services = supervisor.pids();
   process.stdout.write(describeStack(info, home) + "\nPress Ctrl-C to stop.\n");

@@ -32,8 +32,11 @@ export function pathsNamedIn(configFile: string | undefined): string[] {
 /** Starts each service inside bubblewrap with its profile from sandbox-profiles.ts. */
 export function sandboxLauncher(settings: StackSettings, home: string, cgroups: Partial<Record<ServiceName, CgroupDelegation>> = {}): Launcher {
   // Computed at each (re)start: a model service restarted after models.json changed sees the files it names now.
-  const readOnly = (name: ServiceName): string[] =>
-    name === "gateway" ? [settings.tokenFile] : name === "model" ? pathsNamedIn(settings.modelsConfig ?? join(settings.aideHome, "models.json")) : [];
+  // Every service sees the bus's CA certificate (never its key, which only nats-server reads).
+  const readOnly = (name: ServiceName): string[] => [
+    ...(settings.caFile ? [settings.caFile] : []),
+    ...(name === "gateway" ? [settings.tokenFile] : name === "model" ? pathsNamedIn(settings.modelsConfig ?? join(settings.aideHome, "models.json")) : []),
+  ];
   return {
     command(definition, infoFd) {
       const args = bwrapArguments({

@@ -4,7 +4,8 @@ import type { ServiceName } from "@aide/contracts";
  * What each service process may touch: the one table to read when reviewing the sandbox.
  * Every service runs under bubblewrap with: the system read-only (`/` bound read-only), a private
  * /tmp, new PID/IPC/UTS namespaces, a new session, `--die-with-parent`, the home directory and
- * `$AIDE_HOME` hidden (empty tmpfs) except the service's own credentials file (read-only), and an
+ * `$AIDE_HOME` hidden (empty tmpfs) except the service's own credentials file and the bus's CA
+ * certificate `run/tls/ca.pem` (read-only; the server's key stays hidden), and an
  * environment reduced to the supervisor's allow-list for that service. The network namespace is
  * shared on purpose: the bus is on loopback, and a new network namespace would cut the service off
  * from it (the tools service gives each command its own empty network namespace instead).

@@ -7,6 +7,8 @@ export interface StackSettings {
   natsUrl: string;
   /** Per-user credentials files (JSON, 0600). */
   credentialFiles: Record<string, string>;
+  /** The CA every service pins when connecting to the bus (AIDE_NATS_CA). */
+  caFile?: string;
   gatewayPort: number;
   tokenFile: string;
   workspaceRoots: string[];
@@ -59,6 +61,7 @@ export function serviceDefinitions(settings: StackSettings, env: NodeJS.ProcessE
     AIDE_HOME: settings.aideHome,
     AIDE_NATS_URL: settings.natsUrl,
     AIDE_NATS_CREDS: settings.credentialFiles[name] ?? "",
+    ...(settings.caFile ? { AIDE_NATS_CA: settings.caFile } : {}),
     AIDE_LOG_LEVEL: settings.logLevel,
   });
   const roots = settings.workspaceRoots.join(":");

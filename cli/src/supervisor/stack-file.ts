@@ -8,6 +8,8 @@ import { StackFileSchema as ClientStackFileSchema } from "@aide/contracts";
  */
 export const StackFileSchema = ClientStackFileSchema.extend({
   nats_url: z.string(),
+  /** The CA file the bus's TLS certificate chains to; clients pin it (absent: external NATS without TLS). */
+  nats_ca: z.string().optional(),
   /** The observer's credentials file (read-only bus access for `aide events`). */
   observer_credentials: z.string().optional(),
   pid: z.number().int().positive(),

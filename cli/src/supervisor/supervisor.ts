@@ -21,6 +21,8 @@ import { serviceDefinitions, type StackSettings } from "./service-table.js";
 import { RegistryReloader } from "./registry-reloader.js";
 import { pathsNamedIn } from "./sandbox-launcher.js";
 import { reapOrphanedStack, readStackFile, removeStackFile, writeStackFile } from "./stack-file.js";
+import { acquireHomeLock, releaseHomeLock } from "./home-lock.js";
+import { describePortOwner, findPortOwner, portFree } from "./port-owner.js";
 
 export interface SupervisorOptions {
   home: AideHome;
@@ -35,14 +37,19 @@ export interface SupervisorOptions {
   logLevel?: string;
   unsafeNoSandbox?: boolean;
   unsandboxedServices?: boolean;
-  /** Use an existing NATS deployment: its URL and a directory with `<service>.json` credentials. */
-  external?: { url: string; credentialsDir: string };
+  /**
+   * Use an existing NATS deployment: its URL, a directory with `<service>.json` credentials, and
+   * optionally the CA its TLS certificate chains to (AIDE_NATS_CA; without it, no TLS check).
+   */
+  external?: { url: string; credentialsDir: string; caFile?: string };
   logger: Logger;
   readyTimeoutMs?: number;
 }
 
 export interface StackInfo {
   natsUrl: string;
+  /** The CA the bus's certificate chains to (absent: an external NATS without TLS). */
+  caFile?: string;
   gatewayUrl: string;
   tokenFile: string;
   credentialFiles: Record<string, string>;
@@ -59,6 +66,10 @@ export class Supervisor {
   private cgroups: CgroupDelegation[] = [];
   private reloader: RegistryReloader | undefined;
   private readonly logger: Logger;
+  /** Set once this supervisor holds the home's lock: only then may it write or remove stack.json. */
+  private ownsHome = false;
+  /** Set by stop(): a start still under way gives up at its next step. */
+  private stopped = false;
 
   constructor(private readonly options: SupervisorOptions) {
     this.logger = options.logger.child({ module: "supervisor" });
@@ -67,13 +78,13 @@ export class Supervisor {
   async start(): Promise<StackInfo> {
     const { home } = this.options;
     ensureAideHome(home);
-    const running = readStackFile(home.stackFile);
-    if (running) throw aideError("ALREADY_RUNNING", { session: `(the stack, supervisor pid ${running.pid})` });
+    this.claimHome();
     const reaped = reapOrphanedStack(home.stackFile, join(home.runDir, "nats-server.conf"));
     if (reaped) {
       this.logger.warn(reaped);
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
+    await this.checkPorts();
     const unsandboxed = this.options.unsandboxedServices ?? false;
     if (!unsandboxed) {
       const support = checkSandboxSupport();
@@ -88,8 +99,10 @@ export class Supervisor {
 
     let natsUrl: string;
     let credentialFiles: Record<string, string>;
+    let caFile: string | undefined;
     if (this.options.external) {
       natsUrl = this.options.external.url;
+      caFile = this.options.external.caFile;
       credentialFiles = Object.fromEntries(
         ["orchestrator", "model", "tools", "checkpoints", "gateway", "observer", "supervisor"].map((user) => [
           user,
@@ -97,14 +110,17 @@ export class Supervisor {
         ]),
       );
     } else {
-      this.nats = await startNatsServer({ runDir: home.runDir, port: this.options.natsPort }).catch((error: Error) => {
+      // TLS with a fresh per-stack CA: services pin it, so none can join a foreign server on the port.
+      this.nats = await startNatsServer({ runDir: home.runDir, port: this.options.natsPort, tls: true }).catch((error: Error) => {
         throw new Error(`${error.message}${this.options.natsPort ? ` (is port ${this.options.natsPort} in use? pass --nats-port)` : ""}`);
       });
       natsUrl = this.nats.url;
       credentialFiles = this.nats.credentialFiles;
+      caFile = this.nats.caFile;
       this.logger.info({ url: natsUrl, config: this.nats.configPath }, "nats-server started");
     }
 
+    this.throwIfStopped();
     const tokenFile = home.tokenFile;
     writeFileSync(tokenFile, randomBytes(32).toString("base64url") + "\n", { mode: 0o600 });
     chmodSync(tokenFile, 0o600);
@@ -114,6 +130,7 @@ export class Supervisor {
       aideHome: home.root,
       natsUrl,
       credentialFiles,
+      ...(caFile ? { caFile } : {}),
       gatewayPort,
       tokenFile,
       workspaceRoots: this.options.workspaceRoots,
@@ -142,22 +159,53 @@ export class Supervisor {
     }
 
     this.pinger = await connectBus({
-      config: { url: natsUrl, credentials: readCredentialsFile(credentialFiles.supervisor) },
+      config: { url: natsUrl, credentials: readCredentialsFile(credentialFiles.supervisor), ...(caFile ? { caFile } : {}) },
       name: "aide-supervisor",
       logger: this.logger.child({ module: "bus" }),
     });
     this.info = {
       natsUrl,
+      ...(caFile ? { caFile } : {}),
       gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
       tokenFile,
       credentialFiles,
       services: {},
     };
+    this.throwIfStopped();
     for (const managed of this.processes) managed.start();
     await Promise.all(this.processes.map((managed) => this.waitForPing(managed.name)));
     this.writeStack();
     this.watchRegistry(settings.modelsConfig ?? join(home.root, "models.json"), unsandboxed);
     return this.info;
+  }
+
+  /**
+   * Refuses to start on a home whose stack runs (stack.json or the lock names a live supervisor),
+   * before anything of that stack (stack.json, gateway.token, credentials) is touched.
+   */
+  private claimHome(): void {
+    const { home } = this.options;
+    const refuse = (pid: number, gateway: string) => aideError("STACK_RUNNING", { home: home.root, pid, gateway });
+    const running = readStackFile(home.stackFile);
+    if (running) throw refuse(running.pid, running.gateway_url);
+    const holder = acquireHomeLock(join(home.runDir, "supervisor.lock"));
+    if (holder !== undefined) throw refuse(holder, readStackFile(home.stackFile)?.gateway_url ?? "(still starting)");
+    this.ownsHome = true;
+  }
+
+  /** A port held by anything else is reported now, by port and owner, not after a 60 s wait. */
+  private async checkPorts(): Promise<void> {
+    const wanted: Array<{ port: number; role: string; flag: string }> = [];
+    if (!this.options.external && this.options.natsPort > 0) wanted.push({ port: this.options.natsPort, role: "NATS", flag: "--nats-port" });
+    if (this.options.gatewayPort > 0) wanted.push({ port: this.options.gatewayPort, role: "gateway", flag: "--gateway-port" });
+    for (const { port, role, flag } of wanted) {
+      if (await portFree(port)) continue;
+      throw aideError("PORT_IN_USE", { port, role, flag, owner: describePortOwner(findPortOwner(port)) });
+    }
+  }
+
+  private throwIfStopped(): void {
+    if (this.stopped) throw aideError("ABORTED");
   }
 
   /** models.json changes reach the running model service (agent.model.reload) without a stack restart. */
@@ -193,11 +241,12 @@ export class Supervisor {
   }
 
   private writeStack(): void {
-    if (!this.info) return;
+    if (!this.info || !this.ownsHome || this.stopped) return;
     writeStackFile(this.options.home.stackFile, {
       gateway_url: this.info.gatewayUrl,
       token_file: this.info.tokenFile,
       nats_url: this.info.natsUrl,
+      ...(this.info.caFile ? { nats_ca: this.info.caFile } : {}),
       observer_credentials: this.info.credentialFiles.observer,
       pid: process.pid,
       nats_pid: this.nats?.process.pid,
@@ -211,12 +260,18 @@ export class Supervisor {
 
   /** Stops the services (gateway first, so no new work arrives), then nats-server. */
   async stop(): Promise<void> {
+    this.stopped = true;
     this.reloader?.stop();
     for (const managed of [...this.processes].reverse()) await managed.stop();
     await this.pinger?.close().catch(() => undefined);
     await this.nats?.stop();
     for (const delegation of this.cgroups) delegation.release();
-    removeStackFile(this.options.home.stackFile);
+    // A supervisor refused for a running stack owns nothing of it: that stack's files stay.
+    if (this.ownsHome) {
+      removeStackFile(this.options.home.stackFile);
+      releaseHomeLock(join(this.options.home.runDir, "supervisor.lock"));
+      this.ownsHome = false;
+    }
     this.logger.info("stack stopped");
   }
 }

@@ -66,6 +66,7 @@ export class Orchestrator {
 
   async start(request: StartRequest): Promise<SessionRecord> {
     const workspace = checkWorkspace(request.workspace, this.seams.config.workspaceRoots);
+    if (!request.allow_concurrent) this.refuseBusyWorkspace(workspace, request.session);
     const catalog = mergeCatalog(await this.seams.tools.list());
     let runtime: SessionRuntime;
     if (request.session) {
@@ -100,6 +101,20 @@ export class Orchestrator {
     await runtime.persist();
     this.launch(runtime, catalog);
     return runtime.record;
+  }
+
+  /**
+   * Two runs writing one workspace interleave their edits and checkpoints: the second start is
+   * refused naming the first's session. Covers the sessions this instance holds (with several
+   * instances, each guards its own runs).
+   */
+  private refuseBusyWorkspace(workspace: string, except: string | undefined): void {
+    for (const runtime of this.sessions.values()) {
+      const record = runtime.record;
+      if (record.id === except || record.workspace !== workspace) continue;
+      if (!runtime.running && !isActive(record.state)) continue;
+      throw aideError("WORKSPACE_BUSY", { workspace, session: record.id }, { session: record.id });
+    }
   }
 
   private prepareRun(runtime: SessionRuntime, request: StartRequest): void {
