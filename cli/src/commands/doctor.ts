@@ -71,6 +71,9 @@ export async function runChecks(env: NodeJS.ProcessEnv = process.env): Promise<C
   checks.push({ name: "ripgrep", ok: Boolean(rg), detail: rg ?? "not found (search_files falls back to a slower JS search)", fix: "apt-get install ripgrep", required: false });
   const git = await version("git", ["--version"]);
   checks.push({ name: "git", ok: Boolean(git), detail: git ?? "not found (git_status/git_diff unavailable)", fix: "apt-get install git", required: false });
+  const openssl = await version("openssl", ["version"]);
+  // Without it `aide up` cannot make the bus's TLS certificate (an external NATS does not need it).
+  checks.push({ name: "openssl", ok: Boolean(openssl), detail: openssl ?? "not found (aide up makes the bus's TLS certificate with it)", fix: "apt-get install openssl", required: !env.AIDE_NATS_URL });
   checks.push({ name: "node", ok: Number(process.versions.node.split(".")[0]) >= 20, detail: process.version, required: true });
 
   const home = aideHome(env);

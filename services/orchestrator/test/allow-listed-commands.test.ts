@@ -53,7 +53,7 @@ describe.skipIf(skipReason !== "")(`allow-listed commands run with the configura
   });
 
   it("auto-approved git status, git diff and git log -p (rule `git`) leave no sentinel", async () => {
-    const started = await stack.command("start", { task: "Look at the repository", workspace: stack.workspace, auto_approve: { edits: false, commands: ["git"] } });
+    const started = await stack.command("start", { allow_concurrent: true, task: "Look at the repository", workspace: stack.workspace, auto_approve: { edits: false, commands: ["git"] } });
     const session = started.result.session as string;
     await stack.terminal(session, undefined, 60_000);
     const runs = stack.events.filter((e) => e.session === session && e.type === "tool.completed" && e.payload.tool === "run_command");
@@ -65,7 +65,7 @@ describe.skipIf(skipReason !== "")(`allow-listed commands run with the configura
   });
 
   it("`npm test` is not auto-approved by an `npm` rule; its approval shows the script it runs", async () => {
-    const started = await stack.command("start", { task: "Run the tests", workspace: stack.workspace, model: "npm", auto_approve: { edits: false, commands: ["npm"] } });
+    const started = await stack.command("start", { allow_concurrent: true, task: "Run the tests", workspace: stack.workspace, model: "npm", auto_approve: { edits: false, commands: ["npm"] } });
     const session = started.result.session as string;
     const asked = await stack.waitFor((e) => e.session === session && e.type === "approval.requested");
     expect(asked.payload).toMatchObject({ tool: "run_command", command: "npm test", scripts: [{ source: "package.json", name: "test", text: "node math.test.js" }] });
@@ -74,7 +74,7 @@ describe.skipIf(skipReason !== "")(`allow-listed commands run with the configura
   });
 
   it("a rule naming the script (`npm test`) auto-approves it", async () => {
-    const started = await stack.command("start", { task: "Run the tests", workspace: stack.workspace, model: "named", auto_approve: { edits: false, commands: ["npm test"] } });
+    const started = await stack.command("start", { allow_concurrent: true, task: "Run the tests", workspace: stack.workspace, model: "named", auto_approve: { edits: false, commands: ["npm test"] } });
     const session = started.result.session as string;
     await stack.terminal(session, undefined, 60_000);
     expect(stack.events.filter((e) => e.session === session && e.type === "approval.requested")).toEqual([]);

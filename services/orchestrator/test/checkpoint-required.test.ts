@@ -31,7 +31,7 @@ describe.skipIf(skipReason !== "")(`a failed checkpoint stops an auto-approved w
     stack.waitFor((e) => e.session === session && e.seq > after && e.type === "approval.requested" && (e.payload as { checkpoint_failed?: { code: string } }).checkpoint_failed?.code === code, 60_000);
   const idOf = (event: AgentEvent) => (event.payload as { approval: string }).approval;
   const start = async (model: string, workspace = stack.workspace) =>
-    (await stack.command("start", { task: "Write the file", workspace, model, auto_approve: { edits: true, commands: [] } })).result.session as string;
+    (await stack.command("start", { allow_concurrent: true, task: "Write the file", workspace, model, auto_approve: { edits: true, commands: [] } })).result.session as string;
 
   async function stopCheckpoints(): Promise<void> {
     await stack.services.checkpoints.stop();

@@ -66,6 +66,7 @@ describe.skipIf(!ready)(`seed 002's evidence table, row by row, over the real se
 
   async function runRow(row: keyof typeof rows) {
     const started = await stack.command("start", {
+      allow_concurrent: true,
       task: tasks[row],
       workspace: stack.workspace,
       model: row,

@@ -45,6 +45,7 @@ describe.skipIf(!ready)(`memory is a mutation with provenance${skipReason}`, () 
 
   it("remember from injected text waits for the person, shows the text, and runs under no read, edit or command rule", async () => {
     const started = await stack.command("start", {
+      allow_concurrent: true,
       task: "Read notes.md and remember the project conventions",
       workspace: stack.workspace,
       user: "erin",
@@ -72,7 +73,7 @@ describe.skipIf(!ready)(`memory is a mutation with provenance${skipReason}`, () 
     // A record in the format from before provenance (no author): read as author unknown.
     const kv = await stack.tester.jetstream().views.kv(memoryBucketName);
     await kv.put("erin.legacy1", new TextEncoder().encode(JSON.stringify({ id: "legacy1", user: "erin", text: "legacy note", created_at: "2025-01-01T00:00:00.000Z" })));
-    const started = await stack.command("start", { task: "What does math.js export?", workspace: stack.workspace, user: "erin", model: "next" });
+    const started = await stack.command("start", { allow_concurrent: true, task: "What does math.js export?", workspace: stack.workspace, user: "erin", model: "next" });
     const session = started.result.session as string;
     const loaded = await stack.waitFor((e) => e.session === session && e.type === "memory.loaded");
     expect(loaded.payload).toMatchObject({
@@ -95,7 +96,7 @@ describe.skipIf(!ready)(`memory is a mutation with provenance${skipReason}`, () 
   });
 
   it("a call to a tool the turn did not offer is refused with TOOL_NOT_OFFERED before any approval", async () => {
-    const started = await stack.command("start", { task: "What does math.js export?", workspace: stack.workspace, user: "frank", model: "unoffered" });
+    const started = await stack.command("start", { allow_concurrent: true, task: "What does math.js export?", workspace: stack.workspace, user: "frank", model: "unoffered" });
     const session = started.result.session as string;
     const completed = await stack.waitFor((e) => e.session === session && e.type === "tool.completed" && (e.payload as { tool: string }).tool === "remember");
     expect(completed.payload).toMatchObject({ is_error: true, metadata: { error_code: "TOOL_NOT_OFFERED" } });

@@ -34,7 +34,7 @@ describe.skipIf(!ready)(`secret files${skipReason}`, () => {
 
   async function start(model: string, task: string): Promise<string> {
     // Every rule a person can set is on: none of them covers a secret read.
-    const started = await stack.command("start", { task, workspace: stack.workspace, model, auto_approve: { edits: true, commands: ["cat", "node"], memory: true } });
+    const started = await stack.command("start", { allow_concurrent: true, task, workspace: stack.workspace, model, auto_approve: { edits: true, commands: ["cat", "node"], memory: true } });
     expect(started).toMatchObject({ ok: true });
     return started.result.session;
   }
