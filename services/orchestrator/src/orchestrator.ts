@@ -112,7 +112,9 @@ export class Orchestrator {
     for (const runtime of this.sessions.values()) {
       const record = runtime.record;
       if (record.id === except || record.workspace !== workspace) continue;
-      if (!runtime.running && !isActive(record.state)) continue;
+      // The state, not the run's promise: it turns terminal before the terminal event is published,
+      // so a client that saw run.completed may start the next run at once (housekeeping may still run).
+      if (!isActive(record.state)) continue;
       throw aideError("WORKSPACE_BUSY", { workspace, session: record.id }, { session: record.id });
     }
   }

@@ -17,7 +17,7 @@ describe.skipIf(!ready)(`decisions that cannot apply say why${skipReason}`, () =
   afterAll(async () => stack?.stop());
 
   async function pendingApproval(model: string, task: string): Promise<{ session: string; approval: string }> {
-    const started = await stack.command("start", { task, workspace: stack.workspace, model, user: "dana" });
+    const started = await stack.command("start", { task, workspace: stack.workspace, model, user: "dana", allow_concurrent: true });
     expect(started).toMatchObject({ ok: true });
     const session = started.result.session as string;
     const requested = await stack.waitFor((e) => e.session === session && e.type === "approval.requested");
@@ -60,7 +60,7 @@ describe.skipIf(!ready)(`a decision after the approval timed out${skipReason}`, 
   afterAll(async () => stack?.stop());
 
   it("is APPROVAL_EXPIRED", async () => {
-    const started = await stack.command("start", { task: "Create a.txt", workspace: stack.workspace });
+    const started = await stack.command("start", { task: "Create a.txt", workspace: stack.workspace, allow_concurrent: true });
     const session = started.result.session as string;
     const requested = await stack.waitFor((e) => e.session === session && e.type === "approval.requested");
     const approval = (requested.payload as { approval: string }).approval;

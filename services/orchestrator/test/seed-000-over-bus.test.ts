@@ -50,7 +50,7 @@ describe.skipIf(!ready)(`seed 000 items 1, 5, 6 over the real services${skipReas
   afterAll(async () => stack?.stop());
 
   async function start(model: keyof typeof scripts, task: string, extra: Record<string, unknown> = {}) {
-    const reply = await stack.command("start", { task, workspace: stack.workspace, model, ...extra });
+    const reply = await stack.command("start", { task, workspace: stack.workspace, model, allow_concurrent: true, ...extra });
     expect(reply).toMatchObject({ ok: true });
     return reply.result.session as string;
   }
