@@ -1,34 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startToolsHarness, type ToolsHarness } from "./helpers.js";
+import { cgroupOf, cgroupUsable, hostProcessesWith } from "./host-processes.js";
 
-function ownCgroup(controller: string, pid: number | "self" = "self"): string | undefined {
-  const text = readFileSync(`/proc/${pid}/cgroup`, "utf8");
-  return text.split("\n").map((line) => line.split(":")).find((parts) => parts[1]?.split(",").includes(controller))?.[2];
-}
-
-/** The same probe the service makes: can a child cgroup be created for this controller? */
-function cgroupUsable(controller: string): boolean {
-  const probe = join("/sys/fs/cgroup", controller, ownCgroup(controller) ?? "/", `aide-test-probe-${process.pid}`);
-  try {
-    mkdirSync(probe);
-    rmdirSync(probe);
-    return true;
-  } catch {
-    return false;
-  }
-}
 const cgroupsUsable = cgroupUsable("pids") && cgroupUsable("memory");
 if (!cgroupsUsable) console.warn("command-limits.test: cgroup v1 pids/memory not writable here; the per-command cgroup test is skipped");
 
-/** Host pids whose command line contains `needle` (the sandbox's pid namespace is visible from here). */
+/** Host pids whose command line contains `needle`. */
 function pidsWith(needle: string): number[] {
-  return execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" })
-    .split("\n")
-    .filter((line) => line.includes(needle) && !line.includes("ps -eo"))
-    .map((line) => Number(line.trim().split(/\s+/)[0]));
+  return hostProcessesWith(needle).map((line) => Number(line.trim().split(/\s+/)[0]));
 }
 
 const maxProcesses = 97;
@@ -68,8 +49,8 @@ async function checkGroups(tokens: string[]): Promise<void> {
       if (groups.has(token)) continue;
       for (const pid of pidsWith(`go-${token}`)) {
         try {
-          const pids = ownCgroup("pids", pid);
-          const memory = ownCgroup("memory", pid);
+          const pids = cgroupOf("pids", pid);
+          const memory = cgroupOf("memory", pid);
           if (pids?.includes("aide-tools-") && memory?.includes("aide-tools-")) groups.set(token, { pids, memory });
         } catch {
           // the process is gone or not yet readable

@@ -1,23 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startToolsHarness, type ToolsHarness } from "./helpers.js";
+import { listTree } from "../../../bench/lib/swap-racer.js";
 
 const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
-/** Every file and directory under `root`, recursively (symlinks not followed). */
-function tree(root: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string, prefix: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      out.push(prefix + entry.name);
-      if (entry.isDirectory()) walk(join(dir, entry.name), `${prefix}${entry.name}/`);
-    }
-  };
-  walk(root, "");
-  return out.sort();
-}
 
 describe("path jail over the bus", () => {
   let h: ToolsHarness;
@@ -40,12 +29,12 @@ describe("path jail over the bus", () => {
     mkdirSync(join(h.workspace, "inner"));
     writeFileSync(join(h.workspace, "inner", "ok.txt"), "fine\n");
     symlinkSync(join(h.workspace, "inner"), join(h.workspace, "inner-link"));
-    outsideTree = tree(h.scratch).filter((p) => !p.startsWith("ws"));
+    outsideTree = listTree(h.scratch).filter((p) => !p.startsWith("ws"));
   });
   afterAll(async () => {
     if (h) {
       expect(sha(sentinel)).toBe(sentinelHash);
-      expect(tree(h.scratch).filter((p) => !p.startsWith("ws"))).toEqual(outsideTree);
+      expect(listTree(h.scratch).filter((p) => !p.startsWith("ws"))).toEqual(outsideTree);
       await h.stop();
     }
   });

@@ -1,34 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, type Server, type Socket } from "node:net";
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { requestJson } from "../../../tests/helpers/service-process.js";
 import { startToolsHarness, type ToolsHarness } from "./helpers.js";
+import { cgroupUsable, hostProcessesWith } from "./host-processes.js";
 
 const canary = "CANARY-7f3e9c21-do-not-leak";
 
-/** The same probe the service makes: can a child cgroup be created for the pids and memory controllers? */
-function cgroupUsable(controller: string): boolean {
-  const own = readFileSync("/proc/self/cgroup", "utf8").split("\n").map((l) => l.split(":")).find((p) => p[1]?.split(",").includes(controller))?.[2] ?? "/";
-  const probe = join("/sys/fs/cgroup", controller, own, `aide-test-probe-${process.pid}`);
-  try {
-    mkdirSync(probe);
-    rmdirSync(probe);
-    return true;
-  } catch {
-    return false;
-  }
-}
 const cgroupsUsable = cgroupUsable("pids") && cgroupUsable("memory");
 if (!cgroupsUsable) console.warn("sandbox.test: cgroup v1 pids/memory not writable here; the fork/memory bomb test is skipped");
-
-/** Host processes whose command line contains `needle` (the sandbox's pid namespace is visible from here). */
-function survivors(needle: string): string[] {
-  return execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" })
-    .split("\n")
-    .filter((line) => line.includes(needle) && !line.includes("ps -eo"));
-}
 
 describe("run_command sandbox over the bus", () => {
   let h: ToolsHarness;
@@ -122,7 +103,7 @@ describe("run_command sandbox over the bus", () => {
   it("leaves no background process behind: &, nohup, setsid, double fork", async () => {
     const result = await run("sleep 1111 & nohup sleep 1112 >/dev/null 2>&1 & setsid sleep 1113 & (sleep 1114 &) ; echo started");
     expect(result.output).toContain("started");
-    for (const needle of ["sleep 1111", "sleep 1112", "sleep 1113", "sleep 1114"]) expect(survivors(needle), needle).toEqual([]);
+    for (const needle of ["sleep 1111", "sleep 1112", "sleep 1113", "sleep 1114"]) expect(hostProcessesWith(needle), needle).toEqual([]);
   });
 
   it("caps a huge output with the head, the tail and exactly one marker", async () => {
@@ -139,7 +120,7 @@ describe("run_command sandbox over the bus", () => {
     const result = await run("sleep 2222", {}, { timeout_ms: 1500 });
     expect(result.metadata.timed_out).toBe(true);
     expect(result.is_error).toBe(true);
-    expect(survivors("sleep 2222")).toEqual([]);
+    expect(hostProcessesWith("sleep 2222")).toEqual([]);
   });
 
   it.skipIf(!cgroupsUsable)("a fork bomb and a memory bomb kill the command, not the service (needs writable v1 pids/memory cgroups)", async () => {
