@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync, renameSync, rmSync, rmdirSync, symlinkSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
 import { dirname, join } from "node:path";
 import { aideError } from "@aide/contracts";
-import type { TreeChange } from "./compare-trees.js";
-import type { ObjectStore } from "./object-store.js";
+import type { TreeChange } from "./scan/compare-trees.js";
+import type { ObjectStore } from "./git/object-store.js";
 
 const depth = (path: string) => path.split("/").length;
 /** Files written between two turns of the event loop (the work is synchronous: each call is short). */

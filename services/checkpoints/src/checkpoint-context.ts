@@ -1,12 +1,12 @@
 import type { Logger } from "pino";
 import type { CheckpointConfig } from "./config.js";
-import { compileRules, parseIgnoreRule, type CompiledRules, type IgnoreRule } from "./exclude-rules.js";
-import { PackWriter } from "./pack-writer.js";
+import { compileRules, parseIgnoreRule, type CompiledRules, type IgnoreRule } from "./scan/exclude-rules.js";
+import { PackWriter } from "./git/pack-writer.js";
 import { isAbsolute } from "node:path";
-import { normalizeChangedPath, scanChangedPaths } from "./scan-changed-paths.js";
-import { scanWorkspace, type ScanResult } from "./scan-workspace.js";
+import { normalizeChangedPath, scanChangedPaths } from "./scan/scan-changed-paths.js";
+import { scanWorkspace, type ScanResult } from "./scan/scan-workspace.js";
 import { loadCache, type ShadowRepo } from "./shadow-repo.js";
-import type { FileNode } from "./stat-cache.js";
+import type { FileNode } from "./scan/stat-cache-tree.js";
 
 /** What every operation needs besides the repository: injected, no globals. */
 export interface CheckpointContext {

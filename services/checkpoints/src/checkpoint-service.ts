@@ -13,7 +13,7 @@ import { pruneCheckpoints, repositoryUsage } from "./prune-checkpoints.js";
 import type { CheckpointContext } from "./checkpoint-context.js";
 import { commitCheckpoint, timeoutSignal, type CommitResult } from "./commit-checkpoint.js";
 import { listCheckpoints } from "./list-checkpoints.js";
-import { resolveWorkspace } from "./resolve-workspace.js";
+import { resolveWorkspace } from "./workspace/resolve-workspace.js";
 import { restoreCheckpoint, type RestoreResult } from "./restore-checkpoint.js";
 import { flushCache, openShadowRepo, type ShadowRepo } from "./shadow-repo.js";
 

@@ -1,12 +1,13 @@
 import { aideError, type Checkpoint, type CheckpointCommitRequest } from "@aide/contracts";
-import { encodeCommit } from "./git-objects.js";
+import { encodeCommit } from "./git/git-objects.js";
 import { encodeCheckpointMessage, runRef } from "./checkpoint-metadata.js";
 import { finishWriter, newPackWriter, scanInto, type CheckpointContext } from "./checkpoint-context.js";
-import { collectSkipped, type DirNode, type FileNode } from "./stat-cache.js";
-import { mergeProgress } from "./scan-changed-paths.js";
-import { compareTrees } from "./compare-trees.js";
-import type { PackWriter } from "./pack-writer.js";
-import { writeLooseObject } from "./loose-object.js";
+import { collectSkipped } from "./scan/stat-cache.js";
+import type { DirNode, FileNode } from "./scan/stat-cache-tree.js";
+import { mergeProgress } from "./scan/scan-changed-paths.js";
+import { compareTrees } from "./scan/compare-trees.js";
+import type { PackWriter } from "./git/pack-writer.js";
+import { writeLooseObject } from "./git/loose-object.js";
 import { latestCheckpoint, setLatestCheckpoint } from "./latest-checkpoint.js";
 import { ensureShadowRepo, loadCache, storeCache, type ShadowRepo } from "./shadow-repo.js";
 

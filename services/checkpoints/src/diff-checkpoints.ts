@@ -2,7 +2,7 @@ import { readFile, readlink } from "node:fs/promises";
 import { join } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import type { FileDiff } from "@aide/contracts";
-import { compareTrees, type TreeChange, type TreeSide } from "./compare-trees.js";
+import { compareTrees, type TreeChange, type TreeSide } from "./scan/compare-trees.js";
 import type { CheckpointContext } from "./checkpoint-context.js";
 import { readCheckpoint } from "./list-checkpoints.js";
 import { scanWorkingTree } from "./restore-checkpoint.js";

@@ -1,6 +1,6 @@
 import type { CheckpointContext } from "./checkpoint-context.js";
-import { matchCompiled } from "./exclude-rules.js";
-import { isAlwaysExcluded } from "./scan-workspace.js";
+import { matchCompiled } from "./scan/exclude-rules.js";
+import { isAlwaysExcluded } from "./scan/scan-workspace.js";
 
 /** True when the path or one of its folders is excluded now (restore never touches those). */
 export function isPathExcluded(context: CheckpointContext, path: string): boolean {

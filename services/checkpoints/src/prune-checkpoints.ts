@@ -3,12 +3,12 @@ import { join } from "node:path";
 import type { CheckpointUsage } from "@aide/contracts";
 import type { CheckpointContext } from "./checkpoint-context.js";
 import { latestRef, parseCommit, runsPrefix } from "./checkpoint-metadata.js";
-import { decodeTree } from "./git-objects.js";
+import { decodeTree } from "./git/git-objects.js";
 import { listStoredCheckpoints, readCheckpoint } from "./list-checkpoints.js";
-import { PackWriter } from "./pack-writer.js";
+import { PackWriter } from "./git/pack-writer.js";
 import { countLooseObjects, diskUsage } from "./repository-usage.js";
 import { ensureShadowRepo, flushCache, loadCache, type ShadowRepo } from "./shadow-repo.js";
-import type { DirNode } from "./stat-cache.js";
+import type { DirNode } from "./scan/stat-cache-tree.js";
 
 export interface PruneInput {
   keep_tasks?: number;

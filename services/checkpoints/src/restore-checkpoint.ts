@@ -4,12 +4,12 @@ import { applyRestore } from "./apply-restore.js";
 import { latestCheckpoint, setLatestCheckpoint } from "./latest-checkpoint.js";
 import { finishWriter, newPackWriter, scanInto, type CheckpointContext } from "./checkpoint-context.js";
 import { countChangesSinceLatest, recordCheckpoint } from "./commit-checkpoint.js";
-import { compareTrees, type TreeChange } from "./compare-trees.js";
+import { compareTrees, type TreeChange } from "./scan/compare-trees.js";
 import { isPathExcluded } from "./path-filter.js";
 import { readCheckpoint } from "./list-checkpoints.js";
-import { scanChangedPaths } from "./scan-changed-paths.js";
+import { scanChangedPaths } from "./scan/scan-changed-paths.js";
 import { ensureShadowRepo, loadCache, storeCache, type ShadowRepo } from "./shadow-repo.js";
-import type { DirNode } from "./stat-cache.js";
+import type { DirNode } from "./scan/stat-cache-tree.js";
 
 export interface RestoreInput {
   session: string;

@@ -4,11 +4,12 @@ import { lstat, mkdir, stat, writeFile } from "node:fs/promises";
 import { aideError } from "@aide/contracts";
 import { join } from "node:path";
 import git from "isomorphic-git";
-import { ObjectStore } from "./object-store.js";
-import { emptyTreeOid } from "./scan-workspace.js";
-import { RefStore } from "./ref-store.js";
-import { emptyCache, loadStatCache, saveStatCache, type DirNode, type StatCache } from "./stat-cache.js";
-import { WorkspaceLock } from "./workspace-lock.js";
+import { ObjectStore } from "./git/object-store.js";
+import { emptyTreeOid } from "./git/git-objects.js";
+import { RefStore } from "./git/ref-store.js";
+import { loadStatCache, saveStatCache } from "./scan/stat-cache.js";
+import { emptyCache, type DirNode, type StatCache } from "./scan/stat-cache-tree.js";
+import { WorkspaceLock } from "./workspace/workspace-lock.js";
 
 /** Everything the service keeps for one workspace; one instance per real path. */
 export interface ShadowRepo {

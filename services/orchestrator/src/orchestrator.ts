@@ -164,6 +164,7 @@ export class Orchestrator {
       startedAtMs: Date.parse(record.run_started_at ?? this.seams.now().toISOString()),
       logger: this.seams.logger.child({ session: record.id, run: record.run }),
       persist: () => runtime.persist(),
+      runChild: runLoop,
     };
     const done = runLoop(context)
       .then((outcome) => this.finish(runtime, outcome))

@@ -1,6 +1,6 @@
 import type { ToolDescriptor } from "@aide/contracts";
 import { schemaParameters } from "./tool-examples.js";
-import type { SystemPromptInput } from "./system-prompt.js";
+import type { SystemPromptInput } from "./system-prompt-input.js";
 
 /**
  * The compact prompt tier, for model windows up to 8k tokens: the same contract as the full tier

@@ -1,7 +1,7 @@
 export { wrapToolResult, neutralizeTags } from "./wrap-tool-result.js";
 export type { ToolResultForModel } from "./wrap-tool-result.js";
 export { systemPrompt } from "./system-prompt.js";
-export type { AgentMode, SystemPromptInput } from "./system-prompt.js";
+export type { AgentMode, SystemPromptInput } from "./system-prompt-input.js";
 export { modeNotice } from "./mode-notice.js";
 export { buildContext, messageChars, COMPACTION_THRESHOLD } from "./build-context.js";
 export type { BuildContextInput, BuiltContext } from "./build-context.js";

@@ -1,4 +1,4 @@
-import type { AgentMode } from "./system-prompt.js";
+import type { AgentMode } from "./system-prompt-input.js";
 
 /**
  * Injected into the next user message after a mode switch, so the model is not confused by a

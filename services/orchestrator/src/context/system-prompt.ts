@@ -1,17 +1,6 @@
-import type { PromptTier, ToolDescriptor } from "@aide/contracts";
 import { exampleCall, toolSummary } from "./tool-examples.js";
 import { compactSystemPrompt } from "./compact-prompt.js";
-
-export type AgentMode = "plan" | "act";
-
-export type SystemPromptInput = {
-  mode: AgentMode;
-  tools: ToolDescriptor[];
-  workspace: string;
-  now: Date;
-  /** "compact" for model windows up to 8k tokens (compact-prompt.ts); default "full". */
-  tier?: PromptTier;
-};
+import type { SystemPromptInput } from "./system-prompt-input.js";
 
 const PROTOCOL = `# How to call tools
 Write each call as an XML block: the tool name as the outer tag, one tag per parameter, values as plain text (no JSON, no quoting, no escaping):

@@ -1,10 +1,9 @@
-import type { EvidenceEvent } from "./evidence-kind.js";
+import type { EvidenceEvent, UnbackedClaim } from "./evidence-kind.js";
 import { COMMAND_TOOLS, EXECUTION_TOOLS, MUTATION_TOOLS, commandOf, describeEvent, mutatedPaths, normalizePath, succeeded, whyNotRun, exitCode } from "./event-facts.js";
 import { extractClaims, type Claim } from "./extract-claims.js";
 import { outputContainsNumber } from "./measurements.js";
 
 /** A claim of the completion that no successful event of the run backs, with what the events do show. */
-export type UnbackedClaim = { kind: Claim["kind"]; quote: string; events_show: string };
 
 export type ClaimsAudit = {
   claims: Claim[];

@@ -1,4 +1,4 @@
-import type { UnbackedClaim } from "./audit-claims.js";
+import type { Claim } from "./extract-claims.js";
 
 /** What a request needs before its completion is accepted (seed 002's evidence table). */
 export type EvidenceKind = "artifact" | "execution" | "source_file" | "report" | "measurements";
@@ -29,3 +29,6 @@ export type EvidenceEvaluation = {
   /** The completion's claims that no event of the run backs (the claims audit). */
   claims: UnbackedClaim[];
 };
+
+/** A claim in a completion that no event of the run backs, with what the events do show. */
+export type UnbackedClaim = { kind: Claim["kind"]; quote: string; events_show: string };

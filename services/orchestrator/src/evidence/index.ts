@@ -8,6 +8,7 @@ export { measurementNumbers, outputContainsNumber } from "./measurements.js";
 export { classifyTask } from "./task-intent.js";
 export type { TaskIntent } from "./task-intent.js";
 export { auditClaims } from "./audit-claims.js";
-export type { UnbackedClaim, ClaimsAudit } from "./audit-claims.js";
+export type { ClaimsAudit } from "./audit-claims.js";
+export type { UnbackedClaim } from "./evidence-kind.js";
 export { extractClaims } from "./extract-claims.js";
 export type { Claim } from "./extract-claims.js";

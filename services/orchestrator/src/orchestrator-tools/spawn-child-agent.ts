@@ -1,6 +1,5 @@
 import type { RunContext, LoopState } from "../run/run-context.js";
 import { createRunPolicies } from "../run/run-policies.js";
-import { runLoop } from "../run/run-loop.js";
 import type { BatchCall, CallOutcome } from "../session/session-record.js";
 
 export const childIterationLimit = 8;
@@ -48,7 +47,7 @@ export async function spawnChildAgent(parent: RunContext, call: BatchCall): Prom
     persist: async () => undefined,
     outcome: undefined,
   };
-  const outcome = await runLoop(child);
+  const outcome = await parent.runChild(child);
   const state_ = outcome.kind === "done" ? "done" : outcome.kind === "unverified" ? "unverified" : outcome.kind === "aborted" ? "aborted" : "error";
   const result = outcome.kind === "done" || outcome.kind === "unverified" ? outcome.result : outcome.kind === "aborted" ? outcome.reason : outcome.message;
   await parent.session.emit("agent.completed", { child_run: childRun, state: state_, result }, parent.depth, parent.run);

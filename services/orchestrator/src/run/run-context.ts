@@ -59,6 +59,11 @@ export interface RunContext {
   policies: RunPolicies;
   startedAtMs: number;
   logger: Logger;
+  /**
+   * Runs a child agent's loop to its end (`spawn_agent`). Handed in by whoever composes the loop,
+   * so the turn steps below it never import the loop itself (no cycle).
+   */
+  runChild(child: RunContext): Promise<RunOutcome>;
   /** Persists the durable state (a no-op for child agents, which are not durable). */
   persist(): Promise<void>;
   /** The user's memories given to the model this run, with their authors (loaded once: a stable prompt prefix). */

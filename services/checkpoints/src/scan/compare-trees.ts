@@ -1,7 +1,6 @@
-import type { ObjectStore } from "./object-store.js";
-import { decodeTree, type EntryMode } from "./git-objects.js";
-import { emptyTreeOid } from "./scan-workspace.js";
-import type { DirNode } from "./stat-cache.js";
+import type { ObjectStore } from "../git/object-store.js";
+import { decodeTree, emptyTreeOid, type EntryMode } from "../git/git-objects.js";
+import type { DirNode } from "./stat-cache-tree.js";
 
 /** One side of a comparison: a stored tree, or the scanned working tree. */
 export type TreeSide = { kind: "stored"; oid: string } | { kind: "scanned"; node: DirNode };

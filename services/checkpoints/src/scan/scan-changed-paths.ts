@@ -1,7 +1,7 @@
 import { lstatSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { checkSignal, countFiles, isAlwaysExcluded, isExcluded, newScanState, scanEntry, writeTreeOf, type ScanOptions, type ScanResult } from "./scan-workspace.js";
-import type { DirNode, FileNode, TreeNode } from "./stat-cache.js";
+import type { DirNode, FileNode, TreeNode } from "./stat-cache-tree.js";
 
 /** Checks a caller-supplied path: workspace-relative, no `..`, no empty segments. */
 export function normalizeChangedPath(path: string): string | undefined {

@@ -4,6 +4,9 @@ export type GitObjectType = "blob" | "tree" | "commit";
 /** Modes a checkpoint tree holds: regular, executable, symlink, folder. */
 export type EntryMode = "100644" | "100755" | "120000" | "40000";
 
+/** The id of the empty tree, which git knows without storing it. */
+export const emptyTreeOid = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
 export interface TreeEntry {
   name: string;
   mode: EntryMode;

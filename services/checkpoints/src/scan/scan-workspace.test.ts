@@ -6,8 +6,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { compileRules, parseIgnoreRule } from "./exclude-rules.js";
 import { normalizeChangedPath, scanChangedPaths } from "./scan-changed-paths.js";
 import { scanWorkspace, type ObjectSink, type ScanOptions } from "./scan-workspace.js";
-import { collectSkipped, emptyDir, forEachFile, type DirNode } from "./stat-cache.js";
-import { hashObject } from "./git-objects.js";
+import { collectSkipped, forEachFile } from "./stat-cache.js";
+import { emptyDir, type DirNode } from "./stat-cache-tree.js";
+import { hashObject } from "../git/git-objects.js";
 
 const dirs: string[] = [];
 afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
@@ -199,7 +200,7 @@ describe("scanWorkspace", () => {
 
 describe("workspaceRelative", () => {
   it("accepts relative paths and absolute ones inside the workspace, and gives up on anything else", async () => {
-    const { workspaceRelative } = await import("./checkpoint-context.js");
+    const { workspaceRelative } = await import("../checkpoint-context.js");
     expect(workspaceRelative("/ws", ["a/b", "/ws/c/d", "./e"])).toEqual(["a/b", "c/d", "e"]);
     expect(workspaceRelative("/ws", ["a", "/elsewhere/x"])).toBeUndefined();
     expect(workspaceRelative("/ws", ["/ws2/x"])).toBeUndefined();

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadStatCache, saveStatCache, type DirNode } from "./stat-cache.js";
+import { loadStatCache, saveStatCache } from "./stat-cache.js";
+import type { DirNode } from "./stat-cache-tree.js";
 
 const dirs: string[] = [];
 afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });

@@ -1,4 +1,4 @@
-import type { DirNode, FileNode, StatCache, TreeNode } from "./stat-cache.js";
+import type { DirNode, FileNode, StatCache, TreeNode } from "./stat-cache-tree.js";
 
 /**
  * The stat cache on disk: one line per entry, depth first, tab-separated, so ten thousand files

@@ -1,9 +1,10 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync, type Dirent, type Stats } from "node:fs";
 import { join } from "node:path";
 import { aideError } from "@aide/contracts";
-import { encodeTree, hashObject, sortTreeEntries, type GitObjectType, type TreeEntry } from "./git-objects.js";
+import { emptyTreeOid, encodeTree, hashObject, sortTreeEntries, type GitObjectType, type TreeEntry } from "../git/git-objects.js";
 import { compileRules, matchCompiled, parseIgnoreFile, type CompiledRules, type IgnoreRule } from "./exclude-rules.js";
-import { forEachFile, type DirNode, type FileNode, type TreeNode } from "./stat-cache.js";
+import { forEachFile } from "./stat-cache.js";
+import type { DirNode, FileNode, TreeNode } from "./stat-cache-tree.js";
 
 /** Where objects go: must keep what it accepted once `finish` (not part of this seam) succeeds. */
 export interface ObjectSink {
@@ -31,7 +32,6 @@ export interface ScanResult {
 }
 
 /** Git's id of the empty tree. */
-export const emptyTreeOid = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 /** A stat this close to the scan may hide a later same-size write within the clock tick. */
 const racyWindowMs = 5;
 /** Entries scanned between two turns of the event loop. */

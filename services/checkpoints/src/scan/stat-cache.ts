@@ -1,49 +1,11 @@
+/**
+ * The stat cache file: loaded at the first commit of a workspace, saved (temp + rename) after
+ * commits; plus the walks over its tree that commits and restores share.
+ */
 import { randomBytes } from "node:crypto";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
-import type { EntryMode } from "./git-objects.js";
 import { parseStatCache, serializeStatCache } from "./stat-cache-format.js";
-
-/** What a file looked like when it was hashed; a file whose stat still matches is not read again. */
-export interface FileNode {
-  kind: "file";
-  mode: Exclude<EntryMode, "40000">;
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-  ino: number;
-  oid: string;
-  /** Modified so close to the scan that a later change could keep the same stat: hash again. */
-  racy?: boolean;
-}
-
-export interface DirNode {
-  kind: "dir";
-  children: Map<string, TreeNode>;
-  /** Tree id of this folder's captured content; undefined while something below changed. */
-  oid?: string;
-}
-
-/** A path seen but not captured (too large, unreadable, not a regular file): left alone by restore. */
-export interface SkippedNode {
-  kind: "skipped";
-  reason: string;
-}
-
-export type TreeNode = FileNode | DirNode | SkippedNode;
-
-export interface StatCache {
-  /** The checkpoint whose tree `root` last described (informational: every id in `root` exists). */
-  commit?: string;
-  root: DirNode;
-}
-
-export function emptyDir(): DirNode {
-  return { kind: "dir", children: new Map() };
-}
-
-export function emptyCache(): StatCache {
-  return { root: emptyDir() };
-}
+import { emptyCache, type DirNode, type FileNode, type StatCache } from "./stat-cache-tree.js";
 
 /** Loads the cache; a missing or damaged file gives an empty cache (everything is hashed again). */
 export async function loadStatCache(path: string): Promise<StatCache> {

@@ -1,0 +1,13 @@
+/** What the system contract is built from: the mode, the offered tools, the workspace, the date, the tier. */
+import type { PromptTier, ToolDescriptor } from "@aide/contracts";
+
+export type AgentMode = "plan" | "act";
+
+export type SystemPromptInput = {
+  mode: AgentMode;
+  tools: ToolDescriptor[];
+  workspace: string;
+  now: Date;
+  /** "compact" for model windows up to 8k tokens (compact-prompt.ts); default "full". */
+  tier?: PromptTier;
+};
