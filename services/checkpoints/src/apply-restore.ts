@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { aideError } from "@aide/contracts";
 import type { TreeChange } from "./scan/compare-trees.js";
 import type { ObjectStore } from "./git/object-store.js";
+import { fsPath } from "./git/raw-names.js";
 
 const depth = (path: string) => path.split("/").length;
 /** Files written between two turns of the event loop (the work is synchronous: each call is short). */
@@ -12,7 +13,7 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function lstatOrUndefined(path: string): Stats | undefined {
   try {
-    return lstatSync(path);
+    return lstatSync(fsPath(path));
   } catch {
     return undefined;
   }
@@ -27,7 +28,7 @@ function ensureParents(workspace: string, path: string, verified: Set<string>): 
     if (verified.has(current)) continue;
     verified.add(current);
     const stats = lstatOrUndefined(current);
-    if (stats === undefined) mkdirSync(current);
+    if (stats === undefined) mkdirSync(fsPath(current));
     else if (!stats.isDirectory()) throw aideError("CHECKPOINT_FAILED", { detail: `cannot restore ${path}: ${current} is not a folder` });
   }
 }
@@ -51,7 +52,7 @@ export async function applyRestore(workspace: string, store: ObjectStore, change
   const emptied = new Set<string>();
   for (const path of removals) {
     try {
-      unlinkSync(join(workspace, path));
+      unlinkSync(fsPath(workspace, path));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }
@@ -59,7 +60,7 @@ export async function applyRestore(workspace: string, store: ObjectStore, change
   }
   for (const folder of [...emptied].sort((a, b) => depth(b) - depth(a))) {
     try {
-      rmdirSync(join(workspace, folder));
+      rmdirSync(fsPath(workspace, folder));
     } catch {
       // not empty (something excluded or skipped lives there): it stays
     }
@@ -76,8 +77,8 @@ export async function applyRestore(workspace: string, store: ObjectStore, change
     const existing = lstatOrUndefined(target);
     if (version.mode === "120000") {
       if (existing?.isDirectory()) throw aideError("CHECKPOINT_FAILED", { detail: `cannot restore ${change.path}: a folder is in the way` });
-      if (existing) rmSync(target, { force: true });
-      symlinkSync(content, target);
+      if (existing) rmSync(fsPath(target), { force: true });
+      symlinkSync(content, fsPath(target));
       continue;
     }
     const mode = permissions(existing?.isFile() ? existing.mode : undefined, version.mode === "100755");
@@ -95,22 +96,22 @@ function writeFileAtomically(target: string, content: Buffer, mode: number, temp
   const name = `restore-${randomBytes(8).toString("hex")}`;
   let temp = join(tempDirectory, name);
   const writeTemp = () => {
-    writeFileSync(temp, content, { mode, flag: "wx" });
-    chmodSync(temp, mode);
+    writeFileSync(fsPath(temp), content, { mode, flag: "wx" });
+    chmodSync(fsPath(temp), mode);
   };
   try {
     writeTemp();
     try {
-      renameSync(temp, target);
+      renameSync(temp, fsPath(target));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
-      rmSync(temp, { force: true });
+      rmSync(fsPath(temp), { force: true });
       temp = join(dirname(target), `.aide-restore-${name}`);
       writeTemp();
-      renameSync(temp, target);
+      renameSync(fsPath(temp), fsPath(target));
     }
   } catch (error) {
-    rmSync(temp, { force: true });
+    rmSync(fsPath(temp), { force: true });
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EISDIR" || code === "ENOTEMPTY") throw aideError("CHECKPOINT_FAILED", { detail: `cannot restore ${path}: a folder is in the way` });
     throw error;

@@ -64,7 +64,8 @@ export async function scanInto(
 /**
  * Caller paths as workspace-relative paths: relative ones as given, absolute ones under the
  * workspace's real path made relative. Any other path (outside, `..`) means the caller's list
- * cannot be trusted to be complete, so undefined: the whole tree is walked instead.
+ * cannot be trusted to be complete, so undefined: the whole tree is walked instead. A path
+ * with a name that did not survive UTF-8 stands for its folder.
  */
 export function workspaceRelative(workspace: string, paths: readonly string[]): string[] | undefined {
   const out: string[] = [];
@@ -76,6 +77,13 @@ export function workspaceRelative(workspace: string, paths: readonly string[]): 
     }
     const normalized = normalizeChangedPath(candidate);
     if (normalized === undefined) return undefined;
+    // U+FFFD: a name the caller could not send as UTF-8 (git/raw-names.ts): rescan its folder.
+    if (normalized.includes("\uFFFD")) {
+      const folder = normalized.slice(0, Math.max(0, normalized.indexOf("\uFFFD"))).replace(/\/?[^/]*$/, "");
+      if (folder === "") return undefined;
+      out.push(folder);
+      continue;
+    }
     out.push(normalized);
   }
   return out;

@@ -3,6 +3,7 @@ import { encodeCommit } from "./git/git-objects.js";
 import { encodeCheckpointMessage, runRef } from "./checkpoint-metadata.js";
 import { finishWriter, newPackWriter, scanInto, type CheckpointContext } from "./checkpoint-context.js";
 import { collectSkipped } from "./scan/stat-cache.js";
+import { displayPath } from "./git/raw-names.js";
 import type { DirNode, FileNode } from "./scan/stat-cache-tree.js";
 import { mergeProgress } from "./scan/scan-changed-paths.js";
 import { compareTrees } from "./scan/compare-trees.js";
@@ -109,7 +110,7 @@ export async function commitCheckpoint(repo: ShadowRepo, context: CheckpointCont
     lap("cache");
     const duration = performance.now() - started;
     context.logger.debug({ workspace: repo.workspace, checkpoint: checkpoint.id, changes: checkpoint.files_changed, ms: Math.round(duration), phases }, "checkpoint committed");
-    return { checkpoint, skipped: collectSkipped(scan.root), duration_ms: Math.round(duration * 100) / 100 };
+    return { checkpoint, skipped: collectSkipped(scan.root).map((entry) => ({ ...entry, path: displayPath(entry.path) })), duration_ms: Math.round(duration * 100) / 100 };
   });
 }
 

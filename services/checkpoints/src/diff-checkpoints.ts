@@ -1,4 +1,5 @@
 import { readFile, readlink } from "node:fs/promises";
+import { displayPath, fsPath } from "./git/raw-names.js";
 import { join } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import type { FileDiff } from "@aide/contracts";
@@ -28,7 +29,7 @@ async function contentOf(repo: ShadowRepo, side: "stored" | "working", change: T
   if (side === "stored") return (await repo.objects.read(version.oid)).content;
   const path = join(repo.workspace, change.path);
   try {
-    return version.mode === "120000" ? Buffer.from(await readlink(path, { encoding: "buffer" })) : await readFile(path);
+    return version.mode === "120000" ? Buffer.from(await readlink(fsPath(path), { encoding: "buffer" })) : await readFile(fsPath(path));
   } catch {
     return Buffer.alloc(0);
   }
@@ -51,7 +52,7 @@ export async function diffCheckpoints(repo: ShadowRepo, context: CheckpointConte
     budget -= entry.diff === undefined ? 0 : Buffer.byteLength(entry.diff);
     replyBytes += Buffer.byteLength(JSON.stringify(entry)) + 1;
     if (replyBytes > replyBudgetBytes) { omitted++; continue; }
-    files.push(entry);
+    files.push({ ...entry, path: displayPath(entry.path) });
   }
   return omitted > 0 ? { files, omitted } : { files };
 }

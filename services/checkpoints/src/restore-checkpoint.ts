@@ -10,6 +10,7 @@ import { readCheckpoint } from "./list-checkpoints.js";
 import { scanChangedPaths } from "./scan/scan-changed-paths.js";
 import { ensureShadowRepo, loadCache, storeCache, type ShadowRepo } from "./shadow-repo.js";
 import type { DirNode } from "./scan/stat-cache-tree.js";
+import { displayPath } from "./git/raw-names.js";
 
 export interface RestoreInput {
   session: string;
@@ -35,9 +36,9 @@ export interface RestoreResult {
 
 export function planOf(changes: readonly TreeChange[]): RestorePlan {
   return {
-    modified: changes.filter((c) => c.status === "modified").map((c) => c.path),
-    created_since: changes.filter((c) => c.status === "added").map((c) => c.path),
-    deleted_since: changes.filter((c) => c.status === "deleted").map((c) => c.path),
+    modified: changes.filter((c) => c.status === "modified").map((c) => displayPath(c.path)),
+    created_since: changes.filter((c) => c.status === "added").map((c) => displayPath(c.path)),
+    deleted_since: changes.filter((c) => c.status === "deleted").map((c) => displayPath(c.path)),
   };
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { decodeName, isRawName, nameBytes } from "./raw-names.js";
 
 export type GitObjectType = "blob" | "tree" | "commit";
 /** Modes a checkpoint tree holds: regular, executable, symlink, folder. */
@@ -26,7 +27,7 @@ export function sortTreeEntries(entries: TreeEntry[]): TreeEntry[] {
   // For ASCII names, string order is byte order; otherwise compare the UTF-8 bytes.
   if (keyed.every((k) => ascii.test(k.key))) return keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((k) => k.entry);
   return keyed
-    .map(({ entry, key }) => ({ entry, bytes: Buffer.from(key, "utf8") }))
+    .map(({ entry, key }) => ({ entry, bytes: nameBytes(key) }))
     .sort((a, b) => Buffer.compare(a.bytes, b.bytes))
     .map(({ entry }) => entry);
 }
@@ -40,7 +41,12 @@ export function encodeTree(entries: readonly TreeEntry[]): Buffer {
   const out = Buffer.allocUnsafe(bound);
   let offset = 0;
   entries.forEach((entry, i) => {
-    offset += out.write(heads[i], offset, "utf8");
+    if (isRawName(entry.name)) {
+      // A name that is not UTF-8 is written as its own bytes (raw-names.ts).
+      offset += out.write(`${entry.mode} `, offset, "latin1");
+      offset += nameBytes(entry.name).copy(out, offset);
+      out[offset++] = 0;
+    } else offset += out.write(heads[i], offset, "utf8");
     offset += out.write(entry.oid, offset, "hex");
   });
   return Buffer.from(out.subarray(0, offset));
@@ -71,7 +77,7 @@ export function decodeTree(content: Buffer): TreeEntry[] {
     const nul = content.indexOf(0, space);
     if (space === -1 || nul === -1 || nul + 21 > content.length) throw new Error("malformed tree object");
     const mode = content.toString("latin1", position, space) as EntryMode;
-    const name = content.toString("utf8", space + 1, nul);
+    const name = decodeName(content.subarray(space + 1, nul));
     entries.push({ name, mode: mode === ("040000" as EntryMode) ? "40000" : mode, oid: content.toString("hex", nul + 1, nul + 21) });
     position = nul + 21;
   }

@@ -2,6 +2,7 @@ import { lstatSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { checkSignal, countFiles, isAlwaysExcluded, isExcluded, newScanState, scanEntry, writeTreeOf, type ScanOptions, type ScanResult } from "./scan-workspace.js";
 import type { DirNode, FileNode, TreeNode } from "./stat-cache-tree.js";
+import { fsPath } from "../git/raw-names.js";
 
 /** Checks a caller-supplied path: workspace-relative, no `..`, no empty segments. */
 export function normalizeChangedPath(path: string): string | undefined {
@@ -51,7 +52,7 @@ export async function scanChangedPaths(previous: DirNode, paths: readonly string
     const before = dir.children.get(name);
     let stats: Stats | undefined;
     try {
-      stats = lstatSync(join(state.workspace, unit));
+      stats = lstatSync(fsPath(state.workspace, unit));
     } catch {
       stats = undefined;
     }

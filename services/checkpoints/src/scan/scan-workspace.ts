@@ -1,10 +1,10 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync, type Dirent, type Stats } from "node:fs";
-import { join } from "node:path";
 import { aideError } from "@aide/contracts";
 import { emptyTreeOid, encodeTree, hashObject, sortTreeEntries, type GitObjectType, type TreeEntry } from "../git/git-objects.js";
 import { compileRules, matchCompiled, parseIgnoreFile, type CompiledRules, type IgnoreRule } from "./exclude-rules.js";
 import { forEachFile } from "./stat-cache.js";
 import type { DirNode, FileNode, TreeNode } from "./stat-cache-tree.js";
+import { decodeName, fsPath } from "../git/raw-names.js";
 
 /** Where objects go: must keep what it accepted once `finish` (not part of this seam) succeeds. */
 export interface ObjectSink {
@@ -66,7 +66,7 @@ function rulesFor(state: ScanState, relativeDir: string): CompiledRules {
   const parent = relativeDir === "" ? undefined : rulesFor(state, relativeDir.includes("/") ? relativeDir.slice(0, relativeDir.lastIndexOf("/")) : "");
   let own: IgnoreRule[] = [];
   try {
-    own = parseIgnoreFile(readFileSync(join(state.workspace, relativeDir, ".gitignore"), "utf8"), relativeDir);
+    own = parseIgnoreFile(readFileSync(fsPath(state.workspace, relativeDir === "" ? ".gitignore" : `${relativeDir}/.gitignore`), "utf8"), relativeDir);
   } catch {
     // no .gitignore here
   }
@@ -121,7 +121,7 @@ async function scanFile(state: ScanState, path: string, stats: Stats, previous: 
   if (statUnchanged(previous, stats, mode)) return previous as FileNode;
   let content: Buffer;
   try {
-    const absolute = `${state.workspace}/${path}`;
+    const absolute = fsPath(state.workspace, path);
     content = mode === "120000" ? Buffer.from(readlinkSync(absolute, { encoding: "buffer" })) : readFileSync(absolute);
   } catch (error) {
     state.changes += countFiles(previous);
@@ -164,16 +164,10 @@ async function scanDirectory(state: ScanState, path: string, previous: DirNode |
     await yieldToLoop();
   }
   if (replaced !== undefined && replaced.kind !== "dir") state.changes += countFiles(replaced);
-  let dirents: Dirent[];
-  try {
-    dirents = readdirSync(path === "" ? state.workspace : `${state.workspace}/${path}`, { withFileTypes: true });
-  } catch {
-    dirents = [];
-  }
+  const dirents = listDirectory(fsPath(state.workspace, path));
   const children = new Map<string, TreeNode>();
   const seen = new Set<string>();
   let changed = previous === undefined || previous.oid === undefined;
-  const prefix = path === "" ? `${state.workspace}/` : `${state.workspace}/${path}/`;
   for (const dirent of dirents) {
     // Let other requests (another workspace's commit, a list) run now and then.
     if (++state.sinceYield >= entriesPerYield) {
@@ -187,7 +181,7 @@ async function scanDirectory(state: ScanState, path: string, previous: DirNode |
     const before = previous?.children.get(name);
     let stats: Stats;
     try {
-      stats = lstatSync(prefix + name);
+      stats = lstatSync(fsPath(state.workspace, path === "" ? name : `${path}/${name}`));
     } catch (error) {
       if (!isExcluded(state, path, name, dirent.isDirectory())) {
         children.set(name, { kind: "skipped", reason: `unreadable: ${(error as NodeJS.ErrnoException).code ?? "error"}` });
@@ -218,6 +212,28 @@ async function scanDirectory(state: ScanState, path: string, previous: DirNode |
   const dir: DirNode = { kind: "dir", children };
   dir.oid = await writeTreeOf(state.sink, dir, previous?.oid);
   return dir;
+}
+
+/**
+ * A folder's entries. Names are read as UTF-8 (the fast path); when one did not decode, the folder
+ * is read again as bytes so that name keeps its exact bytes (raw-names.ts).
+ */
+function listDirectory(path: string | Buffer): Array<{ name: string; isDirectory(): boolean }> {
+  let dirents: Dirent[];
+  try {
+    dirents = readdirSync(path, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  if (!dirents.some((dirent) => dirent.name.includes("\uFFFD"))) return dirents;
+  try {
+    return readdirSync(path, { withFileTypes: true, encoding: "buffer" }).map((dirent) => {
+      const name = decodeName(dirent.name);
+      return { name, isDirectory: () => dirent.isDirectory() };
+    });
+  } catch {
+    return [];
+  }
 }
 
 /** Builds and stores the tree object of a folder whose children all have ids. */

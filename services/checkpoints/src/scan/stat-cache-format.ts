@@ -14,7 +14,8 @@ import type { DirNode, FileNode, StatCache, TreeNode } from "./stat-cache-tree.j
  * strings. A damaged file parses as "no cache": everything is hashed again, nothing is wrong.
  */
 const header = "aide-stat-cache 2";
-const needsQuoting = /[\t\n\r\\]|^"/;
+// A lone surrogate (a name that is not UTF-8, scan/raw-names.ts) must be JSON-escaped to survive UTF-8.
+const needsQuoting = /[\t\n\r\\\uD800-\uDFFF]|^"/;
 const oidPattern = /^[0-9a-f]{40}$/;
 const modes = new Set(["100644", "100755", "120000"]);
 
