@@ -2,8 +2,8 @@
  * npm run bench:checkpoints — our checkpoints service (a real process, through the bus) against
  * the git CLI doing the equivalent in its own shadow repository (`add -A && commit`), on two
  * identical generated workspaces of 10,000 files in 200 folders (about 60 MB), in one run:
- * first checkpoint, no change, one file changed, 100 files changed, a restore of the 100, and
- * ours with the changed paths passed in. Then the shadow repositories' size on disk.
+ * first checkpoint, no change, one file changed, 100 files changed, restores of 100 and 1,000
+ * changed files and of a deleted folder of 1,000 files, and ours with the changed paths passed in. Then the shadow repositories' size on disk.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { openSync } from "node:fs";
@@ -174,25 +174,36 @@ async function main() {
       record(name, ours, gitTimes, inService);
     }
 
-    // Restore of 100 changed files to the checkpoint before the change.
-    const oursRestore: number[] = [];
-    const gitRestore: number[] = [];
-    for (let i = 0; i < repeats; i++) {
-      const oursBefore = await ourCommit("before 100");
-      const gitBefore = gitCommit("before 100");
-      const paths = pick(100, 500 + i);
-      mutate(paths, 500 + i);
-      await ourCommit("after 100", paths);
-      gitCommit("after 100");
-      started = process.hrtime.bigint();
-      const restored = await call("agent.checkpoints.restore", { workspace: oursWs, session: "bench", checkpoint: oursBefore, mode: "files" });
-      oursRestore.push(ms(started));
-      if (restored.plan.modified.length !== 100) throw new Error(`restore planned ${restored.plan.modified.length} files, expected 100`);
-      started = process.hrtime.bigint();
-      git("checkout", gitBefore, "--", ".");
-      gitRestore.push(ms(started));
-    }
-    record("restore_100_files", oursRestore, gitRestore);
+    // Restores to the checkpoint before a change: of 100 and of 1,000 changed files, and after a
+    // whole folder of 1,000 files was deleted (both sides delete the same folder).
+    const restoreCase = async (name: string, change: (round: number) => string[], expect: { modified: number; deleted: number }) => {
+      const oursRestore: number[] = [];
+      const gitRestore: number[] = [];
+      for (let i = 0; i < repeats; i++) {
+        const oursBefore = await ourCommit(`before ${name}`);
+        const gitBefore = gitCommit(`before ${name}`);
+        const paths = change(i);
+        await ourCommit(`after ${name}`, paths);
+        gitCommit(`after ${name}`);
+        started = process.hrtime.bigint();
+        const restored = await call("agent.checkpoints.restore", { workspace: oursWs, session: "bench", checkpoint: oursBefore, mode: "files" });
+        oursRestore.push(ms(started));
+        if (restored.plan.modified.length !== expect.modified || restored.plan.deleted_since.length !== expect.deleted) {
+          throw new Error(`${name}: restore planned ${restored.plan.modified.length} modified and ${restored.plan.deleted_since.length} deleted files, expected ${expect.modified} and ${expect.deleted}`);
+        }
+        started = process.hrtime.bigint();
+        git("checkout", gitBefore, "--", ".");
+        gitRestore.push(ms(started));
+      }
+      record(name, oursRestore, gitRestore);
+    };
+    await restoreCase("restore_100_files", (round) => { const paths = pick(100, 500 + round); mutate(paths, 500 + round); return paths; }, { modified: 100, deleted: 0 });
+    await restoreCase("restore_1000_files", (round) => { const paths = [...new Set(pick(1000, 700 + round))]; mutate(paths, 700 + round); return paths; }, { modified: new Set(pick(1000, 700)).size, deleted: 0 });
+    const folderFiles = files.filter((file) => file.startsWith("pkg3/"));
+    await restoreCase("restore_deleted_folder", () => {
+      for (const ws of [oursWs, gitWs]) rmSync(join(ws, "pkg3"), { recursive: true, force: true });
+      return ["pkg3"];
+    }, { modified: 0, deleted: folderFiles.length });
 
     // Size on disk: ours before and after prune (keeping every task, so the same history as git's), git's as left by its run and after gc.
     const oursUsage = await call("agent.checkpoints.usage", { workspace: oursWs });

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, lstatSync, mkdirSync, renameSync, rmSync, rmdirSync, symlinkSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
+import { chmodSync, closeSync, constants, fchmodSync, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, rmdirSync, symlinkSync, unlinkSync, writeFileSync, writeSync, type Stats } from "node:fs";
 import { dirname, join } from "node:path";
 import { aideError } from "@aide/contracts";
 import type { TreeChange } from "./scan/compare-trees.js";
@@ -42,8 +42,9 @@ function permissions(existingMode: number | undefined, executable: boolean): num
 /**
  * Makes the working tree match the checkpoint for the changed paths (changes computed with the
  * checkpoint as `before` and the working tree as `after`): removes files created since, then
- * folders that removal emptied, then writes files back byte-exact (temp file + rename, so a
- * symlink in the way is replaced, never followed) with their mode. Synchronous calls: a restore
+ * folders that removal emptied, then writes files back byte-exact with their mode: an existing
+ * regular file in place (overwriteInPlace), a missing one created exclusively (createExclusive),
+ * anything else by temp file + rename, so a symlink in the way is replaced, never followed. Synchronous calls: a restore
  * of a hundred files is a few hundred short syscalls, which the thread pool would only delay.
  */
 export async function applyRestore(workspace: string, store: ObjectStore, changes: readonly TreeChange[], tempDirectory: string): Promise<void> {
@@ -82,7 +83,78 @@ export async function applyRestore(workspace: string, store: ObjectStore, change
       continue;
     }
     const mode = permissions(existing?.isFile() ? existing.mode : undefined, version.mode === "100755");
+    if (existing === undefined ? createExclusive(target, content, mode) : existing.isFile() && existing.nlink === 1 && overwriteInPlace(target, content, mode)) continue;
     writeFileAtomically(target, content, mode, tempDirectory, change.path);
+  }
+}
+
+/**
+ * Overwrites an existing regular file in place, as git checkout does: creating a new inode per
+ * file (temp + rename) costs ten times more on a busy ext4. Only a file this process opened
+ * without following a symlink, that is still a regular file with one link (a hard link would
+ * carry the write outside the workspace), is written; anything else returns false and goes the
+ * temp + rename way. The new bytes are written before the file is cut to length, so a reader
+ * sees old or new bytes, never an empty file; a full disk leaves the old file whole; a crash in
+ * between leaves it mixed, and the same restore run again puts it right (the checkpoint and, when
+ * the workspace had changed, the safety checkpoint hold every version).
+ */
+function overwriteInPlace(target: string, content: Buffer, mode: number): boolean {
+  let fd: number;
+  try {
+    fd = openSync(fsPath(target), constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return false;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile() || stats.nlink !== 1) return false;
+    // Growth first: if the disk is full, the old bytes are still whole (cut back, then the temp +
+    // rename way reports DISK_FULL). Rewriting the old length needs no new blocks.
+    if (content.length > stats.size) {
+      try {
+        writeAll(fd, content, stats.size, content.length);
+      } catch {
+        ftruncateSync(fd, stats.size);
+        return false;
+      }
+    }
+    writeAll(fd, content, 0, Math.min(stats.size, content.length));
+    if (content.length < stats.size) ftruncateSync(fd, content.length);
+    if ((stats.mode & 0o7777) !== mode) fchmodSync(fd, mode);
+    return true;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function writeAll(fd: number, content: Buffer, from: number, to: number): void {
+  for (let at = from; at < to; ) at += writeSync(fd, content, at, to - at, at);
+}
+
+/**
+ * Creates a file that is not there (O_EXCL: never through a symlink or over something that
+ * appeared meanwhile, which then goes the temp + rename way). A crash while writing leaves a
+ * short new file, which the same restore run again replaces.
+ */
+function createExclusive(target: string, content: Buffer, mode: number): boolean {
+  let fd: number;
+  try {
+    fd = openSync(fsPath(target), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
+  } catch {
+    return false;
+  }
+  try {
+    writeAll(fd, content, 0, content.length);
+    fchmodSync(fd, mode);
+    return true;
+  } catch {
+    // Out of space (or another failure) half-way: no half file stays; the temp + rename way reports it.
+    closeSync(fd);
+    fd = -1;
+    rmSync(fsPath(target), { force: true });
+    return false;
+  } finally {
+    if (fd !== -1) closeSync(fd);
   }
 }
 

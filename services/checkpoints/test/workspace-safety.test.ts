@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -105,6 +105,29 @@ describe("checkpoints keep the user's work safe (real service over the bus)", ()
     // Restoring again is a no-op with an empty plan.
     const again = await call(client, "agent.checkpoints.restore", { workspace: ws, session: "s1", checkpoint, mode: "files", dry_run: true });
     expect(again.plan).toEqual({ modified: [], created_since: [], deleted_since: [] });
+  });
+
+  it("restores in place only a plain file of its own: a hard link to outside is replaced, never written through; longer and shorter versions come back whole", async () => {
+    const ws = join(root, "in-place");
+    mkdirSync(ws);
+    const outside = join(root, "outside-target.txt");
+    writeFileSync(join(ws, "linked.txt"), "checkpointed\n");
+    writeFileSync(join(ws, "grows.txt"), "short\n");
+    writeFileSync(join(ws, "shrinks.txt"), "a much longer line than the later version\n");
+    const checkpoint = await commit(ws, "r1");
+    rmSync(join(ws, "linked.txt"));
+    writeFileSync(outside, "outside, must stay\n");
+    linkSync(outside, join(ws, "linked.txt"));
+    writeFileSync(join(ws, "grows.txt"), "x");
+    writeFileSync(join(ws, "shrinks.txt"), "tiny\n");
+    await commit(ws, "r1");
+    const result = await call(client, "agent.checkpoints.restore", { workspace: ws, session: "s1", checkpoint, mode: "files" });
+    expect(result.plan.modified.sort()).toEqual(["grows.txt", "linked.txt", "shrinks.txt"]);
+    expect(readFileSync(outside, "utf8")).toBe("outside, must stay\n");
+    expect(readFileSync(join(ws, "linked.txt"), "utf8")).toBe("checkpointed\n");
+    expect(lstatSync(join(ws, "linked.txt")).nlink).toBe(1);
+    expect(readFileSync(join(ws, "grows.txt"), "utf8")).toBe("short\n");
+    expect(readFileSync(join(ws, "shrinks.txt"), "utf8")).toBe("a much longer line than the later version\n");
   });
 
   it("refuses to restore over uncheckpointed changes unless forced, and a forced restore keeps a safety checkpoint", async () => {
