@@ -1,3 +1,4 @@
+/** Writes a restore's changes into the working tree. */
 import { randomBytes } from "node:crypto";
 import { chmodSync, closeSync, constants, fchmodSync, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, rmdirSync, symlinkSync, unlinkSync, writeFileSync, writeSync, type Stats } from "node:fs";
 import { dirname, join } from "node:path";

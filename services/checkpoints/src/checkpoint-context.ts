@@ -1,3 +1,4 @@
+/** What every operation shares (configuration, compiled excludes, clock, logger), and the scan and pack-writer steps they start with. */
 import type { Logger } from "pino";
 import type { CheckpointConfig } from "./config.js";
 import { compileRules, parseIgnoreRule, type CompiledRules, type IgnoreRule } from "./scan/exclude-rules.js";

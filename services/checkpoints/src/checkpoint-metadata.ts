@@ -1,3 +1,4 @@
+/** The metadata a checkpoint carries in its commit message, the refs that name checkpoints, and commit parsing. */
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { IdSchema, type Checkpoint } from "@aide/contracts";

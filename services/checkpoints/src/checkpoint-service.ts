@@ -1,3 +1,4 @@
+/** The service object: one shadow repository per workspace, the operations behind the endpoints. */
 import type {
   CheckpointCommitRequest,
   CheckpointDiffRequest,

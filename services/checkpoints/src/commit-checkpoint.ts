@@ -1,3 +1,4 @@
+/** The commit operation: scan, write objects, record the checkpoint, answer with what was skipped. */
 import { aideError, type Checkpoint, type CheckpointCommitRequest } from "@aide/contracts";
 import { encodeCommit } from "./git/git-objects.js";
 import { encodeCheckpointMessage, runRef } from "./checkpoint-metadata.js";

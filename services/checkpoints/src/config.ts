@@ -1,3 +1,4 @@
+/** The service's configuration: file, then environment. */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { aideError } from "@aide/contracts";

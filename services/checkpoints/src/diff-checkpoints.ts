@@ -1,3 +1,4 @@
+/** The diff operation: changed files between checkpoints or against the working tree. */
 import { readFile, readlink } from "node:fs/promises";
 import { displayPath, fsPath } from "./git/raw-names.js";
 import { join } from "node:path";

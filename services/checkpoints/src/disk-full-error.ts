@@ -1,3 +1,4 @@
+/** Out-of-space errors as DISK_FULL. */
 import { aideError, type AideError } from "@aide/contracts";
 
 /**

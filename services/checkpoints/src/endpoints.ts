@@ -1,3 +1,4 @@
+/** The bus endpoints of the service: one per operation, each with its request schema. */
 import {
   CheckpointCommitRequestSchema,
   CheckpointDiffRequestSchema,

@@ -1,3 +1,4 @@
+/** The checkpoints service's public surface for other packages and tests. */
 export { CheckpointService } from "./checkpoint-service.js";
 export { createCheckpointContext, type CheckpointContext } from "./checkpoint-context.js";
 export { loadCheckpointConfig, CheckpointConfigSchema, defaultExcludes, type CheckpointConfig } from "./config.js";

@@ -1,3 +1,4 @@
+/** The latest checkpoint of a workspace: what its working tree is compared against before a restore. */
 import { latestRef } from "./checkpoint-metadata.js";
 import { readCheckpoint } from "./list-checkpoints.js";
 import type { ShadowRepo } from "./shadow-repo.js";

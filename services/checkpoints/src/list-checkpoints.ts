@@ -1,3 +1,4 @@
+/** Lists a workspace's checkpoints (oldest first) and reads one by id. */
 import { aideError, type Checkpoint } from "@aide/contracts";
 import { decodeCheckpointMessage, parseCommit, runsPrefix } from "./checkpoint-metadata.js";
 import type { ShadowRepo } from "./shadow-repo.js";

@@ -1,3 +1,4 @@
+/** The checkpoints service process. */
 import { runService, startService } from "@aide/runtime";
 import { createCheckpointContext } from "./checkpoint-context.js";
 import { CheckpointService } from "./checkpoint-service.js";

@@ -1,3 +1,4 @@
+/** Whether a path is excluded from checkpoints by the configuration or always. */
 import type { CheckpointContext } from "./checkpoint-context.js";
 import { matchCompiled } from "./scan/exclude-rules.js";
 import { isAlwaysExcluded } from "./scan/scan-workspace.js";

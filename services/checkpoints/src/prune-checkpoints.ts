@@ -1,3 +1,4 @@
+/** The prune operation: keep the newest runs, repack what is reachable, delete the rest. */
 import { readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { CheckpointUsage } from "@aide/contracts";

@@ -1,3 +1,4 @@
+/** Disk usage of a shadow repository (bytes, packs, loose objects). */
 import { readdir, lstat } from "node:fs/promises";
 import { join } from "node:path";
 

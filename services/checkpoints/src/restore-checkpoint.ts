@@ -1,3 +1,4 @@
+/** The restore operation: plan, safety checkpoint, apply, record. */
 import { aideError, type Checkpoint, type RestoreMode } from "@aide/contracts";
 import { join } from "node:path";
 import { applyRestore } from "./apply-restore.js";

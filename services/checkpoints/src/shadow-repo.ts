@@ -1,3 +1,4 @@
+/** The shadow repository of one workspace: its folder, objects, refs, stat cache and lock. */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import { lstat, mkdir, stat, writeFile } from "node:fs/promises";

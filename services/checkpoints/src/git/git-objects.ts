@@ -1,3 +1,4 @@
+/** Git object encoding: ids, tree entries and their order, tree and commit bodies. */
 import { createHash } from "node:crypto";
 import { decodeName, isRawName, nameBytes } from "./raw-names.js";
 

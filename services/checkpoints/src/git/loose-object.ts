@@ -1,3 +1,4 @@
+/** One object as a loose file, as git stores it. */
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";

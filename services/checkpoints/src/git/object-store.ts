@@ -1,3 +1,4 @@
+/** Reads git objects from packs and loose files. */
 import { closeSync, openSync, readSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { inflateSync } from "node:zlib";

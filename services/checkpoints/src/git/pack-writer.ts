@@ -1,3 +1,4 @@
+/** Writes git packs (version 2, no deltas) with their index. */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";

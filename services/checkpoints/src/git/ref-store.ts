@@ -1,3 +1,4 @@
+/** Loose refs of the shadow repository. */
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, readdir, rename, rm, rmdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";

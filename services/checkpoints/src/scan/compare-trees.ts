@@ -1,3 +1,4 @@
+/** The files that differ between two trees. */
 import type { ObjectStore } from "../git/object-store.js";
 import { decodeTree, emptyTreeOid, type EntryMode } from "../git/git-objects.js";
 import type { DirNode } from "./stat-cache-tree.js";

@@ -1,3 +1,4 @@
+/** The scan of only the paths a caller says changed. */
 import { lstatSync, type Stats } from "node:fs";
 import { join } from "node:path";
 import { checkSignal, countFiles, isAlwaysExcluded, isExcluded, newScanState, scanEntry, writeTreeOf, type ScanOptions, type ScanResult } from "./scan-workspace.js";

@@ -1,3 +1,4 @@
+/** The full walk of a workspace into a tree of hashed files. */
 import { lstatSync, readdirSync, readFileSync, readlinkSync, type Dirent, type Stats } from "node:fs";
 import { aideError } from "@aide/contracts";
 import { emptyTreeOid, encodeTree, hashObject, sortTreeEntries, type GitObjectType, type TreeEntry } from "../git/git-objects.js";

@@ -1,3 +1,4 @@
+/** The stat cache's file format. */
 import type { DirNode, FileNode, StatCache, TreeNode } from "./stat-cache-tree.js";
 
 /**

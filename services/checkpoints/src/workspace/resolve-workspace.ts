@@ -1,3 +1,4 @@
+/** Which workspaces the service may touch: the real path under a configured root. */
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, relative, sep } from "node:path";
 import { aideError } from "@aide/contracts";

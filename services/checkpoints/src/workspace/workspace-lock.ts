@@ -1,3 +1,4 @@
+/** One operation at a time per workspace. */
 import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rm } from "node:fs/promises";
 import { dirname } from "node:path";
