@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what aide needs on Debian/Ubuntu: the system packages nats-server, bubblewrap, ripgrep,
 # git and openssl (it makes the bus's per-stack TLS certificate) when missing (apt-get as root; otherwise a message naming the packages), then the npm
-# packages (npm ci). --with-browser adds chromium, for the web panel's browser test.
+# packages (npm ci). --with-browser (the test command) adds chromium, for the web panel's browser test, and
+# python3, which the eval task suite's Python checks run with.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +15,7 @@ have git || missing+=(git)
 have openssl || missing+=(openssl)
 if [ "${1:-}" = "--with-browser" ]; then
   [ -x /usr/bin/chromium ] || missing+=(chromium)
+  have python3 || missing+=(python3)
 fi
 
 if [ "${#missing[@]}" -gt 0 ]; then

@@ -1,0 +1,3 @@
+exports.handler = (req, res) => {
+  res.end("ok");
+};

@@ -1,0 +1,3 @@
+export function capitalize(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

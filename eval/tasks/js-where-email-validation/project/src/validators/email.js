@@ -1,0 +1,3 @@
+export function isValidEmail(address) {
+  return /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(address);
+}

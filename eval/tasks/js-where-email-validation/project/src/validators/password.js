@@ -1,0 +1,3 @@
+export function isStrongPassword(password) {
+  return password.length >= 12 && /\d/.test(password);
+}

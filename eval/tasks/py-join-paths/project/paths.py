@@ -1,0 +1,2 @@
+def output_path(folder, name):
+    return folder + name

@@ -1,0 +1,5 @@
+import os
+
+
+def output_path(folder, name):
+    return os.path.join(folder, name)

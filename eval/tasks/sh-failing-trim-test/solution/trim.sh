@@ -1,0 +1,3 @@
+#!/bin/bash
+# Prints its input with leading and trailing blanks removed from each line.
+sed -e 's/^[[:blank:]]*//' -e 's/[[:blank:]]*$//'

@@ -1,0 +1,4 @@
+/** value limited to the range [min, max]. */
+export function clamp(value: number, min: number, max: number): number {
+  return Math.max(max, Math.min(min, value));
+}
