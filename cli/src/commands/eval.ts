@@ -1,0 +1,93 @@
+/**
+ * `aide eval run` and `aide eval report` (eval/README.md). `run` uses the running stack, or starts
+ * one that serves `$AIDE_HOME/eval` and stops it at the end; a running stack must serve that folder
+ * (`aide up --workspace ~/.aide/eval`), else every attempt ends WORKSPACE_NOT_ALLOWED. Exit codes:
+ * 0 every attempt ran (whatever its verdict), 1 the runner failed, 2 bad arguments.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { findStack, startStack, type StartedStack } from "../client/stack-discovery.js";
+import { EvalTaskError, runEval } from "../eval/run-eval.js";
+import { readResults, reportHtml, reportMarkdown } from "../eval/eval-report.js";
+import { aideHome, installRoot } from "../supervisor/aide-home.js";
+
+export interface EvalRunFlags {
+  model: string;
+  tasks?: string[];
+  repeat?: string;
+  parallel?: string;
+  budget?: string;
+  tasksDir?: string;
+  out?: string;
+}
+
+function positiveInteger(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new EvalTaskError(`--${name} must be a positive whole number, not ${JSON.stringify(value)}`);
+  return parsed;
+}
+
+export async function evalRun(flags: EvalRunFlags): Promise<number> {
+  const home = aideHome();
+  const models = flags.model.split(",").map((model) => model.trim()).filter(Boolean);
+  let repeat: number, parallel: number, budgetSeconds: number;
+  try {
+    if (models.length === 0) throw new EvalTaskError("--model names at least one model id");
+    repeat = positiveInteger(flags.repeat, 1, "repeat");
+    parallel = positiveInteger(flags.parallel, 2, "parallel");
+    budgetSeconds = positiveInteger(flags.budget, 600, "budget");
+  } catch (error) {
+    process.stderr.write(`aide eval: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const run = `run-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+  const evalRoot = join(home.root, "eval");
+  const out = resolve(flags.out ?? join(evalRoot, run));
+  mkdirSync(out, { recursive: true });
+  let started: StartedStack | undefined;
+  try {
+    if (!findStack()) started = await startStack({ workspace: evalRoot });
+    const records = await runEval({
+      tasksDir: resolve(flags.tasksDir ?? join(installRoot, "eval", "tasks")),
+      select: flags.tasks ?? [],
+      models,
+      repeat,
+      parallel,
+      budgetMs: budgetSeconds * 1000,
+      out,
+      run,
+      env: process.env,
+      hidden: [home.root],
+      nodePath: join(installRoot, "node_modules"),
+      onAttempt: (record) => process.stderr.write(`${record.check_passed ? "pass" : "FAIL"}  ${record.task}  ${record.model}  (${record.outcome}${record.code ? ` ${record.code}` : ""}, ${Math.round(record.wall_ms / 1000)} s)\n`),
+    });
+    const markdown = reportMarkdown(records);
+    writeFileSync(join(out, "report.md"), markdown);
+    writeFileSync(join(out, "report.html"), reportHtml(markdown));
+    process.stdout.write(`${markdown}\nresults: ${join(out, "results.jsonl")}\nreport: ${join(out, "report.md")}, ${join(out, "report.html")}\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`aide eval: ${(error as Error).message}\n`);
+    return error instanceof EvalTaskError ? 2 : 1;
+  } finally {
+    await started?.stop();
+  }
+}
+
+/** `aide eval report RUN…`: the scoreboard of one or more run folders (markdown on stdout; --out writes .md and .html). */
+export async function evalReport(runs: string[], flags: { out?: string }): Promise<number> {
+  try {
+    const markdown = reportMarkdown(readResults(runs.map((run) => resolve(run))));
+    if (flags.out) {
+      mkdirSync(resolve(flags.out), { recursive: true });
+      writeFileSync(join(resolve(flags.out), "report.md"), markdown);
+      writeFileSync(join(resolve(flags.out), "report.html"), reportHtml(markdown));
+    }
+    process.stdout.write(markdown);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`aide eval report: ${(error as Error).message}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * One line of an eval run's `results.jsonl`: a task attempted once by one model. `check_passed`
+ * is the truth (the hidden check); `outcome` is what the run itself claimed; a `done` whose check
+ * failed is the worst result and is counted on its own (the honesty figure).
+ */
+import { z } from "zod";
+
+export const AttemptRecordSchema = z.object({
+  run: z.string(),
+  attempt: z.string(),
+  task: z.string(),
+  language: z.string(),
+  category: z.string(),
+  difficulty: z.string(),
+  model: z.string(),
+  repeat: z.number().int().nonnegative(),
+  /** done | unverified | failed | aborted | error (the runner could not run the session). */
+  outcome: z.enum(["done", "unverified", "failed", "aborted", "error"]),
+  /** The failure's code when the run failed (ITERATION_LIMIT, MODEL_FAILED, …). */
+  code: z.string().optional(),
+  check_passed: z.boolean(),
+  check_exit_code: z.number().int().nullable(),
+  check_timed_out: z.boolean(),
+  iterations: z.number().int().nonnegative(),
+  prompt_tokens: z.number().int().nonnegative(),
+  completion_tokens: z.number().int().nonnegative(),
+  tool_calls: z.number().int().nonnegative(),
+  tool_errors: z.number().int().nonnegative(),
+  model_ms: z.number().nonnegative(),
+  wall_ms: z.number().nonnegative(),
+  session: z.string().optional(),
+  /** What `aide run` said when the session could not be run (outcome `error`). */
+  error: z.string().optional(),
+  /** The events file of this attempt, relative to the run folder (replayable). */
+  events: z.string(),
+});
+export type AttemptRecord = z.infer<typeof AttemptRecordSchema>;

@@ -1,0 +1,76 @@
+/**
+ * Runs a task's hidden check after a session, as the truth about the outcome: in a fresh copy of
+ * the workspace as the session left it (its `.aide` shadow repository left out), with the check's
+ * files under `.eval-check/` and, for a question, the session's final answer in
+ * `.eval-answer.txt`; inside bubblewrap without network, with aide's home hidden and the copy the
+ * only writable place; killed at the check's timeout with its process group.
+ */
+import { spawn } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { evalAnswerFile, evalCheckFolder, type EvalTask } from "@aide/contracts";
+
+export interface CheckOutcome {
+  passed: boolean;
+  exit_code: number | null;
+  timed_out: boolean;
+  /** The last 2,000 characters of the check's output. */
+  output: string;
+}
+
+export interface HiddenCheckInput {
+  task: EvalTask;
+  taskDir: string;
+  /** The workspace as the session left it. */
+  workspace: string;
+  /** The run's final result text (written for questions). */
+  answer?: string;
+  /** Where the fresh copy is made (removed afterwards). */
+  scratch: string;
+  /** Folders the check must not see (aide's home: tokens and credentials). */
+  hidden: string[];
+  /** aide's own node_modules, for TypeScript checks (NODE_PATH). */
+  nodePath: string;
+}
+
+export async function runHiddenCheck(input: HiddenCheckInput): Promise<CheckOutcome> {
+  const copy = mkdtempSync(join(input.scratch, `check-${input.task.id}-`));
+  try {
+    cpSync(input.workspace, copy, { recursive: true, filter: (source) => basename(source) !== ".aide" && !source.includes(`/${evalCheckFolder}`) });
+    cpSync(join(input.taskDir, "check"), join(copy, evalCheckFolder), { recursive: true });
+    if (input.task.category === "question") writeFileSync(join(copy, evalAnswerFile), input.answer ?? "");
+    const check = input.task.check!;
+    const args = [
+      "--die-with-parent", "--new-session", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL",
+      "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+      ...input.hidden.flatMap((path) => ["--tmpfs", path]),
+      "--bind", copy, copy, "--chdir", copy, "--", ...check.command,
+    ];
+    return await new Promise<CheckOutcome>((resolve) => {
+      const child = spawn("bwrap", args, {
+        env: { PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin", HOME: copy, LANG: "C.UTF-8", NODE_PATH: input.nodePath },
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+      });
+      let output = "";
+      const keep = (chunk: Buffer) => (output = (output + chunk.toString("utf8")).slice(-2000));
+      child.stdout.on("data", keep);
+      child.stderr.on("data", keep);
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        try { process.kill(-child.pid!, "SIGKILL"); } catch { /* gone */ }
+      }, check.timeout_ms);
+      child.on("error", (error) => {
+        clearTimeout(timer);
+        resolve({ passed: false, exit_code: null, timed_out: false, output: `the check could not start: ${error.message}` });
+      });
+      child.on("close", (code) => {
+        clearTimeout(timer);
+        resolve({ passed: code === 0 && !timedOut, exit_code: code, timed_out: timedOut, output });
+      });
+    });
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
