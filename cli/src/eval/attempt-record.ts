@@ -27,7 +27,12 @@ export const AttemptRecordSchema = z.object({
   tool_calls: z.number().int().nonnegative(),
   tool_errors: z.number().int().nonnegative(),
   model_ms: z.number().nonnegative(),
+  /** The session as the runner saw it: `aide run` from spawn to exit. */
   wall_ms: z.number().nonnegative(),
+  /** The session inside the stack: its first event to its terminal event. */
+  session_ms: z.number().nonnegative(),
+  /** The hidden check, copy included. */
+  check_ms: z.number().nonnegative(),
   session: z.string().optional(),
   /** What `aide run` said when the session could not be run (outcome `error`). */
   error: z.string().optional(),

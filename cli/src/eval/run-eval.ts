@@ -21,6 +21,8 @@ export interface EvalRunOptions {
   /** Task ids or globs (`js-*`); all when empty. */
   select: string[];
   models: string[];
+  /** Models per task instead of `models` for every task (a scripted oracle per task). */
+  modelsFor?: (task: EvalTask) => string[];
   repeat: number;
   parallel: number;
   /** Wall-clock budget of one attempt's session. */
@@ -123,7 +125,11 @@ async function attempt(task: EvalTask, model: string, repeat: number, options: E
   const output = await runSession(task, workspace, model, options, eventsFile);
   const wallMs = performance.now() - started;
   const { outcome, code, result } = outcomeOf(output);
+  const checkStarted = performance.now();
   const check = await runHiddenCheck({ task, taskDir: join(options.tasksDir, task.id), workspace, answer: result, scratch: options.out, hidden: options.hidden, nodePath: options.nodePath });
+  const checkMs = performance.now() - checkStarted;
+  const times = output.events.map((event) => Date.parse(String((event as { ts?: string }).ts ?? ""))).filter(Number.isFinite);
+  const sessionMs = times.length > 1 ? Math.max(...times) - Math.min(...times) : 0;
   const responded = output.events.filter((event) => event.type === "model.responded");
   const tools = output.events.filter((event) => event.type === "tool.completed");
   const sum = (key: string) => responded.reduce((total, event) => total + Number(event.payload?.[key] ?? 0), 0);
@@ -148,6 +154,8 @@ async function attempt(task: EvalTask, model: string, repeat: number, options: E
     tool_errors: tools.filter((event) => event.payload?.is_error === true).length,
     model_ms: Math.round(sum("duration_ms")),
     wall_ms: Math.round(wallMs),
+    session_ms: Math.round(sessionMs),
+    check_ms: Math.round(checkMs),
     ...(output.summary?.session ? { session: output.summary.session } : {}),
     ...(outcome === "error" ? { error: output.stderr.trim().slice(-1000) } : {}),
     events: `events/${id}.jsonl`,
@@ -161,7 +169,7 @@ async function attempt(task: EvalTask, model: string, repeat: number, options: E
 export async function runEval(options: EvalRunOptions): Promise<AttemptRecord[]> {
   const tasks = loadEvalTasks(options.tasksDir, options.select);
   mkdirSync(options.out, { recursive: true });
-  const queue = options.models.flatMap((model) => Array.from({ length: options.repeat }, (_, repeat) => tasks.map((task) => ({ task, model, repeat }))).flat());
+  const queue = Array.from({ length: options.repeat }, (_, repeat) => tasks.flatMap((task) => (options.modelsFor?.(task) ?? options.models).map((model) => ({ task, model, repeat })))).flat();
   const records: AttemptRecord[] = [];
   const workers = Array.from({ length: Math.max(1, Math.min(options.parallel, queue.length)) }, async () => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) records.push(await attempt(next.task, next.model, next.repeat, options));

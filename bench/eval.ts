@@ -1,0 +1,97 @@
+/**
+ * npm run bench:eval — the eval runner's own overhead. A scripted oracle per task (built here from
+ * the task's reference solution: read, write the solution's files, read them back, complete; for a
+ * question, read and answer) runs over the whole suite through the real stack, as `aide eval run`
+ * does. Per task: the runner's wall time (spawning `aide run --json`, copying the project, the hidden
+ * check in its sandbox) against the session's own time inside the stack (first to terminal event).
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadEvalTasks, runEval, scoreModels, startStack, type AttemptRecord } from "@aide/cli/eval";
+import type { EvalTask } from "@aide/contracts";
+import { percentile, repoRoot, writeBenchResult } from "./lib/results.js";
+
+const tasksDir = join(repoRoot, "eval", "tasks");
+
+function files(dir: string, prefix = ""): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name), `${prefix}${name}/`) : [`${prefix}${name}`]));
+}
+
+const call = (tool: string, params: Record<string, string>) => `<${tool}>\n${Object.entries(params).map(([k, v]) => `<${k}>${k === "content" ? `\n${v}` : v}</${k}>`).join("\n")}\n</${tool}>`;
+
+/** The oracle's replies for one task, from its reference solution. */
+function oracleReplies(task: EvalTask): string[] {
+  const base = join(tasksDir, task.id);
+  const project = files(join(base, "project"));
+  if (task.category === "question") {
+    return [
+      project.slice(0, 8).map((path) => call("read_file", { path })).join("\n"),
+      call("attempt_completion", { result: readFileSync(join(base, "solution", ".eval-answer.txt"), "utf8").trim() }),
+    ];
+  }
+  const solution = files(join(base, "solution"));
+  const existing = solution.filter((path) => project.includes(path));
+  return [
+    existing.length > 0 ? existing.map((path) => call("read_file", { path })).join("\n") : call("list_dir", { path: "." }),
+    solution.map((path) => call("write_file", { path, content: readFileSync(join(base, "solution", path), "utf8") })).join("\n"),
+    solution.map((path) => call("read_file", { path })).join("\n"),
+    call("attempt_completion", { result: `Changed ${solution.join(", ")} as asked and read the result back.` }),
+  ];
+}
+
+async function main() {
+  const home = mkdtempSync(join(tmpdir(), "aide-bench-eval-"));
+  const tasks = loadEvalTasks(tasksDir, []);
+  mkdirSync(join(home, "transcripts"));
+  const models = tasks.map((task) => {
+    const transcript = join(home, "transcripts", `${task.id}.json`);
+    writeFileSync(transcript, JSON.stringify({ replies: oracleReplies(task).map((text) => ({ text })) }));
+    return { id: `oracle-${task.id}`, provider: "scripted", transcript };
+  });
+  writeFileSync(join(home, "models.json"), JSON.stringify({ default: models[0].id, models }));
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_HOME: home, AIDE_MODEL_DISCOVERY: "off" };
+  const stack = await startStack({ workspace: join(home, "eval"), env });
+  const parallel = Number(process.env.BENCH_PARALLEL ?? 2);
+  let records: AttemptRecord[];
+  const started = performance.now();
+  try {
+    records = await runEval({
+      tasksDir, select: [], models: [], modelsFor: (task) => [`oracle-${task.id}`], repeat: 1, parallel, budgetMs: 180_000,
+      out: join(home, "eval", "bench"), run: "bench", env, hidden: [home], nodePath: join(repoRoot, "node_modules"),
+      onAttempt: (r) => process.stderr.write(`${r.check_passed ? "pass" : "FAIL"} ${r.task} ${r.outcome} wall ${r.wall_ms} ms, session ${r.session_ms} ms, check ${r.check_ms} ms\n`),
+    });
+  } finally {
+    await stack.stop();
+  }
+  const totalMs = performance.now() - started;
+  const overhead = records.map((r) => r.wall_ms + r.check_ms - r.session_ms);
+  const sessionSum = records.reduce((sum, r) => sum + r.session_ms, 0);
+  const overheadSum = overhead.reduce((sum, v) => sum + v, 0);
+  const score = scoreModels(records.map((r) => ({ ...r, model: "oracle" })))[0];
+  const figures = {
+    tasks: records.length,
+    parallel,
+    checks_passed: score.passed,
+    claimed_done: score.claimed_done,
+    false_done: score.false_done,
+    outcomes: Object.fromEntries([...new Set(records.map((r) => r.outcome))].map((o) => [o, records.filter((r) => r.outcome === o).length])),
+    sessions_ms_sum: Math.round(sessionSum),
+    runner_overhead_ms_sum: Math.round(overheadSum),
+    overhead_ratio: Math.round((overheadSum / sessionSum) * 100) / 100,
+    overhead_per_task_ms: { p50: Math.round(percentile(overhead, 50)), p90: Math.round(percentile(overhead, 90)) },
+    check_ms: { p50: Math.round(percentile(records.map((r) => r.check_ms), 50)), p90: Math.round(percentile(records.map((r) => r.check_ms), 90)) },
+    wall_ms_total: Math.round(totalMs),
+    per_task: records.map((r) => ({ task: r.task, outcome: r.outcome, check_passed: r.check_passed, wall_ms: r.wall_ms, session_ms: r.session_ms, check_ms: r.check_ms })),
+    anchor: "the sum of the sessions' own time inside the stack (first to terminal event)",
+  };
+  process.stderr.write(`${JSON.stringify({ ...figures, per_task: undefined })}\n`);
+  process.stderr.write(`wrote ${writeBenchResult("eval", figures)}\n`);
+  rmSync(home, { recursive: true, force: true });
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+});
