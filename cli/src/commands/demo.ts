@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { aideHome, installRoot } from "../supervisor/aide-home.js";
-import { parseUpOptions } from "../supervisor/up-options.js";
+import type { UpOptions } from "../supervisor/up-options.js";
 import { createSupervisor } from "./up.js";
 import { createGatewayClient } from "../client/gateway-client.js";
 import { followSession } from "../client/follow-session.js";
@@ -42,8 +42,7 @@ function chooseModel(home: ReturnType<typeof aideHome>, demoDir: string): { mode
  * with its own state directory, one real session through the gateway, the outcome checked by
  * running the project's tests ourselves, then everything stopped.
  */
-export async function run(argv: string[]): Promise<number> {
-  const { options } = parseUpOptions(argv);
+export async function run(options: UpOptions): Promise<number> {
   const style = createStyle(Boolean(process.stdout.isTTY) && !process.env.NO_COLOR);
   const userHome = aideHome();
   const demoRoot = join(userHome.root, "demo");

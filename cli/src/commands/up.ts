@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { createLogger } from "@aide/runtime";
 import { aideHome } from "../supervisor/aide-home.js";
 import { Supervisor, type StackInfo } from "../supervisor/supervisor.js";
-import { parseUpOptions, type UpOptions } from "../supervisor/up-options.js";
+import type { UpOptions } from "../supervisor/up-options.js";
 import { openLogDestination } from "../supervisor/log-destination.js";
 import { checkRegistryFile } from "./models-file.js";
 
@@ -53,8 +53,7 @@ export function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-export async function run(argv: string[]): Promise<number> {
-  const { options } = parseUpOptions(argv);
+export async function run(options: UpOptions): Promise<number> {
   const { supervisor, home } = createSupervisor(options);
   // A broken registry is refused here, naming the field, instead of a model service that never answers.
   const registryProblem = checkRegistryFile(options.modelsConfig ?? join(home.root, "models.json"));
