@@ -9,6 +9,9 @@ import { combineRunPolicy, loadRunPolicyFile, RunPolicyError, runPolicyFromFlags
 import { createSpinner } from "../client/spinner.js";
 import { findStack, startStack, type StartedStack } from "../client/stack-discovery.js";
 import { createStyle } from "../client/terminal-style.js";
+import { checkWorkspacePath } from "../client/check-workspace-path.js";
+import { onBrokenPipe } from "../client/pipe-guard.js";
+import { renderForScreen } from "@aide/contracts";
 import { aideHome } from "../supervisor/aide-home.js";
 
 const usage = 'usage: aide run "<task>" [options] | aide run --resume SESSION "<message>" | aide run --continue "<message>" (aide run --help)';
@@ -62,11 +65,19 @@ export async function run(taskWords: string[], options: RunFlags): Promise<numbe
   let started: StartedStack | undefined;
   let connection = findStack();
   const workspace = resolve(options.workspace ?? process.cwd());
+  const refused = resume === undefined ? checkWorkspacePath(workspace, { stackStarted: !connection }) : undefined;
+  if (refused) {
+    process.stderr.write(renderForScreen(`aide: ${refused.code}: ${refused.message}`) + "\n");
+    return 1;
+  }
   try {
     if (!connection) {
       process.stderr.write("aide: no running stack; starting one for this run (aide up)…\n");
       started = await startStack({ workspace });
       connection = started.connection;
+      // A reader that went away (`aide run --json … | head -1`) ends this process: the stack it started goes too.
+      const own = started;
+      onBrokenPipe(() => own.stop());
     }
     const client = createGatewayClient(connection);
     let continuation: Continuation | undefined;

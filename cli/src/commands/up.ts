@@ -26,6 +26,7 @@ export function createSupervisor(options: UpOptions, env: NodeJS.ProcessEnv = pr
     logLevel: options.logLevel,
     unsafeNoSandbox: options.unsafeNoSandbox,
     unsandboxedServices: options.unsandboxedServices,
+    allowHomeWorkspace: options.allowHomeWorkspace,
     external,
     logger,
   });

@@ -13,6 +13,8 @@ export const UpOptionsSchema = z.object({
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace"]).default("info"),
   unsafeNoSandbox: z.boolean().default(false),
   unsandboxedServices: z.boolean().default(false),
+  /** Accept ~/Documents, ~/Desktop and ~/Downloads themselves as workspaces (the orchestrator's AIDE_ALLOW_HOME_WORKSPACE). */
+  allowHomeWorkspace: z.boolean().default(false),
 });
 export type UpOptions = z.infer<typeof UpOptionsSchema>;
 
@@ -43,6 +45,7 @@ export const upOptionRows: UpOptionRow[] = [
   { flags: "--log-level <level>", description: "fatal, error, warn, info, debug or trace", field: "logLevel" },
   { flags: "--unsafe-no-sandbox", description: "run the tools' commands without bubblewrap (unsafe)", field: "unsafeNoSandbox" },
   { flags: "--unsandboxed-services", description: "run the services without their bubblewrap profiles (sessions say so)", field: "unsandboxedServices" },
+  { flags: "--allow-home-workspace", description: "accept ~/Documents, ~/Desktop and ~/Downloads themselves as workspaces (never / or $HOME)", field: "allowHomeWorkspace" },
 ];
 
 export const upEnvironmentNote = "AIDE_NATS_URL + AIDE_NATS_CREDS_DIR use an existing NATS instead of starting nats-server.";
