@@ -133,6 +133,11 @@ export function createProgram(exit: ExitCodeSink): Command {
     .action(async (id: string) => report(await (await import("./commands/models.js")).pull(id)));
   for (const nested of models.commands) nested.helpOption("-h, --help", "show this help");
 
+  sub("open", "print a one-time link to the web panel (works once, for a minute)")
+    .argument("[session]", "a session to open in the panel")
+    .option("--browser", "also open it with xdg-open (when a display exists)")
+    .action(async (session: string | undefined, values: { browser?: boolean }) => report(await (await import("./commands/open.js")).run(session, values)));
+
   sub("events", "tail agent.evt.> on the bus, pretty-printed")
     .option("--session <id>", "one session's events")
     .option("--json", "raw JSON, one per line")

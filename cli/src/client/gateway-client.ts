@@ -67,6 +67,8 @@ export function createGatewayClient(connection: GatewayConnection, fetchImpl: ty
     abort: (session: string, reason?: string) => call<{ state: string }>("POST", "/api/agent/abort", { session, reason }),
     checkpoints: (session: string) => call<{ checkpoints: CheckpointInfo[] }>("GET", `/api/checkpoints${query({ session })}`),
     restore: (body: z.input<typeof CheckpointRestoreBodySchema>) => call<RestoreResult>("POST", "/api/checkpoints/restore", body),
+    /** A one-time login link for the web panel (path and query to append to the gateway's URL). */
+    panelLink: (session?: string) => call<{ path: string; expires_at: string }>("POST", "/api/panel/link", session ? { session } : {}),
   };
 }
 export type GatewayClient = ReturnType<typeof createGatewayClient>;

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { aideHome, installRoot } from "../supervisor/aide-home.js";
 import type { UpOptions } from "../supervisor/up-options.js";
-import { createSupervisor } from "./up.js";
+import { createSupervisor, panelLinkLine } from "./up.js";
 import { createGatewayClient } from "../client/gateway-client.js";
 import { followSession } from "../client/follow-session.js";
 import { createSpinner } from "../client/spinner.js";
@@ -72,6 +72,7 @@ export async function run(options: UpOptions): Promise<number> {
     say(style.dim("starting nats-server and the five services (each in its own sandbox)…"));
     const info = await supervisor.start();
     say(style.dim(`stack up: gateway ${info.gatewayUrl}, bus ${info.natsUrl}, logs in ${home.logDir}`));
+    say(`Watch it in the web panel: ${await panelLinkLine(info)}`);
     const client = createGatewayClient({ baseUrl: info.gatewayUrl, token: readFileSync(info.tokenFile, "utf8").trim() });
     const started = await client.start({
       task,
