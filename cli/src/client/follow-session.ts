@@ -8,6 +8,7 @@ import type { LinePrompt } from "./line-prompt.js";
 import { createProseFilter } from "./prose-filter.js";
 import type { Spinner } from "./spinner.js";
 import type { Style } from "./terminal-style.js";
+import { describeCompletedTool, describeToolArgs, type CompletedToolView } from "./tool-output-view.js";
 
 export interface FollowOptions {
   client: GatewayClient;
@@ -19,6 +20,8 @@ export interface FollowOptions {
   prompt?: LinePrompt;
   /** Follow from after this seq (a resumed session: its earlier runs are not shown again). */
   since?: number;
+  /** Show each tool's output whole (as far as the event holds it) instead of its first lines. */
+  verbose?: boolean;
 }
 
 export interface Outcome {
@@ -40,6 +43,8 @@ interface AnyEvent {
 export function followSession(options: FollowOptions): { outcome: Promise<Outcome>; abort(reason: string): Promise<void> } {
   const { client, session, out, style, spinner } = options;
   const asked = new Set<string>();
+  /** Calls whose diff the approval already showed: not shown again when they complete. */
+  const diffShown = new Set<string>();
   let queue = Promise.resolve();
   let inText = false;
   let prose = createProseFilter();
@@ -103,15 +108,16 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
         if (!inText) spinner.start("thinking…");
         return;
       case "tool.started":
-        writeMarked(style.cyan(`▸ ${p.tool}`) + style.dim(` ${renderForScreen(JSON.stringify(p.args)).slice(0, 160)}`));
+        writeMarked(style.cyan(`▸ ${p.tool}`) + style.dim(` ${describeToolArgs(p.args)}`));
         spinner.start(`${p.tool}…`);
         return;
       case "tool.completed":
-        writeMarked((p.is_error ? style.red("  ✗ ") : style.green("  ✓ ")) + String(p.summary ?? "").slice(0, 400));
+        writeMarked(describeCompletedTool(p as CompletedToolView, style, { verbose: options.verbose === true, diffShown: diffShown.has(String(p.call_id)) }));
         return;
       case "approval.requested":
         if (asked.has(p.approval)) return;
         asked.add(p.approval);
+        if (p.diff !== undefined) diffShown.add(String(p.call_id));
         spinner.clear();
         queue = queue.then(() => askApproval({ client, session, style, prompt: options.prompt, write }, p as ApprovalPayload));
         return;

@@ -103,7 +103,7 @@ export async function run(taskWords: string[], options: RunFlags): Promise<numbe
     // With --json, stdout is the event stream alone.
     if (json) process.stderr.write(header + "\n");
     else process.stdout.write(style.dim(header) + "\n");
-    return await follow(client, start, since, json, interactive, style, started);
+    return await follow(client, start, since, json, interactive, style, started, options.verbose === true);
   } catch (error) {
     return reportError(error);
   } finally {
@@ -122,6 +122,7 @@ async function follow(
   interactive: boolean,
   style: ReturnType<typeof createStyle>,
   started: StartedStack | undefined,
+  verbose: boolean,
 ): Promise<number> {
   const follower: { outcome: Promise<Outcome>; abort?(reason: string): Promise<void> } = json
     ? followSessionJson({ client, session: start.session, run: start.run, since, out: process.stdout })
@@ -133,6 +134,7 @@ async function follow(
         style,
         spinner: createSpinner(process.stderr, interactive),
         prompt: interactive ? createLinePrompt(process.stdin, process.stdout) : undefined,
+        verbose,
       });
   let interrupts = 0;
   const onInterrupt = () => {
