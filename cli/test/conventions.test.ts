@@ -2,6 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../tests/helpers/service-process.js";
 
@@ -59,6 +60,30 @@ describe("aide follows the CLI conventions of its peers (issue 13 item 5)", () =
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("--nats-port");
     expect(aide(["run", "t", "--mode", "yolo"]).status).toBe(2);
+  });
+
+  it("loads only the module of the command it runs: aide events never loads the supervisor", () => {
+    const dir = emptyHome();
+    const log = join(dir, "resolved.log");
+    writeFileSync(join(dir, "hooks.mjs"), `import { appendFileSync } from "node:fs";
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(${JSON.stringify(log)}, result.url + "\\n");
+  return result;
+}\n`);
+    writeFileSync(join(dir, "register.mjs"), `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(dir, "hooks.mjs")).href)});\n`);
+    const result = spawnSync(process.execPath, ["--import", pathToFileURL(join(dir, "register.mjs")).href, main, "events"], {
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, AIDE_HOME: dir },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stderr).toContain("no running stack");
+    const loaded = readFileSync(log, "utf8");
+    expect(loaded).toContain("/cli/dist/commands/events.js");
+    expect(loaded).not.toContain("/cli/dist/supervisor/supervisor.js");
+    expect(loaded).not.toContain("/cli/dist/commands/up.js");
+    expect(loaded).not.toContain("/cli/dist/commands/run.js");
   });
 
   it("aide doctor into a pipe its reader already closed exits 0 without a stack trace", async () => {

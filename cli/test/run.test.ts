@@ -134,6 +134,15 @@ describe("aide run", () => {
     expect(await run.exit).toBe(130);
   });
 
+  it("a known boolean flag before the task does not take the task as its value", async () => {
+    const run = start("run", ["--deny-rest", "--json", "the task after booleans", "--workspace", "/tmp/ws"]);
+    await until(() => h.orchestrator.starts.find((s) => s.task === "the task after booleans"), "the start request");
+    expect(h.orchestrator.starts.find((s) => s.task === "the task after booleans")).toMatchObject({ auto_approve: { deny_unmatched: true } });
+    const session = await until(() => /session (s\w+)/.exec(run.output())?.[1], "the session line");
+    await h.gateway.app.inject({ method: "POST", url: "/api/agent/abort", headers: h.headers({ "content-type": "application/json" }), payload: { session } });
+    expect(await run.exit).toBe(130);
+  });
+
   it("usage errors exit 2; a missing stack is reported", async () => {
     expect(await start("run", []).exit).toBe(2);
     expect(await start("run", ["t", "--mode", "yolo"]).exit).toBe(2);
