@@ -57,6 +57,7 @@ describe("aide run shows edits as diffs and collapses long tool output", () => {
   it("without a terminal: the diff in plain text, the output cut to its first lines with a marker, no ANSI", async () => {
     writeFileSync(join(workspace, "README.md"), "# hello\nold line\n");
     const { stdout } = await aideRun(["update the readme and run seq", ...flags()], env);
+    if (process.env.AIDE_TEST_DUMP) writeFileSync(process.env.AIDE_TEST_DUMP, stdout);
     expect(stdout).toContain("-old line");
     expect(stdout).toContain("+second line");
     expect(stdout).not.toContain('"sha256"');
@@ -84,13 +85,14 @@ describe("aide run shows edits as diffs and collapses long tool output", () => {
     expect(plain.stdout).not.toContain("\u001b[31m");
   }, 120_000);
 
-  it("--json is the events as the bus carries them: the diff and output preview as fields, no ANSI", async () => {
+  it("--json is the events as the bus carries them: the output preview as fields, no write body, no ANSI", async () => {
     writeFileSync(join(workspace, "README.md"), "# hello\nold line\n");
     const { stdout } = await aideRun(["update the readme and run seq", ...flags(), "--json"], env);
     const events = stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line) as { type: string; payload?: Record<string, any> });
     const completed = events.filter((e) => e.type === "tool.completed");
-    expect(completed.find((e) => e.payload?.tool === "write_file")?.payload?.diff_preview).toContain("+second line");
-    expect(completed.find((e) => e.payload?.tool === "run_command")?.payload).toMatchObject({ output_lines: expect.any(Number) });
+    expect(completed.find((e) => e.payload?.tool === "run_command")?.payload).toMatchObject({ output_lines: 42, output_preview: expect.stringContaining("\n40\n") });
+    // The diff is the terminal's own fetch from the checkpoints; events never carry a write body.
+    expect(stdout).not.toContain("second line");
     expect(stdout).not.toContain("\u001b[");
   }, 90_000);
 });

@@ -91,8 +91,6 @@ export const ToolCompletedEvent = event(
     output_preview: z.string().optional(),
     /** How many lines the whole output has (the preview may hold fewer). */
     output_lines: z.number().int().nonnegative().optional(),
-    /** An applied edit as a unified diff: the preview it was approved with (the tools service applies exactly that), cut at 64,000 characters. */
-    diff_preview: z.string().optional(),
   }),
 );
 export const ToolBatchLimitedEvent = event("tool.batch_limited", z.object({ requested: z.number().int(), executed: z.number().int() }));

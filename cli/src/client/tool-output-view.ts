@@ -10,7 +10,31 @@ export interface CompletedToolView {
   summary?: string;
   output_preview?: string;
   output_lines?: number;
-  diff_preview?: string;
+}
+
+export interface CheckpointDiffView {
+  files: Array<{ path: string; status: string; binary: boolean; diff?: string; truncated?: boolean }>;
+  omitted?: number;
+}
+
+/**
+ * What a step changed, as unified diffs (the checkpoint before it to the one after it): added
+ * lines green, removed red when colour is on. Paths and diffs are rendered for the screen.
+ */
+export function describeCheckpointDiff(diff: CheckpointDiffView, style: Style): string {
+  const out: string[] = [];
+  for (const file of diff.files) {
+    const path = renderForScreen(file.path);
+    if (file.binary || file.diff === undefined) {
+      out.push(indent(style.bold(`${file.status} ${path}${file.binary ? " (binary)" : " (diff left out: too large)"}`)));
+      continue;
+    }
+    const lines = renderDiff(renderForScreen(file.diff).replace(/\n$/, ""), style).split("\n").filter((line) => !/^=+$/.test(line) && !line.startsWith("Index: "));
+    for (const line of lines) out.push(indent(line));
+    if (file.truncated) out.push(indent(style.dim("… diff cut here (aide restore or the panel show all of it)")));
+  }
+  if (diff.omitted) out.push(indent(style.dim(`… ${diff.omitted} more changed files`)));
+  return out.join("\n");
 }
 
 const indent = (line: string) => `    ${line}`;
@@ -27,20 +51,17 @@ export function describeToolArgs(args: Record<string, unknown> | undefined, max 
 }
 
 /**
- * A finished tool call as `aide run` shows it: a ✓/✗ line, then an applied edit as a coloured
- * unified diff, or the output's first lines with "… N more lines (--verbose)"; `verbose` shows all
- * the event holds. Every string is rendered for the screen here, whatever the orchestrator did.
+ * A finished tool call as `aide run` shows it: a ✓/✗ line, then the output's first lines with
+ * "… N more lines (--verbose)"; `verbose` shows all the event holds. Every string is rendered for
+ * the screen here, whatever the orchestrator did.
  */
-export function describeCompletedTool(event: CompletedToolView, style: Style, options: { verbose: boolean; diffShown: boolean }): string {
+export function describeCompletedTool(event: CompletedToolView, style: Style, options: { verbose: boolean }): string {
   const mark = event.is_error ? style.red("  ✗ ") : style.green("  ✓ ");
   if (event.output_preview === undefined) return mark + renderForScreen(String(event.summary ?? "")).slice(0, 400);
   const lines = renderForScreen(event.output_preview).replace(/\r\n/g, "\n").split("\n");
   const untrimmed = lines.length;
   while (lines.length > 1 && lines[lines.length - 1].trim() === "") lines.pop();
   const out = [mark + lines[0]];
-  if (event.diff_preview !== undefined && !options.diffShown) {
-    for (const line of renderDiff(renderForScreen(event.diff_preview), style).split("\n")) out.push(indent(line));
-  }
   const rest = lines.slice(1);
   const shown = options.verbose ? rest : rest.slice(0, collapsedLines - 1);
   for (const line of shown) out.push(indent(style.dim(line)));

@@ -32,7 +32,6 @@ export function sanitizeArgs(args: Record<string, unknown>): Record<string, unkn
 
 const previewLines = 200;
 const previewChars = 16_000;
-const diffPreviewChars = 64_000;
 
 /**
  * The first lines of a tool output for a screen (`tool.completed.output_preview`): clients collapse
@@ -43,12 +42,6 @@ export function outputPreview(output: string): { output_preview: string; output_
   let preview = lines.slice(0, previewLines).join("\n");
   if (preview.length > previewChars) preview = `${preview.slice(0, previewChars)}…`;
   return { output_preview: preview, output_lines: lines.length };
-}
-
-/** An applied edit's diff for `tool.completed.diff_preview`, cut with a marker. */
-export function diffPreview(diff: string): string {
-  if (diff.length <= diffPreviewChars) return diff;
-  return `${diff.slice(0, diffPreviewChars)}\n[… diff cut here for the event: ${diff.length - diffPreviewChars} more characters; the checkpoint diff has all of it]`;
 }
 
 /**

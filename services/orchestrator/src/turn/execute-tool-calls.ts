@@ -76,8 +76,7 @@ async function resumeCall(context: RunContext, call: BatchCall): Promise<CallOut
       const checkpoint = await requireCheckpoint(context, call, pending?.preview ?? minimalPreview(call));
       if (checkpoint.kind === "stop") return stopped(context, call, checkpoint.outcome);
     }
-    const approved = context.session.record.approvals.find((approval) => approval.id === call.approval);
-    return execute(context, call, { network: call.network, expectedDigests: call.expected_digests, diff: approved?.preview.diff });
+    return execute(context, call, { network: call.network, expectedDigests: call.expected_digests });
   }
   return undefined;
 }

@@ -1,7 +1,7 @@
 import { AideError, type ToolDescriptor, type ToolPreview, type ToolResult } from "@aide/contracts";
 import { decideGate, type NetworkLevel } from "../approvals/approval-policy.js";
 import { redactSecrets, redactSecretsDeep } from "../events/redact-secrets.js";
-import { diffPreview, outputPreview, sanitizeArgs, summarizeOutput } from "../events/sanitize-args.js";
+import { outputPreview, sanitizeArgs, summarizeOutput } from "../events/sanitize-args.js";
 import { isBareInteractive, isDataFileExecution } from "../guards/index.js";
 import { classifyNetwork } from "../network/index.js";
 import type { RunContext } from "../run/run-context.js";
@@ -84,7 +84,7 @@ export async function runToolCall(context: RunContext, call: BatchCall, descript
     const journaled = await journalEgress(context, call, preview.command ?? commandOf(call) ?? call.name, network.tokens);
     if (!journaled) return errorOutcome("Not run: the egress journal could not record this network use, so the command was not started.");
   }
-  const outcome = await execute(context, call, { network: decision.network, expectedDigests: call.expected_digests, diff: preview.diff });
+  const outcome = await execute(context, call, { network: decision.network, expectedDigests: call.expected_digests });
   // The run's summary lists every write to an automation surface (seed 000 T7): what the tools
   // service flagged as protected, and the well-known ones by name.
   const flagged = new Set(preview.protected.map((flag) => flag.path));
@@ -172,7 +172,7 @@ export async function journalEgress(context: RunContext, call: BatchCall, comman
 export async function execute(
   context: RunContext,
   call: BatchCall,
-  options: { network: boolean; expectedDigests?: Record<string, string>; diff?: string },
+  options: { network: boolean; expectedDigests?: Record<string, string> },
 ): Promise<CallOutcome> {
   const { seams, session } = context;
   call.status = "executing";
@@ -198,7 +198,7 @@ export async function execute(
     const message = error instanceof AideError ? `${error.code}: ${error.message}` : (error as Error).message;
     outcome = errorOutcome(`The tool could not run: ${message}`, error instanceof AideError ? { error_code: error.code } : {});
   }
-  await emitCompleted(context, call, outcome, performance.now() - started, outcome.is_error ? undefined : options.diff);
+  await emitCompleted(context, call, outcome, performance.now() - started);
   return outcome;
 }
 
@@ -240,10 +240,10 @@ function eventSummary(outcome: CallOutcome): string {
 }
 
 /**
- * `tool.completed`, with the output's first lines for screens (unless withheld as a secret read)
- * and, for an applied edit, the diff it was approved with.
+ * `tool.completed`, with the output's first lines for screens (unless withheld as a secret read).
+ * Write bodies never reach an event: a client shows an edit from the checkpoint diff.
  */
-export async function emitCompleted(context: RunContext, call: BatchCall, outcome: CallOutcome, durationMs: number, diff?: string): Promise<void> {
+export async function emitCompleted(context: RunContext, call: BatchCall, outcome: CallOutcome, durationMs: number): Promise<void> {
   await context.session.emit(
     "tool.completed",
     {
@@ -255,7 +255,6 @@ export async function emitCompleted(context: RunContext, call: BatchCall, outcom
       duration_ms: Math.round(durationMs * 1000) / 1000,
       metadata: redactSecretsDeep(sanitizeArgs(outcome.metadata)) as Record<string, unknown>,
       ...(withheld(outcome) ? {} : outputPreview(redactSecrets(outcome.output))),
-      ...(diff ? { diff_preview: diffPreview(diff) } : {}),
     },
     context.depth,
     context.run,
