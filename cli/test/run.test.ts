@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +12,8 @@ let h: Harness;
 let home: string;
 
 beforeAll(async () => {
+  // aide run checks its workspace exists before it starts anything; the fake orchestrator never touches it.
+  mkdirSync("/tmp/ws", { recursive: true });
   h = await startHarness({ listen: true });
   home = mkdtempSync(join(tmpdir(), "aide-home-"));
   const tokenFile = join(home, "gateway.token");
@@ -127,6 +129,15 @@ describe("aide run", () => {
     const run = start("run", ["auto task", "--workspace", "/tmp/ws", "--mode", "plan", "--model", "tiny", "--auto-approve", "edits"]);
     await until(() => h.orchestrator.starts.find((s) => s.task === "auto task"), "the start request");
     expect(h.orchestrator.starts.find((s) => s.task === "auto task")).toMatchObject({ workspace: "/tmp/ws", mode: "plan", model: "tiny", auto_approve: { edits: true, commands: [] } });
+    const session = await until(() => /session (s\w+)/.exec(run.output())?.[1], "the session line");
+    await h.gateway.app.inject({ method: "POST", url: "/api/agent/abort", headers: h.headers({ "content-type": "application/json" }), payload: { session } });
+    expect(await run.exit).toBe(130);
+  });
+
+  it("a known boolean flag before the task does not take the task as its value", async () => {
+    const run = start("run", ["--deny-rest", "--json", "the task after booleans", "--workspace", "/tmp/ws"]);
+    await until(() => h.orchestrator.starts.find((s) => s.task === "the task after booleans"), "the start request");
+    expect(h.orchestrator.starts.find((s) => s.task === "the task after booleans")).toMatchObject({ auto_approve: { deny_unmatched: true } });
     const session = await until(() => /session (s\w+)/.exec(run.output())?.[1], "the session line");
     await h.gateway.app.inject({ method: "POST", url: "/api/agent/abort", headers: h.headers({ "content-type": "application/json" }), payload: { session } });
     expect(await run.exit).toBe(130);

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +18,8 @@ let h: Harness;
 let home: string;
 
 beforeAll(async () => {
+  // aide run checks its workspace exists before it starts anything; the fake orchestrator never touches it.
+  mkdirSync("/tmp/ws", { recursive: true });
   h = await startHarness({ listen: true });
   home = mkdtempSync(join(tmpdir(), "aide-screens-"));
   const tokenFile = join(home, "gateway.token");

@@ -28,6 +28,8 @@ export const errorCatalog = {
   BUSY: "The service is busy ({detail}); retry later",
   WORKSPACE_NOT_ALLOWED: "The workspace {workspace} is outside the configured workspace roots",
   WORKSPACE_NOT_FOUND: "The workspace {workspace} does not exist or is not a directory",
+  WORKSPACE_NOT_A_DIRECTORY: "The workspace {workspace} is a file, not a directory; pass the project's folder",
+  WORKSPACE_TOO_BROAD: "The workspace {workspace} is {what}, too broad to give an agent; use a project folder inside it{override}",
   PATH_OUTSIDE_WORKSPACE: "The path {path} resolves outside the workspace",
   PATH_DENIED: "The path {path} is not accessible to tools: {detail}",
   PATH_INVALID: "The path {path} is not valid: {detail}",

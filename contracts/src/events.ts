@@ -87,6 +87,10 @@ export const ToolCompletedEvent = event(
     summary: z.string(),
     duration_ms: z.number().nonnegative(),
     metadata: z.record(z.string(), z.unknown()).default({}),
+    /** The output's first lines for a screen (secrets redacted like the summary; cut at 200 lines / 16,000 characters); absent for a withheld secret read. */
+    output_preview: z.string().optional(),
+    /** How many lines the whole output has (the preview may hold fewer). */
+    output_lines: z.number().int().nonnegative().optional(),
   }),
 );
 export const ToolBatchLimitedEvent = event("tool.batch_limited", z.object({ requested: z.number().int(), executed: z.number().int() }));

@@ -13,3 +13,4 @@ export * from "./rest.js";
 export * from "./render-untrusted.js";
 export * from "./workspace-scripts.js";
 export * from "./eval-task.js";
+export * from "./broad-workspace.js";

@@ -32,6 +32,14 @@ export const HealthSchema = z.object({
   version: z.string(),
 });
 
+/** `POST /api/panel/link`: a one-time login link for the web panel (`aide open`), optionally opening a session. */
+export const PanelLinkBodySchema = z.object({ session: IdSchema.optional() });
+export const PanelLinkReplySchema = z.object({
+  /** Path and query to append to the gateway's URL: `/?code=…` (single use), then `#session=…` when asked. */
+  path: z.string(),
+  expires_at: z.string(),
+});
+
 /** `GET /api/agent/sessions?user=&limit=` (query strings are text: the limit is coerced). */
 export const SessionsQuerySchema = z.object({
   user: IdSchema.optional(),

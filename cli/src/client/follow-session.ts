@@ -8,6 +8,7 @@ import type { LinePrompt } from "./line-prompt.js";
 import { createProseFilter } from "./prose-filter.js";
 import type { Spinner } from "./spinner.js";
 import type { Style } from "./terminal-style.js";
+import { describeCheckpointDiff, describeCompletedTool, describeToolArgs, type CompletedToolView } from "./tool-output-view.js";
 
 export interface FollowOptions {
   client: GatewayClient;
@@ -19,6 +20,8 @@ export interface FollowOptions {
   prompt?: LinePrompt;
   /** Follow from after this seq (a resumed session: its earlier runs are not shown again). */
   since?: number;
+  /** Show each tool's output whole (as far as the event holds it) instead of its first lines. */
+  verbose?: boolean;
 }
 
 export interface Outcome {
@@ -40,6 +43,21 @@ interface AnyEvent {
 export function followSession(options: FollowOptions): { outcome: Promise<Outcome>; abort(reason: string): Promise<void> } {
   const { client, session, out, style, spinner } = options;
   const asked = new Set<string>();
+  /** Calls whose diff the approval already showed: their step's changes are not shown again. */
+  const diffShown = new Set<string>();
+  /** The session's latest checkpoint, and the calls that succeeded since: the step the next one closes. */
+  let lastCheckpoint: string | undefined;
+  let stepCalls: string[] = [];
+
+  /** A step's changes (checkpoint before → after), fetched from the checkpoints service: events never carry write bodies. */
+  async function showChanges(from: string, to: string): Promise<void> {
+    try {
+      const diff = await client.checkpointDiff(session, from, to);
+      if (diff.files.length > 0) writeMarked(describeCheckpointDiff(diff, style));
+    } catch (error) {
+      write(style.dim(`  (the changes could not be shown: ${renderForScreen((error as Error).message)})`));
+    }
+  }
   let queue = Promise.resolve();
   let inText = false;
   let prose = createProseFilter();
@@ -70,7 +88,9 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
     if (count > 0) write(style.inverse(style.red(` ${escapeWarning(count)} `)));
   };
 
-  function onEvent(event: AnyEvent) {
+  let shown: Promise<void> = Promise.resolve();
+
+  function onEvent(event: AnyEvent): void | Promise<void> {
     // Rendered again here: the terminal must not depend on the orchestrator having rendered it.
     // An approval keeps its raw fields: `describeApproval` renders what it shows.
     const p = (event.type === "approval.requested" ? event.payload : renderUntrustedValue(event.payload ?? {}).value) as Record<string, any>;
@@ -103,15 +123,17 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
         if (!inText) spinner.start("thinking…");
         return;
       case "tool.started":
-        writeMarked(style.cyan(`▸ ${p.tool}`) + style.dim(` ${renderForScreen(JSON.stringify(p.args)).slice(0, 160)}`));
+        writeMarked(style.cyan(`▸ ${p.tool}`) + style.dim(` ${describeToolArgs(p.args)}`));
         spinner.start(`${p.tool}…`);
         return;
       case "tool.completed":
-        writeMarked((p.is_error ? style.red("  ✗ ") : style.green("  ✓ ")) + String(p.summary ?? "").slice(0, 400));
+        if (!p.is_error) stepCalls.push(String(p.call_id));
+        writeMarked(describeCompletedTool(p as CompletedToolView, style, { verbose: options.verbose === true }));
         return;
       case "approval.requested":
         if (asked.has(p.approval)) return;
         asked.add(p.approval);
+        if (p.diff !== undefined) diffShown.add(String(p.call_id));
         spinner.clear();
         queue = queue.then(() => askApproval({ client, session, style, prompt: options.prompt, write }, p as ApprovalPayload));
         return;
@@ -122,9 +144,18 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
           write(style.yellow(`  memory ${memory.id} ${who}: `) + renderUntrusted(memory.text).text);
         }
         return;
-      case "checkpoint.created":
-        write(style.dim(`  checkpoint ${String(p.checkpoint).slice(0, 10)} (${p.label})`));
-        return;
+      case "checkpoint.created": {
+        const from = lastCheckpoint;
+        const to = String(p.checkpoint);
+        lastCheckpoint = to;
+        const line = style.dim(`  checkpoint ${to.slice(0, 10)} (${p.label})`);
+        const step = stepCalls;
+        stepCalls = [];
+        // "after …" closes a step that changed files; its diff is shown unless the approval prompt showed it.
+        const seen = step.length > 0 && step.every((call) => diffShown.has(call));
+        if (from === undefined || !String(p.label).startsWith("after ") || seen) return write(line);
+        return showChanges(from, to).then(() => write(line));
+      }
       case "checkpoint.restored":
         write(style.yellow(`restored checkpoint ${String(p.checkpoint).slice(0, 10)}`));
         return;
@@ -154,11 +185,16 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
     session,
     ...(options.since !== undefined ? { since: options.since } : {}),
     onFrame(frame: WsFrame) {
-      if (frame.type === "event" || frame.type === "approval.pending") onEvent(frame.event as unknown as AnyEvent);
-      else if (frame.type === "error") {
-        write(style.red(renderForScreen(`${frame.error.code}: ${frame.error.message}`)));
-        resolveOutcome({ state: "failed", exitCode: 1 });
-      }
+      // One event at a time, in order: a step's diff is fetched before the next event is shown.
+      shown = shown
+        .then(() => {
+          if (frame.type === "event" || frame.type === "approval.pending") return onEvent(frame.event as unknown as AnyEvent);
+          if (frame.type === "error") {
+            write(style.red(renderForScreen(`${frame.error.code}: ${frame.error.message}`)));
+            resolveOutcome({ state: "failed", exitCode: 1 });
+          }
+        })
+        .catch((error: unknown) => write(style.red(`could not show an event: ${renderForScreen((error as Error).message)}`)));
     },
     onGiveUp(error) {
       write(style.red(`lost the event stream: ${renderForScreen(error.message)}`));

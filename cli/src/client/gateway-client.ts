@@ -67,6 +67,11 @@ export function createGatewayClient(connection: GatewayConnection, fetchImpl: ty
     abort: (session: string, reason?: string) => call<{ state: string }>("POST", "/api/agent/abort", { session, reason }),
     checkpoints: (session: string) => call<{ checkpoints: CheckpointInfo[] }>("GET", `/api/checkpoints${query({ session })}`),
     restore: (body: z.input<typeof CheckpointRestoreBodySchema>) => call<RestoreResult>("POST", "/api/checkpoints/restore", body),
+    /** The changes between two checkpoints of a session (or from one to the working tree). */
+    checkpointDiff: (session: string, from: string, to?: string) =>
+      call<{ files: Array<{ path: string; status: string; binary: boolean; diff?: string; truncated?: boolean }>; omitted?: number }>("GET", `/api/checkpoints/diff${query({ session, from, to })}`),
+    /** A one-time login link for the web panel (path and query to append to the gateway's URL). */
+    panelLink: (session?: string) => call<{ path: string; expires_at: string }>("POST", "/api/panel/link", session ? { session } : {}),
   };
 }
 export type GatewayClient = ReturnType<typeof createGatewayClient>;

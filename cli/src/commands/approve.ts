@@ -4,11 +4,21 @@ import { approvalQuestion, decisionLabel, parseApprovalAnswer } from "../client/
 import { describeApproval, type ApprovalPayload } from "../client/approval-view.js";
 import { openEventStream } from "../client/event-stream.js";
 import { createLinePrompt } from "../client/line-prompt.js";
-import { parseArgs, stringOption } from "../client/parse-args.js";
 import { reportError, requireStack } from "../client/require-stack.js";
 import { createStyle } from "../client/terminal-style.js";
 
-const usage = "usage: aide approve <session> [--approval ID] [--reject FEEDBACK | --abort] [--yes] [--confirm-protected] [--network] [--checkpoint retry|proceed_without]";
+/** `aide approve`'s flags as the program parsed them (cli-program.ts). */
+export interface ApproveFlags {
+  approval?: string;
+  /** `--reject` alone is true; `--reject "feedback"` the feedback. */
+  reject?: string | true;
+  abort?: boolean;
+  yes?: boolean;
+  confirmProtected?: boolean;
+  network?: boolean;
+  consentNetwork?: boolean;
+  checkpoint?: "retry" | "proceed_without";
+}
 
 /** The pending approvals of a session with their diffs: the stream re-sends them on connect. */
 async function pendingApprovals(connection: { baseUrl: string; token: string }, session: string, since: number): Promise<ApprovalPayload[]> {
@@ -43,19 +53,13 @@ async function pendingApprovals(connection: { baseUrl: string; token: string }, 
  * the policy marked `consent_required` is approved without network unless `--network` is given
  * (or "approve with network" is picked at the prompt): a plain approve never grants network.
  */
-export async function run(argv: string[]): Promise<number> {
-  const { positionals, options } = parseArgs(argv, ["abort", "yes", "confirm-protected", "network", "consent-network"]);
-  const session = positionals[0];
-  if (!session) {
-    process.stderr.write(usage + "\n");
-    return 2;
-  }
+export async function run(session: string, options: ApproveFlags): Promise<number> {
   const client = requireStack();
   if (!client) return 1;
   const style = createStyle(Boolean(process.stdout.isTTY) && !process.env.NO_COLOR);
   try {
     const snapshot = await client.status(session);
-    const wanted = stringOption(options, "approval") ?? snapshot.approvals_pending[0]?.id;
+    const wanted = options.approval ?? snapshot.approvals_pending[0]?.id;
     if (!wanted) {
       process.stdout.write(`session ${renderForScreen(session)} has no pending approval (state ${snapshot.state})\n`);
       return 1;
@@ -63,11 +67,11 @@ export async function run(argv: string[]): Promise<number> {
     const details = (await pendingApprovals(client.connection, session, snapshot.last_seq)).find((p) => p.approval === wanted);
     if (details) process.stdout.write(describeApproval(details, style) + "\n");
     // Without the details the orchestrator's policy still decides; the flag is passed on as given.
-    const networkLevel = details?.network ?? (options.network || options["consent-network"] ? "consent_required" : "none");
+    const networkLevel = details?.network ?? (options.network || options.consentNetwork ? "consent_required" : "none");
     const rejectFeedback = options.reject;
     let answer = {
       decision: (options.abort ? "abort" : rejectFeedback !== undefined ? "reject" : "approve") as "approve" | "reject" | "abort",
-      network: Boolean(options.network || options["consent-network"]),
+      network: Boolean(options.network || options.consentNetwork),
     };
     if (answer.decision === "approve" && !options.yes) {
       if (!process.stdin.isTTY) {
@@ -86,11 +90,7 @@ export async function run(argv: string[]): Promise<number> {
     if (answer.decision === "approve" && networkLevel === "consent_required" && !answer.network) {
       process.stdout.write(style.yellow("approving without network (pass --network to allow it)\n"));
     }
-    const checkpoint = stringOption(options, "checkpoint");
-    if (checkpoint !== undefined && checkpoint !== "retry" && checkpoint !== "proceed_without") {
-      process.stderr.write(`aide: --checkpoint is retry or proceed_without, not ${checkpoint}\n`);
-      return 2;
-    }
+    const checkpoint = options.checkpoint;
     if (answer.decision === "approve" && details?.checkpoint_failed && checkpoint === undefined) {
       process.stderr.write("aide: no checkpoint could be taken before this call; pass --checkpoint retry or --checkpoint proceed_without\n");
       return 2;
@@ -100,7 +100,7 @@ export async function run(argv: string[]): Promise<number> {
       approval: wanted,
       decision: answer.decision,
       ...(typeof rejectFeedback === "string" ? { feedback: rejectFeedback } : {}),
-      ...(options["confirm-protected"] ? { confirm_protected: true } : {}),
+      ...(options.confirmProtected ? { confirm_protected: true } : {}),
       ...(answer.decision === "approve" && networkLevel === "consent_required" ? { consent_network: answer.network } : {}),
       ...(checkpoint !== undefined ? { checkpoint } : {}),
     });

@@ -2,8 +2,8 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { aideHome, installRoot } from "../supervisor/aide-home.js";
-import { parseUpOptions } from "../supervisor/up-options.js";
-import { createSupervisor } from "./up.js";
+import type { UpOptions } from "../supervisor/up-options.js";
+import { createSupervisor, panelLinkLine } from "./up.js";
 import { createGatewayClient } from "../client/gateway-client.js";
 import { followSession } from "../client/follow-session.js";
 import { createSpinner } from "../client/spinner.js";
@@ -42,8 +42,7 @@ function chooseModel(home: ReturnType<typeof aideHome>, demoDir: string): { mode
  * with its own state directory, one real session through the gateway, the outcome checked by
  * running the project's tests ourselves, then everything stopped.
  */
-export async function run(argv: string[]): Promise<number> {
-  const { options } = parseUpOptions(argv);
+export async function run(options: UpOptions): Promise<number> {
   const style = createStyle(Boolean(process.stdout.isTTY) && !process.env.NO_COLOR);
   const userHome = aideHome();
   const demoRoot = join(userHome.root, "demo");
@@ -73,6 +72,7 @@ export async function run(argv: string[]): Promise<number> {
     say(style.dim("starting nats-server and the five services (each in its own sandbox)…"));
     const info = await supervisor.start();
     say(style.dim(`stack up: gateway ${info.gatewayUrl}, bus ${info.natsUrl}, logs in ${home.logDir}`));
+    say(`Watch it in the web panel: ${await panelLinkLine(info)}`);
     const client = createGatewayClient({ baseUrl: info.gatewayUrl, token: readFileSync(info.tokenFile, "utf8").trim() });
     const started = await client.start({
       task,

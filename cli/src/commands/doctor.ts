@@ -107,8 +107,8 @@ export function runningProfiles(env: NodeJS.ProcessEnv = process.env): Effective
   });
 }
 
-export async function run(argv: string[]): Promise<number> {
-  const json = argv.includes("--json");
+export async function run(options: { json?: boolean }): Promise<number> {
+  const json = options.json === true;
   const checks = await runChecks();
   const profiles = runningProfiles();
   if (json) {

@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import { connect } from "nats";
 import { AgentEventSchema, countEscapeTokens, escapeWarning, jsonForScreen, renderForScreen, type AgentEvent } from "@aide/contracts";
 import { readCredentialsFile } from "@aide/runtime";
@@ -58,11 +57,7 @@ function clip(text: string, max = 100): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-export async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { session: { type: "string" }, json: { type: "boolean" }, deltas: { type: "boolean" }, all: { type: "boolean" } },
-  });
+export async function run(values: { session?: string; json?: boolean; deltas?: boolean; all?: boolean }): Promise<number> {
   const home = aideHome();
   const stack = readStackFile(home.stackFile);
   const url = process.env.AIDE_NATS_URL ?? stack?.nats_url;

@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { createLogger } from "@aide/runtime";
 import {
   aideHome as modelHome, createProviders, discoverySettings, ggufTrainedWindow, loadRegistry, modelFilePath, modelStateDir, ModelEngine, ProfileStore, pullModel, registryPath,
@@ -9,11 +8,22 @@ import {
 import { addModelEntry } from "./models-file.js";
 import { probeTable } from "./probe-table.js";
 
-const usage = `usage: aide models [list] [--json]
-       aide models add <id> --file <model.gguf> [--context N] [--default]
-       aide models add <id> --url http://127.0.0.1:PORT/v1 --model NAME [--flavor ollama|llamacpp|openai] [--context N] [--native-tools] [--default]
-       aide models probe <id> [--json] [--trials N] [--refresh]
-       aide models pull <id>`;
+const addUsage = `usage: aide models add <id> --file <model.gguf> [--context N] [--default]
+       aide models add <id> --url http://127.0.0.1:PORT/v1 --model NAME [--flavor ollama|llamacpp|openai] [--context N] [--native-tools] [--default]`;
+
+/** The flags of `aide models add` and `probe` as the program parsed them (cli-program.ts). */
+export interface ModelsFlags {
+  json?: boolean;
+  file?: string;
+  url?: string;
+  model?: string;
+  flavor?: string;
+  context?: string;
+  nativeTools?: boolean;
+  default?: boolean;
+  trials?: string;
+  refresh?: boolean;
+}
 
 function where(spec: ModelSpec, home: string): string {
   switch (spec.provider) {
@@ -55,9 +65,9 @@ function list(registry: ModelRegistry, home: string, json: boolean): number {
   return 0;
 }
 
-async function add(id: string | undefined, values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): Promise<number> {
+export async function add(id: string, values: ModelsFlags, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   if (!id || (values.file === undefined) === (values.url === undefined)) {
-    process.stderr.write(`aide models add: give an id and exactly one of --file or --url\n${usage}\n`);
+    process.stderr.write(`aide models add: give an id and exactly one of --file or --url\n${addUsage}\n`);
     return 2;
   }
   if (typeof values.file === "string" && !existsSync(values.file)) {
@@ -72,7 +82,7 @@ async function add(id: string | undefined, values: Record<string, string | boole
     : {
         id, provider: "openai", baseUrl: values.url, model: values.model,
         ...(values.flavor !== undefined ? { flavor: values.flavor } : {}),
-        ...(values["native-tools"] ? { nativeTools: true } : {}),
+        ...(values.nativeTools ? { nativeTools: true } : {}),
         ...(context !== undefined ? { contextBudget: context } : {}),
       };
   try {
@@ -86,7 +96,7 @@ async function add(id: string | undefined, values: Record<string, string | boole
 }
 
 /** Runs the capability probe in this process (no stack needed) and caches it where the service reads it. */
-async function probe(id: string | undefined, values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): Promise<number> {
+export async function probe(id: string | undefined, values: ModelsFlags, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const home = modelHome(env);
   const logger = createLogger("aide-models", { level: env.AIDE_LOG_LEVEL ?? "warn" });
   const registry = await loadRegistry(env);
@@ -111,48 +121,27 @@ async function probe(id: string | undefined, values: Record<string, string | boo
   }
 }
 
-/**
- * `aide models`: the registry as the model service assembles it (models.json, then the GGUFs in
- * $AIDE_HOME/models and the models of loopback servers; configured entries win), `add` (a validated
- * entry in models.json, reloaded by a running stack), `probe` (the capability probe, cached) and
- * `pull` (a model URI into $AIDE_HOME/models; the only command that uses the network).
- */
-export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        json: { type: "boolean" }, file: { type: "string" }, url: { type: "string" }, model: { type: "string" },
-        flavor: { type: "string" }, context: { type: "string" }, "native-tools": { type: "boolean" }, default: { type: "boolean" },
-        trials: { type: "string" }, refresh: { type: "boolean" },
-      },
-    });
-  } catch (error) {
-    process.stderr.write(`aide models: ${(error as Error).message}\n${usage}\n`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  const [verb = "list", id] = positionals;
-  const home = modelHome(env);
-  if (verb === "add") return add(id, values, env);
-  if (verb === "probe") return probe(id, values, env);
-  if (verb !== "list" && verb !== "pull") {
-    process.stderr.write(`${usage}\n`);
-    return 2;
-  }
+/** `aide models [list] [--json]`: the registry as the model service assembles it. */
+export async function listCommand(values: { json?: boolean }, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let registry: ModelRegistry;
   try {
-    registry = await loadRegistry(env, { servers: verb === "list" });
+    registry = await loadRegistry(env, { servers: true });
   } catch (error) {
     process.stderr.write(`aide models: ${(error as Error).message}\n`);
     return 1;
   }
-  if (verb === "list") return list(registry, home, values.json === true);
-  if (!id) {
-    process.stderr.write(usage + "\n");
-    return 2;
+  return list(registry, modelHome(env), values.json === true);
+}
+
+/** `aide models pull <id>`: a model URI into $AIDE_HOME/models (the only command that uses the network). */
+export async function pull(id: string, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const home = modelHome(env);
+  let registry: ModelRegistry;
+  try {
+    registry = await loadRegistry(env, { servers: false });
+  } catch (error) {
+    process.stderr.write(`aide models: ${(error as Error).message}\n`);
+    return 1;
   }
   const spec = registry.models.find((model) => model.id === id);
   if (!spec) {

@@ -1,22 +1,13 @@
-import { RestoreModeSchema, renderForScreen } from "@aide/contracts";
+import { renderForScreen, type RestoreMode } from "@aide/contracts";
 import { createLinePrompt } from "../client/line-prompt.js";
-import { parseArgs, stringOption } from "../client/parse-args.js";
 import { reportError, requireStack } from "../client/require-stack.js";
-
-const usage = "usage: aide restore <session> [<checkpoint>] [--mode files_and_task|files|task] [--yes] [--force]";
 
 /**
  * `aide restore <session>` lists the checkpoint timeline; with a checkpoint it shows the plan
  * (files modified, created and deleted since) and applies it after a confirmation (or --yes).
  */
-export async function run(argv: string[]): Promise<number> {
-  const { positionals, options } = parseArgs(argv, ["yes", "force"]);
-  const [session, checkpointArg] = positionals;
-  const mode = RestoreModeSchema.safeParse(stringOption(options, "mode") ?? "files_and_task");
-  if (!session || !mode.success) {
-    process.stderr.write(usage + "\n");
-    return 2;
-  }
+export async function run(session: string, checkpointArg: string | undefined, options: { mode: RestoreMode; yes?: boolean; force?: boolean }): Promise<number> {
+  const mode = { data: options.mode };
   const client = requireStack();
   if (!client) return 1;
   try {

@@ -1,24 +1,36 @@
 import { resolve } from "node:path";
-import { ModeSchema } from "@aide/contracts";
 import { createGatewayClient, type GatewayClient } from "../client/gateway-client.js";
 import { followSession, type Outcome } from "../client/follow-session.js";
 import { followSessionJson } from "../client/follow-session-json.js";
 import { createLinePrompt } from "../client/line-prompt.js";
-import { parseArgs, repeatedOption, stringOption } from "../client/parse-args.js";
 import { reportError } from "../client/require-stack.js";
 import { ContinuationError, resolveContinuation, type Continuation } from "../client/resolve-continuation.js";
 import { combineRunPolicy, loadRunPolicyFile, RunPolicyError, runPolicyFromFlags, type RunPolicy } from "../client/run-policy.js";
 import { createSpinner } from "../client/spinner.js";
 import { findStack, startStack, type StartedStack } from "../client/stack-discovery.js";
 import { createStyle } from "../client/terminal-style.js";
+import { checkWorkspacePath } from "../client/check-workspace-path.js";
+import { onBrokenPipe } from "../client/pipe-guard.js";
+import { renderForScreen } from "@aide/contracts";
 import { aideHome } from "../supervisor/aide-home.js";
 
-const usage = [
-  'usage: aide run "<task>" [--workspace DIR] [--mode plan|act] [--model ID] [--json]',
-  "         [--auto-approve reads|edits|all] [--allow-command PREFIX]... [--deny-rest] [--approval-timeout SECONDS] [--config FILE]",
-  '       aide run --resume SESSION "<message>" | aide run --continue "<message>"',
-].join("\n");
-const booleans = ["help", "json", "deny-rest", "continue"];
+const usage = 'usage: aide run "<task>" [options] | aide run --resume SESSION "<message>" | aide run --continue "<message>" (aide run --help)';
+
+/** `aide run`'s flags as the program parsed them (cli-program.ts). */
+export interface RunFlags {
+  workspace?: string;
+  mode: "plan" | "act";
+  model?: string;
+  json?: boolean;
+  verbose?: boolean;
+  autoApprove?: string;
+  allowCommand?: string[];
+  denyRest?: boolean;
+  approvalTimeout?: string;
+  config?: string;
+  resume?: string;
+  continue?: boolean;
+}
 
 /**
  * `aide run "<task>"`: uses the running stack (or starts one and stops it at the end), starts a
@@ -26,28 +38,22 @@ const booleans = ["help", "json", "deny-rest", "continue"];
  * there is a terminal, and exits 0 done, 3 unverified, 1 failed, 130 aborted. With `--json`
  * stdout holds only the events, one per line, and the summary last; people's messages go to stderr.
  */
-export async function run(argv: string[]): Promise<number> {
-  const { positionals, options } = parseArgs(argv, booleans);
-  const task = positionals.join(" ").trim();
-  if (options.help || !task) {
-    process.stderr.write(usage + "\n");
-    return options.help ? 0 : 2;
-  }
-  const mode = ModeSchema.safeParse(stringOption(options, "mode") ?? "act");
-  const resume = stringOption(options, "resume");
-  if (!mode.success || options.resume === true || (resume !== undefined && options.continue === true)) {
-    process.stderr.write(usage + "\n");
+export async function run(taskWords: string[], options: RunFlags): Promise<number> {
+  const task = taskWords.join(" ").trim();
+  const resume = options.resume;
+  if (!task || (resume !== undefined && options.continue === true)) {
+    process.stderr.write(`aide run: ${!task ? "no task given" : "--resume and --continue exclude each other"}\n${usage}\n`);
     return 2;
   }
   let policy: RunPolicy;
   try {
     const flags = runPolicyFromFlags({
-      allowCommand: repeatedOption(argv, "allow-command"),
-      autoApprove: options["auto-approve"] === true ? "" : stringOption(options, "auto-approve"),
-      denyRest: options["deny-rest"] === true,
-      approvalTimeout: options["approval-timeout"] === true ? "" : stringOption(options, "approval-timeout"),
+      allowCommand: options.allowCommand ?? [],
+      autoApprove: options.autoApprove,
+      denyRest: options.denyRest === true,
+      approvalTimeout: options.approvalTimeout,
     });
-    policy = combineRunPolicy(loadRunPolicyFile(stringOption(options, "config"), aideHome().root), flags);
+    policy = combineRunPolicy(loadRunPolicyFile(options.config, aideHome().root), flags);
   } catch (error) {
     if (!(error instanceof RunPolicyError)) throw error;
     process.stderr.write(`aide: ${error.message}\n${usage}\n`);
@@ -58,12 +64,20 @@ export async function run(argv: string[]): Promise<number> {
   const style = createStyle(Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && !json);
   let started: StartedStack | undefined;
   let connection = findStack();
-  const workspace = resolve(stringOption(options, "workspace") ?? process.cwd());
+  const workspace = resolve(options.workspace ?? process.cwd());
+  const refused = resume === undefined ? checkWorkspacePath(workspace, { stackStarted: !connection }) : undefined;
+  if (refused) {
+    process.stderr.write(renderForScreen(`aide: ${refused.code}: ${refused.message}`) + "\n");
+    return 1;
+  }
   try {
     if (!connection) {
       process.stderr.write("aide: no running stack; starting one for this run (aide up)…\n");
       started = await startStack({ workspace });
       connection = started.connection;
+      // A reader that went away (`aide run --json … | head -1`) ends this process: the stack it started goes too.
+      const own = started;
+      onBrokenPipe(() => own.stop());
     }
     const client = createGatewayClient(connection);
     let continuation: Continuation | undefined;
@@ -79,9 +93,9 @@ export async function run(argv: string[]): Promise<number> {
     const start = await client.start({
       task,
       workspace: continuation?.workspace ?? workspace,
-      mode: mode.data,
+      mode: options.mode,
       ...(continuation ? { session: continuation.session } : {}),
-      ...(stringOption(options, "model") ? { model: stringOption(options, "model") } : {}),
+      ...(options.model ? { model: options.model } : {}),
       ...(policy.autoApprove ? { auto_approve: policy.autoApprove } : {}),
       ...(policy.approvalTimeoutSeconds !== undefined ? { approval_timeout_seconds: policy.approvalTimeoutSeconds } : {}),
     });
@@ -89,7 +103,7 @@ export async function run(argv: string[]): Promise<number> {
     // With --json, stdout is the event stream alone.
     if (json) process.stderr.write(header + "\n");
     else process.stdout.write(style.dim(header) + "\n");
-    return await follow(client, start, since, json, interactive, style, started);
+    return await follow(client, start, since, json, interactive, style, started, options.verbose === true);
   } catch (error) {
     return reportError(error);
   } finally {
@@ -108,6 +122,7 @@ async function follow(
   interactive: boolean,
   style: ReturnType<typeof createStyle>,
   started: StartedStack | undefined,
+  verbose: boolean,
 ): Promise<number> {
   const follower: { outcome: Promise<Outcome>; abort?(reason: string): Promise<void> } = json
     ? followSessionJson({ client, session: start.session, run: start.run, since, out: process.stdout })
@@ -119,6 +134,7 @@ async function follow(
         style,
         spinner: createSpinner(process.stderr, interactive),
         prompt: interactive ? createLinePrompt(process.stdin, process.stdout) : undefined,
+        verbose,
       });
   let interrupts = 0;
   const onInterrupt = () => {

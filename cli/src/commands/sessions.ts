@@ -1,14 +1,17 @@
 import { countEscapeTokens, jsonForScreen, renderForScreen } from "@aide/contracts";
-import { parseArgs, stringOption } from "../client/parse-args.js";
 import { reportError, requireStack } from "../client/require-stack.js";
 
 /** `aide sessions [--limit N] [--json]`: the sessions, newest first. */
-export async function run(argv: string[]): Promise<number> {
-  const { options } = parseArgs(argv, ["json"]);
+export async function run(options: { limit?: string; json?: boolean }): Promise<number> {
+  const limit = Number(options.limit ?? 50);
+  if (!Number.isInteger(limit) || limit < 1) {
+    process.stderr.write(`aide sessions: --limit is a whole number from 1, not ${options.limit}\n`);
+    return 2;
+  }
   const client = requireStack();
   if (!client) return 1;
   try {
-    const { sessions } = await client.sessions(Number(stringOption(options, "limit") ?? 50));
+    const { sessions } = await client.sessions(limit);
     if (options.json) {
       process.stdout.write(jsonForScreen(JSON.stringify(sessions, null, 2)) + "\n");
       return 0;

@@ -1,9 +1,10 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { createGatewayClient } from "../client/gateway-client.js";
 import { join } from "node:path";
 import { createLogger } from "@aide/runtime";
 import { aideHome } from "../supervisor/aide-home.js";
 import { Supervisor, type StackInfo } from "../supervisor/supervisor.js";
-import { parseUpOptions, type UpOptions } from "../supervisor/up-options.js";
+import type { UpOptions } from "../supervisor/up-options.js";
 import { openLogDestination } from "../supervisor/log-destination.js";
 import { checkRegistryFile } from "./models-file.js";
 
@@ -26,17 +27,29 @@ export function createSupervisor(options: UpOptions, env: NodeJS.ProcessEnv = pr
     logLevel: options.logLevel,
     unsafeNoSandbox: options.unsafeNoSandbox,
     unsandboxedServices: options.unsandboxedServices,
+    allowHomeWorkspace: options.allowHomeWorkspace,
     external,
     logger,
   });
   return { supervisor, home, logger };
 }
 
-export function describeStack(info: StackInfo, home: { logDir: string }): string {
+/** A one-time login link to the panel (`aide open`), or how to get one when the gateway did not give it. */
+export async function panelLinkLine(info: StackInfo): Promise<string> {
+  try {
+    const client = createGatewayClient({ baseUrl: info.gatewayUrl, token: readFileSync(info.tokenFile, "utf8").trim() });
+    const link = await client.panelLink();
+    return `${info.gatewayUrl}${link.path}   (works once, for a minute; aide open prints a fresh one)`;
+  } catch {
+    return "run aide open for a one-time login link";
+  }
+}
+
+export function describeStack(info: StackInfo, home: { logDir: string }, panelLink: string): string {
   return [
     `aide is up.`,
     `  gateway   ${info.gatewayUrl}   (token: ${info.tokenFile})`,
-    `  web panel ${info.gatewayUrl}/?token=$(cat ${info.tokenFile})`,
+    `  web panel ${panelLink}`,
     `  bus       ${info.natsUrl}`,
     `  watch it  aide events`,
     `            nats sub 'agent.>' --server ${info.natsUrl}${info.caFile ? ` --tlsca ${info.caFile}` : ""} --user observer --password "$(node -p "require('${info.credentialFiles.observer}').password")"`,
@@ -53,8 +66,7 @@ export function untilSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-export async function run(argv: string[]): Promise<number> {
-  const { options } = parseUpOptions(argv);
+export async function run(options: UpOptions): Promise<number> {
   const { supervisor, home } = createSupervisor(options);
   // A broken registry is refused here, naming the field, instead of a model service that never answers.
   const registryProblem = checkRegistryFile(options.modelsConfig ?? join(home.root, "models.json"));
@@ -84,7 +96,7 @@ export async function run(argv: string[]): Promise<number> {
     process.exit(1);
   }
   info.services = supervisor.pids();
-  process.stdout.write(describeStack(info, home) + "\nPress Ctrl-C to stop.\n");
+  process.stdout.write(describeStack(info, home, await panelLinkLine(info)) + "\nPress Ctrl-C to stop.\n");
   const signal = await stopping;
   process.stdout.write(`\n${signal}: draining and stopping every service...\n`);
   await supervisor.stop();

@@ -19,6 +19,7 @@ export interface StackSettings {
   logLevel: string;
   unsafeNoSandbox: boolean;
   unsandboxedServices: boolean;
+  allowHomeWorkspace?: boolean;
 }
 
 export interface ServiceDefinition {
@@ -78,6 +79,7 @@ export function serviceDefinitions(settings: StackSettings, env: NodeJS.ProcessE
       AIDE_WORKSPACE_ROOTS: roots,
       ...(settings.defaultModel ? { AIDE_DEFAULT_MODEL: settings.defaultModel } : {}),
       ...(settings.unsandboxedServices ? { AIDE_UNSANDBOXED_SERVICES: "1" } : {}),
+      ...(settings.allowHomeWorkspace ? { AIDE_ALLOW_HOME_WORKSPACE: "1" } : {}),
     },
     gateway: { AIDE_GATEWAY_PORT: String(settings.gatewayPort), AIDE_GATEWAY_TOKEN_FILE: settings.tokenFile },
   };

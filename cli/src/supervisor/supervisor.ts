@@ -37,6 +37,8 @@ export interface SupervisorOptions {
   logLevel?: string;
   unsafeNoSandbox?: boolean;
   unsandboxedServices?: boolean;
+  /** aide up --allow-home-workspace: the orchestrator's AIDE_ALLOW_HOME_WORKSPACE. */
+  allowHomeWorkspace?: boolean;
   /**
    * Use an existing NATS deployment: its URL, a directory with `<service>.json` credentials, and
    * optionally the CA its TLS certificate chains to (AIDE_NATS_CA; without it, no TLS check).
@@ -140,6 +142,7 @@ export class Supervisor {
       logLevel: this.options.logLevel ?? "info",
       unsafeNoSandbox: this.options.unsafeNoSandbox ?? false,
       unsandboxedServices: unsandboxed,
+      allowHomeWorkspace: this.options.allowHomeWorkspace ?? false,
     };
     const toolsCgroups = unsandboxed ? undefined : delegateCgroups("tools");
     if (toolsCgroups) this.cgroups.push(toolsCgroups);

@@ -66,6 +66,8 @@ describe("checkpoints service over the bus", () => {
     try {
       expect((await callError(client, "agent.checkpoints.commit", { workspace: outside, session: "s1" })).code).toBe("WORKSPACE_NOT_ALLOWED");
       expect((await callError(client, "agent.checkpoints.list", { workspace: join(root, "missing") })).code).toBe("WORKSPACE_NOT_FOUND");
+      writeFileSync(join(root, "a-file.txt"), "not a folder\n");
+      expect((await callError(client, "agent.checkpoints.list", { workspace: join(root, "a-file.txt") })).code).toBe("WORKSPACE_NOT_A_DIRECTORY");
       expect((await callError(client, "agent.checkpoints.commit", { workspace: root, session: "bad session" })).code).toBe("VALIDATION");
       const ws = workspace("unknown-checkpoint");
       const error = await callError(client, "agent.checkpoints.restore", { workspace: ws, session: "s1", checkpoint: "0".repeat(40) });

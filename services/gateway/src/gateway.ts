@@ -16,6 +16,8 @@ import type { RouteContext, RouteDefinition } from "./route-definition.js";
 import { agentRoutes } from "./routes/agent-routes.js";
 import { checkpointRoutes } from "./routes/checkpoint-routes.js";
 import { systemRoutes } from "./routes/system-routes.js";
+import { panelLinkRoutes } from "./routes/panel-link-routes.js";
+import { createLoginCodes } from "./login-codes.js";
 import { validate } from "./validate.js";
 import { attachEventSocket } from "./websocket-upgrade.js";
 
@@ -35,6 +37,8 @@ export interface GatewayOptions {
   wsFeed?: FrameFeedOptions;
   wsMaxClients?: number;
   rateLimit?: { max: number; windowMs: number };
+  /** How long a panel login code lives (default 60 s). */
+  loginCodeTtlMs?: number;
   /** Injected for tests; defaults to the bus connection. */
   bus?: GatewayBus;
   now?: () => number;
@@ -50,7 +54,7 @@ export interface Gateway {
 
 /** Every REST route, in one table (also the source of the OpenAPI document). */
 export function gatewayRoutes(): RouteDefinition[] {
-  return [...agentRoutes(), ...checkpointRoutes(), ...systemRoutes()];
+  return [...agentRoutes(), ...checkpointRoutes(), ...systemRoutes(), ...panelLinkRoutes()];
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
@@ -69,7 +73,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     rateLimiter: createRateLimiter({ ...(options.rateLimit ?? { max: 3000, windowMs: 60_000 }), now: options.now }),
   });
   const bus = options.bus ?? createGatewayBus(options.connection);
-  const context: RouteContext = { bus, logger, restorePreviews: createRestorePreviews({ now: options.now }), version };
+  const loginCodes = createLoginCodes({ now: options.now, ttlMs: options.loginCodeTtlMs });
+  const context: RouteContext = { bus, logger, restorePreviews: createRestorePreviews({ now: options.now }), version, loginCodes };
   const routes = gatewayRoutes();
   const openApi = buildOpenApiDocument(routes, version);
 
@@ -87,7 +92,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
   }
   app.get("/api/openapi.json", async () => openApi);
-  registerPanelRoutes(app, { panelDir: options.panelDir, token: options.token, browserSessions });
+  registerPanelRoutes(app, { panelDir: options.panelDir, token: options.token, browserSessions, loginCodes });
 
   const sockets = attachEventSocket({ server: app.server, auth, connection: options.connection, bus, logger: options.logger.child({ module: "events" }), maxPayloadBytes: options.wsMaxPayloadBytes, hubs: { ringEvents: options.hubRingEvents }, feed: options.wsFeed, maxClients: options.wsMaxClients });
 

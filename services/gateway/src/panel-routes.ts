@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { aideError } from "@aide/contracts";
 import { sessionCookieName, type BrowserSessions } from "./browser-sessions.js";
+import type { LoginCodes } from "./login-codes.js";
 import { createRateLimiter } from "./rate-limiter.js";
 import { cookieValue, secretsEqual } from "./token-check.js";
 
@@ -30,13 +31,14 @@ const contentTypes: Record<string, string> = {
 };
 
 const loginPage = `<!doctype html><html><head><meta charset="utf-8"><title>aide</title></head>
-<body><h1>aide</h1><p>Open the login link that <code>aide up</code> printed (it ends in <code>/?token=…</code>).</p></body></html>`;
+<body><h1>aide</h1><p>Open a login link: run <code>aide open</code> and click the link it prints (each link works once, for a minute).</p></body></html>`;
 
 export interface PanelOptions {
   /** services/gateway/panel: `static/` (html, css) and `dist/` (compiled scripts). */
   panelDir: string;
   token: string;
   browserSessions: BrowserSessions;
+  loginCodes: LoginCodes;
 }
 
 /**
@@ -65,17 +67,19 @@ function loadPanelFiles(panelDir: string): Map<string, { body: Buffer; type: str
 }
 
 /**
- * `GET /` is the one place a token is accepted in the query: `/?token=…` (the login link) sets an
- * HttpOnly SameSite=Strict session cookie and redirects to `/`, so the token leaves the address bar.
+ * `GET /` is the one place a credential is accepted in the query: `/?code=…` (a one-time code from
+ * `POST /api/panel/link`, what `aide open` prints) or `/?token=…` (the bearer token itself) sets an
+ * HttpOnly SameSite=Strict session cookie and redirects to `/`, so the credential leaves the address bar.
  */
 export function registerPanelRoutes(app: FastifyInstance, options: PanelOptions): void {
   const files = loadPanelFiles(options.panelDir);
   // The login route has no credential to key a limit on; failed attempts share one budget.
   const failedLogins = createRateLimiter({ max: 20, windowMs: 60_000 });
   app.get("/", async (request, reply) => {
-    const token = (request.query as Record<string, unknown>).token;
-    if (typeof token === "string") {
-      if (!secretsEqual(token, options.token)) {
+    const { token, code } = request.query as Record<string, unknown>;
+    if (typeof token === "string" || typeof code === "string") {
+      const accepted = typeof code === "string" ? options.loginCodes.consume(code) : secretsEqual(token as string, options.token);
+      if (!accepted) {
         const retryAfter = failedLogins.take("login");
         if (retryAfter > 0) {
           reply.header("retry-after", String(retryAfter));

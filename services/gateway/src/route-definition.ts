@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { z } from "zod";
 import type { GatewayBus } from "./gateway-bus.js";
+import type { LoginCodes } from "./login-codes.js";
 import type { RestorePreviews } from "./restore-previews.js";
 
 export interface RouteContext {
@@ -8,6 +9,8 @@ export interface RouteContext {
   logger: Logger;
   restorePreviews: RestorePreviews;
   version: string;
+  /** The panel's one-time login codes (`POST /api/panel/link`, redeemed at `GET /?code=`). */
+  loginCodes: LoginCodes;
 }
 
 /** One REST route: its contract schemas (validation and the OpenAPI document) and its handler. */

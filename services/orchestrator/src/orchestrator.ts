@@ -65,7 +65,8 @@ export class Orchestrator {
   }
 
   async start(request: StartRequest): Promise<SessionRecord> {
-    const workspace = checkWorkspace(request.workspace, this.seams.config.workspaceRoots);
+    const { workspaceRoots: roots, userHome: home, allowHomeWorkspace } = this.seams.config;
+    const workspace = checkWorkspace(request.workspace, { roots, home, allowHomeWorkspace });
     if (!request.allow_concurrent) this.refuseBusyWorkspace(workspace, request.session);
     const catalog = mergeCatalog(await this.seams.tools.list());
     let runtime: SessionRuntime;

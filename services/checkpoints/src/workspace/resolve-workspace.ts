@@ -10,12 +10,14 @@ import { aideError } from "@aide/contracts";
 export async function resolveWorkspace(requested: string, roots: readonly string[]): Promise<string> {
   if (!isAbsolute(requested)) throw aideError("WORKSPACE_NOT_FOUND", { workspace: requested });
   let real: string;
+  let directory: boolean;
   try {
     real = await realpath(requested);
-    if (!(await stat(real)).isDirectory()) throw new Error("not a directory");
+    directory = (await stat(real)).isDirectory();
   } catch {
     throw aideError("WORKSPACE_NOT_FOUND", { workspace: requested });
   }
+  if (!directory) throw aideError("WORKSPACE_NOT_A_DIRECTORY", { workspace: requested });
   // Checkpointing the whole filesystem is never what anyone meant.
   if (real === "/") throw aideError("WORKSPACE_NOT_ALLOWED", { workspace: requested });
   if (roots.length === 0) return real;

@@ -122,4 +122,7 @@ byId("abort").addEventListener("click", () => {
 
 void refreshHealth();
 void refreshSessions();
+// `aide open SESSION` links to `/?code=…#session=ID`; the fragment survives the login redirect.
+const linked = /^#session=([A-Za-z0-9_-]+)$/.exec(location.hash)?.[1];
+if (linked) openSession(linked);
 setInterval(() => void refreshHealth(), 10_000);

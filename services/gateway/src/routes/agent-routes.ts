@@ -28,7 +28,7 @@ export function agentRoutes(): RouteDefinition[] {
       summary: "Start a run (a new session, or a new run of `session`)",
       body: StartRequestSchema,
       reply: resultOf(StartReplySchema),
-      errors: ["ALREADY_RUNNING", "WORKSPACE_BUSY", "WORKSPACE_NOT_ALLOWED", "WORKSPACE_NOT_FOUND", "MODEL_NOT_FOUND", "NO_MODEL", ...session],
+      errors: ["ALREADY_RUNNING", "WORKSPACE_BUSY", "WORKSPACE_NOT_ALLOWED", "WORKSPACE_NOT_FOUND", "WORKSPACE_TOO_BROAD", "MODEL_NOT_FOUND", "NO_MODEL", ...session],
       handle: ({ body }, { bus }) => bus.request(subjects.cmd.start, body, StartReplySchema),
     }),
     defineRoute({

@@ -10,6 +10,10 @@ export interface OrchestratorConfig {
   approvalTimeoutMs: number;
   /** Absolute workspace roots a session may use (`AIDE_WORKSPACE_ROOTS`, colon-separated); empty: any. */
   workspaceRoots: string[];
+  /** The user's home (HOME): `/`, it and its Documents, Desktop, Downloads are refused as workspaces. */
+  userHome?: string;
+  /** `AIDE_ALLOW_HOME_WORKSPACE=1` (aide up --allow-home-workspace): accept ~/Documents, ~/Desktop, ~/Downloads. */
+  allowHomeWorkspace?: boolean;
   /** `AIDE_UNSANDBOXED_SERVICES=1`: said in every `run.created`. */
   unsandboxed: boolean;
   /** Default iteration budget per run (seed 000: 25). */
@@ -57,6 +61,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Orchestrato
     defaultModel: env.AIDE_DEFAULT_MODEL || undefined,
     approvalTimeoutMs: positive(env, "AIDE_APPROVAL_TIMEOUT_MS", 600_000),
     workspaceRoots: roots,
+    userHome: env.HOME || undefined,
+    allowHomeWorkspace: env.AIDE_ALLOW_HOME_WORKSPACE === "1",
     unsandboxed: env.AIDE_UNSANDBOXED_SERVICES === "1",
     maxIterations: positive(env, "AIDE_MAX_ITERATIONS", 25),
     runBudgetMs: positive(env, "AIDE_RUN_BUDGET_MS", 3_600_000),

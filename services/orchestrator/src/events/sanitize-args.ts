@@ -30,6 +30,20 @@ export function sanitizeArgs(args: Record<string, unknown>): Record<string, unkn
   return out;
 }
 
+const previewLines = 200;
+const previewChars = 16_000;
+
+/**
+ * The first lines of a tool output for a screen (`tool.completed.output_preview`): clients collapse
+ * it to a few lines and show it whole on request; bounded so the event stays small.
+ */
+export function outputPreview(output: string): { output_preview: string; output_lines: number } {
+  const lines = output.split("\n");
+  let preview = lines.slice(0, previewLines).join("\n");
+  if (preview.length > previewChars) preview = `${preview.slice(0, previewChars)}…`;
+  return { output_preview: preview, output_lines: lines.length };
+}
+
 /**
  * A short one-line summary of a tool output for `tool.completed` (the full output goes to the
  * model only). Only ASCII whitespace is flattened: a line separator, BOM or other invisible

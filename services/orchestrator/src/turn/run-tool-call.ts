@@ -1,7 +1,7 @@
 import { AideError, type ToolDescriptor, type ToolPreview, type ToolResult } from "@aide/contracts";
 import { decideGate, type NetworkLevel } from "../approvals/approval-policy.js";
 import { redactSecrets, redactSecretsDeep } from "../events/redact-secrets.js";
-import { sanitizeArgs, summarizeOutput } from "../events/sanitize-args.js";
+import { outputPreview, sanitizeArgs, summarizeOutput } from "../events/sanitize-args.js";
 import { isBareInteractive, isDataFileExecution } from "../guards/index.js";
 import { classifyNetwork } from "../network/index.js";
 import type { RunContext } from "../run/run-context.js";
@@ -227,14 +227,22 @@ function eventArgs(call: BatchCall): Record<string, unknown> {
  * approved it for the model, not for every stream subscriber); anything else with the values of
  * secret-looking keys and tokens redacted, before it is cut to the summary's length.
  */
+function withheld(outcome: CallOutcome): boolean {
+  return outcome.metadata["secret_read"] === true;
+}
+
 function eventSummary(outcome: CallOutcome): string {
-  if (outcome.metadata["secret_read"] === true) {
+  if (withheld(outcome)) {
     const lines = typeof outcome.metadata["lines_shown"] === "number" ? `${outcome.metadata["lines_shown"]} lines` : "its content";
     return `(secret-looking file ${String(outcome.metadata["path"] ?? "")}: ${lines} given to the model as approved; not shown in events)`;
   }
   return summarizeOutput(redactSecrets(outcome.output));
 }
 
+/**
+ * `tool.completed`, with the output's first lines for screens (unless withheld as a secret read).
+ * Write bodies never reach an event: a client shows an edit from the checkpoint diff.
+ */
 export async function emitCompleted(context: RunContext, call: BatchCall, outcome: CallOutcome, durationMs: number): Promise<void> {
   await context.session.emit(
     "tool.completed",
@@ -246,6 +254,7 @@ export async function emitCompleted(context: RunContext, call: BatchCall, outcom
       summary: eventSummary(outcome),
       duration_ms: Math.round(durationMs * 1000) / 1000,
       metadata: redactSecretsDeep(sanitizeArgs(outcome.metadata)) as Record<string, unknown>,
+      ...(withheld(outcome) ? {} : outputPreview(redactSecrets(outcome.output))),
     },
     context.depth,
     context.run,

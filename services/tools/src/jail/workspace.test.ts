@@ -12,5 +12,7 @@ describe("workspace checks", () => {
     await expect(openWorkspace("/etc", [])).rejects.toMatchObject({ code: "WORKSPACE_NOT_ALLOWED" });
     await expect(openWorkspace("/definitely/not/here", [])).rejects.toMatchObject({ code: "WORKSPACE_NOT_FOUND" });
     await expect(openWorkspace("relative/dir", [])).rejects.toMatchObject({ code: "WORKSPACE_NOT_FOUND" });
+    // A file is refused as such, not as a missing folder.
+    await expect(openWorkspace(process.execPath, [])).rejects.toMatchObject({ code: "WORKSPACE_NOT_A_DIRECTORY" });
   });
 });

@@ -80,10 +80,10 @@ export async function openWorkspace(input: string, allowedRoots: readonly string
   try {
     root = await realpath(input);
     stats = await stat(root);
-    if (!stats.isDirectory()) throw new Error("not a directory");
   } catch {
     throw aideError("WORKSPACE_NOT_FOUND", { workspace: JSON.stringify(input) });
   }
+  if (!stats.isDirectory()) throw aideError("WORKSPACE_NOT_A_DIRECTORY", { workspace: JSON.stringify(input) });
   if (isSystemDirectory(root)) throw aideError("WORKSPACE_NOT_ALLOWED", { workspace: JSON.stringify(input) });
   if (allowedRoots.length > 0) {
     const reals = await Promise.all(allowedRoots.map((r) => realpath(r).catch(() => null)));

@@ -1,0 +1,160 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Command, Option } from "commander";
+import { installRoot } from "./supervisor/aide-home.js";
+import type { ApproveFlags } from "./commands/approve.js";
+import type { ModelsFlags } from "./commands/models.js";
+import type { RunFlags } from "./commands/run.js";
+import type { RestoreMode } from "@aide/contracts";
+import { addUpOptions, upEnvironmentNote, upOptionsFrom, UpOptionsError } from "./supervisor/up-options.js";
+
+/** The exit code an action reports back to main (commander's actions return nothing). */
+export interface ExitCodeSink {
+  set(code: number): void;
+}
+
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(installRoot, "package.json"), "utf8")) as { version?: string }).version ?? "0.0.0";
+  } catch {
+    return "0.0.0";
+  }
+}
+
+/** Settings every command and nested command shares: refused unknown flags with a suggestion, no excess words. */
+function conventions(command: Command): Command {
+  const path: string[] = [];
+  for (let at: Command | null = command; at; at = at.parent) path.unshift(at.name());
+  return command
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .showHelpAfterError(`(usage: ${path.join(" ")} --help)`)
+    .allowExcessArguments(false);
+}
+
+/**
+ * The `aide` program: every subcommand's flags in commander, each action loading its module only
+ * when it runs (so `aide events` does not load the supervisor). Usage errors throw CommanderError
+ * (main maps them to exit 2); an action's own result goes to `exit`.
+ */
+export function createProgram(exit: ExitCodeSink): Command {
+  const program = conventions(new Command("aide"))
+    .description("An offline coding agent: a local model, sandboxed tools, human approvals and checkpoints, on a loopback NATS bus.")
+    .version(packageVersion(), "-V, --version", "print the version")
+    .helpOption("-h, --help", "show this help");
+  const sub = (name: string, description: string) => {
+    const command = conventions(program.command(name).description(description));
+    command.helpOption("-h, --help", "show this help");
+    return command;
+  };
+  const report = (code: number) => exit.set(code);
+  const upFlags = (values: Record<string, unknown>, command: Command) => {
+    try {
+      return upOptionsFrom(values);
+    } catch (error) {
+      if (error instanceof UpOptionsError) command.error(`error: ${error.message}`, { exitCode: 2, code: "aide.badOption" });
+      throw error;
+    }
+  };
+
+  addUpOptions(sub("up", "start nats-server and the five services (the supervisor)"))
+    .addHelpText("after", `\n${upEnvironmentNote}`)
+    .action(async (values: Record<string, unknown>, command: Command) => report(await (await import("./commands/up.js")).run(upFlags(values, command))));
+
+  addUpOptions(sub("demo", "start the stack and run a real session on examples/sample-project"))
+    .action(async (values: Record<string, unknown>, command: Command) => report(await (await import("./commands/demo.js")).run(upFlags(values, command))));
+
+  sub("run", "run a task in a workspace, streamed, asking for approvals (exit 0 done, 3 unverified, 1 failed, 130 aborted)")
+    .argument("[task...]", "the task, or with --resume/--continue the new message")
+    .option("--workspace <dir>", "the workspace (default: the current directory)")
+    .addOption(new Option("--mode <mode>", "plan or act").choices(["plan", "act"]).default("act"))
+    .option("--model <id>", "the model for this session")
+    .option("--json", "one JSON event per line on stdout, the summary last")
+    .option("--verbose", "show tool output whole instead of its first lines")
+    .option("--auto-approve <level>", "reads, edits or all (never protected paths or network)")
+    .option("--allow-command <prefix>", "a command prefix that runs without asking (repeatable)", collect)
+    .option("--deny-rest", "refuse whatever the policy does not cover instead of waiting")
+    .option("--approval-timeout <seconds>", "how long an uncovered approval waits (default 600)")
+    .option("--config <file>", "the approval policy as JSON (default: $AIDE_HOME/run.json)")
+    .option("--resume <session>", "a new run of that session")
+    .option("--continue", "a new run of the session of this workspace updated last")
+    .action(async (task: string[], values: RunFlags) => report(await (await import("./commands/run.js")).run(task, values)));
+
+  sub("sessions", "list sessions, newest first")
+    .option("--limit <n>", "how many", "50")
+    .option("--json", "as JSON")
+    .action(async (values: Record<string, unknown>) => report(await (await import("./commands/sessions.js")).run(values)));
+
+  sub("approve", "decide a pending approval (shows its diff or command)")
+    .argument("<session>", "the session")
+    .option("--approval <id>", "which approval (default: the first pending)")
+    .option("--reject [feedback]", "reject, with feedback for the model")
+    .option("--abort", "abort the run")
+    .option("--yes", "approve without asking")
+    .option("--confirm-protected", "confirm a change to a protected path")
+    .option("--network", "approve with network access (when the command asks for it)")
+    .addOption(new Option("--consent-network", "same as --network").hideHelp())
+    .addOption(new Option("--checkpoint <choice>", "when no checkpoint could be taken").choices(["retry", "proceed_without"]))
+    .action(async (session: string, values: ApproveFlags) => report(await (await import("./commands/approve.js")).run(session, values)));
+
+  sub("restore", "list a session's checkpoints; restore one (preview first)")
+    .argument("<session>", "the session")
+    .argument("[checkpoint]", "a checkpoint id or its prefix")
+    .addOption(new Option("--mode <mode>", "what to restore").choices(["files_and_task", "files", "task"]).default("files_and_task"))
+    .option("--yes", "apply without asking")
+    .option("--force", "restore although the workspace changed since the latest checkpoint")
+    .action(async (session: string, checkpoint: string | undefined, values: { mode: RestoreMode; yes?: boolean; force?: boolean }) =>
+      report(await (await import("./commands/restore.js")).run(session, checkpoint, values)));
+
+  const models = sub("models", "the model registry: list, add, probe, pull");
+  conventions(models.command("list", { isDefault: true }).description("the registry as the model service assembles it"))
+    .option("--json", "as JSON")
+    .action(async (values: Record<string, unknown>) => report(await (await import("./commands/models.js")).listCommand(values)));
+  conventions(models.command("add").description("write a validated registry entry (a running stack reloads it)"))
+    .argument("<id>", "the model id")
+    .option("--file <gguf>", "a local GGUF file")
+    .option("--url <url>", "an OpenAI-compatible endpoint, http://127.0.0.1:PORT/v1")
+    .option("--model <name>", "the endpoint's model name (with --url)")
+    .option("--flavor <flavor>", "the server kind (with --url): ollama, llamacpp or openai")
+    .option("--context <n>", "the context window in tokens")
+    .option("--native-tools", "the endpoint parses tool calls itself")
+    .option("--default", "make it the default model")
+    .action(async (id: string, values: ModelsFlags) => report(await (await import("./commands/models.js")).add(id, values)));
+  conventions(models.command("probe").description("the capability probe (cached where the model service reads it)"))
+    .argument("[id]", "the model id (default: the registry's default)")
+    .option("--json", "as JSON")
+    .option("--trials <n>", "tool-call trials, 0-50", "5")
+    .option("--refresh", "probe again instead of reading the cache")
+    .action(async (id: string | undefined, values: ModelsFlags) => report(await (await import("./commands/models.js")).probe(id, values)));
+  conventions(models.command("pull").description("download a configured model URI into $AIDE_HOME/models"))
+    .argument("<id>", "the model id")
+    .action(async (id: string) => report(await (await import("./commands/models.js")).pull(id)));
+  for (const nested of models.commands) nested.helpOption("-h, --help", "show this help");
+
+  sub("open", "print a one-time link to the web panel (works once, for a minute)")
+    .argument("[session]", "a session to open in the panel")
+    .option("--browser", "also open it with xdg-open (when a display exists)")
+    .action(async (session: string | undefined, values: { browser?: boolean }) => report(await (await import("./commands/open.js")).run(session, values)));
+
+  sub("events", "tail agent.evt.> on the bus, pretty-printed")
+    .option("--session <id>", "one session's events")
+    .option("--json", "raw JSON, one per line")
+    .option("--deltas", "include model.delta events")
+    .option("--all", "everything under agent.>")
+    .action(async (values: Record<string, unknown>) => report(await (await import("./commands/events.js")).run(values)));
+
+  sub("bus-config", "write the nats-server config and per-service credentials (docker-compose, external NATS)")
+    .requiredOption("--out <dir>", "where to write them")
+    .option("--listen <host>", "the address nats-server listens on", "127.0.0.1")
+    .option("--port <port>", "the bus port", "4233")
+    .option("--store-dir <dir>", "the JetStream store directory")
+    .action(async (values: { out: string; listen: string; port: string; storeDir?: string }) => report(await (await import("./commands/bus-config.js")).run(values)));
+
+  sub("doctor", "check nats-server, bubblewrap, ripgrep, git, openssl, the model and the build")
+    .option("--json", "as JSON")
+    .action(async (values: Record<string, unknown>) => report(await (await import("./commands/doctor.js")).run(values)));
+
+  return program;
+}
