@@ -1,4 +1,4 @@
-import type { ConsumerMessages, JsMsg, NatsConnection } from "nats";
+import { AckPolicy, DeliverPolicy, nanos, type Consumer, type JsMsg, type NatsConnection } from "nats";
 import type { Logger } from "pino";
 import { aideError, eventStreamName, sessionEventFilter } from "@aide/contracts";
 
@@ -8,10 +8,7 @@ export interface FollowStreamOptions {
   logger: Logger;
   /** Called with each stored message in stream order; a message may come twice after a resume (filter on seq). */
   onMessage(message: JsMsg): void;
-  /**
-   * A pull's lifetime; heartbeats come every half of it and two missed ones (the consumer's
-   * server died, or the stream changed leader) make the feed resume. Default 4 s.
-   */
+  /** A pull's lifetime: one that has not ended this long plus 3 s later makes the feed resume. Default 4 s. */
   expiresMs?: number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -21,10 +18,13 @@ export interface FollowedStream {
 }
 
 /**
- * Follows one session's events in the stream, from the start, for as long as it is not stopped:
- * an ordered consumer that, when it ends, errs or goes silent (missed heartbeats), is replaced by
- * a new one starting right after the last stream sequence delivered. Consumer loss, a server
- * restart or a stream leader change therefore cost a pause, never a gap. Resolves once the first
+ * Follows one session's events in the stream, from the start, for as long as it is not stopped.
+ * Not the library's ordered consumer (whose own recovery can stall for good when the server that
+ * held it dies mid-reset): an ephemeral, unacknowledged, in-memory consumer of our own, pulled
+ * in batches that each end after `expiresMs`. A batch that errs, skips a delivery, or does not end
+ * in time (its server is gone, the stream changed leader) makes the feed drop that consumer and
+ * create a new one starting right after the last stream sequence delivered. Consumer loss, a
+ * server restart or a leader change therefore cost a pause, never a gap. Resolves once the first
  * consumer exists; that first one failing is UNAVAILABLE (the caller answers the client).
  */
 export async function followStream(options: FollowStreamOptions): Promise<FollowedStream> {
@@ -33,69 +33,84 @@ export async function followStream(options: FollowStreamOptions): Promise<Follow
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   let lastStreamSeq = 0;
   let stopped = false;
-  let current: ConsumerMessages | undefined;
+  let batch: { stop(): void } | undefined;
 
-  const open = async (): Promise<ConsumerMessages> => {
-    const consumer = await connection.jetstream().consumers.get(eventStreamName, {
-      filterSubjects: sessionEventFilter(session),
-      ...(lastStreamSeq > 0 ? { opt_start_seq: lastStreamSeq + 1 } : {}),
+  const create = async (): Promise<Consumer> => {
+    const jsm = await connection.jetstreamManager();
+    const info = await jsm.consumers.add(eventStreamName, {
+      filter_subject: sessionEventFilter(session),
+      ack_policy: AckPolicy.None,
+      ...(lastStreamSeq > 0 ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: lastStreamSeq + 1 } : { deliver_policy: DeliverPolicy.All }),
+      mem_storage: true,
+      num_replicas: 1,
+      // A consumer left behind by a dead server or a gateway that died goes by itself.
+      inactive_threshold: nanos(Math.max(30_000, expires * 5)),
     });
-    return consumer.consume({ max_messages: 1024, expires });
+    return connection.jetstream().consumers.get(eventStreamName, info.name);
   };
 
-  const drain = async (messages: ConsumerMessages): Promise<void> => {
-    current = messages;
-    void (async () => {
-      for await (const status of await messages.status()) {
-        if (status.type === "heartbeats_missed" && Number(status.data) >= 2) {
-          logger.info({ session, after: lastStreamSeq }, "session feed silent; resuming from the last delivered event");
-          messages.stop();
-          return;
-        }
+  /** One batch; false when the consumer must be replaced. */
+  const pull = async (consumer: Consumer, cursor: { delivered: number }): Promise<boolean> => {
+    const messages = await consumer.fetch({ max_messages: 512, expires });
+    batch = messages;
+    let late = false;
+    const guard = setTimeout(() => {
+      late = true;
+      messages.stop();
+    }, expires + 3_000);
+    try {
+      for await (const message of messages) {
+        // A skipped delivery means the consumer lost messages (it was recreated under us): start over.
+        if (message.info.deliverySequence !== cursor.delivered + 1) return false;
+        cursor.delivered = message.info.deliverySequence;
+        lastStreamSeq = message.info.streamSequence;
+        options.onMessage(message);
       }
-    })().catch(() => undefined);
-    for await (const message of messages) {
-      lastStreamSeq = message.info.streamSequence;
-      options.onMessage(message);
+    } finally {
+      clearTimeout(guard);
+      batch = undefined;
     }
+    if (late) logger.info({ session, after: lastStreamSeq }, "session feed silent; resuming from the last delivered event");
+    return !late;
   };
 
-  let first: ConsumerMessages;
+  let first: Consumer;
   try {
-    first = await open();
+    first = await create();
   } catch (error) {
     throw aideError("UNAVAILABLE", { service: "event stream", detail: (error as Error).message }, { retry_after_ms: 1000 });
   }
 
   const loop = (async () => {
-    let messages: ConsumerMessages | undefined = first;
-    for (let attempt = 0; !stopped; ) {
-      if (messages) {
-        try {
-          await drain(messages);
-          attempt = 0;
-        } catch (error) {
-          logger.warn({ err: error, session, after: lastStreamSeq }, "session feed ended; resuming");
-        }
-        messages = undefined;
-        if (stopped) return;
-      }
-      attempt += 1;
-      await sleep(Math.min(2_000, 100 * 2 ** Math.min(attempt, 5)));
-      if (stopped) return;
+    let consumer: Consumer | undefined = first;
+    let cursor = { delivered: 0 };
+    for (let failures = 0; !stopped; ) {
       try {
-        messages = await open();
-        logger.info({ session, after: lastStreamSeq }, "session feed resumed");
+        if (!consumer) {
+          consumer = await create();
+          cursor = { delivered: 0 };
+          logger.info({ session, after: lastStreamSeq }, "session feed resumed");
+        }
+        if (await pull(consumer, cursor)) {
+          failures = 0;
+          continue;
+        }
       } catch (error) {
-        logger.debug({ err: error, session, attempt }, "session feed not back yet");
+        logger[failures === 0 ? "warn" : "debug"]({ err: error, session, after: lastStreamSeq }, "session feed interrupted; resuming");
       }
+      const dropped = consumer;
+      consumer = undefined;
+      void dropped?.delete().catch(() => undefined);
+      failures += 1;
+      if (!stopped) await sleep(Math.min(2_000, 100 * 2 ** Math.min(failures, 5)));
     }
+    void consumer?.delete().catch(() => undefined);
   })();
 
   return {
     async stop() {
       stopped = true;
-      await current?.close().catch(() => undefined);
+      batch?.stop();
       await loop.catch(() => undefined);
     },
   };
