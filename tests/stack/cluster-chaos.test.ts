@@ -9,6 +9,7 @@ import { findNatsServer, memoryBucketName, waitForService } from "@aide/runtime"
 import type { TestBus } from "../helpers/bus.js";
 import { startNatsCluster, stepDownLeader, streamHealthy, streamLeader, type TestCluster } from "../helpers/nats-cluster.js";
 import { repoRoot, startServiceProcess, type ServiceProcess } from "../helpers/service-process.js";
+import { storedEvents } from "../../services/orchestrator/test/support/stored-events.js";
 
 const services = ["model", "tools", "checkpoints", "orchestrator", "gateway"] as const;
 const missing = services.filter((name) => !existsSync(join(repoRoot, "services", name, "dist", "main.js")));
@@ -84,7 +85,7 @@ describe.skipIf(skipReason !== "")(`a run on a three-node cluster survives kill 
       tools: { order: [2, 0, 1], env: roots },
       checkpoints: { order: [0, 2, 1], env: roots },
       orchestrator: { order: [0, 1, 2], env: { ...roots, AIDE_JETSTREAM_REPLICAS: "3" } },
-      gateway: { order: [1, 0, 2], env: { AIDE_GATEWAY_PORT: "0", AIDE_GATEWAY_TOKEN_FILE: tokenFile, AIDE_LOG_LEVEL: "info" } },
+      gateway: { order: [1, 0, 2], env: { AIDE_GATEWAY_PORT: "0", AIDE_GATEWAY_TOKEN_FILE: tokenFile, AIDE_LOG_LEVEL: process.env.AIDE_CHAOS_LOGS ? "trace" : "info" } },
     };
     for (const name of services) {
       running[name] = await startServiceProcess(bus, name, { env: { ...plan[name].env, AIDE_NATS_URL: cluster.urls(plan[name].order) }, pinger: tester, readyTimeoutMs: 60_000 });
@@ -191,7 +192,19 @@ describe.skipIf(skipReason !== "")(`a run on a three-node cluster survives kill 
     await killDuring(2, async () => cluster.nodes.find((node) => !killed.has(node.index))!, "last node");
     } catch (error) {
       if (process.env.AIDE_CHAOS_LOGS) for (const name of services) writeFileSync(join(process.env.AIDE_CHAOS_LOGS, `${name}.log`), running[name].logs());
-      if (process.env.AIDE_CHAOS_LOGS) writeFileSync(join(process.env.AIDE_CHAOS_LOGS, "client.log"), received.map((e) => `${e.seq}:${e.type}`).join("\n") + `\nkills: ${roles.join(", ")}\ncloses: ${closes.join(",")}\n`);
+      if (process.env.AIDE_CHAOS_LOGS) {
+        const stored = await storedEvents(tester, session).catch((failure: Error) => [{ seq: 0, type: failure.message }]);
+        const status = await rest(`/api/agent/status?id=${session}`).catch((failure: Error) => failure.message);
+        writeFileSync(
+          join(process.env.AIDE_CHAOS_LOGS, "client.log"),
+          `client: ${received.map((e) => `${e.seq}:${e.type}`).join(" ")}\nstream: ${stored.map((e) => `${e.seq}:${e.type}`).join(" ")}\nstatus: ${JSON.stringify(status)}\nkills: ${roles.join(", ")}\ncloses: ${closes.join(",")}\n`,
+        );
+        const jsm = await tester.jetstreamManager();
+        const consumers: unknown[] = [];
+        for await (const consumer of jsm.consumers.list(eventStreamName)) consumers.push({ name: consumer.name, cluster: consumer.cluster, delivered: consumer.delivered, pending: consumer.num_pending, waiting: consumer.num_waiting });
+        writeFileSync(join(process.env.AIDE_CHAOS_LOGS, "consumers.json"), JSON.stringify({ consumers, stream: (await jsm.streams.info(eventStreamName)).cluster }, null, 1));
+        for (const node of cluster.nodes) writeFileSync(join(process.env.AIDE_CHAOS_LOGS, `${node.name}.log`), readFileSync(node.logPath));
+      }
       throw error;
     }
     expect(killed.size).toBe(3);

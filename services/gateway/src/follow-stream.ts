@@ -51,13 +51,17 @@ export async function followStream(options: FollowStreamOptions): Promise<Follow
 
   /** One batch; false when the consumer must be replaced. */
   const pull = async (consumer: Consumer, cursor: { delivered: number }): Promise<boolean> => {
-    const messages = await consumer.fetch({ max_messages: 512, expires });
-    batch = messages;
+    const before = cursor.delivered;
     let late = false;
+    let messages: Awaited<ReturnType<Consumer["fetch"]>> | undefined;
+    // The deadline covers starting the pull too: on a connection that is reconnecting it can hang.
     const guard = setTimeout(() => {
       late = true;
-      messages.stop();
+      messages?.stop();
     }, expires + 3_000);
+    messages = await consumer.fetch({ max_messages: 512, expires });
+    batch = messages;
+    if (late) messages.stop();
     try {
       for await (const message of messages) {
         // A skipped delivery means the consumer lost messages (it was recreated under us): start over.
@@ -70,8 +74,20 @@ export async function followStream(options: FollowStreamOptions): Promise<Follow
       clearTimeout(guard);
       batch = undefined;
     }
-    if (late) logger.info({ session, after: lastStreamSeq }, "session feed silent; resuming from the last delivered event");
-    return !late;
+    if (late) {
+      logger.info({ session, after: lastStreamSeq }, "session feed silent; resuming from the last delivered event");
+      return false;
+    }
+    if (cursor.delivered > before) return true;
+    // An empty pull is a quiet session, or a consumer whose server is gone (the client library
+    // ends the pull at its deadline either way): ask the server whether it still exists and has
+    // nothing pending for us.
+    const info = await consumer.info(false).catch(() => undefined);
+    if (!info || info.num_pending > 0) {
+      logger.info({ session, after: lastStreamSeq, found: info !== undefined }, "session feed lost its consumer; resuming from the last delivered event");
+      return false;
+    }
+    return true;
   };
 
   let first: Consumer;
