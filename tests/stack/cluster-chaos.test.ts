@@ -87,13 +87,17 @@ describe.skipIf(skipReason !== "")(`a run on a three-node cluster survives kill 
       orchestrator: { order: [0, 1, 2], env: { ...roots, AIDE_JETSTREAM_REPLICAS: "3" } },
       gateway: { order: [1, 0, 2], env: { AIDE_GATEWAY_PORT: "0", AIDE_GATEWAY_TOKEN_FILE: tokenFile, AIDE_LOG_LEVEL: process.env.AIDE_CHAOS_LOGS ? "trace" : "info" } },
     };
-    for (const name of services) {
+    const launch = async (name: (typeof services)[number]) => {
       running[name] = await startServiceProcess(bus, name, { env: { ...plan[name].env, AIDE_NATS_URL: cluster.urls(plan[name].order) }, pinger: tester, readyTimeoutMs: 60_000 });
-    }
+    };
+    await Promise.all([launch("model"), launch("tools"), launch("checkpoints")]);
+    // The orchestrator creates the R3 streams and buckets the gateway then follows.
+    await launch("orchestrator");
+    await launch("gateway");
     const port = await until(() => /"port":(\d+)/.exec(running.gateway.logs())?.[1], "the gateway's port");
     gatewayUrl = `http://127.0.0.1:${port}`;
     for (const stream of replicated) await until(() => streamHealthy(tester, stream, 3), `${stream} at three current replicas`);
-  }, 120_000);
+  }, 90_000);
 
   afterAll(async () => {
     for (const service of Object.values(running)) await service.stop().catch(() => undefined);
@@ -228,5 +232,5 @@ describe.skipIf(skipReason !== "")(`a run on a three-node cluster survives kill 
     expect(readFileSync(join(workspace, "NOTES.md"), "utf8")).toContain("add() adds now.");
     const status = await rest(`/api/agent/status?id=${session}`);
     expect(status.body).toMatchObject({ state: "done", last_seq: seqs.length });
-  }, 240_000);
+  }, 120_000);
 });
