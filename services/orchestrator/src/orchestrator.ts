@@ -258,7 +258,8 @@ export class Orchestrator {
     let catalog: ToolDescriptor[] | undefined;
     for (const listed of records) {
       const local = this.sessions.get(listed.id);
-      if (local?.running || local?.lease) continue;
+      // Run here, or its outbox is being republished here already.
+      if (local?.running || local?.lease || this.seams.events.pendingCount(listed.id) > 0) continue;
       const record = await this.seams.store.claim(listed.id, this.seams.instanceId, this.seams.now(), this.seams.config.leaseMs);
       if (!record) continue;
       const streamSeq = (await this.seams.lastEventSeq?.(record.id).catch(() => undefined)) ?? undefined;
@@ -269,9 +270,12 @@ export class Orchestrator {
       this.sessions.set(record.id, runtime);
       this.seams.events.replay(record.id, record, streamSeq ?? 0);
       if (!isActive(record.state)) {
-        // The run had ended; only its last events were not stored yet.
-        await this.seams.events.flush(record.id);
-        await runtime.persist().catch((error: unknown) => this.seams.logger.warn({ err: error, session: record.id }, "writing the emptied outbox failed"));
+        // The run had ended; only its last events were not stored yet. Not awaited: a stream that
+        // is still away must not hold up the other sessions of this sweep.
+        void this.seams.events
+          .flush(record.id)
+          .then(() => (this.stopping ? undefined : runtime.persist()))
+          .catch((error: unknown) => this.seams.logger.warn({ err: error, session: record.id }, "writing the emptied outbox failed"));
         continue;
       }
       // Child agents are not durable: their approvals go; the parent's spawn_agent call reads as interrupted.

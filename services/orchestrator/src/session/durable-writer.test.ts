@@ -84,3 +84,22 @@ describe("DurableWriter: a session write waits for the store instead of failing 
     await expect(writer.request()).rejects.toBeInstanceOf(LeaseLostError);
   });
 });
+
+describe("DurableWriter: a request made as the previous write completes", () => {
+  it("is written too (never left waiting on a loop that just ended)", async () => {
+    let writes = 0;
+    const writer = new DurableWriter({
+      write: async () => {
+        writes += 1;
+      },
+      pauseAfterMs: 1_000,
+      onPause: () => undefined,
+      onResume: () => undefined,
+      logger: pino({ level: "silent" }),
+    });
+    // The second request is made from the first one's continuation: the loop has just seen no request left.
+    await writer.request().then(() => writer.request());
+    await writer.request();
+    expect(writes).toBe(3);
+  });
+});

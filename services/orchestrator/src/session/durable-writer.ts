@@ -28,7 +28,8 @@ export interface DurableWriterOptions {
  */
 export class DurableWriter {
   private requested = false;
-  private loop?: Promise<void>;
+  /** True from the first request until the loop sees no request left (cleared in the same tick). */
+  private writing = false;
   private waiting: Array<{ resolve(): void; reject(error: unknown): void }> = [];
   private paused = false;
   private lost?: LeaseLostError;
@@ -44,9 +45,10 @@ export class DurableWriter {
     if (this.lost) return Promise.reject(this.lost);
     this.requested = true;
     const done = new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
-    this.loop ??= this.run().finally(() => {
-      this.loop = undefined;
-    });
+    if (!this.writing) {
+      this.writing = true;
+      void this.run();
+    }
     return done;
   }
 
@@ -56,17 +58,22 @@ export class DurableWriter {
   }
 
   private async run(): Promise<void> {
-    while (this.requested) {
-      this.requested = false;
-      const batch = this.waiting.splice(0);
-      try {
-        await this.writeUntilStored();
-        for (const waiter of batch) waiter.resolve();
-      } catch (error) {
-        for (const waiter of [...batch, ...this.waiting.splice(0)]) waiter.reject(error);
+    try {
+      while (this.requested) {
         this.requested = false;
-        return;
+        const batch = this.waiting.splice(0);
+        try {
+          await this.writeUntilStored();
+          for (const waiter of batch) waiter.resolve();
+        } catch (error) {
+          for (const waiter of [...batch, ...this.waiting.splice(0)]) waiter.reject(error);
+          this.requested = false;
+          return;
+        }
       }
+    } finally {
+      // Synchronously after the last check of `requested`: a request made from now on starts a new loop.
+      this.writing = false;
     }
   }
 
