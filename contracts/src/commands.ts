@@ -9,12 +9,19 @@ export const RunStateSchema = z.enum([
   "idle",
   "running",
   "awaiting_approval",
+  /** The run waits for its durable store (or disk space) to come back; it resumes by itself, nothing re-run. */
+  "paused",
   "done",
   "unverified",
   "error",
   "aborted",
 ]);
 export type RunState = z.infer<typeof RunStateSchema>;
+
+/** Why a run is `paused`: its session store stays away (`store_unavailable`) or a disk is full (`disk_full`). */
+export const PauseReasonSchema = z.enum(["store_unavailable", "disk_full"]);
+export type PauseReason = z.infer<typeof PauseReasonSchema>;
+export const PausedSchema = z.object({ reason: PauseReasonSchema, detail: z.string(), since: z.string() });
 
 export const AutoApproveSchema = z.object({
   /** Read-only tools never need approval; listed for completeness of the UI. */
@@ -114,6 +121,8 @@ export const SessionSnapshotSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   result: z.string().optional(),
+  /** Set while `state` is `paused`: why, and since when. */
+  paused: PausedSchema.optional(),
 });
 export type SessionSnapshot = z.infer<typeof SessionSnapshotSchema>;
 export const StatusReplySchema = replySchema(SessionSnapshotSchema);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ModeSchema, RunStateSchema } from "./commands.js";
+import { ModeSchema, PauseReasonSchema, RunStateSchema } from "./commands.js";
 import { InvisibleFlagSchema, ProtectedFlagSchema } from "./tools.js";
 import { ErrorBodySchema } from "./errors.js";
 import { MemorySummarySchema } from "./memory.js";
@@ -51,7 +51,11 @@ export const RunCreatedEvent = event(
     unsandboxed_services: z.boolean().default(false),
   }),
 );
-export const RunStateEvent = event("run.state", z.object({ state: RunStateSchema }));
+/** A state change of the run; `paused` carries why (and the next `run.state` says it resumed). */
+export const RunStateEvent = event(
+  "run.state",
+  z.object({ state: RunStateSchema, reason: PauseReasonSchema.optional(), detail: z.string().optional() }),
+);
 export const ContextBuiltEvent = event(
   "context.built",
   z.object({

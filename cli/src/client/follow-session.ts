@@ -162,6 +162,10 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
       case "completion.rejected":
         write(style.yellow(`completion not accepted yet: ${(p.missing ?? []).join(", ")}`));
         return;
+      case "run.state":
+        // A paused run waits for its store or for disk space and resumes by itself: say so, and when it goes on.
+        if (p.state === "paused") write(style.yellow(`⏸ paused (${p.reason ?? "waiting"}): ${p.detail ?? ""}; it resumes by itself`));
+        return;
       case "run.completed":
         writeMarked((p.state === "done" ? style.green(style.bold("✔ done: ")) : style.yellow(style.bold("⚠ unverified: "))) + p.result);
         write(runSummary(p));

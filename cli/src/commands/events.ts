@@ -20,7 +20,7 @@ export function formatEvent(event: AgentEvent): string {
 function summarize(event: AgentEvent): string {
   switch (event.type) {
     case "run.created": return `${event.payload.mode} "${clip(event.payload.task)}" in ${event.payload.workspace} with ${event.payload.model}${event.payload.unsandboxed_services ? " (services unsandboxed)" : ""}`;
-    case "run.state": return event.payload.state;
+    case "run.state": return event.payload.state === "paused" ? `paused (${event.payload.reason ?? "?"}): ${clip(event.payload.detail ?? "")}` : event.payload.state;
     case "context.built": return `${event.payload.messages} messages, ${event.payload.chars} chars, ${event.payload.dropped} dropped${event.payload.compacted ? ", compacted" : ""}`;
     case "model.requested": return `${event.payload.model} (iteration ${event.payload.iteration})`;
     case "model.delta": return JSON.stringify(event.payload.text);

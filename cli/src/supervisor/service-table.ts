@@ -51,6 +51,19 @@ function toolsLimits(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(toolsLimitSettings.flatMap((name) => (env[name] !== undefined ? [[name, env[name] as string]] : [])));
 }
 
+/** The orchestrator's JetStream replicas/retention and store-outage settings (services/orchestrator/README.md). */
+const orchestratorDurabilitySettings = [
+  "AIDE_JETSTREAM_REPLICAS",
+  "AIDE_JETSTREAM_STRICT",
+  "AIDE_EVENTS_MAX_AGE_MS",
+  "AIDE_EVENTS_MAX_BYTES",
+  "AIDE_EVENTS_DUPLICATE_WINDOW_MS",
+  "AIDE_SESSIONS_MAX_AGE_MS",
+  "AIDE_SESSIONS_MAX_BYTES",
+  "AIDE_STORE_PAUSE_AFTER_MS",
+  "AIDE_DISK_FULL_RETRY_MS",
+];
+
 const startOrder: ServiceName[] = ["model", "tools", "checkpoints", "orchestrator", "gateway"];
 
 /** What each service is started with. Each gets only its own credentials file and its own settings. */
@@ -80,6 +93,7 @@ export function serviceDefinitions(settings: StackSettings, env: NodeJS.ProcessE
       ...(settings.defaultModel ? { AIDE_DEFAULT_MODEL: settings.defaultModel } : {}),
       ...(settings.unsandboxedServices ? { AIDE_UNSANDBOXED_SERVICES: "1" } : {}),
       ...(settings.allowHomeWorkspace ? { AIDE_ALLOW_HOME_WORKSPACE: "1" } : {}),
+      ...Object.fromEntries(orchestratorDurabilitySettings.flatMap((key) => (env[key] !== undefined ? [[key, env[key] as string]] : []))),
     },
     gateway: { AIDE_GATEWAY_PORT: String(settings.gatewayPort), AIDE_GATEWAY_TOKEN_FILE: settings.tokenFile },
   };

@@ -1,6 +1,6 @@
-import type { ConsumerMessages, NatsConnection } from "nats";
+import type { JsMsg, NatsConnection } from "nats";
 import type { Logger } from "pino";
-import { aideError, eventStreamName, sessionEventFilter } from "@aide/contracts";
+import { followStream, type FollowedStream } from "./follow-stream.js";
 import type { StoredEvent } from "./replay-filter.js";
 
 export interface HubEvent {
@@ -36,12 +36,16 @@ export interface SessionHubsOptions {
   lingerMs?: number;
   /** With no stored event arriving this long after start, the hub counts as caught up. */
   emptyAfterMs?: number;
+  /** The feed's pull lifetime: two missed heartbeats (half of it each) make it resume (`followStream`). */
+  feedExpiresMs?: number;
 }
 
 /**
  * One ordered JetStream consumer per watched session, fanned out to every WebSocket on it: the
  * cost of a busy session grows with its events, not with events × clients. The hub replays the
- * session's history once into a ring of recent events, then follows it live.
+ * session's history once into a ring of recent events, then follows it live; a lost consumer or a
+ * stream leader change resumes it after the last delivered event (`followStream`), so clients
+ * keep receiving without a gap.
  */
 export function createSessionHubs(options: SessionHubsOptions) {
   const { connection, logger } = options;
@@ -50,13 +54,6 @@ export function createSessionHubs(options: SessionHubsOptions) {
   const hubs = new Map<string, Promise<SessionHub & { close(): Promise<void> }>>();
 
   async function open(session: string): Promise<SessionHub & { close(): Promise<void> }> {
-    let messages: ConsumerMessages;
-    try {
-      const consumer = await connection.jetstream().consumers.get(eventStreamName, { filterSubjects: sessionEventFilter(session) });
-      messages = await consumer.consume({ max_messages: 1024 });
-    } catch (error) {
-      throw aideError("UNAVAILABLE", { service: "event stream", detail: (error as Error).message });
-    }
     const ring: HubEvent[] = [];
     const listeners = new Set<HubListener>();
     let trimmed = false;
@@ -73,27 +70,36 @@ export function createSessionHubs(options: SessionHubsOptions) {
       if (lastSeq === 0) markCaughtUp();
     }, options.emptyAfterMs ?? 1000);
 
-    const pump = (async () => {
-      for await (const message of messages) {
-        let event: StoredEvent;
-        try {
-          event = message.json<StoredEvent>();
-        } catch {
-          logger.warn({ subject: message.subject }, "skipping an event that is not JSON");
-          continue;
-        }
-        if (typeof event.seq !== "number" || event.seq <= lastSeq) continue;
-        const hubEvent: HubEvent = { seq: event.seq, event, frame: Buffer.from(JSON.stringify({ type: "event", event })) };
-        ring.push(hubEvent);
-        if (ring.length > ringEvents) {
-          ring.splice(0, ring.length - ringEvents);
-          trimmed = true;
-        }
-        lastSeq = event.seq;
-        for (const listener of [...listeners]) listener.onEvent(hubEvent);
-        if (message.info.pending === 0) markCaughtUp();
+    const onMessage = (message: JsMsg) => {
+      let event: StoredEvent;
+      try {
+        event = message.json<StoredEvent>();
+      } catch {
+        logger.warn({ subject: message.subject }, "skipping an event that is not JSON");
+        return;
       }
-    })().catch((error: unknown) => logger.warn({ err: error, session }, "session hub stopped"));
+      // A resumed feed may deliver again what the ring has: the session's seq decides.
+      if (typeof event.seq !== "number" || event.seq <= lastSeq) {
+        if (message.info.pending === 0) markCaughtUp();
+        return;
+      }
+      const hubEvent: HubEvent = { seq: event.seq, event, frame: Buffer.from(JSON.stringify({ type: "event", event })) };
+      ring.push(hubEvent);
+      if (ring.length > ringEvents) {
+        ring.splice(0, ring.length - ringEvents);
+        trimmed = true;
+      }
+      lastSeq = event.seq;
+      for (const listener of [...listeners]) listener.onEvent(hubEvent);
+      if (message.info.pending === 0) markCaughtUp();
+    };
+    let feed: FollowedStream;
+    try {
+      feed = await followStream({ connection, session, logger, onMessage, ...(options.feedExpiresMs ? { expiresMs: options.feedExpiresMs } : {}) });
+    } catch (error) {
+      clearTimeout(emptyTimer);
+      throw error;
+    }
 
     const hub = {
       ring: () => ring,
@@ -123,8 +129,7 @@ export function createSessionHubs(options: SessionHubsOptions) {
         clearTimeout(emptyTimer);
         if (lingerTimer) clearTimeout(lingerTimer);
         listeners.clear();
-        await messages.close().catch(() => undefined);
-        await pump;
+        await feed.stop();
       },
     };
     return hub;

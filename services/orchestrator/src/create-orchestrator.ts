@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { busForward } from "./commands/forwarded-commands.js";
 import { busCheckpointsPort, busModelPort, busToolsPort, jetStreamEgressJournal } from "./bus/bus-service-ports.js";
 import { ensureJetStream, lastEventSeq } from "./bus/jetstream-setup.js";
+import { jetStreamSettingsFromEnv } from "./bus/jetstream-settings.js";
 import type { OrchestratorConfig } from "./config/orchestrator-config.js";
 import { EventSink } from "./events/event-sink.js";
 import { kvMemoryStore } from "./memory/memory-store.js";
@@ -12,12 +13,13 @@ import { kvSessionStore } from "./session/session-store.js";
 
 /** Production wiring: every seam backed by the bus and JetStream. */
 export async function createBusOrchestrator(connection: NatsConnection, config: OrchestratorConfig, logger: Logger): Promise<Orchestrator> {
-  const handles = await ensureJetStream(connection);
+  const handles = await ensureJetStream(connection, jetStreamSettingsFromEnv(), logger.child({ module: "jetstream" }));
   const events = new EventSink({
     now: () => new Date(),
     logger: logger.child({ module: "events" }),
+    // Short per attempt: the sink retries (same msg id), so a leader election costs one timeout.
     publish: async (subject, data, messageId) => {
-      await handles.js.publish(subject, data, { msgID: messageId });
+      await handles.js.publish(subject, data, { msgID: messageId, timeout: 2_000 });
     },
   });
   return new Orchestrator({

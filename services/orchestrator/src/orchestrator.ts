@@ -59,9 +59,16 @@ export class Orchestrator {
       loaded.record = record;
       return loaded;
     }
-    const runtime = new SessionRuntime(record, this.seams.store, this.seams.events, this.seams.now);
+    const runtime = this.runtimeFor(record);
     this.sessions.set(id, runtime);
     return runtime;
+  }
+
+  private runtimeFor(record: SessionRecord): SessionRuntime {
+    return new SessionRuntime(record, this.seams.store, this.seams.events, this.seams.now, {
+      pauseAfterMs: this.seams.config.storePauseAfterMs,
+      logger: this.seams.logger,
+    });
   }
 
   async start(request: StartRequest): Promise<SessionRecord> {
@@ -87,7 +94,7 @@ export class Orchestrator {
         { id, user: request.user, workspace, mode: request.mode, task: request.task, max_iterations: this.seams.config.maxIterations },
         now,
       );
-      runtime = new SessionRuntime(record, this.seams.store, this.seams.events, this.seams.now);
+      runtime = this.runtimeFor(record);
       this.sessions.set(id, runtime);
     }
     this.prepareRun(runtime, request);
@@ -181,7 +188,7 @@ export class Orchestrator {
 
   /** Publishes the run's terminal event and leaves nothing pending. */
   private async finish(runtime: SessionRuntime, outcome: RunOutcome): Promise<void> {
-    if (this.stopping) return;
+    if (this.stopping || runtime.leaseLost) return;
     const record = runtime.record;
     runtime.waiter.cancelAll({ decision: "abort", feedback: "the run ended", source: "run_end" });
     settlePendingAtRunEnd(record, this.seams.now());
@@ -218,8 +225,13 @@ export class Orchestrator {
         throw new Error(`unknown outcome ${JSON.stringify(never)}`);
       }
     }
+    // The terminal state and its event are durable together (the event in the outbox) before the
+    // event is awaited; once the stream has it, the outbox is written empty and the session is no
+    // longer live (a sweep never reads it again).
     await runtime.persist();
-    await this.seams.events.flush();
+    await this.seams.events.flush(record.id);
+    if (this.stopping) return;
+    await runtime.persist();
     // Background processes the run started do not outlive it unseen (the tools service reaps them).
     await this.seams.tools.close?.(record.id).catch((error: unknown) => this.seams.logger.warn({ err: error, session: record.id }, "closing the session's processes failed"));
     // A run that checkpointed keeps the shadow repository bounded; not awaited: the run is over.
@@ -242,21 +254,35 @@ export class Orchestrator {
   }
 
   private async resumeSessions(): Promise<number> {
-    const records = await this.seams.store.list();
+    // Only live sessions (an active run, or events still in an outbox): a finished one is never read.
+    const records = await this.seams.store.listLive();
     let resumed = 0;
     let catalog: ToolDescriptor[] | undefined;
     for (const listed of records) {
       const local = this.sessions.get(listed.id);
-      if (!isActive(listed.state) || local?.running || local?.lease) continue;
+      // Run here, or its outbox is being republished here already.
+      if (local?.running || local?.lease || this.seams.events.pendingCount(listed.id) > 0) continue;
       const record = await this.seams.store.claim(listed.id, this.seams.instanceId, this.seams.now(), this.seams.config.leaseMs);
-      if (!record || !isActive(record.state)) continue;
-      const streamSeq = (await this.seams.lastEventSeq?.(record.id).catch(() => 0)) ?? 0;
-      record.last_seq = Math.max(record.last_seq, streamSeq);
+      if (!record) continue;
+      const streamSeq = (await this.seams.lastEventSeq?.(record.id).catch(() => undefined)) ?? undefined;
+      // Without the stream's answer the outbox cannot be matched against it: leave it for a later sweep.
+      if (streamSeq === undefined && record.outbox.length > 0) continue;
+      record.last_seq = Math.max(record.last_seq, streamSeq ?? 0);
+      const runtime = this.runtimeFor(record);
+      this.sessions.set(record.id, runtime);
+      this.seams.events.replay(record.id, record, streamSeq ?? 0);
+      if (!isActive(record.state)) {
+        // The run had ended; only its last events were not stored yet. Not awaited: a stream that
+        // is still away must not hold up the other sessions of this sweep.
+        void this.seams.events
+          .flush(record.id)
+          .then(() => (this.stopping ? undefined : runtime.persist()))
+          .catch((error: unknown) => this.seams.logger.warn({ err: error, session: record.id }, "writing the emptied outbox failed"));
+        continue;
+      }
       // Child agents are not durable: their approvals go; the parent's spawn_agent call reads as interrupted.
       record.approvals = record.approvals.filter((approval) => approval.depth === 0);
-      const runtime = new SessionRuntime(record, this.seams.store, this.seams.events, this.seams.now);
       runtime.lease = { owner: this.seams.instanceId, ms: this.seams.config.leaseMs };
-      this.sessions.set(record.id, runtime);
       this.seams.logger.info({ session: record.id, previous_owner: listed.owner }, "resuming a session");
       await runtime.emit("run.state", { state: record.state });
       catalog ??= mergeCatalog(await this.toolCatalogWithRetry());
@@ -285,6 +311,10 @@ export class Orchestrator {
   async stop(): Promise<void> {
     this.stopping = true;
     for (const timer of this.timers) clearInterval(timer);
-    await this.seams.events.flush();
+    // Bounded: what the stream does not take in time stays in the records' outboxes for the next start.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.seams.events.flush(), new Promise((resolve) => (timer = setTimeout(resolve, 2_000)))]);
+    clearTimeout(timer);
+    this.seams.events.stop();
   }
 }

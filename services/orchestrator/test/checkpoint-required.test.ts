@@ -19,7 +19,7 @@ describe.skipIf(skipReason !== "")(`a failed checkpoint stops an auto-approved w
   let stack: Stack;
   const script = (file: string) => [{ text: call.write(file, `written to ${file}`) }, { text: call.complete(`Wrote ${file}.`) }];
   beforeAll(async () => {
-    stack = await startStack(script("a.txt"), { models: { s2: script("b.txt"), s3: script("c.txt"), s4: script("d.txt"), s5: script("e.txt"), s6: script("f.txt") } });
+    stack = await startStack(script("a.txt"), { models: { s2: script("b.txt"), s3: script("c.txt"), s4: script("d.txt"), s5: script("e.txt"), s6: script("f.txt") }, orchestratorEnv: { AIDE_DISK_FULL_RETRY_MS: "300" } });
   }, 120_000);
   afterAll(async () => {
     const full = join(stack?.dir ?? "/nonexistent", "full");
@@ -106,7 +106,7 @@ describe.skipIf(skipReason !== "")(`a failed checkpoint stops an auto-approved w
     }
   });
 
-  it.skipIf(!canMount)("a full disk (a small tmpfs): DISK_FULL, nothing written; stop leaves it unwritten, proceed (after space is freed) writes it", async () => {
+  it.skipIf(!canMount)("a full disk (a small tmpfs): DISK_FULL pauses the run (nothing written, status paused); freeing space resumes it, the checkpoint is taken and the write runs once", async () => {
     const full = join(stack.dir, "full");
     mkdirSync(full);
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", full]);
@@ -124,25 +124,28 @@ describe.skipIf(skipReason !== "")(`a failed checkpoint stops an auto-approved w
       // ditto, for the last blocks
     }
 
-    const stop = await start("s4", full);
-    const asked = await approvalOf(stop, "DISK_FULL");
-    expect((asked.payload as { checkpoint_failed: { message: string } }).checkpoint_failed.message).toMatch(/No space left/);
+    const session = await start("s4", full);
+    const failed = await stack.waitFor((e) => e.session === session && e.type === "checkpoint.failed", 60_000);
+    expect(failed.payload).toMatchObject({ error: { code: "DISK_FULL" } });
+    const paused = await stack.waitFor((e) => e.session === session && e.type === "run.state" && e.payload.state === "paused", 60_000);
+    expect(paused.payload).toMatchObject({ state: "paused", reason: "disk_full" });
+    const status = await stack.command("status", { session });
+    expect(status.result).toMatchObject({ state: "paused", paused: { reason: "disk_full" } });
     expect(existsSync(join(full, "d.txt"))).toBe(false);
-    expect((await stack.command("decision", { session: stop, approval: idOf(asked), decision: "reject" })).ok).toBe(true);
-    await stack.terminal(stop);
-    expect(existsSync(join(full, "d.txt"))).toBe(false);
+    // No question for the person: a full disk is waited out, not decided.
+    expect(stack.events.some((e) => e.session === session && e.type === "approval.requested")).toBe(false);
 
-    const proceed = await start("s5", full);
-    const second = await approvalOf(proceed, "DISK_FULL");
-    expect(existsSync(join(full, "e.txt"))).toBe(false);
-    // The person frees some space (not enough to matter for the decision), then proceeds without.
     rmSync(`${filler}-tail`, { force: true });
     writeFileSync(filler, "");
-    expect((await stack.command("decision", { session: proceed, approval: idOf(second), decision: "approve", checkpoint: "proceed_without" })).ok).toBe(true);
-    const done = await stack.waitFor((e) => e.session === proceed && e.type === "tool.completed" && e.payload.tool === "write_file");
-    expect(done.payload.is_error, JSON.stringify(done.payload)).toBe(false);
-    expect(readFileSync(join(full, "e.txt"), "utf8")).toContain("written to e.txt");
-    await stack.terminal(proceed);
+    const resumed = await stack.waitFor((e) => e.session === session && e.seq > paused.seq && e.type === "run.state", 60_000);
+    expect(resumed.payload).toMatchObject({ state: "running" });
+    await stack.waitFor((e) => e.session === session && e.type === "checkpoint.created", 60_000);
+    const wrote = await stack.waitFor((e) => e.session === session && e.type === "tool.completed" && e.payload.tool === "write_file", 60_000);
+    expect(wrote.payload.is_error, JSON.stringify(wrote.payload)).toBe(false);
+    await stack.terminal(session);
+    expect(readFileSync(join(full, "d.txt"), "utf8")).toContain("written to d.txt");
+    expect(stack.events.filter((e) => e.session === session && e.type === "tool.started" && e.payload.tool === "write_file")).toHaveLength(1);
+    expect(stack.events.filter((e) => e.session === session && e.type === "checkpoint.failed")).toHaveLength(1);
   });
 
   it("every event of these runs fits the contract", () => {

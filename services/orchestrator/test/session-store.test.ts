@@ -1,14 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NatsConnection } from "nats";
 import { startTestBus, type TestBus } from "../../../tests/helpers/bus.js";
+import pino from "pino";
+import { AideError } from "@aide/contracts";
 import { ensureJetStream, lastEventSeq, type JetStreamHandles } from "../src/bus/jetstream-setup.js";
-import { kvSessionStore } from "../src/session/session-store.js";
+import { jetStreamSettingsFromEnv } from "../src/bus/jetstream-settings.js";
+import { kvSessionStore, LeaseLostError } from "../src/session/session-store.js";
 import { newSessionRecord, type SessionRecord } from "../src/session/session-record.js";
 
 function record(id: string, overrides: Partial<SessionRecord> = {}): SessionRecord {
   const base = newSessionRecord({ id, user: "u", workspace: "/w", mode: "act", task: "t", max_iterations: 25 }, new Date(0).toISOString());
   return { ...base, state: "running", ...overrides };
 }
+
+const silent = pino({ level: "silent" });
 
 /** The durable side over a real nats-server, as the orchestrator's own bus user. */
 describe("JetStream session store, leases and event sequence", () => {
@@ -18,7 +23,7 @@ describe("JetStream session store, leases and event sequence", () => {
   beforeAll(async () => {
     bus = await startTestBus();
     connection = await bus.connectAs("orchestrator");
-    handles = await ensureJetStream(connection);
+    handles = await ensureJetStream(connection, jetStreamSettingsFromEnv({ AIDE_EVENTS_MAX_AGE_MS: "86400000", AIDE_SESSIONS_MAX_BYTES: "50000000" }), silent);
   });
   afterAll(async () => bus?.stop());
 
@@ -52,6 +57,62 @@ describe("JetStream session store, leases and event sequence", () => {
     expect(await lastEventSeq(handles.jsm, "x1")).toBe(5);
     expect(await lastEventSeq(handles.jsm, "x2")).toBe(1);
     expect(await lastEventSeq(handles.jsm, "none")).toBe(0);
+  });
+
+  it("sweeps list only live sessions: a finished one is never read again, and its marker goes", async () => {
+    const store = kvSessionStore(handles.sessions);
+    await store.put(record("live1"));
+    await store.put(record("ended1"));
+    await store.put(record("ended1", { state: "done" }));
+    await store.put(record("outbox1", { state: "done", outbox: [{ seq: 3, subject: "agent.evt.outbox1.run.completed", event: { seq: 3 } }] }));
+    const live = (await store.listLive()).map((r) => r.id).sort();
+    expect(live).toContain("live1");
+    expect(live).toContain("outbox1");
+    expect(live).not.toContain("ended1");
+    // Every session is still listed for the sessions command, without the markers.
+    const all = (await store.list()).map((r) => r.id);
+    expect(all).toEqual(expect.arrayContaining(["live1", "ended1", "outbox1"]));
+    expect(all.some((id) => id.startsWith("live."))).toBe(false);
+  });
+
+  it("a write over a record another instance took over (live lease) is refused with LeaseLostError, not applied", async () => {
+    const mine = kvSessionStore(handles.sessions);
+    const theirs = kvSessionStore(handles.sessions);
+    await mine.put(record("taken", { owner: "me", lease_until: new Date(Date.now() + 60_000).toISOString() }));
+    await theirs.put(record("taken", { owner: "them", lease_until: new Date(Date.now() + 60_000).toISOString(), task: "theirs" }));
+    await expect(mine.put(record("taken", { owner: "me", lease_until: new Date(Date.now() + 60_000).toISOString(), task: "mine" }))).rejects.toBeInstanceOf(LeaseLostError);
+    expect((await theirs.get("taken"))?.task).toBe("theirs");
+  });
+
+  it("the event stream and sessions bucket are created with the configured limits and retention", async () => {
+    const events = await handles.jsm.streams.info("AGENT_EVENTS");
+    expect(events.config).toMatchObject({ num_replicas: 1, max_age: 86_400_000 * 1_000_000, max_bytes: 1024 ** 3, duplicate_window: 600_000 * 1_000_000 });
+    const sessions = await handles.jsm.streams.info("KV_aide_sessions");
+    expect(sessions.config).toMatchObject({ num_replicas: 1, max_bytes: 50_000_000, max_age: 30 * 86_400_000 * 1_000_000 });
+    expect(handles.mismatches).toEqual([]);
+  });
+
+  it("at a later start, settings that differ from what exists are reported (and refuse the start when strict)", async () => {
+    const other = jetStreamSettingsFromEnv({ AIDE_EVENTS_MAX_AGE_MS: "3600000" });
+    const again = await ensureJetStream(connection, other, silent);
+    expect(again.mismatches).toEqual(expect.arrayContaining([expect.stringMatching(/^AGENT_EVENTS\.max_age is 86400000000000, the settings say 3600000000000$/)]));
+    const strict = await ensureJetStream(connection, { ...other, strict: true }, silent).catch((error: unknown) => error);
+    expect(strict).toBeInstanceOf(AideError);
+    expect((strict as AideError).code).toBe("CONFIG_INVALID");
+    expect((strict as AideError).message).toMatch(/AGENT_EVENTS\.max_age/);
+  });
+
+  it("three replicas on a single server is refused with CONFIG_INVALID naming the setting", async () => {
+    const other = await startTestBus();
+    try {
+      const single = await other.connectAs("orchestrator");
+      const error = await ensureJetStream(single, jetStreamSettingsFromEnv({ AIDE_JETSTREAM_REPLICAS: "3" }), silent).catch((failure: unknown) => failure);
+      expect(error).toBeInstanceOf(AideError);
+      expect((error as AideError).code).toBe("CONFIG_INVALID");
+      expect((error as AideError).message).toMatch(/AIDE_JETSTREAM_REPLICAS/);
+    } finally {
+      await other.stop();
+    }
   });
 
   it("the streams are file-backed and the egress journal is its own stream", async () => {

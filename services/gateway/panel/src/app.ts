@@ -36,7 +36,7 @@ function openSession(session: string) {
       transcript.add(event);
       if (event.type === "approval.requested") showApproval(session, event);
       if (event.type === "approval.decided") document.querySelector(`[data-approval="${CSS.escape(String(event.payload.approval))}"]`)?.remove();
-      if (event.type === "run.state") setState(String(event.payload.state));
+      if (event.type === "run.state") setState(event.payload.state === "paused" ? `paused (${String(event.payload.reason ?? "waiting")})` : String(event.payload.state));
       if (event.type === "run.created" || event.type === "mode.changed") showMode(String(event.payload.mode));
       if (event.type === "run.completed") setState(String(event.payload.state));
       if (event.type === "run.failed") setState("error");

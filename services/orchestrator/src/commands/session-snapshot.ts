@@ -1,5 +1,5 @@
 import type { SessionSnapshot } from "@aide/contracts";
-import type { SessionRecord } from "../session/session-record.js";
+import { isActive, type SessionRecord } from "../session/session-record.js";
 
 /** The public view of a session (no transcript, no bodies). */
 export function sessionSnapshot(record: SessionRecord): SessionSnapshot {
@@ -8,7 +8,8 @@ export function sessionSnapshot(record: SessionRecord): SessionSnapshot {
     user: record.user,
     workspace: record.workspace,
     mode: record.mode,
-    state: record.state,
+    // A run waiting for its store or for disk space is still the same run; it shows as paused.
+    state: record.paused && isActive(record.state) ? "paused" : record.state,
     run: record.run,
     task: record.task,
     iterations: record.iterations,
@@ -23,5 +24,6 @@ export function sessionSnapshot(record: SessionRecord): SessionSnapshot {
     created_at: record.created_at,
     updated_at: record.updated_at,
     result: record.result,
+    ...(record.paused && isActive(record.state) ? { paused: record.paused } : {}),
   };
 }

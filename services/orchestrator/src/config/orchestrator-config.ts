@@ -32,6 +32,10 @@ export interface OrchestratorConfig {
   modelTimeoutMs: number;
   toolTimeoutMs: number;
   checkpointTimeoutMs: number;
+  /** Session writes failing this long pause the run (`AIDE_STORE_PAUSE_AFTER_MS`, default 3 s); it resumes when a write lands. */
+  storePauseAfterMs: number;
+  /** A run paused on a full disk tries its checkpoint again this often (`AIDE_DISK_FULL_RETRY_MS`, default 5 s). */
+  diskFullRetryMs: number;
   /** How long a run waits for its model's first capability probe (`AIDE_MODEL_PROBE_TIMEOUT_MS`, default 180 s). */
   probeTimeoutMs?: number;
 }
@@ -73,5 +77,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Orchestrato
     toolTimeoutMs: positive(env, "AIDE_TOOL_TIMEOUT_MS", 900_000),
     checkpointTimeoutMs: positive(env, "AIDE_CHECKPOINT_TIMEOUT_MS", 60_000),
     probeTimeoutMs: positive(env, "AIDE_MODEL_PROBE_TIMEOUT_MS", 180_000),
+    storePauseAfterMs: positive(env, "AIDE_STORE_PAUSE_AFTER_MS", 3_000),
+    diskFullRetryMs: positive(env, "AIDE_DISK_FULL_RETRY_MS", 5_000),
   };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AutoApproveSchema, ChatMessageSchema, ModeSchema, RunStateSchema, ToolPreviewSchema } from "@aide/contracts";
+import { AutoApproveSchema, ChatMessageSchema, ModeSchema, PausedSchema, RunStateSchema, ToolPreviewSchema } from "@aide/contracts";
 
 export const PlanItemSchema = z.object({ step: z.string(), status: z.enum(["pending", "in_progress", "completed"]) });
 export type PlanItem = z.infer<typeof PlanItemSchema>;
@@ -81,6 +81,14 @@ export const ToolLogEntrySchema = z.object({
 });
 export type ToolLogEntry = z.infer<typeof ToolLogEntrySchema>;
 
+/**
+ * An event emitted but not yet acknowledged by the stream, kept with the record so that a state
+ * change and its event are durable together: whoever resumes the session republishes it (same
+ * message id, so the stream drops a copy it already has).
+ */
+export const OutboxEntrySchema = z.object({ seq: z.number().int().positive(), subject: z.string(), event: z.record(z.string(), z.unknown()) });
+export type OutboxEntry = z.infer<typeof OutboxEntrySchema>;
+
 export const SessionRecordSchema = z.object({
   id: z.string(),
   user: z.string(),
@@ -129,12 +137,21 @@ export const SessionRecordSchema = z.object({
   lease_until: z.string().optional(),
   /** Messages from the person received while the run was busy; appended before the next model turn. */
   inbox: z.array(z.string()).default([]),
+  /** Events not yet acknowledged by the event stream, oldest first (see `OutboxEntrySchema`). */
+  outbox: z.array(OutboxEntrySchema).default([]),
+  /** Set while the run waits for its store or for disk space; the status shows the run as `paused`. */
+  paused: PausedSchema.optional(),
 });
 export type SessionRecord = z.infer<typeof SessionRecordSchema>;
 
 export const terminalStates = new Set(["done", "unverified", "error", "aborted", "idle"]);
 export function isActive(state: SessionRecord["state"]): boolean {
-  return state === "running" || state === "awaiting_approval";
+  return state === "running" || state === "awaiting_approval" || state === "paused";
+}
+
+/** A session a sweep must look at: its run is active, or events of it still wait for the stream. */
+export function isLive(record: Pick<SessionRecord, "state" | "outbox">): boolean {
+  return isActive(record.state) || record.outbox.length > 0;
 }
 
 export const emptyCounters = (): SessionRecord["counters"] => ({ nudges: 0, mistakes: 0, completion_attempts: 0, commands_run: 0, compactions: 0, stall_warnings: 0 });
@@ -162,5 +179,6 @@ export function newSessionRecord(fields: Pick<SessionRecord, "id" | "user" | "wo
     files_changed: [],
     automation_writes: [],
     inbox: [],
+    outbox: [],
   };
 }

@@ -26,29 +26,60 @@ export function checkpointFailure(error: unknown): { code: ErrorCode; message: s
  */
 export async function createCheckpoint(context: RunContext, label: string, messageIndex: number, changedPaths?: string[]): Promise<CheckpointAttempt> {
   const { seams, session } = context;
-  const started = performance.now();
+  let diskFull = false;
   try {
-    const checkpoint = await seams.checkpoints.commit({
-      workspace: session.record.workspace,
-      session: session.record.id,
-      run: context.run,
-      message_index: Math.max(0, messageIndex),
-      label,
-      changed_paths: changedPaths,
-      timeout_ms: seams.config.checkpointTimeoutMs,
-    });
-    context.state.checkpoints.push(checkpoint.id);
-    await session.emit(
-      "checkpoint.created",
-      { checkpoint: checkpoint.id, label, files_changed: checkpoint.files_changed, duration_ms: Math.round(performance.now() - started) },
-      context.depth,
-      context.run,
-    );
-    return { ok: true, id: checkpoint.id };
-  } catch (error) {
-    const failure = checkpointFailure(error);
-    context.logger.warn({ err: error, label, code: failure.code }, "checkpoint failed");
-    await session.emit("checkpoint.failed", { error: failure }, context.depth, context.run);
-    return { ok: false, error: failure };
+    for (;;) {
+      const started = performance.now();
+      try {
+        const checkpoint = await seams.checkpoints.commit({
+          workspace: session.record.workspace,
+          session: session.record.id,
+          run: context.run,
+          message_index: Math.max(0, messageIndex),
+          label,
+          changed_paths: changedPaths,
+          timeout_ms: seams.config.checkpointTimeoutMs,
+        });
+        context.state.checkpoints.push(checkpoint.id);
+        await session.emit(
+          "checkpoint.created",
+          { checkpoint: checkpoint.id, label, files_changed: checkpoint.files_changed, duration_ms: Math.round(performance.now() - started) },
+          context.depth,
+          context.run,
+        );
+        return { ok: true, id: checkpoint.id };
+      } catch (error) {
+        const failure = checkpointFailure(error);
+        if (failure.code === "DISK_FULL" && !session.signal.aborted) {
+          // A full disk is a pause, not a question for the person: the run waits (nothing runs,
+          // nothing is re-run) and takes the checkpoint as soon as there is space again.
+          if (!diskFull) {
+            diskFull = true;
+            context.logger.warn({ label }, "checkpoint on a full disk; the run pauses until there is space");
+            await session.emit("checkpoint.failed", { error: failure }, context.depth, context.run);
+            session.pause("disk_full", failure.message);
+          }
+          await sleepUnlessAborted(seams.config.diskFullRetryMs, session.signal);
+          continue;
+        }
+        context.logger.warn({ err: error, label, code: failure.code }, "checkpoint failed");
+        await session.emit("checkpoint.failed", { error: failure }, context.depth, context.run);
+        return { ok: false, error: failure };
+      }
+    }
+  } finally {
+    if (diskFull) session.resume("disk_full");
   }
+}
+
+function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
 }

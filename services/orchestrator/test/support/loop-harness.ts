@@ -41,6 +41,8 @@ export function testConfig(overrides: Partial<OrchestratorConfig> = {}): Orchest
     checkpointTimeoutMs: 60_000,
     leaseMs: 30_000,
     instanceId: "test-instance",
+    storePauseAfterMs: 3_000,
+    diskFullRetryMs: 5_000,
     ...overrides,
   };
 }
@@ -62,6 +64,7 @@ export function createLoopHarness(
   const guardedStore = {
     get: (id: string) => store.get(id),
     list: () => store.list(),
+    listLive: () => store.listLive(),
     put: async (record: Parameters<typeof store.put>[0]) => {
       if (!dead) await store.put(record);
     },
