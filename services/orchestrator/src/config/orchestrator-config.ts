@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { aideError } from "@aide/contracts";
+import { backpressureFromEnv, type BackpressureSettings } from "./backpressure-settings.js";
 
 /** Everything the orchestrator reads from its environment, parsed once at start. */
 export interface OrchestratorConfig {
@@ -30,6 +31,8 @@ export interface OrchestratorConfig {
   checkpointTimeoutMs: number;
   /** How long a run waits for its model's first capability probe (`AIDE_MODEL_PROBE_TIMEOUT_MS`, default 180 s). */
   probeTimeoutMs?: number;
+  /** Admission, busy retries and heartbeats (config/backpressure-settings.ts); defaults when absent. */
+  backpressure?: BackpressureSettings;
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -67,5 +70,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Orchestrato
     toolTimeoutMs: positive(env, "AIDE_TOOL_TIMEOUT_MS", 900_000),
     checkpointTimeoutMs: positive(env, "AIDE_CHECKPOINT_TIMEOUT_MS", 60_000),
     probeTimeoutMs: positive(env, "AIDE_MODEL_PROBE_TIMEOUT_MS", 180_000),
+    backpressure: backpressureFromEnv(env),
   };
 }
