@@ -142,7 +142,7 @@ export function busToolsPort(connection: NatsConnection, timeouts: BusPortTimeou
       return result.tools;
     },
     async close(session) {
-      await busRequest(connection, toolsCloseSubject, { session }, ToolSessionCloseReplySchema, { timeoutMs: 15_000, service: "tools", retry: policies.retry({ deadlineMs: 60_000, noResponders: true }) });
+      await busRequest(connection, toolsCloseSubject, { session }, ToolSessionCloseReplySchema, { timeoutMs: 15_000, service: "tools", retry: policies.retry({ deadlineMs: 20_000, noResponders: true }) });
     },
     async preview(session, workspace, call) {
       return busRequest(connection, subjects.tools.preview, { session, workspace, call }, ToolPreviewReplySchema, {
