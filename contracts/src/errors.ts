@@ -75,6 +75,7 @@ export const errorCatalog = {
   STACK_RUNNING: "A stack already runs on {home}: supervisor pid {pid}, gateway {gateway}; use it, stop it first (Ctrl-C in its terminal, or kill {pid}), or set AIDE_HOME to another directory",
   PORT_IN_USE: "Port {port} ({role}) is in use{owner}; stop that process or pass {flag} with another port (0 picks a free one)",
   WORKSPACE_BUSY: "The workspace {workspace} already has a run in progress: session {session}; wait for it to end, abort it (aide sessions shows it), or start with allow_concurrent: true",
+  INTERRUPTED: "The {service} service stopped answering while it handled the request ({detail}); whether it finished is unknown",
   BUS_UNVERIFIED: "The bus at {url} did not prove it is this stack's ({detail}); not connecting. Its TLS certificate must chain to {ca}: another process may hold the NATS port",
   INTERNAL: "Internal error: {detail}",
 } as const;
@@ -89,6 +90,30 @@ export const ErrorBodySchema = z.object({
   details: z.record(z.string(), z.unknown()).optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/**
+ * `details` of a BUSY reply: the request was refused before any of it ran, so the requester may
+ * send it again, not sooner than `retry_after_ms` (a hint: its own backoff and jitter still apply).
+ */
+export const BusyDetailsSchema = z.object({
+  retry_after_ms: z.number().int().nonnegative(),
+  /** What is full: "requests" (a service's admission), "commands" (the tools service's command queue). */
+  queue: z.string().optional(),
+});
+export type BusyDetails = z.infer<typeof BusyDetailsSchema>;
+
+/**
+ * `details` of an INTERRUPTED error: the responder stopped sending heartbeats (or its connection
+ * closed) after it had received the request. `may_have_run` is true when the request may have
+ * taken effect (a command may have run, partly or fully); a requester never repeats such a
+ * request by itself.
+ */
+export const InterruptedDetailsSchema = z.object({
+  reason: z.enum(["heartbeat_lost"]),
+  silent_ms: z.number().nonnegative(),
+  may_have_run: z.boolean(),
+});
+export type InterruptedDetails = z.infer<typeof InterruptedDetailsSchema>;
 
 export function formatErrorMessage(code: ErrorCode, values: Record<string, string | number> = {}): string {
   return errorCatalog[code].replace(/\{(\w+)\}/g, (whole, name: string) =>

@@ -8,6 +8,12 @@ export interface UserPermissions {
 }
 
 const stream = eventStreamName;
+/**
+ * Services that handle long requests answer with heartbeats before the reply (runtime/src/heartbeat.ts),
+ * so each request they receive may be answered more than once: at most `max` messages within
+ * `expires` (past the longest request: the model's 10 min, the tools' 15 min ceiling).
+ */
+const heartbeatResponses = { max: 5000, expires: "1h" };
 const kv = (bucket: string) => [`$KV.${bucket}.>`, `$JS.API.STREAM.INFO.KV_${bucket}`, `$JS.API.STREAM.CREATE.KV_${bucket}`];
 export const memoryBucketName = "aide_memory";
 
@@ -40,17 +46,17 @@ export function busPermissions(): Record<string, UserPermissions> {
     model: {
       publish: { allow: ["agent.model.delta.>"] },
       subscribe: { allow: ["agent.model.chat", "agent.model.list", "agent.model.abort", "agent.model.probe", "agent.model.reload", discovery] },
-      allow_responses: true,
+      allow_responses: heartbeatResponses,
     },
     tools: {
       publish: { deny: [">"] },
       subscribe: { allow: ["agent.tools.>", discovery] },
-      allow_responses: true,
+      allow_responses: heartbeatResponses,
     },
     checkpoints: {
       publish: { deny: [">"] },
       subscribe: { allow: ["agent.checkpoints.>", discovery] },
-      allow_responses: true,
+      allow_responses: heartbeatResponses,
     },
     gateway: {
       publish: {

@@ -9,3 +9,6 @@ export * from "./nats-config.js";
 export * from "./nats-server.js";
 export * from "./run-service.js";
 export * from "./wait-for-service.js";
+export * from "./fair-queue.js";
+export * from "./retry-policy.js";
+export * from "./heartbeat.js";

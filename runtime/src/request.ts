@@ -1,18 +1,37 @@
-import type { NatsConnection } from "nats";
+import { createInbox, headers as natsHeaders, type Msg, type NatsConnection } from "nats";
 import type { z } from "zod";
 import { AideError, aideError, type ErrorBody } from "@aide/contracts";
 import { decodeJson, encodeJson } from "./codec.js";
 import { formatZodError } from "./service.js";
+import { heartbeatHeader, heartbeatRequestHeader } from "./heartbeat.js";
+import { withRetry, type RetryPolicy } from "./retry-policy.js";
+
+export interface HeartbeatPolicy {
+  /** How often the responder is asked to send a heartbeat. */
+  intervalMs: number;
+  /** Silence after which the call ends INTERRUPTED. */
+  timeoutMs: number;
+  /** Said in INTERRUPTED's `details.may_have_run`: whether the request may have taken effect. */
+  mayHaveRun: boolean;
+}
 
 export interface BusRequestOptions {
+  /** One attempt's timeout (each retry gets this much again, within the retry deadline). */
   timeoutMs?: number;
   /** The service name for UNAVAILABLE errors. */
   service?: string;
+  /** Retry BUSY (and, when allowed, no-responder) with backoff and jitter; without it, one attempt. */
+  retry?: RetryPolicy;
+  /** Ask the responder for heartbeats; a responder that dies mid-request is noticed within `timeoutMs`. */
+  heartbeat?: HeartbeatPolicy;
 }
+
+type ResultOf<S extends z.ZodTypeAny> = Extract<z.infer<S>, { ok: true }> extends { result: infer R } ? R : never;
 
 /**
  * Sends a request and returns the reply's result, or throws an AideError carrying the reply's
- * code (or UNAVAILABLE when nobody answers, TIMEOUT when nobody answers in time).
+ * code (UNAVAILABLE when nobody answers or nobody answers in time, INTERRUPTED when the responder
+ * stopped its heartbeats). With `retry`, BUSY never reaches the caller before the deadline.
  */
 export async function busRequest<S extends z.ZodTypeAny>(
   connection: NatsConnection,
@@ -20,21 +39,90 @@ export async function busRequest<S extends z.ZodTypeAny>(
   payload: unknown,
   replySchema: S,
   options: BusRequestOptions = {},
-): Promise<Extract<z.infer<S>, { ok: true }> extends { result: infer R } ? R : never> {
+): Promise<ResultOf<S>> {
   const service = options.service ?? subject.split(".")[1] ?? subject;
-  let data: Uint8Array;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const data = encodeJson(payload);
+  const once = (limitMs: number) => requestOnce(connection, subject, data, replySchema, service, Math.min(timeoutMs, limitMs), options.heartbeat);
+  if (options.retry === undefined) return once(timeoutMs) as Promise<ResultOf<S>>;
+  return withRetry(service, options.retry, once) as Promise<ResultOf<S>>;
+}
+
+async function requestOnce(
+  connection: NatsConnection,
+  subject: string,
+  data: Uint8Array,
+  replySchema: z.ZodTypeAny,
+  service: string,
+  timeoutMs: number,
+  heartbeat: HeartbeatPolicy | undefined,
+): Promise<unknown> {
+  let replyData: Uint8Array;
   try {
-    const message = await connection.request(subject, encodeJson(payload), { timeout: options.timeoutMs ?? 30_000 });
-    data = message.data;
+    const message = heartbeat === undefined
+      ? await connection.request(subject, data, { timeout: timeoutMs })
+      : await requestWithHeartbeats(connection, subject, data, timeoutMs, heartbeat, service);
+    replyData = message.data;
   } catch (error) {
+    if (error instanceof AideError) throw error;
     const code = (error as { code?: string }).code;
     if (code === "503") throw aideError("UNAVAILABLE", { service, detail: "no responder" }, { reason: "no_responder" });
-    if (code === "TIMEOUT") throw aideError("UNAVAILABLE", { service, detail: `no reply within ${options.timeoutMs ?? 30_000} ms` }, { reason: "timeout" });
+    if (code === "TIMEOUT") throw aideError("UNAVAILABLE", { service, detail: `no reply within ${timeoutMs} ms` }, { reason: "timeout" });
     throw aideError("UNAVAILABLE", { service, detail: (error as Error).message });
   }
-  const parsed = replySchema.safeParse(decodeJson(data));
+  const parsed = replySchema.safeParse(decodeJson(replyData));
   if (!parsed.success) throw aideError("INTERNAL", { detail: `bad reply from ${subject}: ${formatZodError(parsed.error)}` });
   const reply = parsed.data as { ok: true; result: unknown } | { ok: false; error: ErrorBody };
   if (!reply.ok) throw new AideError(reply.error.code, reply.error.message, reply.error.details);
-  return reply.result as never;
+  return reply.result;
+}
+
+/**
+ * A request on an inbox of its own, so the responder can send heartbeats (empty messages with the
+ * heartbeat header) before its one reply. Silence for `policy.timeoutMs` ends it INTERRUPTED. The
+ * silence check yields to I/O once before it decides, so heartbeats already buffered while this
+ * process was busy count.
+ */
+function requestWithHeartbeats(connection: NatsConnection, subject: string, data: Uint8Array, timeoutMs: number, policy: HeartbeatPolicy, service: string): Promise<Msg> {
+  const prefix = (connection as unknown as { options?: { inboxPrefix?: string } }).options?.inboxPrefix;
+  const inbox = createInbox(prefix);
+  return new Promise<Msg>((resolve, reject) => {
+    let lastHeard = Date.now();
+    let settled = false;
+    const finish = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(overall);
+      clearInterval(watchdog);
+      subscription.unsubscribe();
+      outcome();
+    };
+    const subscription = connection.subscribe(inbox, {
+      callback: (error, message) => {
+        if (error) return finish(() => reject(error));
+        if (message.data.length === 0 && message.headers?.code === 503) return finish(() => reject(Object.assign(new Error("no responders"), { code: "503" })));
+        lastHeard = Date.now();
+        if (message.headers?.has(heartbeatHeader) === true) return;
+        finish(() => resolve(message));
+      },
+    });
+    const overall = setTimeout(() => finish(() => reject(Object.assign(new Error("timeout"), { code: "TIMEOUT" }))), timeoutMs);
+    const watchdog = setInterval(() => {
+      if (Date.now() - lastHeard <= policy.timeoutMs) return;
+      setImmediate(() => {
+        const silent = Date.now() - lastHeard;
+        if (silent <= policy.timeoutMs) return;
+        finish(() =>
+          reject(aideError("INTERRUPTED", { service, detail: `no heartbeat for ${Math.round(silent)} ms` }, { reason: "heartbeat_lost", silent_ms: Math.round(silent), may_have_run: policy.mayHaveRun })),
+        );
+      });
+    }, Math.max(50, Math.min(policy.intervalMs, Math.floor(policy.timeoutMs / 4))));
+    const requestHeaders = natsHeaders();
+    requestHeaders.set(heartbeatRequestHeader, String(policy.intervalMs));
+    try {
+      connection.publish(subject, data, { reply: inbox, headers: requestHeaders });
+    } catch (error) {
+      finish(() => reject(error));
+    }
+  });
 }

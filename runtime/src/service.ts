@@ -1,8 +1,10 @@
 import type { NatsConnection, ServiceMsg, Service } from "nats";
 import type { Logger } from "pino";
 import type { z } from "zod";
-import { aideError, type ErrorBody } from "@aide/contracts";
+import { aideError, type AideError, type ErrorBody } from "@aide/contracts";
 import { decodeJson, encodeJson, errorReply, okReply } from "./codec.js";
+import { createFairQueue } from "./fair-queue.js";
+import { startHeartbeats } from "./heartbeat.js";
 
 export interface HandlerContext {
   subject: string;
@@ -37,8 +39,14 @@ export interface StartServiceOptions {
   queue?: string;
   /** The largest request accepted; default the server's max payload. */
   maxRequestBytes?: number;
-  /** Concurrent handlers at most; past it the request is answered BUSY. */
+  /** Concurrent handlers at most (default 64); past it requests wait their turn, fairly per session. */
   maxConcurrent?: number;
+  /** Requests waiting for a handler at most, over all sessions (default 4 × maxConcurrent); past it BUSY. */
+  maxQueued?: number;
+  /** Requests of one session waiting at most (default maxConcurrent, at least 4); past it BUSY. */
+  maxQueuedPerSession?: number;
+  /** How long a request may wait for a handler before it is answered BUSY (default 10 s). */
+  maxQueueWaitMs?: number;
 }
 
 export interface RunningService {
@@ -64,6 +72,13 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   const { connection, logger } = options;
   const maxBytes = options.maxRequestBytes ?? connection.info?.max_payload ?? 1024 * 1024;
   const maxConcurrent = options.maxConcurrent ?? 64;
+  const admission = createFairQueue({
+    concurrency: maxConcurrent,
+    maxQueued: options.maxQueued ?? maxConcurrent * 4,
+    maxQueuedPerKey: options.maxQueuedPerSession ?? Math.max(4, maxConcurrent),
+    maxWaitMs: options.maxQueueWaitMs ?? 10_000,
+    what: "requests",
+  });
   const controller = new AbortController();
   const pending = new Set<Promise<void>>();
 
@@ -83,11 +98,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
           endpointLogger.error({ err: error }, "endpoint subscription error");
           return;
         }
-        if (pending.size >= maxConcurrent) {
-          respond(message, errorReply(aideError("BUSY", { detail: `${pending.size} requests in progress` })), endpointLogger);
-          return;
-        }
-        const work = handleOne(endpoint, message, endpointLogger, maxBytes, controller.signal);
+        const work = admitAndHandle(endpoint, message, endpointLogger, maxBytes, controller.signal, (key) => admission.acquire(key, controller.signal));
         pending.add(work);
         void work.finally(() => pending.delete(work));
       },
@@ -106,24 +117,67 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   };
 }
 
-async function handleOne(endpoint: Endpoint, message: ServiceMsg, logger: Logger, maxBytes: number, signal: AbortSignal): Promise<void> {
+/** The session a request belongs to, for fair admission: its `session` field, or "" for requests of none. */
+function sessionKeyOf(raw: unknown): string {
+  const session = typeof raw === "object" && raw !== null ? (raw as { session?: unknown }).session : undefined;
+  return typeof session === "string" ? session : "";
+}
+
+/**
+ * Heartbeats (when asked for) from receipt to reply; then a handler slot, taken in turn with the
+ * other sessions' requests. A request refused at admission (BUSY) has run none of its handler.
+ */
+async function admitAndHandle(
+  endpoint: Endpoint,
+  message: ServiceMsg,
+  logger: Logger,
+  maxBytes: number,
+  signal: AbortSignal,
+  admit: (key: string) => Promise<() => void>,
+): Promise<void> {
+  const stopHeartbeats = startHeartbeats(message, logger);
+  let release: (() => void) | undefined;
+  try {
+    let raw: unknown;
+    try {
+      if (message.data.length > maxBytes) throw aideError("PAYLOAD_TOO_LARGE", { size: message.data.length, limit: maxBytes });
+      raw = decodeJson(message.data);
+    } catch (error) {
+      stopHeartbeats();
+      respond(message, errorReply(error), logger);
+      return;
+    }
+    try {
+      release = await admit(sessionKeyOf(raw));
+    } catch (error) {
+      stopHeartbeats();
+      logger.info({ code: (error as AideError).code, msg: (error as Error).message }, "request refused at admission");
+      respond(message, errorReply(error), logger);
+      return;
+    }
+    await handleOne(endpoint, message, raw, logger, signal, stopHeartbeats);
+  } finally {
+    stopHeartbeats();
+    release?.();
+  }
+}
+
+async function handleOne(endpoint: Endpoint, message: ServiceMsg, raw: unknown, logger: Logger, signal: AbortSignal, beforeReply: () => void): Promise<void> {
   const started = performance.now();
   try {
-    if (message.data.length > maxBytes) {
-      throw aideError("PAYLOAD_TOO_LARGE", { size: message.data.length, limit: maxBytes });
-    }
-    const raw = decodeJson(message.data);
     const parsed = endpoint.schema.safeParse(raw);
     if (!parsed.success) {
       throw aideError("VALIDATION", { detail: formatZodError(parsed.error) });
     }
     const result = await endpoint.handle(parsed.data, { subject: message.subject, message, logger, signal });
+    beforeReply();
     respond(message, okReply(result), logger);
     logger.debug({ ms: Math.round(performance.now() - started) }, "handled");
   } catch (error) {
     const reply = errorReply(error);
     if (reply.error.code === "INTERNAL") logger.error({ err: error }, "handler failed");
     else logger.info({ code: reply.error.code, msg: reply.error.message }, "request refused");
+    beforeReply();
     respond(message, reply, logger);
   }
 }

@@ -45,7 +45,28 @@ const toolsLimitSettings = [
   "AIDE_TOOLS_MAX_QUEUED_COMMANDS",
   "AIDE_TOOLS_COMMAND_LIMITS",
   "AIDE_TOOLS_CALL_STORE_ENTRIES",
+  // Admission and queues (services/tools/README.md, "Settings").
+  "AIDE_TOOLS_MAX_CONCURRENT",
+  "AIDE_TOOLS_MAX_QUEUED",
+  "AIDE_TOOLS_MAX_QUEUED_PER_SESSION",
+  "AIDE_TOOLS_QUEUE_WAIT_MS",
+  "AIDE_TOOLS_MAX_QUEUED_COMMANDS_PER_SESSION",
 ];
+
+/** The orchestrator's identity, lease, limits and timeouts (services/orchestrator/README.md, "Settings"). */
+const orchestratorPassThrough = [
+  "AIDE_ORCHESTRATOR_ID", "AIDE_LEASE_MS", "AIDE_APPROVAL_TIMEOUT_MS", "AIDE_MAX_ITERATIONS", "AIDE_RUN_BUDGET_MS", "AIDE_CONTEXT_CHARS",
+  "AIDE_MODEL_TIMEOUT_MS", "AIDE_TOOL_TIMEOUT_MS", "AIDE_CHECKPOINT_TIMEOUT_MS", "AIDE_MODEL_PROBE_TIMEOUT_MS",
+  "AIDE_ORCHESTRATOR_MAX_IN_FLIGHT", "AIDE_ORCHESTRATOR_MAX_QUEUED", "AIDE_BUSY_WAIT_MS",
+  "AIDE_HEARTBEAT_INTERVAL_MS", "AIDE_HEARTBEAT_TIMEOUT_MS", "AIDE_COMMAND_REPLY_MARGIN_MS",
+];
+
+/** The gateway's request rate limit (services/gateway/README.md). */
+const gatewayPassThrough = ["AIDE_GATEWAY_RATE_LIMIT"];
+
+function passThrough(names: readonly string[], env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(names.flatMap((name) => (env[name] !== undefined ? [[name, env[name] as string]] : [])));
+}
 
 function toolsLimits(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(toolsLimitSettings.flatMap((name) => (env[name] !== undefined ? [[name, env[name] as string]] : [])));
@@ -94,8 +115,9 @@ export function serviceDefinitions(settings: StackSettings, env: NodeJS.ProcessE
       ...(settings.unsandboxedServices ? { AIDE_UNSANDBOXED_SERVICES: "1" } : {}),
       ...(settings.allowHomeWorkspace ? { AIDE_ALLOW_HOME_WORKSPACE: "1" } : {}),
       ...Object.fromEntries(orchestratorDurabilitySettings.flatMap((key) => (env[key] !== undefined ? [[key, env[key] as string]] : []))),
+      ...passThrough(orchestratorPassThrough, env),
     },
-    gateway: { AIDE_GATEWAY_PORT: String(settings.gatewayPort), AIDE_GATEWAY_TOKEN_FILE: settings.tokenFile },
+    gateway: { AIDE_GATEWAY_PORT: String(settings.gatewayPort), AIDE_GATEWAY_TOKEN_FILE: settings.tokenFile, ...passThrough(gatewayPassThrough, env) },
   };
   return startOrder.map((name) => ({
     name,

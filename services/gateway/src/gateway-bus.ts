@@ -1,5 +1,6 @@
 import type { NatsConnection } from "nats";
 import type { z } from "zod";
+import { subjects } from "@aide/contracts";
 import { busRequest } from "@aide/runtime";
 
 /** The result type inside a `{ ok, result }` reply schema. */
@@ -12,15 +13,23 @@ export interface GatewayBus {
   ping(service: string, timeoutMs: number): Promise<boolean>;
 }
 
+/** Requests that read only: a no-responder (a service restarting) is retried for them; others are not. */
+const readOnlySubjects = new Set<string>([subjects.cmd.status, subjects.cmd.sessions, subjects.model.list, subjects.tools.list, subjects.checkpoints.list, subjects.checkpoints.diff]);
+
+/** How long a REST request waits out a busy orchestrator (BUSY is refused before it ran) before 503. */
+const busyWaitMs = 60_000;
+
 const serviceBySubjectArea: Record<string, string> = { cmd: "orchestrator", model: "model", tools: "tools", checkpoints: "checkpoints" };
 
 export function createGatewayBus(connection: NatsConnection, defaultTimeoutMs = 15_000): GatewayBus {
   return {
     request(subject, payload, replySchema, options = {}) {
       const area = subject.split(".")[1] ?? "";
+      const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
       return busRequest(connection, subject, payload, replySchema, {
-        timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+        timeoutMs,
         service: serviceBySubjectArea[area] ?? area,
+        retry: { deadlineMs: Math.max(timeoutMs, busyWaitMs), noResponders: readOnlySubjects.has(subject) },
       }) as never;
     },
     async ping(service, timeoutMs) {

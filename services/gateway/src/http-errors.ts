@@ -32,6 +32,7 @@ const statusByCode: Partial<Record<ErrorCode, number>> = {
   INTERNAL: 500,
   CHECKPOINT_FAILED: 500,
   MODEL_FAILED: 502,
+  INTERRUPTED: 502,
   UNAVAILABLE: 503,
   BUSY: 503,
   MODEL_UNAVAILABLE: 503,

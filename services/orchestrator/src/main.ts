@@ -2,6 +2,7 @@ import { runService, startService } from "@aide/runtime";
 import { commandEndpoints } from "./commands/command-endpoints.js";
 import { serveForwardedCommands } from "./commands/forwarded-commands.js";
 import { configFromEnv } from "./config/orchestrator-config.js";
+import { defaultBackpressure } from "./config/backpressure-settings.js";
 import { createBusOrchestrator } from "./create-orchestrator.js";
 
 await runService("orchestrator", async ({ connection, logger }) => {
@@ -18,6 +19,10 @@ await runService("orchestrator", async ({ connection, logger }) => {
     description: "The agent loop: Plan/Act, approvals, evidence-gated completion, durable sessions",
     endpoints: commandEndpoints(orchestrator),
     logger: logger.child({ module: "commands" }),
+    // Commands wait their turn fairly per session past this; the gateway retries a BUSY.
+    maxConcurrent: (config.backpressure ?? defaultBackpressure).maxInFlight,
+    maxQueued: (config.backpressure ?? defaultBackpressure).maxQueued,
+    maxQueuedPerSession: 16,
   });
   logger.info({ resumed, instance: config.instanceId, unsandboxed: config.unsandboxed, roots: config.workspaceRoots }, "orchestrator ready");
   return async () => {

@@ -14,8 +14,11 @@ export interface ToolsServiceOptions {
   connection: NatsConnection;
   logger: Logger;
   dependencies: CallDependencies;
-  /** Concurrent calls at most; past it the caller gets BUSY. */
+  /** Concurrent calls at most; more wait their turn (fairly per session), then BUSY. */
   maxConcurrent?: number;
+  maxQueued?: number;
+  maxQueuedPerSession?: number;
+  queueWaitMs?: number;
   /** Runs each mutating call id once (repeats get the stored result); without it every exec runs. */
   calls?: CallStore;
 }
@@ -63,5 +66,8 @@ export async function createToolsService(options: ToolsServiceOptions): Promise<
     endpoints: [exec, preview, list, close],
     logger: options.logger,
     maxConcurrent: options.maxConcurrent ?? 16,
+    ...(options.maxQueued !== undefined ? { maxQueued: options.maxQueued } : {}),
+    ...(options.maxQueuedPerSession !== undefined ? { maxQueuedPerSession: options.maxQueuedPerSession } : {}),
+    ...(options.queueWaitMs !== undefined ? { maxQueueWaitMs: options.queueWaitMs } : {}),
   });
 }

@@ -36,6 +36,7 @@ await runService("tools", async ({ connection, logger }) => {
     maxFileSizeBytes: settings.commands.maxFileSizeBytes,
     maxConcurrentCommands: settings.commands.maxConcurrent,
     maxQueuedCommands: settings.commands.maxQueued,
+    maxQueuedCommandsPerSession: settings.commands.maxQueuedPerSession,
     commandLimits: settings.commands.limits,
     cgroupRoot: settings.commands.cgroupRoot,
   });
@@ -49,6 +50,9 @@ await runService("tools", async ({ connection, logger }) => {
     connection,
     logger,
     maxConcurrent: settings.maxConcurrent,
+    maxQueued: settings.maxQueued,
+    maxQueuedPerSession: settings.maxQueuedPerSession,
+    queueWaitMs: settings.queueWaitMs,
     calls,
     dependencies: {
       registry: createToolRegistry(allTools({ ripgrep: ripgrep !== undefined, ...(ripgrep !== undefined ? { ripgrepCommand: ripgrepInMountJail(ripgrep) } : {}) })),

@@ -1,10 +1,19 @@
 import { isAbsolute, join } from "node:path";
+import { z } from "zod";
+import { aideError } from "@aide/contracts";
 
 export interface ToolsServiceSettings {
   workspaceRoots: string[];
   /** Only then may commands run without bubblewrap. */
   unsafeNoSandbox: boolean;
+  /** Requests handled at once (AIDE_TOOLS_MAX_CONCURRENT); more wait their turn, fairly per session. */
   maxConcurrent: number;
+  /** Requests waiting for a handler at most, over all sessions (AIDE_TOOLS_MAX_QUEUED); past it BUSY. */
+  maxQueued: number;
+  /** Requests of one session waiting at most (AIDE_TOOLS_MAX_QUEUED_PER_SESSION). */
+  maxQueuedPerSession: number;
+  /** How long a request may wait for a handler before BUSY (AIDE_TOOLS_QUEUE_WAIT_MS). */
+  queueWaitMs: number;
   /** AIDE_TOOLS_SEARCH=js: use the JavaScript search even when ripgrep is present (tests, comparison). */
   forceJavascriptSearch: boolean;
   /** Per-command limits (services/tools/README.md, "Settings"). */
@@ -14,6 +23,8 @@ export interface ToolsServiceSettings {
     maxFileSizeBytes: number;
     maxConcurrent: number;
     maxQueued: number;
+    /** Commands of one session waiting at most (AIDE_TOOLS_MAX_QUEUED_COMMANDS_PER_SESSION). */
+    maxQueuedPerSession: number;
     /** "required": a command whose cgroup limits cannot be applied is refused; "off": it runs without them. */
     limits: "required" | "off";
     /** Where the cgroup v1 hierarchies are mounted. */
@@ -25,39 +36,66 @@ export interface ToolsServiceSettings {
   callStoreEntries: number;
 }
 
-function positiveInteger(value: string | undefined, fallback: number): number {
-  const parsed = Number(value ?? fallback);
-  return Number.isSafeInteger(parsed) && parsed > 0 ? parsed : fallback;
-}
+/** A positive integer setting: unset or empty takes the default; anything else must parse. */
+const count = (fallback: number) =>
+  z.preprocess((value) => (value === undefined || value === "" ? undefined : Number(value)), z.number().int().positive().default(fallback));
+const absolutePath = z.string().refine((value) => isAbsolute(value)).optional().catch(undefined);
+
+/** The numeric limits, by environment name (each documented in services/tools/README.md, "Settings"). */
+const LimitSettingsSchema = z.object({
+  AIDE_TOOLS_MAX_CONCURRENT: count(16),
+  AIDE_TOOLS_MAX_QUEUED: count(64),
+  AIDE_TOOLS_MAX_QUEUED_PER_SESSION: count(16),
+  AIDE_TOOLS_QUEUE_WAIT_MS: count(10_000),
+  AIDE_TOOLS_MAX_PROCESSES: count(512),
+  AIDE_TOOLS_MAX_MEMORY_BYTES: count(2 * 1024 ** 3),
+  AIDE_TOOLS_MAX_FILE_BYTES: count(1024 ** 3),
+  AIDE_TOOLS_MAX_COMMANDS: count(4),
+  AIDE_TOOLS_MAX_QUEUED_COMMANDS: count(16),
+  AIDE_TOOLS_MAX_QUEUED_COMMANDS_PER_SESSION: count(4),
+  AIDE_TOOLS_CALL_STORE_ENTRIES: count(1000),
+  AIDE_TOOLS_STATE_DIR: absolutePath,
+  AIDE_HOME: absolutePath,
+  AIDE_TOOLS_CGROUP_ROOT: absolutePath,
+});
 
 /**
- * Reads AIDE_WORKSPACE_ROOTS, AIDE_UNSAFE_NO_SANDBOX / --unsafe-no-sandbox, AIDE_TOOLS_MAX_CONCURRENT,
- * the AIDE_TOOLS_* command limits, AIDE_TOOLS_STATE_DIR (default $AIDE_HOME/tools-state).
+ * Reads AIDE_WORKSPACE_ROOTS, AIDE_UNSAFE_NO_SANDBOX / --unsafe-no-sandbox, the AIDE_TOOLS_* limits,
+ * AIDE_TOOLS_STATE_DIR (default $AIDE_HOME/tools-state). A limit that is set but not a positive
+ * integer is refused (CONFIG_INVALID) rather than silently replaced by its default.
  */
 export function readSettings(env: NodeJS.ProcessEnv, argv: readonly string[]): ToolsServiceSettings {
+  const parsed = LimitSettingsSchema.safeParse(env);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message} (got ${JSON.stringify(env[String(issue.path[0])])})`).join("; ");
+    throw aideError("CONFIG_INVALID", { detail });
+  }
+  const limits = parsed.data;
   const workspaceRoots = (env.AIDE_WORKSPACE_ROOTS ?? "")
     .split(":")
     .map((root) => root.trim())
     .filter((root) => root !== "" && isAbsolute(root));
   const unsafeNoSandbox = env.AIDE_UNSAFE_NO_SANDBOX === "1" || argv.includes("--unsafe-no-sandbox");
-  const stateDirectory = env.AIDE_TOOLS_STATE_DIR !== undefined && isAbsolute(env.AIDE_TOOLS_STATE_DIR)
-    ? env.AIDE_TOOLS_STATE_DIR
-    : env.AIDE_HOME !== undefined && isAbsolute(env.AIDE_HOME) ? join(env.AIDE_HOME, "tools-state") : undefined;
+  const stateDirectory = limits.AIDE_TOOLS_STATE_DIR ?? (limits.AIDE_HOME !== undefined ? join(limits.AIDE_HOME, "tools-state") : undefined);
   return {
     workspaceRoots,
     unsafeNoSandbox,
-    maxConcurrent: positiveInteger(env.AIDE_TOOLS_MAX_CONCURRENT, 16),
+    maxConcurrent: limits.AIDE_TOOLS_MAX_CONCURRENT,
+    maxQueued: limits.AIDE_TOOLS_MAX_QUEUED,
+    maxQueuedPerSession: limits.AIDE_TOOLS_MAX_QUEUED_PER_SESSION,
+    queueWaitMs: limits.AIDE_TOOLS_QUEUE_WAIT_MS,
     forceJavascriptSearch: env.AIDE_TOOLS_SEARCH === "js",
     commands: {
-      maxProcesses: positiveInteger(env.AIDE_TOOLS_MAX_PROCESSES, 512),
-      maxMemoryBytes: positiveInteger(env.AIDE_TOOLS_MAX_MEMORY_BYTES, 2 * 1024 ** 3),
-      maxFileSizeBytes: positiveInteger(env.AIDE_TOOLS_MAX_FILE_BYTES, 1024 ** 3),
-      maxConcurrent: positiveInteger(env.AIDE_TOOLS_MAX_COMMANDS, 4),
-      maxQueued: positiveInteger(env.AIDE_TOOLS_MAX_QUEUED_COMMANDS, 16),
+      maxProcesses: limits.AIDE_TOOLS_MAX_PROCESSES,
+      maxMemoryBytes: limits.AIDE_TOOLS_MAX_MEMORY_BYTES,
+      maxFileSizeBytes: limits.AIDE_TOOLS_MAX_FILE_BYTES,
+      maxConcurrent: limits.AIDE_TOOLS_MAX_COMMANDS,
+      maxQueued: limits.AIDE_TOOLS_MAX_QUEUED_COMMANDS,
+      maxQueuedPerSession: limits.AIDE_TOOLS_MAX_QUEUED_COMMANDS_PER_SESSION,
       limits: env.AIDE_TOOLS_COMMAND_LIMITS === "off" ? "off" : "required",
-      cgroupRoot: env.AIDE_TOOLS_CGROUP_ROOT !== undefined && isAbsolute(env.AIDE_TOOLS_CGROUP_ROOT) ? env.AIDE_TOOLS_CGROUP_ROOT : "/sys/fs/cgroup",
+      cgroupRoot: limits.AIDE_TOOLS_CGROUP_ROOT ?? "/sys/fs/cgroup",
     },
     stateDirectory,
-    callStoreEntries: positiveInteger(env.AIDE_TOOLS_CALL_STORE_ENTRIES, 1000),
+    callStoreEntries: limits.AIDE_TOOLS_CALL_STORE_ENTRIES,
   };
 }

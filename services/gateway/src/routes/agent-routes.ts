@@ -29,7 +29,8 @@ export function agentRoutes(): RouteDefinition[] {
       body: StartRequestSchema,
       reply: resultOf(StartReplySchema),
       errors: ["ALREADY_RUNNING", "WORKSPACE_BUSY", "WORKSPACE_NOT_ALLOWED", "WORKSPACE_NOT_FOUND", "WORKSPACE_TOO_BROAD", "MODEL_NOT_FOUND", "NO_MODEL", ...session],
-      handle: ({ body }, { bus }) => bus.request(subjects.cmd.start, body, StartReplySchema),
+      // A start may wait out busy downstream services (the orchestrator's start path allows 30 s).
+      handle: ({ body }, { bus }) => bus.request(subjects.cmd.start, body, StartReplySchema, { timeoutMs: 45_000 }),
     }),
     defineRoute({
       method: "GET",

@@ -16,7 +16,8 @@ import {
   modelDeltaSubject,
   subjects,
 } from "@aide/contracts";
-import { busRequest, decodeJson, encodeJson } from "@aide/runtime";
+import { busRequest, decodeJson, encodeJson, type HeartbeatPolicy, type RetryPolicy } from "@aide/runtime";
+import { defaultBackpressure, type BackpressureSettings } from "../config/backpressure-settings.js";
 import type { CheckpointsPort, EgressJournal, ModelPort, ToolsPort } from "./service-ports.js";
 
 export interface BusPortTimeouts {
@@ -25,9 +26,42 @@ export interface BusPortTimeouts {
   probeTimeoutMs?: number;
   toolTimeoutMs: number;
   checkpointTimeoutMs: number;
+  backpressure?: BackpressureSettings;
+}
+
+/**
+ * How every port waits out a busy service: BUSY is retried with backoff and jitter until the
+ * deadline (a request refused BUSY never ran); a no-responder (a service restarting) is retried
+ * only for requests that are idempotent or that the service deduplicates. Calls on a run's start
+ * path get a short deadline, so a start answers in time; calls inside a run wait longer.
+ */
+function portPolicies(timeouts: BusPortTimeouts) {
+  const settings = timeouts.backpressure ?? defaultBackpressure;
+  return {
+    settings,
+    retry: (options: { deadlineMs?: number; noResponders: boolean; interrupted?: boolean; signal?: AbortSignal }): RetryPolicy => ({
+      deadlineMs: options.deadlineMs ?? settings.busyWaitMs,
+      noResponders: options.noResponders,
+      ...(options.interrupted ? { interrupted: true } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    }),
+    heartbeat: (mayHaveRun: boolean): HeartbeatPolicy => ({ intervalMs: settings.heartbeatIntervalMs, timeoutMs: settings.heartbeatTimeoutMs, mayHaveRun }),
+  };
+}
+
+/** A run's start path waits this long for a busy service at most (the gateway's start waits longer). */
+const startPathDeadlineMs = 30_000;
+
+/** The wall-clock limit run_command gets from its arguments (the tools service's default is 2 min). */
+function commandTimeoutMs(call: { name: string; arguments: Record<string, unknown> }): number | undefined {
+  if (call.name !== "run_command") return undefined;
+  const raw = call.arguments["timeout_ms"];
+  const value = typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() !== "" ? Number(raw) : 120_000;
+  return Number.isFinite(value) && value > 0 ? value : 120_000;
 }
 
 export function busModelPort(connection: NatsConnection, timeouts: BusPortTimeouts): ModelPort {
+  const policies = portPolicies(timeouts);
   return {
     async chat(request, onDelta, signal) {
       // Subscribe before the request goes out: the model publishes deltas before its reply.
@@ -48,7 +82,13 @@ export function busModelPort(connection: NatsConnection, timeouts: BusPortTimeou
       signal?.addEventListener("abort", onAbort, { once: true });
       try {
         const timeoutMs = (request.timeout_ms ?? timeouts.modelTimeoutMs) + 5_000;
-        return await busRequest(connection, subjects.model.chat, request, ModelChatReplySchema, { timeoutMs, service: "model" });
+        // A chat has no effect outside the model service: a busy, restarting or dead one is waited out.
+        return await busRequest(connection, subjects.model.chat, request, ModelChatReplySchema, {
+          timeoutMs,
+          service: "model",
+          retry: policies.retry({ deadlineMs: Math.max(timeoutMs, policies.settings.busyWaitMs), noResponders: true, interrupted: true, ...(signal ? { signal } : {}) }),
+          heartbeat: policies.heartbeat(false),
+        });
       } finally {
         signal?.removeEventListener("abort", onAbort);
         subscription?.unsubscribe();
@@ -91,49 +131,70 @@ export function busModelPort(connection: NatsConnection, timeouts: BusPortTimeou
 }
 
 export function busToolsPort(connection: NatsConnection, timeouts: BusPortTimeouts): ToolsPort {
+  const policies = portPolicies(timeouts);
   return {
     async list() {
-      const result = await busRequest(connection, subjects.tools.list, {}, ToolListReplySchema, { timeoutMs: 10_000, service: "tools" });
+      const result = await busRequest(connection, subjects.tools.list, {}, ToolListReplySchema, {
+        timeoutMs: 10_000,
+        service: "tools",
+        retry: policies.retry({ deadlineMs: startPathDeadlineMs, noResponders: true }),
+      });
       return result.tools;
     },
     async close(session) {
-      await busRequest(connection, toolsCloseSubject, { session }, ToolSessionCloseReplySchema, { timeoutMs: 15_000, service: "tools" });
+      await busRequest(connection, toolsCloseSubject, { session }, ToolSessionCloseReplySchema, { timeoutMs: 15_000, service: "tools", retry: policies.retry({ deadlineMs: 20_000, noResponders: true }) });
     },
     async preview(session, workspace, call) {
       return busRequest(connection, subjects.tools.preview, { session, workspace, call }, ToolPreviewReplySchema, {
         timeoutMs: 60_000,
         service: "tools",
+        retry: policies.retry({ noResponders: true }),
       });
     },
     async exec(session, workspace, call, options) {
-      const timeoutMs = options.timeoutMs ?? timeouts.toolTimeoutMs;
+      // A command's request lasts its own timeout plus a margin, not the tool ceiling; the
+      // heartbeats notice a dead service long before either.
+      const ceiling = Math.min(options.timeoutMs ?? timeouts.toolTimeoutMs, 900_000);
+      const command = commandTimeoutMs(call);
+      const callTimeoutMs = command === undefined ? ceiling : Math.min(ceiling, command + policies.settings.commandReplyMarginMs);
       const body = {
         session,
         workspace,
         call,
         network: options.network,
-        timeout_ms: Math.min(timeoutMs, 900_000),
+        timeout_ms: callTimeoutMs,
         ...(options.expectedDigests ? { expected_digests: options.expectedDigests } : {}),
       };
-      return busRequest(connection, subjects.tools.exec, body, ToolExecReplySchema, { timeoutMs: timeoutMs + 10_000, service: "tools" });
+      // The tools service runs a call id once (its call store), so a no-responder retry cannot run it twice.
+      return busRequest(connection, subjects.tools.exec, body, ToolExecReplySchema, {
+        timeoutMs: callTimeoutMs + 10_000,
+        service: "tools",
+        retry: policies.retry({ deadlineMs: Math.max(callTimeoutMs + 10_000, policies.settings.busyWaitMs), noResponders: true }),
+        heartbeat: policies.heartbeat(true),
+      });
     },
   };
 }
 
 export function busCheckpointsPort(connection: NatsConnection, timeouts: BusPortTimeouts): CheckpointsPort {
+  const policies = portPolicies(timeouts);
   return {
     async commit(request) {
       const timeoutMs = request.timeout_ms ?? timeouts.checkpointTimeoutMs;
+      // A checkpoint snapshots the workspace as it is: sending one that was never delivered (no responder) again is harmless.
       const result = await busRequest(connection, subjects.checkpoints.commit, { ...request, timeout_ms: timeoutMs }, CheckpointCommitReplySchema, {
         timeoutMs: timeoutMs + 5_000,
         service: "checkpoints",
+        retry: policies.retry({ deadlineMs: Math.max(timeoutMs + 5_000, policies.settings.busyWaitMs), noResponders: true }),
       });
       return result.checkpoint;
     },
     async restore(request) {
+      // A restore changes the workspace: BUSY (refused before it ran) is retried, a no-responder is not.
       return busRequest(connection, subjects.checkpoints.restore, request, CheckpointRestoreReplySchema, {
         timeoutMs: timeouts.checkpointTimeoutMs + 5_000,
         service: "checkpoints",
+        retry: policies.retry({ deadlineMs: timeouts.checkpointTimeoutMs + 5_000, noResponders: false }),
       });
     },
     async prune(workspace) {

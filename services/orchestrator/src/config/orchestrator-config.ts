@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { aideError } from "@aide/contracts";
+import { backpressureFromEnv, type BackpressureSettings } from "./backpressure-settings.js";
 
 /** Everything the orchestrator reads from its environment, parsed once at start. */
 export interface OrchestratorConfig {
@@ -38,6 +39,8 @@ export interface OrchestratorConfig {
   diskFullRetryMs: number;
   /** How long a run waits for its model's first capability probe (`AIDE_MODEL_PROBE_TIMEOUT_MS`, default 180 s). */
   probeTimeoutMs?: number;
+  /** Admission, busy retries and heartbeats (config/backpressure-settings.ts); defaults when absent. */
+  backpressure?: BackpressureSettings;
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -79,5 +82,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Orchestrato
     probeTimeoutMs: positive(env, "AIDE_MODEL_PROBE_TIMEOUT_MS", 180_000),
     storePauseAfterMs: positive(env, "AIDE_STORE_PAUSE_AFTER_MS", 3_000),
     diskFullRetryMs: positive(env, "AIDE_DISK_FULL_RETRY_MS", 5_000),
+    backpressure: backpressureFromEnv(env),
   };
 }

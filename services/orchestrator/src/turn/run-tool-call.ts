@@ -11,6 +11,7 @@ import { gateSecretReadByName, reviewSecretOutput } from "../secrets/gate-secret
 import { errorOutcome, refusal } from "./call-outcomes.js";
 import { requireCheckpoint } from "./require-checkpoint.js";
 import { requestApproval } from "./gate-approval.js";
+import { interruptedOutcome } from "./interrupted-outcome.js";
 
 const commandTools = new Set(["run_command", "process_start"]);
 const automationSurface = /(^|\/)(\.git\/hooks|\.github\/workflows|\.gitlab-ci|\.husky|package\.json$|\.bashrc|\.zshrc|\.profile)/;
@@ -196,7 +197,9 @@ export async function execute(
     outcome = await reviewSecretOutput(context, call, outcome);
   } catch (error) {
     const message = error instanceof AideError ? `${error.code}: ${error.message}` : (error as Error).message;
-    outcome = errorOutcome(`The tool could not run: ${message}`, error instanceof AideError ? { error_code: error.code } : {});
+    outcome = error instanceof AideError && error.code === "INTERRUPTED"
+      ? interruptedOutcome(call, error, !descriptorIsMutating(call, context))
+      : errorOutcome(`The tool could not run: ${message}`, error instanceof AideError ? { error_code: error.code } : {});
   }
   await emitCompleted(context, call, outcome, performance.now() - started);
   return outcome;

@@ -1,47 +1,25 @@
-import { aideError } from "@aide/contracts";
+import { createFairQueue } from "@aide/runtime";
 
 export interface CommandSlots {
-  /** Waits for a free slot (FIFO); past the queue limit the caller gets BUSY. Returns the release function. */
-  acquire(signal?: AbortSignal): Promise<() => void>;
+  /**
+   * Waits for a free slot: sessions take turns (round-robin), FIFO within a session; past the
+   * session's or the whole queue's bound the caller gets BUSY with `details.retry_after_ms`
+   * (the call has not run, so the orchestrator retries it). Returns the release function.
+   */
+  acquire(signal?: AbortSignal, session?: string): Promise<() => void>;
   inUse(): number;
   waiting(): number;
 }
 
-/** A bounded queue in front of the sandbox so a burst of commands cannot overload a small machine. */
-export function createCommandSlots(concurrency: number, maxWaiting: number): CommandSlots {
-  let active = 0;
-  const queue: Array<() => void> = [];
-  const release = () => {
-    active -= 1;
-    const next = queue.shift();
-    if (next !== undefined) {
-      active += 1;
-      next();
-    }
-  };
+/**
+ * A bounded queue in front of the sandbox so a burst of commands cannot overload a small machine,
+ * fair across sessions: one session's burst cannot make another's single command wait for all of it.
+ */
+export function createCommandSlots(concurrency: number, maxWaiting: number, maxWaitingPerSession = maxWaiting): CommandSlots {
+  const queue = createFairQueue({ concurrency, maxQueued: maxWaiting, maxQueuedPerKey: Math.min(maxWaiting, maxWaitingPerSession), what: "commands" });
   return {
-    inUse: () => active,
-    waiting: () => queue.length,
-    async acquire(signal) {
-      if (active < concurrency) {
-        active += 1;
-        return release;
-      }
-      if (queue.length >= maxWaiting) throw aideError("BUSY", { detail: `${active} commands running and ${queue.length} waiting` });
-      await new Promise<void>((resolve, reject) => {
-        const entry = () => {
-          signal?.removeEventListener("abort", onAbort);
-          resolve();
-        };
-        const onAbort = () => {
-          const index = queue.indexOf(entry);
-          if (index !== -1) queue.splice(index, 1);
-          reject(aideError("ABORTED"));
-        };
-        queue.push(entry);
-        signal?.addEventListener("abort", onAbort, { once: true });
-      });
-      return release;
-    },
+    inUse: () => queue.active(),
+    waiting: () => queue.waiting(),
+    acquire: (signal, session = "") => queue.acquire(session, signal),
   };
 }

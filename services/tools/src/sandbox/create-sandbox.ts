@@ -19,6 +19,8 @@ export interface SandboxSettings {
   maxFileSizeBytes?: number;
   /** Foreground commands at once (default 4) and waiting behind them (default 16) before BUSY. */
   maxConcurrentCommands?: number;
+  /** Commands of one session waiting at most (default 4), so sessions take turns fairly. */
+  maxQueuedCommandsPerSession?: number;
   maxQueuedCommands?: number;
   /**
    * AIDE_WORKSPACE_ROOTS (real paths): each is hidden from commands and only the command's own
@@ -74,7 +76,7 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
   const hide = secretPaths(env.HOME, env);
   const pathEntries = (env.PATH ?? "").split(":").filter((entry) => entry.startsWith("/"));
   const hideRoots = (settings.workspaceRoots ?? []).filter((root) => root !== "/" && !pathEntries.some((entry) => isInside(root, entry)));
-  const slots = createCommandSlots(settings.maxConcurrentCommands ?? 4, settings.maxQueuedCommands ?? 16);
+  const slots = createCommandSlots(settings.maxConcurrentCommands ?? 4, settings.maxQueuedCommands ?? 16, settings.maxQueuedCommandsPerSession ?? 4);
   const limits = { fileSizeBytes: settings.maxFileSizeBytes ?? 1024 ** 3, openFiles: 4096 };
 
   const wrap = (options: SandboxRunOptions, gitDirectories: GitDirectory[] = []) => {
@@ -98,7 +100,7 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
     start,
     close: () => cgroups.drain(),
     async run(options) {
-      const release = await slots.acquire(options.signal);
+      const release = await slots.acquire(options.signal, options.session);
       try {
         return await (await start(options, "run")).finished;
       } finally {

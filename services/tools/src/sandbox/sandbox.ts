@@ -10,6 +10,8 @@ export interface SandboxRunOptions {
   network: boolean;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The session the command runs for: sessions take turns for the command slots. */
+  session?: string;
   /** Output cap in bytes kept per stream (head and tail). */
   maxOutputBytes?: number;
   /** Added to the sandbox's allow-listed environment (e.g. the git neutralization). */

@@ -37,6 +37,7 @@ export async function commandGitEnvironment(context: ToolContext, cwd: string): 
     network: false,
     timeoutMs: 15_000,
     signal: context.signal,
+    session: context.session,
     maxOutputBytes: 2_000_000,
     env: { ...fixed, ...gitConfigEnvironment(neutral) },
   });

@@ -23,6 +23,7 @@ async function runGit(context: ToolContext, args: string[], timeoutMs: number): 
     network: false,
     timeoutMs,
     signal: context.signal,
+    session: context.session,
     maxOutputBytes: 56_000,
   });
 }

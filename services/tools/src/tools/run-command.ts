@@ -40,6 +40,7 @@ export const runCommandTool = defineTool({
       network: context.network,
       timeoutMs: prepared.timeoutMs,
       signal: context.signal,
+    session: context.session,
       maxOutputBytes: 24_000,
       env: git.env,
     });

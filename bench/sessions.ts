@@ -1,0 +1,278 @@
+/**
+ * bench:sessions — N simultaneous sessions of one scripted task through the real stack
+ * (nats-server with JetStream; model with the scripted provider and a per-reply delay; tools;
+ * checkpoints; orchestrator; all as processes with their own bus users). Each session, in its own
+ * workspace: read two files, one edit the client approves, one command the client approves
+ * (`echo ran >> ran.log`, so a double execution shows in the file), then completion. The client
+ * (this process) starts the sessions and answers approvals over the bus, as the gateway would.
+ *
+ * Per N: sessions reaching `done`, event sequences checked from the JetStream stream (per session
+ * 1..n with no gap and no duplicate), double executions (ran.log lines ≠ 1, or a call id started
+ * twice), p50/p99 session time as a ratio to the model's own time (the scripted delays), peak RSS
+ * (VmHWM) per service. `npm run bench:sessions [N,N,…]` (default 10,50,200,500).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { connect, type NatsConnection } from "nats";
+import { eventStreamName } from "@aide/contracts";
+import { startNatsServer, waitForService } from "@aide/runtime";
+import { percentile, repoRoot, writeBenchResult } from "./lib/results.js";
+
+const modelDelayMs = 1_500;
+const services = ["model", "tools", "checkpoints", "orchestrator"] as const;
+/** A size that has not finished in this long is reported as it stands. */
+const perSizeLimitMs = Number(process.env.AIDE_BENCH_SIZE_LIMIT_MS ?? 12 * 60_000);
+
+const replies = [
+  { text: "<read_file>\n<path>notes.txt</path>\n</read_file>", delay_ms: modelDelayMs },
+  { text: "<read_file>\n<path>greeting.txt</path>\n</read_file>", delay_ms: modelDelayMs },
+  { text: "<replace_in_file>\n<path>greeting.txt</path>\n<diff>\n<<<<<<< SEARCH\nhello\n=======\nhello, world\n>>>>>>> REPLACE\n</diff>\n</replace_in_file>", delay_ms: modelDelayMs },
+  { text: "<run_command>\n<command>echo ran >> ran.log && cat greeting.txt</command>\n</run_command>", delay_ms: modelDelayMs },
+  { text: "<attempt_completion>\n<result>greeting.txt now says hello, world; `cat greeting.txt` printed it.</result>\n</attempt_completion>", delay_ms: modelDelayMs },
+];
+const modelTimeMs = replies.length * modelDelayMs;
+
+interface Running {
+  children: Record<string, ChildProcess>;
+  tester: NatsConnection;
+  stop(): Promise<void>;
+}
+
+/** AIDE_BENCH_LOGS=DIR keeps the services' logs there (warn level and up). */
+const logRoot = process.env.AIDE_BENCH_LOGS;
+
+async function startStack(dir: string): Promise<Running> {
+  const logDirectory = logRoot ?? join(dir, "logs");
+  mkdirSync(logDirectory, { recursive: true });
+  writeFileSync(join(dir, "transcript.json"), JSON.stringify({ replies }));
+  writeFileSync(join(dir, "models.json"), JSON.stringify({ default: "s1", models: [{ id: "s1", provider: "scripted", transcript: join(dir, "transcript.json") }] }));
+  const server = await startNatsServer({
+    runDir: join(dir, "bus"),
+    extraUsers: { tester: { publish: { allow: [">"] }, subscribe: { allow: [">"] }, allow_responses: true } },
+  });
+  const tester = await connect({ servers: server.url, user: "tester", pass: server.credentials.tester!.password, inboxPrefix: server.credentials.tester!.inbox_prefix });
+  const children: Record<string, ChildProcess> = {};
+  const env: Record<string, Record<string, string>> = {
+    model: { AIDE_MODELS_CONFIG: join(dir, "models.json"), AIDE_HOME: join(dir, "home"), AIDE_MODEL_DISCOVERY: "off" },
+    tools: { AIDE_WORKSPACE_ROOTS: dir, AIDE_TOOLS_STATE_DIR: join(dir, "tools-state") },
+    checkpoints: { AIDE_WORKSPACE_ROOTS: dir },
+    orchestrator: { AIDE_WORKSPACE_ROOTS: dir },
+  };
+  for (const name of services) {
+    const child = spawn(process.execPath, [join(repoRoot, "services", name, "dist", "main.js")], {
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_NATS_URL: server.url, AIDE_NATS_CREDS: server.credentialFiles[name]!, AIDE_LOG_LEVEL: process.env.AIDE_BENCH_LOG_LEVEL ?? "warn", ...env[name] },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    child.stderr?.pipe(createWriteStream(join(logDirectory, `${name}.log`)));
+    children[name] = child;
+    process.stderr.write(`  starting ${name}\n`);
+    await waitForService(tester, name, { timeoutMs: 30_000, stillStarting: () => (child.exitCode !== null ? `exited with ${child.exitCode}` : undefined) });
+  }
+  return {
+    children,
+    tester,
+    async stop() {
+      for (const child of Object.values(children)) child.kill("SIGTERM");
+      await Promise.all(Object.values(children).map((child) => (child.exitCode !== null ? undefined : new Promise((resolve) => child.once("exit", resolve)))));
+      await tester.close();
+      await server.stop();
+    },
+  };
+}
+
+/** Peak resident set (VmHWM) of a process, in MB. */
+function peakRssMb(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Math.round(Number(match[1]) / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+const decode = (data: Uint8Array) => JSON.parse(new TextDecoder().decode(data)) as any;
+
+/** Asks until it is answered: a client that is told BUSY (or gets no reply in time) waits and asks again. */
+async function command(tester: NatsConnection, name: string, body: unknown): Promise<any> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const reply = decode((await tester.request(`agent.cmd.${name}`, encode(body), { timeout: 60_000 })).data);
+      if (reply.ok || reply.error?.code !== "BUSY" || attempt > 50) return reply;
+    } catch (error) {
+      if (attempt > 5) return { ok: false, error: { code: "CLIENT", message: (error as Error).message } };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200 + Math.random() * 800));
+  }
+}
+
+interface SizeFigures {
+  sessions: number;
+  done: number;
+  outcomes: Record<string, number>;
+  start_failures: number;
+  events_checked: number;
+  sessions_with_gaps: number;
+  duplicated_events: number;
+  double_executions: number;
+  session_ms_p50: number;
+  session_ms_p99: number;
+  ratio_to_model_p50: number;
+  ratio_to_model_p99: number;
+  wall_ms: number;
+  peak_rss_mb: Record<string, number | undefined>;
+  finished_in_time: boolean;
+  first_failures?: string[];
+}
+
+async function runSize(count: number): Promise<SizeFigures> {
+  const dir = mkdtempSync(join(tmpdir(), `aide-bench-sessions-${count}-`));
+  const stack = await startStack(dir);
+  const { tester } = stack;
+  try {
+    const workspaces = Array.from({ length: count }, (_, index) => {
+      const workspace = join(dir, `ws${index}`);
+      mkdirSync(workspace);
+      writeFileSync(join(workspace, "notes.txt"), `notes of workspace ${index}\n`);
+      writeFileSync(join(workspace, "greeting.txt"), "hello\n");
+      return workspace;
+    });
+    const startedAt = new Map<string, number>();
+    const endedAt = new Map<string, number>();
+    const outcome = new Map<string, string>();
+    const starts = new Map<string, number>();
+    const decided = new Set<string>();
+    let startsSettled = false;
+    const failures: string[] = [];
+    let allDone!: () => void;
+    const finished = new Promise<void>((resolve) => (allDone = resolve));
+    const subscription = tester.subscribe("agent.evt.>", {
+      callback: (_error, message) => {
+        const event = decode(message.data);
+        if (process.env.AIDE_BENCH_DEBUG && logRoot) writeFileSync(join(logRoot, "events.jsonl"), `${JSON.stringify(event).slice(0, 1500)}\n`, { flag: "a" });
+        if (event.type === "tool.started") {
+          const key = `${event.session}/${event.payload.call_id}`;
+          starts.set(key, (starts.get(key) ?? 0) + 1);
+        }
+        if (event.type === "approval.requested" && !decided.has(event.payload.approval)) {
+          decided.add(event.payload.approval);
+          void command(tester, "decision", { session: event.session, approval: event.payload.approval, decision: "approve" });
+        }
+        if (event.depth === 0 && ["run.completed", "run.failed", "run.cancelled"].includes(event.type) && !endedAt.has(event.session)) {
+          endedAt.set(event.session, performance.now());
+          outcome.set(event.session, event.type === "run.completed" ? event.payload.state : event.type);
+          if (event.type === "run.failed" && failures.length < 5) failures.push(JSON.stringify(event.payload.error));
+          if (endedAt.size === startedAt.size && startsSettled) allDone();
+        }
+      },
+    });
+    await tester.flush();
+    let startFailures = 0;
+    const wallStart = performance.now();
+    await Promise.all(
+      workspaces.map(async (workspace) => {
+        const before = performance.now();
+        const reply = await command(tester, "start", { task: "Change hello to hello, world in greeting.txt, then run `cat greeting.txt` to check it", workspace });
+        if (process.env.AIDE_BENCH_DEBUG) process.stderr.write(`  start: ${JSON.stringify(reply).slice(0, 300)}\n`);
+        if (!reply.ok) {
+          startFailures += 1;
+          return;
+        }
+        startedAt.set(reply.result.session, before);
+      }),
+    );
+    startsSettled = true;
+    if (endedAt.size === startedAt.size) allDone();
+    const progress = setInterval(() => process.stderr.write(`  ${count}: ${startedAt.size} started, ${startFailures} refused, ${endedAt.size} ended\n`), 15_000);
+    const inTime = await Promise.race([finished.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), perSizeLimitMs))]);
+    const wallMs = performance.now() - wallStart;
+    clearInterval(progress);
+    subscription.unsubscribe();
+    const peaks = Object.fromEntries(services.map((name) => [name, peakRssMb(stack.children[name]?.pid)]));
+
+    if (process.env.AIDE_BENCH_DEBUG) process.stderr.write(`  finished: ${JSON.stringify([...outcome.values()])}\n`);
+    // Events as stored: every session's seqs must be 1..n, each once.
+    const perSession = new Map<string, number[]>();
+    const jsm = await tester.jetstreamManager();
+    const info = await jsm.streams.info(eventStreamName);
+    let read = 0;
+    for (let first = info.state.first_seq; first <= info.state.last_seq; first += 200) {
+      const batch = Array.from({ length: Math.min(200, info.state.last_seq - first + 1) }, (_, offset) => jsm.streams.getMessage(eventStreamName, { seq: first + offset }).catch(() => undefined));
+      for (const message of await Promise.all(batch)) {
+        if (message === undefined) continue;
+        const event = decode(message.data);
+        const list = perSession.get(event.session) ?? [];
+        list.push(event.seq);
+        perSession.set(event.session, list);
+        read += 1;
+      }
+    }
+    let gaps = 0;
+    let duplicates = 0;
+    for (const session of startedAt.keys()) {
+      const seqs = perSession.get(session) ?? [];
+      const unique = new Set(seqs);
+      duplicates += seqs.length - unique.size;
+      const max = Math.max(0, ...seqs);
+      if (unique.size !== max) gaps += 1;
+    }
+    let doubles = [...starts.values()].filter((times) => times > 1).length;
+    for (const workspace of workspaces) {
+      const log = join(workspace, "ran.log");
+      if (existsSync(log) && readFileSync(log, "utf8").trim().split("\n").length > 1) doubles += 1;
+    }
+    const times = [...endedAt.entries()].map(([session, end]) => end - (startedAt.get(session) ?? end));
+    const outcomes: Record<string, number> = {};
+    for (const session of startedAt.keys()) {
+      const state = outcome.get(session) ?? "not finished";
+      outcomes[state] = (outcomes[state] ?? 0) + 1;
+    }
+    const p50 = percentile(times, 50);
+    const p99 = percentile(times, 99);
+    return {
+      sessions: count,
+      done: outcomes["done"] ?? 0,
+      outcomes,
+      start_failures: startFailures,
+      events_checked: read,
+      sessions_with_gaps: gaps,
+      duplicated_events: duplicates,
+      double_executions: doubles,
+      session_ms_p50: Math.round(p50),
+      session_ms_p99: Math.round(p99),
+      ratio_to_model_p50: Math.round((p50 / modelTimeMs) * 100) / 100,
+      ratio_to_model_p99: Math.round((p99 / modelTimeMs) * 100) / 100,
+      wall_ms: Math.round(wallMs),
+      peak_rss_mb: peaks,
+      finished_in_time: inTime,
+      ...(failures.length > 0 ? { first_failures: failures } : {}),
+    };
+  } finally {
+    await stack.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const sizes = (process.argv[2] ?? "10,50,200,500").split(",").map(Number).filter((value) => Number.isSafeInteger(value) && value > 0);
+  const results: SizeFigures[] = [];
+  for (const size of sizes) {
+    const figures = await runSize(size);
+    results.push(figures);
+    process.stdout.write(`${JSON.stringify(figures)}\n`);
+  }
+  const path = writeBenchResult("sessions", {
+    model_delay_ms_per_reply: modelDelayMs,
+    model_time_ms_per_session: modelTimeMs,
+    task: "read notes.txt, read greeting.txt, replace_in_file (approved by the client), run_command `echo ran >> ran.log && cat greeting.txt` (approved), attempt_completion",
+    results,
+    load_average_1m: Math.round(loadavg()[0] * 10) / 10,
+    note: "Each size on a fresh stack (default limits: tools 16 requests + 64 queued, 4 commands + 16 queued; orchestrator 64 commands). Session time = start request sent → terminal event seen by the client; ratio = that / the scripted model's own delays. Events are read back from the JetStream stream. Double execution = a call id started twice or ran.log with more than one line. A shared 2-core machine (see load_average_1m).",
+  });
+  process.stdout.write(`written to ${path}\n`);
+}
+
+await main();
