@@ -16,7 +16,8 @@ export async function connectBus(options: ConnectBusOptions): Promise<NatsConnec
   const { config, name, logger } = options;
   const connection = await connect({
     ...(config.caFile ? { tls: { caFile: config.caFile } } : {}),
-    servers: config.url,
+    // A cluster: every node's URL, comma-separated (`aide bus-config --cluster` prints the list).
+    servers: config.url.split(",").map((url) => url.trim()).filter((url) => url.length > 0),
     name,
     user: config.credentials?.user,
     pass: config.credentials?.password,

@@ -9,3 +9,6 @@ export * from "./nats-config.js";
 export * from "./nats-server.js";
 export * from "./run-service.js";
 export * from "./wait-for-service.js";
+export * from "./cluster-config.js";
+export * from "./cluster-certificates.js";
+export * from "./bus-certificates.js";
