@@ -142,13 +142,18 @@ export function writeClusterConfig(options: ClusterConfigOptions): GeneratedClus
       `http: ${quote(`127.0.0.1:${node.monitorPort}`)}`,
       `jetstream { store_dir: ${quote(node.storeDir)}, max_memory_store: 268435456, max_file_store: 10737418240 }`,
       ...(files ? [tlsBlock(false)] : []),
-      `cluster {`,
-      `  name: ${quote(options.cluster.name)}`,
-      `  listen: ${quote(`${listen}:${node.clusterPort}`)}`,
-      `  authorization { user: ${quote(route.user)}, password: ${quote(route.password)}, timeout: 2 }`,
-      ...(files ? [`  ${tlsBlock(true)}`] : []),
-      `  routes: [${routes.join(", ")}]`,
-      `}`,
+      // One node is a plain server: a JetStream cluster without routes refuses to start.
+      ...(nodes.length === 1
+        ? []
+        : [
+            `cluster {`,
+            `  name: ${quote(options.cluster.name)}`,
+            `  listen: ${quote(`${listen}:${node.clusterPort}`)}`,
+            `  authorization { user: ${quote(route.user)}, password: ${quote(route.password)}, timeout: 2 }`,
+            ...(files ? [`  ${tlsBlock(true)}`] : []),
+            `  routes: [${routes.join(", ")}]`,
+            `}`,
+          ]),
       authorization,
       ``,
     ].join("\n");

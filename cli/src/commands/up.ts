@@ -12,9 +12,9 @@ export function createSupervisor(options: UpOptions, env: NodeJS.ProcessEnv = pr
   const home = aideHome(env);
   const logger = createLogger("supervisor", { level: options.logLevel, destination: openLogDestination(join(home.logDir, "supervisor.log")) });
   const modelsConfig = options.modelsConfig ?? (existsSync(join(home.root, "models.json")) ? join(home.root, "models.json") : undefined);
-  const external = env.AIDE_NATS_URL
+  const external = options.external ?? (env.AIDE_NATS_URL
     ? { url: env.AIDE_NATS_URL, credentialsDir: env.AIDE_NATS_CREDS_DIR ?? join(home.runDir, "credentials"), ...(env.AIDE_NATS_CA ? { caFile: env.AIDE_NATS_CA } : {}) }
-    : undefined;
+    : undefined);
   const supervisor = new Supervisor({
     home,
     natsPort: options.natsPort,
@@ -27,12 +27,21 @@ export function createSupervisor(options: UpOptions, env: NodeJS.ProcessEnv = pr
     unsafeNoSandbox: options.unsafeNoSandbox,
     unsandboxedServices: options.unsandboxedServices,
     external,
+    ...(options.services ? { services: options.services } : {}),
     logger,
   });
   return { supervisor, home, logger };
 }
 
 export function describeStack(info: StackInfo, home: { logDir: string }): string {
+  if (!info.gatewayUrl) {
+    return [
+      `aide is up (part of a stack: ${Object.keys(info.services).join(", ")}).`,
+      `  bus       ${info.natsUrl}`,
+      `  logs      ${home.logDir}/<service>.log`,
+      `  services  ${Object.entries(info.services).map(([name, pid]) => `${name}:${pid ?? "?"}`).join("  ")}`,
+    ].join("\n");
+  }
   return [
     `aide is up.`,
     `  gateway   ${info.gatewayUrl}   (token: ${info.tokenFile})`,

@@ -49,6 +49,7 @@ export function sandboxLauncher(settings: StackSettings, home: string, cgroups: 
         credentialsFile: settings.credentialFiles[definition.name] ?? "",
         workspaceRoots: settings.workspaceRoots,
         readOnly: readOnly(definition.name),
+        ...(settings.busDir ? { hidden: [settings.busDir] } : {}),
         readWrite: cgroups[definition.name]?.directories ?? [],
         infoFd,
       });

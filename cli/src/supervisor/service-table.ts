@@ -19,6 +19,8 @@ export interface StackSettings {
   logLevel: string;
   unsafeNoSandbox: boolean;
   unsandboxedServices: boolean;
+  /** The `aide bus-config` directory of an external bus: hidden in every sandbox but the service's own files. */
+  busDir?: string;
 }
 
 export interface ServiceDefinition {

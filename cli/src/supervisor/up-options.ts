@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { z } from "zod";
+import { serviceSubsetFlags, serviceSubsetFrom, serviceSubsetUsage, type ServiceSubset } from "./service-subset-options.js";
 
 export const UpOptionsSchema = z.object({
   natsPort: z.coerce.number().int().min(0).max(65535).default(4233),
@@ -14,13 +15,14 @@ export const UpOptionsSchema = z.object({
   unsafeNoSandbox: z.boolean().default(false),
   unsandboxedServices: z.boolean().default(false),
 });
-export type UpOptions = z.infer<typeof UpOptionsSchema>;
+export type UpOptions = z.infer<typeof UpOptionsSchema> & ServiceSubset;
 
 export const upUsage = `usage: aide up [--workspace DIR ...] [--nats-port 4233] [--gateway-port 4280]
                [--models-config FILE] [--model ID] [--log-level info]
                [--model-discovery off|ollama=11434,llamacpp=8080,lmstudio=1234,vllm=8000]
                [--unsafe-no-sandbox] [--unsandboxed-services]
-  AIDE_NATS_URL + AIDE_NATS_CREDS_DIR use an existing NATS instead of starting nats-server.`;
+  AIDE_NATS_URL + AIDE_NATS_CREDS_DIR use an existing NATS instead of starting nats-server.
+${serviceSubsetUsage}`;
 
 /** Parses `aide up` flags (shared with `aide demo`); throws with the usage on a bad flag. */
 export function parseUpOptions(argv: string[], extra: Record<string, { type: "string" | "boolean" }> = {}) {
@@ -37,6 +39,7 @@ export function parseUpOptions(argv: string[], extra: Record<string, { type: "st
       "log-level": { type: "string" },
       "unsafe-no-sandbox": { type: "boolean" },
       "unsandboxed-services": { type: "boolean" },
+      ...Object.fromEntries(serviceSubsetFlags.map((entry) => [entry.flag, { type: entry.type }])),
       ...extra,
     },
   });
@@ -54,5 +57,11 @@ export function parseUpOptions(argv: string[], extra: Record<string, { type: "st
   if (!parsed.success) {
     throw new Error(`${parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("; ")}\n${upUsage}`);
   }
-  return { options: parsed.data, values, positionals };
+  let subset: ServiceSubset;
+  try {
+    subset = serviceSubsetFrom(values as Record<string, unknown>);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${upUsage}`);
+  }
+  return { options: { ...parsed.data, ...subset } as UpOptions, values, positionals };
 }
