@@ -46,6 +46,7 @@ export const errorCatalog = {
   CONTEXT_FULL: "The prompt needs {needed} tokens but the model's context holds {limit}: compact the history",
   REMOTE_NOT_ALLOWED: "The endpoint {url} is not on loopback and the configuration does not allow remote endpoints",
   CONFIG_INVALID: "The configuration is not valid: {detail}",
+  GATEWAY_EXPOSURE_REFUSED: "The gateway will not listen on {host}: {detail}; a non-loopback address needs TLS and an explicit Host allow-list",
   CHECKPOINT_FAILED: "The checkpoint failed: {detail}",
   CHECKPOINT_NOT_FOUND: "No checkpoint {checkpoint}",
   WORKSPACE_CHANGED: "The workspace changed since the latest checkpoint; pass force to restore anyway",
