@@ -10,6 +10,8 @@ export interface UserPermissions {
 const stream = eventStreamName;
 const kv = (bucket: string) => [`$KV.${bucket}.>`, `$JS.API.STREAM.INFO.KV_${bucket}`, `$JS.API.STREAM.CREATE.KV_${bucket}`];
 export const memoryBucketName = "aide_memory";
+/** The checkpoints services' cross-host workspace locks (services/checkpoints kv-workspace-lock.ts). */
+export const workspaceLockBucketName = "aide_workspace_locks";
 /** Default orchestrator ids claimed per host (services/orchestrator instance-id-claim.ts). */
 export const orchestratorIdBucketName = "aide_orchestrator_ids";
 
@@ -51,8 +53,16 @@ export function busPermissions(): Record<string, UserPermissions> {
       allow_responses: true,
     },
     checkpoints: {
-      publish: { deny: [">"] },
-      subscribe: { allow: ["agent.checkpoints.>", discovery] },
+      // Only its workspace-lock bucket: take, renew, read and release a lock (never another stream).
+      publish: {
+        allow: [
+          "$JS.API.INFO",
+          ...kv(workspaceLockBucketName),
+          `$JS.API.DIRECT.GET.KV_${workspaceLockBucketName}.>`,
+          `$JS.API.STREAM.MSG.GET.KV_${workspaceLockBucketName}`,
+        ],
+      },
+      subscribe: { allow: ["agent.checkpoints.>", "_INBOX_checkpoints.>", discovery] },
       allow_responses: true,
     },
     gateway: {

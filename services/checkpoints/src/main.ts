@@ -3,11 +3,15 @@ import { createCheckpointContext } from "./checkpoint-context.js";
 import { CheckpointService } from "./checkpoint-service.js";
 import { loadCheckpointConfig } from "./config.js";
 import { checkpointEndpoints } from "./endpoints.js";
+import { kvWorkspaceLock, openWorkspaceLockBucket } from "./kv-workspace-lock.js";
 
 await runService("checkpoints", async ({ connection, logger }) => {
   const config = loadCheckpointConfig();
   if (config.workspace_roots.length === 0) logger.warn("AIDE_WORKSPACE_ROOTS is not set: any workspace directory is accepted");
-  const context = createCheckpointContext(config, logger.child({ module: "checkpoints" }));
+  // Commits to one workspace serialize across every checkpoints service on the bus, on any host.
+  const lockBucket = await openWorkspaceLockBucket(connection);
+  const crossHostLock = kvWorkspaceLock({ kv: lockBucket, logger: logger.child({ module: "workspace-lock" }), leaseMs: config.lock_lease_ms });
+  const context = createCheckpointContext(config, logger.child({ module: "checkpoints" }), Date.now, crossHostLock);
   const service = new CheckpointService(context);
   const running = await startService({
     connection,

@@ -9,6 +9,7 @@ import { emptyTreeOid } from "./scan-workspace.js";
 import { RefStore } from "./ref-store.js";
 import { emptyCache, loadStatCache, saveStatCache, type DirNode, type StatCache } from "./stat-cache.js";
 import { WorkspaceLock } from "./workspace-lock.js";
+import type { CrossHostLock } from "./kv-workspace-lock.js";
 
 /** Everything the service keeps for one workspace; one instance per real path. */
 export interface ShadowRepo {
@@ -37,9 +38,12 @@ export function shadowGitdir(workspace: string): string {
   return join(workspace, ".aide", "checkpoints", hash);
 }
 
-export function openShadowRepo(workspace: string): ShadowRepo {
+export function openShadowRepo(workspace: string, crossHostLock?: CrossHostLock): ShadowRepo {
   const gitdir = shadowGitdir(workspace);
-  const lock = new WorkspaceLock(join(gitdir, "aide.lock"), { prepare: () => ensureShadowFolders(workspace, gitdir) });
+  const lock = new WorkspaceLock(join(gitdir, "aide.lock"), {
+    prepare: () => ensureShadowFolders(workspace, gitdir),
+    ...(crossHostLock ? { crossHost: { lock: crossHostLock, workspace } } : {}),
+  });
   return { workspace, gitdir, refs: new RefStore(gitdir), objects: new ObjectStore(gitdir), lock };
 }
 
