@@ -28,6 +28,7 @@ export const errorCatalog = {
   BUSY: "The service is busy ({detail}); retry later",
   WORKSPACE_NOT_ALLOWED: "The workspace {workspace} is outside the configured workspace roots",
   WORKSPACE_NOT_FOUND: "The workspace {workspace} does not exist or is not a directory",
+  WORKSPACE_NOT_SERVED: "No {service} service serves the workspace {workspace}; the roots served are: {roots}",
   PATH_OUTSIDE_WORKSPACE: "The path {path} resolves outside the workspace",
   PATH_DENIED: "The path {path} is not accessible to tools: {detail}",
   PATH_INVALID: "The path {path} is not valid: {detail}",

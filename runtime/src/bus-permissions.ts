@@ -33,6 +33,9 @@ export function busPermissions(): Record<string, UserPermissions> {
           "agent.model.probe",
           "agent.tools.>",
           "agent.checkpoints.>",
+          // Workspace affinity: which tools/checkpoints instances serve which roots.
+          "$SRV.INFO.aide-tools",
+          "$SRV.INFO.aide-checkpoints",
           "$JS.API.>",
           ...kv(sessionBucketName),
           ...kv(memoryBucketName),

@@ -12,3 +12,4 @@ export * from "./wait-for-service.js";
 export * from "./cluster-config.js";
 export * from "./cluster-certificates.js";
 export * from "./bus-certificates.js";
+export * from "./workspace-affinity.js";

@@ -39,6 +39,8 @@ export interface StartServiceOptions {
   maxRequestBytes?: number;
   /** Concurrent handlers at most; past it the request is answered BUSY. */
   maxConcurrent?: number;
+  /** Shown in `$SRV.INFO` (the workspace roots a tools or checkpoints instance serves). */
+  metadata?: Record<string, string>;
 }
 
 export interface RunningService {
@@ -72,6 +74,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     version: options.version,
     description: options.description,
     queue: options.queue,
+    ...(options.metadata ? { metadata: options.metadata } : {}),
   });
 
   for (const endpoint of options.endpoints) {

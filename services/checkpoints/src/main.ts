@@ -1,4 +1,4 @@
-import { runService, startService } from "@aide/runtime";
+import { announcedRoots, runService, startService, withWorkspaceRoots, workspaceRootsMetadata } from "@aide/runtime";
 import { createCheckpointContext } from "./checkpoint-context.js";
 import { CheckpointService } from "./checkpoint-service.js";
 import { loadCheckpointConfig } from "./config.js";
@@ -18,7 +18,9 @@ await runService("checkpoints", async ({ connection, logger }) => {
     name: "aide-checkpoints",
     version: "0.1.0",
     description: "Shadow-repository checkpoints of workspaces: commit, list, restore, diff, prune, usage",
-    endpoints: checkpointEndpoints(service),
+    // Also at agent.checkpoints.root.<token>.* per served root, announced in $SRV.INFO (workspace affinity).
+    endpoints: withWorkspaceRoots(checkpointEndpoints(service), announcedRoots(config.workspace_roots)),
+    metadata: workspaceRootsMetadata(announcedRoots(config.workspace_roots)),
     logger,
   });
   logger.info({ roots: config.workspace_roots, max_file_bytes: config.max_file_bytes, timeout_ms: config.commit_timeout_ms }, "checkpoints ready");

@@ -18,6 +18,18 @@ import {
 } from "@aide/contracts";
 import { busRequest, decodeJson, encodeJson } from "@aide/runtime";
 import type { CheckpointsPort, EgressJournal, ModelPort, ToolsPort } from "./service-ports.js";
+import { createWorkspaceRouter, type WorkspaceRouter } from "./workspace-router.js";
+
+/** A request on the subject of the instances serving `workspace`; a vanished instance makes the router ask again. */
+async function routed<T>(router: WorkspaceRouter, subject: string, workspace: string, send: (subject: string) => Promise<T>): Promise<T> {
+  const target = await router.subjectFor(subject, workspace);
+  try {
+    return await send(target);
+  } catch (error) {
+    if ((error as { code?: string }).code === "UNAVAILABLE") router.forget();
+    throw error;
+  }
+}
 
 export interface BusPortTimeouts {
   modelTimeoutMs: number;
@@ -90,8 +102,11 @@ export function busModelPort(connection: NatsConnection, timeouts: BusPortTimeou
   };
 }
 
-export function busToolsPort(connection: NatsConnection, timeouts: BusPortTimeouts): ToolsPort {
+export function busToolsPort(connection: NatsConnection, timeouts: BusPortTimeouts, router: WorkspaceRouter = createWorkspaceRouter({ connection, service: "aide-tools" })): ToolsPort {
   return {
+    async checkWorkspace(workspace) {
+      await router.subjectFor(subjects.tools.exec, workspace);
+    },
     async list() {
       const result = await busRequest(connection, subjects.tools.list, {}, ToolListReplySchema, { timeoutMs: 10_000, service: "tools" });
       return result.tools;
@@ -100,10 +115,9 @@ export function busToolsPort(connection: NatsConnection, timeouts: BusPortTimeou
       await busRequest(connection, toolsCloseSubject, { session }, ToolSessionCloseReplySchema, { timeoutMs: 15_000, service: "tools" });
     },
     async preview(session, workspace, call) {
-      return busRequest(connection, subjects.tools.preview, { session, workspace, call }, ToolPreviewReplySchema, {
-        timeoutMs: 60_000,
-        service: "tools",
-      });
+      return routed(router, subjects.tools.preview, workspace, (subject) =>
+        busRequest(connection, subject, { session, workspace, call }, ToolPreviewReplySchema, { timeoutMs: 60_000, service: "tools" }),
+      );
     },
     async exec(session, workspace, call, options) {
       const timeoutMs = options.timeoutMs ?? timeouts.toolTimeoutMs;
@@ -115,30 +129,33 @@ export function busToolsPort(connection: NatsConnection, timeouts: BusPortTimeou
         timeout_ms: Math.min(timeoutMs, 900_000),
         ...(options.expectedDigests ? { expected_digests: options.expectedDigests } : {}),
       };
-      return busRequest(connection, subjects.tools.exec, body, ToolExecReplySchema, { timeoutMs: timeoutMs + 10_000, service: "tools" });
+      return routed(router, subjects.tools.exec, workspace, (subject) => busRequest(connection, subject, body, ToolExecReplySchema, { timeoutMs: timeoutMs + 10_000, service: "tools" }));
     },
   };
 }
 
-export function busCheckpointsPort(connection: NatsConnection, timeouts: BusPortTimeouts): CheckpointsPort {
+export function busCheckpointsPort(connection: NatsConnection, timeouts: BusPortTimeouts, router: WorkspaceRouter = createWorkspaceRouter({ connection, service: "aide-checkpoints" })): CheckpointsPort {
   return {
+    async checkWorkspace(workspace) {
+      await router.subjectFor(subjects.checkpoints.commit, workspace);
+    },
     async commit(request) {
       const timeoutMs = request.timeout_ms ?? timeouts.checkpointTimeoutMs;
-      const result = await busRequest(connection, subjects.checkpoints.commit, { ...request, timeout_ms: timeoutMs }, CheckpointCommitReplySchema, {
-        timeoutMs: timeoutMs + 5_000,
-        service: "checkpoints",
-      });
+      const result = await routed(router, subjects.checkpoints.commit, request.workspace, (subject) =>
+        busRequest(connection, subject, { ...request, timeout_ms: timeoutMs }, CheckpointCommitReplySchema, { timeoutMs: timeoutMs + 5_000, service: "checkpoints" }),
+      );
       return result.checkpoint;
     },
     async restore(request) {
-      return busRequest(connection, subjects.checkpoints.restore, request, CheckpointRestoreReplySchema, {
-        timeoutMs: timeouts.checkpointTimeoutMs + 5_000,
-        service: "checkpoints",
-      });
+      return routed(router, subjects.checkpoints.restore, request.workspace, (subject) =>
+        busRequest(connection, subject, request, CheckpointRestoreReplySchema, { timeoutMs: timeouts.checkpointTimeoutMs + 5_000, service: "checkpoints" }),
+      );
     },
     async prune(workspace) {
       // The service bounds a prune at 10 minutes; it runs after the run has ended, off its path.
-      await busRequest(connection, subjects.checkpoints.prune, { workspace }, CheckpointPruneReplySchema, { timeoutMs: 11 * 60_000, service: "checkpoints" });
+      await routed(router, subjects.checkpoints.prune, workspace, (subject) =>
+        busRequest(connection, subject, { workspace }, CheckpointPruneReplySchema, { timeoutMs: 11 * 60_000, service: "checkpoints" }),
+      );
     },
   };
 }
