@@ -19,7 +19,8 @@ export function createSupervisor(options: UpOptions, env: NodeJS.ProcessEnv = pr
     home,
     natsPort: options.natsPort,
     gatewayPort: options.gatewayPort,
-    workspaceRoots: options.workspaces.length > 0 ? options.workspaces : [process.cwd()],
+    // Part of a stack without tools/checkpoints (an orchestrator host): any workspace the others serve.
+    workspaceRoots: options.workspaces.length > 0 ? options.workspaces : options.services ? [] : [process.cwd()],
     modelsConfig,
     defaultModel: options.model,
     modelDiscovery: options.modelDiscovery ?? env.AIDE_MODEL_DISCOVERY,

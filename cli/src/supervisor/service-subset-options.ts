@@ -22,13 +22,17 @@ export interface ServiceSubset {
 }
 
 /** Throws with a message naming the flag when a value is wrong. */
-export function serviceSubsetFrom(values: { services?: unknown; nats?: unknown; "bus-dir"?: unknown }, env: NodeJS.ProcessEnv = process.env): ServiceSubset {
+export function serviceSubsetFrom(values: { services?: unknown; nats?: unknown; "bus-dir"?: unknown }, env: NodeJS.ProcessEnv = process.env, workspaces: string[] = []): ServiceSubset {
   const subset: ServiceSubset = {};
   if (typeof values.services === "string") {
     const names = values.services.split(",").map((name) => name.trim()).filter((name) => name.length > 0);
     const unknown = names.filter((name) => !(serviceNames as readonly string[]).includes(name));
     if (unknown.length > 0 || names.length === 0) throw new Error(`--services: unknown service ${unknown.join(", ") || "(none given)"}; choose from ${serviceNames.join(", ")}`);
     subset.services = serviceNames.filter((name) => names.includes(name));
+    // Part of a stack has no "current directory" default: a workspace host names what it serves.
+    if (workspaces.length === 0 && subset.services.some((name) => name === "tools" || name === "checkpoints")) {
+      throw new Error("--services with tools or checkpoints needs --workspace DIR (the roots this host serves)");
+    }
     if (typeof values.nats !== "string" && !env.AIDE_NATS_URL) {
       throw new Error("--services runs part of a stack: give the bus it joins with --nats URL1,URL2,... (and --bus-dir DIR from aide bus-config)");
     }

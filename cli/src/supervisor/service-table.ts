@@ -52,6 +52,15 @@ function toolsLimits(env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(toolsLimitSettings.flatMap((name) => (env[name] !== undefined ? [[name, env[name] as string]] : [])));
 }
 
+/** Cluster settings (README "Running on several machines") passed through when set in the environment of `aide up`. */
+const clusterPassThrough: Record<ServiceName, string[]> = {
+  orchestrator: ["AIDE_LEASE_MS", "AIDE_ORCHESTRATOR_ID"],
+  checkpoints: ["AIDE_CHECKPOINT_LOCK_LEASE_MS"],
+  gateway: ["AIDE_GATEWAY_HOST", "AIDE_GATEWAY_TLS_CERT", "AIDE_GATEWAY_TLS_KEY", "AIDE_GATEWAY_ALLOWED_HOSTS"],
+  model: [],
+  tools: [],
+};
+
 const startOrder: ServiceName[] = ["model", "tools", "checkpoints", "orchestrator", "gateway"];
 
 /** What each service is started with. Each gets only its own credentials file and its own settings. */
@@ -87,6 +96,6 @@ export function serviceDefinitions(settings: StackSettings, env: NodeJS.ProcessE
     name,
     entry: join(installRoot, "services", name, "dist", "main.js"),
     args: [],
-    env: { ...common(name), ...extra[name] },
+    env: { ...common(name), ...extra[name], ...Object.fromEntries(clusterPassThrough[name].flatMap((key) => (env[key] !== undefined ? [[key, env[key] as string]] : []))) },
   }));
 }

@@ -59,7 +59,7 @@ export function parseUpOptions(argv: string[], extra: Record<string, { type: "st
   }
   let subset: ServiceSubset;
   try {
-    subset = serviceSubsetFrom(values as Record<string, unknown>);
+    subset = serviceSubsetFrom(values as Record<string, unknown>, process.env, parsed.data.workspaces);
   } catch (error) {
     throw new Error(`${(error as Error).message}\n${upUsage}`);
   }
