@@ -75,6 +75,9 @@ export function busPermissions(): Record<string, UserPermissions> {
           "agent.model.list",
           "agent.checkpoints.list",
           "agent.checkpoints.diff",
+          // The same, at the instances serving the workspace's root (workspace affinity).
+          "agent.checkpoints.root.*.list",
+          "agent.checkpoints.root.*.diff",
           "agent.tools.list",
           "$SRV.PING.>",
           "$SRV.PING",

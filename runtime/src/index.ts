@@ -13,3 +13,4 @@ export * from "./cluster-config.js";
 export * from "./cluster-certificates.js";
 export * from "./bus-certificates.js";
 export * from "./workspace-affinity.js";
+export * from "./workspace-router.js";

@@ -1,6 +1,6 @@
 import type { NatsConnection } from "nats";
 import type { z } from "zod";
-import { busRequest } from "@aide/runtime";
+import { busRequest, createWorkspaceRouter } from "@aide/runtime";
 
 /** The result type inside a `{ ok, result }` reply schema. */
 export type ResultOf<S extends z.ZodTypeAny> = Extract<z.infer<S>, { ok: true }> extends { result: infer R } ? R : never;
@@ -15,13 +15,22 @@ export interface GatewayBus {
 const serviceBySubjectArea: Record<string, string> = { cmd: "orchestrator", model: "model", tools: "tools", checkpoints: "checkpoints" };
 
 export function createGatewayBus(connection: NatsConnection, defaultTimeoutMs = 15_000): GatewayBus {
+  // Checkpoint lists and diffs go to an instance serving the workspace (workspace affinity).
+  const checkpoints = createWorkspaceRouter({ connection, service: "aide-checkpoints" });
   return {
-    request(subject, payload, replySchema, options = {}) {
+    async request(subject, payload, replySchema, options = {}) {
       const area = subject.split(".")[1] ?? "";
-      return busRequest(connection, subject, payload, replySchema, {
-        timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
-        service: serviceBySubjectArea[area] ?? area,
-      }) as never;
+      const workspace = (payload as { workspace?: unknown } | undefined)?.workspace;
+      const target = area === "checkpoints" && typeof workspace === "string" ? await checkpoints.subjectFor(subject, workspace) : subject;
+      try {
+        return (await busRequest(connection, target, payload, replySchema, {
+          timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+          service: serviceBySubjectArea[area] ?? area,
+        })) as never;
+      } catch (error) {
+        if (target !== subject && (error as { code?: string }).code === "UNAVAILABLE") checkpoints.forget();
+        throw error;
+      }
     },
     async ping(service, timeoutMs) {
       try {

@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NatsConnection } from "nats";
 import { startTestBus, type TestBus } from "../../../tests/helpers/bus.js";
 import { requestJson, startServiceProcess, type ServiceProcess } from "../../../tests/helpers/service-process.js";
-import { busToolsPort } from "../src/bus/bus-service-ports.js";
+import { CheckpointListReplySchema, subjects } from "@aide/contracts";
+import { busCheckpointsPort, busToolsPort } from "../src/bus/bus-service-ports.js";
+import { createGatewayBus } from "../../gateway/src/gateway-bus.js";
 import { stackSkipReason } from "./support/stack.js";
 
 const skipReason = stackSkipReason();
@@ -34,10 +36,11 @@ describe.skipIf(skipReason !== "")(`two tools services with disjoint workspace r
     for (const root of [roots.a, roots.b]) {
       const env = { AIDE_WORKSPACE_ROOTS: root, AIDE_UNSAFE_NO_SANDBOX: "1", AIDE_LOG_LEVEL: "info", AIDE_HOME: join(root, ".home") };
       processes.push(await startServiceProcess(bus, "tools", { env, pinger: tester }));
+      processes.push(await startServiceProcess(bus, "checkpoints", { env, pinger: tester }));
     }
-    // The second instance is "up" once the first answers a ping: wait until both announce themselves.
+    // A second instance is "up" once the first answers a ping: wait until each announces itself.
     for (let attempt = 0; attempt < 200; attempt += 1) {
-      if (processes.every((process) => process.logs().includes("tools service started"))) break;
+      if (processes.every((process) => /tools service started|checkpoints ready/.test(process.logs()))) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     processes.push(await startServiceProcess(bus, "orchestrator", { env: { AIDE_WORKSPACE_ROOTS: dir, AIDE_LOG_LEVEL: "info" }, pinger: tester }));
@@ -60,6 +63,19 @@ describe.skipIf(skipReason !== "")(`two tools services with disjoint workspace r
         expect(result.output).toContain(`served by ${name}`);
       }
     }
+  });
+
+  it("takes each workspace's checkpoints on the host that has it, and the gateway lists them there", async () => {
+    const checkpoints = busCheckpointsPort(orchestratorConnection, timeouts);
+    const gateway = createGatewayBus(await bus.connectAs("gateway"));
+    for (const name of ["a", "b"] as const) {
+      const workspace = join(roots[name], "ws");
+      const ids: string[] = [];
+      for (let round = 0; round < 3; round += 1) ids.push((await checkpoints.commit({ workspace, session: `cp${name}`, label: `round ${round}` })).id);
+      const listed = await gateway.request(subjects.checkpoints.list, { workspace, session: `cp${name}` }, CheckpointListReplySchema);
+      expect(listed.checkpoints.map((checkpoint) => checkpoint.id).sort()).toEqual([...ids].sort());
+    }
+    await expect(checkpoints.commit({ workspace: join(roots.none, "ws"), session: "cpnone", label: "x" })).rejects.toMatchObject({ code: "WORKSPACE_NOT_SERVED" });
   });
 
   it("refuses a workspace no instance serves with WORKSPACE_NOT_SERVED naming the served roots, also at a session's start", async () => {

@@ -16,9 +16,8 @@ import {
   modelDeltaSubject,
   subjects,
 } from "@aide/contracts";
-import { busRequest, decodeJson, encodeJson } from "@aide/runtime";
+import { busRequest, createWorkspaceRouter, decodeJson, encodeJson, type WorkspaceRouter } from "@aide/runtime";
 import type { CheckpointsPort, EgressJournal, ModelPort, ToolsPort } from "./service-ports.js";
-import { createWorkspaceRouter, type WorkspaceRouter } from "./workspace-router.js";
 
 /** A request on the subject of the instances serving `workspace`; a vanished instance makes the router ask again. */
 async function routed<T>(router: WorkspaceRouter, subject: string, workspace: string, send: (subject: string) => Promise<T>): Promise<T> {
