@@ -59,7 +59,6 @@ export function busPermissions(): Record<string, UserPermissions> {
       // Only its workspace-lock bucket: take, renew, read and release a lock (never another stream).
       publish: {
         allow: [
-          "$JS.API.INFO",
           ...kv(workspaceLockBucketName),
           `$JS.API.DIRECT.GET.KV_${workspaceLockBucketName}.>`,
           `$JS.API.STREAM.MSG.GET.KV_${workspaceLockBucketName}`,

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { StorageType, type KV, type NatsConnection } from "nats";
 import type { Logger } from "pino";
@@ -30,7 +30,8 @@ export function lockKey(workspace: string): string {
 }
 
 export async function openWorkspaceLockBucket(connection: NatsConnection): Promise<KV> {
-  return connection.jetstream().views.kv(workspaceLockBucketName, { history: 1, storage: StorageType.File });
+  // No account check ($JS.API.INFO): this bus user may reach its lock bucket and nothing else.
+  return connection.jetstream({ checkAPI: false }).views.kv(workspaceLockBucketName, { history: 1, storage: StorageType.File });
 }
 
 /**
@@ -44,11 +45,11 @@ export function kvWorkspaceLock(options: KvWorkspaceLockOptions): CrossHostLock 
   const now = options.now ?? Date.now;
   const holder = options.holder ?? `${hostname()}:${process.pid}`;
   const pollMs = options.pollMs ?? 100;
-  const value = () => encodeJson({ holder, at: now() });
+  const value = (token: string) => encodeJson({ holder, token, at: now() });
 
-  async function take(key: string, seen: { revision: number; since: number } | undefined): Promise<{ revision?: number; seen?: { revision: number; since: number } }> {
+  async function take(key: string, token: string, seen: { revision: number; since: number } | undefined): Promise<{ revision?: number; seen?: { revision: number; since: number } }> {
     try {
-      return { revision: await kv.create(key, value()) };
+      return { revision: await kv.create(key, value(token)) };
     } catch {
       // Held (or deleted and raced); look at who holds it.
     }
@@ -57,7 +58,7 @@ export function kvWorkspaceLock(options: KvWorkspaceLockOptions): CrossHostLock 
     if (entry.operation !== "PUT") {
       // Released (a delete marker): take it with the marker's revision, so of two takers one wins.
       try {
-        return { revision: await kv.update(key, value(), entry.revision) };
+        return { revision: await kv.update(key, value(token), entry.revision) };
       } catch {
         return {};
       }
@@ -65,7 +66,7 @@ export function kvWorkspaceLock(options: KvWorkspaceLockOptions): CrossHostLock 
     if (!seen || seen.revision !== entry.revision) return { seen: { revision: entry.revision, since: now() } };
     if (now() - seen.since < options.leaseMs) return { seen };
     try {
-      const revision = await kv.update(key, value(), entry.revision);
+      const revision = await kv.update(key, value(token), entry.revision);
       logger.warn({ key, previous: new TextDecoder().decode(entry.value).slice(0, 200) }, "took over a workspace lock its holder stopped renewing");
       return { revision };
     } catch {
@@ -76,11 +77,12 @@ export function kvWorkspaceLock(options: KvWorkspaceLockOptions): CrossHostLock 
   return {
     async acquire(workspace, signal) {
       const key = lockKey(workspace);
+      const token = randomBytes(8).toString("hex");
       let seen: { revision: number; since: number } | undefined;
       let revision: number | undefined;
       for (let attempt = 0; revision === undefined; attempt += 1) {
         if (signal.aborted) throw signal.reason ?? aideError("ABORTED");
-        const result = await take(key, seen).catch((error: Error) => {
+        const result = await take(key, token, seen).catch((error: Error) => {
           logger.warn({ err: error, key }, "workspace lock: the bus did not answer; retrying");
           return {} as { revision?: number; seen?: { revision: number; since: number } };
         });
@@ -90,15 +92,25 @@ export function kvWorkspaceLock(options: KvWorkspaceLockOptions): CrossHostLock 
       }
       let current = revision;
       let lost = false;
-      let renewing: Promise<void> = Promise.resolve();
+      let renewing: Promise<void> | undefined;
+      const renewOnce = async () => {
+        try {
+          current = await kv.update(key, value(token), current);
+        } catch (error) {
+          // A write that timed out may still have landed: the entry is ours if it holds our token.
+          const entry = await kv.get(key).catch(() => undefined);
+          if (entry?.operation === "PUT" && new TextDecoder().decode(entry.value).includes(token)) {
+            current = entry.revision;
+            return;
+          }
+          lost = true;
+          logger.error({ err: error, key }, "could not renew the workspace lock");
+        }
+      };
       const renew = setInterval(() => {
-        renewing = kv.update(key, value(), current).then(
-          (next) => { current = next; },
-          (error: Error) => {
-            lost = true;
-            logger.error({ err: error, key }, "could not renew the workspace lock");
-          },
-        );
+        // One renewal at a time: two in flight with the same revision would fail each other.
+        if (renewing || lost) return;
+        renewing = renewOnce().finally(() => { renewing = undefined; });
       }, Math.max(100, Math.floor(options.leaseMs / 3)));
       renew.unref();
       return async () => {

@@ -132,6 +132,6 @@ describe.skipIf(!hasBwrap)(`two checkpoints services on one workspace${hasBwrap 
     expect(done.checkpoint.id).toMatch(/^[0-9a-f]{40}$/);
     expect(await waitForLog(next, "took over a workspace lock its holder stopped renewing"), next.logs()).toBe(true);
     // Released on completion: the key holds no lock now.
-    expect((await kv.get(lockKey(ws)))?.operation).not.toBe("PUT");
+    expect((await kv.get(lockKey(ws)))?.operation, next.logs()).not.toBe("PUT");
   }, 180_000);
 });

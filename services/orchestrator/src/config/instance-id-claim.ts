@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { StorageType, type KV, type NatsConnection } from "nats";
 import type { Logger } from "pino";
@@ -5,7 +6,7 @@ import { z } from "zod";
 import { aideError } from "@aide/contracts";
 import { decodeJson, encodeJson, orchestratorIdBucketName } from "@aide/runtime";
 
-const SlotSchema = z.object({ pid: z.number().int(), host: z.string(), until: z.number() });
+const SlotSchema = z.object({ pid: z.number().int(), host: z.string(), until: z.number(), token: z.string().optional() });
 
 export interface InstanceIdClaim {
   id: string;
@@ -40,12 +41,13 @@ export async function claimInstanceId(options: ClaimInstanceIdOptions): Promise<
   const now = options.now ?? Date.now;
   const host = safeHost(options.host ?? hostname());
   const kv = await options.connection.jetstream().views.kv(orchestratorIdBucketName, { history: 1, storage: StorageType.File });
-  const value = () => encodeJson({ pid: process.pid, host, until: now() + options.leaseMs });
+  const token = randomBytes(8).toString("hex");
+  const value = () => encodeJson({ pid: process.pid, host, token, until: now() + options.leaseMs });
   for (let slot = 0; slot < maxSlots; slot += 1) {
     const key = `${host}-${slot}`;
     const revision = await takeSlot(kv, key, value, now);
     if (revision === undefined) continue;
-    return holdSlot(kv, key, `orchestrator-${key}`, revision, value, options);
+    return holdSlot(kv, key, `orchestrator-${key}`, revision, value, token, options);
   }
   throw aideError("CONFIG_INVALID", { detail: `all ${maxSlots} orchestrator ids of host ${host} are held by live instances; set AIDE_ORCHESTRATOR_ID` });
 }
@@ -77,27 +79,37 @@ function safeDecode(data: Uint8Array): unknown {
   }
 }
 
-function holdSlot(kv: KV, key: string, id: string, firstRevision: number, value: () => Uint8Array, options: ClaimInstanceIdOptions): InstanceIdClaim {
+function holdSlot(kv: KV, key: string, id: string, firstRevision: number, value: () => Uint8Array, token: string, options: ClaimInstanceIdOptions): InstanceIdClaim {
   let revision = firstRevision;
   let released = false;
-  const renew = async () => {
+  let renewing: Promise<void> | undefined;
+  const renewOnce = async () => {
     try {
       revision = await kv.update(key, value(), revision);
     } catch (error) {
       if (released) return;
-      // A revision mismatch means another instance holds the id now; a bus outage is retried.
       const entry = await kv.get(key).catch(() => undefined);
-      if (entry && entry.revision !== revision) {
-        released = true;
-        clearInterval(timer);
-        options.logger.error({ id }, "another instance took this orchestrator id over; stopping");
-        options.onLost(id);
-      } else {
+      if (entry === undefined || entry === null) {
         options.logger.warn({ err: error, id }, "could not renew the orchestrator id; retrying");
+        return;
       }
+      const holder = SlotSchema.safeParse(safeDecode(entry.value));
+      // A write that timed out may still have landed: the slot is ours while it names our token.
+      if (entry.operation === "PUT" && holder.success && holder.data.token === token) {
+        revision = entry.revision;
+        return;
+      }
+      released = true;
+      clearInterval(timer);
+      options.logger.error({ id }, "another instance took this orchestrator id over; stopping");
+      options.onLost(id);
     }
   };
-  const timer = setInterval(() => void renew(), Math.max(250, Math.floor(options.leaseMs / 3)));
+  const timer = setInterval(() => {
+    // One renewal at a time: two in flight with the same revision would fail each other.
+    if (renewing || released) return;
+    renewing = renewOnce().finally(() => { renewing = undefined; });
+  }, Math.max(250, Math.floor(options.leaseMs / 3)));
   timer.unref();
   return {
     id,
@@ -105,6 +117,7 @@ function holdSlot(kv: KV, key: string, id: string, firstRevision: number, value:
       if (released) return;
       released = true;
       clearInterval(timer);
+      await renewing;
       await kv.delete(key, { previousSeq: revision }).catch(() => undefined);
     },
   };
