@@ -147,10 +147,17 @@ export function createProgram(exit: ExitCodeSink): Command {
 
   sub("bus-config", "write the nats-server config and per-service credentials (docker-compose, external NATS)")
     .requiredOption("--out <dir>", "where to write them")
-    .option("--listen <host>", "the address nats-server listens on", "127.0.0.1")
-    .option("--port <port>", "the bus port", "4233")
+    .option("--listen <host>", "the address nats-server listens on (default 127.0.0.1)")
+    .option("--port <port>", "the bus port (default 4233)")
     .option("--store-dir <dir>", "the JetStream store directory")
-    .action(async (values: { out: string; listen: string; port: string; storeDir?: string }) => report(await (await import("./commands/bus-config.js")).run(values)));
+    .option("--cluster <n>", "write N per-node configs (routes, distinct server names, one JetStream store each)")
+    .option("--host <hosts>", "the nodes' addresses (one for all, or one per node); default 127.0.0.1")
+    .option("--cluster-file <file>", 'JSON {"name":"aide","nodes":[{"host":"10.0.0.1","port":4233,"cluster_port":6233,"monitor_port":8233,"store_dir":"/data/js"}]}')
+    .option("--cluster-port <port>", "route port (+1 per extra node on one host)")
+    .option("--monitor-port <port>", "monitoring port, bound to 127.0.0.1 (+1 per extra node on one host)")
+    .option("--rotate", "new passwords, route secret and certificates even where earlier ones exist")
+    .option("--no-tls", "no TLS on client and route connections (a private network only)")
+    .action(async (values: Record<string, unknown>) => report(await (await import("./commands/bus-config.js")).run(values)));
 
   sub("doctor", "check nats-server, bubblewrap, ripgrep, git, openssl, the model and the build")
     .option("--json", "as JSON")

@@ -11,7 +11,7 @@ export interface BusCertificates {
   keyFile: string;
 }
 
-function openssl(args: string[], cwd: string): void {
+export function openssl(args: string[], cwd: string): void {
   const result = spawnSync("openssl", args, { cwd, encoding: "utf8", timeout: 30_000 });
   if (result.error && (result.error as NodeJS.ErrnoException).code === "ENOENT") {
     throw aideError("UNAVAILABLE", { service: "openssl", detail: "openssl is not installed; it makes the bus's TLS certificate: apt-get install openssl" });

@@ -16,6 +16,10 @@ const stream = eventStreamName;
 const heartbeatResponses = { max: 5000, expires: "1h" };
 const kv = (bucket: string) => [`$KV.${bucket}.>`, `$JS.API.STREAM.INFO.KV_${bucket}`, `$JS.API.STREAM.CREATE.KV_${bucket}`];
 export const memoryBucketName = "aide_memory";
+/** The checkpoints services' cross-host workspace locks (services/checkpoints kv-workspace-lock.ts). */
+export const workspaceLockBucketName = "aide_workspace_locks";
+/** Default orchestrator ids claimed per host (services/orchestrator instance-id-claim.ts). */
+export const orchestratorIdBucketName = "aide_orchestrator_ids";
 
 /** The bus users and what each may do: ARCHITECTURE.md §2, in one table. */
 export function busPermissions(): Record<string, UserPermissions> {
@@ -35,9 +39,13 @@ export function busPermissions(): Record<string, UserPermissions> {
           "agent.model.probe",
           "agent.tools.>",
           "agent.checkpoints.>",
+          // Workspace affinity: which tools/checkpoints instances serve which roots.
+          "$SRV.INFO.aide-tools",
+          "$SRV.INFO.aide-checkpoints",
           "$JS.API.>",
           ...kv(sessionBucketName),
           ...kv(memoryBucketName),
+          ...kv(orchestratorIdBucketName),
         ],
       },
       subscribe: { allow: ["agent.cmd.>", "agent.model.delta.>", "agent.orch.>", "_INBOX_orchestrator.>", discovery] },
@@ -54,8 +62,15 @@ export function busPermissions(): Record<string, UserPermissions> {
       allow_responses: heartbeatResponses,
     },
     checkpoints: {
-      publish: { deny: [">"] },
-      subscribe: { allow: ["agent.checkpoints.>", discovery] },
+      // Only its workspace-lock bucket: take, renew, read and release a lock (never another stream).
+      publish: {
+        allow: [
+          ...kv(workspaceLockBucketName),
+          `$JS.API.DIRECT.GET.KV_${workspaceLockBucketName}.>`,
+          `$JS.API.STREAM.MSG.GET.KV_${workspaceLockBucketName}`,
+        ],
+      },
+      subscribe: { allow: ["agent.checkpoints.>", "_INBOX_checkpoints.>", discovery] },
       allow_responses: heartbeatResponses,
     },
     gateway: {
@@ -65,6 +80,9 @@ export function busPermissions(): Record<string, UserPermissions> {
           "agent.model.list",
           "agent.checkpoints.list",
           "agent.checkpoints.diff",
+          // The same, at the instances serving the workspace's root (workspace affinity).
+          "agent.checkpoints.root.*.list",
+          "agent.checkpoints.root.*.diff",
           "agent.tools.list",
           "$SRV.PING.>",
           "$SRV.PING",

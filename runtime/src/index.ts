@@ -12,3 +12,8 @@ export * from "./wait-for-service.js";
 export * from "./fair-queue.js";
 export * from "./retry-policy.js";
 export * from "./heartbeat.js";
+export * from "./cluster-config.js";
+export * from "./cluster-certificates.js";
+export * from "./bus-certificates.js";
+export * from "./workspace-affinity.js";
+export * from "./workspace-router.js";

@@ -47,6 +47,8 @@ export interface StartServiceOptions {
   maxQueuedPerSession?: number;
   /** How long a request may wait for a handler before it is answered BUSY (default 10 s). */
   maxQueueWaitMs?: number;
+  /** Shown in `$SRV.INFO` (the workspace roots a tools or checkpoints instance serves). */
+  metadata?: Record<string, string>;
 }
 
 export interface RunningService {
@@ -87,6 +89,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     version: options.version,
     description: options.description,
     queue: options.queue,
+    ...(options.metadata ? { metadata: options.metadata } : {}),
   });
 
   for (const endpoint of options.endpoints) {

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -40,5 +40,29 @@ describe("docker-compose.yml", () => {
     for (const name of ["orchestrator", "gateway", "model"]) expect(mounts(name)).not.toContain("/workspace");
     for (const name of ["tools", "checkpoints"]) expect(mounts(name)).toContain(":/workspace");
     expect(mounts("model")).toContain("/var/lib/aide/models:ro");
+  });
+
+  /** Every .ts file's text under a folder (tests excluded). */
+  function sourceText(dir: string): string {
+    return readdirSync(dir).map((name) => {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return sourceText(path);
+      return name.endsWith(".ts") && !name.endsWith(".test.ts") ? readFileSync(path, "utf8") : "";
+    }).join("\n");
+  }
+
+  it.each([...serviceNames])("%s: every AIDE_* setting the file gives is one the code reads", (name) => {
+    const code = sourceText(join(repoRoot, "services", name, "src")) + sourceText(join(repoRoot, "runtime", "src"));
+    for (const key of Object.keys(compose.services[name].environment ?? {})) {
+      expect(code.includes(key), `${name} is given ${key}, which no code reads`).toBe(true);
+    }
+  });
+
+  it("the gateway, bound to the container's network, has TLS and a Host allow-list (it refuses to start otherwise)", () => {
+    const environment = compose.services.gateway.environment ?? {};
+    expect(environment.AIDE_GATEWAY_HOST).toBe("0.0.0.0");
+    expect(environment.AIDE_GATEWAY_TLS_CERT).toBeTruthy();
+    expect(environment.AIDE_GATEWAY_TLS_KEY).toBeTruthy();
+    expect(environment.AIDE_GATEWAY_ALLOWED_HOSTS).toBeTruthy();
   });
 });

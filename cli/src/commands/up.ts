@@ -13,14 +13,15 @@ export function createSupervisor(options: UpOptions, env: NodeJS.ProcessEnv = pr
   const home = aideHome(env);
   const logger = createLogger("supervisor", { level: options.logLevel, destination: openLogDestination(join(home.logDir, "supervisor.log")) });
   const modelsConfig = options.modelsConfig ?? (existsSync(join(home.root, "models.json")) ? join(home.root, "models.json") : undefined);
-  const external = env.AIDE_NATS_URL
+  const external = options.external ?? (env.AIDE_NATS_URL
     ? { url: env.AIDE_NATS_URL, credentialsDir: env.AIDE_NATS_CREDS_DIR ?? join(home.runDir, "credentials"), ...(env.AIDE_NATS_CA ? { caFile: env.AIDE_NATS_CA } : {}) }
-    : undefined;
+    : undefined);
   const supervisor = new Supervisor({
     home,
     natsPort: options.natsPort,
     gatewayPort: options.gatewayPort,
-    workspaceRoots: options.workspaces.length > 0 ? options.workspaces : [process.cwd()],
+    // Part of a stack without tools/checkpoints (an orchestrator host): any workspace the others serve.
+    workspaceRoots: options.workspaces.length > 0 ? options.workspaces : options.services ? [] : [process.cwd()],
     modelsConfig,
     defaultModel: options.model,
     modelDiscovery: options.modelDiscovery ?? env.AIDE_MODEL_DISCOVERY,
@@ -29,6 +30,7 @@ export function createSupervisor(options: UpOptions, env: NodeJS.ProcessEnv = pr
     unsandboxedServices: options.unsandboxedServices,
     allowHomeWorkspace: options.allowHomeWorkspace,
     external,
+    ...(options.services ? { services: options.services } : {}),
     logger,
   });
   return { supervisor, home, logger };
@@ -46,6 +48,14 @@ export async function panelLinkLine(info: StackInfo): Promise<string> {
 }
 
 export function describeStack(info: StackInfo, home: { logDir: string }, panelLink: string): string {
+  if (!info.gatewayUrl) {
+    return [
+      `aide is up (part of a stack: ${Object.keys(info.services).join(", ")}).`,
+      `  bus       ${info.natsUrl}`,
+      `  logs      ${home.logDir}/<service>.log`,
+      `  services  ${Object.entries(info.services).map(([name, pid]) => `${name}:${pid ?? "?"}`).join("  ")}`,
+    ].join("\n");
+  }
   return [
     `aide is up.`,
     `  gateway   ${info.gatewayUrl}   (token: ${info.tokenFile})`,
@@ -96,7 +106,7 @@ export async function run(options: UpOptions): Promise<number> {
     process.exit(1);
   }
   info.services = supervisor.pids();
-  process.stdout.write(describeStack(info, home, await panelLinkLine(info)) + "\nPress Ctrl-C to stop.\n");
+  process.stdout.write(describeStack(info, home, info.gatewayUrl ? await panelLinkLine(info) : "") + "\nPress Ctrl-C to stop.\n");
   const signal = await stopping;
   process.stdout.write(`\n${signal}: draining and stopping every service...\n`);
   await supervisor.stop();

@@ -35,7 +35,7 @@ export function sandboxLauncher(settings: StackSettings, home: string, cgroups: 
   // Every service sees the bus's CA certificate (never its key, which only nats-server reads).
   const readOnly = (name: ServiceName): string[] => [
     ...(settings.caFile ? [settings.caFile] : []),
-    ...(name === "gateway" ? [settings.tokenFile] : name === "model" ? pathsNamedIn(settings.modelsConfig ?? join(settings.aideHome, "models.json")) : []),
+    ...(name === "gateway" ? [settings.tokenFile, ...["AIDE_GATEWAY_TLS_CERT", "AIDE_GATEWAY_TLS_KEY"].flatMap((key) => (process.env[key] ? [process.env[key] as string] : []))] : name === "model" ? pathsNamedIn(settings.modelsConfig ?? join(settings.aideHome, "models.json")) : []),
   ];
   return {
     command(definition, infoFd) {
@@ -49,6 +49,7 @@ export function sandboxLauncher(settings: StackSettings, home: string, cgroups: 
         credentialsFile: settings.credentialFiles[definition.name] ?? "",
         workspaceRoots: settings.workspaceRoots,
         readOnly: readOnly(definition.name),
+        ...(settings.busDir ? { hidden: [settings.busDir] } : {}),
         readWrite: cgroups[definition.name]?.directories ?? [],
         infoFd,
       });

@@ -16,6 +16,8 @@ export interface SandboxLaunch {
   workspaceRoots: string[];
   /** Further files or folders the service must read (its models, the gateway's token). */
   readOnly: string[];
+  /** Further folders hidden (an external bus's credentials and keys); `readOnly` files inside stay visible. */
+  hidden?: string[];
   /** Further folders the service may write (its delegated cgroups). */
   readWrite?: string[];
   /** File descriptor bubblewrap reports the sandboxed child's pid on. */
@@ -58,7 +60,7 @@ export function bwrapArguments(launch: SandboxLaunch): string[] {
   const { profile } = launch;
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
   args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session");
-  const hidden = [launch.home, launch.aideHome].filter((path, index, all) => path && all.indexOf(path) === index && !isInside(path, "/tmp"));
+  const hidden = [launch.home, launch.aideHome, ...(launch.hidden ?? [])].filter((path, index, all) => path && all.indexOf(path) === index && !isInside(path, "/tmp"));
   for (const path of hidden) if (existsSync(path)) args.push("--tmpfs", path);
 
   for (const root of launch.workspaceRoots) {

@@ -20,6 +20,8 @@ export interface StackSettings {
   unsafeNoSandbox: boolean;
   unsandboxedServices: boolean;
   allowHomeWorkspace?: boolean;
+  /** The `aide bus-config` directory of an external bus: hidden in every sandbox but the service's own files. */
+  busDir?: string;
 }
 
 export interface ServiceDefinition {
@@ -84,6 +86,14 @@ const orchestratorDurabilitySettings = [
   "AIDE_STORE_PAUSE_AFTER_MS",
   "AIDE_DISK_FULL_RETRY_MS",
 ];
+/** Cluster settings (README "Running on several machines") passed through when set in the environment of `aide up`. */
+const clusterPassThrough: Record<ServiceName, string[]> = {
+  orchestrator: ["AIDE_LEASE_MS", "AIDE_ORCHESTRATOR_ID"],
+  checkpoints: ["AIDE_CHECKPOINT_LOCK_LEASE_MS"],
+  gateway: ["AIDE_GATEWAY_HOST", "AIDE_GATEWAY_TLS_CERT", "AIDE_GATEWAY_TLS_KEY", "AIDE_GATEWAY_ALLOWED_HOSTS"],
+  model: [],
+  tools: [],
+};
 
 const startOrder: ServiceName[] = ["model", "tools", "checkpoints", "orchestrator", "gateway"];
 
@@ -123,6 +133,6 @@ export function serviceDefinitions(settings: StackSettings, env: NodeJS.ProcessE
     name,
     entry: join(installRoot, "services", name, "dist", "main.js"),
     args: [],
-    env: { ...common(name), ...extra[name] },
+    env: { ...common(name), ...extra[name], ...Object.fromEntries(clusterPassThrough[name].flatMap((key) => (env[key] !== undefined ? [[key, env[key] as string]] : []))) },
   }));
 }

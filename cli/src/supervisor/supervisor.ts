@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import type { NatsConnection } from "nats";
-import { aideError } from "@aide/contracts";
+import { aideError, type ServiceName } from "@aide/contracts";
 import {
   connectBus,
   freePort,
@@ -43,7 +43,9 @@ export interface SupervisorOptions {
    * Use an existing NATS deployment: its URL, a directory with `<service>.json` credentials, and
    * optionally the CA its TLS certificate chains to (AIDE_NATS_CA; without it, no TLS check).
    */
-  external?: { url: string; credentialsDir: string; caFile?: string };
+  external?: { url: string; credentialsDir: string; caFile?: string; busDir?: string };
+  /** Run only these services (`aide up --services`, with `external`); default all five. */
+  services?: ServiceName[];
   logger: Logger;
   readyTimeoutMs?: number;
 }
@@ -52,6 +54,7 @@ export interface StackInfo {
   natsUrl: string;
   /** The CA the bus's certificate chains to (absent: an external NATS without TLS). */
   caFile?: string;
+  /** Empty when this supervisor runs no gateway (`--services` without it). */
   gatewayUrl: string;
   tokenFile: string;
   credentialFiles: Record<string, string>;
@@ -124,9 +127,12 @@ export class Supervisor {
 
     this.throwIfStopped();
     const tokenFile = home.tokenFile;
-    writeFileSync(tokenFile, randomBytes(32).toString("base64url") + "\n", { mode: 0o600 });
-    chmodSync(tokenFile, 0o600);
-    const gatewayPort = this.options.gatewayPort > 0 ? this.options.gatewayPort : await freePort();
+    const withGateway = this.runs("gateway");
+    if (withGateway) {
+      writeFileSync(tokenFile, randomBytes(32).toString("base64url") + "\n", { mode: 0o600 });
+      chmodSync(tokenFile, 0o600);
+    }
+    const gatewayPort = !withGateway ? 0 : this.options.gatewayPort > 0 ? this.options.gatewayPort : await freePort();
 
     const settings: StackSettings = {
       aideHome: home.root,
@@ -143,11 +149,12 @@ export class Supervisor {
       unsafeNoSandbox: this.options.unsafeNoSandbox ?? false,
       unsandboxedServices: unsandboxed,
       allowHomeWorkspace: this.options.allowHomeWorkspace ?? false,
+      ...(this.options.external?.busDir ? { busDir: this.options.external.busDir } : {}),
     };
-    const toolsCgroups = unsandboxed ? undefined : delegateCgroups("tools");
+    const toolsCgroups = unsandboxed || !this.runs("tools") ? undefined : delegateCgroups("tools");
     if (toolsCgroups) this.cgroups.push(toolsCgroups);
     const launcher = unsandboxed ? plainLauncher : sandboxLauncher(settings, process.env.HOME ?? "/root", { tools: toolsCgroups });
-    for (const definition of serviceDefinitions(settings)) {
+    for (const definition of serviceDefinitions(settings).filter((each) => this.runs(each.name))) {
       if (!existsSync(definition.entry)) {
         throw aideError("INTERNAL", { detail: `${definition.entry} is missing: run 'npm run build' first` });
       }
@@ -169,7 +176,7 @@ export class Supervisor {
     this.info = {
       natsUrl,
       ...(caFile ? { caFile } : {}),
-      gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
+      gatewayUrl: withGateway ? `http://127.0.0.1:${gatewayPort}` : "",
       tokenFile,
       credentialFiles,
       services: {},
@@ -200,11 +207,16 @@ export class Supervisor {
   private async checkPorts(): Promise<void> {
     const wanted: Array<{ port: number; role: string; flag: string }> = [];
     if (!this.options.external && this.options.natsPort > 0) wanted.push({ port: this.options.natsPort, role: "NATS", flag: "--nats-port" });
-    if (this.options.gatewayPort > 0) wanted.push({ port: this.options.gatewayPort, role: "gateway", flag: "--gateway-port" });
+    if (this.runs("gateway") && this.options.gatewayPort > 0) wanted.push({ port: this.options.gatewayPort, role: "gateway", flag: "--gateway-port" });
     for (const { port, role, flag } of wanted) {
       if (await portFree(port)) continue;
       throw aideError("PORT_IN_USE", { port, role, flag, owner: describePortOwner(findPortOwner(port)) });
     }
+  }
+
+  /** Whether this supervisor runs that service (all of them unless `services` names a subset). */
+  private runs(name: ServiceName): boolean {
+    return this.options.services === undefined || this.options.services.includes(name);
   }
 
   private throwIfStopped(): void {
@@ -244,7 +256,8 @@ export class Supervisor {
   }
 
   private writeStack(): void {
-    if (!this.info || !this.ownsHome || this.stopped) return;
+    // Without a gateway there is nothing for clients here; the home lock still keeps a second start out.
+    if (!this.info || !this.ownsHome || this.stopped || !this.info.gatewayUrl) return;
     writeStackFile(this.options.home.stackFile, {
       gateway_url: this.info.gatewayUrl,
       token_file: this.info.tokenFile,

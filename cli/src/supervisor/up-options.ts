@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { Command, Option } from "commander";
 import { z } from "zod";
+import { serviceSubsetFlags, serviceSubsetFrom, serviceSubsetUsage, type ServiceSubset } from "./service-subset-options.js";
 
 export const UpOptionsSchema = z.object({
   natsPort: z.coerce.number().int().min(0).max(65535).default(4233),
@@ -16,7 +17,7 @@ export const UpOptionsSchema = z.object({
   /** Accept ~/Documents, ~/Desktop and ~/Downloads themselves as workspaces (the orchestrator's AIDE_ALLOW_HOME_WORKSPACE). */
   allowHomeWorkspace: z.boolean().default(false),
 });
-export type UpOptions = z.infer<typeof UpOptionsSchema>;
+export type UpOptions = z.infer<typeof UpOptionsSchema> & ServiceSubset;
 
 /**
  * One row per `aide up` flag (shared with `aide demo`): its commander flags and help text, the
@@ -48,7 +49,9 @@ export const upOptionRows: UpOptionRow[] = [
   { flags: "--allow-home-workspace", description: "accept ~/Documents, ~/Desktop and ~/Downloads themselves as workspaces (never / or $HOME)", field: "allowHomeWorkspace" },
 ];
 
-export const upEnvironmentNote = "AIDE_NATS_URL + AIDE_NATS_CREDS_DIR use an existing NATS instead of starting nats-server.";
+export const upEnvironmentNote = `AIDE_NATS_URL + AIDE_NATS_CREDS_DIR use an existing NATS instead of starting nats-server.
+Part of a stack on this machine (README "Running on several machines"):
+${serviceSubsetUsage}`;
 
 /** Adds every row of the table to a commander command (`aide up`, `aide demo`). */
 export function addUpOptions(command: Command): Command {
@@ -57,6 +60,9 @@ export function addUpOptions(command: Command): Command {
     if (row.repeatable) option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
     command.addOption(option);
   }
+  // The service-subset flags (service-subset-options.ts), read by serviceSubsetFrom.
+  const placeholder: Record<string, string> = { services: "<list>", nats: "<urls>", "bus-dir": "<dir>" };
+  for (const entry of serviceSubsetFlags) command.addOption(new Option(`--${entry.flag} ${placeholder[entry.flag] ?? "<value>"}`, entry.help));
   return command;
 }
 
@@ -78,7 +84,13 @@ export function upOptionsFrom(values: Record<string, unknown>): UpOptions {
   if (!parsed.success) {
     throw new UpOptionsError(parsed.error.issues.map((issue) => `${flagOf[String(issue.path[0])] ?? String(issue.path[0])}: ${issue.message}`).join("; "));
   }
-  return parsed.data;
+  let subset: ServiceSubset;
+  try {
+    subset = serviceSubsetFrom({ services: values.services, nats: values.nats, "bus-dir": values.busDir }, process.env, parsed.data.workspaces);
+  } catch (error) {
+    throw new UpOptionsError((error as Error).message);
+  }
+  return { ...parsed.data, ...subset };
 }
 
 /** Parses `aide up` flags outside the program (tests, other callers); throws on a bad flag. */

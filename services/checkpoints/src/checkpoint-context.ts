@@ -8,6 +8,7 @@ import { normalizeChangedPath, scanChangedPaths } from "./scan/scan-changed-path
 import { scanWorkspace, type ScanResult } from "./scan/scan-workspace.js";
 import { loadCache, type ShadowRepo } from "./shadow-repo.js";
 import type { FileNode } from "./scan/stat-cache-tree.js";
+import type { CrossHostLock } from "./workspace/kv-workspace-lock.js";
 
 /** What every operation needs besides the repository: injected, no globals. */
 export interface CheckpointContext {
@@ -17,16 +18,18 @@ export interface CheckpointContext {
   logger: Logger;
   /** Wall clock in ms. */
   now: () => number;
+  /** Workspace locks shared with checkpoints services on other hosts; absent: a lock file (one host). */
+  crossHostLock?: CrossHostLock;
 }
 
-export function createCheckpointContext(config: CheckpointConfig, logger: Logger, now: () => number = Date.now): CheckpointContext {
+export function createCheckpointContext(config: CheckpointConfig, logger: Logger, now: () => number = Date.now, crossHostLock?: CrossHostLock): CheckpointContext {
   const sources: string[] = [];
   const excludes: IgnoreRule[] = [];
   for (const pattern of [...config.excludes, ...config.extra_excludes]) {
     const rule = parseIgnoreRule(pattern);
     if (rule) { excludes.push(rule); sources.push(pattern); }
   }
-  return { config, excludes, compiledExcludes: compileRules(excludes, sources), logger, now };
+  return { config, excludes, compiledExcludes: compileRules(excludes, sources), logger, now, ...(crossHostLock ? { crossHostLock } : {}) };
 }
 
 export function newPackWriter(repo: ShadowRepo, context: CheckpointContext, level = context.config.compression_level): PackWriter {

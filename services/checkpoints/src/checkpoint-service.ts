@@ -45,7 +45,7 @@ export class CheckpointService {
     const real = await resolveWorkspace(workspace, this.context.config.workspace_roots);
     let repo = this.repos.get(real);
     if (repo === undefined) {
-      repo = openShadowRepo(real);
+      repo = openShadowRepo(real, this.context.crossHostLock);
       this.repos.set(real, repo);
     }
     return repo;

@@ -48,6 +48,8 @@ export const CheckpointConfigSchema = z
     /** zlib level for stored objects (1 = fastest). `prune` repacks at `repack_level`. */
     compression_level: z.number().int().min(0).max(9).default(1),
     repack_level: z.number().int().min(0).max(9).default(6),
+    /** The cross-host workspace lock: renewed every third of this; a holder silent this long loses it. */
+    lock_lease_ms: z.number().int().min(500).default(15_000),
   })
   .strict();
 export type CheckpointConfig = z.infer<typeof CheckpointConfigSchema>;
@@ -77,6 +79,7 @@ export function loadCheckpointConfig(env: NodeJS.ProcessEnv = process.env, readF
   if (env.AIDE_CHECKPOINT_RESPECT_GITIGNORE) overrides.respect_gitignore = ["1", "true", "yes"].includes(env.AIDE_CHECKPOINT_RESPECT_GITIGNORE);
   if (env.AIDE_CHECKPOINT_TIMEOUT_MS) overrides.commit_timeout_ms = Number(env.AIDE_CHECKPOINT_TIMEOUT_MS);
   if (env.AIDE_CHECKPOINT_KEEP_TASKS) overrides.keep_tasks = Number(env.AIDE_CHECKPOINT_KEEP_TASKS);
+  if (env.AIDE_CHECKPOINT_LOCK_LEASE_MS) overrides.lock_lease_ms = Number(env.AIDE_CHECKPOINT_LOCK_LEASE_MS);
   const parsed = CheckpointConfigSchema.safeParse({ ...raw, ...overrides });
   if (!parsed.success) {
     throw aideError("CONFIG_INVALID", { detail: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });

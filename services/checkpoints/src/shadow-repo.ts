@@ -11,6 +11,7 @@ import { RefStore } from "./git/ref-store.js";
 import { loadStatCache, saveStatCache } from "./scan/stat-cache.js";
 import { emptyCache, type DirNode, type StatCache } from "./scan/stat-cache-tree.js";
 import { WorkspaceLock } from "./workspace/workspace-lock.js";
+import type { CrossHostLock } from "./workspace/kv-workspace-lock.js";
 
 /** Everything the service keeps for one workspace; one instance per real path. */
 export interface ShadowRepo {
@@ -39,9 +40,12 @@ export function shadowGitdir(workspace: string): string {
   return join(workspace, ".aide", "checkpoints", hash);
 }
 
-export function openShadowRepo(workspace: string): ShadowRepo {
+export function openShadowRepo(workspace: string, crossHostLock?: CrossHostLock): ShadowRepo {
   const gitdir = shadowGitdir(workspace);
-  const lock = new WorkspaceLock(join(gitdir, "aide.lock"), { prepare: () => ensureShadowFolders(workspace, gitdir) });
+  const lock = new WorkspaceLock(join(gitdir, "aide.lock"), {
+    prepare: () => ensureShadowFolders(workspace, gitdir),
+    ...(crossHostLock ? { crossHost: { lock: crossHostLock, workspace } } : {}),
+  });
   return { workspace, gitdir, refs: new RefStore(gitdir), objects: new ObjectStore(gitdir), lock };
 }
 

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +8,7 @@ import type { NatsConnection } from "nats";
 import { startTestBus, type TestBus } from "../../../tests/helpers/bus.js";
 import { requestJson, startServiceProcess, type ServiceProcess } from "../../../tests/helpers/service-process.js";
 import { call, callError } from "./helpers.js";
+import { lockKey } from "../src/workspace/kv-workspace-lock.js";
 
 /** Incompressible files, so storing them takes real time. */
 function writeLargeTree(ws: string, folders: number, filesPerFolder: number, bytes: number): void {
@@ -29,7 +30,8 @@ describe("crash safety, timeouts and concurrency (real service over the bus)", (
   let service: ServiceProcess;
   let client: NatsConnection;
   let root: string;
-  const env = () => ({ AIDE_WORKSPACE_ROOTS: root, AIDE_LOG_LEVEL: "info" });
+  // A killed holder's workspace lock (JetStream KV) frees after this lease.
+  const env = () => ({ AIDE_WORKSPACE_ROOTS: root, AIDE_LOG_LEVEL: "info", AIDE_CHECKPOINT_LOCK_LEASE_MS: "2000" });
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), "aide-cp-crash-"));
@@ -50,16 +52,21 @@ describe("crash safety, timeouts and concurrency (real service over the bus)", (
     const first = (await call(client, "agent.checkpoints.commit", { workspace: ws, session: "s1", run: "r1", label: "before" })).checkpoint.id;
     writeLargeTree(ws, 60, 50, 16_384);
     const gitdir = shadowDir(ws);
-    const lockFile = join(gitdir, "aide.lock");
+    const locks = await (await bus.connectAs("tester")).jetstream().views.kv("aide_workspace_locks");
+    const held = async () => (await locks.get(lockKey(realpathSync(ws))))?.operation === "PUT";
 
     const pending = requestJson(client, "agent.checkpoints.commit", { workspace: ws, session: "s1", run: "r1", label: "killed", timeout_ms: 120_000 }, 120_000).catch((error: Error) => error);
-    for (let i = 0; i < 2000 && !existsSync(lockFile); i++) await sleep(5);
-    expect(existsSync(lockFile)).toBe(true);
+    let taken = false;
+    for (let i = 0; i < 2000 && !taken; i++) {
+      taken = await held();
+      if (!taken) await sleep(5);
+    }
+    expect(taken).toBe(true);
     await sleep(150);
     await service.stop("SIGKILL");
     const outcome = await Promise.race([pending, sleep(2000).then(() => "no reply")]);
     expect(outcome).not.toEqual(expect.objectContaining({ ok: true }));
-    expect(existsSync(lockFile)).toBe(true); // left behind by the dead process
+    expect(await held()).toBe(true); // left behind by the dead process, until its lease runs out
 
     service = await startServiceProcess(bus, "checkpoints", { env: env() });
     const listedAfterCrash = await call(client, "agent.checkpoints.list", { workspace: ws, session: "s1" });
@@ -76,7 +83,8 @@ describe("crash safety, timeouts and concurrency (real service over the bus)", (
     const restored = await call(client, "agent.checkpoints.restore", { workspace: ws, session: "s1", checkpoint: first, mode: "files" });
     expect(restored.plan.created_since.length).toBe(3000);
     expect(readdirSync(ws).sort()).toEqual([".aide", "keep.txt"]);
-  });
+    // Two 3,000-file commits, a restore, and the dead holder's lock lease: slow on a loaded machine.
+  }, 150_000);
 
   it("abandons a commit that exceeds its time budget with CHECKPOINT_TIMEOUT, leaving history as it was", async () => {
     const ws = join(root, "slow");

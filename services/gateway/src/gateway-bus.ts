@@ -1,7 +1,7 @@
 import type { NatsConnection } from "nats";
 import type { z } from "zod";
 import { subjects } from "@aide/contracts";
-import { busRequest } from "@aide/runtime";
+import { busRequest, createWorkspaceRouter } from "@aide/runtime";
 
 /** The result type inside a `{ ok, result }` reply schema. */
 export type ResultOf<S extends z.ZodTypeAny> = Extract<z.infer<S>, { ok: true }> extends { result: infer R } ? R : never;
@@ -22,15 +22,24 @@ const busyWaitMs = 60_000;
 const serviceBySubjectArea: Record<string, string> = { cmd: "orchestrator", model: "model", tools: "tools", checkpoints: "checkpoints" };
 
 export function createGatewayBus(connection: NatsConnection, defaultTimeoutMs = 15_000): GatewayBus {
+  // Checkpoint lists and diffs go to an instance serving the workspace (workspace affinity).
+  const checkpoints = createWorkspaceRouter({ connection, service: "aide-checkpoints" });
   return {
-    request(subject, payload, replySchema, options = {}) {
+    async request(subject, payload, replySchema, options = {}) {
       const area = subject.split(".")[1] ?? "";
       const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
-      return busRequest(connection, subject, payload, replySchema, {
-        timeoutMs,
-        service: serviceBySubjectArea[area] ?? area,
-        retry: { deadlineMs: Math.max(timeoutMs, busyWaitMs), noResponders: readOnlySubjects.has(subject) },
-      }) as never;
+      const workspace = (payload as { workspace?: unknown } | undefined)?.workspace;
+      const target = area === "checkpoints" && typeof workspace === "string" ? await checkpoints.subjectFor(subject, workspace) : subject;
+      try {
+        return (await busRequest(connection, target, payload, replySchema, {
+          timeoutMs,
+          service: serviceBySubjectArea[area] ?? area,
+          retry: { deadlineMs: Math.max(timeoutMs, busyWaitMs), noResponders: readOnlySubjects.has(subject) },
+        })) as never;
+      } catch (error) {
+        if (target !== subject && (error as { code?: string }).code === "UNAVAILABLE") checkpoints.forget();
+        throw error;
+      }
     },
     async ping(service, timeoutMs) {
       try {

@@ -42,11 +42,15 @@ export interface GatewayOptions {
   /** Injected for tests; defaults to the bus connection. */
   bus?: GatewayBus;
   now?: () => number;
+  /** Bind address (default 127.0.0.1), HTTPS and the extra Host names: gateway-exposure.ts checked them. */
+  host?: string;
+  tls?: { cert: Buffer; key: Buffer };
+  allowedHosts?: string[];
 }
 
 export interface Gateway {
   app: FastifyInstance;
-  /** Listens on 127.0.0.1 only; resolves with the bound port. */
+  /** Listens on `host` (127.0.0.1 unless configured); resolves with the bound port. */
   listen(): Promise<number>;
   port(): number;
   close(): Promise<void>;
@@ -62,10 +66,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   const version = options.version ?? "0.1.0";
   let boundPort = options.port;
   // requestTimeout bounds a slow sender (the longest bus call, a restore, has 120 s).
-  const app = Fastify({ logger: false, bodyLimit: options.bodyLimitBytes ?? 1 << 20, return503OnClosing: true, requestTimeout: 180_000 });
+  const app = Fastify({ ...(options.tls ? { https: { cert: options.tls.cert, key: options.tls.key } } : {}), logger: false, bodyLimit: options.bodyLimitBytes ?? 1 << 20, return503OnClosing: true, requestTimeout: 180_000 });
   app.removeContentTypeParser("text/plain");
   const browserSessions = createBrowserSessions({ now: options.now });
-  const originPolicy = createOriginPolicy(() => boundPort);
+  const originPolicy = createOriginPolicy(() => boundPort, options.allowedHosts ?? [], options.tls ? "https" : "http");
   const auth = createRequestAuth({
     token: options.token,
     originPolicy,
@@ -92,14 +96,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
   }
   app.get("/api/openapi.json", async () => openApi);
-  registerPanelRoutes(app, { panelDir: options.panelDir, token: options.token, browserSessions, loginCodes });
+  registerPanelRoutes(app, { panelDir: options.panelDir, token: options.token, browserSessions, loginCodes, secureCookie: options.tls !== undefined });
 
   const sockets = attachEventSocket({ server: app.server, auth, connection: options.connection, bus, logger: options.logger.child({ module: "events" }), maxPayloadBytes: options.wsMaxPayloadBytes, hubs: { ringEvents: options.hubRingEvents }, feed: options.wsFeed, maxClients: options.wsMaxClients });
 
   return {
     app,
     async listen() {
-      await app.listen({ host: "127.0.0.1", port: options.port });
+      await app.listen({ host: options.host ?? "127.0.0.1", port: options.port });
       boundPort = (app.server.address() as AddressInfo).port;
       return boundPort;
     },

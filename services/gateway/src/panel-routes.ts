@@ -39,6 +39,8 @@ export interface PanelOptions {
   token: string;
   browserSessions: BrowserSessions;
   loginCodes: LoginCodes;
+  /** The gateway serves HTTPS: the session cookie is `Secure`. */
+  secureCookie?: boolean;
 }
 
 /**
@@ -88,7 +90,7 @@ export function registerPanelRoutes(app: FastifyInstance, options: PanelOptions)
         throw aideError("UNAUTHORIZED");
       }
       const session = options.browserSessions.create();
-      reply.header("set-cookie", `${sessionCookieName}=${session.id}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${session.maxAgeSeconds}`);
+      reply.header("set-cookie", `${sessionCookieName}=${session.id}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${session.maxAgeSeconds}${options.secureCookie ? "; Secure" : ""}`);
       return reply.code(303).header("location", "/").send();
     }
     if (!options.browserSessions.valid(cookieValue(request.headers.cookie, sessionCookieName))) {

@@ -4,9 +4,20 @@ import { serveForwardedCommands } from "./commands/forwarded-commands.js";
 import { configFromEnv } from "./config/orchestrator-config.js";
 import { defaultBackpressure } from "./config/backpressure-settings.js";
 import { createBusOrchestrator } from "./create-orchestrator.js";
+import { claimInstanceId } from "./config/instance-id-claim.js";
 
 await runService("orchestrator", async ({ connection, logger }) => {
   const config = configFromEnv();
+  // No explicit id: claim one no live instance holds, so two instances never resume each other's runs.
+  const claim = config.instanceId
+    ? undefined
+    : await claimInstanceId({
+        connection,
+        logger: logger.child({ module: "instance-id" }),
+        leaseMs: config.leaseMs,
+        onLost: () => process.kill(process.pid, "SIGTERM"),
+      });
+  if (claim) config.instanceId = claim.id;
   const orchestrator = await createBusOrchestrator(connection, config, logger);
   // Resume before answering commands: a decision for a re-offered approval must find its waiter.
   const forwarded = serveForwardedCommands(connection, orchestrator, logger.child({ module: "forwarded" }));
@@ -29,5 +40,6 @@ await runService("orchestrator", async ({ connection, logger }) => {
     forwarded.unsubscribe();
     await orchestrator.stop();
     await service.stop(2_000);
+    await claim?.release();
   };
 });

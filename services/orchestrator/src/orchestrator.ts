@@ -75,6 +75,9 @@ export class Orchestrator {
     const { workspaceRoots: roots, userHome: home, allowHomeWorkspace } = this.seams.config;
     const workspace = checkWorkspace(request.workspace, { roots, home, allowHomeWorkspace });
     if (!request.allow_concurrent) this.refuseBusyWorkspace(workspace, request.session);
+    // No shared filesystem is assumed: a workspace no tools/checkpoints instance serves is refused now.
+    await this.seams.tools.checkWorkspace?.(workspace);
+    await this.seams.checkpoints.checkWorkspace?.(workspace);
     const catalog = mergeCatalog(await this.seams.tools.list());
     let runtime: SessionRuntime;
     if (request.session) {

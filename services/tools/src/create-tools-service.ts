@@ -1,6 +1,6 @@
 import type { NatsConnection } from "nats";
 import type { Logger } from "pino";
-import { defineEndpoint, startService, type RunningService } from "@aide/runtime";
+import { announcedRoots, defineEndpoint, startService, withWorkspaceRoots, workspaceRootsMetadata, type RunningService } from "@aide/runtime";
 import { subjects, toolsCloseSubject, ToolExecRequestSchema, ToolListRequestSchema, ToolPreviewRequestSchema, ToolSessionCloseRequestSchema } from "@aide/contracts";
 import type { CallDependencies } from "./framework/call-dependencies.js";
 import { executeCall } from "./framework/execute-call.js";
@@ -63,7 +63,9 @@ export async function createToolsService(options: ToolsServiceOptions): Promise<
     name: "aide-tools",
     version: toolsServiceVersion,
     description: "Workspace tools behind a path jail; commands in a bubblewrap sandbox",
-    endpoints: [exec, preview, list, close],
+    // Also at agent.tools.root.<token>.* per served root, announced in $SRV.INFO (workspace affinity).
+    endpoints: withWorkspaceRoots([exec, preview, list, close], announcedRoots(dependencies.workspaceRoots)),
+    metadata: workspaceRootsMetadata(announcedRoots(dependencies.workspaceRoots)),
     logger: options.logger,
     maxConcurrent: options.maxConcurrent ?? 16,
     ...(options.maxQueued !== undefined ? { maxQueued: options.maxQueued } : {}),

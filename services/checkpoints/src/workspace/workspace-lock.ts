@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { aideError } from "@aide/contracts";
+import type { CrossHostLock } from "./kv-workspace-lock.js";
 
 /** Identifies this process in lock files, so a lock left by an earlier process with a reused pid is seen as stale. */
 const processToken = randomBytes(8).toString("hex");
@@ -21,6 +22,11 @@ export interface WorkspaceLockOptions {
   now?: () => number;
   /** Makes the lock file's folder exist (checked, never through a symlink) before the lock is taken. */
   prepare?: () => Promise<void>;
+  /**
+   * The lock processes on every host agree on (JetStream KV), keyed by `workspace`. Given, it
+   * replaces the lock file: a pid says nothing about a process on another host.
+   */
+  crossHost?: { lock: CrossHostLock; workspace: string };
 }
 
 function defaultIsAlive(pid: number): boolean {
@@ -35,9 +41,10 @@ function defaultIsAlive(pid: number): boolean {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Serializes work on one workspace: a promise queue inside the process, and a lock file in the
- * shadow repository against other processes. A lock whose owner is dead, is an earlier process
- * with our pid, or is older than `staleAfterMs` is cleared.
+ * Serializes work on one workspace: a promise queue inside the process, and against other
+ * processes either the cross-host KV lock (the service on a bus) or a lock file in the shadow
+ * repository (one host only: a lock whose owner is dead, is an earlier process with our pid, or is
+ * older than `staleAfterMs` is cleared).
  */
 export class WorkspaceLock {
   private tail: Promise<unknown> = Promise.resolve();
@@ -45,8 +52,10 @@ export class WorkspaceLock {
   private readonly staleAfterMs: number;
   private readonly now: () => number;
   private readonly prepare: () => Promise<void>;
+  private readonly crossHost: WorkspaceLockOptions["crossHost"];
 
   constructor(private readonly lockPath: string, options: WorkspaceLockOptions = {}) {
+    this.crossHost = options.crossHost;
     this.prepare = options.prepare ?? (async () => { await mkdir(dirname(lockPath), { recursive: true }); });
     this.isAlive = options.isAlive ?? defaultIsAlive;
     this.staleAfterMs = options.staleAfterMs ?? 10 * 60_000;
@@ -61,6 +70,15 @@ export class WorkspaceLock {
     this.tail = previous.then(() => mine);
     try {
       await abortable(previous, signal);
+      if (this.crossHost) {
+        await this.prepare();
+        const releaseShared = await this.crossHost.lock.acquire(this.crossHost.workspace, signal);
+        try {
+          return await work();
+        } finally {
+          await releaseShared();
+        }
+      }
       await this.acquireFile(signal);
       try {
         return await work();

@@ -16,9 +16,20 @@ import {
   modelDeltaSubject,
   subjects,
 } from "@aide/contracts";
-import { busRequest, decodeJson, encodeJson, type HeartbeatPolicy, type RetryPolicy } from "@aide/runtime";
+import { busRequest, createWorkspaceRouter, decodeJson, encodeJson, type HeartbeatPolicy, type RetryPolicy, type WorkspaceRouter } from "@aide/runtime";
 import { defaultBackpressure, type BackpressureSettings } from "../config/backpressure-settings.js";
 import type { CheckpointsPort, EgressJournal, ModelPort, ToolsPort } from "./service-ports.js";
+
+/** A request on the subject of the instances serving `workspace`; a vanished instance makes the router ask again. */
+async function routed<T>(router: WorkspaceRouter, subject: string, workspace: string, send: (subject: string) => Promise<T>): Promise<T> {
+  const target = await router.subjectFor(subject, workspace);
+  try {
+    return await send(target);
+  } catch (error) {
+    if ((error as { code?: string }).code === "UNAVAILABLE") router.forget();
+    throw error;
+  }
+}
 
 export interface BusPortTimeouts {
   modelTimeoutMs: number;
@@ -130,9 +141,12 @@ export function busModelPort(connection: NatsConnection, timeouts: BusPortTimeou
   };
 }
 
-export function busToolsPort(connection: NatsConnection, timeouts: BusPortTimeouts): ToolsPort {
+export function busToolsPort(connection: NatsConnection, timeouts: BusPortTimeouts, router: WorkspaceRouter = createWorkspaceRouter({ connection, service: "aide-tools" })): ToolsPort {
   const policies = portPolicies(timeouts);
   return {
+    async checkWorkspace(workspace) {
+      await router.subjectFor(subjects.tools.exec, workspace);
+    },
     async list() {
       const result = await busRequest(connection, subjects.tools.list, {}, ToolListReplySchema, {
         timeoutMs: 10_000,
@@ -145,11 +159,13 @@ export function busToolsPort(connection: NatsConnection, timeouts: BusPortTimeou
       await busRequest(connection, toolsCloseSubject, { session }, ToolSessionCloseReplySchema, { timeoutMs: 15_000, service: "tools", retry: policies.retry({ deadlineMs: 20_000, noResponders: true }) });
     },
     async preview(session, workspace, call) {
-      return busRequest(connection, subjects.tools.preview, { session, workspace, call }, ToolPreviewReplySchema, {
-        timeoutMs: 60_000,
-        service: "tools",
-        retry: policies.retry({ noResponders: true }),
-      });
+      return routed(router, subjects.tools.preview, workspace, (subject) =>
+        busRequest(connection, subject, { session, workspace, call }, ToolPreviewReplySchema, {
+          timeoutMs: 60_000,
+          service: "tools",
+          retry: policies.retry({ noResponders: true }),
+        }),
+      );
     },
     async exec(session, workspace, call, options) {
       // A command's request lasts its own timeout plus a margin, not the tool ceiling; the
@@ -166,40 +182,51 @@ export function busToolsPort(connection: NatsConnection, timeouts: BusPortTimeou
         ...(options.expectedDigests ? { expected_digests: options.expectedDigests } : {}),
       };
       // The tools service runs a call id once (its call store), so a no-responder retry cannot run it twice.
-      return busRequest(connection, subjects.tools.exec, body, ToolExecReplySchema, {
-        timeoutMs: callTimeoutMs + 10_000,
-        service: "tools",
-        retry: policies.retry({ deadlineMs: Math.max(callTimeoutMs + 10_000, policies.settings.busyWaitMs), noResponders: true }),
-        heartbeat: policies.heartbeat(true),
-      });
+      return routed(router, subjects.tools.exec, workspace, (subject) =>
+        busRequest(connection, subject, body, ToolExecReplySchema, {
+          timeoutMs: callTimeoutMs + 10_000,
+          service: "tools",
+          retry: policies.retry({ deadlineMs: Math.max(callTimeoutMs + 10_000, policies.settings.busyWaitMs), noResponders: true }),
+          heartbeat: policies.heartbeat(true),
+        }),
+      );
     },
   };
 }
 
-export function busCheckpointsPort(connection: NatsConnection, timeouts: BusPortTimeouts): CheckpointsPort {
+export function busCheckpointsPort(connection: NatsConnection, timeouts: BusPortTimeouts, router: WorkspaceRouter = createWorkspaceRouter({ connection, service: "aide-checkpoints" })): CheckpointsPort {
   const policies = portPolicies(timeouts);
   return {
+    async checkWorkspace(workspace) {
+      await router.subjectFor(subjects.checkpoints.commit, workspace);
+    },
     async commit(request) {
       const timeoutMs = request.timeout_ms ?? timeouts.checkpointTimeoutMs;
       // A checkpoint snapshots the workspace as it is: sending one that was never delivered (no responder) again is harmless.
-      const result = await busRequest(connection, subjects.checkpoints.commit, { ...request, timeout_ms: timeoutMs }, CheckpointCommitReplySchema, {
-        timeoutMs: timeoutMs + 5_000,
-        service: "checkpoints",
-        retry: policies.retry({ deadlineMs: Math.max(timeoutMs + 5_000, policies.settings.busyWaitMs), noResponders: true }),
-      });
+      const result = await routed(router, subjects.checkpoints.commit, request.workspace, (subject) =>
+        busRequest(connection, subject, { ...request, timeout_ms: timeoutMs }, CheckpointCommitReplySchema, {
+          timeoutMs: timeoutMs + 5_000,
+          service: "checkpoints",
+          retry: policies.retry({ deadlineMs: Math.max(timeoutMs + 5_000, policies.settings.busyWaitMs), noResponders: true }),
+        }),
+      );
       return result.checkpoint;
     },
     async restore(request) {
       // A restore changes the workspace: BUSY (refused before it ran) is retried, a no-responder is not.
-      return busRequest(connection, subjects.checkpoints.restore, request, CheckpointRestoreReplySchema, {
-        timeoutMs: timeouts.checkpointTimeoutMs + 5_000,
-        service: "checkpoints",
-        retry: policies.retry({ deadlineMs: timeouts.checkpointTimeoutMs + 5_000, noResponders: false }),
-      });
+      return routed(router, subjects.checkpoints.restore, request.workspace, (subject) =>
+        busRequest(connection, subject, request, CheckpointRestoreReplySchema, {
+          timeoutMs: timeouts.checkpointTimeoutMs + 5_000,
+          service: "checkpoints",
+          retry: policies.retry({ deadlineMs: timeouts.checkpointTimeoutMs + 5_000, noResponders: false }),
+        }),
+      );
     },
     async prune(workspace) {
       // The service bounds a prune at 10 minutes; it runs after the run has ended, off its path.
-      await busRequest(connection, subjects.checkpoints.prune, { workspace }, CheckpointPruneReplySchema, { timeoutMs: 11 * 60_000, service: "checkpoints" });
+      await routed(router, subjects.checkpoints.prune, workspace, (subject) =>
+        busRequest(connection, subject, { workspace }, CheckpointPruneReplySchema, { timeoutMs: 11 * 60_000, service: "checkpoints" }),
+      );
     },
   };
 }

@@ -51,11 +51,15 @@ export interface ToolsPort {
   close?(session: string): Promise<void>;
   preview(session: string, workspace: string, call: ToolCall): Promise<ToolPreview>;
   exec(session: string, workspace: string, call: ToolCall, options: ToolsExecOptions): Promise<ToolResult>;
+  /** Throws WORKSPACE_NOT_SERVED when the tools instances on the bus serve other roots only (workspace affinity). */
+  checkWorkspace?(workspace: string): Promise<void>;
 }
 
 export type CheckpointRestoreResult = z.infer<typeof CheckpointRestoreResultSchema>;
 
 export interface CheckpointsPort {
+  /** Throws WORKSPACE_NOT_SERVED when the checkpoints instances on the bus serve other roots only. */
+  checkWorkspace?(workspace: string): Promise<void>;
   commit(request: CheckpointCommitRequest): Promise<Checkpoint>;
   restore(request: CheckpointRestoreRequest): Promise<CheckpointRestoreResult>;
   /** Keeps the workspace's shadow repository bounded (the last N tasks, repacked). */

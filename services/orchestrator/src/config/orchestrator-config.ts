@@ -1,4 +1,3 @@
-import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { aideError } from "@aide/contracts";
 import { backpressureFromEnv, type BackpressureSettings } from "./backpressure-settings.js";
@@ -24,8 +23,9 @@ export interface OrchestratorConfig {
   /** Context budget in characters when the model does not say (`AIDE_CONTEXT_CHARS`). */
   contextChars: number;
   /**
-   * This instance's identity (`AIDE_ORCHESTRATOR_ID`, default from the host name): runs are owned
-   * by it, and a restart with the same id resumes them at once. Give each instance its own.
+   * This instance's identity (`AIDE_ORCHESTRATOR_ID`): runs are owned by it, and a restart with the
+   * same id resumes them at once. Unset (empty here), main claims `orchestrator-<host>-<n>` on the
+   * bus (instance-id-claim.ts), unique among live instances.
    */
   instanceId: string;
   /** How long a run's ownership lasts without renewal (`AIDE_LEASE_MS`); another instance takes over after it. */
@@ -52,7 +52,8 @@ function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
 }
 
 function instanceIdFrom(env: NodeJS.ProcessEnv): string {
-  const raw = env.AIDE_ORCHESTRATOR_ID || `orchestrator-${hostname()}`;
+  if (!env.AIDE_ORCHESTRATOR_ID) return "";
+  const raw = env.AIDE_ORCHESTRATOR_ID;
   const safe = raw.replace(/[^A-Za-z0-9_-]/g, "-").slice(0, 64);
   if (safe === "") throw aideError("CONFIG_INVALID", { detail: "AIDE_ORCHESTRATOR_ID must contain letters or digits" });
   return safe;
