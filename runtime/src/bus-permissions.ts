@@ -39,17 +39,18 @@ export function busPermissions(): Record<string, UserPermissions> {
     },
     model: {
       publish: { allow: ["agent.model.delta.>"] },
-      subscribe: { allow: ["agent.model.chat", "agent.model.list", "agent.model.abort", "agent.model.probe", "agent.model.reload", discovery] },
+      // Its own inbox: a reply over the max payload is sent as a chain of requests (chunked-transfer.ts).
+      subscribe: { allow: ["agent.model.chat", "agent.model.list", "agent.model.abort", "agent.model.probe", "agent.model.reload", "_INBOX_model.>", discovery] },
       allow_responses: true,
     },
     tools: {
       publish: { deny: [">"] },
-      subscribe: { allow: ["agent.tools.>", discovery] },
+      subscribe: { allow: ["agent.tools.>", "_INBOX_tools.>", discovery] },
       allow_responses: true,
     },
     checkpoints: {
       publish: { deny: [">"] },
-      subscribe: { allow: ["agent.checkpoints.>", discovery] },
+      subscribe: { allow: ["agent.checkpoints.>", "_INBOX_checkpoints.>", discovery] },
       allow_responses: true,
     },
     gateway: {

@@ -9,3 +9,5 @@ export * from "./nats-config.js";
 export * from "./nats-server.js";
 export * from "./run-service.js";
 export * from "./wait-for-service.js";
+export * from "./chunked-transfer.js";
+export * from "./shutdown-settings.js";

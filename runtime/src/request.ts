@@ -1,6 +1,7 @@
 import type { NatsConnection } from "nats";
 import type { z } from "zod";
 import { AideError, aideError, type ErrorBody } from "@aide/contracts";
+import { requestLarge } from "./chunked-transfer.js";
 import { decodeJson, encodeJson } from "./codec.js";
 import { formatZodError } from "./service.js";
 
@@ -24,9 +25,10 @@ export async function busRequest<S extends z.ZodTypeAny>(
   const service = options.service ?? subject.split(".")[1] ?? subject;
   let data: Uint8Array;
   try {
-    const message = await connection.request(subject, encodeJson(payload), { timeout: options.timeoutMs ?? 30_000 });
-    data = message.data;
+    // Bodies over the server's max payload travel in chunks (chunked-transfer.ts).
+    data = await requestLarge(connection, subject, encodeJson(payload), { timeoutMs: options.timeoutMs ?? 30_000 });
   } catch (error) {
+    if (error instanceof AideError) throw error;
     const code = (error as { code?: string }).code;
     if (code === "503") throw aideError("UNAVAILABLE", { service, detail: "no responder" }, { reason: "no_responder" });
     if (code === "TIMEOUT") throw aideError("UNAVAILABLE", { service, detail: `no reply within ${options.timeoutMs ?? 30_000} ms` }, { reason: "timeout" });
