@@ -10,6 +10,8 @@ export interface UserPermissions {
 const stream = eventStreamName;
 const kv = (bucket: string) => [`$KV.${bucket}.>`, `$JS.API.STREAM.INFO.KV_${bucket}`, `$JS.API.STREAM.CREATE.KV_${bucket}`];
 export const memoryBucketName = "aide_memory";
+/** The object store holding session records too large for one KV value (orchestrator only). */
+export const sessionOverflowBucketName = "aide_session_overflow";
 
 /** The bus users and what each may do: ARCHITECTURE.md §2, in one table. */
 export function busPermissions(): Record<string, UserPermissions> {
@@ -32,6 +34,7 @@ export function busPermissions(): Record<string, UserPermissions> {
           "$JS.API.>",
           ...kv(sessionBucketName),
           ...kv(memoryBucketName),
+          `$O.${sessionOverflowBucketName}.>`,
         ],
       },
       subscribe: { allow: ["agent.cmd.>", "agent.model.delta.>", "agent.orch.>", "_INBOX_orchestrator.>", discovery] },

@@ -1,4 +1,4 @@
-import type { KV } from "nats";
+import type { SessionKv } from "./spilling-kv.js";
 import { decodeJson, encodeJson } from "@aide/runtime";
 import { SessionRecordSchema, isActive, type SessionRecord } from "./session-record.js";
 
@@ -44,7 +44,7 @@ export function encodeRecord(record: SessionRecord): Uint8Array {
   return data;
 }
 
-export function kvSessionStore(kv: KV): SessionStore {
+export function kvSessionStore(kv: SessionKv): SessionStore {
   const chains = new Map<string, Promise<void>>();
   return {
     async get(id) {
