@@ -23,6 +23,6 @@ await runService("orchestrator", async ({ connection, logger }) => {
   return async () => {
     forwarded.unsubscribe();
     await orchestrator.stop();
-    await service.stop(2_000);
+    await service.stop();
   };
 });
