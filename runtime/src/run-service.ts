@@ -3,10 +3,7 @@ import type { Logger } from "pino";
 import { busConfigFromEnv, type BusConfig } from "./bus-config.js";
 import { connectBus } from "./connect-bus.js";
 import { createLogger } from "./logger.js";
-import { shutdownGraceMsFromEnv } from "./shutdown-settings.js";
-
-/** Time past the grace for aborting what is left, answering it, and draining the bus connection. */
-const shutdownMarginMs = 5_000;
+import { shutdownGraceMsFromEnv, shutdownMarginMs } from "./shutdown-settings.js";
 
 export interface ServiceMainContext {
   connection: NatsConnection;

@@ -51,7 +51,7 @@ export interface RunningService {
   /**
    * Stops taking requests (the endpoints leave their queue group at once, so the bus sends new
    * ones to another instance or answers no-responders), lets in-flight handlers finish for
-   * `timeoutMs` (default `AIDE_SHUTDOWN_GRACE_MS`, 10 s), then aborts them and answers every
+   * `timeoutMs` (default `AIDE_SHUTDOWN_GRACE_MS`, 5 s), then aborts them and answers every
    * request still unanswered UNAVAILABLE (`reason: "shutting_down"`, a retry hint). Resolves when
    * every request it took has had its answer.
    */

@@ -1,12 +1,18 @@
 import { aideError, type AideError } from "@aide/contracts";
 
 /** How long a stopping service lets in-flight requests finish before it answers them itself. */
-export const defaultShutdownGraceMs = 10_000;
+export const defaultShutdownGraceMs = 5_000;
 
 /** What a client waits before asking again (another instance, or this one restarted). */
 export const shutdownRetryAfterMs = 1_000;
 
-/** `AIDE_SHUTDOWN_GRACE_MS` (milliseconds, 0 or more), default 10 s. */
+/**
+ * Past the grace a stopping process needs this long at most to abort what is left, answer it and
+ * drain its bus connection; the supervisor waits grace + this (+ 1 s) before SIGKILL.
+ */
+export const shutdownMarginMs = 3_000;
+
+/** `AIDE_SHUTDOWN_GRACE_MS` (milliseconds, 0 to 600000), default 5 s. */
 export function shutdownGraceMsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.AIDE_SHUTDOWN_GRACE_MS;
   if (raw === undefined || raw === "") return defaultShutdownGraceMs;

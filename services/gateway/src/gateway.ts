@@ -50,7 +50,7 @@ export interface Gateway {
   /**
    * Graceful stop: WebSockets get a close frame (1001, with the reason), new requests are
    * refused (503 UNAVAILABLE, `Connection: close`), idle keep-alive connections are closed, and
-   * in-flight requests may finish for `graceMs` (default `AIDE_SHUTDOWN_GRACE_MS`, 10 s); those
+   * in-flight requests may finish for `graceMs` (default `AIDE_SHUTDOWN_GRACE_MS`, 5 s); those
    * still waiting on the bus then answer 503 UNAVAILABLE (`reason: "shutting_down"`). Every
    * request gets a response.
    */
@@ -120,7 +120,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (!(await drain.idle(graceMs))) {
         logger.warn({ in_flight: drain.inFlight(), grace_ms: graceMs }, "requests outlived the shutdown grace; answering them UNAVAILABLE");
         drain.abortAll();
-        await drain.idle(2_000);
+        await drain.idle(1_000);
       }
       // A connection still open now has nothing left to answer (its client went quiet).
       const timer = setTimeout(() => app.server.closeAllConnections(), 1_000);
