@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Msg, NatsConnection } from "nats";
+import WebSocket from "ws";
+import { eventStreamName } from "@aide/contracts";
 import { startTestBus, type TestBus } from "../../../tests/helpers/bus.js";
 import { startServiceProcess } from "../../../tests/helpers/service-process.js";
 import { until } from "./gateway-harness.js";
@@ -24,15 +26,22 @@ describe("graceful shutdown of the gateway process", () => {
   beforeAll(async () => {
     bus = await startTestBus();
     responder = await bus.connectAs("tester");
-    responder.subscribe("agent.cmd.status", { callback: (_error, message) => held.push(message) });
+    responder.subscribe("agent.cmd.status", {
+      callback: (_error, message) => {
+        // The WebSocket's own lookup of pending approvals is held too, but not counted.
+        if (!new TextDecoder().decode(message.data).includes("wssession")) held.push(message);
+      },
+    });
     await responder.flush();
+    const manager = await responder.jetstreamManager();
+    await manager.streams.add({ name: eventStreamName, subjects: ["agent.evt.>"] });
   });
   afterAll(async () => {
     await bus?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("answers all 20 in-flight requests (finished or 503 UNAVAILABLE) and exits 0", async () => {
+  it("answers all 20 in-flight requests (finished or 503 UNAVAILABLE), closes the WebSocket with 1001 and a reason, and exits 0", async () => {
     const tokenFile = join(dir, "gateway.token");
     writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
     const gateway = await startServiceProcess(bus, "gateway", {
@@ -48,11 +57,18 @@ describe("graceful shutdown of the gateway process", () => {
         .catch((error: Error) => ({ status: 0, body: { error: { code: "NO_RESPONSE", message: error.message } } })),
     );
     await until(() => (held.length >= 20 ? true : undefined), "20 status calls held on the bus", 60_000);
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/api/events?session=wssession&since=0`, { headers: { authorization: `Bearer ${token}` } });
+    const closedSocket = new Promise<{ code: number; reason: string }>((resolve) => socket.once("close", (code, reason) => resolve({ code, reason: reason.toString() })));
+    await new Promise<void>((resolve, reject) => {
+      socket.once("open", () => resolve());
+      socket.once("error", reject);
+    });
 
     gateway.child.kill("SIGTERM");
     // Within the grace the orchestrator (here: the test) answers five of them.
     for (const message of held.slice(0, 5)) message.respond(JSON.stringify({ ok: false, error: { code: "SESSION_NOT_FOUND", message: "No session with id x" } }));
     const results = await Promise.all(responses);
+    const closing = await closedSocket;
     const code = await exited;
 
     expect(results.filter((result) => result.status === 0)).toEqual([]);
@@ -63,6 +79,8 @@ describe("graceful shutdown of the gateway process", () => {
       expect(result.body.error?.code).toBe("UNAVAILABLE");
       expect(result.body.error?.message).toMatch(/shutting down/);
     }
+    expect(closing.code).toBe(1001);
+    expect(closing.reason).toMatch(/shutting down/);
     expect(code).toBe(0);
     expect(gateway.logs()).toContain("requests outlived the shutdown grace");
   }, 120_000);
