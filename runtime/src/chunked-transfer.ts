@@ -126,7 +126,7 @@ async function pullChunks(connection: NatsConnection, first: Msg, announced: Ann
 
 export interface LargeRequestOptions {
   timeoutMs: number;
-  /** The largest reply accepted; default `defaultMaxMessageBytes`. */
+  /** The largest reply accepted; default `AIDE_BUS_MAX_MESSAGE_BYTES` or `defaultMaxMessageBytes`. */
   maxReplyBytes?: number;
 }
 
@@ -158,7 +158,7 @@ export async function requestLarge(connection: NatsConnection, subject: string, 
   }
   const announced = announcementOf(reply, "reply");
   if (announced === undefined) return reply.data;
-  const limit = options.maxReplyBytes ?? defaultMaxMessageBytes;
+  const limit = options.maxReplyBytes ?? maxMessageBytesFromEnv();
   if (announced.size > limit) throw aideError("PAYLOAD_TOO_LARGE", { size: announced.size, limit });
   return (await pullChunks(connection, reply, announced, step())).data;
 }
