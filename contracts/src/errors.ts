@@ -79,6 +79,7 @@ export const errorCatalog = {
   WORKSPACE_BUSY: "The workspace {workspace} already has a run in progress: session {session}; wait for it to end, abort it (aide sessions shows it), or start with allow_concurrent: true",
   INTERRUPTED: "The {service} service stopped answering while it handled the request ({detail}); whether it finished is unknown",
   BUS_UNVERIFIED: "The bus at {url} did not prove it is this stack's ({detail}); not connecting. Its TLS certificate must chain to {ca}: another process may hold the NATS port",
+  TRANSFER_FAILED: "A {size}-byte message sent over the bus in chunks could not be reassembled: {detail}",
   INTERNAL: "Internal error: {detail}",
 } as const;
 

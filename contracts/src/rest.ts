@@ -65,6 +65,8 @@ export const wsCloseCodes = {
   resume: 4008,
   sessionNotFound: 4404,
   unavailable: 4503,
+  /** The gateway is shutting down (the standard "going away"): reconnect, with `since`. */
+  goingAway: 1001,
 } as const;
 
 /** `$AIDE_HOME/stack.json`, written by the supervisor at `aide up`: how clients find the stack. */

@@ -20,6 +20,8 @@ export const memoryBucketName = "aide_memory";
 export const workspaceLockBucketName = "aide_workspace_locks";
 /** Default orchestrator ids claimed per host (services/orchestrator instance-id-claim.ts). */
 export const orchestratorIdBucketName = "aide_orchestrator_ids";
+/** The object store holding session records too large for one KV value (orchestrator only). */
+export const sessionOverflowBucketName = "aide_session_overflow";
 
 /** The bus users and what each may do: ARCHITECTURE.md §2, in one table. */
 export function busPermissions(): Record<string, UserPermissions> {
@@ -46,6 +48,7 @@ export function busPermissions(): Record<string, UserPermissions> {
           ...kv(sessionBucketName),
           ...kv(memoryBucketName),
           ...kv(orchestratorIdBucketName),
+          `$O.${sessionOverflowBucketName}.>`,
         ],
       },
       subscribe: { allow: ["agent.cmd.>", "agent.model.delta.>", "agent.orch.>", "_INBOX_orchestrator.>", discovery] },
@@ -53,12 +56,13 @@ export function busPermissions(): Record<string, UserPermissions> {
     },
     model: {
       publish: { allow: ["agent.model.delta.>"] },
-      subscribe: { allow: ["agent.model.chat", "agent.model.list", "agent.model.abort", "agent.model.probe", "agent.model.reload", discovery] },
+      // Its own inbox: a reply over the max payload is sent as a chain of requests (chunked-transfer.ts).
+      subscribe: { allow: ["agent.model.chat", "agent.model.list", "agent.model.abort", "agent.model.probe", "agent.model.reload", "_INBOX_model.>", discovery] },
       allow_responses: heartbeatResponses,
     },
     tools: {
       publish: { deny: [">"] },
-      subscribe: { allow: ["agent.tools.>", discovery] },
+      subscribe: { allow: ["agent.tools.>", "_INBOX_tools.>", discovery] },
       allow_responses: heartbeatResponses,
     },
     checkpoints: {

@@ -17,3 +17,5 @@ export * from "./cluster-certificates.js";
 export * from "./bus-certificates.js";
 export * from "./workspace-affinity.js";
 export * from "./workspace-router.js";
+export * from "./chunked-transfer.js";
+export * from "./shutdown-settings.js";

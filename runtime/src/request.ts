@@ -1,6 +1,7 @@
 import { createInbox, headers as natsHeaders, type Msg, type NatsConnection } from "nats";
 import type { z } from "zod";
 import { AideError, aideError, type ErrorBody } from "@aide/contracts";
+import { completeReply, fitsOneMessage, requestLarge } from "./chunked-transfer.js";
 import { decodeJson, encodeJson } from "./codec.js";
 import { formatZodError } from "./service.js";
 import { heartbeatHeader, heartbeatRequestHeader } from "./heartbeat.js";
@@ -59,10 +60,14 @@ async function requestOnce(
 ): Promise<unknown> {
   let replyData: Uint8Array;
   try {
-    const message = heartbeat === undefined
-      ? await connection.request(subject, data, { timeout: timeoutMs })
-      : await requestWithHeartbeats(connection, subject, data, timeoutMs, heartbeat, service);
-    replyData = message.data;
+    // Bodies over the server's max payload travel in chunks (chunked-transfer.ts). Heartbeats ride
+    // on a request that fits one message; a chunked request waits on its timeout alone.
+    if (heartbeat !== undefined && fitsOneMessage(connection, data)) {
+      const message = await requestWithHeartbeats(connection, subject, data, timeoutMs, heartbeat, service);
+      replyData = await completeReply(connection, message, { timeoutMs });
+    } else {
+      replyData = await requestLarge(connection, subject, data, { timeoutMs });
+    }
   } catch (error) {
     if (error instanceof AideError) throw error;
     const code = (error as { code?: string }).code;

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { busConfigFromEnv, type BusConfig } from "./bus-config.js";
 import { connectBus } from "./connect-bus.js";
 import { createLogger } from "./logger.js";
+import { shutdownGraceMsFromEnv, shutdownMarginMs } from "./shutdown-settings.js";
 
 export interface ServiceMainContext {
   connection: NatsConnection;
@@ -17,7 +18,8 @@ export type ServiceStopper = () => Promise<void>;
 
 /**
  * The process entry of every service: logger, bus connection with the service's own credentials,
- * start, then drain on SIGTERM/SIGINT. An uncaught error is logged; the process exits non-zero so
+ * start, then on SIGTERM/SIGINT: stop (the service stops taking requests and answers every one it
+ * took within `AIDE_SHUTDOWN_GRACE_MS`), drain the bus connection, exit 0. An uncaught error is logged; the process exits non-zero so
  * the supervisor restarts it with back-off.
  */
 export async function runService(name: string, main: (context: ServiceMainContext) => Promise<ServiceStopper>): Promise<void> {
@@ -32,7 +34,9 @@ export async function runService(name: string, main: (context: ServiceMainContex
   });
   let connection: NatsConnection;
   let stop: ServiceStopper;
+  let graceMs: number;
   try {
+    graceMs = shutdownGraceMsFromEnv();
     const bus = busConfigFromEnv();
     connection = await connectBus({ config: bus, name: `aide-${name}`, logger: logger.child({ module: "bus" }) });
     stop = await main({ connection, logger, bus, signal: controller.signal });
@@ -47,9 +51,16 @@ export async function runService(name: string, main: (context: ServiceMainContex
   const shutdown = async (signalName: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal: signalName }, "draining");
+    // The stop answers every request it took within the grace (+ a moment to abort and answer
+    // the rest); this bound is for a stop that hangs anyway (a wedged dependency).
+    const bound = graceMs + shutdownMarginMs;
+    logger.info({ signal: signalName, grace_ms: graceMs, bound_ms: bound }, "draining");
     controller.abort();
-    const force = setTimeout(() => process.exit(0), 10_000);
+    const force = setTimeout(() => {
+      logger.error({ bound_ms: bound }, "the stop did not finish within its bound; exiting anyway");
+      logger.flush();
+      process.exit(1);
+    }, bound);
     force.unref();
     try {
       await stop();

@@ -1,10 +1,12 @@
-import type { NatsConnection, ServiceMsg, Service } from "nats";
+import type { Msg, NatsConnection, ServiceMsg, Service } from "nats";
 import type { Logger } from "pino";
 import type { z } from "zod";
 import { aideError, type AideError, type ErrorBody } from "@aide/contracts";
+import { maxMessageBytesFromEnv, receiveLarge, respondLarge } from "./chunked-transfer.js";
 import { decodeJson, encodeJson, errorReply, okReply } from "./codec.js";
 import { createFairQueue } from "./fair-queue.js";
 import { startHeartbeats } from "./heartbeat.js";
+import { shutdownGraceMsFromEnv, shuttingDownError } from "./shutdown-settings.js";
 
 export interface HandlerContext {
   subject: string;
@@ -37,7 +39,10 @@ export interface StartServiceOptions {
   logger: Logger;
   /** Queue group so several instances share the work; default "q" (NATS micro's default). */
   queue?: string;
-  /** The largest request accepted; default the server's max payload. */
+  /**
+   * The largest request accepted, whole (one over the server's max payload arrives in chunks);
+   * default `AIDE_BUS_MAX_MESSAGE_BYTES` or 64 MiB. Replies have the same bound.
+   */
   maxRequestBytes?: number;
   /** Concurrent handlers at most (default 64); past it requests wait their turn, fairly per session. */
   maxConcurrent?: number;
@@ -53,7 +58,13 @@ export interface StartServiceOptions {
 
 export interface RunningService {
   service: Service;
-  /** Resolves when in-flight handlers have finished (bounded by timeoutMs). */
+  /**
+   * Stops taking requests (the endpoints leave their queue group at once, so the bus sends new
+   * ones to another instance or answers no-responders), lets in-flight handlers finish for
+   * `timeoutMs` (default `AIDE_SHUTDOWN_GRACE_MS`, 5 s), then aborts them and answers every
+   * request still unanswered UNAVAILABLE (`reason: "shutting_down"`, a retry hint). Resolves when
+   * every request it took has had its answer.
+   */
   stop(timeoutMs?: number): Promise<void>;
   inFlight(): number;
 }
@@ -72,7 +83,7 @@ export function formatZodError(error: z.ZodError): string {
  */
 export async function startService(options: StartServiceOptions): Promise<RunningService> {
   const { connection, logger } = options;
-  const maxBytes = options.maxRequestBytes ?? connection.info?.max_payload ?? 1024 * 1024;
+  const maxBytes = options.maxRequestBytes ?? maxMessageBytesFromEnv();
   const maxConcurrent = options.maxConcurrent ?? 64;
   const admission = createFairQueue({
     concurrency: maxConcurrent,
@@ -83,6 +94,8 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   });
   const controller = new AbortController();
   const pending = new Set<Promise<void>>();
+  const unanswered = new Set<Answerable>();
+  let stopping: Promise<void> | undefined;
 
   const service = await connection.services.add({
     name: options.name,
@@ -101,7 +114,13 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
           endpointLogger.error({ err: error }, "endpoint subscription error");
           return;
         }
-        const work = admitAndHandle(endpoint, message, endpointLogger, maxBytes, controller.signal, (key) => admission.acquire(key, controller.signal));
+        // Delivered after stop() began (the subscription drains what the server already sent).
+        if (stopping !== undefined) {
+          respond(message, errorReply(shuttingDownError(options.name)), endpointLogger);
+          return;
+        }
+        const context: HandleContext = { name: options.name, connection, logger: endpointLogger, maxBytes, signal: controller.signal, unanswered };
+        const work = admitAndHandle(endpoint, message, context, (key) => admission.acquire(key, controller.signal));
         pending.add(work);
         void work.finally(() => pending.delete(work));
       },
@@ -109,13 +128,26 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   }
   logger.info({ service: options.name, endpoints: options.endpoints.map((e) => e.subject) }, "service registered");
 
+  const stop = async (timeoutMs: number) => {
+    const left = service.stop().catch(() => undefined);
+    const settled = Promise.allSettled([...pending]);
+    const inTime = await Promise.race([settled.then(() => true), delay(timeoutMs).then(() => false)]);
+    if (!inTime) {
+      logger.warn({ in_flight: pending.size, grace_ms: timeoutMs }, "in-flight requests outlived the shutdown grace; aborting them");
+      controller.abort();
+      // A handler that honours its signal answers in a moment; the rest are answered here.
+      await Promise.race([settled, delay(Math.min(1_000, timeoutMs))]);
+      await Promise.all([...unanswered].map((request) => request.answer(errorReply(shuttingDownError(options.name)))));
+    }
+    await left;
+  };
+
   return {
     service,
     inFlight: () => pending.size,
-    async stop(timeoutMs = 10_000) {
-      controller.abort();
-      await Promise.race([Promise.allSettled([...pending]), new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
-      await service.stop().catch(() => undefined);
+    stop(timeoutMs = shutdownGraceMsFromEnv()) {
+      stopping ??= stop(timeoutMs);
+      return stopping;
     },
   };
 }
@@ -126,74 +158,120 @@ function sessionKeyOf(raw: unknown): string {
   return typeof session === "string" ? session : "";
 }
 
+/** A request taken and not yet answered; `answer` sends the one reply it will get. */
+interface Answerable {
+  answer(body: ReplyBody): Promise<void>;
+}
+
+type ReplyBody = { ok: true; result: unknown } | { ok: false; error: ErrorBody };
+
+interface HandleContext {
+  /** The service's name, for the shutting-down answer. */
+  name: string;
+  connection: NatsConnection;
+  logger: Logger;
+  maxBytes: number;
+  signal: AbortSignal;
+  unanswered: Set<Answerable>;
+}
+
 /**
- * Heartbeats (when asked for) from receipt to reply; then a handler slot, taken in turn with the
- * other sessions' requests. A request refused at admission (BUSY) has run none of its handler.
+ * Heartbeats (when asked for) from receipt to reply; the whole body (chunks reassembled); then a
+ * handler slot, taken in turn with the other sessions' requests. A request refused at admission
+ * (BUSY) has run none of its handler.
  */
-async function admitAndHandle(
-  endpoint: Endpoint,
-  message: ServiceMsg,
-  logger: Logger,
-  maxBytes: number,
-  signal: AbortSignal,
-  admit: (key: string) => Promise<() => void>,
-): Promise<void> {
+async function admitAndHandle(endpoint: Endpoint, message: ServiceMsg, context: HandleContext, admit: (key: string) => Promise<() => void>): Promise<void> {
+  const { connection, logger, maxBytes } = context;
   const stopHeartbeats = startHeartbeats(message, logger);
   let release: (() => void) | undefined;
   try {
+    const received = await receiveLarge(connection, message, maxBytes);
+    if (!received.ok) {
+      stopHeartbeats();
+      logger.info({ code: received.error.code, msg: received.error.message }, "request refused");
+      if (received.replyTo) respond(received.replyTo, errorReply(received.error), logger);
+      return;
+    }
     let raw: unknown;
     try {
-      if (message.data.length > maxBytes) throw aideError("PAYLOAD_TOO_LARGE", { size: message.data.length, limit: maxBytes });
-      raw = decodeJson(message.data);
+      raw = decodeJson(received.data);
     } catch (error) {
       stopHeartbeats();
-      respond(message, errorReply(error), logger);
+      respond(received.replyTo, errorReply(error), logger);
       return;
     }
     try {
       release = await admit(sessionKeyOf(raw));
     } catch (error) {
       stopHeartbeats();
-      logger.info({ code: (error as AideError).code, msg: (error as Error).message }, "request refused at admission");
-      respond(message, errorReply(error), logger);
+      // Still waiting for a slot when the shutdown grace ran out: the retryable shutting-down answer.
+      const refusal = context.signal.aborted ? shuttingDownError(context.name) : error;
+      logger.info({ code: (refusal as AideError).code, msg: (refusal as Error).message }, "request refused at admission");
+      respond(received.replyTo, errorReply(refusal), logger);
       return;
     }
-    await handleOne(endpoint, message, raw, logger, signal, stopHeartbeats);
+    await handleOne(endpoint, message, received.replyTo, raw, context, stopHeartbeats);
   } finally {
     stopHeartbeats();
     release?.();
   }
 }
 
-async function handleOne(endpoint: Endpoint, message: ServiceMsg, raw: unknown, logger: Logger, signal: AbortSignal, beforeReply: () => void): Promise<void> {
+async function handleOne(endpoint: Endpoint, message: ServiceMsg, replyTo: Msg, raw: unknown, context: HandleContext, beforeReply: () => void): Promise<void> {
+  const { connection, logger, maxBytes, signal, unanswered } = context;
   const started = performance.now();
+  let answered = false;
+  const slot: Answerable = {
+    async answer(body) {
+      if (answered) return;
+      answered = true;
+      unanswered.delete(slot);
+      await sendReply(connection, replyTo, body, maxBytes, logger);
+    },
+  };
+  unanswered.add(slot);
   try {
     const parsed = endpoint.schema.safeParse(raw);
     if (!parsed.success) {
       throw aideError("VALIDATION", { detail: formatZodError(parsed.error) });
     }
     const result = await endpoint.handle(parsed.data, { subject: message.subject, message, logger, signal });
+    if (answered) logger.warn("a handler finished after the shutdown answered its request; its result is dropped");
     beforeReply();
-    respond(message, okReply(result), logger);
+    await slot.answer(okReply(result));
     logger.debug({ ms: Math.round(performance.now() - started) }, "handled");
   } catch (error) {
     const reply = errorReply(error);
     if (reply.error.code === "INTERNAL") logger.error({ err: error }, "handler failed");
     else logger.info({ code: reply.error.code, msg: reply.error.message }, "request refused");
     beforeReply();
-    respond(message, reply, logger);
+    await slot.answer(reply);
   }
 }
 
-function respond(message: ServiceMsg, body: { ok: true; result: unknown } | { ok: false; error: ErrorBody }, logger: Logger): void {
-  if (!message.reply) return;
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** A reply of any size: over one message it goes in chunks; past `maxBytes` it is PAYLOAD_TOO_LARGE. */
+async function sendReply(connection: NatsConnection, replyTo: Msg, body: ReplyBody, maxBytes: number, logger: Logger): Promise<void> {
+  if (!replyTo.reply) return;
   let data = encodeJson(body);
-  const limit = 1024 * 1024;
-  if (data.length > limit) {
-    data = encodeJson(errorReply(aideError("PAYLOAD_TOO_LARGE", { size: data.length, limit })));
+  if (data.length > maxBytes) {
+    data = encodeJson(errorReply(aideError("PAYLOAD_TOO_LARGE", { size: data.length, limit: maxBytes })));
   }
   try {
-    message.respond(data);
+    await respondLarge(connection, replyTo, data);
+  } catch (error) {
+    logger.warn({ err: error, bytes: data.length }, "could not send a reply");
+  }
+}
+
+/** A small reply (a refusal), sent at once. */
+function respond(message: Msg, body: ReplyBody, logger: Logger): void {
+  if (!message.reply) return;
+  try {
+    message.respond(encodeJson(body));
   } catch (error) {
     logger.warn({ err: error }, "could not send a reply");
   }

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 import type { NatsConnection } from "nats";
-import { waitForService } from "@aide/runtime";
+import { requestLarge, waitForService } from "@aide/runtime";
 import type { TestBus } from "./bus.js";
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -70,6 +70,7 @@ export async function startServiceProcess(
 /** Request helper for tests: sends JSON, returns the parsed reply (whatever its shape). */
 export async function requestJson(connection: NatsConnection, subject: string, body: unknown, timeoutMs = 10_000): Promise<any> {
   const data = typeof body === "string" ? new TextEncoder().encode(body) : body instanceof Uint8Array ? body : new TextEncoder().encode(JSON.stringify(body));
-  const reply = await connection.request(subject, data, { timeout: timeoutMs });
-  return JSON.parse(new TextDecoder().decode(reply.data));
+  // As the services' own busRequest does: a body or reply over the max payload travels in chunks.
+  const reply = await requestLarge(connection, subject, data, { timeoutMs });
+  return JSON.parse(new TextDecoder().decode(reply));
 }

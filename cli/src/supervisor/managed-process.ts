@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { openSync, closeSync, readFileSync } from "node:fs";
 import type { Readable } from "node:stream";
-import type { Logger } from "@aide/runtime";
+import { shutdownGraceMsFromEnv, shutdownMarginMs, type Logger } from "@aide/runtime";
 import type { ServiceDefinition } from "./service-table.js";
 
 /** How to start the process: plain node, or node inside a bubblewrap sandbox. */
@@ -135,8 +135,11 @@ export class ManagedProcess {
     this.start();
   }
 
-  /** SIGTERM, then SIGKILL after graceMs; resolves once the process is gone. */
-  async stop(graceMs = 8000): Promise<void> {
+  /**
+   * SIGTERM, then SIGKILL after graceMs (default: the services' shutdown grace, in which they
+   * answer every request they took, plus their margin and a second); resolves once it is gone.
+   */
+  async stop(graceMs = shutdownGraceMsFromEnv() + shutdownMarginMs + 1_000): Promise<void> {
     this.stopping = true;
     if (this.restartTimer) clearTimeout(this.restartTimer);
     const child = this.child;

@@ -38,6 +38,9 @@ const modelPassThrough = [
   "AIDE_MODEL_THREADS", "AIDE_MODEL_MAX_LOADED", "AIDE_MODEL_GPU", "AIDE_MODEL_DELTA_MS",
 ];
 
+/** Settings of the shared runtime (runtime/src/shutdown-settings.ts, chunked-transfer.ts) every service takes. */
+const runtimePassThrough = ["AIDE_SHUTDOWN_GRACE_MS", "AIDE_BUS_MAX_MESSAGE_BYTES"];
+
 /** The tools service's command limits an operator may set in the environment of `aide up` (services/tools/README.md). */
 const toolsLimitSettings = [
   "AIDE_TOOLS_MAX_PROCESSES",
@@ -108,6 +111,8 @@ export function serviceDefinitions(settings: StackSettings, env: NodeJS.ProcessE
     AIDE_NATS_CREDS: settings.credentialFiles[name] ?? "",
     ...(settings.caFile ? { AIDE_NATS_CA: settings.caFile } : {}),
     AIDE_LOG_LEVEL: settings.logLevel,
+    // Every service's shutdown grace and largest chunked message (README "Configuration").
+    ...Object.fromEntries(runtimePassThrough.flatMap((key) => (env[key] !== undefined ? [[key, env[key] as string]] : []))),
   });
   const roots = settings.workspaceRoots.join(":");
   const extra: Record<ServiceName, Record<string, string>> = {

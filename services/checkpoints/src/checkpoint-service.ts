@@ -8,7 +8,7 @@ import type {
   CheckpointUsageRequest,
 } from "@aide/contracts";
 import { aideError } from "@aide/contracts";
-import { diskFullError } from "./disk-full-error.js";
+import { diskFullError, type DiskArea } from "./disk-full-error.js";
 import { diffCheckpoints } from "./diff-checkpoints.js";
 import { pruneCheckpoints, repositoryUsage } from "./prune-checkpoints.js";
 import type { CheckpointContext } from "./checkpoint-context.js";
@@ -29,6 +29,15 @@ async function withTimeout<T>(signal: AbortSignal, ms: number, reason: () => Err
     return await work(timeout.signal);
   } finally {
     timeout.dispose();
+  }
+}
+
+/** Every operation that writes (commits, restores, prunes, the stat cache a scan refreshes) answers a full disk as DISK_FULL. */
+async function mapDiskFull<T>(workspace: string, work: () => Promise<T>, area: DiskArea = "checkpoints"): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw diskFullError(error, workspace, area) ?? error;
   }
 }
 
@@ -57,15 +66,13 @@ export class CheckpointService {
   }
 
   async commit(request: CheckpointCommitRequest, signal: AbortSignal): Promise<CommitResult> {
-    const repo = await this.repoFor(request.workspace);
-    const ms = request.timeout_ms ?? this.context.config.commit_timeout_ms;
-    try {
-      return await withTimeout(signal, ms, () => aideError("CHECKPOINT_TIMEOUT", { ms, workspace: request.workspace }), (bounded) =>
+    return mapDiskFull(request.workspace, async () => {
+      const repo = await this.repoFor(request.workspace);
+      const ms = request.timeout_ms ?? this.context.config.commit_timeout_ms;
+      return withTimeout(signal, ms, () => aideError("CHECKPOINT_TIMEOUT", { ms, workspace: request.workspace }), (bounded) =>
         commitCheckpoint(repo, this.context, request, bounded),
       );
-    } catch (error) {
-      throw diskFullError(error, request.workspace) ?? error;
-    }
+    });
   }
 
   async list(request: CheckpointListRequest) {
@@ -77,22 +84,28 @@ export class CheckpointService {
   }
 
   async restore(request: CheckpointRestoreRequest, signal: AbortSignal): Promise<RestoreResult> {
-    const repo = await this.repoFor(request.workspace);
-    // Bounds the wait, the scan and the plan; once files are being written, the restore finishes.
-    const ms = this.context.config.commit_timeout_ms * 4;
-    return withTimeout(signal, ms, () => aideError("TIMEOUT", { ms }), (bounded) => restoreCheckpoint(repo, this.context, request, bounded));
+    return mapDiskFull(request.workspace, async () => {
+      const repo = await this.repoFor(request.workspace);
+      // Bounds the wait, the scan and the plan; once files are being written, the restore finishes.
+      const ms = this.context.config.commit_timeout_ms * 4;
+      return withTimeout(signal, ms, () => aideError("TIMEOUT", { ms }), (bounded) => restoreCheckpoint(repo, this.context, request, bounded));
+    }, "workspace");
   }
 
   async diff(request: CheckpointDiffRequest, signal: AbortSignal) {
-    const repo = await this.repoFor(request.workspace);
-    const ms = this.context.config.commit_timeout_ms * 4;
-    return withTimeout(signal, ms, () => aideError("TIMEOUT", { ms }), (bounded) => diffCheckpoints(repo, this.context, request.from, request.to, bounded));
+    return mapDiskFull(request.workspace, async () => {
+      const repo = await this.repoFor(request.workspace);
+      const ms = this.context.config.commit_timeout_ms * 4;
+      return withTimeout(signal, ms, () => aideError("TIMEOUT", { ms }), (bounded) => diffCheckpoints(repo, this.context, request.from, request.to, bounded));
+    });
   }
 
   async prune(request: CheckpointPruneRequest, signal: AbortSignal) {
-    const repo = await this.repoFor(request.workspace);
-    const ms = pruneTimeoutMs;
-    return withTimeout(signal, ms, () => aideError("TIMEOUT", { ms }), (bounded) => pruneCheckpoints(repo, this.context, request, bounded));
+    return mapDiskFull(request.workspace, async () => {
+      const repo = await this.repoFor(request.workspace);
+      const ms = pruneTimeoutMs;
+      return withTimeout(signal, ms, () => aideError("TIMEOUT", { ms }), (bounded) => pruneCheckpoints(repo, this.context, request, bounded));
+    });
   }
 
   async usage(request: CheckpointUsageRequest) {

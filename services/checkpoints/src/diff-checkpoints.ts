@@ -11,14 +11,17 @@ import { scanWorkingTree } from "./restore-checkpoint.js";
 import type { ShadowRepo } from "./shadow-repo.js";
 
 /**
- * Replies must stay under the bus's 1 MiB once JSON-encoded (escaping can double text), so the
- * unified diffs share a budget, then the entries themselves do; the rest is counted in `omitted`.
+ * A reply over the bus's max payload travels in chunks (runtime's chunked-transfer), so the bound
+ * here is the size a client can use, not one bus message: the unified diffs share a budget, then
+ * the JSON-encoded entries do (escaping can double text); the rest is counted in `omitted`.
  */
-const diffBudgetBytes = 320 * 1024;
-const perFileLimitBytes = 64 * 1024;
-const replyBudgetBytes = 900 * 1024;
-/** Files larger than this are named, not diffed (the diff library is quadratic in the worst case). */
+const diffBudgetBytes = 16 * 1024 * 1024;
+const perFileLimitBytes = 4 * 1024 * 1024;
+const replyBudgetBytes = 24 * 1024 * 1024;
+/** Files larger than this are named, not diffed, when both sides exist (the diff is quadratic in the worst case). */
 const diffableBytes = 512 * 1024;
+/** An added or deleted file's diff is linear in its size: larger ones are diffed too. */
+const diffableOneSidedBytes = perFileLimitBytes;
 
 export function isBinary(content: Buffer): boolean {
   return content.subarray(0, 8000).includes(0);
@@ -63,7 +66,9 @@ async function describeChange(repo: ShadowRepo, change: TreeChange, againstWorki
   const before = await contentOf(repo, "stored", change, "before");
   const after = await contentOf(repo, againstWorkingTree ? "working" : "stored", change, "after");
   if ((before !== undefined && isBinary(before)) || (after !== undefined && isBinary(after))) return { path, status, binary: true };
-  if ((before?.length ?? 0) > diffableBytes || (after?.length ?? 0) > diffableBytes || budget <= 0) return { path, status, binary: false, truncated: true };
+  const largest = Math.max(before?.length ?? 0, after?.length ?? 0);
+  const diffable = before === undefined || after === undefined ? diffableOneSidedBytes : diffableBytes;
+  if (largest > diffable || budget <= 0) return { path, status, binary: false, truncated: true };
   let patch = createTwoFilesPatch(
     before === undefined ? "/dev/null" : `a/${path}`,
     after === undefined ? "/dev/null" : `b/${path}`,

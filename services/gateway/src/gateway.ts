@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { NatsConnection } from "nats";
 import type { Logger } from "pino";
+import { shutdownGraceMsFromEnv } from "@aide/runtime";
 import { createBrowserSessions } from "./browser-sessions.js";
 import { createGatewayBus, type GatewayBus } from "./gateway-bus.js";
 import type { FrameFeedOptions } from "./frame-feed.js";
@@ -10,6 +11,7 @@ import { buildOpenApiDocument } from "./openapi.js";
 import { createOriginPolicy } from "./origin-policy.js";
 import { registerPanelRoutes } from "./panel-routes.js";
 import { createRateLimiter } from "./rate-limiter.js";
+import { createRequestDrain } from "./request-drain.js";
 import { createRequestAuth } from "./request-auth.js";
 import { createRestorePreviews } from "./restore-previews.js";
 import type { RouteContext, RouteDefinition } from "./route-definition.js";
@@ -53,7 +55,14 @@ export interface Gateway {
   /** Listens on `host` (127.0.0.1 unless configured); resolves with the bound port. */
   listen(): Promise<number>;
   port(): number;
-  close(): Promise<void>;
+  /**
+   * Graceful stop: WebSockets get a close frame (1001, with the reason), new requests are
+   * refused (503 UNAVAILABLE, `Connection: close`), idle keep-alive connections are closed, and
+   * in-flight requests may finish for `graceMs` (default `AIDE_SHUTDOWN_GRACE_MS`, 5 s); those
+   * still waiting on the bus then answer 503 UNAVAILABLE (`reason: "shutting_down"`). Every
+   * request gets a response.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 /** Every REST route, in one table (also the source of the OpenAPI document). */
@@ -65,8 +74,12 @@ export function createGateway(options: GatewayOptions): Gateway {
   const logger = options.logger.child({ module: "http" });
   const version = options.version ?? "0.1.0";
   let boundPort = options.port;
-  // requestTimeout bounds a slow sender (the longest bus call, a restore, has 120 s).
-  const app = Fastify({ ...(options.tls ? { https: { cert: options.tls.cert, key: options.tls.key } } : {}), logger: false, bodyLimit: options.bodyLimitBytes ?? 1 << 20, return503OnClosing: true, requestTimeout: 180_000 });
+  // requestTimeout bounds a slow sender (the longest bus call, a restore, has 120 s). Closing:
+  // Fastify closes idle keep-alive connections at once (forceCloseConnections "idle"); requests
+  // that arrive while closing are refused by the drain with the error envelope (Fastify's own
+  // return503OnClosing answer has another body shape, and would come first, so it is off).
+  const app = Fastify({ ...(options.tls ? { https: { cert: options.tls.cert, key: options.tls.key } } : {}), logger: false, bodyLimit: options.bodyLimitBytes ?? 1 << 20, return503OnClosing: false, forceCloseConnections: "idle", requestTimeout: 180_000 });
+  const drain = createRequestDrain();
   app.removeContentTypeParser("text/plain");
   const browserSessions = createBrowserSessions({ now: options.now });
   const originPolicy = createOriginPolicy(() => boundPort, options.allowedHosts ?? [], options.tls ? "https" : "http");
@@ -76,12 +89,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     browserSessions,
     rateLimiter: createRateLimiter({ ...(options.rateLimit ?? { max: 3000, windowMs: 60_000 }), now: options.now }),
   });
-  const bus = options.bus ?? createGatewayBus(options.connection);
+  const bus = drain.wrapBus(options.bus ?? createGatewayBus(options.connection));
   const loginCodes = createLoginCodes({ now: options.now, ttlMs: options.loginCodeTtlMs });
   const context: RouteContext = { bus, logger, restorePreviews: createRestorePreviews({ now: options.now }), version, loginCodes };
   const routes = gatewayRoutes();
   const openApi = buildOpenApiDocument(routes, version);
 
+  drain.install(app);
   installHttpHooks(app, { auth, originPolicy, logger });
 
   for (const route of routes) {
@@ -108,9 +122,19 @@ export function createGateway(options: GatewayOptions): Gateway {
       return boundPort;
     },
     port: () => boundPort,
-    async close() {
+    async close(graceMs = shutdownGraceMsFromEnv()) {
+      drain.beginClosing();
+      const closed = app.close();
       await sockets.close();
-      await app.close();
+      if (!(await drain.idle(graceMs))) {
+        logger.warn({ in_flight: drain.inFlight(), grace_ms: graceMs }, "requests outlived the shutdown grace; answering them UNAVAILABLE");
+        drain.abortAll();
+        await drain.idle(1_000);
+      }
+      // A connection still open now has nothing left to answer (its client went quiet).
+      const timer = setTimeout(() => app.server.closeAllConnections(), 1_000);
+      await closed;
+      clearTimeout(timer);
     },
   };
 }

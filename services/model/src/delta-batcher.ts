@@ -30,6 +30,20 @@ export class DeltaBatcher {
     if (this.pending.length === 0) return;
     const text = this.pending;
     this.pending = "";
-    this.send(text);
+    // One provider chunk may be huge (a whole file in one token run): each delta stays far under
+    // the bus's max payload (at most 3 bytes per UTF-16 unit), never cutting a surrogate pair.
+    for (let start = 0; start < text.length; ) {
+      let end = Math.min(text.length, start + maxDeltaChars);
+      if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
+      this.send(text.slice(start, end));
+      start = end;
+    }
   }
+}
+
+/** The most UTF-16 units in one delta message: 64 Ki units are at most 192 KiB of UTF-8. */
+export const maxDeltaChars = 64 * 1024;
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DeltaBatcher } from "./delta-batcher.js";
+import { DeltaBatcher, maxDeltaChars } from "./delta-batcher.js";
 import { isLoopbackUrl } from "./endpoint-policy.js";
 import { InFlight } from "./in-flight.js";
 import { defaultThreads } from "./llama-threads.js";
@@ -42,6 +42,16 @@ describe("DeltaBatcher", () => {
     batcher.push("tail");
     batcher.flush();
     expect(sent).toEqual(["abcd", "0123456789x", "tail"]);
+  });
+  it("sends one huge chunk as several deltas under the bus's max payload, never splitting a surrogate pair", () => {
+    const sent: string[] = [];
+    const batcher = new DeltaBatcher((text) => sent.push(text), 25, 512);
+    const huge = "a".repeat(maxDeltaChars - 1) + "🙂" + "b".repeat(2 * maxDeltaChars);
+    batcher.push(huge);
+    expect(sent.length).toBe(4);
+    expect(sent.join("")).toBe(huge);
+    expect(sent[0]!.length).toBe(maxDeltaChars - 1);
+    for (const delta of sent) expect(Buffer.byteLength(delta)).toBeLessThan(256 * 1024);
   });
 });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { NatsConnection } from "nats";
+import { StorageType, type JetStreamClient, type NatsConnection, type ObjectStore } from "nats";
 import type { Logger } from "pino";
+import { sessionOverflowBucketName } from "@aide/runtime";
 import { busForward } from "./commands/forwarded-commands.js";
 import { busCheckpointsPort, busModelPort, busToolsPort, jetStreamEgressJournal } from "./bus/bus-service-ports.js";
 import { ensureJetStream, lastEventSeq } from "./bus/jetstream-setup.js";
@@ -10,6 +11,19 @@ import { EventSink } from "./events/event-sink.js";
 import { kvMemoryStore } from "./memory/memory-store.js";
 import { Orchestrator } from "./orchestrator.js";
 import { kvSessionStore } from "./session/session-store.js";
+import { spillingKv } from "./session/spilling-kv.js";
+
+/** The overflow bucket, created on first use (most stacks never need it). */
+function overflowObjects(js: JetStreamClient): () => Promise<ObjectStore> {
+  let store: Promise<ObjectStore> | undefined;
+  return () => {
+    store ??= js.views.os(sessionOverflowBucketName, { storage: StorageType.File }).catch((error: unknown) => {
+      store = undefined;
+      throw error;
+    });
+    return store;
+  };
+}
 
 /** Production wiring: every seam backed by the bus and JetStream. */
 export async function createBusOrchestrator(connection: NatsConnection, config: OrchestratorConfig, logger: Logger): Promise<Orchestrator> {
@@ -27,7 +41,8 @@ export async function createBusOrchestrator(connection: NatsConnection, config: 
     tools: busToolsPort(connection, config),
     checkpoints: busCheckpointsPort(connection, config),
     egress: jetStreamEgressJournal(handles.js),
-    store: kvSessionStore(handles.sessions),
+    // A record over one KV value (a 1.5 MB write_file's arguments) spills into an object store.
+    store: kvSessionStore(spillingKv(handles.sessions, overflowObjects(handles.js), { limitBytes: 900_000, logger: logger.child({ module: "session-store" }) })),
     memory: kvMemoryStore(handles.memory),
     events,
     now: () => new Date(),

@@ -39,7 +39,7 @@ await runService("orchestrator", async ({ connection, logger }) => {
   return async () => {
     forwarded.unsubscribe();
     await orchestrator.stop();
-    await service.stop(2_000);
+    await service.stop();
     await claim?.release();
   };
 });

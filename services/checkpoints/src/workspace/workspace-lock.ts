@@ -97,7 +97,14 @@ export class WorkspaceLock {
       try {
         const handle = await open(this.lockPath, "wx");
         const owner: LockOwner = { pid: process.pid, token: processToken, since: this.now() };
-        await handle.writeFile(JSON.stringify(owner));
+        try {
+          await handle.writeFile(JSON.stringify(owner));
+        } catch (error) {
+          // A full disk can create the file and refuse its bytes: no empty lock is left behind.
+          await handle.close().catch(() => undefined);
+          await rm(this.lockPath, { force: true });
+          throw error;
+        }
         await handle.close();
         return;
       } catch (error) {

@@ -1,4 +1,5 @@
-import type { KV, KvEntry } from "nats";
+import type { KvEntry } from "nats";
+import type { SessionKv } from "./spilling-kv.js";
 import { decodeJson, encodeJson } from "@aide/runtime";
 import { isWrongRevision, storeUnavailable } from "../bus/jetstream-errors.js";
 import { SessionRecordSchema, isLive, type SessionRecord } from "./session-record.js";
@@ -63,7 +64,7 @@ export function encodeRecord(record: SessionRecord): Uint8Array {
 /** The marker key of a live session: sweeps list these keys instead of reading every record. */
 const livePrefix = "live.";
 
-export function kvSessionStore(kv: KV): SessionStore {
+export function kvSessionStore(kv: SessionKv): SessionStore {
   const chains = new Map<string, Promise<void>>();
   /** The revision this process last read or wrote per session: writes are compare-and-set on it. */
   const revisions = new Map<string, number>();

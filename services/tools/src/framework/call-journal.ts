@@ -18,6 +18,8 @@ export interface CallJournal {
   entries: JournalEntry[];
   /** Appends durably (fsync) before resolving; entries are written in call order. Must not throw. */
   append(entry: JournalEntry): Promise<boolean>;
+  /** The errno code of the last append that failed (ENOSPC: the state directory's disk is full). */
+  lastFailure(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function openCallJournal(directory: string, maxEntries: number, log
   await rename(compacted, path);
   let handle: FileHandle | undefined = await open(path, "a", 0o600);
   let written = entries.length;
+  let failure: string | undefined;
   let chain: Promise<unknown> = Promise.resolve();
   const append = (entry: JournalEntry): Promise<boolean> => {
     const step = chain.then(async () => {
@@ -63,8 +66,10 @@ export async function openCallJournal(directory: string, maxEntries: number, log
         await handle.write(`${JSON.stringify(entry)}\n`);
         await handle.datasync();
         written += 1;
+        failure = undefined;
         return true;
       } catch (error) {
+        failure = String((error as NodeJS.ErrnoException).code ?? "EIO");
         logger.error({ err: (error as Error).message }, "could not append to the call journal");
         return false;
       }
@@ -75,6 +80,7 @@ export async function openCallJournal(directory: string, maxEntries: number, log
   return {
     entries,
     append,
+    lastFailure: () => failure,
     async close() {
       await chain;
       await handle?.close();

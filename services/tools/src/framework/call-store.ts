@@ -81,6 +81,10 @@ export async function createCallStore(options: CallStoreOptions): Promise<CallSt
   const first = async (request: ToolExecRequest, key: string, fingerprint: string, mutating: boolean, run: () => Promise<ToolResult>) => {
     const durable = mutating && journal !== undefined;
     if (durable && !(await journal!.append({ key, fingerprint, state: "started" }))) {
+      const errno = journal!.lastFailure();
+      if (errno === "ENOSPC" || errno === "EDQUOT") {
+        throw aideError("DISK_FULL", { workspace: "the tools service's state directory", detail: `${errno}: the call journal could not record the call, so it was not run` }, { area: "tools_state" });
+      }
       throw aideError("TOOL_FAILED", { tool: request.call.name, detail: "the call journal could not record the call, so it was not run" });
     }
     let result: ToolResult;

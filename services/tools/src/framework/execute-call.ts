@@ -5,7 +5,7 @@ import { applyFilePlan, checkExpectedDigests } from "./apply-file-plan.js";
 import { capText } from "./cap-output.js";
 import { renderForModel } from "../files/invisible-characters.js";
 import type { ToolOutcome } from "./tool-types.js";
-import { describeFileSystemError, isFileSystemError } from "./file-system-errors.js";
+import { describeFileSystemError, isDiskFull, isFileSystemError } from "./file-system-errors.js";
 
 const defaultMaxOutputChars = 30_000;
 
@@ -43,7 +43,8 @@ export async function executeCall(dependencies: CallDependencies, request: ToolE
     outcome = await Promise.race([run(), deadline]);
   } catch (error) {
     if (isFileSystemError(error)) {
-      outcome = { isError: true, output: `${tool.name} failed: ${describeFileSystemError(error, context.workspace.root)}`, metadata: { error_code: "TOOL_FAILED", errno: error.code } };
+      const errorCode = isDiskFull(error) ? "DISK_FULL" : "TOOL_FAILED";
+      outcome = { isError: true, output: `${tool.name} failed: ${describeFileSystemError(error, context.workspace.root)}`, metadata: { error_code: errorCode, errno: error.code, ...(errorCode === "DISK_FULL" ? { disk_area: "workspace" } : {}) } };
     } else if (!isModelFacing(error)) throw error;
     else outcome = { isError: true, output: error.message, metadata: { error_code: error.code } };
   } finally {

@@ -16,3 +16,9 @@ export function describeFileSystemError(error: NodeJS.ErrnoException, root: stri
   };
   return `${where} ${meaning[error.code ?? ""] ?? `could not be used (${error.code})`}.`;
 }
+
+/** A write that ran out of space (or quota): DISK_FULL, which the run can pause on, not a tool bug. */
+export function isDiskFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === "ENOSPC" || code === "EDQUOT";
+}

@@ -9,7 +9,7 @@ import { findGitDirectories } from "../files/find-git-directories.js";
 import { renderForModel, scanInvisible } from "../files/invisible-characters.js";
 import { invisibleInAddedLines } from "../files/invisible-in-change.js";
 import { suspectsNetwork } from "../sandbox/network-suspicion.js";
-import { describeFileSystemError, isFileSystemError } from "./file-system-errors.js";
+import { describeFileSystemError, isDiskFull, isFileSystemError } from "./file-system-errors.js";
 
 /** Diffing is CPU work on the event loop: bounded, with a whole-file replacement as the fallback. */
 const diffTimeoutMs = 2000;
@@ -113,7 +113,7 @@ async function computePreview(dependencies: CallDependencies, request: ToolPrevi
       }
     }
   } catch (error) {
-    if (isFileSystemError(error)) return { ...preview, error: describeFileSystemError(error, context.workspace.root), error_code: "TOOL_FAILED" };
+    if (isFileSystemError(error)) return { ...preview, error: describeFileSystemError(error, context.workspace.root), error_code: isDiskFull(error) ? "DISK_FULL" : "TOOL_FAILED" };
     if (!isModelFacing(error)) throw error;
     return { ...preview, error: error.message, error_code: error.code };
   } finally {

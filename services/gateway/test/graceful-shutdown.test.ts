@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Msg, NatsConnection } from "nats";
+import WebSocket from "ws";
+import { eventStreamName } from "@aide/contracts";
+import { startTestBus, type TestBus } from "../../../tests/helpers/bus.js";
+import { startServiceProcess } from "../../../tests/helpers/service-process.js";
+import { until } from "./gateway-harness.js";
+
+const token = "0123456789abcdef0123456789abcdef";
+
+/**
+ * Issue 14 item 5: SIGTERM to the gateway process with 20 REST requests in flight (each waiting
+ * on a status call that a test responder on the bus holds). Every request gets a response: the
+ * ones the responder answers within the grace get their answer, the rest 503 UNAVAILABLE
+ * (shutting down) in the error envelope; the process exits 0.
+ */
+describe("graceful shutdown of the gateway process", () => {
+  let bus: TestBus;
+  let responder: NatsConnection;
+  const dir = mkdtempSync(join(tmpdir(), "aide-gw-stop-"));
+  const held: Msg[] = [];
+
+  beforeAll(async () => {
+    bus = await startTestBus();
+    responder = await bus.connectAs("tester");
+    responder.subscribe("agent.cmd.status", {
+      callback: (_error, message) => {
+        // The WebSocket's own lookup of pending approvals is held too, but not counted.
+        if (!new TextDecoder().decode(message.data).includes("wssession")) held.push(message);
+      },
+    });
+    await responder.flush();
+    const manager = await responder.jetstreamManager();
+    await manager.streams.add({ name: eventStreamName, subjects: ["agent.evt.>"] });
+  });
+  afterAll(async () => {
+    await bus?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("answers all 20 in-flight requests (finished or 503 UNAVAILABLE), closes the WebSocket with 1001 and a reason, and exits 0", async () => {
+    const tokenFile = join(dir, "gateway.token");
+    writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+    const gateway = await startServiceProcess(bus, "gateway", {
+      env: { AIDE_GATEWAY_PORT: "0", AIDE_GATEWAY_TOKEN_FILE: tokenFile, AIDE_SHUTDOWN_GRACE_MS: "1500", AIDE_LOG_LEVEL: "info" },
+      pinger: responder,
+      readyTimeoutMs: 60_000,
+    });
+    const port = await until(() => /"port":(\d+)/.exec(gateway.logs())?.[1], "the port in the log");
+    const exited = new Promise<number | null>((resolve) => gateway.child.once("exit", (code) => resolve(code)));
+    const responses = Array.from({ length: 20 }, (_, index) =>
+      fetch(`http://127.0.0.1:${port}/api/agent/status?id=session${index}`, { headers: { authorization: `Bearer ${token}` } })
+        .then(async (response) => ({ status: response.status, body: (await response.json()) as { error?: { code: string; message: string } } }))
+        .catch((error: Error) => ({ status: 0, body: { error: { code: "NO_RESPONSE", message: error.message } } })),
+    );
+    await until(() => (held.length >= 20 ? true : undefined), "20 status calls held on the bus", 60_000);
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/api/events?session=wssession&since=0`, { headers: { authorization: `Bearer ${token}` } });
+    const closedSocket = new Promise<{ code: number; reason: string }>((resolve) => socket.once("close", (code, reason) => resolve({ code, reason: reason.toString() })));
+    await new Promise<void>((resolve, reject) => {
+      socket.once("open", () => resolve());
+      socket.once("error", reject);
+    });
+
+    gateway.child.kill("SIGTERM");
+    // Within the grace the orchestrator (here: the test) answers five of them.
+    for (const message of held.slice(0, 5)) message.respond(JSON.stringify({ ok: false, error: { code: "SESSION_NOT_FOUND", message: "No session with id x" } }));
+    const results = await Promise.all(responses);
+    const closing = await closedSocket;
+    const code = await exited;
+
+    expect(results.filter((result) => result.status === 0)).toEqual([]);
+    expect(results.filter((result) => result.status === 404).length).toBe(5);
+    const refused = results.filter((result) => result.status === 503);
+    expect(refused.length).toBe(15);
+    for (const result of refused) {
+      expect(result.body.error?.code).toBe("UNAVAILABLE");
+      expect(result.body.error?.message).toMatch(/shutting down/);
+    }
+    expect(closing.code).toBe(1001);
+    expect(closing.reason).toMatch(/shutting down/);
+    expect(code).toBe(0);
+    expect(gateway.logs()).toContain("requests outlived the shutdown grace");
+  }, 120_000);
+});
