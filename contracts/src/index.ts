@@ -12,3 +12,4 @@ export * from "./events.js";
 export * from "./rest.js";
 export * from "./render-untrusted.js";
 export * from "./workspace-scripts.js";
+export * from "./mcp.js";

@@ -29,6 +29,7 @@ export function busPermissions(): Record<string, UserPermissions> {
           "agent.model.probe",
           "agent.tools.>",
           "agent.checkpoints.>",
+          "agent.mcp.>",
           "$JS.API.>",
           ...kv(sessionBucketName),
           ...kv(memoryBucketName),
@@ -50,6 +51,12 @@ export function busPermissions(): Record<string, UserPermissions> {
     checkpoints: {
       publish: { deny: [">"] },
       subscribe: { allow: ["agent.checkpoints.>", discovery] },
+      allow_responses: true,
+    },
+    /** MCP clients: answers `agent.mcp.*` requests, publishes nothing else. */
+    mcp: {
+      publish: { deny: [">"] },
+      subscribe: { allow: ["agent.mcp.>", discovery] },
       allow_responses: true,
     },
     gateway: {
@@ -91,5 +98,5 @@ export function busPermissions(): Record<string, UserPermissions> {
   };
 }
 
-export const busUsers = ["orchestrator", "model", "tools", "checkpoints", "gateway", "observer", "supervisor"] as const;
+export const busUsers = ["orchestrator", "model", "tools", "checkpoints", "gateway", "mcp", "observer", "supervisor"] as const;
 export type BusUser = (typeof busUsers)[number];
