@@ -66,8 +66,6 @@ export type McpStdioServerConfig = z.infer<typeof StdioServerSchema>;
 export const McpConfigSchema = z
   .object({
     servers: z.record(McpServerNameSchema, McpServerConfigSchema).default({}),
-    /** How many MCP tools a turn may show before routing picks by relevance (0: only relevant ones). */
-    catalog_budget: z.number().int().nonnegative().max(200).default(12),
   })
   .strict();
 export type McpConfig = z.infer<typeof McpConfigSchema>;
@@ -119,7 +117,6 @@ export const McpListSchema = z.object({
   servers: z.array(McpServerStateSchema),
   /** Workspace `.mcp.json` files seen and not loaded (not trusted, or changed since). */
   ignored: z.array(z.object({ file: z.string(), reason: z.string() })).default([]),
-  catalog_budget: z.number().int().nonnegative(),
 });
 export type McpList = z.infer<typeof McpListSchema>;
 export const McpListReplySchema = replySchema(McpListSchema);

@@ -15,7 +15,6 @@ await runService("mcp", async ({ connection, logger }) => {
   const aideHome = resolve(process.env.AIDE_HOME ?? resolve(process.env.HOME ?? "/root", ".aide"));
   const paths = mcpPaths(aideHome);
   const config = readMcpConfig(paths.config);
-  const trust = readTrustFile(paths.trust);
   const workspaceRoots = (process.env.AIDE_WORKSPACE_ROOTS ?? "").split(":").filter((root) => root.startsWith("/")).map((root) => resolve(root));
   const cgroups = await createServerCgroups(logger.child({ module: "cgroups" }));
   let registry: ServerRegistry | undefined;
@@ -23,7 +22,14 @@ await runService("mcp", async ({ connection, logger }) => {
   const initialMs = Number(process.env.AIDE_MCP_RESTART_INITIAL_MS ?? 500);
   registry = new ServerRegistry({
     config,
-    trust,
+    trust: () => {
+      try {
+        return readTrustFile(paths.trust);
+      } catch (error) {
+        logger.warn({ err: (error as Error).message }, "the MCP trust file is not valid; no workspace .mcp.json is trusted");
+        return { trusted: {} };
+      }
+    },
     settings: { workspaceRoots, home: process.env.HOME ?? "/root", aideHome, installRoot, secretsDir: paths.secretsDir, serviceEnv: process.env, cgroups },
     logger: logger.child({ module: "servers" }),
     onChange: writeState,

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { NatsConnection } from "nats";
 import type { Logger } from "pino";
 import { busForward } from "./commands/forwarded-commands.js";
-import { busCheckpointsPort, busModelPort, busToolsPort, jetStreamEgressJournal } from "./bus/bus-service-ports.js";
+import { busCheckpointsPort, busMcpPort, busModelPort, busToolsPort, jetStreamEgressJournal } from "./bus/bus-service-ports.js";
 import { ensureJetStream, lastEventSeq } from "./bus/jetstream-setup.js";
 import type { OrchestratorConfig } from "./config/orchestrator-config.js";
 import { EventSink } from "./events/event-sink.js";
@@ -23,6 +23,7 @@ export async function createBusOrchestrator(connection: NatsConnection, config: 
   return new Orchestrator({
     model: busModelPort(connection, config),
     tools: busToolsPort(connection, config),
+    mcp: busMcpPort(connection),
     checkpoints: busCheckpointsPort(connection, config),
     egress: jetStreamEgressJournal(handles.js),
     store: kvSessionStore(handles.sessions),

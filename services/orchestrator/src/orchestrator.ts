@@ -2,6 +2,7 @@ import { aideError, type StartRequest, type ToolDescriptor } from "@aide/contrac
 import { settlePendingAtRunEnd } from "./approvals/settled-approvals.js";
 import { checkWorkspace } from "./config/workspace-check.js";
 import { mergeCatalog } from "./orchestrator-tools/orchestrator-tool-descriptors.js";
+import { withMcpTools } from "./mcp/mcp-catalog.js";
 import type { OrchestratorSeams, RunContext, RunOutcome } from "./run/run-context.js";
 import { createRunPolicies } from "./run/run-policies.js";
 import { runLoop } from "./run/run-loop.js";
@@ -67,7 +68,7 @@ export class Orchestrator {
   async start(request: StartRequest): Promise<SessionRecord> {
     const workspace = checkWorkspace(request.workspace, this.seams.config.workspaceRoots);
     if (!request.allow_concurrent) this.refuseBusyWorkspace(workspace, request.session);
-    const catalog = mergeCatalog(await this.seams.tools.list());
+    const catalog = withMcpTools(mergeCatalog(await this.seams.tools.list()), await this.seams.mcp?.list(workspace));
     let runtime: SessionRuntime;
     if (request.session) {
       runtime = await this.load(request.session);
@@ -258,7 +259,7 @@ export class Orchestrator {
       this.seams.logger.info({ session: record.id, previous_owner: listed.owner }, "resuming a session");
       await runtime.emit("run.state", { state: record.state });
       catalog ??= mergeCatalog(await this.toolCatalogWithRetry());
-      this.launch(runtime, catalog);
+      this.launch(runtime, withMcpTools(catalog, await this.seams.mcp?.list(record.workspace)));
       resumed += 1;
     }
     return resumed;

@@ -9,7 +9,7 @@ import { workspaceConfigName } from "./mcp-paths.js";
 export type WorkspaceServers =
   | { kind: "none" }
   | { kind: "ignored"; file: string; reason: string }
-  | { kind: "loaded"; file: string; servers: Record<string, McpServerConfig> };
+  | { kind: "loaded"; file: string; digest: string; servers: Record<string, McpServerConfig> };
 
 /** The common `{ "mcpServers": { name: { command, args, env } } }` form other agents use. */
 const CommonFormSchema = z.object({
@@ -60,5 +60,5 @@ export function workspaceServers(workspace: string, trust: McpTrustFile): Worksp
         ? { ...server, allowRemote: false, auto_approve: [] }
         : { ...server, network: false, workspace_write: false, env_files: {}, env_passthrough: [], auto_approve: [] };
   }
-  return { kind: "loaded", file, servers };
+  return { kind: "loaded", file, digest: recorded.sha256, servers };
 }

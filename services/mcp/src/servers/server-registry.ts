@@ -1,14 +1,16 @@
 import { resolve } from "node:path";
 import type { Logger } from "pino";
 import type { McpConfig, McpList, McpServerConfig, McpTrustFile } from "@aide/contracts";
-import { workspaceServers } from "../config/workspace-config.js";
+import { readFileSync } from "node:fs";
+import { digestOf, workspaceServers } from "../config/workspace-config.js";
 import { isInside } from "../sandbox/server-sandbox-arguments.js";
 import { describeSandbox, launchServer, type LaunchSettings } from "./launch-server.js";
 import { ServerConnection } from "./server-connection.js";
 
 export interface ServerRegistryOptions {
   config: McpConfig;
-  trust: McpTrustFile;
+  /** Read at each look-up: a trust given (or a file changed) takes effect without a restart. */
+  trust(): McpTrustFile;
   settings: LaunchSettings;
   logger: Logger;
   /** Called after any server's state changed. Must not throw. */
@@ -22,7 +24,7 @@ export interface ServerRegistryOptions {
  */
 export class ServerRegistry {
   private readonly home = new Map<string, ServerConnection>();
-  private readonly byWorkspace = new Map<string, Map<string, ServerConnection>>();
+  private readonly byWorkspace = new Map<string, { file: string; digest: string; servers: Map<string, ServerConnection> }>();
   private readonly ignored = new Map<string, { file: string; reason: string }>();
 
   constructor(private readonly options: ServerRegistryOptions) {
@@ -56,8 +58,14 @@ export class ServerRegistry {
     const roots = this.options.settings.workspaceRoots;
     if (roots.length > 0 && !roots.some((root) => isInside(dir, root))) return [];
     const existing = this.byWorkspace.get(dir);
-    if (existing) return [...existing.values()];
-    const found = workspaceServers(dir, this.options.trust);
+    if (existing) {
+      if (fileDigest(existing.file) === existing.digest) return [...existing.servers.values()];
+      // Changed since it was trusted and loaded: its servers stop until the person trusts it again.
+      this.byWorkspace.delete(dir);
+      await Promise.all([...existing.servers.values()].map((server) => server.stop()));
+    }
+    this.ignored.delete(dir);
+    const found = workspaceServers(dir, this.options.trust());
     if (found.kind === "none") return [];
     if (found.kind === "ignored") {
       this.ignored.set(dir, { file: found.file, reason: found.reason });
@@ -72,7 +80,7 @@ export class ServerRegistry {
       }
       connections.set(name, this.connection(name, config, "workspace", dir));
     }
-    this.byWorkspace.set(dir, connections);
+    this.byWorkspace.set(dir, { file: found.file, digest: found.digest, servers: connections });
     await Promise.all([...connections.values()].map((server) => server.start()));
     return [...connections.values()];
   }
@@ -85,7 +93,6 @@ export class ServerRegistry {
       refused: servers.flatMap((server) => server.refused),
       servers: servers.map((server) => server.describe()),
       ignored,
-      catalog_budget: this.options.config.catalog_budget,
     };
   }
 
@@ -96,12 +103,20 @@ export class ServerRegistry {
 
   /** Everything `aide doctor` and `aide mcp list` read from the state file. */
   snapshot(): Pick<McpList, "servers" | "refused" | "ignored"> {
-    const all = [...this.home.values(), ...[...this.byWorkspace.values()].flatMap((map) => [...map.values()])];
+    const all = [...this.home.values(), ...[...this.byWorkspace.values()].flatMap((entry) => [...entry.servers.values()])];
     return { servers: all.map((server) => server.describe()), refused: all.flatMap((server) => server.refused), ignored: [...this.ignored.values()] };
   }
 
   async stop(): Promise<void> {
-    const all = [...this.home.values(), ...[...this.byWorkspace.values()].flatMap((map) => [...map.values()])];
+    const all = [...this.home.values(), ...[...this.byWorkspace.values()].flatMap((entry) => [...entry.servers.values()])];
     await Promise.all(all.map((server) => server.stop()));
+  }
+}
+
+function fileDigest(file: string): string | undefined {
+  try {
+    return digestOf(readFileSync(file));
+  } catch {
+    return undefined;
   }
 }

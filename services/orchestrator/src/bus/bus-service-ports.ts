@@ -15,9 +15,13 @@ import {
   egressJournalSubject,
   modelDeltaSubject,
   subjects,
+  mcpSubjects,
+  McpCallReplySchema,
+  McpCancelReplySchema,
+  McpListReplySchema,
 } from "@aide/contracts";
 import { busRequest, decodeJson, encodeJson } from "@aide/runtime";
-import type { CheckpointsPort, EgressJournal, ModelPort, ToolsPort } from "./service-ports.js";
+import type { CheckpointsPort, EgressJournal, McpPort, ModelPort, ToolsPort } from "./service-ports.js";
 
 export interface BusPortTimeouts {
   modelTimeoutMs: number;
@@ -148,6 +152,25 @@ export function jetStreamEgressJournal(js: JetStreamClient): EgressJournal {
   return {
     async append(entry) {
       await js.publish(egressJournalSubject, encodeJson(entry), { msgID: `egress-${entry.session}-${entry.approval}` });
+    },
+  };
+}
+
+export function busMcpPort(connection: NatsConnection): McpPort {
+  return {
+    async list(workspace) {
+      try {
+        // Servers of a trusted workspace file start on the first list: give them time to come up.
+        return await busRequest(connection, mcpSubjects.list, { workspace }, McpListReplySchema, { timeoutMs: 45_000, service: "mcp" });
+      } catch {
+        return undefined;
+      }
+    },
+    async call(request) {
+      return busRequest(connection, mcpSubjects.call, request, McpCallReplySchema, { timeoutMs: (request.timeout_ms ?? 60_000) + 10_000, service: "mcp" });
+    },
+    async cancel(callId) {
+      await busRequest(connection, mcpSubjects.cancel, { call_id: callId }, McpCancelReplySchema, { timeoutMs: 5_000, service: "mcp" }).catch(() => undefined);
     },
   };
 }
