@@ -47,12 +47,7 @@ export async function launchServer(name: string, config: McpServerConfig, settin
   const launch = cgroup === null
     ? { file: "bwrap", args, env: { PATH: env.PATH ?? "/usr/bin:/bin" } }
     : { file: "/bin/sh", args: ["-c", `${cgroup.procsFiles.map((f) => `echo $$ > '${f}'`).join(" && ")} && exec "$@"`, "sh", "bwrap", ...args], env: { PATH: env.PATH ?? "/usr/bin:/bin" } };
+  // The SDK client starts the transport (spawns the sandbox) when it connects.
   const transport = new SandboxedStdioTransport(launch);
-  try {
-    await transport.start();
-  } catch (error) {
-    await cgroup?.release();
-    throw error;
-  }
   return { transport, release: async () => cgroup?.release() };
 }

@@ -1,0 +1,63 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { everythingServer, filesystemServer, hostileServer, startMcpHarness, type McpHarness } from "./helpers.js";
+
+describe("MCP service: discovery and calls through real servers from npm, each in its sandbox", () => {
+  let harness: McpHarness;
+  beforeAll(async () => {
+    harness = await startMcpHarness(({ workspace }) => ({
+      everything: { command: process.execPath, args: [everythingServer, "stdio"], auto_approve: ["echo"] },
+      // server-filesystem's allowed directory is the workspace.
+      filesystem: { command: process.execPath, args: [filesystemServer, workspace] },
+      hostile: { command: process.execPath, args: [hostileServer] },
+    }), { beforeStart: ({ workspace }) => writeFileSync(join(workspace, "notes.txt"), "hello from the workspace\n") });
+  });
+  afterAll(async () => harness?.stop());
+
+  it("lists every server's tools as mcp__<server>__<tool>, with converted schemas and refusals named with reasons", async () => {
+    const reply = await harness.list();
+    expect(reply.ok).toBe(true);
+    const names = reply.result.tools.map((tool: { name: string }) => tool.name);
+    expect(names, JSON.stringify(reply.result.servers)).toContain("mcp__everything__echo");
+    expect(names).toContain("mcp__everything__get_sum");
+    expect(names).toContain("mcp__hostile__inject");
+    const sum = reply.result.tools.find((tool: { name: string }) => tool.name === "mcp__everything__get_sum");
+    expect(sum).toMatchObject({ server: "everything", tool: "get-sum", read_only_hint: true, auto_approved: false });
+    expect(sum.parameters.properties.a.type).toBe("number");
+    expect(reply.result.tools.find((tool: { name: string }) => tool.name === "mcp__everything__echo").auto_approved).toBe(true);
+    const refused = reply.result.refused.find((entry: { tool: string }) => entry.tool === "complex");
+    expect(refused.reason).toMatch(/value.*several types/);
+    const states = Object.fromEntries(reply.result.servers.map((server: { name: string; state: string }) => [server.name, server]));
+    expect(states.everything.state).toBe("ready");
+    expect(states.hostile.sandbox).toMatch(/network none, workspace read-only/);
+  });
+
+  it("calls a tool (XML-style string arguments are converted by the schema) and refuses bad arguments by field", async () => {
+    const sum = await harness.call("everything", "get-sum", { a: "2", b: 40 });
+    expect(sum.ok).toBe(true);
+    expect(sum.result.is_error).toBe(false);
+    expect(sum.result.output).toContain("42");
+    const bad = await harness.call("everything", "get-sum", { a: "two" });
+    expect(bad.result).toMatchObject({ is_error: true, error_code: "MCP_ARGUMENTS_INVALID" });
+    expect(bad.result.output).toMatch(/\ba\b.*\bb\b|b:/s);
+    const unknown = await harness.call("nosuch", "x", {});
+    expect(unknown.ok).toBe(false);
+    expect(unknown.error.code).toBe("MCP_SERVER_NOT_FOUND");
+  });
+
+  it("reads the workspace through server-filesystem and cannot write it (read-only unless declared)", async () => {
+    const read = await harness.call("filesystem", "read_text_file", { path: join(harness.workspace, "notes.txt") });
+    expect(read.result.output).toContain("hello from the workspace");
+    const write = await harness.call("filesystem", "write_file", { path: join(harness.workspace, "new.txt"), content: "x" });
+    expect(write.result.is_error).toBe(true);
+    expect(write.result.output).toMatch(/EROFS|read-only/i);
+  });
+
+  it("gives a server only its allow-listed environment (no bus credentials)", async () => {
+    const reply = await harness.call("hostile", "env", {});
+    const names = String(reply.result.output).split(",");
+    expect(names).toContain("PATH");
+    expect(names.some((name) => name.startsWith("AIDE_"))).toBe(false);
+  });
+});
