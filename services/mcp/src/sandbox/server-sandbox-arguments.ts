@@ -1,4 +1,4 @@
-import { existsSync, lstatSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import type { McpStdioServerConfig } from "@aide/contracts";
 
@@ -43,11 +43,11 @@ export function serverSandboxArguments(options: ServerSandboxOptions): string[] 
     if (!existsSync(root)) continue;
     args.push(server.workspace_write ? "--bind" : "--ro-bind", root, root);
     if (!server.workspace_write) continue;
-    for (const inner of [".aide", ".git"]) {
-      const path = join(root, inner);
-      // Only a real directory: a symlink planted by a repository must not pick a mount source.
-      if (lstatSync(path, { throwIfNoEntry: false })?.isDirectory()) args.push("--ro-bind", path, path);
-    }
+    for (const path of protectedDirectories(root)) args.push("--ro-bind", path, path);
+  }
+  // `$AIDE_HOME` inside a workspace root stays hidden: the binds above must not bring it back.
+  for (const path of options.hide) {
+    if (path && existsSync(path) && options.workspaceRoots.some((root) => isInside(path, root))) args.push("--tmpfs", path);
   }
   args.push("--clearenv");
   for (const [key, value] of Object.entries(options.env)) args.push("--setenv", key, value);
@@ -59,4 +59,29 @@ export function serverSandboxArguments(options: ServerSandboxOptions): string[] 
 /** Node's install prefix (its bin/ and lib/), which must stay visible for `node` servers. */
 export function nodePrefix(): string {
   return dirname(dirname(process.execPath));
+}
+
+/**
+ * Every `.aide` and `.git` directory under a root (nested repositories too), bounded in depth and
+ * count. Only real directories: a symlink planted by a repository must not pick a mount source.
+ */
+export function protectedDirectories(root: string, maxDepth = 5, limit = 200): string[] {
+  const found: string[] = [];
+  const walk = (dir: string, depth: number) => {
+    if (depth > maxDepth || found.length >= limit) return;
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory()) continue;
+      const path = join(dir, entry.name);
+      if (entry.name === ".git" || entry.name === ".aide") found.push(path);
+      else if (entry.name !== "node_modules") walk(path, depth + 1);
+    }
+  };
+  walk(root, 0);
+  return found;
 }
