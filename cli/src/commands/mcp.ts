@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { McpConfigSchema, McpServerNameSchema, McpTrustFileSchema, type McpConfig } from "@aide/contracts";
+import { McpConfigSchema, McpServerNameSchema, McpTrustFileSchema, renderUntrusted, type McpConfig } from "@aide/contracts";
 import { digestOf, formatIssues, mcpPaths, readMcpConfig, readTrustFile, workspaceConfigName } from "@aide/mcp/config";
 import { aideHome } from "../supervisor/aide-home.js";
 
@@ -119,7 +119,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv = process.env):
         const trust = readTrustFile(paths.trust);
         trust.trusted[dir] = { sha256: digestOf(bytes), trusted_at: new Date().toISOString() };
         writeAtomic(paths.trust, McpTrustFileSchema.parse(trust));
-        process.stdout.write(`trusted ${file} (sha256 ${digestOf(bytes).slice(0, 16)}…); a changed file needs trust again\n${bytes.toString("utf8")}`);
+        process.stdout.write(`trusted ${file} (sha256 ${digestOf(bytes).slice(0, 16)}…); a changed file needs trust again\n${renderUntrusted(bytes.toString("utf8")).text}\n`);
         return 0;
       }
       default:

@@ -38,9 +38,10 @@ export function mcpEndpoints(registry: ServerRegistry): Endpoint[] {
       name: "cancel",
       subject: mcpSubjects.cancel,
       schema: McpCancelRequestSchema,
-      async handle(request) {
+      async handle(request, context) {
         const controller = inFlight.get(request.call_id);
         controller?.abort("the run was aborted");
+        context.logger.info({ call: request.call_id, in_flight: controller !== undefined }, "MCP call cancel requested");
         return { cancelled: controller !== undefined };
       },
     }),

@@ -1,7 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { everythingServer, filesystemServer, hostileServer, startMcpHarness, type McpHarness } from "./helpers.js";
+import { requestJson } from "../../../tests/helpers/service-process.js";
+import { eventually, everythingServer, filesystemServer, hostileServer, startMcpHarness, type McpHarness } from "./helpers.js";
 
 describe("MCP service: discovery and calls through real servers from npm, each in its sandbox", () => {
   let harness: McpHarness;
@@ -52,6 +53,18 @@ describe("MCP service: discovery and calls through real servers from npm, each i
     const write = await harness.call("filesystem", "write_file", { path: join(harness.workspace, "new.txt"), content: "x" });
     expect(write.result.is_error).toBe(true);
     expect(write.result.output).toMatch(/EROFS|read-only/i);
+  });
+
+  it("cancels an in-flight call on request (what a run's abort sends)", async () => {
+    const sleeping = harness.call("hostile", "sleep", { seconds: 300 }, { call_id: "to-cancel" });
+    const cancelled = await eventually(async () => {
+      const reply = await requestJson(harness.client, "agent.mcp.cancel", { call_id: "to-cancel" });
+      return reply.result.cancelled === true ? true : undefined;
+    }, "the call to be in flight");
+    expect(cancelled).toBe(true);
+    expect((await sleeping).result).toMatchObject({ is_error: true, error_code: "MCP_CALL_CANCELLED" });
+    // The server got MCP's cancellation and is still usable.
+    expect((await harness.call("hostile", "echo", { message: "after" })).result.output).toBe("echo: after");
   });
 
   it("gives a server only its allow-listed environment (no bus credentials)", async () => {

@@ -43,6 +43,8 @@ describe.skipIf(skipReason !== "")(`MCP tools through the orchestrator's gate${s
     const echo = await approval("mcp__hostile__echo");
     expect(echo.payload).toMatchObject({ mcp: { server: "hostile", tool: "echo", arguments_json: '{"message":"hello mcp"}' } });
     expect((echo.payload as { command: string }).command).toContain('"message":"hello mcp"');
+    // Shown to people in its rendered (untrusted-text) form, as every approval's command is.
+    expect((echo.payload as { command_rendered?: string }).command_rendered).toContain('tool "echo"');
     await stack.command("decision", { session, approval: approvals[0], decision: "approve" });
     const echoed = await stack.waitFor((e) => e.session === session && e.type === "tool.completed" && e.payload.tool === "mcp__hostile__echo");
     expect(echoed.payload).toMatchObject({ server: "hostile", is_error: false });
@@ -74,5 +76,31 @@ describe.skipIf(skipReason !== "")(`MCP tools through the orchestrator's gate${s
     const end = stack.events.find((e) => e.session === session && e.type === "run.completed");
     if (end) expect(JSON.stringify((end.payload as { evidence: string[] }).evidence)).not.toContain("mcp__");
     expect(stack.invalidEvents).toEqual([]);
+  });
+});
+
+describe.skipIf(skipReason !== "")(`an aborted run cancels its in-flight MCP call${skipReason}`, () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack(
+      [{ text: "<mcp__slow__sleep><seconds>600</seconds></mcp__slow__sleep>" }, { text: call.complete("unreachable") }],
+      { mcpServers: { slow: { command: process.execPath, args: [hostileServer], auto_approve: ["sleep"] } } },
+    );
+  });
+  afterAll(async () => stack?.stop());
+
+  it("sends agent.mcp.cancel for the call when the person aborts", async () => {
+    const started = await stack.command("start", { task: "Use the slow MCP server to sleep", workspace: stack.workspace });
+    const session = started.result.session as string;
+    const running = await stack.waitFor((e) => e.session === session && e.type === "tool.started" && e.payload.tool === "mcp__slow__sleep");
+    expect(running.payload).toMatchObject({ server: "slow" });
+    expect((await stack.command("abort", { session, reason: "enough" })).ok).toBe(true);
+    await stack.waitFor((e) => e.session === session && e.type === "run.cancelled");
+    const callId = (running.payload as { call_id: string }).call_id;
+    // The MCP service logs the cancel with the call still in flight (it then sends MCP notifications/cancelled).
+    const deadline = Date.now() + 30_000;
+    const pattern = new RegExp(`"call":"${callId}","in_flight":true[^\\n]*MCP call cancel requested`);
+    while (!pattern.test(stack.services.mcp!.logs()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(stack.services.mcp!.logs()).toMatch(pattern);
   });
 });
