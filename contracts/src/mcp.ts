@@ -59,7 +59,11 @@ const HttpServerSchema = z
   })
   .strict();
 
-export const McpServerConfigSchema = z.union([StdioServerSchema, HttpServerSchema]);
+/** Discriminated by `type` (absent: stdio), so an error names the field of the kind meant, not "invalid input". */
+export const McpServerConfigSchema = z.preprocess(
+  (value) => (value && typeof value === "object" && !Array.isArray(value) && !("type" in value) ? { ...value, type: "stdio" } : value),
+  z.discriminatedUnion("type", [StdioServerSchema, HttpServerSchema]),
+);
 export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
 export type McpStdioServerConfig = z.infer<typeof StdioServerSchema>;
 
