@@ -67,6 +67,19 @@ describe("MCP service: discovery and calls through real servers from npm, each i
     expect((await harness.call("hostile", "echo", { message: "after" })).result.output).toBe("echo: after");
   });
 
+  it("lists a server's resources and prompts and reads them on request, as tools of that server", async () => {
+    const reply = await harness.list();
+    const read = reply.result.tools.find((tool: { name: string }) => tool.name === "mcp__everything__aide_read_resource");
+    expect(read.description).toContain("demo://resource/static/document/architecture.md");
+    const resource = await harness.call("everything", "aide_read_resource", { uri: "demo://resource/static/document/architecture.md" });
+    expect(resource.result.is_error).toBe(false);
+    expect(resource.result.output).toContain("[resource demo://resource/static/document/architecture.md]");
+    const prompt = await harness.call("everything", "aide_get_prompt", { name: "args-prompt", arguments: '{"city":"Lisbon"}' });
+    expect(prompt.result.output).toContain("Lisbon");
+    const badPrompt = await harness.call("everything", "aide_get_prompt", { name: "no-such-prompt" });
+    expect(badPrompt.result.error_code).toBe("MCP_ARGUMENTS_INVALID");
+  });
+
   it("gives a server only its allow-listed environment (no bus credentials)", async () => {
     const reply = await harness.call("hostile", "env", {});
     const names = String(reply.result.output).split(",");

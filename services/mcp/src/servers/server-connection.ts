@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { mcpToolName, type McpCallResult, type McpServerConfig, type McpServerState, type McpTool } from "@aide/contracts";
 import { jsonSchemaToZod } from "../schema/json-schema-to-zod.js";
 import { formatCallResult } from "./format-call-result.js";
+import { resourceAndPromptTools, type ExtraTool } from "./resources-and-prompts.js";
 
 /** A started transport and what must happen after it closed (its cgroup removed). */
 export interface LaunchedServer {
@@ -31,6 +32,8 @@ export interface ServerConnectionOptions {
 interface OfferedTool {
   descriptor: McpTool;
   validator: z.ZodTypeAny;
+  /** Set for the resource and prompt tools aide adds; absent: a `tools/call` of the server's tool. */
+  run?: ExtraTool["run"];
 }
 
 const maxTools = 500;
@@ -149,6 +152,18 @@ export class ServerConnection {
       }
       cursor = page.nextCursor;
     } while (cursor !== undefined);
+    for (const extra of await resourceAndPromptTools(client)) {
+      const name = mcpToolName(this.name, extra.tool);
+      if (tools.has(name)) {
+        refused.push({ server: this.name, tool: extra.tool, reason: `the server has a tool of this name, so its ${extra.tool === "aide_read_resource" ? "resources" : "prompts"} are not offered by aide` });
+        continue;
+      }
+      tools.set(name, {
+        validator: extra.validator,
+        run: extra.run,
+        descriptor: { name, server: this.name, tool: extra.tool, description: extra.description, parameters: extra.parameters, read_only_hint: true, auto_approved: auto.has("*") || auto.has(extra.tool), ...(this.options.workspace ? { workspace: this.options.workspace } : {}) },
+      });
+    }
     this.tools = tools;
     this.refused = refused;
   }
@@ -209,10 +224,10 @@ export class ServerConnection {
       return fail("MCP_ARGUMENTS_INVALID", `The arguments for MCP tool ${tool} are not valid: ${detail}. Nothing was sent to the server.`);
     }
     try {
-      const result = await client.callTool({ name: tool, arguments: parsed.data as Record<string, unknown> }, undefined, {
-        timeout: options.timeoutMs,
-        signal: options.signal,
-      });
+      const requestOptions = { timeout: options.timeoutMs, signal: options.signal };
+      const result = offered.run
+        ? await offered.run(client, parsed.data as Record<string, unknown>, requestOptions)
+        : await client.callTool({ name: tool, arguments: parsed.data as Record<string, unknown> }, undefined, requestOptions);
       const formatted = formatCallResult(result as { content?: unknown; structuredContent?: unknown; isError?: unknown });
       return done({ is_error: formatted.isError, output: formatted.output, truncated: formatted.truncated });
     } catch (error) {
