@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestJson } from "../../../tests/helpers/service-process.js";
@@ -12,7 +12,16 @@ describe("MCP service: discovery and calls through real servers from npm, each i
       // server-filesystem's allowed directory is the workspace.
       filesystem: { command: process.execPath, args: [filesystemServer, workspace] },
       hostile: { command: process.execPath, args: [hostileServer] },
-    }), { beforeStart: ({ workspace }) => writeFileSync(join(workspace, "notes.txt"), "hello from the workspace\n") });
+      secretive: { command: process.execPath, args: [hostileServer], env_files: { API_TOKEN: "token" }, env: { PLAIN: "yes" } },
+      leaky: { command: process.execPath, args: [hostileServer], env_files: { API_TOKEN: "loose" } },
+    }), {
+      beforeStart: ({ workspace, aideHome }) => {
+        writeFileSync(join(workspace, "notes.txt"), "hello from the workspace\n");
+        mkdirSync(join(aideHome, "mcp-secrets"), { mode: 0o700 });
+        writeFileSync(join(aideHome, "mcp-secrets", "token"), "s3cret\n", { mode: 0o600 });
+        writeFileSync(join(aideHome, "mcp-secrets", "loose"), "s3cret\n", { mode: 0o644 });
+      },
+    });
   });
   afterAll(async () => harness?.stop());
 
@@ -85,5 +94,13 @@ describe("MCP service: discovery and calls through real servers from npm, each i
     const names = String(reply.result.output).split(",");
     expect(names).toContain("PATH");
     expect(names.some((name) => name.startsWith("AIDE_"))).toBe(false);
+  });
+
+  it("gives a secret from a 0600 file under $AIDE_HOME/mcp-secrets, and refuses a file others can read, naming the field", async () => {
+    const names = String((await harness.call("secretive", "env", {})).result.output).split(",");
+    expect(names).toEqual(expect.arrayContaining(["API_TOKEN", "PLAIN"]));
+    const leaky = (await harness.list()).result.servers.find((server: { name: string }) => server.name === "leaky");
+    expect(leaky.state).not.toBe("ready");
+    expect(leaky.last_error, leaky.last_error).toMatch(/servers\.leaky\.env_files\.API_TOKEN: .*chmod 600/);
   });
 });

@@ -16,6 +16,14 @@ export interface ServerRegistryOptions {
   /** Called after any server's state changed. Must not throw. */
   onChange(): void;
   backoff?: { initialMs: number; maxMs: number };
+  /** How long a catalog request waits for a trusted workspace's servers to come up. */
+  workspaceStartWaitMs?: number;
+}
+
+async function boundedWait(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /**
@@ -46,9 +54,12 @@ export class ServerRegistry {
     });
   }
 
-  /** Starts every configured server; resolves once each has come up or failed (failures retry on their own). */
-  async start(): Promise<void> {
-    await Promise.all([...this.home.values()].map((server) => server.start()));
+  /**
+   * Starts every configured server; resolves once each has come up or failed (failures retry on
+   * their own), or after `waitMs`: one slow server must not hold the service (and `aide up`) back.
+   */
+  async start(waitMs = 20_000): Promise<void> {
+    await boundedWait(Promise.all([...this.home.values()].map((server) => server.start())), waitMs);
   }
 
   /** The workspace's trusted servers, started on first use; an untrusted or changed file is recorded as ignored. */
@@ -81,7 +92,8 @@ export class ServerRegistry {
       connections.set(name, this.connection(name, config, "workspace", dir));
     }
     this.byWorkspace.set(dir, { file: found.file, digest: found.digest, servers: connections });
-    await Promise.all([...connections.values()].map((server) => server.start()));
+    // A run's start waits for these (its catalog), but not for a server that hangs at start.
+    await boundedWait(Promise.all([...connections.values()].map((server) => server.start())), this.options.workspaceStartWaitMs ?? 10_000);
     return [...connections.values()];
   }
 
