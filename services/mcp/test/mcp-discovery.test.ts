@@ -13,6 +13,7 @@ describe("MCP service: discovery and calls through real servers from npm, each i
       filesystem: { command: process.execPath, args: [filesystemServer, workspace] },
       hostile: { command: process.execPath, args: [hostileServer] },
       secretive: { command: process.execPath, args: [hostileServer], env_files: { API_TOKEN: "token" }, env: { PLAIN: "yes" } },
+      remote: { type: "http", url: "http://192.0.2.1:8080/mcp" },
       leaky: { command: process.execPath, args: [hostileServer], env_files: { API_TOKEN: "loose" } },
     }), {
       beforeStart: ({ workspace, aideHome }) => {
@@ -100,7 +101,13 @@ describe("MCP service: discovery and calls through real servers from npm, each i
     const names = String((await harness.call("secretive", "env", {})).result.output).split(",");
     expect(names).toEqual(expect.arrayContaining(["API_TOKEN", "PLAIN"]));
     const leaky = (await harness.list()).result.servers.find((server: { name: string }) => server.name === "leaky");
-    expect(leaky.state).not.toBe("ready");
+    expect(leaky).toMatchObject({ state: "failed", restarts: 0 });
     expect(leaky.last_error, leaky.last_error).toMatch(/servers\.leaky\.env_files\.API_TOKEN: .*chmod 600/);
+  });
+
+  it("refuses a non-loopback HTTP server without allowRemote (as models are)", async () => {
+    const remote = (await harness.list()).result.servers.find((server: { name: string }) => server.name === "remote");
+    expect(remote).toMatchObject({ transport: "http", tools: 0, state: "failed", restarts: 0 });
+    expect(remote.last_error).toMatch(/not on loopback.*does not allow remote/);
   });
 });

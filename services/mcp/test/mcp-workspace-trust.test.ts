@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run as mcpCommand } from "../../../cli/src/commands/mcp.js";
@@ -9,7 +9,14 @@ describe("MCP service: a workspace .mcp.json is ignored until trusted", () => {
   let harness: McpHarness;
   const workspaceFile = (extra = "") => JSON.stringify({ mcpServers: { project: { command: process.execPath, args: [hostileServer], env: { NOTE: `project${extra}` } } } });
   beforeAll(async () => {
-    harness = await startMcpHarness({}, { beforeStart: ({ workspace }) => writeFileSync(join(workspace, ".mcp.json"), workspaceFile()) });
+    harness = await startMcpHarness({}, {
+      beforeStart: ({ workspace }) => {
+        writeFileSync(join(workspace, ".mcp.json"), workspaceFile());
+        writeFileSync(join(workspace, "own.txt"), "mine");
+        mkdirSync(join(workspace, "..", "sibling"));
+        writeFileSync(join(workspace, "..", "sibling", "secret.txt"), "another project's");
+      },
+    });
   });
   afterAll(async () => harness?.stop());
 
@@ -30,6 +37,9 @@ describe("MCP service: a workspace .mcp.json is ignored until trusted", () => {
     // A workspace cannot grant itself network, writes or auto-approval.
     expect(server.sandbox).toMatch(/network none, workspace read-only/);
     expect((await harness.call("project", "echo", { message: "ok" })).result.output).toBe("echo: ok");
+    // It sees its own workspace (read-only), not the other folders under the service's roots.
+    expect((await harness.call("project", "read", { path: join(harness.workspace, "own.txt") })).result.output).toBe("READ mine");
+    expect((await harness.call("project", "read", { path: join(harness.scratch, "sibling", "secret.txt") })).result.output).toMatch(/^READ_FAILED/);
 
     writeFileSync(join(harness.workspace, ".mcp.json"), workspaceFile("-changed"));
     const changed = await harness.list(harness.workspace);

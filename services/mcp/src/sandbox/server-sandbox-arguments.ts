@@ -8,6 +8,8 @@ export interface ServerSandboxOptions {
   workspaceRoots: string[];
   /** Hidden entirely (an empty tmpfs): the home directory and `$AIDE_HOME`. */
   hide: string[];
+  /** Other workspace roots, hidden (a trusted workspace's server sees only its own workspace). */
+  hideRoots?: string[];
   /** Folders that stay visible although inside a hidden one (the install root, Node's prefix). */
   keepVisible: string[];
   /** The server's whole environment (already an allow-list). */
@@ -38,6 +40,9 @@ export function serverSandboxArguments(options: ServerSandboxOptions): string[] 
   for (const path of options.keepVisible) {
     const covered = options.hide.some((hidden) => isInside(path, hidden)) || temporary(path);
     if (covered && existsSync(path)) args.push("--ro-bind", path, path);
+  }
+  for (const root of options.hideRoots ?? []) {
+    if (root !== "/" && existsSync(root) && !options.workspaceRoots.includes(root)) args.push("--tmpfs", root);
   }
   for (const root of options.workspaceRoots) {
     if (!existsSync(root)) continue;

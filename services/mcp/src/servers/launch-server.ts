@@ -14,6 +14,8 @@ export interface LaunchSettings {
   secretsDir: string;
   serviceEnv: NodeJS.ProcessEnv;
   cgroups: ServerCgroups;
+  /** Roots hidden from this server (a workspace server: the service's other roots). */
+  hideRoots?: string[];
 }
 
 function isLoopback(url: URL): boolean {
@@ -40,6 +42,7 @@ export async function launchServer(name: string, config: McpServerConfig, settin
     server: config,
     workspaceRoots: settings.workspaceRoots,
     hide: [settings.home, settings.aideHome],
+    ...(settings.hideRoots ? { hideRoots: settings.hideRoots } : {}),
     keepVisible: [settings.installRoot, nodePrefix()],
     env,
   });

@@ -3,7 +3,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import type { z } from "zod";
-import { mcpToolName, type McpCallResult, type McpServerConfig, type McpServerState, type McpTool } from "@aide/contracts";
+import { AideError, mcpToolName, type McpCallResult, type McpServerConfig, type McpServerState, type McpTool } from "@aide/contracts";
 import { jsonSchemaToZod } from "../schema/json-schema-to-zod.js";
 import { formatCallResult } from "./format-call-result.js";
 import { resourceAndPromptTools, type ExtraTool } from "./resources-and-prompts.js";
@@ -108,7 +108,9 @@ export class ServerConnection {
       this.client = undefined;
       await launched?.transport.close().catch(() => undefined);
       await launched?.release();
-      this.scheduleRestart();
+      // A refusal of the configuration (a remote URL, a secret file others can read) will not heal by retrying.
+      if (error instanceof AideError && (error.code === "CONFIG_INVALID" || error.code === "REMOTE_NOT_ALLOWED")) this.state = "failed";
+      else this.scheduleRestart();
     }
     this.options.onChange();
   }
@@ -260,7 +262,7 @@ export class ServerConnection {
     const config = this.options.config;
     return {
       name: this.name,
-      state: config.disabled ? "disabled" : this.state === "starting" && this.lastError ? "failed" : this.state,
+      state: config.disabled ? "disabled" : this.state,
       transport: config.type,
       origin: this.options.origin,
       sandbox: this.options.sandbox,

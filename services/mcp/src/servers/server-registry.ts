@@ -40,7 +40,7 @@ export class ServerRegistry {
   }
 
   private connection(name: string, config: McpServerConfig, origin: "home" | "workspace", workspace?: string): ServerConnection {
-    const settings = workspace ? { ...this.options.settings, workspaceRoots: [workspace] } : this.options.settings;
+    const settings = workspace ? { ...this.options.settings, workspaceRoots: [workspace], hideRoots: this.options.settings.workspaceRoots } : this.options.settings;
     return new ServerConnection({
       name,
       config,
