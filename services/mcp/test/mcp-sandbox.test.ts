@@ -48,6 +48,18 @@ describe("MCP service: each stdio server is contained by its own sandbox", () =>
     expect(existsSync(`/tmp/${marker}`)).toBe(false);
   });
 
+  it("each server runs in cgroups of its own with the configured limits (when the host has the controllers)", async () => {
+    const server = (await harness.list()).result.servers.find((entry: { name: string }) => entry.name === "writer");
+    const groups = readFileSync(`/proc/${server.pid}/cgroup`, "utf8");
+    if (!server.sandbox.includes("pids=")) {
+      expect(server.sandbox).toContain("cgroups none");
+      return;
+    }
+    const pidsGroup = /^\d+:pids:(.*)$/m.exec(groups)![1]!;
+    expect(pidsGroup).toMatch(/aide-mcp-[0-9a-f]+-writer-\d+$/);
+    expect(readFileSync(join("/sys/fs/cgroup/pids", pidsGroup, "pids.max"), "utf8").trim()).toBe("256");
+  });
+
   it("a crashing server is reported and restarted; the next call works", async () => {
     const crashed = await harness.call("offline", "crash", {});
     expect(crashed.result).toMatchObject({ is_error: true, error_code: "MCP_SERVER_FAILED" });
