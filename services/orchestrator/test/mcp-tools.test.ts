@@ -19,7 +19,8 @@ describe.skipIf(skipReason !== "")(`MCP tools through the orchestrator's gate${s
   beforeAll(async () => {
     stack = await startStack(
       [
-        { text: "<mcp__hostile__echo><message>hello mcp</message></mcp__hostile__echo>" },
+        // A native function call (the XML protocol follows): both reach the same gate.
+        { tool_calls: [{ id: "native-1", name: "mcp__hostile__echo", arguments: { message: "hello mcp" } }] },
         { text: "<mcp__hostile__inject></mcp__hostile__inject>" },
         { text: "<mcp__hostile__write><path>/tmp/aide-mcp-denied.txt</path><content>x</content></mcp__hostile__write>" },
         { text: call.complete("Echoed hello mcp through the hostile server.") },
