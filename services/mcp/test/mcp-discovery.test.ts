@@ -73,6 +73,9 @@ describe("MCP service: discovery and calls through real servers from npm, each i
     }, "the call to be in flight");
     expect(cancelled).toBe(true);
     expect((await sleeping).result).toMatchObject({ is_error: true, error_code: "MCP_CALL_CANCELLED" });
+    // A cancel that overtakes its call on the bus still cancels it: the call is refused on arrival.
+    expect((await requestJson(harness.client, "agent.mcp.cancel", { call_id: "early" })).result.cancelled).toBe(false);
+    expect((await harness.call("hostile", "sleep", { seconds: 300 }, { call_id: "early" })).result).toMatchObject({ is_error: true, error_code: "MCP_CALL_CANCELLED" });
     // The server got MCP's cancellation and is still usable.
     expect((await harness.call("hostile", "echo", { message: "after" })).result.output).toBe("echo: after");
   });
