@@ -67,11 +67,9 @@ describe("MCP service: discovery and calls through real servers from npm, each i
 
   it("cancels an in-flight call on request (what a run's abort sends)", async () => {
     const sleeping = harness.call("hostile", "sleep", { seconds: 300 }, { call_id: "to-cancel" });
-    const cancelled = await eventually(async () => {
-      const reply = await requestJson(harness.client, "agent.mcp.cancel", { call_id: "to-cancel" });
-      return reply.result.cancelled === true ? true : undefined;
-    }, "the call to be in flight");
-    expect(cancelled).toBe(true);
+    // In flight once the service logged it (a cancel sent earlier would take the path tested below).
+    await eventually(() => (/"call":"to-cancel","msg":"MCP call"/.test(harness.service.logs()) ? true : undefined), "the call to be in flight");
+    expect((await requestJson(harness.client, "agent.mcp.cancel", { call_id: "to-cancel" })).result.cancelled).toBe(true);
     expect((await sleeping).result).toMatchObject({ is_error: true, error_code: "MCP_CALL_CANCELLED" });
     // A cancel that overtakes its call on the bus still cancels it: the call is refused on arrival.
     expect((await requestJson(harness.client, "agent.mcp.cancel", { call_id: "early" })).result.cancelled).toBe(false);
