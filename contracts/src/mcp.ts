@@ -74,7 +74,7 @@ export const McpConfigSchema = z
   .strict();
 export type McpConfig = z.infer<typeof McpConfigSchema>;
 
-/** `$AIDE_HOME/mcp-trust.json`: workspace `.mcp.json` files the person trusted, by digest. */
+/** `$AIDE_HOME/mcp-trust/trusted.json`: workspace `.mcp.json` files the person trusted, by digest. */
 export const McpTrustFileSchema = z
   .object({ trusted: z.record(z.string().min(1), z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/), trusted_at: z.string() })).default({}) })
   .strict();

@@ -170,6 +170,28 @@ describe("service sandboxes (aide up, real bubblewrap profiles)", () => {
     expect(hostile!.sandbox).toMatch(/network none, workspace read-only/);
   });
 
+  it("a workspace .mcp.json trusted while the stack runs is loaded for the next run, its server in a sandbox of its own", async () => {
+    writeFileSync(join(workspace, ".mcp.json"), JSON.stringify({ mcpServers: { project: { command: process.execPath, args: [join(repoRoot, "services", "mcp", "test", "fixtures", "hostile-server.mjs")] } } }));
+    const { run: mcpCommand } = await import("../../cli/src/commands/mcp.js");
+    expect(await mcpCommand(["trust", workspace], { ...process.env, AIDE_HOME: aideHomeDir })).toBe(0);
+    const info = JSON.parse(readFileSync(join(aideHomeDir, "stack.json"), "utf8")) as { gateway_url: string; token_file: string };
+    const token = readFileSync(info.token_file, "utf8").trim();
+    const started = await fetch(`${info.gateway_url}/api/agent/start`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ task: "say hello", mode: "plan", workspace }),
+    });
+    expect(started.status).toBe(200);
+    let project: { state: string; origin: string; sandbox: string } | undefined;
+    for (let attempt = 0; attempt < 300 && project?.state !== "ready"; attempt += 1) {
+      const doctor = spawnSync(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "doctor", "--json"], { env: { ...process.env, AIDE_HOME: aideHomeDir }, encoding: "utf8" });
+      project = (JSON.parse(doctor.stdout) as { mcp_servers: Array<typeof project & { name: string }> }).mcp_servers.find((s) => s?.name === "project");
+      if (project?.state !== "ready") await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(project).toMatchObject({ state: "ready", origin: "workspace" });
+    expect(project!.sandbox).toMatch(/network none, workspace read-only/);
+  });
+
   it("services other than tools and mcp hold no capabilities; those two only what nested bubblewrap needs", () => {
     const effective = (pid: number) => /CapEff:\s*([0-9a-f]+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1];
     for (const name of ["orchestrator", "model", "checkpoints", "gateway"] as const) {

@@ -51,7 +51,7 @@ describe("aide mcp add/list/remove/trust", () => {
     const text = JSON.stringify({ mcpServers: { project: { command: "node", args: ["s.js"] } } });
     writeFileSync(join(workspace, ".mcp.json"), text);
     expect((await capture(["trust", workspace])).code).toBe(0);
-    const trust = JSON.parse(readFileSync(join(env.AIDE_HOME, "mcp-trust.json"), "utf8"));
+    const trust = JSON.parse(readFileSync(join(env.AIDE_HOME, "mcp-trust", "trusted.json"), "utf8"));
     expect(trust.trusted[workspace].sha256).toBe(createHash("sha256").update(text).digest("hex"));
   });
 });

@@ -37,7 +37,7 @@ export function sandboxLauncher(settings: StackSettings, home: string, cgroups: 
     ...(settings.caFile ? [settings.caFile] : []),
     ...(name === "gateway" ? [settings.tokenFile] : name === "model" ? pathsNamedIn(settings.modelsConfig ?? join(settings.aideHome, "models.json")) : []),
     // The person's MCP configuration and trust records, read-only (the service never writes them).
-    ...(name === "mcp" ? [join(settings.aideHome, "mcp.json"), join(settings.aideHome, "mcp-trust.json")] : []),
+    ...(name === "mcp" ? [join(settings.aideHome, "mcp.json")] : []),
   ];
   return {
     command(definition, infoFd) {

@@ -16,7 +16,7 @@ export interface SandboxProfile {
   /** Inside each writable workspace root, these stay read-only. */
   readOnlyInWorkspace: Array<".aide" | ".git" | ".git/hooks">;
   /** Extra paths under `$AIDE_HOME` the service sees. */
-  aideHomePaths: Array<{ path: "models" | "model-state" | "tools-state" | "mcp-state" | "mcp-secrets"; access: "read-only" | "read-write" }>;
+  aideHomePaths: Array<{ path: "models" | "model-state" | "tools-state" | "mcp-state" | "mcp-secrets" | "mcp-trust"; access: "read-only" | "read-write" }>;
   /** Linux capabilities kept (all others are dropped). */
   capabilities: string[];
   why: string;
@@ -69,8 +69,9 @@ export const sandboxProfiles: Record<ServiceName, SandboxProfile> = {
     workspace: "read-write",
     readOnlyInWorkspace: [".aide", ".git/hooks"],
     // mcp-state: the servers' states for aide doctor; mcp-secrets: the 0600 files servers' secrets come from.
-    // mcp.json and mcp-trust.json are bound read-only by the launcher (files, not folders).
-    aideHomePaths: [{ path: "mcp-state", access: "read-write" }, { path: "mcp-secrets", access: "read-only" }],
+    // mcp-trust: the person's trust records for workspace .mcp.json files (a folder, so a trust
+    // given while the service runs is seen). mcp.json is bound read-only by the launcher at each start.
+    aideHomePaths: [{ path: "mcp-state", access: "read-write" }, { path: "mcp-secrets", access: "read-only" }, { path: "mcp-trust", access: "read-only" }],
     // As for the tools service: bubblewrap needs these to build each MCP server's own sandbox.
     capabilities: ["CAP_SYS_ADMIN", "CAP_NET_ADMIN", "CAP_SETPCAP"],
     why: "runs MCP servers (arbitrary code), each in its own bubblewrap sandbox: no network unless consented, workspace read-only unless declared",

@@ -12,7 +12,9 @@ export interface McpPaths {
 export function mcpPaths(aideHome: string): McpPaths {
   return {
     config: join(aideHome, "mcp.json"),
-    trust: join(aideHome, "mcp-trust.json"),
+    // In a folder of its own: the service's sandbox binds the folder, so a trust given while it runs is seen
+    // (a bound file would keep showing the replaced one).
+    trust: join(aideHome, "mcp-trust", "trusted.json"),
     secretsDir: join(aideHome, "mcp-secrets"),
     stateDir: join(aideHome, "mcp-state"),
     stateFile: join(aideHome, "mcp-state", "servers.json"),
