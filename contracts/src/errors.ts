@@ -80,6 +80,13 @@ export const errorCatalog = {
   INTERRUPTED: "The {service} service stopped answering while it handled the request ({detail}); whether it finished is unknown",
   BUS_UNVERIFIED: "The bus at {url} did not prove it is this stack's ({detail}); not connecting. Its TLS certificate must chain to {ca}: another process may hold the NATS port",
   TRANSFER_FAILED: "A {size}-byte message sent over the bus in chunks could not be reassembled: {detail}",
+  MCP_SERVER_NOT_FOUND: "No MCP server named {server} is configured and ready: {detail}",
+  MCP_TOOL_REFUSED: "The MCP tool {tool} of server {server} cannot be offered: {reason}",
+  MCP_ARGUMENTS_INVALID: "The arguments for MCP tool {tool} are not valid: {detail}",
+  MCP_SERVER_FAILED: "The MCP server {server} failed: {detail}",
+  MCP_CALL_TIMEOUT: "The MCP server {server} did not answer {tool} within {ms} ms; the call was cancelled",
+  MCP_CALL_CANCELLED: "The MCP call {call} was cancelled: {detail}",
+  MCP_UNTRUSTED_CONFIG: "The workspace file {file} is not trusted ({detail}); review it and run aide mcp trust {dir}",
   INTERNAL: "Internal error: {detail}",
 } as const;
 

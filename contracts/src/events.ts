@@ -39,6 +39,8 @@ const ToolCallSummary = z.object({
   tool: z.string(),
   /** Public arguments only: write bodies and patches are replaced by their size and digest. */
   args: z.record(z.string(), z.unknown()),
+  /** The MCP server that runs the tool (tools named `mcp__<server>__<tool>`). */
+  server: z.string().optional(),
 });
 
 export const RunCreatedEvent = event(
@@ -135,6 +137,8 @@ export const ApprovalRequestedEvent = event(
     kind: z.enum(["tool", "memory", "secret_read", "mode_switch"]).optional(),
     /** For `kind: memory`: the memory's raw text (clients render it as untrusted text). */
     memory: z.object({ action: z.enum(["remember", "forget"]), id: z.string().optional(), text: z.string() }).optional(),
+    /** An MCP tool call: the server, the tool's own name, and the exact arguments as JSON (raw; clients render it). */
+    mcp: z.object({ server: z.string(), tool: z.string(), arguments_json: z.string() }).optional(),
     /** Workspace-defined code the command runs by design (package scripts, make recipes…), as the preview read it. */
     scripts: z.array(z.object({ source: z.string(), name: z.string(), text: z.string() })).optional(),
   }),

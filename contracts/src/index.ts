@@ -14,3 +14,4 @@ export * from "./render-untrusted.js";
 export * from "./workspace-scripts.js";
 export * from "./eval-task.js";
 export * from "./broad-workspace.js";
+export * from "./mcp.js";

@@ -51,5 +51,5 @@ export function modelDeltaSubject(requestId: string): string {
   return `agent.model.delta.${requestId}`;
 }
 
-export const serviceNames = ["orchestrator", "model", "tools", "checkpoints", "gateway"] as const;
+export const serviceNames = ["orchestrator", "model", "tools", "checkpoints", "gateway", "mcp"] as const;
 export type ServiceName = (typeof serviceNames)[number];

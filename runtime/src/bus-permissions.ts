@@ -44,6 +44,7 @@ export function busPermissions(): Record<string, UserPermissions> {
           // Workspace affinity: which tools/checkpoints instances serve which roots.
           "$SRV.INFO.aide-tools",
           "$SRV.INFO.aide-checkpoints",
+          "agent.mcp.>",
           "$JS.API.>",
           ...kv(sessionBucketName),
           ...kv(memoryBucketName),
@@ -76,6 +77,12 @@ export function busPermissions(): Record<string, UserPermissions> {
       },
       subscribe: { allow: ["agent.checkpoints.>", "_INBOX_checkpoints.>", discovery] },
       allow_responses: heartbeatResponses,
+    },
+    /** MCP clients: answers `agent.mcp.*` requests, publishes nothing else. */
+    mcp: {
+      publish: { deny: [">"] },
+      subscribe: { allow: ["agent.mcp.>", discovery] },
+      allow_responses: true,
     },
     gateway: {
       publish: {
@@ -119,5 +126,5 @@ export function busPermissions(): Record<string, UserPermissions> {
   };
 }
 
-export const busUsers = ["orchestrator", "model", "tools", "checkpoints", "gateway", "observer", "supervisor"] as const;
+export const busUsers = ["orchestrator", "model", "tools", "checkpoints", "gateway", "mcp", "observer", "supervisor"] as const;
 export type BusUser = (typeof busUsers)[number];

@@ -12,7 +12,7 @@ describe("docker-compose.yml", () => {
     services: Record<string, { command?: string[]; environment?: Record<string, string>; volumes?: string[]; ports?: string[] }>;
   };
 
-  it("names nats and the five services, nothing else", () => {
+  it("names nats and the six services, nothing else", () => {
     expect(Object.keys(compose.services).sort()).toEqual(["nats", ...serviceNames].sort());
   });
 
@@ -35,10 +35,10 @@ describe("docker-compose.yml", () => {
     }
   });
 
-  it("gives workspace access only to tools and checkpoints, and model files only to model", () => {
+  it("gives workspace access only to tools, checkpoints and mcp, and model files only to model", () => {
     const mounts = (name: string) => (compose.services[name].volumes ?? []).join(" ");
     for (const name of ["orchestrator", "gateway", "model"]) expect(mounts(name)).not.toContain("/workspace");
-    for (const name of ["tools", "checkpoints"]) expect(mounts(name)).toContain(":/workspace");
+    for (const name of ["tools", "checkpoints", "mcp"]) expect(mounts(name)).toContain(":/workspace");
     expect(mounts("model")).toContain("/var/lib/aide/models:ro");
   });
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NatsConnection } from "nats";
-import { subjects, serviceNames, ErrorCodeSchema } from "@aide/contracts";
+import { subjects, serviceNames, ErrorCodeSchema, mcpSubjects } from "@aide/contracts";
 import { startTestBus, type TestBus } from "../helpers/bus.js";
 import { requestJson, startServiceProcess, type ServiceProcess } from "../helpers/service-process.js";
 
@@ -13,9 +13,10 @@ const endpoints = [
   ...Object.values(subjects.model),
   ...Object.values(subjects.tools),
   ...Object.values(subjects.checkpoints),
+  ...Object.values(mcpSubjects),
 ];
 // Subjects that take no arguments accept any object; only their non-JSON and non-object cases apply.
-const argumentless = new Set<string>([subjects.model.list, subjects.tools.list, subjects.cmd.sessions]);
+const argumentless = new Set<string>([subjects.model.list, subjects.tools.list, subjects.cmd.sessions, mcpSubjects.list, mcpSubjects.status]);
 
 describe("malformed requests to every endpoint (real services)", () => {
   let bus: TestBus;

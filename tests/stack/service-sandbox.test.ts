@@ -42,6 +42,9 @@ describe("service sandboxes (aide up, real bubblewrap profiles)", () => {
     writeFileSync(join(home, ".ssh", "id_canary"), "CANARY-PRIVATE-KEY\n", { mode: 0o600 });
     mkdirSync(join(workspace, ".git", "hooks"), { recursive: true });
     writeFileSync(join(workspace, "secret-source.ts"), "export const x = 1;\n");
+    // One MCP server, started by the sandboxed MCP service inside a sandbox of its own (nested bubblewrap).
+    mkdirSync(aideHomeDir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(aideHomeDir, "mcp.json"), JSON.stringify({ servers: { hostile: { command: process.execPath, args: [join(repoRoot, "services", "mcp", "test", "fixtures", "hostile-server.mjs")] } } }));
     supervisor = spawn(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "up", "--nats-port", "0", "--gateway-port", "0", "--workspace", workspace,
       "--model-discovery", `ollama=${new URL(ollama.url).port},llamacpp=0,lmstudio=0,vllm=0`], {
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, AIDE_HOME: aideHomeDir },
@@ -81,7 +84,7 @@ describe("service sandboxes (aide up, real bubblewrap profiles)", () => {
     expect(existsSync(join(aideHomeDir, "model-state", "written-by-model"))).toBe(true);
   });
 
-  const services = ["orchestrator", "model", "tools", "checkpoints", "gateway"] as const;
+  const services = ["orchestrator", "model", "tools", "checkpoints", "gateway", "mcp"] as const;
 
   it.each(services)("%s reads its own credentials file and no other service's", (name) => {
     const pid = stack.services[name].pid;
@@ -139,21 +142,64 @@ describe("service sandboxes (aide up, real bubblewrap profiles)", () => {
   it("aide doctor reports each service sandboxed with its own namespaces", () => {
     const doctor = spawnSync(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "doctor", "--json"], { env: { ...process.env, AIDE_HOME: aideHomeDir }, encoding: "utf8" });
     const report = JSON.parse(doctor.stdout) as { profiles: Array<{ service: string; sandboxed: boolean; namespaces: Record<string, string>; capabilities: string[] }> };
-    expect(report.profiles).toHaveLength(5);
+    expect(report.profiles).toHaveLength(6);
     for (const profile of report.profiles) {
       expect(profile.sandboxed).toBe(true);
       expect(profile.namespaces).toMatchObject({ pid: "own", ipc: "own", uts: "own", mnt: "own", net: "shared" });
     }
     expect(report.profiles.find((p) => p.service === "tools")?.capabilities.sort()).toEqual(["CAP_NET_ADMIN", "CAP_SETPCAP", "CAP_SYS_ADMIN"]);
+    expect(report.profiles.find((p) => p.service === "mcp")?.capabilities.sort()).toEqual(["CAP_NET_ADMIN", "CAP_SETPCAP", "CAP_SYS_ADMIN"]);
   });
 
-  it("services other than tools hold no capabilities; tools only what nested bubblewrap needs", () => {
+  it("mcp sees the workspace but cannot write .aide or .git/hooks", () => {
+    const pid = stack.services.mcp.pid;
+    expect(inside(pid, `cat ${join(workspace, "secret-source.ts")}`).ok).toBe(true);
+    expect(inside(pid, `echo x > ${join(workspace, ".aide", "planted-by-mcp")}`).ok).toBe(false);
+    expect(inside(pid, `echo x > ${join(workspace, ".git", "hooks", "post-checkout")}`).ok).toBe(false);
+  });
+
+  it("aide doctor shows the MCP server started in its own sandbox inside the MCP service's", async () => {
+    let servers: Array<{ name: string; state: string; sandbox: string; pid?: number }> = [];
+    for (let attempt = 0; attempt < 300 && !servers.some((s) => s.state === "ready"); attempt += 1) {
+      const doctor = spawnSync(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "doctor", "--json"], { env: { ...process.env, AIDE_HOME: aideHomeDir }, encoding: "utf8" });
+      servers = (JSON.parse(doctor.stdout) as { mcp_servers: typeof servers }).mcp_servers;
+      if (!servers.some((s) => s.state === "ready")) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const hostile = servers.find((s) => s.name === "hostile");
+    expect(hostile, JSON.stringify(servers)).toMatchObject({ state: "ready" });
+    expect(hostile!.sandbox).toMatch(/network none, workspace read-only/);
+  });
+
+  it("a workspace .mcp.json trusted while the stack runs is loaded for the next run, its server in a sandbox of its own", async () => {
+    writeFileSync(join(workspace, ".mcp.json"), JSON.stringify({ mcpServers: { project: { command: process.execPath, args: [join(repoRoot, "services", "mcp", "test", "fixtures", "hostile-server.mjs")] } } }));
+    const { run: mcpCommand } = await import("../../cli/src/commands/mcp.js");
+    expect(await mcpCommand(["trust", workspace], { ...process.env, AIDE_HOME: aideHomeDir })).toBe(0);
+    const info = JSON.parse(readFileSync(join(aideHomeDir, "stack.json"), "utf8")) as { gateway_url: string; token_file: string };
+    const token = readFileSync(info.token_file, "utf8").trim();
+    const started = await fetch(`${info.gateway_url}/api/agent/start`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ task: "say hello", mode: "plan", workspace }),
+    });
+    expect(started.status).toBe(200);
+    let project: { state: string; origin: string; sandbox: string } | undefined;
+    for (let attempt = 0; attempt < 300 && project?.state !== "ready"; attempt += 1) {
+      const doctor = spawnSync(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "doctor", "--json"], { env: { ...process.env, AIDE_HOME: aideHomeDir }, encoding: "utf8" });
+      project = (JSON.parse(doctor.stdout) as { mcp_servers: Array<typeof project & { name: string }> }).mcp_servers.find((s) => s?.name === "project");
+      if (project?.state !== "ready") await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(project).toMatchObject({ state: "ready", origin: "workspace" });
+    expect(project!.sandbox).toMatch(/network none, workspace read-only/);
+  });
+
+  it("services other than tools and mcp hold no capabilities; those two only what nested bubblewrap needs", () => {
     const effective = (pid: number) => /CapEff:\s*([0-9a-f]+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1];
     for (const name of ["orchestrator", "model", "checkpoints", "gateway"] as const) {
       expect(BigInt(`0x${effective(stack.services[name].pid)}`), name).toBe(0n);
     }
     // CAP_SYS_ADMIN (21), CAP_NET_ADMIN (12), CAP_SETPCAP (8)
     expect(BigInt(`0x${effective(stack.services.tools.pid)}`)).toBe((1n << 21n) | (1n << 12n) | (1n << 8n));
+    expect(BigInt(`0x${effective(stack.services.mcp.pid)}`)).toBe((1n << 21n) | (1n << 12n) | (1n << 8n));
   });
 });
 
@@ -169,7 +215,7 @@ describe("aide doctor and --unsandboxed-services", () => {
     try {
       const doctor = spawnSync(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "doctor", "--json"], { env: { ...process.env, AIDE_HOME: aideHomeDir }, encoding: "utf8" });
       const report = JSON.parse(doctor.stdout) as { checks: Array<{ name: string; detail: string }>; profiles: Array<{ service: string; sandboxed: boolean }> };
-      expect(report.profiles.map((p) => p.service).sort()).toEqual(["checkpoints", "gateway", "model", "orchestrator", "tools"]);
+      expect(report.profiles.map((p) => p.service).sort()).toEqual(["checkpoints", "gateway", "mcp", "model", "orchestrator", "tools"]);
       expect(report.profiles.every((p) => p.sandboxed === false)).toBe(true);
       expect(report.checks.find((c) => c.name === "stack")?.detail).toContain("UNSANDBOXED");
       const started = await postJson(stack, "/api/agent/start", { task: "say hello", mode: "act", workspace });

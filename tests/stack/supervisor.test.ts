@@ -64,7 +64,7 @@ describe("aide up (the supervisor, real processes)", () => {
 
   it("writes its files with private modes and starts every service", () => {
     const stack = readStack()!;
-    expect(Object.keys(stack.services).sort()).toEqual(["checkpoints", "gateway", "model", "orchestrator", "tools"]);
+    expect(Object.keys(stack.services).sort()).toEqual(["checkpoints", "gateway", "mcp", "model", "orchestrator", "tools"]);
     for (const service of Object.values(stack.services)) expect(alive(service.pid!)).toBe(true);
     for (const file of ["run/nats-server.conf", "run/gateway.token", "run/credentials/tools.json"]) {
       expect(statSync(join(home, file)).mode & 0o777, file).toBe(0o600);

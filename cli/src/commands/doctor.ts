@@ -7,6 +7,7 @@ import { aideHome, installRoot } from "../supervisor/aide-home.js";
 import { readStackFile } from "../supervisor/stack-file.js";
 import { effectiveProfile, type EffectiveProfile } from "../supervisor/effective-profile.js";
 import { serviceNames, type ServiceName } from "@aide/contracts";
+import { mcpServerStates, mcpStateLines } from "./mcp-states.js";
 import { noModelHint } from "@aide/model";
 import { checkRegistryFile } from "./models-file.js";
 
@@ -111,8 +112,9 @@ export async function run(options: { json?: boolean }): Promise<number> {
   const json = options.json === true;
   const checks = await runChecks();
   const profiles = runningProfiles();
+  const mcp = profiles.length > 0 ? mcpServerStates() : [];
   if (json) {
-    process.stdout.write(JSON.stringify({ checks, profiles }, null, 2) + "\n");
+    process.stdout.write(JSON.stringify({ checks, profiles, mcp_servers: mcp }, null, 2) + "\n");
   } else {
     for (const check of checks) {
       const mark = check.ok ? "ok  " : check.required ? "FAIL" : "warn";
@@ -126,6 +128,7 @@ export async function run(options: { json?: boolean }): Promise<number> {
         process.stdout.write(`  ${"".padEnd(12)} workspace: ${p.workspace}; ${p.why}\n`);
       }
     }
+    if (mcp.length > 0) process.stdout.write(`\nMCP servers:\n${mcpStateLines(mcp).join("\n")}\n`);
   }
   return checks.some((check) => check.required && !check.ok) ? 1 : 0;
 }

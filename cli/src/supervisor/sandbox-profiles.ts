@@ -16,7 +16,7 @@ export interface SandboxProfile {
   /** Inside each writable workspace root, these stay read-only. */
   readOnlyInWorkspace: Array<".aide" | ".git" | ".git/hooks">;
   /** Extra paths under `$AIDE_HOME` the service sees. */
-  aideHomePaths: Array<{ path: "models" | "model-state" | "tools-state"; access: "read-only" | "read-write" }>;
+  aideHomePaths: Array<{ path: "models" | "model-state" | "tools-state" | "mcp-state" | "mcp-secrets" | "mcp-trust"; access: "read-only" | "read-write" }>;
   /** Linux capabilities kept (all others are dropped). */
   capabilities: string[];
   why: string;
@@ -62,5 +62,18 @@ export const sandboxProfiles: Record<ServiceName, SandboxProfile> = {
     // NET_ADMIN to bring up the command's loopback, SETPCAP to drop the command's capabilities).
     capabilities: ["CAP_SYS_ADMIN", "CAP_NET_ADMIN", "CAP_SETPCAP"],
     why: "runs the model's commands, each in its own bubblewrap sandbox with no network",
+  },
+  mcp: {
+    // MCP servers declared to write the workspace get it read-write in their own sandbox; every
+    // other server sees it read-only there. `.aide` and git hooks stay read-only either way.
+    workspace: "read-write",
+    readOnlyInWorkspace: [".aide", ".git/hooks"],
+    // mcp-state: the servers' states for aide doctor; mcp-secrets: the 0600 files servers' secrets come from.
+    // mcp-trust: the person's trust records for workspace .mcp.json files (a folder, so a trust
+    // given while the service runs is seen). mcp.json is bound read-only by the launcher at each start.
+    aideHomePaths: [{ path: "mcp-state", access: "read-write" }, { path: "mcp-secrets", access: "read-only" }, { path: "mcp-trust", access: "read-only" }],
+    // As for the tools service: bubblewrap needs these to build each MCP server's own sandbox.
+    capabilities: ["CAP_SYS_ADMIN", "CAP_NET_ADMIN", "CAP_SETPCAP"],
+    why: "runs MCP servers (arbitrary code), each in its own bubblewrap sandbox: no network unless consented, workspace read-only unless declared",
   },
 };

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServiceName } from "@aide/contracts";
 import { installRoot } from "./aide-home.js";
@@ -98,7 +99,20 @@ const clusterPassThrough: Record<ServiceName, string[]> = {
   tools: [],
 };
 
-const startOrder: ServiceName[] = ["model", "tools", "checkpoints", "orchestrator", "gateway"];
+/** The variables `$AIDE_HOME/mcp.json` names in `env_passthrough` (read here: the service's env is an allow-list). */
+function mcpPassThrough(aideHome: string, env: NodeJS.ProcessEnv): Record<string, string> {
+  let names: string[] = [];
+  try {
+    const config = JSON.parse(readFileSync(join(aideHome, "mcp.json"), "utf8")) as { servers?: Record<string, { env_passthrough?: unknown }> };
+    names = Object.values(config.servers ?? {}).flatMap((server) => (Array.isArray(server.env_passthrough) ? server.env_passthrough.filter((n): n is string => typeof n === "string") : []));
+  } catch {
+    // absent or invalid: the service reports an invalid file itself
+  }
+  const reserved = /^(AIDE_|PATH$|HOME$|LANG$)/;
+  return Object.fromEntries(names.filter((name) => !reserved.test(name) && env[name] !== undefined).map((name) => [name, env[name] as string]));
+}
+
+const startOrder: ServiceName[] = ["model", "tools", "checkpoints", "mcp", "orchestrator", "gateway"];
 
 /** What each service is started with. Each gets only its own credentials file and its own settings. */
 export function serviceDefinitions(settings: StackSettings, env: NodeJS.ProcessEnv = process.env): ServiceDefinition[] {
@@ -133,6 +147,8 @@ export function serviceDefinitions(settings: StackSettings, env: NodeJS.ProcessE
       ...passThrough(orchestratorPassThrough, env),
     },
     gateway: { AIDE_GATEWAY_PORT: String(settings.gatewayPort), AIDE_GATEWAY_TOKEN_FILE: settings.tokenFile, ...passThrough(gatewayPassThrough, env) },
+    // MCP servers get only the variables mcp.json lets through by name (env_passthrough), so the service sees them.
+    mcp: { AIDE_WORKSPACE_ROOTS: roots, ...mcpPassThrough(settings.aideHome, env) },
   };
   return startOrder.map((name) => ({
     name,

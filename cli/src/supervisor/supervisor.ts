@@ -61,7 +61,7 @@ export interface StackInfo {
   services: Record<string, number | undefined>;
 }
 
-export const serviceStartOrder = ["model", "tools", "checkpoints", "orchestrator", "gateway"] as const;
+export const serviceStartOrder = ["model", "tools", "checkpoints", "mcp", "orchestrator", "gateway"] as const;
 
 export class Supervisor {
   private nats: RunningNatsServer | undefined;
@@ -109,7 +109,7 @@ export class Supervisor {
       natsUrl = this.options.external.url;
       caFile = this.options.external.caFile;
       credentialFiles = Object.fromEntries(
-        ["orchestrator", "model", "tools", "checkpoints", "gateway", "observer", "supervisor"].map((user) => [
+        ["orchestrator", "model", "tools", "checkpoints", "gateway", "mcp", "observer", "supervisor"].map((user) => [
           user,
           join(this.options.external!.credentialsDir, `${user}.json`),
         ]),
@@ -153,7 +153,9 @@ export class Supervisor {
     };
     const toolsCgroups = unsandboxed || !this.runs("tools") ? undefined : delegateCgroups("tools");
     if (toolsCgroups) this.cgroups.push(toolsCgroups);
-    const launcher = unsandboxed ? plainLauncher : sandboxLauncher(settings, process.env.HOME ?? "/root", { tools: toolsCgroups });
+    const mcpCgroups = unsandboxed ? undefined : delegateCgroups("mcp");
+    if (mcpCgroups) this.cgroups.push(mcpCgroups);
+    const launcher = unsandboxed ? plainLauncher : sandboxLauncher(settings, process.env.HOME ?? "/root", { tools: toolsCgroups, mcp: mcpCgroups });
     for (const definition of serviceDefinitions(settings).filter((each) => this.runs(each.name))) {
       if (!existsSync(definition.entry)) {
         throw aideError("INTERNAL", { detail: `${definition.entry} is missing: run 'npm run build' first` });

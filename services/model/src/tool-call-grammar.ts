@@ -102,14 +102,23 @@ export function buildToolCallGrammar(tools: ChatTool[], options: ToolGrammarOpti
   lines.push(`sep ::= "\\n"{0,2}`);
   lines.push(`nl ::= "\\n"?`);
   lines.push(`text ::= ([^<] | "<" [^/<])*`);
-  lines.push(`call ::= ${entries.map((entry) => ruleName("tool", entry.name)).join(" | ")}`);
-  for (const entry of entries) {
+  // Rule names fold case and punctuation (`mcp__a-b__c` and `mcp__a__b_c` fold alike): a repeat gets a suffix.
+  const used = new Set<string>();
+  const unique = (base: string) => {
+    let name = base;
+    for (let n = 2; used.has(name); n += 1) name = `${base}-${n}`;
+    used.add(name);
+    return name;
+  };
+  const toolRules = entries.map((entry) => unique(ruleName("tool", entry.name)));
+  lines.push(`call ::= ${toolRules.join(" | ")}`);
+  for (const [index, entry] of entries.entries()) {
     const parts = entry.params.map((param) => {
-      const rule = ruleName("param", entry.name, param.name);
+      const rule = unique(ruleName("param", entry.name, param.name));
       lines.push(`${rule} ::= ${literal(`<${param.name}>`)} ${valueRule(param.schema)} ${literal(`</${param.name}>`)} nl`);
       return param.required ? rule : `${rule}?`;
     });
-    lines.push(`${ruleName("tool", entry.name)} ::= ${literal(`<${entry.name}>`)} nl ${parts.join(" ")} ${literal(`</${entry.name}>`)}`);
+    lines.push(`${toolRules[index]} ::= ${literal(`<${entry.name}>`)} nl ${parts.join(" ")} ${literal(`</${entry.name}>`)}`);
   }
   return lines.join("\n") + "\n";
 }

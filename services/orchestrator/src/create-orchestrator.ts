@@ -3,7 +3,7 @@ import { StorageType, type JetStreamClient, type NatsConnection, type ObjectStor
 import type { Logger } from "pino";
 import { sessionOverflowBucketName } from "@aide/runtime";
 import { busForward } from "./commands/forwarded-commands.js";
-import { busCheckpointsPort, busModelPort, busToolsPort, jetStreamEgressJournal } from "./bus/bus-service-ports.js";
+import { busCheckpointsPort, busMcpPort, busModelPort, busToolsPort, jetStreamEgressJournal } from "./bus/bus-service-ports.js";
 import { ensureJetStream, lastEventSeq } from "./bus/jetstream-setup.js";
 import { jetStreamSettingsFromEnv } from "./bus/jetstream-settings.js";
 import type { OrchestratorConfig } from "./config/orchestrator-config.js";
@@ -39,6 +39,7 @@ export async function createBusOrchestrator(connection: NatsConnection, config: 
   return new Orchestrator({
     model: busModelPort(connection, config),
     tools: busToolsPort(connection, config),
+    mcp: busMcpPort(connection),
     checkpoints: busCheckpointsPort(connection, config),
     egress: jetStreamEgressJournal(handles.js),
     // A record over one KV value (a 1.5 MB write_file's arguments) spills into an object store.

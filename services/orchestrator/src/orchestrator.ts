@@ -2,6 +2,7 @@ import { aideError, type StartRequest, type ToolDescriptor } from "@aide/contrac
 import { settlePendingAtRunEnd } from "./approvals/settled-approvals.js";
 import { checkWorkspace } from "./config/workspace-check.js";
 import { mergeCatalog } from "./orchestrator-tools/orchestrator-tool-descriptors.js";
+import { withMcpTools } from "./mcp/mcp-catalog.js";
 import type { OrchestratorSeams, RunContext, RunOutcome } from "./run/run-context.js";
 import { createRunPolicies } from "./run/run-policies.js";
 import { runLoop } from "./run/run-loop.js";
@@ -78,7 +79,7 @@ export class Orchestrator {
     // No shared filesystem is assumed: a workspace no tools/checkpoints instance serves is refused now.
     await this.seams.tools.checkWorkspace?.(workspace);
     await this.seams.checkpoints.checkWorkspace?.(workspace);
-    const catalog = mergeCatalog(await this.seams.tools.list());
+    const catalog = withMcpTools(mergeCatalog(await this.seams.tools.list()), await this.seams.mcp?.list(workspace));
     let runtime: SessionRuntime;
     if (request.session) {
       runtime = await this.load(request.session);
@@ -289,7 +290,7 @@ export class Orchestrator {
       this.seams.logger.info({ session: record.id, previous_owner: listed.owner }, "resuming a session");
       await runtime.emit("run.state", { state: record.state });
       catalog ??= mergeCatalog(await this.toolCatalogWithRetry());
-      this.launch(runtime, catalog);
+      this.launch(runtime, withMcpTools(catalog, await this.seams.mcp?.list(record.workspace)));
       resumed += 1;
     }
     return resumed;

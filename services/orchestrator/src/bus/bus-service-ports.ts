@@ -15,10 +15,14 @@ import {
   egressJournalSubject,
   modelDeltaSubject,
   subjects,
+  mcpSubjects,
+  McpCallReplySchema,
+  McpCancelReplySchema,
+  McpListReplySchema,
 } from "@aide/contracts";
 import { busRequest, createWorkspaceRouter, decodeJson, encodeJson, type HeartbeatPolicy, type RetryPolicy, type WorkspaceRouter } from "@aide/runtime";
 import { defaultBackpressure, type BackpressureSettings } from "../config/backpressure-settings.js";
-import type { CheckpointsPort, EgressJournal, ModelPort, ToolsPort } from "./service-ports.js";
+import type { CheckpointsPort, EgressJournal, McpPort, ModelPort, ToolsPort } from "./service-ports.js";
 
 /** A request on the subject of the instances serving `workspace`; a vanished instance makes the router ask again. */
 async function routed<T>(router: WorkspaceRouter, subject: string, workspace: string, send: (subject: string) => Promise<T>): Promise<T> {
@@ -236,6 +240,25 @@ export function jetStreamEgressJournal(js: JetStreamClient): EgressJournal {
   return {
     async append(entry) {
       await js.publish(egressJournalSubject, encodeJson(entry), { msgID: `egress-${entry.session}-${entry.approval}` });
+    },
+  };
+}
+
+export function busMcpPort(connection: NatsConnection): McpPort {
+  return {
+    async list(workspace) {
+      try {
+        // Servers of a trusted workspace file start on the first list: give them time to come up.
+        return await busRequest(connection, mcpSubjects.list, { workspace }, McpListReplySchema, { timeoutMs: 45_000, service: "mcp" });
+      } catch {
+        return undefined;
+      }
+    },
+    async call(request) {
+      return busRequest(connection, mcpSubjects.call, request, McpCallReplySchema, { timeoutMs: (request.timeout_ms ?? 60_000) + 10_000, service: "mcp" });
+    },
+    async cancel(callId) {
+      await busRequest(connection, mcpSubjects.cancel, { call_id: callId }, McpCancelReplySchema, { timeoutMs: 5_000, service: "mcp" }).catch(() => undefined);
     },
   };
 }

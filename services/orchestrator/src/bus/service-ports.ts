@@ -9,6 +9,9 @@ import type {
   ToolDescriptor,
   ToolPreview,
   ToolResult,
+  McpCallRequest,
+  McpCallResult,
+  McpList,
 } from "@aide/contracts";
 import type { z } from "zod";
 import type { CheckpointRestoreResultSchema } from "@aide/contracts";
@@ -53,6 +56,16 @@ export interface ToolsPort {
   exec(session: string, workspace: string, call: ToolCall, options: ToolsExecOptions): Promise<ToolResult>;
   /** Throws WORKSPACE_NOT_SERVED when the tools instances on the bus serve other roots only (workspace affinity). */
   checkWorkspace?(workspace: string): Promise<void>;
+}
+
+/** The MCP service (services/mcp). Its tools join the catalog; its calls pass the same gate. */
+export interface McpPort {
+  /** The catalog for a workspace (the person's servers and that workspace's trusted ones). Must not throw: undefined when the service does not answer. */
+  list(workspace: string): Promise<McpList | undefined>;
+  /** One call; a failure the model should see is a result with is_error. Throws an AideError when the service cannot be reached. */
+  call(request: McpCallRequest): Promise<McpCallResult>;
+  /** Cancels an in-flight call (run aborted). Must not throw. */
+  cancel(callId: string): Promise<void>;
 }
 
 export type CheckpointRestoreResult = z.infer<typeof CheckpointRestoreResultSchema>;

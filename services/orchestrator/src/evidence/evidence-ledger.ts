@@ -32,6 +32,8 @@ export class EvidenceLedger {
   private readonly notRun: EvidenceEvent[] = [];
 
   record(event: EvidenceEvent): void {
+    // An MCP server's result is untrusted data from outside: it never proves a change, a run or a number.
+    if (event.tool.startsWith("mcp__")) return;
     const list = ranForReal(event) ? this.events : this.notRun;
     list.push(event);
     list.sort((left, right) => left.seq - right.seq);

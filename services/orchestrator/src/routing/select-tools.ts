@@ -85,6 +85,12 @@ function wantsPlan(task: string, intents: Intent[]): boolean {
  * model's choice small: authorization happens in the approval gate and the tools service.
  */
 export function selectTools(task: string, catalog: ToolDescriptor[], mode: "plan" | "act", tier: PromptTier = "full"): ToolDescriptor[] {
+  const own = catalog.filter((tool) => tool.handled_by !== "mcp");
+  const mcp = mode === "act" ? selectMcpTools(task, catalog.filter((tool) => tool.handled_by === "mcp"), tier) : [];
+  return [...selectOwnTools(task, own, mode, tier), ...mcp];
+}
+
+function selectOwnTools(task: string, catalog: ToolDescriptor[], mode: "plan" | "act", tier: PromptTier): ToolDescriptor[] {
   if (tier === "compact") return selectCompact(task, catalog, mode);
   if (mode === "plan") {
     const selected = catalog.filter(
@@ -98,4 +104,32 @@ export function selectTools(task: string, catalog: ToolDescriptor[], mode: "plan
   if (intents.length === 0) for (const name of FALLBACK_TOOLS) wanted.add(name);
   if (wantsPlan(task, intents)) wanted.add("update_plan");
   return catalog.filter((tool) => tool.name !== "switch_to_act_mode" && (wanted.has(tool.name) || !ROUTED.has(tool.name)));
+}
+
+/** How many MCP tools a turn shows at most: all of a few servers' tools fit, 80 of one server do not. */
+export const MCP_TOOL_BUDGET: Record<PromptTier, number> = { full: 12, compact: 3 };
+
+function words(text: string): Set<string> {
+  return new Set(text.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word.length >= 3));
+}
+
+/**
+ * MCP tools (Act mode only: none is read-only). Within the budget all are offered; past it only
+ * those the request is about: a tool whose server or name words the task mentions, best match
+ * first, at most the budget. The rest stay callable by name once the task names them.
+ */
+export function selectMcpTools(task: string, tools: ToolDescriptor[], tier: PromptTier): ToolDescriptor[] {
+  const budget = MCP_TOOL_BUDGET[tier];
+  if (tools.length <= budget) return tools;
+  const asked = words(task);
+  const scored = tools
+    .map((tool, index) => {
+      const server = tool.mcp?.server ?? "";
+      const nameWords = [...words((tool.mcp?.tool ?? tool.name).replace(/[_-]/g, " "))];
+      const serverHit = server.split("-").some((part) => asked.has(part)) ? 1 : 0;
+      const nameHits = nameWords.filter((word) => asked.has(word)).length;
+      return { tool, index, score: nameHits * 2 + serverHit, nameHits };
+    })
+    .filter((entry) => entry.nameHits > 0 || (entry.score > 0 && tools.filter((t) => t.mcp?.server === entry.tool.mcp?.server).length <= budget));
+  return scored.sort((a, b) => b.score - a.score || a.index - b.index).slice(0, budget).map((entry) => entry.tool);
 }

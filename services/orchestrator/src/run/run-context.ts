@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { ChatMessage, ToolDescriptor } from "@aide/contracts";
-import type { CheckpointsPort, EgressJournal, ModelPort, ToolsPort } from "../bus/service-ports.js";
+import type { CheckpointsPort, EgressJournal, McpPort, ModelPort, ToolsPort } from "../bus/service-ports.js";
 import type { OrchestratorConfig } from "../config/orchestrator-config.js";
 import type { EventSink } from "../events/event-sink.js";
 import type { Memory, MemoryStore } from "../memory/memory-store.js";
@@ -15,6 +15,8 @@ export interface OrchestratorSeams {
   model: ModelPort;
   tools: ToolsPort;
   checkpoints: CheckpointsPort;
+  /** Absent: no MCP tools in the catalog. */
+  mcp?: McpPort;
   egress: EgressJournal;
   store: SessionStore;
   memory: MemoryStore;

@@ -162,7 +162,7 @@ export function kvSessionStore(kv: SessionKv): SessionStore {
   };
 }
 
-async function keysOf(kv: KV, filter?: string): Promise<string[]> {
+async function keysOf(kv: SessionKv, filter?: string): Promise<string[]> {
   try {
     const keys = await kv.keys(filter);
     const names: string[] = [];
@@ -173,7 +173,7 @@ async function keysOf(kv: KV, filter?: string): Promise<string[]> {
   }
 }
 
-async function readAll(kv: KV, read: (id: string) => Promise<SessionRecord | undefined>, keep: (key: string) => boolean): Promise<SessionRecord[]> {
+async function readAll(kv: SessionKv, read: (id: string) => Promise<SessionRecord | undefined>, keep: (key: string) => boolean): Promise<SessionRecord[]> {
   const records: SessionRecord[] = [];
   for (const name of (await keysOf(kv)).filter(keep)) {
     const record = await read(name).catch(() => undefined);

@@ -6,6 +6,7 @@ import { createCheckpoint } from "./create-checkpoint.js";
 import { checkpointDecision, minimalPreview, proceededNote, requireCheckpoint } from "./require-checkpoint.js";
 import { reofferApproval } from "./gate-approval.js";
 import { recordEvidence } from "./record-evidence.js";
+import { runMcpCall } from "../mcp/run-mcp-call.js";
 import { emitCompleted, errorOutcome, execute, journalEgress, runToolCall } from "./run-tool-call.js";
 
 const interruptedMessage =
@@ -124,7 +125,7 @@ async function runOne(context: RunContext, call: BatchCall): Promise<CallOutcome
     await emitCompleted(context, call, outcome, performance.now() - started);
     return outcome;
   }
-  const outcome = await runToolCall(context, call, descriptor);
+  const outcome = descriptor.handled_by === "mcp" ? await runMcpCall(context, call, descriptor) : await runToolCall(context, call, descriptor);
   // Refusals and denials never reached `execute`; they still get their tool.completed.
   if (call.status !== "executing") await emitCompleted(context, call, outcome, 0);
   return outcome;

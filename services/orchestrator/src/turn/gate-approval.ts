@@ -27,6 +27,8 @@ export interface ApprovalRequest {
   kind?: ApprovalKind;
   /** For `kind: memory`: the text the person approves (raw; clients render it). */
   memory?: { action: "remember" | "forget"; id?: string; text: string };
+  /** For an MCP call: the server, the tool's own name and the exact arguments (raw JSON). */
+  mcp?: { server: string; tool: string; arguments_json: string };
 }
 
 /** The feedback of an approval refused by `auto_approve.deny_unmatched` (the model reads it). */
@@ -63,6 +65,7 @@ export async function requestApproval(context: RunContext, request: ApprovalRequ
     ...(request.checkpointFailure ? { checkpoint_failed: request.checkpointFailure } : {}),
     kind: request.kind,
     memory: request.memory,
+    ...(request.mcp ? { mcp: request.mcp } : {}),
   };
   const record: ApprovalRecord = {
     id,

@@ -12,6 +12,8 @@ import { errorOutcome, refusal } from "./call-outcomes.js";
 import { requireCheckpoint } from "./require-checkpoint.js";
 import { requestApproval } from "./gate-approval.js";
 import { interruptedOutcome } from "./interrupted-outcome.js";
+import { callMcp } from "../mcp/call-mcp.js";
+import { mcpServerOf } from "../mcp/mcp-catalog.js";
 
 const commandTools = new Set(["run_command", "process_start"]);
 const automationSurface = /(^|\/)(\.git\/hooks|\.github\/workflows|\.gitlab-ci|\.husky|package\.json$|\.bashrc|\.zshrc|\.profile)/;
@@ -179,8 +181,15 @@ export async function execute(
   call.status = "executing";
   // A mutation's in-flight status is durable first: after a crash it is reported as interrupted, never re-run.
   if (descriptorIsMutating(call, context)) await context.persist();
-  await session.emit("tool.started", { call_id: call.id, tool: call.name, args: eventArgs(call) }, context.depth, context.run);
+  const descriptor = context.catalog.find((tool) => tool.name === call.name);
+  const server = descriptor?.mcp?.server;
+  await session.emit("tool.started", { call_id: call.id, tool: call.name, args: eventArgs(call), ...(server ? { server } : {}) }, context.depth, context.run);
   const started = performance.now();
+  if (descriptor?.handled_by === "mcp") {
+    const mcpOutcome = await untilAborted(callMcp(context, call, descriptor), session.signal).catch((error: Error) => errorOutcome(`The MCP call could not run: ${error.message}`, { mcp_server: server }));
+    await emitCompleted(context, call, mcpOutcome, performance.now() - started);
+    return mcpOutcome;
+  }
   let outcome: CallOutcome;
   try {
     const result: ToolResult = await untilAborted(
@@ -253,6 +262,7 @@ export async function emitCompleted(context: RunContext, call: BatchCall, outcom
       call_id: call.id,
       tool: call.name,
       args: eventArgs(call),
+      ...(mcpServerOf(context.catalog, call.name) ? { server: mcpServerOf(context.catalog, call.name) } : {}),
       is_error: outcome.is_error,
       summary: eventSummary(outcome),
       duration_ms: Math.round(durationMs * 1000) / 1000,

@@ -60,6 +60,8 @@ export async function startStack(
     models?: Record<string, ScriptedReply[]>;
     /** Context window of the scripted models in tokens (the model service's default is 4096). */
     contextBudget?: number;
+    /** When set: `$AIDE_HOME/mcp.json` servers, and the MCP service runs with them. */
+    mcpServers?: Record<string, unknown>;
   } = {},
 ): Promise<Stack> {
   const dir = mkdtempSync(join(tmpdir(), "aide-orch-"));
@@ -96,6 +98,12 @@ export async function startStack(
   services.model = await startServiceProcess(bus, "model", { env: { AIDE_MODELS_CONFIG: modelsConfig, AIDE_HOME: join(dir, "home"), AIDE_LOG_LEVEL: "info" }, pinger: tester });
   services.tools = await startServiceProcess(bus, "tools", { env: { ...roots, AIDE_LOG_LEVEL: "info", ...options.toolsEnv }, pinger: tester });
   services.checkpoints = await startServiceProcess(bus, "checkpoints", { env: { ...roots, AIDE_LOG_LEVEL: "info" }, pinger: tester });
+  if (options.mcpServers) {
+    const mcpHome = join(dir, "mcp-home");
+    (await import("node:fs")).mkdirSync(mcpHome, { mode: 0o700 });
+    writeFileSync(join(mcpHome, "mcp.json"), JSON.stringify({ servers: options.mcpServers }));
+    services.mcp = await startServiceProcess(bus, "mcp", { env: { ...roots, AIDE_HOME: mcpHome, AIDE_LOG_LEVEL: "info" }, pinger: tester, readyTimeoutMs: 60_000 });
+  }
   const orchestrators: ServiceProcess[] = [];
   const startOrchestrator = async (env: Record<string, string> = {}) => {
     services.orchestrator = await startServiceProcess(bus, "orchestrator", {

@@ -1,0 +1,126 @@
+/**
+ * npm run bench:mcp — the latency aide adds to a trivial MCP call (server-everything's `echo`):
+ * the official SDK client calling the server directly over stdio, against the same call through
+ * aide (a bus request as the orchestrator makes it → the MCP service process → the same server in
+ * its bubblewrap sandbox → back). Also the SDK calling the server inside the same sandbox, which
+ * splits the added time into sandbox and bus+service. The three take turns call by call, so load hits all alike.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { connect } from "nats";
+import { McpConfigSchema, McpCallReplySchema, mcpSubjects, type McpStdioServerConfig } from "@aide/contracts";
+import { serverSandboxArguments } from "@aide/mcp";
+import { decodeJson, encodeJson, startNatsServer, waitForService } from "@aide/runtime";
+import { percentile, repoRoot, writeBenchResult } from "./lib/results.js";
+
+const iterations = Number(process.env.BENCH_ITERATIONS ?? 300);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+const warmup = 30;
+const server = join(repoRoot, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
+const median = (values: number[]) => percentile(values, 50);
+
+async function timeOne(call: () => Promise<void>): Promise<number> {
+  const started = process.hrtime.bigint();
+  await call();
+  return Number(process.hrtime.bigint() - started) / 1000;
+}
+
+async function echoDirect(client: Client, i: number): Promise<void> {
+  const result = await client.callTool({ name: "echo", arguments: { message: `m${i}` } });
+  if (result.isError) throw new Error("echo failed");
+}
+
+async function sdkClient(command: string, args: string[]): Promise<Client> {
+  const client = new Client({ name: "bench", version: "1" });
+  await client.connect(new StdioClientTransport({ command, args, stderr: "ignore" }));
+  return client;
+}
+
+async function main() {
+  const root = mkdtempSync(join(tmpdir(), "aide-bench-mcp-"));
+  const aideHome = join(root, "home");
+  const workspace = join(root, "ws");
+  mkdirSync(aideHome, { mode: 0o700 });
+  mkdirSync(workspace);
+  const declared = { command: process.execPath, args: [server, "stdio"] };
+  writeFileSync(join(aideHome, "mcp.json"), JSON.stringify({ servers: { everything: declared } }));
+  const nats = await startNatsServer({ runDir: join(root, "run") });
+  const service = spawn(process.execPath, [join(repoRoot, "services", "mcp", "dist", "main.js")], {
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_HOME: aideHome, AIDE_WORKSPACE_ROOTS: workspace, AIDE_NATS_URL: nats.url, AIDE_NATS_CREDS: nats.credentialFiles.mcp!, AIDE_LOG_LEVEL: "warn" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  // The supervisor's user pings; the calls go as the orchestrator's, whose permissions they are.
+  const as = (user: string) => {
+    const creds = nats.credentials[user]!;
+    return connect({ servers: nats.url, user: creds.user, pass: creds.password, inboxPrefix: creds.inbox_prefix });
+  };
+  const pinger = await as("supervisor");
+  const bus = await as("orchestrator");
+  try {
+    await waitForService(pinger, "mcp", { timeoutMs: 60_000 });
+    const direct = await sdkClient(process.execPath, [server, "stdio"]);
+    const config = McpConfigSchema.parse({ servers: { everything: declared } }).servers.everything as McpStdioServerConfig;
+    const sandboxArgs = serverSandboxArguments({ server: config, workspaceRoots: [workspace], hide: [process.env.HOME ?? "/root", aideHome], keepVisible: [repoRoot], env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: "/tmp/home" } });
+    const sandboxed = await sdkClient("bwrap", sandboxArgs);
+    let counter = 0;
+    const viaAide = async (i: number) => {
+      counter += 1;
+      const body = { session: "bench", call_id: `b${counter}`, server: "everything", tool: "echo", arguments: { message: `m${i}` } };
+      const reply = McpCallReplySchema.parse(decodeJson((await bus.request(mcpSubjects.call, encodeJson(body), { timeout: 10_000 })).data));
+      if (!reply.ok || reply.result.is_error) throw new Error(`call through aide failed: ${JSON.stringify(reply)}`);
+    };
+    // The three paths take turns call by call, so a load spike on this shared machine hits each alike.
+    const all = { direct: [] as number[], sandboxed: [] as number[], aide: [] as number[] };
+    const ratios: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const r = { direct: [] as number[], sandboxed: [] as number[], aide: [] as number[] };
+      for (let i = 0; i < warmup + iterations; i++) {
+        const d = await timeOne(() => echoDirect(direct, i));
+        const s = await timeOne(() => echoDirect(sandboxed, i));
+        const a = await timeOne(() => viaAide(i));
+        if (i < warmup) continue;
+        r.direct.push(d);
+        r.sandboxed.push(s);
+        r.aide.push(a);
+      }
+      all.direct.push(...r.direct);
+      all.sandboxed.push(...r.sandboxed);
+      all.aide.push(...r.aide);
+      ratios.push(Math.round((median(r.aide) / median(r.direct)) * 1000) / 1000);
+    }
+    await direct.close();
+    await sandboxed.close();
+    const p50 = { direct: median(all.direct), sandboxed: median(all.sandboxed), aide: median(all.aide) };
+    const figures = {
+      iterations,
+      rounds,
+      direct_sdk_p50_us: Math.round(p50.direct),
+      direct_sdk_p99_us: Math.round(percentile(all.direct, 99)),
+      sdk_in_sandbox_p50_us: Math.round(p50.sandboxed),
+      through_aide_p50_us: Math.round(p50.aide),
+      through_aide_p99_us: Math.round(percentile(all.aide, 99)),
+      added_latency_p50_us: Math.round(p50.aide - p50.direct),
+      of_which_sandbox_p50_us: Math.round(p50.sandboxed - p50.direct),
+      of_which_bus_and_service_p50_us: Math.round(p50.aide - p50.sandboxed),
+      ratio_p50: Math.round((p50.aide / p50.direct) * 1000) / 1000,
+      ratio_p50_by_round: ratios,
+      load_average_1m: Math.round(loadavg()[0]! * 100) / 100,
+      what: "server-everything echo over stdio: the SDK client directly vs agent.mcp.call through the MCP service to the same server in its bubblewrap sandbox (the approval gate excluded: it waits for a person)",
+    };
+    const path = writeBenchResult("mcp", figures);
+    process.stdout.write(`${JSON.stringify(figures, null, 2)}\nwritten to ${path}\n`);
+  } finally {
+    await bus.close();
+    await pinger.close();
+    service.kill("SIGTERM");
+    await new Promise((resolve) => service.once("exit", resolve));
+    await nats.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+await main();

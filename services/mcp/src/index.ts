@@ -1,0 +1,4 @@
+export { jsonSchemaToZod, type Converted } from "./schema/json-schema-to-zod.js";
+export { formatCallResult, maxOutputChars } from "./servers/format-call-result.js";
+export { serverSandboxArguments } from "./sandbox/server-sandbox-arguments.js";
+export * from "./config/index.js";

@@ -1,0 +1,93 @@
+import { mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import type { Logger } from "pino";
+
+export interface ServerCgroup {
+  /** cgroup.procs files the server's first process joins before it execs bubblewrap. */
+  procsFiles: string[];
+  /** Kills whatever is left in the groups and removes them. Must not throw. */
+  release(): Promise<void>;
+}
+
+export interface ServerCgroups {
+  /** e.g. "pids=256,memory=1073741824", or "none" when the host gives no usable controller. */
+  describe(limits: { maxProcesses: number; maxMemoryBytes: number }): string;
+  create(name: string, limits: { maxProcesses: number; maxMemoryBytes: number }): Promise<ServerCgroup | null>;
+}
+
+async function ownPaths(): Promise<Map<string, string>> {
+  const text = await readFile("/proc/self/cgroup", "utf8").catch(() => "");
+  const paths = new Map<string, string>();
+  for (const line of text.split("\n")) {
+    const [, controllers, path] = line.split(":");
+    if (controllers === undefined || path === undefined) continue;
+    for (const controller of controllers.split(",")) paths.set(controller, path);
+  }
+  return paths;
+}
+
+async function killMembers(directory: string): Promise<void> {
+  for (const pid of (await readFile(join(directory, "cgroup.procs"), "utf8").catch(() => "")).split("\n").filter(Boolean)) {
+    try {
+      process.kill(Number(pid), "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/**
+ * A cgroup (v1 `pids` and `memory`, as the supervisor delegates them) per server process, so a
+ * server that forks or allocates without bound hits its own limit and not the service's.
+ */
+export async function createServerCgroups(logger: Logger, cgroupRoot = "/sys/fs/cgroup"): Promise<ServerCgroups> {
+  const own = await ownPaths();
+  const usable: Array<{ kind: "pids" | "memory"; directory: string }> = [];
+  for (const kind of ["pids", "memory"] as const) {
+    const directory = join(cgroupRoot, kind, own.get(kind) ?? "/");
+    const probe = join(directory, `aide-mcp-probe-${randomBytes(4).toString("hex")}`);
+    try {
+      await mkdir(probe);
+      await rmdir(probe);
+      usable.push({ kind, directory });
+    } catch (error) {
+      logger.warn({ controller: kind, err: (error as Error).message }, "cgroup controller not usable for MCP servers; that limit is not enforced");
+    }
+  }
+  const instance = randomBytes(4).toString("hex");
+  let counter = 0;
+  return {
+    describe: (limits) => usable.map((c) => (c.kind === "pids" ? `pids=${limits.maxProcesses}` : `memory=${limits.maxMemoryBytes}`)).join(",") || "none",
+    async create(name, limits) {
+      if (usable.length === 0) return null;
+      counter += 1;
+      const created: string[] = [];
+      try {
+        for (const controller of usable) {
+          const directory = join(controller.directory, `aide-mcp-${instance}-${name}-${counter}`);
+          await mkdir(directory);
+          created.push(directory);
+          if (controller.kind === "pids") await writeFile(join(directory, "pids.max"), String(limits.maxProcesses));
+          else await writeFile(join(directory, "memory.limit_in_bytes"), String(limits.maxMemoryBytes));
+        }
+      } catch (error) {
+        logger.warn({ server: name, err: (error as Error).message }, "could not create the server's cgroup; it starts without those limits");
+        await Promise.all(created.map((d) => rmdir(d).catch(() => undefined)));
+        return null;
+      }
+      return {
+        procsFiles: created.map((d) => join(d, "cgroup.procs")),
+        async release() {
+          for (const directory of created) {
+            for (let attempt = 0; attempt < 20; attempt += 1) {
+              await killMembers(directory);
+              if (await rmdir(directory).then(() => true, (e: NodeJS.ErrnoException) => e.code === "ENOENT")) break;
+              await new Promise((resolve) => setTimeout(resolve, 25 * (attempt + 1)));
+            }
+          }
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import { existsSync, readdirSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import type { McpStdioServerConfig } from "@aide/contracts";
+
+export interface ServerSandboxOptions {
+  server: McpStdioServerConfig;
+  /** The workspace roots the service serves: visible read-only (read-write when declared). */
+  workspaceRoots: string[];
+  /** Hidden entirely (an empty tmpfs): the home directory and `$AIDE_HOME`. */
+  hide: string[];
+  /** Other workspace roots, hidden (a trusted workspace's server sees only its own workspace). */
+  hideRoots?: string[];
+  /** Folders that stay visible although inside a hidden one (the install root, Node's prefix). */
+  keepVisible: string[];
+  /** The server's whole environment (already an allow-list). */
+  env: Record<string, string>;
+}
+
+export function isInside(path: string, parent: string): boolean {
+  const rel = relative(parent, path);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep));
+}
+
+/**
+ * bubblewrap for one stdio MCP server: the system read-only, a private /tmp, /var/tmp and /run,
+ * the home and `$AIDE_HOME` hidden, the workspace read-only (read-write only when the person
+ * declared the server writes it, `.aide` and `.git` still read-only), no network namespace of its
+ * own unless the person consented, fresh pid/ipc/uts namespaces, all capabilities dropped, a new
+ * session, killed with the service (`--die-with-parent`). Core dumps off, open files capped.
+ */
+export function serverSandboxArguments(options: ServerSandboxOptions): string[] {
+  const { server } = options;
+  const args = ["--die-with-parent", "--new-session", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"];
+  if (!server.network) args.push("--unshare-net");
+  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp", "--tmpfs", "/run", "--dir", "/tmp/home");
+  const temporary = (path: string) => ["/tmp", "/var/tmp", "/run"].some((root) => isInside(path, root));
+  for (const path of options.hide) {
+    if (path && existsSync(path) && !temporary(path)) args.push("--tmpfs", path);
+  }
+  for (const path of options.keepVisible) {
+    const covered = options.hide.some((hidden) => isInside(path, hidden)) || temporary(path);
+    if (covered && existsSync(path)) args.push("--ro-bind", path, path);
+  }
+  for (const root of options.hideRoots ?? []) {
+    if (root !== "/" && existsSync(root) && !options.workspaceRoots.includes(root)) args.push("--tmpfs", root);
+  }
+  for (const root of options.workspaceRoots) {
+    if (!existsSync(root)) continue;
+    args.push(server.workspace_write ? "--bind" : "--ro-bind", root, root);
+    if (!server.workspace_write) continue;
+    for (const path of protectedDirectories(root)) args.push("--ro-bind", path, path);
+  }
+  // `$AIDE_HOME` inside a workspace root stays hidden: the binds above must not bring it back.
+  for (const path of options.hide) {
+    if (path && existsSync(path) && options.workspaceRoots.some((root) => isInside(path, root))) args.push("--tmpfs", path);
+  }
+  args.push("--clearenv");
+  for (const [key, value] of Object.entries(options.env)) args.push("--setenv", key, value);
+  args.push("--chdir", options.workspaceRoots.find((root) => existsSync(root)) ?? "/tmp", "--");
+  args.push("prlimit", "--core=0", "--nofile=4096", "--", server.command, ...server.args);
+  return args;
+}
+
+/** Node's install prefix (its bin/ and lib/), which must stay visible for `node` servers. */
+export function nodePrefix(): string {
+  return dirname(dirname(process.execPath));
+}
+
+/**
+ * Every `.aide` and `.git` directory under a root (nested repositories too), bounded in depth and
+ * count. Only real directories: a symlink planted by a repository must not pick a mount source.
+ */
+export function protectedDirectories(root: string, maxDepth = 5, limit = 200): string[] {
+  const found: string[] = [];
+  const walk = (dir: string, depth: number) => {
+    if (depth > maxDepth || found.length >= limit) return;
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory()) continue;
+      const path = join(dir, entry.name);
+      if (entry.name === ".git" || entry.name === ".aide") found.push(path);
+      else if (entry.name !== "node_modules") walk(path, depth + 1);
+    }
+  };
+  walk(root, 0);
+  return found;
+}
