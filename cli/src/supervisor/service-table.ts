@@ -97,6 +97,7 @@ const clusterPassThrough: Record<ServiceName, string[]> = {
   gateway: ["AIDE_GATEWAY_HOST", "AIDE_GATEWAY_TLS_CERT", "AIDE_GATEWAY_TLS_KEY", "AIDE_GATEWAY_ALLOWED_HOSTS"],
   model: [],
   tools: [],
+  mcp: [],
 };
 
 /** The variables `$AIDE_HOME/mcp.json` names in `env_passthrough` (read here: the service's env is an allow-list). */
