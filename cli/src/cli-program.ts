@@ -133,6 +133,59 @@ export function createProgram(exit: ExitCodeSink): Command {
     .action(async (id: string) => report(await (await import("./commands/models.js")).pull(id)));
   for (const nested of models.commands) nested.helpOption("-h, --help", "show this help");
 
+  const mcp = sub("mcp", "the person's MCP servers ($AIDE_HOME/mcp.json) and trust for a workspace's .mcp.json");
+  // The module parses its own argv (commands/mcp.ts); commander gives each action its help and flags.
+  const mcpRun = async (argv: string[]) => report(await (await import("./commands/mcp.js")).run(argv));
+  conventions(mcp.command("list", { isDefault: true }).description("the configured servers, their tools and what was refused"))
+    .option("--json", "as JSON")
+    .action(async (values: { json?: boolean }) => mcpRun(["list", ...(values.json ? ["--json"] : [])]));
+  conventions(mcp.command("add").description("add a stdio server (-- COMMAND ARGS...) or a Streamable HTTP one (--url)"))
+    .argument("<name>", "the server's name (tools appear as mcp__<name>__<tool>)")
+    .argument("[command...]", "after --: the command that starts a stdio server, with its arguments")
+    .option("--url <url>", "a Streamable HTTP server (loopback unless --allow-remote)")
+    .option("--allow-remote", "allow a non-loopback --url")
+    .option("--network", "the stdio server may use the network")
+    .option("--workspace-write", "the stdio server may write the workspace")
+    .option("--auto-approve <tool>", "a tool of this server that runs without asking (repeatable)", collect)
+    .option("--env <key=value>", "an environment variable for the server (repeatable)", collect)
+    .option("--env-file <key=file>", "a variable read from a 0600 secret file (repeatable)", collect)
+    .option("--pass-env <key>", "a variable passed through from aide up's environment (repeatable)", collect)
+    .action(async (name: string, command: string[], values: { url?: string; allowRemote?: boolean; network?: boolean; workspaceWrite?: boolean; autoApprove?: string[]; env?: string[]; envFile?: string[]; passEnv?: string[] }) => {
+      const many = (flag: string, list: string[] | undefined) => (list ?? []).flatMap((value) => [flag, value]);
+      await mcpRun([
+        "add", name,
+        ...(values.url ? ["--url", values.url] : []),
+        ...(values.allowRemote ? ["--allow-remote"] : []),
+        ...(values.network ? ["--network"] : []),
+        ...(values.workspaceWrite ? ["--workspace-write"] : []),
+        ...many("--auto-approve", values.autoApprove), ...many("--env", values.env), ...many("--env-file", values.envFile), ...many("--pass-env", values.passEnv),
+        ...(command.length > 0 ? ["--", ...command] : []),
+      ]);
+    });
+  conventions(mcp.command("remove").description("remove a server from mcp.json"))
+    .argument("<name>", "the server's name")
+    .action(async (name: string) => mcpRun(["remove", name]));
+  conventions(mcp.command("trust").description("trust a workspace's .mcp.json as it is now (a changed file needs trust again)"))
+    .argument("<dir>", "the workspace")
+    .action(async (dir: string) => mcpRun(["trust", dir]));
+  for (const nested of mcp.commands) nested.helpOption("-h, --help", "show this help");
+
+  const evaluation = sub("eval", "run the task suite against local models and report (eval/README.md)");
+  conventions(evaluation.command("run").description("each task in a fresh copy, headless through the real stack; the hidden check decides"))
+    .requiredOption("--model <ids>", "model ids, comma-separated")
+    .option("--tasks <glob>", "task ids or globs (repeatable; default: all)", collect)
+    .option("--repeat <k>", "attempts per task and model", "1")
+    .option("--parallel <n>", "attempts at once", "2")
+    .option("--budget <seconds>", "wall-clock budget of one attempt", "600")
+    .option("--tasks-dir <dir>", "another task suite (default: eval/tasks of this install)")
+    .option("--out <dir>", "where results go (default: $AIDE_HOME/eval/<run>)")
+    .action(async (values: import("./commands/eval.js").EvalRunFlags) => report(await (await import("./commands/eval.js")).evalRun(values)));
+  conventions(evaluation.command("report").description("the scoreboard of one or more runs (markdown; --out also writes HTML)"))
+    .argument("<runs...>", "run folders with a results.jsonl")
+    .option("--out <dir>", "write report.md and report.html there")
+    .action(async (runs: string[], values: { out?: string }) => report(await (await import("./commands/eval.js")).evalReport(runs, values)));
+  for (const nested of evaluation.commands) nested.helpOption("-h, --help", "show this help");
+
   sub("open", "print a one-time link to the web panel (works once, for a minute)")
     .argument("[session]", "a session to open in the panel")
     .option("--browser", "also open it with xdg-open (when a display exists)")
