@@ -87,6 +87,9 @@ describe.skipIf(skipReason !== "")(`events are stored before they count, and ses
     expect(paused.payload).toMatchObject({ reason: "store_unavailable" });
     const status = await s.command("status", { session });
     expect(status).toMatchObject({ ok: true, result: { state: "paused", paused: { reason: "store_unavailable" } } });
+    // A command that needs the store answers UNAVAILABLE with a retry hint, never INTERNAL.
+    const listed = await s.command("sessions", {});
+    expect(listed).toMatchObject({ ok: false, error: { code: "UNAVAILABLE", details: { retry_after_ms: expect.any(Number) } } });
 
     await parkStream(s.tester, kvStream, [`$KV.${sessionBucketName}.>`]);
     const resumed = await s.waitFor((e) => e.session === session && e.seq > paused.seq && e.type === "run.state");
