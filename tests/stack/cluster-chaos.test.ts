@@ -191,10 +191,11 @@ describe.skipIf(skipReason !== "")(`a run on a three-node cluster survives kill 
     };
 
     try {
-    await killDuring(0, () => leaderToKill(eventStreamName), "event stream leader");
-    await killDuring(1, () => leaderToKill(`KV_${sessionBucketName}`), "sessions bucket leader");
-    await killDuring(2, async () => cluster.nodes.find((node) => !killed.has(node.index))!, "last node");
+      await killDuring(0, () => leaderToKill(eventStreamName), "event stream leader");
+      await killDuring(1, () => leaderToKill(`KV_${sessionBucketName}`), "sessions bucket leader");
+      await killDuring(2, async () => cluster.nodes.find((node) => !killed.has(node.index))!, "last node");
     } catch (error) {
+      // AIDE_CHAOS_LOGS=<dir>: the services', nodes' and client's view of a failed run, for diagnosis.
       if (process.env.AIDE_CHAOS_LOGS) for (const name of services) writeFileSync(join(process.env.AIDE_CHAOS_LOGS, `${name}.log`), running[name].logs());
       if (process.env.AIDE_CHAOS_LOGS) {
         const stored = await storedEvents(tester, session).catch((failure: Error) => [{ seq: 0, type: failure.message }]);

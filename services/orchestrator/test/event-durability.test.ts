@@ -1,9 +1,12 @@
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { findNatsServer } from "@aide/runtime";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventStreamName, eventSubjectPrefix, sessionBucketName } from "@aide/contracts";
 import { call } from "./support/scripted-calls.js";
 import { stackSkipReason, startStack, type Stack } from "./support/stack.js";
+import { requestJson } from "../../../tests/helpers/service-process.js";
 import { expectContiguous, parkStream, storedRecord, terminalTypes, waitForStored, waitUntil, type StoredEvent } from "./support/stored-events.js";
 
 const skipReason = stackSkipReason();
@@ -87,6 +90,9 @@ describe.skipIf(skipReason !== "")(`events are stored before they count, and ses
     expect(paused.payload).toMatchObject({ reason: "store_unavailable" });
     const status = await s.command("status", { session });
     expect(status).toMatchObject({ ok: true, result: { state: "paused", paused: { reason: "store_unavailable" } } });
+    // A command that needs the store answers UNAVAILABLE with a retry hint, never INTERNAL.
+    const listed = await s.command("sessions", {});
+    expect(listed).toMatchObject({ ok: false, error: { code: "UNAVAILABLE", details: { retry_after_ms: expect.any(Number) } } });
 
     await parkStream(s.tester, kvStream, [`$KV.${sessionBucketName}.>`]);
     const resumed = await s.waitFor((e) => e.session === session && e.seq > paused.seq && e.type === "run.state");
@@ -100,4 +106,55 @@ describe.skipIf(skipReason !== "")(`events are stored before they count, and ses
     expect(count(events, (e) => e.type === "tool.started" && e.payload.tool === "write_file")).toBe(1);
     expect(count(events, (e) => e.type === "model.requested")).toBe(3);
   });
+
+  it("a nats-server stopped and restarted with the same store while a run waits: the run pauses, resumes, and completes with nothing re-run", async () => {
+    stack = await startStack(script, { orchestratorEnv: { AIDE_LEASE_MS: "1500", AIDE_STORE_PAUSE_AFTER_MS: "1000" } });
+    const s = stack;
+    const { session, approval } = await startWrite(s);
+    await s.bus.server.stop();
+    await waitUntil(() => s.services.orchestrator.logs().includes("the run pauses until it can go on"), "the run to pause");
+    // The same config and JetStream store: the same server, back.
+    const restarted = spawn(findNatsServer()!, ["-c", s.bus.server.configPath], { stdio: "ignore" });
+    try {
+      const tester = await waitForConnection(() => s.bus.connectAs("tester"));
+      const paused = await waitForStored(tester, session, (all) => all.some((e) => e.type === "run.state" && e.payload.state === "paused"));
+      const pause = paused.find((e) => e.type === "run.state" && e.payload.state === "paused")!;
+      expect(pause.payload).toMatchObject({ reason: "store_unavailable" });
+      await waitForStored(tester, session, (all) => all.some((e) => e.seq > pause.seq && e.type === "run.state" && e.payload.state === "awaiting_approval"));
+      const decided = await waitForReply(() => requestJson(tester, "agent.cmd.decision", { session, approval, decision: "approve" }));
+      expect(decided).toMatchObject({ ok: true });
+      const events = await waitForStored(tester, session, (all) => all.some((e) => terminalTypes.includes(e.type)));
+      expectContiguous(events);
+      expect(events.at(-1)?.type).toBe("run.completed");
+      expect(count(events, (e) => e.type === "tool.started" && e.payload.tool === "write_file")).toBe(1);
+      expect(count(events, (e) => e.type === "approval.requested")).toBe(1);
+    } finally {
+      restarted.kill("SIGKILL");
+    }
+  });
 });
+
+async function waitForConnection<T>(connect: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return await connect();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/** Asks again while the orchestrator is still reconnecting (no responders, timeout). */
+async function waitForReply(ask: () => Promise<any>): Promise<any> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return await ask();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}

@@ -29,3 +29,11 @@ export function isWrongRevision(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error);
   return /wrong last sequence/i.test(message);
 }
+
+/** A NATS/JetStream failure that means "away for now" (timeout, no responders, no leader), not a bug. */
+export function isJetStreamOutage(error: unknown): boolean {
+  if (error instanceof AideError) return false;
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  return code === "503" || code === "TIMEOUT" || /^(503|TIMEOUT)$|no responders|jetstream .*(not available|temporarily)|no suitable peers|leader/i.test(message);
+}

@@ -18,9 +18,24 @@ import { decideApproval } from "./decide-approval.js";
 import { restoreCheckpoint } from "./restore-checkpoint.js";
 import { sendMessage } from "./send-message.js";
 import { sessionSnapshot } from "./session-snapshot.js";
+import { isJetStreamOutage, storeUnavailable } from "../bus/jetstream-errors.js";
 
-/** Every `agent.cmd.*` subject, answered in the service's queue group. */
+/**
+ * Every `agent.cmd.*` subject, answered in the service's queue group. A JetStream failure that
+ * escapes a handler (a timeout, no responders: the store or stream is away) is answered as
+ * UNAVAILABLE with a retry hint, never INTERNAL.
+ */
 export function commandEndpoints(orchestrator: Orchestrator): Endpoint[] {
+  return endpointList(orchestrator).map((endpoint) => ({
+    ...endpoint,
+    handle: (request, context) =>
+      Promise.resolve(endpoint.handle(request, context)).catch((error: unknown) => {
+        throw isJetStreamOutage(error) ? storeUnavailable(error, "session store or event stream") : error;
+      }),
+  }));
+}
+
+function endpointList(orchestrator: Orchestrator): Endpoint[] {
   return [
     defineEndpoint({
       name: "start",

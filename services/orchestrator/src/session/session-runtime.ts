@@ -28,6 +28,7 @@ export class SessionRuntime {
   /** Another instance took the session over: this process publishes and writes nothing more for it. */
   leaseLost = false;
   private readonly writer: DurableWriter;
+  private readonly logger: SessionRuntimeOptions["logger"];
 
   constructor(
     public record: SessionRecord,
@@ -38,6 +39,7 @@ export class SessionRuntime {
   ) {
     this.waiter = new ApprovalWaiter(now);
     const logger = options.logger.child({ session: record.id });
+    this.logger = logger;
     this.writer = new DurableWriter({
       write: () => this.store.put(this.stamped()),
       pauseAfterMs: options.pauseAfterMs,
@@ -67,6 +69,7 @@ export class SessionRuntime {
    */
   pause(reason: PauseReason, detail: string): void {
     if (this.record.paused || this.leaseLost) return;
+    this.logger.warn({ reason, detail }, "the run pauses until it can go on");
     this.record.paused = { reason, detail, since: this.now().toISOString() };
     void this.emit("run.state", { state: "paused", reason, detail });
     this.persist().catch(() => undefined);
