@@ -179,6 +179,7 @@ async function runSize(count: number): Promise<SizeFigures> {
         if (process.env.AIDE_BENCH_DEBUG) process.stderr.write(`  start: ${JSON.stringify(reply).slice(0, 300)}\n`);
         if (!reply.ok) {
           startFailures += 1;
+          if (failures.length < 5) failures.push(`start: ${JSON.stringify(reply.error)}`);
           return;
         }
         startedAt.set(reply.result.session, before);

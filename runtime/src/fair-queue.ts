@@ -5,7 +5,10 @@ export interface FairQueueOptions {
   concurrency: number;
   /** Waiting entries at most, over every key; past it `acquire` is refused BUSY. */
   maxQueued: number;
-  /** Waiting entries at most for one key (a session), so one burst cannot fill the whole queue. */
+  /**
+   * Waiting entries at most for one key (a session), so one burst cannot fill the whole queue.
+   * The key "" (requests of no session: a new session's start, a catalog) is bounded by `maxQueued` only.
+   */
   maxQueuedPerKey: number;
   /** How long an entry may wait before it is refused BUSY (the requester retries with backoff); 0: no bound. */
   maxWaitMs?: number;
@@ -101,7 +104,7 @@ export function createFairQueue(options: FairQueueOptions): FairQueue {
         return Promise.resolve(releaseOnce());
       }
       const own = queues.get(key)?.length ?? 0;
-      if (own >= options.maxQueuedPerKey) {
+      if (key !== "" && own >= options.maxQueuedPerKey) {
         return Promise.reject(busy(`${own} ${options.what} of this session waiting (at most ${options.maxQueuedPerKey}), ${active} in progress`));
       }
       if (waiting >= options.maxQueued) return Promise.reject(busy(`${active} ${options.what} in progress and ${waiting} waiting`));

@@ -17,7 +17,7 @@ export interface HeartbeatPolicy {
 }
 
 export interface BusRequestOptions {
-  /** One attempt's timeout (each retry gets this much again, within the retry deadline). */
+  /** One attempt's timeout (each retry gets this much again; retries start within the retry deadline). */
   timeoutMs?: number;
   /** The service name for UNAVAILABLE errors. */
   service?: string;
@@ -44,8 +44,10 @@ export async function busRequest<S extends z.ZodTypeAny>(
   const service = options.service ?? subject.split(".")[1] ?? subject;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const data = encodeJson(payload);
-  const once = (limitMs: number) => requestOnce(connection, subject, data, replySchema, service, Math.min(timeoutMs, limitMs), options.heartbeat);
-  if (options.retry === undefined) return once(timeoutMs) as Promise<ResultOf<S>>;
+  // Each attempt gets the whole timeout: the retry deadline bounds when a retry may start, so a
+  // late retry is not cut short into a spurious timeout.
+  const once = () => requestOnce(connection, subject, data, replySchema, service, timeoutMs, options.heartbeat);
+  if (options.retry === undefined) return once() as Promise<ResultOf<S>>;
   return withRetry(service, options.retry, once) as Promise<ResultOf<S>>;
 }
 

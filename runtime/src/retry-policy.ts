@@ -60,7 +60,7 @@ function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /**
- * Runs `attempt(remainingMs)` until it succeeds, fails for good, or the deadline is spent. A
+ * Runs `attempt(remainingMs)` (the time left before the deadline, at least 1 ms) until it succeeds, fails for good, or the deadline is spent. A
  * retryable failure that outlives the deadline becomes UNAVAILABLE (`details.reason: "busy"` or
  * `"no_responder"`, `attempts`): the caller never sees BUSY itself.
  */

@@ -8,7 +8,11 @@ export type ResultOf<S extends z.ZodTypeAny> = Extract<z.infer<S>, { ok: true }>
 
 /** The requests the gateway makes on the bus, with the service named for UNAVAILABLE errors. */
 export interface GatewayBus {
-  request<S extends z.ZodTypeAny>(subject: string, payload: unknown, replySchema: S, options?: { timeoutMs?: number }): Promise<ResultOf<S>>;
+  /**
+   * `busyWaitMs`: how long a BUSY answer is waited out with backoff (default 60 s, what a REST
+   * client waits for); 0 for a lookup that has its own fallback (the event stream's status).
+   */
+  request<S extends z.ZodTypeAny>(subject: string, payload: unknown, replySchema: S, options?: { timeoutMs?: number; busyWaitMs?: number }): Promise<ResultOf<S>>;
   /** True when `$SRV.PING.aide-<name>` is answered in time. */
   ping(service: string, timeoutMs: number): Promise<boolean>;
 }
@@ -28,13 +32,14 @@ export function createGatewayBus(connection: NatsConnection, defaultTimeoutMs = 
     async request(subject, payload, replySchema, options = {}) {
       const area = subject.split(".")[1] ?? "";
       const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
+      const wait = options.busyWaitMs ?? busyWaitMs;
       const workspace = (payload as { workspace?: unknown } | undefined)?.workspace;
       const target = area === "checkpoints" && typeof workspace === "string" ? await checkpoints.subjectFor(subject, workspace) : subject;
       try {
         return (await busRequest(connection, target, payload, replySchema, {
           timeoutMs,
           service: serviceBySubjectArea[area] ?? area,
-          retry: { deadlineMs: Math.max(timeoutMs, busyWaitMs), noResponders: readOnlySubjects.has(subject) },
+          ...(wait > 0 ? { retry: { deadlineMs: Math.max(timeoutMs, wait), noResponders: readOnlySubjects.has(subject) } } : {}),
         })) as never;
       } catch (error) {
         if (target !== subject && (error as { code?: string }).code === "UNAVAILABLE") checkpoints.forget();

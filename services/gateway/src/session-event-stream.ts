@@ -31,7 +31,8 @@ async function pendingApprovals(options: SessionEventStreamOptions): Promise<{ p
   const { logger, session } = options;
   for (let attempt = 1; attempt <= statusAttempts; attempt += 1) {
     try {
-      const snapshot = await options.bus.request(subjects.cmd.status, { session }, StatusReplySchema, { timeoutMs: 5000 });
+      // No busy wait: a status that cannot be had at once falls back to the stream (below).
+      const snapshot = await options.bus.request(subjects.cmd.status, { session }, StatusReplySchema, { timeoutMs: 5000, busyWaitMs: 0 });
       return { pending: snapshot.approvals_pending.map((approval) => approval.id), lastSeq: snapshot.last_seq };
     } catch (error) {
       if (error instanceof AideError && error.code === "SESSION_NOT_FOUND") throw error;

@@ -12,6 +12,7 @@ import {
   ToolPreviewReplySchema,
   ToolSessionCloseReplySchema,
   toolsCloseSubject,
+  type ToolDescriptor,
   egressJournalSubject,
   modelDeltaSubject,
   subjects,
@@ -145,19 +146,36 @@ export function busModelPort(connection: NatsConnection, timeouts: BusPortTimeou
   };
 }
 
+/** How long a fetched tool catalog is reused: every start reads it, and it changes only with the service. */
+const catalogTtlMs = 5_000;
+
 export function busToolsPort(connection: NatsConnection, timeouts: BusPortTimeouts, router: WorkspaceRouter = createWorkspaceRouter({ connection, service: "aide-tools" })): ToolsPort {
   const policies = portPolicies(timeouts);
+  // One catalog request at a time, shared by every start that needs it (a burst of starts would
+  // otherwise queue hundreds of identical requests at the tools service).
+  let catalog: { at: number; tools: Promise<ToolDescriptor[]> } | undefined;
+  const fetchCatalog = async () => {
+    const result = await busRequest(connection, subjects.tools.list, {}, ToolListReplySchema, {
+      timeoutMs: 10_000,
+      service: "tools",
+      retry: policies.retry({ deadlineMs: startPathDeadlineMs, noResponders: true }),
+    });
+    return result.tools;
+  };
   return {
     async checkWorkspace(workspace) {
       await router.subjectFor(subjects.tools.exec, workspace);
     },
-    async list() {
-      const result = await busRequest(connection, subjects.tools.list, {}, ToolListReplySchema, {
-        timeoutMs: 10_000,
-        service: "tools",
-        retry: policies.retry({ deadlineMs: startPathDeadlineMs, noResponders: true }),
-      });
-      return result.tools;
+    list() {
+      if (catalog === undefined || Date.now() - catalog.at > catalogTtlMs) {
+        const entry = { at: Date.now(), tools: fetchCatalog() };
+        catalog = entry;
+        // A failed fetch is not reused: the next start asks again.
+        entry.tools.catch(() => {
+          if (catalog === entry) catalog = undefined;
+        });
+      }
+      return catalog.tools;
     },
     async close(session) {
       await busRequest(connection, toolsCloseSubject, { session }, ToolSessionCloseReplySchema, { timeoutMs: 15_000, service: "tools", retry: policies.retry({ deadlineMs: 20_000, noResponders: true }) });
