@@ -19,6 +19,8 @@ export interface StackSettings {
   logLevel: string;
   unsafeNoSandbox: boolean;
   unsandboxedServices: boolean;
+  /** AIDE_ORCHESTRATOR_ID of this stack's orchestrator (orchestrator-id.ts); the environment's wins. */
+  orchestratorId?: string;
   /** The `aide bus-config` directory of an external bus: hidden in every sandbox but the service's own files. */
   busDir?: string;
 }
@@ -87,6 +89,7 @@ export function serviceDefinitions(settings: StackSettings, env: NodeJS.ProcessE
     checkpoints: { AIDE_WORKSPACE_ROOTS: roots },
     orchestrator: {
       AIDE_WORKSPACE_ROOTS: roots,
+      ...(settings.orchestratorId ? { AIDE_ORCHESTRATOR_ID: settings.orchestratorId } : {}),
       ...(settings.defaultModel ? { AIDE_DEFAULT_MODEL: settings.defaultModel } : {}),
       ...(settings.unsandboxedServices ? { AIDE_UNSANDBOXED_SERVICES: "1" } : {}),
     },
