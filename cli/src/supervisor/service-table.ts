@@ -21,6 +21,8 @@ export interface StackSettings {
   unsafeNoSandbox: boolean;
   unsandboxedServices: boolean;
   allowHomeWorkspace?: boolean;
+  /** AIDE_ORCHESTRATOR_ID of this stack's orchestrator (orchestrator-id.ts); the environment's wins. */
+  orchestratorId?: string;
   /** The `aide bus-config` directory of an external bus: hidden in every sandbox but the service's own files. */
   busDir?: string;
 }
@@ -141,6 +143,7 @@ export function serviceDefinitions(settings: StackSettings, env: NodeJS.ProcessE
     checkpoints: { AIDE_WORKSPACE_ROOTS: roots },
     orchestrator: {
       AIDE_WORKSPACE_ROOTS: roots,
+      ...(settings.orchestratorId ? { AIDE_ORCHESTRATOR_ID: settings.orchestratorId } : {}),
       ...(settings.defaultModel ? { AIDE_DEFAULT_MODEL: settings.defaultModel } : {}),
       ...(settings.unsandboxedServices ? { AIDE_UNSANDBOXED_SERVICES: "1" } : {}),
       ...(settings.allowHomeWorkspace ? { AIDE_ALLOW_HOME_WORKSPACE: "1" } : {}),

@@ -18,6 +18,7 @@ import { sandboxLauncher } from "./sandbox-launcher.js";
 import { checkSandboxSupport } from "./service-sandbox.js";
 import { delegateCgroups, type CgroupDelegation } from "./cgroup-delegation.js";
 import { serviceDefinitions, type StackSettings } from "./service-table.js";
+import { stackOrchestratorId } from "./orchestrator-id.js";
 import { RegistryReloader } from "./registry-reloader.js";
 import { pathsNamedIn } from "./sandbox-launcher.js";
 import { reapOrphanedStack, readStackFile, removeStackFile, writeStackFile } from "./stack-file.js";
@@ -150,6 +151,7 @@ export class Supervisor {
       unsandboxedServices: unsandboxed,
       allowHomeWorkspace: this.options.allowHomeWorkspace ?? false,
       ...(this.options.external?.busDir ? { busDir: this.options.external.busDir } : {}),
+      ...(this.runs("orchestrator") ? { orchestratorId: stackOrchestratorId(home.runDir) } : {}),
     };
     const toolsCgroups = unsandboxed || !this.runs("tools") ? undefined : delegateCgroups("tools");
     if (toolsCgroups) this.cgroups.push(toolsCgroups);

@@ -24,7 +24,7 @@ describe.skipIf(!ready)(`default orchestrator ids${skipReason}`, () => {
   let stack: Stack;
   beforeAll(async () => {
     // A lease long enough that a killed instance's id is still held while the next one starts.
-    stack = await startStack([{ text: call.write("a.txt", "x") }], { orchestratorEnv: { AIDE_LEASE_MS: "20000" } });
+    stack = await startStack([{ text: call.write("a.txt", "x") }], { orchestratorEnv: { AIDE_LEASE_MS: "20000", AIDE_ORCHESTRATOR_ID: "" } });
   });
   afterAll(async () => stack?.stop());
 

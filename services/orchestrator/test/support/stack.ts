@@ -107,7 +107,8 @@ export async function startStack(
   const orchestrators: ServiceProcess[] = [];
   const startOrchestrator = async (env: Record<string, string> = {}) => {
     services.orchestrator = await startServiceProcess(bus, "orchestrator", {
-      env: { ...roots, AIDE_LOG_LEVEL: "info", ...options.orchestratorEnv, ...env },
+      // A fixed id, as `aide up` gives its orchestrator (a restart resumes at once); "" claims one on the bus.
+      env: { ...roots, AIDE_ORCHESTRATOR_ID: "orchestrator-stack", AIDE_LOG_LEVEL: "info", ...options.orchestratorEnv, ...env },
       pinger: tester,
     });
     orchestrators.push(services.orchestrator);
