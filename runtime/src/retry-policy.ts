@@ -11,6 +11,11 @@ export interface RetryPolicy {
   /** Total time from the first attempt within which a retry may still start. */
   deadlineMs: number;
   noResponders?: boolean;
+  /**
+   * How long no-responders are retried (default 10 s): a service restarting is back within it;
+   * one that stays away is reported (UNAVAILABLE) then, not at the end of the busy deadline.
+   */
+  restartWindowMs?: number;
   /** Also retry INTERRUPTED (the responder died mid-request): only for requests without effects (a model chat). */
   interrupted?: boolean;
   /** First backoff ceiling (default 100 ms); doubles per attempt up to `maxDelayMs` (default 5 s). */
@@ -76,7 +81,9 @@ export async function withRetry<T>(service: string, policy: RetryPolicy, attempt
       const verdict = retryable(error, policy);
       if (verdict === undefined) throw error;
       const delay = backoffDelayMs(count, verdict.hintMs, policy);
-      const left = policy.deadlineMs - (now() - started);
+      const noResponder = (error as AideError).code === "UNAVAILABLE";
+      const limit = noResponder ? Math.min(policy.deadlineMs, policy.restartWindowMs ?? 10_000) : policy.deadlineMs;
+      const left = limit - (now() - started);
       if (delay >= left) {
         if ((error as AideError).code === "INTERRUPTED") throw error;
         const reason = (error as AideError).code === "BUSY" ? "busy" : "no_responder";

@@ -35,7 +35,7 @@ describe.skipIf(skipReason !== "")(`a tools service that dies mid-command${skipR
     expect(completed.payload.is_error).toBe(true);
     expect(completed.payload.metadata).toMatchObject({ error_code: "INTERRUPTED", may_have_run: true });
     // The supervisor would restart it; the run's end closes the session's processes there.
-    stack.services.tools = await startServiceProcess(stack.bus, "tools", { env: { AIDE_WORKSPACE_ROOTS: stack.dir, AIDE_LOG_LEVEL: "info" }, pinger: stack.tester });
+    stack.services.tools = await startServiceProcess(stack.bus, "tools", { env: { AIDE_WORKSPACE_ROOTS: stack.dir, AIDE_LOG_LEVEL: "info" }, pinger: stack.tester, readyTimeoutMs: 60_000 });
     const terminal = await stack.terminal(session, undefined, 45_000);
     expect(["run.completed", "run.failed"]).toContain(terminal.type);
     const runs = stack.events.filter((e) => e.session === session && e.type === "tool.started" && e.payload.tool === "run_command");
