@@ -8,28 +8,7 @@ import type { NatsConnection } from "nats";
 import { startTestBus, type TestBus } from "../../../tests/helpers/bus.js";
 import { startServiceProcess, type ServiceProcess } from "../../../tests/helpers/service-process.js";
 import { call, callError } from "./helpers.js";
-
-/** Mounts a 2 MB tmpfs at `dir`; returns why it cannot ("" when mounted). */
-function mountSmallDisk(dir: string): string {
-  if (process.getuid?.() !== 0) return "not root";
-  try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", dir], { stdio: "pipe" });
-    return "";
-  } catch (error) {
-    return `mount failed: ${String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim()}`;
-  }
-}
-
-/** Fills the disk holding `dir` to the last block. */
-function fill(dir: string): void {
-  for (const [name, size] of [["filler.bin", "64k"], ["filler-tail.bin", "512"]] as const) {
-    try {
-      execFileSync("dd", ["if=/dev/zero", `of=${join(dir, name)}`, `bs=${size}`], { stdio: "ignore" });
-    } catch {
-      // dd stops with "No space left on device": that is the point.
-    }
-  }
-}
+import { fillDisk, mountSmallDisk } from "../../../tests/helpers/small-disk.js";
 
 function free(dir: string): void {
   for (const name of ["filler.bin", "filler-tail.bin"]) rmSync(join(dir, name), { force: true });
@@ -74,7 +53,7 @@ describe.skipIf(skip !== "")(`checkpoints on a full disk (a real 2 MB tmpfs)${sk
 
     // New incompressible content to store, then no byte left.
     writeFileSync(join(workspace, "more.txt"), randomBytes(200_000).toString("base64"));
-    fill(disk);
+    fillDisk(disk);
     const refused = await callError(client, "agent.checkpoints.commit", commit("r2"));
     expect(refused.code).toBe("DISK_FULL");
     expect(refused.message).toMatch(/^No space left on the disk holding /);
@@ -84,7 +63,7 @@ describe.skipIf(skip !== "")(`checkpoints on a full disk (a real 2 MB tmpfs)${sk
     // A restore that must write a file back (the deleted data file) onto the full disk.
     free(disk);
     unlinkSync(join(workspace, "data.bin.txt"));
-    fill(disk);
+    fillDisk(disk);
     const restore = await callError(client, "agent.checkpoints.restore", { workspace, session: "s1", checkpoint: first, mode: "files", force: true });
     expect(restore.code).toBe("DISK_FULL");
     expect(["workspace", "checkpoints"]).toContain((restore as { details?: { area?: string } }).details?.area);

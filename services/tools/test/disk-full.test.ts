@@ -4,27 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startToolsHarness, type ToolsHarness } from "./helpers.js";
-
-/** Mounts a 2 MB tmpfs at `dir`; returns why it cannot ("" when mounted). */
-function mountSmallDisk(dir: string): string {
-  if (process.getuid?.() !== 0) return "not root";
-  try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", dir], { stdio: "pipe" });
-    return "";
-  } catch (error) {
-    return `mount failed: ${String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim()}`;
-  }
-}
-
-function fill(dir: string): void {
-  for (const [name, size] of [["filler.bin", "64k"], ["filler-tail.bin", "512"]] as const) {
-    try {
-      execFileSync("dd", ["if=/dev/zero", `of=${join(dir, name)}`, `bs=${size}`], { stdio: "ignore" });
-    } catch {
-      // dd stops with "No space left on device": that is the point.
-    }
-  }
-}
+import { fillDisk, mountSmallDisk } from "../../../tests/helpers/small-disk.js";
 
 const root = mkdtempSync(join(tmpdir(), "aide-tools-full-"));
 const disk = join(root, "disk");
@@ -53,7 +33,7 @@ describe.skipIf(skip !== "")(`tools on a full disk (a real 2 MB tmpfs)${skip}`, 
     const content = "x".repeat(300_000);
     // The journal lives on the disk too: fill it and the call cannot even be recorded.
     writeFileSync(join(harness.scratch, "spacer.bin"), Buffer.alloc(64 * 1024));
-    fill(harness.scratch);
+    fillDisk(harness.scratch);
     const refused = await harness.exec("write_file", { path: "big.txt", content });
     expect(refused.ok, JSON.stringify(refused).slice(0, 300)).toBe(false);
     expect(refused.error.code).toBe("DISK_FULL");
