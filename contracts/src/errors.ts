@@ -74,6 +74,7 @@ export const errorCatalog = {
   PORT_IN_USE: "Port {port} ({role}) is in use{owner}; stop that process or pass {flag} with another port (0 picks a free one)",
   WORKSPACE_BUSY: "The workspace {workspace} already has a run in progress: session {session}; wait for it to end, abort it (aide sessions shows it), or start with allow_concurrent: true",
   BUS_UNVERIFIED: "The bus at {url} did not prove it is this stack's ({detail}); not connecting. Its TLS certificate must chain to {ca}: another process may hold the NATS port",
+  LANGUAGE_UNSUPPORTED: "No parser for {path}: {detail}",
   INTERNAL: "Internal error: {detail}",
 } as const;
 

@@ -11,6 +11,7 @@ import { execaSync } from "execa";
 import { realpath } from "node:fs/promises";
 import { realpathSync } from "node:fs";
 import { ripgrepInMountJail } from "./search/ripgrep-jail.js";
+import { CodeIntelligence } from "./code/code-intelligence.js";
 
 /** The absolute path of `rg` when it runs, for its mount jail. */
 function findRipgrep(): string | undefined {
@@ -45,19 +46,21 @@ await runService("tools", async ({ connection, logger }) => {
   const calls = await createCallStore({ directory: settings.stateDirectory, maxEntries: settings.callStoreEntries, logger: logger.child({ module: "call-store" }) });
   // ripgrep only in its mount jail; without bubblewrap the JavaScript search (which reads through the path jail).
   const ripgrep = settings.forceJavascriptSearch || sandbox.mode !== "bwrap" ? undefined : findRipgrep();
+  const code = new CodeIntelligence();
   const service = await createToolsService({
     connection,
     logger,
     maxConcurrent: settings.maxConcurrent,
     calls,
     dependencies: {
-      registry: createToolRegistry(allTools({ ripgrep: ripgrep !== undefined, ...(ripgrep !== undefined ? { ripgrepCommand: ripgrepInMountJail(ripgrep) } : {}) })),
+      registry: createToolRegistry(allTools({ code, ripgrep: ripgrep !== undefined, ...(ripgrep !== undefined ? { ripgrepCommand: ripgrepInMountJail(ripgrep) } : {}) })),
       sandbox,
       processes,
       lint: createLintGate(),
       logger: logger.child({ module: "calls" }),
       workspaceRoots: settings.workspaceRoots,
       now: () => performance.now(),
+      code,
     },
   });
   logger.info({ sandbox: sandbox.mode, workspace_roots: settings.workspaceRoots, state_directory: calls.directory ?? "(memory only)" }, "tools service started");

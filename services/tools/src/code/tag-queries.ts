@@ -15,7 +15,7 @@ const typescript = `${javascriptCommon}
 (class_declaration name: (type_identifier) @name) @definition.class
 (abstract_class_declaration name: (type_identifier) @name) @definition.class
 (abstract_method_signature name: (_) @name) @definition.method
-(interface_declaration body: (object_type (method_signature name: (_) @name) @definition.method))
+(interface_declaration body: (_ (method_signature name: (_) @name) @definition.method))
 (interface_declaration name: (type_identifier) @name) @definition.interface
 (type_alias_declaration name: (type_identifier) @name) @definition.type
 (enum_declaration name: (identifier) @name) @definition.enum

@@ -49,6 +49,7 @@ export async function executeCall(dependencies: CallDependencies, request: ToolE
   } finally {
     prepared.dispose();
   }
+  if (outcome.changedPaths !== undefined) dependencies.code?.noteChanged(context.workspace.root, outcome.changedPaths);
   // The one place every tool's output leaves the service: control bytes and invisible characters
   // become visible tokens here, so no tool can hand a terminal sequence to the model or a screen.
   const rendered = renderForModel(outcome.output);
