@@ -23,6 +23,16 @@ export interface ToolsServiceSettings {
   stateDirectory: string | undefined;
   /** Results kept for repeated call ids. */
   callStoreEntries: number;
+  /** The TypeScript checker behind `diagnostics` and the feedback after edits. */
+  diagnostics: {
+    enabled: boolean;
+    timeoutMs: number;
+    idleMs: number;
+    /** How long an edit waits for its diagnostics (the check itself goes on to `timeoutMs`). */
+    waitMs: number;
+    /** AIDE_TOOLS_DIAGNOSTICS_WORKER: another worker script (tests: one that never answers). */
+    workerScript: string | undefined;
+  };
 }
 
 function positiveInteger(value: string | undefined, fallback: number): number {
@@ -59,5 +69,12 @@ export function readSettings(env: NodeJS.ProcessEnv, argv: readonly string[]): T
     },
     stateDirectory,
     callStoreEntries: positiveInteger(env.AIDE_TOOLS_CALL_STORE_ENTRIES, 1000),
+    diagnostics: {
+      enabled: env.AIDE_TOOLS_DIAGNOSTICS !== "off",
+      timeoutMs: positiveInteger(env.AIDE_TOOLS_DIAGNOSTICS_TIMEOUT_MS, 60_000),
+      idleMs: positiveInteger(env.AIDE_TOOLS_DIAGNOSTICS_IDLE_MS, 600_000),
+      waitMs: Math.min(positiveInteger(env.AIDE_TOOLS_DIAGNOSTICS_WAIT_MS, 8_000), 20_000),
+      workerScript: env.AIDE_TOOLS_DIAGNOSTICS_WORKER !== undefined && isAbsolute(env.AIDE_TOOLS_DIAGNOSTICS_WORKER) ? env.AIDE_TOOLS_DIAGNOSTICS_WORKER : undefined,
+    },
   };
 }

@@ -18,6 +18,9 @@ import type { SearchQuery } from "../search/search-types.js";
 import { CodeIntelligence } from "../code/code-intelligence.js";
 import { createListCodeDefinitionsTool } from "./list-code-definitions.js";
 import { createCodeMapTool } from "./code-map.js";
+import { createDiagnosticsTool } from "./diagnostics.js";
+import { TypeScriptChecker } from "../code/typescript-checker.js";
+import { plainWorker } from "../code/diagnostics-worker-command.js";
 
 export interface CatalogOptions {
   /** Whether `rg` is on PATH; the JS search is used otherwise. */
@@ -26,6 +29,8 @@ export interface CatalogOptions {
   ripgrepCommand?: RipgrepCommand;
   /** The tag cache and workspace indexes behind list_code_definitions and code_map (one per service). */
   code?: CodeIntelligence;
+  /** The warm TypeScript workers behind `diagnostics` (and the feedback after edits). */
+  checker?: TypeScriptChecker;
 }
 
 /** Every tool the service executes, in the order the catalog shows them. */
@@ -49,5 +54,6 @@ export function allTools(options: CatalogOptions = { ripgrep: true }): AnyTool[]
     gitDiffTool,
     createListCodeDefinitionsTool(code),
     createCodeMapTool(code),
+    createDiagnosticsTool(options.checker ?? new TypeScriptChecker({ command: plainWorker(), timeoutMs: 60_000, idleMs: 600_000 })),
   ];
 }
