@@ -15,23 +15,29 @@ export interface LoadedGrammar {
 }
 
 /**
+ * The one WASM runtime of the process. A module-level value on purpose: web-tree-sitter 0.20's
+ * Emscripten glue replaces its own `module.exports` with the runtime's Module once initialised, so
+ * a second `require` after the first init no longer returns the Parser class.
+ */
+let runtime: Promise<typeof ParserModule> | undefined;
+
+/**
  * web-tree-sitter and the prebuilt grammars, both read from the installed packages (node_modules
  * of the tools service; nothing is downloaded). The runtime is initialised once, each grammar
  * loaded on first use and kept; a grammar that fails to load stays failed with its message.
  */
 export class TreeSitterParsers {
-  private runtime: Promise<typeof ParserModule> | undefined;
   private readonly grammars = new Map<string, Promise<LoadedGrammar>>();
   private readonly require = createRequire(import.meta.url);
 
   private init(): Promise<typeof ParserModule> {
-    this.runtime ??= (async () => {
+    runtime ??= (async () => {
       const Parser = this.require("web-tree-sitter") as typeof ParserModule;
       const wasm = this.require.resolve("web-tree-sitter/tree-sitter.wasm");
       await Parser.init({ locateFile: () => wasm });
       return Parser;
     })();
-    return this.runtime;
+    return runtime;
   }
 
   /** The parser and definitions query for `language` (grammar file `wasm` in tree-sitter-wasms/out). Throws when it cannot load. */
