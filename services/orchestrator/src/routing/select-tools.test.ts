@@ -89,3 +89,17 @@ describe("selectTools (plan)", () => {
     expect(names(selected)).toContain("switch_to_act_mode");
   });
 });
+
+describe("the code intelligence tools (issue 16)", () => {
+  const withCode = [...catalog, tool("list_code_definitions", true), tool("code_map", true), tool("diagnostics", true)];
+  const code = ["list_code_definitions", "code_map", "diagnostics"];
+
+  it("are offered in the full tier, Act and Plan, and kept out of the compact tier's small window", () => {
+    expect(names(selectTools("Fix the type error in src/app.ts", withCode, "act", "full"))).toEqual(expect.arrayContaining(code));
+    expect(names(selectTools("Fix the type error in src/app.ts", withCode, "plan", "full"))).toEqual(expect.arrayContaining(code));
+    for (const mode of ["act", "plan"] as const) {
+      const compact = names(selectTools("Fix the type error in src/app.ts", withCode, mode, "compact"));
+      expect(compact.filter((name) => code.includes(name))).toEqual([]);
+    }
+  });
+});
