@@ -20,6 +20,8 @@ export interface TypeScriptCheckerOptions {
   timeoutMs: number;
   /** A worker that got no request this long is stopped. */
   idleMs: number;
+  /** Warm workers at most (each holds a program in memory); starting one more stops the least recently used. Default 4. */
+  maxWorkers?: number;
 }
 
 /**
@@ -33,6 +35,8 @@ export class TypeScriptChecker {
   constructor(private readonly options: TypeScriptCheckerOptions) {}
 
   private start(root: string): Worker {
+    const oldest = this.workers.entries().next().value as [string, Worker] | undefined;
+    if (oldest !== undefined && this.workers.size >= (this.options.maxWorkers ?? 4)) this.stop(oldest[0], oldest[1], "too many workspaces with a warm checker; the least recently used was stopped");
     const { file, args } = this.options.command(root);
     const child = spawn(file, args, { stdio: ["pipe", "pipe", "pipe"] });
     const worker: Worker = { child, pending: new Map() };
@@ -72,6 +76,9 @@ export class TypeScriptChecker {
   /** The diagnostics of workspace file `path` for each text in `versions`. Never throws. */
   check(root: string, path: string, versions: string[], signal?: AbortSignal): Promise<CheckOutcome> {
     const worker = this.workers.get(root) ?? this.start(root);
+    // Most recently used last, so the first entry is the one to stop when another must start.
+    this.workers.delete(root);
+    this.workers.set(root, worker);
     if (worker.idle !== undefined) clearTimeout(worker.idle);
     const id = this.nextId++;
     return new Promise<CheckOutcome>((resolve) => {
