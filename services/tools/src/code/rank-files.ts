@@ -18,6 +18,8 @@ export interface RankedFile {
 
 const damping = 0.85;
 const iterations = 40;
+/** A name defined in more files than this (`get`, `load`, `__init__`) says nothing about which one is meant: no edges (they would grow with the square of the tree). */
+const maxDefiners = 20;
 
 function underPath(path: string, focus: string): boolean {
   const clean = focus.replace(/^\.\/+/, "").replace(/\/+$/, "");
@@ -26,8 +28,8 @@ function underPath(path: string, focus: string): boolean {
 
 /**
  * A PageRank over files: an edge from each file to each file defining a name it references,
- * weighted by the square root of the references (a name defined in many files, or starting with
- * `_`, counts a tenth; a name the focus names ten times), restarting on the focus files when there
+ * weighted by the square root of the references (a name defined in over 5 files, or starting with
+ * `_`, counts a tenth; one defined in over 20 none; a name the focus names ten times), restarting on the focus files when there
  * are any (personalised), uniformly otherwise. Focus files come first, then by score.
  */
 export function rankFiles(files: ReadonlyMap<string, FileTags>, focus: RankFocus): RankedFile[] {
@@ -49,7 +51,7 @@ export function rankFiles(files: ReadonlyMap<string, FileTags>, focus: RankFocus
     for (const name of files.get(path)?.references ?? []) if (definers.has(name)) counts.set(name, (counts.get(name) ?? 0) + 1);
     for (const [name, count] of counts) {
       const targets = (definers.get(name) ?? []).filter((to) => to !== from);
-      if (targets.length === 0) continue;
+      if (targets.length === 0 || targets.length > maxDefiners) continue;
       let multiplier = 1;
       if (name.startsWith("_") || targets.length > 5) multiplier *= 0.1;
       if (focusNames.has(name)) multiplier *= 10;
