@@ -87,6 +87,7 @@ export const errorCatalog = {
   MCP_CALL_TIMEOUT: "The MCP server {server} did not answer {tool} within {ms} ms; the call was cancelled",
   MCP_CALL_CANCELLED: "The MCP call {call} was cancelled: {detail}",
   MCP_UNTRUSTED_CONFIG: "The workspace file {file} is not trusted ({detail}); review it and run aide mcp trust {dir}",
+  LANGUAGE_UNSUPPORTED: "No parser for {path}: {detail}",
   INTERNAL: "Internal error: {detail}",
 } as const;
 

@@ -11,6 +11,10 @@ import { execaSync } from "execa";
 import { realpath } from "node:fs/promises";
 import { realpathSync } from "node:fs";
 import { ripgrepInMountJail } from "./search/ripgrep-jail.js";
+import { CodeIntelligence } from "./code/code-intelligence.js";
+import { TypeScriptChecker } from "./code/typescript-checker.js";
+import { defaultWorkerScript, plainWorker, workerInMountJail } from "./code/diagnostics-worker-command.js";
+import { diagnoseEdit } from "./code/edit-diagnostics.js";
 
 /** The absolute path of `rg` when it runs, for its mount jail. */
 function findRipgrep(): string | undefined {
@@ -46,6 +50,15 @@ await runService("tools", async ({ connection, logger }) => {
   const calls = await createCallStore({ directory: settings.stateDirectory, maxEntries: settings.callStoreEntries, logger: logger.child({ module: "call-store" }) });
   // ripgrep only in its mount jail; without bubblewrap the JavaScript search (which reads through the path jail).
   const ripgrep = settings.forceJavascriptSearch || sandbox.mode !== "bwrap" ? undefined : findRipgrep();
+  const code = new CodeIntelligence();
+  // The checker reads the workspace by name, so it runs in a mount jail of its own when bubblewrap is there.
+  const workerScript = settings.diagnostics.workerScript ?? defaultWorkerScript;
+  const checker = new TypeScriptChecker({
+    command: sandbox.mode === "bwrap" ? workerInMountJail(workerScript) : plainWorker(workerScript),
+    logger: logger.child({ module: "typescript-checker" }),
+    timeoutMs: settings.diagnostics.timeoutMs,
+    idleMs: settings.diagnostics.idleMs,
+  });
   const service = await createToolsService({
     connection,
     logger,
@@ -55,13 +68,15 @@ await runService("tools", async ({ connection, logger }) => {
     queueWaitMs: settings.queueWaitMs,
     calls,
     dependencies: {
-      registry: createToolRegistry(allTools({ ripgrep: ripgrep !== undefined, ...(ripgrep !== undefined ? { ripgrepCommand: ripgrepInMountJail(ripgrep) } : {}) })),
+      registry: createToolRegistry(allTools({ code, checker, ripgrep: ripgrep !== undefined, ...(ripgrep !== undefined ? { ripgrepCommand: ripgrepInMountJail(ripgrep) } : {}) })),
       sandbox,
       processes,
       lint: createLintGate(),
       logger: logger.child({ module: "calls" }),
       workspaceRoots: settings.workspaceRoots,
       now: () => performance.now(),
+      code,
+      ...(settings.diagnostics.enabled ? { diagnoseEdit: (changes, context) => diagnoseEdit(checker, changes, context, settings.diagnostics.waitMs) } : {}),
     },
   });
   logger.info({ sandbox: sandbox.mode, workspace_roots: settings.workspaceRoots, state_directory: calls.directory ?? "(memory only)" }, "tools service started");
@@ -70,6 +85,7 @@ await runService("tools", async ({ connection, logger }) => {
     await service.stop();
     await calls.close();
     await processes.closeAll();
+    checker.close();
     await sandbox.close();
   };
 });

@@ -34,6 +34,16 @@ export interface ToolsServiceSettings {
   stateDirectory: string | undefined;
   /** Results kept for repeated call ids. */
   callStoreEntries: number;
+  /** The TypeScript checker behind `diagnostics` and the feedback after edits. */
+  diagnostics: {
+    enabled: boolean;
+    timeoutMs: number;
+    idleMs: number;
+    /** How long an edit waits for its diagnostics (the check itself goes on to `timeoutMs`). */
+    waitMs: number;
+    /** AIDE_TOOLS_DIAGNOSTICS_WORKER: another worker script (tests: one that never answers). */
+    workerScript: string | undefined;
+  };
 }
 
 /** A positive integer setting: unset or empty takes the default; anything else must parse. */
@@ -54,6 +64,9 @@ const LimitSettingsSchema = z.object({
   AIDE_TOOLS_MAX_QUEUED_COMMANDS: count(16),
   AIDE_TOOLS_MAX_QUEUED_COMMANDS_PER_SESSION: count(4),
   AIDE_TOOLS_CALL_STORE_ENTRIES: count(1000),
+  AIDE_TOOLS_DIAGNOSTICS_TIMEOUT_MS: count(60_000),
+  AIDE_TOOLS_DIAGNOSTICS_IDLE_MS: count(600_000),
+  AIDE_TOOLS_DIAGNOSTICS_WAIT_MS: count(8_000),
   AIDE_TOOLS_STATE_DIR: absolutePath,
   AIDE_HOME: absolutePath,
   AIDE_TOOLS_CGROUP_ROOT: absolutePath,
@@ -97,5 +110,12 @@ export function readSettings(env: NodeJS.ProcessEnv, argv: readonly string[]): T
     },
     stateDirectory,
     callStoreEntries: limits.AIDE_TOOLS_CALL_STORE_ENTRIES,
+    diagnostics: {
+      enabled: env.AIDE_TOOLS_DIAGNOSTICS !== "off",
+      timeoutMs: limits.AIDE_TOOLS_DIAGNOSTICS_TIMEOUT_MS,
+      idleMs: limits.AIDE_TOOLS_DIAGNOSTICS_IDLE_MS,
+      waitMs: Math.min(limits.AIDE_TOOLS_DIAGNOSTICS_WAIT_MS, 20_000),
+      workerScript: env.AIDE_TOOLS_DIAGNOSTICS_WORKER !== undefined && isAbsolute(env.AIDE_TOOLS_DIAGNOSTICS_WORKER) ? env.AIDE_TOOLS_DIAGNOSTICS_WORKER : undefined,
+    },
   };
 }

@@ -53,6 +53,13 @@ describe("seed 002 row 1: concrete artifact = a successful mutation and a LATER 
     expect(result.evidence.length).toBe(2);
   });
 
+  it("diagnostics verifies the file it type-checked without errors, and nothing else", () => {
+    const diagnostics = (path: string, errors: number) => event("diagnostics", { path }, { metadata: { source: "typescript", problems: errors, errors } });
+    expect(ledgerOf(write("a.ts"), diagnostics("a.ts", 0)).evaluate(["artifact"], "Done").satisfied).toBe(true);
+    expect(ledgerOf(write("a.ts"), diagnostics("a.ts", 2)).evaluate(["artifact"], "Done").satisfied).toBe(false);
+    expect(ledgerOf(write("a.ts"), diagnostics("b.ts", 0)).evaluate(["artifact"], "Done").satisfied).toBe(false);
+  });
+
   it("replace_in_file and apply_patch count as mutations", () => {
     const replace = event("replace_in_file", { path: "a.ts", diff: "…" }, { changed_paths: ["a.ts"] });
     expect(ledgerOf(replace, read("a.ts")).evaluate(["artifact"], "").satisfied).toBe(true);

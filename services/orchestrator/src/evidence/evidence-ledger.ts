@@ -5,9 +5,9 @@ import { measurementNumbers, outputContainsNumber } from "./measurements.js";
 import { recoveryInstruction, type Shortfall } from "./recovery-instruction.js";
 
 /** What answers a question from the workspace; a child agent that ended `done` inspected it under its own gate. */
-const INSPECTION_TOOLS = new Set(["read_file", "list_dir", "search_files", "git_status", "git_diff", "spawn_agent"]);
+const INSPECTION_TOOLS = new Set(["read_file", "list_dir", "search_files", "git_status", "git_diff", "spawn_agent", "list_code_definitions", "code_map", "diagnostics"]);
 /** What counts as verifying an earlier mutation (seed 002: a later read, git diff/status, execution, poll). */
-const VERIFICATION_TOOLS = new Set(["read_file", "git_status", "git_diff", "run_command", "process_poll"]);
+const VERIFICATION_TOOLS = new Set(["read_file", "git_status", "git_diff", "run_command", "process_poll", "diagnostics"]);
 
 const SOURCE_EXTENSION = /\.(py|js|mjs|cjs|ts|mts|tsx|jsx|sh|bash|rb|pl|php|go|rs|java|kt|c|cc|cpp|cs|swift|lua|r|jl|scala|dart|ex|exs|ps1)$/i;
 const REPORT_PATH = /\.(md|markdown|txt|rst|html|htm|adoc|csv|json|pdf)$|report|results|summary|findings/i;
@@ -119,9 +119,10 @@ export class EvidenceLedger {
     return { ok: false, shortfall: { kind: "artifact", detail: "no_verification", paths: mutatedPaths(last) } };
   }
 
-  /** A read verifies only the file it read; git and executions verify the workspace. */
+  /** A read verifies only the file it read, diagnostics only a file it found no errors in; git and executions verify the workspace. */
   private verifies(event: EvidenceEvent, paths: Set<string>): boolean {
-    if (event.tool !== "read_file") return true;
+    if (event.tool === "diagnostics" && event.metadata["errors"] !== 0) return false;
+    if (event.tool !== "read_file" && event.tool !== "diagnostics") return true;
     const path = event.args["path"];
     return typeof path === "string" && paths.has(normalizePath(path));
   }

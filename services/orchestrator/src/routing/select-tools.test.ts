@@ -89,3 +89,19 @@ describe("selectTools (plan)", () => {
     expect(names(selected)).toContain("switch_to_act_mode");
   });
 });
+
+describe("the code intelligence tools (issue 16)", () => {
+  const withCode = [...catalog, tool("list_code_definitions", true), tool("code_map", true), tool("diagnostics", true)];
+  const code = ["list_code_definitions", "code_map", "diagnostics"];
+
+  it("are offered in the full tier, Act and Plan, and kept out of the compact tier's small window", () => {
+    expect(names(selectTools("Fix the type error in src/app.ts", withCode, "act", "full"))).toEqual(expect.arrayContaining(code));
+    expect(names(selectTools("Fix the type error in src/app.ts", withCode, "plan", "full"))).toEqual(expect.arrayContaining(code));
+    // Routed like the other tools: a task about running tests alone does not pay for their docs.
+    expect(names(selectTools("Make the failing test pass. Run the tests with `node --test` to check.", withCode, "act", "full")).filter((name) => code.includes(name))).toEqual([]);
+    for (const mode of ["act", "plan"] as const) {
+      const compact = names(selectTools("Fix the type error in src/app.ts", withCode, mode, "compact"));
+      expect(compact.filter((name) => code.includes(name))).toEqual([]);
+    }
+  });
+});

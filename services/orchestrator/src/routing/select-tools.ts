@@ -8,7 +8,8 @@ export const CORE_ACT_TOOLS: readonly string[] = ["read_file", "list_dir", "sear
 const TOOLS_BY_INTENT: Record<Intent, string[]> = {
   artifacts: ["apply_patch"],
   execution: ["run_command"],
-  source: ["apply_patch", "run_command"],
+  // Code intelligence for work on source code: their docs cost prompt tokens a small window needs elsewhere.
+  source: ["apply_patch", "run_command", "list_code_definitions", "code_map", "diagnostics"],
   reports: ["run_command"],
   comparisons: ["run_command"],
   processes: ["process_start", "process_poll", "process_cancel", "run_command"],
@@ -18,7 +19,7 @@ const TOOLS_BY_INTENT: Record<Intent, string[]> = {
 };
 
 /** Offered when no intent is recognized, so a vague request can still be investigated. */
-const FALLBACK_TOOLS = ["run_command", "git_status", "git_diff"];
+const FALLBACK_TOOLS = ["run_command", "git_status", "git_diff", "code_map"];
 
 const ROUTED = new Set([...CORE_ACT_TOOLS, ...Object.values(TOOLS_BY_INTENT).flat(), "update_plan", "switch_to_act_mode"]);
 

@@ -28,7 +28,9 @@ export async function executeCall(dependencies: CallDependencies, request: ToolE
       if (!plan.ok) return { isError: true, output: plan.error, metadata: plan.metadata };
       checkExpectedDigests(plan.changes, request.expected_digests);
       const applied = await applyFilePlan(plan.changes, plan.summary, context, dependencies.lint);
-      return { ...applied, metadata: { ...(plan.metadata ?? {}), ...(applied.metadata ?? {}) } };
+      const feedback = applied.isError === true ? null : await dependencies.diagnoseEdit?.(plan.changes, context).catch(() => null);
+      const diagnosed = feedback == null ? applied : { ...applied, output: `${applied.output}\n${feedback.note}`, metadata: { ...(applied.metadata ?? {}), diagnostics: feedback.metadata } };
+      return { ...diagnosed, metadata: { ...(plan.metadata ?? {}), ...(diagnosed.metadata ?? {}) } };
     }
     if (tool.execute !== undefined) return tool.execute(args, context);
     throw aideError("INTERNAL", { detail: `tool ${tool.name} has neither plan nor execute` });
@@ -50,6 +52,7 @@ export async function executeCall(dependencies: CallDependencies, request: ToolE
   } finally {
     prepared.dispose();
   }
+  if (outcome.changedPaths !== undefined) dependencies.code?.noteChanged(context.workspace.root, outcome.changedPaths);
   // The one place every tool's output leaves the service: control bytes and invisible characters
   // become visible tokens here, so no tool can hand a terminal sequence to the model or a screen.
   const rendered = renderForModel(outcome.output);

@@ -15,18 +15,29 @@ import { ripgrepSearch } from "../search/ripgrep-search.js";
 import { javascriptSearch } from "../search/javascript-search.js";
 import type { RipgrepCommand } from "../search/ripgrep-jail.js";
 import type { SearchQuery } from "../search/search-types.js";
+import { CodeIntelligence } from "../code/code-intelligence.js";
+import { createListCodeDefinitionsTool } from "./list-code-definitions.js";
+import { createCodeMapTool } from "./code-map.js";
+import { createDiagnosticsTool } from "./diagnostics.js";
+import { TypeScriptChecker } from "../code/typescript-checker.js";
+import { plainWorker } from "../code/diagnostics-worker-command.js";
 
 export interface CatalogOptions {
   /** Whether `rg` is on PATH; the JS search is used otherwise. */
   ripgrep: boolean;
   /** How rg is started (its mount jail); without one, and without bubblewrap, use `ripgrep: false`. */
   ripgrepCommand?: RipgrepCommand;
+  /** The tag cache and workspace indexes behind list_code_definitions and code_map (one per service). */
+  code?: CodeIntelligence;
+  /** The warm TypeScript workers behind `diagnostics` (and the feedback after edits). */
+  checker?: TypeScriptChecker;
 }
 
 /** Every tool the service executes, in the order the catalog shows them. */
 export function allTools(options: CatalogOptions = { ripgrep: true }): AnyTool[] {
   const { ripgrepCommand } = options;
   const ripgrep = (query: SearchQuery) => ripgrepSearch(ripgrepCommand === undefined ? query : { ...query, ripgrepCommand });
+  const code = options.code ?? new CodeIntelligence();
   const engines: SearchEngines = { javascript: javascriptSearch, ...(options.ripgrep ? { ripgrep } : {}) };
   return [
     readFileTool,
@@ -41,5 +52,8 @@ export function allTools(options: CatalogOptions = { ripgrep: true }): AnyTool[]
     processCancelTool,
     gitStatusTool,
     gitDiffTool,
+    createListCodeDefinitionsTool(code),
+    createCodeMapTool(code),
+    createDiagnosticsTool(options.checker ?? new TypeScriptChecker({ command: plainWorker(), timeoutMs: 60_000, idleMs: 600_000 })),
   ];
 }
