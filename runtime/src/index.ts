@@ -19,3 +19,4 @@ export * from "./workspace-affinity.js";
 export * from "./workspace-router.js";
 export * from "./chunked-transfer.js";
 export * from "./shutdown-settings.js";
+export * from "./own-cgroup-paths.js";

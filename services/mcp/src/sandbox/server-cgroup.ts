@@ -2,6 +2,7 @@ import { mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { Logger } from "pino";
+import { ownCgroupPaths } from "@aide/runtime";
 
 export interface ServerCgroup {
   /** cgroup.procs files the server's first process joins before it execs bubblewrap. */
@@ -14,17 +15,6 @@ export interface ServerCgroups {
   /** e.g. "pids=256,memory=1073741824", or "none" when the host gives no usable controller. */
   describe(limits: { maxProcesses: number; maxMemoryBytes: number }): string;
   create(name: string, limits: { maxProcesses: number; maxMemoryBytes: number }): Promise<ServerCgroup | null>;
-}
-
-async function ownPaths(): Promise<Map<string, string>> {
-  const text = await readFile("/proc/self/cgroup", "utf8").catch(() => "");
-  const paths = new Map<string, string>();
-  for (const line of text.split("\n")) {
-    const [, controllers, path] = line.split(":");
-    if (controllers === undefined || path === undefined) continue;
-    for (const controller of controllers.split(",")) paths.set(controller, path);
-  }
-  return paths;
 }
 
 async function killMembers(directory: string): Promise<void> {
@@ -42,7 +32,7 @@ async function killMembers(directory: string): Promise<void> {
  * server that forks or allocates without bound hits its own limit and not the service's.
  */
 export async function createServerCgroups(logger: Logger, cgroupRoot = "/sys/fs/cgroup"): Promise<ServerCgroups> {
-  const own = await ownPaths();
+  const own = await ownCgroupPaths();
   const usable: Array<{ kind: "pids" | "memory"; directory: string }> = [];
   for (const kind of ["pids", "memory"] as const) {
     const directory = join(cgroupRoot, kind, own.get(kind) ?? "/");

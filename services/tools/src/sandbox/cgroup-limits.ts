@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { aideError } from "@aide/contracts";
+import { ownCgroupPaths } from "@aide/runtime";
 
 export interface CommandCgroup {
   /** cgroup.procs files the command's first process must join before it starts anything. */
@@ -30,17 +31,6 @@ interface Controller {
   directory: string;
   limitFile: string;
   limit: string;
-}
-
-async function ownCgroupPaths(): Promise<Map<string, string>> {
-  const text = await readFile("/proc/self/cgroup", "utf8").catch(() => "");
-  const paths = new Map<string, string>();
-  for (const line of text.split("\n")) {
-    const [, controllers, path] = line.split(":");
-    if (controllers === undefined || path === undefined) continue;
-    for (const controller of controllers.split(",")) paths.set(controller, path);
-  }
-  return paths;
 }
 
 /**
