@@ -48,17 +48,21 @@ describe("the web panel in Chromium", () => {
     await page.fill("#task", "Update the README");
     await page.fill("#workspace", "/tmp/sample-project");
     await page.click("#start");
-    const card = page.locator(".approval-card");
+    const card = page.locator(".tool-card .approval-card");
     await card.waitFor();
-    await expect.poll(() => card.locator(".diff .add").allTextContents()).toContain("+new line");
-    expect(await card.locator(".diff .del").allTextContents()).toContain("-old line");
+    await expect.poll(() => card.locator(".d2h-ins .d2h-code-line-ctn").allTextContents()).toContain("new line");
+    expect(await card.locator(".d2h-del .d2h-code-line-ctn").allTextContents()).toContain("old line");
     await expect.poll(() => page.locator("#timeline li").count()).toBe(2);
 
     await card.locator('[data-action="approve"]').click();
     await page.locator(".transcript .done").waitFor();
     expect(await page.locator(".transcript .done").textContent()).toContain("Done: README updated");
     await expect.poll(() => page.locator("#session-state").textContent()).toBe("done");
-    expect(await page.locator(".approval-card").count()).toBe(0);
+    // The decided card stays in the transcript, with its diff, as the record of what was approved.
+    expect(await page.locator(".approval-card.pending").count()).toBe(0);
+    expect(await card.locator(".decision").textContent()).toMatch(/^Approved by local at \d\d:\d\d:\d\d$/);
+    expect(await card.locator(".d2h-ins .d2h-code-line-ctn").allTextContents()).toContain("new line");
+    expect(await page.locator("#pinned").isHidden()).toBe(true);
     const session = await page.locator("#session-id").textContent();
     expect(h.orchestrator.decisions.filter((d) => d.session === session && d.accepted)).toHaveLength(1);
 
@@ -118,7 +122,7 @@ describe("the web panel in Chromium", () => {
     await expect.poll(() => card.locator(".error").textContent()).toContain("APPROVAL_CONFIRMATION_REQUIRED");
     await card.locator('input[type="checkbox"]').check();
     await card.locator('[data-action="approve"]').click();
-    await card.waitFor({ state: "detached" });
+    await page.locator(`.approval-card.decided[data-approval="${approval}"]`).waitFor();
     expect(h.orchestrator.decisions.filter((d) => d.approval === approval).map((d) => d.accepted)).toEqual([false, true]);
     await context.close();
   });
@@ -158,7 +162,7 @@ describe("the web panel in Chromium", () => {
     const prose = page.locator(".transcript .text.has-escapes");
     await prose.waitFor();
     expect(await prose.textContent()).toContain(renderForScreen(hostile[0]));
-    expect(await page.locator(".transcript .ok.has-escapes .escape-badge").count()).toBe(1);
+    expect(await page.locator('.tool-card[data-call="c9"] .result summary .escape-badge').count()).toBe(1);
     const everything = await page.evaluate(() => document.body.textContent ?? "");
     expect(everything).not.toMatch(rawControlPattern);
     await context.close();
@@ -202,7 +206,7 @@ describe("the web panel in Chromium", () => {
       expect(await card.locator('[data-action="approve"]').textContent()).toBe("Approve without network");
       expect(await card.locator('[data-action="approve-network"]').textContent()).toBe("Approve with network");
       await card.locator(`[data-action="${action}"]`).click();
-      await card.waitFor({ state: "detached" });
+      await page.locator(`.approval-card.decided[data-approval="${approval}"]`).waitFor();
       return h.orchestrator.decisions.filter((d) => d.approval === approval).map((d) => [d.decision, d.consent_network]);
     };
     expect(await decide("approve")).toEqual([["approve", false]]);
@@ -251,15 +255,16 @@ describe("the web panel on the real stack (aide up: orchestrator, tools, checkpo
       let approvals = 0;
       let sawDiff = false;
       while ((await page.locator("#session-state").textContent()) !== "done") {
-        const card = page.locator(".approval-card").first();
+        const card = page.locator(".approval-card.pending").first();
         if (await card.isVisible().catch(() => false)) {
-          if ((await card.locator(".diff .add").count()) > 0) {
-            sawDiff = (await card.locator(".diff .add").allTextContents()).some((line) => line.includes("item.price * item.quantity"));
+          const approval = (await card.getAttribute("data-approval")) as string;
+          if ((await card.locator(".d2h-ins").count()) > 0) {
+            sawDiff = (await card.locator(".d2h-ins .d2h-code-line-ctn").allTextContents()).some((line) => line.includes("item.price * item.quantity"));
             await page.screenshot({ path: screenshotPath(), fullPage: true });
           }
           await card.locator('[data-action="approve"]').click();
           approvals += 1;
-          await card.waitFor({ state: "detached" });
+          await page.locator(`.approval-card.decided[data-approval="${approval}"]`).waitFor();
         }
         if (approvals > 10) throw new Error("too many approvals");
         await page.waitForTimeout(100);

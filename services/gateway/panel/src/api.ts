@@ -24,7 +24,9 @@ export interface Snapshot {
   task: string;
   workspace: string;
   last_seq: number;
+  created_at: string;
   updated_at: string;
+  model?: string;
   approvals_pending: Array<{ id: string }>;
 }
 export interface Checkpoint {
@@ -35,6 +37,9 @@ export interface Checkpoint {
 }
 export interface AgentEvent {
   seq: number;
+  run?: string;
+  ts?: string;
+  user?: string;
   type: string;
   payload: Record<string, any>;
 }

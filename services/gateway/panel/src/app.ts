@@ -1,70 +1,84 @@
-import { api, ApiError, type AgentEvent, type Snapshot } from "./api.js";
-import { approvalCard } from "./approval-card.js";
-import { byId, el } from "./dom.js";
+import { api, ApiError, type AgentEvent } from "./api.js";
+import { compareCheckpoints } from "./checkpoint-compare.js";
+import { createCostsView } from "./costs-view.js";
+import { byId } from "./dom.js";
 import { followEvents } from "./event-socket.js";
+import { installKeyboard } from "./keyboard.js";
+import { loadModelPicker } from "./model-picker.js";
+import { createOutcomeBanner } from "./outcome-banner.js";
+import { renderPinned } from "./pinned-approvals.js";
+import { createRunCosts } from "./run-costs.js";
 import { shown } from "./screen-text.js";
+import { createSessionList } from "./session-list.js";
 import { renderTimeline } from "./timeline.js";
-import { createTranscript } from "./transcript.js";
+import { createTranscript, type Transcript } from "./transcript.js";
 
-const transcript = createTranscript();
-let current: { session: string; close(): void } | undefined;
-const shownApprovals = new Set<string>();
+const outcome = createOutcomeBanner();
+const costs = createRunCosts();
+const costsView = createCostsView();
+const sessions = createSessionList((id) => openSession(id));
+let current: { session: string; transcript: Transcript; close(): void } | undefined;
+let currentMode = "act";
 
 function setState(state: string) {
   const badge = byId("session-state");
   badge.textContent = state;
-  badge.setAttribute("data-state", state);
+  badge.setAttribute("data-state", state.split(" ")[0]);
 }
 
-function showApproval(session: string, event: AgentEvent) {
-  const approval = String(event.payload.approval);
-  if (shownApprovals.has(approval)) return;
-  shownApprovals.add(approval);
-  byId("approvals").append(approvalCard(session, event.payload, () => void refreshSessions()));
+function showMode(mode: string) {
+  currentMode = mode;
+  byId("mode-toggle").textContent = `Mode: ${mode}`;
+  byId("mode-toggle").setAttribute("aria-pressed", String(mode === "plan"));
 }
 
-function openSession(session: string) {
+function onEvent(session: string, transcript: Transcript, event: AgentEvent) {
+  transcript.add(event);
+  outcome.add(event);
+  if (costs.add(event)) costsView.render(costs.turns());
+  const p = event.payload;
+  if (event.type === "run.state") setState(p.state === "paused" ? `paused (${String(p.reason ?? "waiting")})` : String(p.state));
+  if (event.type === "run.created") {
+    showMode(String(p.mode));
+    byId("session-model").textContent = p.model ? `model ${shown(p.model)}` : "";
+    byId("session-workspace").textContent = shown(p.workspace);
+  }
+  if (event.type === "mode.changed") showMode(String(p.mode));
+  if (event.type === "run.completed") setState(String(p.state));
+  if (event.type === "run.failed") setState("error");
+  if (event.type === "run.cancelled") setState("aborted");
+  if (event.type.startsWith("checkpoint.") || event.type.startsWith("run.")) void renderTimeline(session).catch(() => undefined);
+  if (event.type === "run.completed" || event.type === "run.failed" || event.type === "run.cancelled" || event.type === "run.created") void sessions.refresh().catch(() => undefined);
+}
+
+/** Opens a session at `/s/<id>`: the transcript, outcome and costs are rebuilt from its event stream (a reload or a second tab resumes it). */
+function openSession(session: string, push = true) {
   current?.close();
-  transcript.clear();
-  shownApprovals.clear();
-  byId("approvals").replaceChildren();
+  byId("transcript").replaceChildren();
+  outcome.clear();
+  costs.clear();
+  costsView.clear();
+  byId("compare").hidden = true;
+  byId("restore-preview").hidden = true;
   byId("session-header").hidden = false;
   byId("session-id").textContent = shown(session);
+  byId("session-model").textContent = "";
+  byId("session-workspace").textContent = "";
   setState("…");
-  const stream = followEvents(session, {
-    onEvent(event) {
-      transcript.add(event);
-      if (event.type === "approval.requested") showApproval(session, event);
-      if (event.type === "approval.decided") document.querySelector(`[data-approval="${CSS.escape(String(event.payload.approval))}"]`)?.remove();
-      if (event.type === "run.state") setState(event.payload.state === "paused" ? `paused (${String(event.payload.reason ?? "waiting")})` : String(event.payload.state));
-      if (event.type === "run.created" || event.type === "mode.changed") showMode(String(event.payload.mode));
-      if (event.type === "run.completed") setState(String(event.payload.state));
-      if (event.type === "run.failed") setState("error");
-      if (event.type === "run.cancelled") setState("aborted");
-      if (event.type.startsWith("checkpoint.") || event.type.startsWith("run.")) void renderTimeline(session).catch(() => undefined);
-      if (event.type.startsWith("run.")) void refreshSessions().catch(() => undefined);
-    },
-    onPendingApproval: (event) => showApproval(session, event),
+  if (push && location.pathname !== `/s/${session}`) history.pushState({ session }, "", `/s/${encodeURIComponent(session)}`);
+  document.title = `aide · ${session}`;
+  const transcript = createTranscript(session, {
+    onPendingChange: () => renderPinned(transcript.pending()),
+    onDecided: () => void sessions.refresh().catch(() => undefined),
   });
-  current = { session, close: stream.close };
+  renderPinned([]);
+  const stream = followEvents(session, {
+    onEvent: (event) => onEvent(session, transcript, event),
+    onPendingApproval: (event) => transcript.addPending(event),
+  });
+  current = { session, transcript, close: stream.close };
+  sessions.setCurrent(session);
   void renderTimeline(session).catch(() => undefined);
-  void refreshSessions();
-}
-
-async function refreshSessions() {
-  const { sessions } = await api<{ sessions: Snapshot[] }>("GET", "/api/agent/sessions?limit=50");
-  byId("sessions").replaceChildren(
-    ...sessions.map((s) =>
-      el("li", { className: s.id === current?.session ? "current" : "", attrs: { "data-session": s.id, title: shown(s.task) }, onClick: () => openSession(s.id) }, [
-        el("span", { className: "state", text: s.state }),
-        shown(s.task),
-      ]),
-    ),
-  );
-  const workspaces = [...new Set(sessions.map((s) => s.workspace))];
-  byId("workspaces").replaceChildren(...workspaces.map((w) => el("option", { attrs: { value: w, label: shown(w) } })));
-  const input = byId<HTMLInputElement>("workspace");
-  if (!input.value && workspaces[0]) input.value = workspaces[0];
 }
 
 async function refreshHealth() {
@@ -80,28 +94,31 @@ byId<HTMLFormElement>("task-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const error = byId<HTMLParagraphElement>("form-error");
   error.hidden = true;
+  const model = byId<HTMLSelectElement>("model").value;
   try {
     const started = await api<{ session: string }>("POST", "/api/agent/start", {
       task: byId<HTMLTextAreaElement>("task").value,
       workspace: byId<HTMLInputElement>("workspace").value,
       mode: byId<HTMLSelectElement>("mode").value,
+      ...(model ? { model } : {}),
     });
     openSession(started.session);
+    void sessions.refresh().catch(() => undefined);
   } catch (caught) {
     error.hidden = false;
     error.textContent = shown(caught instanceof ApiError ? `${caught.code}: ${caught.message}` : String(caught));
   }
 });
-let currentMode = "act";
-function showMode(mode: string) {
-  currentMode = mode;
-  byId("mode-toggle").textContent = `Mode: ${mode}`;
-}
 byId("mode-toggle").addEventListener("click", async () => {
   if (!current) return;
   const next = currentMode === "act" ? "plan" : "act";
-  const result = await api<{ mode: string }>("POST", "/api/agent/mode", { session: current.session, mode: next }).catch(() => undefined);
-  if (result) showMode(result.mode);
+  const error = byId("followup-error");
+  try {
+    const result = await api<{ mode: string }>("POST", "/api/agent/mode", { session: current.session, mode: next });
+    showMode(result.mode);
+  } catch (caught) {
+    error.textContent = shown(caught instanceof ApiError ? `${caught.code}: ${caught.message}` : String(caught));
+  }
 });
 byId<HTMLFormElement>("followup").addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -116,13 +133,42 @@ byId<HTMLFormElement>("followup").addEventListener("submit", async (event) => {
     error.textContent = shown(caught instanceof ApiError ? `${caught.code}: ${caught.message}` : String(caught));
   }
 });
-byId("abort").addEventListener("click", () => {
+const abort = () => {
   if (current) void api("POST", "/api/agent/abort", { session: current.session }).catch(() => undefined);
+};
+byId("abort").addEventListener("click", abort);
+byId<HTMLFormElement>("compare-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  if (current) void compareCheckpoints(current.session, byId<HTMLSelectElement>("compare-from").value, byId<HTMLSelectElement>("compare-to").value);
+});
+byId("new-task").addEventListener("click", () => {
+  current?.close();
+  current = undefined;
+  history.pushState({}, "", "/");
+  byId("session-header").hidden = true;
+  byId("transcript").replaceChildren();
+  outcome.clear();
+  renderPinned([]);
+  sessions.setCurrent(undefined);
+  byId("task").focus();
+});
+installKeyboard({ pending: () => current?.transcript.pending() ?? [], abort });
+
+/** The session an address names: `/s/<id>`, or `aide open`'s `/?code=…#session=<id>` (the fragment survives the login redirect). */
+function sessionInAddress(): string | undefined {
+  return /^\/s\/([A-Za-z0-9_-]+)$/.exec(location.pathname)?.[1] ?? /^#session=([A-Za-z0-9_-]+)$/.exec(location.hash)?.[1];
+}
+window.addEventListener("popstate", () => {
+  const session = sessionInAddress();
+  if (session && session !== current?.session) openSession(session, false);
 });
 
 void refreshHealth();
-void refreshSessions();
-// `aide open SESSION` links to `/?code=…#session=ID`; the fragment survives the login redirect.
-const linked = /^#session=([A-Za-z0-9_-]+)$/.exec(location.hash)?.[1];
-if (linked) openSession(linked);
+void sessions.refresh().catch(() => undefined);
+void loadModelPicker().catch((error) => (byId("model-profile").textContent = shown(`models: ${(error as Error).message}`)));
+const linked = sessionInAddress();
+if (linked) {
+  if (location.hash) history.replaceState({ session: linked }, "", `/s/${encodeURIComponent(linked)}`);
+  openSession(linked, false);
+}
 setInterval(() => void refreshHealth(), 10_000);

@@ -1,35 +1,52 @@
-import { api, ApiError } from "./api.js";
+import { api, ApiError, type AgentEvent } from "./api.js";
+import { diffView } from "./diff-view.js";
 import { el } from "./dom.js";
 import { escapeBadge, escapesIn, shown } from "./screen-text.js";
 
-/** A unified diff as lines with added/removed classes (text only). */
-export function renderDiff(diff: string): HTMLElement {
-  const lines = diff.split("\n").map((line) => {
-    const kind = line.startsWith("+++") || line.startsWith("---") ? "file" : line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : line.startsWith("@@") ? "hunk" : "ctx";
-    return el("div", { className: kind, text: line });
-  });
-  return el("pre", { className: "diff" }, lines);
+export type Decision = "approve" | "approve-network" | "reject" | "abort";
+
+export interface ApprovalCard {
+  element: HTMLElement;
+  approval: string;
+  /** One line for the pinned bar: what would happen. */
+  title: string;
+  decide(choice: Decision): Promise<void>;
+  /** Moves focus to the feedback box (reject with feedback: type, then Enter). */
+  focusFeedback(): void;
+  /** The decision arrived (`approval.decided`): the buttons give way to who decided what, when. */
+  decided(event: AgentEvent): void;
 }
 
-type Decision = "approve" | "approve-network" | "reject" | "abort";
+const decisionText: Record<string, string> = {
+  approve: "Approved",
+  reject: "Rejected",
+  abort: "Aborted the run",
+  timeout: "Timed out (denied)",
+  auto: "Auto-approved by a rule",
+};
 
 /**
- * The card for one pending approval: what would happen, loud warnings, and the decision buttons.
- * Only screen renderings are shown (the orchestrator's `*_rendered`, rendered again here); a card
- * that shows any character as a token is marked (`has-escapes`, a warning line). A command the
- * policy marked `consent_required` has two approve buttons, without and with network; a plain
- * approve never grants network.
+ * The approval of one tool call: what would happen, loud warnings, the diff, and — while pending —
+ * the decision buttons. Only screen renderings are shown (the orchestrator's `*_rendered`, rendered
+ * again here); a card that shows any character as a token is marked (`has-escapes`, a warning
+ * line). A command the policy marked `consent_required` has two approve buttons, without and with
+ * network; a plain approve never grants network. Once decided the card stays, with its diff, as
+ * the record of what was approved.
  */
-export function approvalCard(session: string, payload: Record<string, any>, onDecided: () => void): HTMLElement {
-  const card = el("div", { className: "approval-card", attrs: { "data-approval": String(payload.approval) } });
-  const error = el("p", { className: "error" });
+export function approvalCard(session: string, payload: Record<string, any>, onDecided: () => void): ApprovalCard {
+  const approval = String(payload.approval);
+  const card = el("div", { className: "approval-card pending", attrs: { "data-approval": approval, role: "group" } });
+  const error = el("p", { className: "error", attrs: { role: "alert" } });
   const paths = ((payload.paths_rendered ?? payload.paths ?? []) as unknown[]).map(shown);
   const command = payload.command_rendered !== undefined || payload.command !== undefined ? shown(payload.command_rendered ?? payload.command) : undefined;
   const diff = payload.diff_rendered !== undefined || payload.diff !== undefined ? shown(payload.diff_rendered ?? payload.diff) : undefined;
   const hint = payload.model_hint !== undefined ? shown(payload.model_hint) : undefined;
   const tool = shown(payload.tool);
   const escapes = Math.max(Number(payload.escapes?.count ?? 0), escapesIn([tool, ...paths, command ?? "", diff ?? "", hint ?? "", ...((payload.scripts ?? []) as Array<{ text: unknown }>).map((script) => shown(script.text))].join("\n")));
-  card.append(el("h3", { text: `Approve ${tool}${paths.length ? ": " + paths.join(", ") : ""}?` }));
+  const title = `Approve ${tool}${paths.length ? ": " + paths.join(", ") : command !== undefined ? ": " + command.slice(0, 80) : ""}?`;
+  const heading = el("h3", { text: title, attrs: { id: `approval-${approval}-title` } });
+  card.setAttribute("aria-labelledby", heading.id);
+  card.append(heading);
   if (escapes > 0) {
     card.classList.add("has-escapes");
     card.setAttribute("data-escapes", String(escapes));
@@ -47,37 +64,78 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
   if (network) card.append(el("div", { className: "warning network", text: "⚠ This command may use the network: approve it without or with network access" }));
   if (command !== undefined) card.append(el("div", { className: "command", text: "$ " + command }));
   for (const script of payload.scripts ?? []) card.append(el("div", { className: "script", text: `runs ${shown(script.name)} from ${shown(script.source)}:` }), el("pre", { className: "command", text: shown(script.text) }));
-  if (diff !== undefined) card.append(renderDiff(diff));
+  if (payload.memory) card.append(el("pre", { className: "memory-text", text: `${shown(payload.memory.action)}: ${shown(payload.memory.text)}` }));
+  if (diff !== undefined) card.append(diffView(diff, { protectedPaths: ((payload.protected ?? []) as Array<{ path: unknown }>).map((flag) => shown(flag.path)) }));
   if (hint !== undefined) card.append(el("p", { className: "hint", text: `Model's note (not an authorization): ${hint}` }));
-  const feedback = el("textarea", { attrs: { rows: "2", placeholder: "Feedback for the model (when rejecting)" } });
+  const feedback = el("textarea", { attrs: { rows: "2", placeholder: "Feedback for the model (Enter rejects with it; Shift+Enter: new line)", "aria-label": "Feedback for the model when rejecting" } });
   const confirmProtected = el("input", { attrs: { type: "checkbox" } });
   const proceedWithout = el("input", { attrs: { type: "checkbox" } });
+  let settled = false;
   const decide = async (choice: Decision) => {
+    if (settled) return;
     const decision = choice === "approve-network" ? "approve" : choice;
     const body: Record<string, unknown> = { session, approval: payload.approval, decision };
     if (decision === "reject" && feedback.value.trim()) body.feedback = feedback.value.trim();
     if ((payload.protected ?? []).length > 0) body.confirm_protected = confirmProtected.checked;
     if (network && decision === "approve") body.consent_network = choice === "approve-network";
     if (payload.checkpoint_failed && decision === "approve") body.checkpoint = proceedWithout.checked ? "proceed_without" : "retry";
+    error.textContent = "";
     try {
       await api("POST", "/api/agent/decision", body);
-      card.remove();
+      card.classList.add("sent");
       onDecided();
     } catch (caught) {
-      if (caught instanceof ApiError && caught.code === "APPROVAL_NOT_FOUND") card.remove();
+      if (caught instanceof ApiError && caught.code === "APPROVAL_NOT_FOUND") markGone();
       else error.textContent = shown(`${(caught as ApiError).code}: ${(caught as Error).message}`);
     }
   };
-  const button = (choice: Decision, text: string, className = "") =>
-    el("button", { className, text, attrs: { type: "button", "data-action": choice }, onClick: () => void decide(choice) });
+  feedback.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey) {
+      event.preventDefault();
+      void decide("reject");
+    }
+  });
+  const button = (choice: Decision, text: string, key: string, className = "") =>
+    el("button", { className, text, attrs: { type: "button", "data-action": choice, "aria-keyshortcuts": key, title: `Shortcut: ${key}` }, onClick: () => void decide(choice) });
   const actions = el("div", { className: "actions" }, [
-    button("approve", network ? "Approve without network" : "Approve", "primary"),
-    ...(network ? [button("approve-network", "Approve with network")] : []),
-    button("reject", "Reject"),
-    button("abort", "Abort run", "danger"),
+    button("approve", network ? "Approve without network" : "Approve", "A", "primary"),
+    ...(network ? [button("approve-network", "Approve with network", "N")] : []),
+    button("reject", "Reject", "R"),
+    button("abort", "Abort run", "Shift+X", "danger"),
   ]);
   if ((payload.protected ?? []).length > 0) actions.append(el("label", {}, [confirmProtected, " I understand this touches a protected path"]));
   if (payload.checkpoint_failed) actions.append(el("label", {}, [proceedWithout, " Proceed without a checkpoint (Approve otherwise retries it)"]));
-  card.append(feedback, actions, error);
-  return card;
+  const controls = el("div", { className: "controls" }, [feedback, actions]);
+  card.append(controls, error);
+  const settle = (line: HTMLElement) => {
+    settled = true;
+    card.classList.remove("pending", "sent");
+    card.classList.add("decided");
+    controls.remove();
+    card.append(line);
+    onDecided();
+  };
+  function markGone() {
+    if (!settled) settle(el("p", { className: "decision", text: "No longer pending (decided elsewhere or expired)." }));
+  }
+  return {
+    element: card,
+    approval,
+    title,
+    decide,
+    focusFeedback: () => feedback.focus(),
+    decided(event) {
+      if (settled) return;
+      const p = event.payload;
+      const decision = String(p.decision);
+      const when = String(event.ts ?? "").slice(11, 19);
+      const who = decision === "auto" || decision === "timeout" ? "" : ` by ${shown(event.user ?? "local")}`;
+      const network = p.network === true ? " with network" : p.network === false ? " without network" : "";
+      const checkpoint = p.checkpoint === "proceed_without" ? " (without a checkpoint)" : "";
+      card.setAttribute("data-decision", decision);
+      const line = el("p", { className: `decision ${decision}`, text: `${decisionText[decision] ?? shown(decision)}${network}${checkpoint}${who}${when ? ` at ${when}` : ""}` });
+      if (p.feedback !== undefined) line.append(el("span", { className: "feedback", text: ` — feedback: “${shown(p.feedback)}”` }));
+      settle(line);
+    },
+  };
 }

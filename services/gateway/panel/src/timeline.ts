@@ -1,5 +1,6 @@
 import { api, type Checkpoint } from "./api.js";
 import { byId, el } from "./dom.js";
+import { compareCheckpoints, fillComparePickers } from "./checkpoint-compare.js";
 import { shown } from "./screen-text.js";
 
 interface RestoreResult {
@@ -8,7 +9,7 @@ interface RestoreResult {
   truncated_messages: number;
 }
 
-/** The checkpoint timeline: preview a restore (the plan), then confirm it. */
+/** The checkpoint timeline: compare (with the one before it, or any two), preview a restore (the plan), then confirm it. */
 export async function renderTimeline(session: string): Promise<void> {
   const list = byId<HTMLOListElement>("timeline");
   const preview = byId<HTMLDivElement>("restore-preview");
@@ -18,10 +19,14 @@ export async function renderTimeline(session: string): Promise<void> {
       el("li", { attrs: { "data-checkpoint": checkpoint.id } }, [
         el("span", { className: "label", text: shown(checkpoint.label) }),
         el("span", { className: "meta", text: `${checkpoint.id.slice(0, 10)} · ${checkpoint.files_changed} files · ${checkpoint.created_at.slice(11, 19)}` }),
-        el("button", { text: "Preview restore", attrs: { type: "button", "data-action": "preview" }, onClick: () => void showPreview(session, checkpoint, preview) }),
+        el("span", { className: "timeline-actions" }, [
+          el("button", { text: "Preview restore", attrs: { type: "button", "data-action": "preview" }, onClick: () => void showPreview(session, checkpoint, preview) }),
+          el("button", { text: "Diff to now", attrs: { type: "button", "data-action": "compare-now", title: "Compare this checkpoint with the working tree" }, onClick: () => void compareCheckpoints(session, checkpoint.id, "working-tree") }),
+        ]),
       ]),
     ),
   );
+  fillComparePickers(checkpoints);
 }
 
 async function showPreview(session: string, checkpoint: Checkpoint, preview: HTMLDivElement): Promise<void> {

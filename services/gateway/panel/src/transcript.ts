@@ -1,7 +1,9 @@
 import type { AgentEvent } from "./api.js";
+import { approvalCard, type ApprovalCard } from "./approval-card.js";
 import { byId, el } from "./dom.js";
 import { proseOnly } from "./prose-only.js";
 import { escapeBadge, escapesIn, shown } from "./screen-text.js";
+import { toolCard, type ToolCard } from "./tool-card.js";
 
 /** Sets an entry's text (rendered) and marks it when characters in it are shown as tokens. */
 function setEntryText(element: HTMLElement, text: string): void {
@@ -12,29 +14,67 @@ function setEntryText(element: HTMLElement, text: string): void {
   if (count > 0) element.append(" ", escapeBadge(count));
 }
 
+export interface TranscriptHooks {
+  /** The set of pending approvals changed (one was asked for or decided). */
+  onPendingChange(): void;
+  /** A decision was sent from a card. */
+  onDecided(): void;
+}
+
 /**
- * Appends one event to the transcript; model text deltas of one request join one entry. Every
- * text is rendered for the screen and marked when it hid characters.
+ * The transcript is the record of the session: model text (deltas of one request join one entry),
+ * and each tool call as a card, in order, holding its approval — pending with the buttons, then
+ * decided with who/what/when — its diff and its result. Every text is rendered for the screen and
+ * marked when it hid characters.
  */
-export function createTranscript() {
+export function createTranscript(session: string, hooks: TranscriptHooks) {
   const list = byId<HTMLOListElement>("transcript");
   let textEntry: { requestId: string; element: HTMLElement; raw: string } | undefined;
+  const cards = new Map<string, ToolCard>();
+  const approvals = new Map<string, ApprovalCard>();
+  const pending: ApprovalCard[] = [];
   const add = (className: string, text: string) => {
     textEntry = undefined;
     const entry = el("li", { className });
     setEntryText(entry, text);
     list.append(entry);
+    return entry;
+  };
+  const cardFor = (callId: string, tool: string) => {
+    let card = cards.get(callId);
+    if (!card) {
+      textEntry = undefined;
+      card = toolCard(callId, tool);
+      cards.set(callId, card);
+      list.append(card.element);
+    }
+    return card;
+  };
+  const requestApproval = (event: AgentEvent) => {
+    const p = event.payload;
+    const id = String(p.approval);
+    if (approvals.has(id)) return;
+    const card = approvalCard(session, p, hooks.onDecided);
+    approvals.set(id, card);
+    if (p.kind && p.kind !== "tool" && !p.call_id) {
+      const entry = el("li", { className: "approval-entry" }, [card.element]);
+      list.append(entry);
+    } else cardFor(String(p.call_id ?? id), String(p.tool ?? p.kind ?? "approval")).attachApproval(card, p.args);
+    pending.push(card);
+    hooks.onPendingChange();
   };
   return {
-    clear() {
-      list.replaceChildren();
-      textEntry = undefined;
-    },
+    /** Pending approvals, oldest first. */
+    pending: () => pending.slice(),
+    /** A pending approval announced on (re)connect (`approval.pending`), shown once. */
+    addPending: requestApproval,
     add(event: AgentEvent) {
       const p = event.payload ?? {};
       switch (event.type) {
         case "run.created":
-          return add("meta", `Task: ${p.task}`);
+          return void add("meta run-start", `Task: ${p.task}${p.model ? `  ·  model ${p.model}` : ""}  ·  ${p.mode}`);
+        case "message.received":
+          return void add("meta message", `You: ${p.text}`);
         case "model.delta":
           if (textEntry === undefined || textEntry.requestId !== p.request_id) {
             const element = el("li", { className: "text" });
@@ -52,24 +92,41 @@ export function createTranscript() {
           }
           return;
         case "tool.started":
-          return add("tool", `▸ ${p.tool} ${JSON.stringify(p.args).slice(0, 200)}`);
+          return cardFor(String(p.call_id), String(p.tool)).started(event);
         case "tool.completed":
-          return add(p.is_error ? "fail" : "ok", `${p.is_error ? "✗" : "✓"} ${p.summary}`);
-        case "approval.decided":
-          return add("meta", `approval ${p.approval}: ${p.decision}${p.network === true ? " with network" : p.network === false ? " without network" : ""}`);
+          return cardFor(String(p.call_id), String(p.tool)).completed(event);
+        case "approval.requested":
+          return requestApproval(event);
+        case "approval.decided": {
+          const card = approvals.get(String(p.approval));
+          if (card) {
+            card.decided(event);
+            const index = pending.indexOf(card);
+            if (index >= 0) pending.splice(index, 1);
+            hooks.onPendingChange();
+          } else add("meta", `approval ${p.approval}: ${p.decision}`);
+          return;
+        }
+        case "mode.changed":
+          return void add("meta", `Mode switched to ${p.mode}`);
+        case "plan.updated":
+          return void add("plan", (p.items ?? []).map((item: { step: string; status: string }) => `${item.status === "completed" ? "☑" : item.status === "in_progress" ? "▶" : "☐"} ${item.step}`).join("\n"));
+        case "completion.rejected":
+          return void add("warn", `Completion not accepted yet: missing ${(p.missing ?? []).join(", ")}`);
         case "checkpoint.created":
-          return add("checkpoint", `● checkpoint ${String(p.checkpoint).slice(0, 10)} (${p.label})`);
+          return void add("checkpoint", `● checkpoint ${String(p.checkpoint).slice(0, 10)} (${p.label})`);
         case "checkpoint.restored":
-          return add("checkpoint", `↺ restored ${String(p.checkpoint).slice(0, 10)}`);
+          return void add("checkpoint", `↺ restored ${String(p.checkpoint).slice(0, 10)}`);
         case "run.completed":
-          return add("done", `${p.state === "done" ? "✔ Done" : "⚠ Unverified"}: ${p.result} — files: ${(p.files_changed ?? []).join(", ") || "none"}`);
+          return void add("done", `${p.state === "done" ? "✔ Done" : "⚠ Unverified"}: ${p.result} — files: ${(p.files_changed ?? []).join(", ") || "none"}`);
         case "run.failed":
-          return add("fail", `✘ Failed: ${p.error?.code}: ${p.error?.message}`);
+          return void add("fail", `✘ Failed: ${p.error?.code}: ${p.error?.message}`);
         case "run.cancelled":
-          return add("fail", `✘ Cancelled: ${p.reason}`);
+          return void add("fail", `✘ Cancelled: ${p.reason}`);
         default:
           return;
       }
     },
   };
 }
+export type Transcript = ReturnType<typeof createTranscript>;

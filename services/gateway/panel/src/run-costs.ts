@@ -1,0 +1,73 @@
+import type { AgentEvent } from "./api.js";
+
+export interface TurnCost {
+  run: string;
+  turn: number;
+  request: string;
+  model: string;
+  prompt: number;
+  completion: number;
+  cached: number;
+  modelMs: number;
+  toolMs: number;
+  tools: number;
+}
+
+/**
+ * Per-turn costs from the events themselves, so the figures are the events': a turn is one model
+ * request (`model.requested` … `model.responded`: prompt, completion and cached-prompt tokens,
+ * model time) plus the tool calls that follow it until the next request (tool time).
+ */
+export function createRunCosts() {
+  const turns: TurnCost[] = [];
+  const byRequest = new Map<string, TurnCost>();
+  let last: TurnCost | undefined;
+  const turnFor = (event: AgentEvent): TurnCost => {
+    const id = String(event.payload.request_id);
+    let turn = byRequest.get(id);
+    if (!turn) {
+      turn = { run: String(event.run ?? ""), turn: turns.filter((t) => t.run === String(event.run ?? "")).length + 1, request: id, model: "", prompt: 0, completion: 0, cached: 0, modelMs: 0, toolMs: 0, tools: 0 };
+      byRequest.set(id, turn);
+      turns.push(turn);
+    }
+    return turn;
+  };
+  return {
+    turns: () => turns,
+    /** True when the event changed a figure. */
+    add(event: AgentEvent): boolean {
+      const p = event.payload;
+      if (event.type === "model.requested") {
+        last = turnFor(event);
+        last.model = String(p.model ?? "");
+        return true;
+      }
+      if (event.type === "model.responded") {
+        last = turnFor(event);
+        last.prompt = Number(p.prompt_tokens ?? 0);
+        last.completion = Number(p.completion_tokens ?? 0);
+        last.cached = Number(p.cached_prompt_tokens ?? 0);
+        last.modelMs = Number(p.duration_ms ?? 0);
+        return true;
+      }
+      if (event.type === "tool.completed" && last && last.run === String(event.run ?? "")) {
+        last.toolMs += Number(p.duration_ms ?? 0);
+        last.tools += 1;
+        return true;
+      }
+      return false;
+    },
+    clear() {
+      turns.length = 0;
+      byRequest.clear();
+      last = undefined;
+    },
+  };
+}
+
+export function totals(turns: TurnCost[]): Omit<TurnCost, "run" | "turn" | "request" | "model"> {
+  return turns.reduce(
+    (sum, t) => ({ prompt: sum.prompt + t.prompt, completion: sum.completion + t.completion, cached: sum.cached + t.cached, modelMs: sum.modelMs + t.modelMs, toolMs: sum.toolMs + t.toolMs, tools: sum.tools + t.tools }),
+    { prompt: 0, completion: 0, cached: 0, modelMs: 0, toolMs: 0, tools: 0 },
+  );
+}

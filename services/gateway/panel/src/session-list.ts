@@ -1,0 +1,79 @@
+import { api, type Snapshot } from "./api.js";
+import { byId, el } from "./dom.js";
+import { shown } from "./screen-text.js";
+
+export function duration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return "–";
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+}
+
+const active = new Set(["running", "awaiting_approval", "paused"]);
+
+/**
+ * The session list: task, workspace, state, model, start time and duration (to the last event, or
+ * until now while active), filtered by state, workspace and task text; a click opens `/s/<id>`.
+ */
+export function createSessionList(open: (session: string) => void) {
+  const list = byId<HTMLUListElement>("sessions");
+  const stateFilter = byId<HTMLSelectElement>("filter-state");
+  const workspaceFilter = byId<HTMLSelectElement>("filter-workspace");
+  const textFilter = byId<HTMLInputElement>("filter-text");
+  let sessions: Snapshot[] = [];
+  let current: string | undefined;
+  const matches = (s: Snapshot) => {
+    const state = stateFilter.value;
+    if (state === "active" ? !active.has(s.state) : state && s.state !== state) return false;
+    if (workspaceFilter.value && s.workspace !== workspaceFilter.value) return false;
+    const text = textFilter.value.trim().toLowerCase();
+    return !text || s.task.toLowerCase().includes(text) || s.id.toLowerCase().includes(text);
+  };
+  const render = () => {
+    const shownSessions = sessions.filter(matches);
+    list.replaceChildren(
+      ...shownSessions.map((s) => {
+        const started = new Date(s.created_at);
+        const end = active.has(s.state) ? Date.now() : new Date(s.updated_at).getTime();
+        const model = (s as Snapshot & { model?: string }).model;
+        const item = el("li", { className: s.id === current ? "current" : "", attrs: { "data-session": s.id, "data-state": s.state } }, [
+          el("a", { className: "session-link", text: shown(s.task), attrs: { href: `/s/${encodeURIComponent(s.id)}`, title: shown(s.task) } }),
+          el("div", { className: "session-meta" }, [
+            el("span", { className: "state", text: s.state, attrs: { "data-state": s.state } }),
+            el("span", { className: "workspace", text: shown(s.workspace), attrs: { title: shown(s.workspace) } }),
+            ...(model ? [el("span", { className: "model", text: shown(model) })] : []),
+            el("time", { className: "started", text: `${started.toISOString().slice(0, 10)} ${started.toTimeString().slice(0, 5)}`, attrs: { datetime: s.created_at } }),
+            el("span", { className: "duration", text: duration(end - started.getTime()) }),
+          ]),
+        ]);
+        item.querySelector("a")!.addEventListener("click", (event) => {
+          event.preventDefault();
+          open(s.id);
+        });
+        return item;
+      }),
+    );
+    byId("sessions-count").textContent = `${shownSessions.length} of ${sessions.length}`;
+  };
+  for (const control of [stateFilter, workspaceFilter]) control.addEventListener("change", render);
+  textFilter.addEventListener("input", render);
+  return {
+    setCurrent(session: string | undefined) {
+      current = session;
+      render();
+    },
+    async refresh(): Promise<Snapshot[]> {
+      ({ sessions } = await api<{ sessions: Snapshot[] }>("GET", "/api/agent/sessions?limit=100"));
+      const workspaces = [...new Set(sessions.map((s) => s.workspace))];
+      const chosen = workspaceFilter.value;
+      workspaceFilter.replaceChildren(el("option", { text: "all workspaces", attrs: { value: "" } }), ...workspaces.map((w) => el("option", { text: shown(w), attrs: { value: w } })));
+      workspaceFilter.value = workspaces.includes(chosen) ? chosen : "";
+      byId("workspaces").replaceChildren(...workspaces.map((w) => el("option", { attrs: { value: w, label: shown(w) } })));
+      const input = byId<HTMLInputElement>("workspace");
+      if (!input.value && workspaces[0]) input.value = workspaces[0];
+      render();
+      return sessions;
+    },
+  };
+}

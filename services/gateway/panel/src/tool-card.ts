@@ -1,0 +1,86 @@
+import type { AgentEvent } from "./api.js";
+import type { ApprovalCard } from "./approval-card.js";
+import { el } from "./dom.js";
+import { escapeBadge, escapesIn, shown } from "./screen-text.js";
+
+export interface ToolCard {
+  element: HTMLElement;
+  started(event: AgentEvent): void;
+  attachApproval(card: ApprovalCard, args: unknown): void;
+  completed(event: AgentEvent): void;
+}
+
+/** Arguments as `name: value` lines, rendered for the screen (bodies are already digests on the bus). */
+function argumentLines(args: Record<string, unknown>): string {
+  return Object.entries(args)
+    .map(([name, value]) => `${name}: ${typeof value === "string" ? value : JSON.stringify(value)}`)
+    .join("\n");
+}
+
+/** New problems the edit's diagnostics found (`metadata.diagnostics`: `{ new_problems, files: { path: count } }`). */
+function problemsOf(metadata: Record<string, any>): HTMLElement | undefined {
+  const diagnostics = (metadata.diagnostics ?? (metadata.new_problems !== undefined ? metadata : undefined)) as Record<string, any> | undefined;
+  if (!diagnostics || typeof diagnostics.new_problems !== "number") return undefined;
+  const total = diagnostics.new_problems;
+  const files = Object.entries((diagnostics.files ?? {}) as Record<string, unknown>);
+  const box = el("div", { className: `problems ${total > 0 ? "some" : "none"}`, attrs: { "data-new-problems": String(total) } }, [
+    el("strong", { text: total > 0 ? `⚠ ${total} new problem${total === 1 ? "" : "s"}${diagnostics.source ? ` (${shown(diagnostics.source)})` : ""}` : `✓ No new problems${diagnostics.source ? ` (${shown(diagnostics.source)})` : ""}` }),
+  ]);
+  if (files.length > 0) box.append(el("ul", {}, files.map(([path, count]) => el("li", { text: `${shown(path)}: ${shown(count)}` }))));
+  if (diagnostics.pending) box.append(el("p", { text: "Diagnostics were not ready yet." }));
+  if (diagnostics.unavailable) box.append(el("p", { text: "Diagnostics unavailable." }));
+  return box;
+}
+
+/**
+ * One tool call in the transcript, in order: its arguments, its approval (pending: the decision
+ * buttons; decided: who decided what, when, with the feedback), its diff (inside the approval),
+ * and its result (collapsible, rendered text), with the new problems diagnostics found.
+ */
+export function toolCard(callId: string, tool: string): ToolCard {
+  const status = el("span", { className: "tool-status", text: "running" });
+  const head = el("div", { className: "tool-head" }, [el("span", { className: "tool-name", text: `▸ ${shown(tool)}` }), " ", status]);
+  const args = el("pre", { className: "tool-args" });
+  const approvalSlot = el("div", { className: "tool-approval" });
+  const resultSlot = el("div", { className: "tool-result" });
+  const element = el("li", { className: "tool-card", attrs: { "data-call": callId, "data-tool": tool } }, [head, args, approvalSlot, resultSlot]);
+  const setArgs = (value: unknown) => {
+    if (!value || typeof value !== "object" || Object.keys(value).length === 0) return;
+    const text = shown(argumentLines(value as Record<string, unknown>));
+    args.textContent = text;
+    if (escapesIn(text) > 0) args.append(" ", escapeBadge(escapesIn(text)));
+  };
+  return {
+    element,
+    started(event) {
+      setArgs(event.payload.args);
+    },
+    attachApproval(card, approvalArgs) {
+      if (!args.textContent) setArgs(approvalArgs);
+      status.textContent = "awaiting approval";
+      element.classList.add("has-approval");
+      approvalSlot.append(card.element);
+    },
+    completed(event) {
+      const p = event.payload;
+      if (!args.textContent) setArgs(p.args);
+      const ok = !p.is_error;
+      status.textContent = `${ok ? "✓ done" : "✗ failed"} · ${Math.round(Number(p.duration_ms ?? 0))} ms`;
+      element.classList.add(ok ? "ok" : "fail");
+      const summaryText = shown(p.summary);
+      const summary = el("summary", { className: ok ? "ok" : "fail", text: `${ok ? "✓" : "✗"} ${summaryText}` });
+      if (escapesIn(summaryText) > 0) summary.append(" ", escapeBadge(escapesIn(summaryText)));
+      const details = el("details", { className: "result" }, [summary]);
+      if (p.output_preview !== undefined) {
+        const preview = shown(p.output_preview);
+        details.append(el("pre", { className: "output", text: preview }));
+        const lines = Number(p.output_lines ?? 0);
+        const shownLines = preview.split("\n").length;
+        if (lines > shownLines) details.append(el("p", { className: "meta", text: `(${lines - shownLines} more lines not shown)` }));
+      } else details.append(el("p", { className: "meta", text: "(no output shown)" }));
+      resultSlot.replaceChildren(details);
+      const problems = problemsOf((p.metadata ?? {}) as Record<string, any>);
+      if (problems) resultSlot.append(problems);
+    },
+  };
+}
