@@ -100,6 +100,16 @@ export const MessageReplySchema = replySchema(z.object({ run: IdSchema, state: R
 export const ModeRequestSchema = z.object({ session: IdSchema, mode: ModeSchema });
 export const ModeReplySchema = replySchema(z.object({ mode: ModeSchema }));
 
+/** How a run ended, for lists and the finished-run view: `done`, `unverified`, `error` (with the code and message), `aborted`. */
+export const RunOutcomeSummarySchema = z.object({
+  state: z.enum(["done", "unverified", "error", "aborted"]),
+  /** The completion's result (done/unverified), the failure's message, or the abort's reason. */
+  result: z.string().optional(),
+  /** For `error`: the catalog code (ITERATION_LIMIT, MODEL_FAILED, …) and message of `run.failed`. */
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+export type RunOutcomeSummary = z.infer<typeof RunOutcomeSummarySchema>;
+
 export const PendingApprovalSchema = z.object({
   id: IdSchema,
   call_id: z.string(),
@@ -123,12 +133,43 @@ export const SessionSnapshotSchema = z.object({
   result: z.string().optional(),
   /** Set while `state` is `paused`: why, and since when. */
   paused: PausedSchema.optional(),
+  /** The task's first line, at most 200 characters (for lists). */
+  task_title: z.string().optional(),
+  /** The model of the current (or last) run: the one it named, else the one that answered (the service's default); "" before any answer. */
+  model: z.string().optional(),
+  /** When the current (or last) run started and, once it ended, when it ended and how long it took. */
+  run_started_at: z.string().optional(),
+  run_ended_at: z.string().optional(),
+  duration_ms: z.number().nonnegative().optional(),
+  /** How the last run ended (absent while one runs, or before the first). */
+  outcome: RunOutcomeSummarySchema.optional(),
+  /** Workspace paths the current (or last) run changed. */
+  files_changed: z.array(z.string()).optional(),
+  /** The evidence gate's verdict of the last run that ended `done`: the events that back the completion. */
+  evidence: z.array(z.string()).optional(),
 });
 export type SessionSnapshot = z.infer<typeof SessionSnapshotSchema>;
 export const StatusReplySchema = replySchema(SessionSnapshotSchema);
 
-export const SessionsRequestSchema = z.object({ user: IdSchema.optional(), limit: z.number().int().positive().max(500).default(100) });
-export const SessionsReplySchema = replySchema(z.object({ sessions: z.array(SessionSnapshotSchema) }));
+export const SessionsRequestSchema = z.object({
+  user: IdSchema.optional(),
+  limit: z.number().int().positive().max(500).default(100),
+  /** Only sessions in this state (the snapshot's state: `paused` for a paused run). */
+  state: RunStateSchema.optional(),
+  /** Only sessions of this workspace (its absolute path, as the snapshot names it). */
+  workspace: z.string().min(1).max(4096).optional(),
+  /** Only sessions whose task, workspace, id or result contains this text (case-insensitive). */
+  query: z.string().min(1).max(200).optional(),
+  /** Skip this many of the matching sessions (newest first): the next page starts at offset + limit. */
+  offset: z.number().int().nonnegative().default(0),
+});
+export const SessionsReplySchema = replySchema(
+  z.object({
+    sessions: z.array(SessionSnapshotSchema),
+    /** How many sessions match the filters (all pages). */
+    total: z.number().int().nonnegative().optional(),
+  }),
+);
 
 export const RestoreRequestSchema = z.object({
   session: IdSchema,

@@ -83,6 +83,13 @@ export const ModelRespondedEvent = event(
     prompt_tokens: z.number().int().nonnegative(),
     completion_tokens: z.number().int().nonnegative(),
     duration_ms: z.number().nonnegative(),
+    /**
+     * Prompt tokens reused from the model's KV cache (prompt_tokens minus those evaluated); absent
+     * when the provider does not say (a remote server that reports no cache figures).
+     */
+    cached_prompt_tokens: z.number().int().nonnegative().optional(),
+    /** The model that answered (the model service's id; its default when the run named none). */
+    model: z.string().optional(),
   }),
 );
 export const ToolStartedEvent = event("tool.started", ToolCallSummary);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { IdSchema } from "./reply.js";
 import { ErrorBodySchema } from "./errors.js";
 import { RestoreModeSchema } from "./checkpoints.js";
+import { RunStateSchema } from "./commands.js";
 
 /** REST bodies that differ from the bus commands (the rest reuse the command schemas as-is). */
 export const ErrorEnvelopeSchema = z.object({ error: ErrorBodySchema });
@@ -40,10 +41,17 @@ export const PanelLinkReplySchema = z.object({
   expires_at: z.string(),
 });
 
-/** `GET /api/agent/sessions?user=&limit=` (query strings are text: the limit is coerced). */
+/**
+ * `GET /api/agent/sessions?user=&limit=&offset=&state=&workspace=&query=` (query strings are text:
+ * the numbers are coerced). Newest first; `total` counts every match, so a client pages with offset.
+ */
 export const SessionsQuerySchema = z.object({
   user: IdSchema.optional(),
   limit: z.coerce.number().int().positive().max(500).default(100),
+  offset: z.coerce.number().int().nonnegative().default(0),
+  state: RunStateSchema.optional(),
+  workspace: z.string().min(1).max(4096).optional(),
+  query: z.string().min(1).max(200).optional(),
 });
 
 /**
@@ -77,3 +85,51 @@ export const StackFileSchema = z.object({
   pid: z.number().int().positive().optional(),
 });
 export type StackFile = z.infer<typeof StackFileSchema>;
+
+/** `GET /api/agent/costs?session=`: the session's token and time figures, summed from its events. */
+export const CostsQuerySchema = z.object({ session: IdSchema });
+/** Sums over a set of events: `model.responded` (turns, tokens, model time) and `tool.completed` (tool calls, tool time). */
+export const CostFiguresSchema = z.object({
+  turns: z.number().int().nonnegative(),
+  prompt_tokens: z.number().int().nonnegative(),
+  completion_tokens: z.number().int().nonnegative(),
+  /** The sum of `cached_prompt_tokens` over the turns that report it (a provider may not). */
+  cached_prompt_tokens: z.number().int().nonnegative(),
+  /** `model.responded.duration_ms` summed: time spent waiting for the model. */
+  model_ms: z.number().nonnegative(),
+  tool_calls: z.number().int().nonnegative(),
+  /** `tool.completed.duration_ms` summed. */
+  tool_ms: z.number().nonnegative(),
+});
+export type CostFigures = z.infer<typeof CostFiguresSchema>;
+/** One model turn (`model.responded`) and the tool calls that followed it in the same run and depth. */
+export const TurnCostSchema = z.object({
+  /** The `model.responded` event's seq. */
+  seq: z.number().int().positive(),
+  run: z.string(),
+  depth: z.number().int().nonnegative(),
+  request_id: z.string(),
+  /** The iteration of its `model.requested`, when that event was seen. */
+  iteration: z.number().int().optional(),
+  model: z.string().optional(),
+  prompt_tokens: z.number().int().nonnegative(),
+  completion_tokens: z.number().int().nonnegative(),
+  /** Absent when the provider did not report its cache use for this turn. */
+  cached_prompt_tokens: z.number().int().nonnegative().optional(),
+  model_ms: z.number().nonnegative(),
+  tool_calls: z.number().int().nonnegative(),
+  tool_ms: z.number().nonnegative(),
+});
+export type TurnCost = z.infer<typeof TurnCostSchema>;
+export const SessionCostsSchema = z.object({
+  session: IdSchema,
+  /** The last event seq the figures cover. */
+  last_seq: z.number().int().nonnegative(),
+  /** Every turn, in seq order (child agents' turns included, with their depth). */
+  turns: z.array(TurnCostSchema),
+  /** Per run, in the order the runs started. */
+  runs: z.array(CostFiguresSchema.extend({ run: z.string() })),
+  /** The whole session: every `model.responded` and `tool.completed` event (a tool call before any turn of its run counts here and in its run). */
+  totals: CostFiguresSchema,
+});
+export type SessionCosts = z.infer<typeof SessionCostsSchema>;

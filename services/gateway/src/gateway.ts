@@ -11,6 +11,7 @@ import { buildOpenApiDocument } from "./openapi.js";
 import { createOriginPolicy } from "./origin-policy.js";
 import { registerPanelRoutes } from "./panel-routes.js";
 import { createRateLimiter } from "./rate-limiter.js";
+import { readSessionEvents } from "./read-session-events.js";
 import { createRequestDrain } from "./request-drain.js";
 import { createRequestAuth } from "./request-auth.js";
 import { createRestorePreviews } from "./restore-previews.js";
@@ -91,7 +92,14 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   const bus = drain.wrapBus(options.bus ?? createGatewayBus(options.connection));
   const loginCodes = createLoginCodes({ now: options.now, ttlMs: options.loginCodeTtlMs });
-  const context: RouteContext = { bus, logger, restorePreviews: createRestorePreviews({ now: options.now }), version, loginCodes };
+  const context: RouteContext = {
+    bus,
+    logger,
+    restorePreviews: createRestorePreviews({ now: options.now }),
+    version,
+    loginCodes,
+    sessionEvents: (session, lastSeq) => readSessionEvents(options.connection, session, lastSeq),
+  };
   const routes = gatewayRoutes();
   const openApi = buildOpenApiDocument(routes, version);
 

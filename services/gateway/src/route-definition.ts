@@ -11,6 +11,8 @@ export interface RouteContext {
   version: string;
   /** The panel's one-time login codes (`POST /api/panel/link`, redeemed at `GET /?code=`). */
   loginCodes: LoginCodes;
+  /** A session's stored events up to `lastSeq`, in seq order (`read-session-events.ts`). */
+  sessionEvents(session: string, lastSeq: number): Promise<unknown[]>;
 }
 
 /** One REST route: its contract schemas (validation and the OpenAPI document) and its handler. */

@@ -20,6 +20,8 @@ export interface FakeOrchestrator {
   messages: Array<{ session: string; text: string }>;
   /** Every start request as received. */
   starts: Array<Record<string, unknown>>;
+  /** Every `agent.cmd.sessions` request as received (the gateway forwards the list's filters). */
+  sessionQueries: Array<Record<string, unknown>>;
   sessions: Map<string, SessionSnapshot>;
   /** Opens one more pending approval on a session with these payload fields (e.g. protected flags). */
   requestApproval(session: string, fields: Record<string, unknown>): Promise<string>;
@@ -59,6 +61,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
   const decisions: FakeOrchestrator["decisions"] = [];
   const restores: FakeOrchestrator["restores"] = [];
   const starts: FakeOrchestrator["starts"] = [];
+  const sessionQueries: FakeOrchestrator["sessionQueries"] = [];
   const messages: FakeOrchestrator["messages"] = [];
   const scenarios: FakeOrchestrator["scenarios"] = new Map();
   const subscriptions: Subscription[] = [];
@@ -147,7 +150,10 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
       if (options.statusBusy?.(statusRequests, body.session)) return { ok: false, error: { code: "BUSY", message: "The service is busy (status lookups); retry later" } };
       return sessions.has(body.session) ? { ok: true, result: sessions.get(body.session) } : notFound(body.session);
     },
-    "agent.cmd.sessions": async () => ({ ok: true, result: { sessions: [...sessions.values()].reverse() } }),
+    "agent.cmd.sessions": async (body) => {
+      sessionQueries.push(body);
+      return { ok: true, result: { sessions: [...sessions.values()].reverse() } };
+    },
     "agent.cmd.decision": async (body) => {
       const snapshot = sessions.get(body.session);
       if (!snapshot) return notFound(body.session);
@@ -230,6 +236,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
     scenarios,
     restores,
     starts,
+    sessionQueries,
     messages,
     sessions,
     publish,

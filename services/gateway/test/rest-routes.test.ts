@@ -74,6 +74,17 @@ describe("agent routes", () => {
     expect((await inject("GET", "/api/agent/sessions?limit=abc")).json().error.code).toBe("VALIDATION");
   });
 
+  it("GET /api/agent/sessions: the filters and the page reach the orchestrator typed; bad ones are refused", async () => {
+    const good = await inject("GET", "/api/agent/sessions?state=error&workspace=%2Ftmp%2Fws&query=README&offset=20&limit=10");
+    expect(good.statusCode).toBe(200);
+    expect(h.orchestrator.sessionQueries.at(-1)).toEqual({ state: "error", workspace: "/tmp/ws", query: "README", offset: 20, limit: 10 });
+    for (const bad of ["state=finished", "offset=-1", "offset=x", "query=", `query=${"x".repeat(201)}`]) {
+      const response = await inject("GET", `/api/agent/sessions?${bad}`);
+      expect(response.statusCode, bad).toBe(400);
+      expect(response.json().error.code).toBe("VALIDATION");
+    }
+  });
+
   it("POST /api/agent/abort: aborts, then NOT_RUNNING", async () => {
     const other = (await inject("POST", "/api/agent/start", { task: "t", workspace: "/tmp/ws" })).json().session;
     expect((await inject("POST", "/api/agent/abort", { session: other, reason: "test" })).json()).toEqual({ state: "aborted" });

@@ -144,7 +144,10 @@ export class Orchestrator {
     record.approval_timeout_ms = request.approval_timeout_seconds === undefined ? undefined : request.approval_timeout_seconds * 1000;
     record.iterations = 0;
     record.run_started_at = now;
+    record.run_ended_at = undefined;
     record.result = undefined;
+    record.failure = undefined;
+    record.evidence = undefined;
     record.batch = [];
     settlePendingAtRunEnd(record, this.seams.now());
     record.tool_log = [];
@@ -198,11 +201,13 @@ export class Orchestrator {
     settlePendingAtRunEnd(record, this.seams.now());
     record.batch = [];
     record.inbox = [];
+    record.run_ended_at = this.seams.now().toISOString();
     switch (outcome.kind) {
       case "done":
       case "unverified":
         record.state = outcome.kind;
         record.result = outcome.result;
+        record.evidence = outcome.kind === "done" ? outcome.evidence : [];
         await runtime.emit("run.completed", {
           state: outcome.kind,
           result: outcome.result,
@@ -217,6 +222,7 @@ export class Orchestrator {
       case "failed":
         record.state = "error";
         record.result = `INCOMPLETE: ${outcome.message}`;
+        record.failure = { code: outcome.code, message: outcome.message };
         await runtime.emit("run.failed", { error: { code: outcome.code, message: outcome.message }, iterations: record.iterations });
         break;
       case "aborted":

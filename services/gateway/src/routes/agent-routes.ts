@@ -1,5 +1,6 @@
 import {
   AbortReplySchema,
+  CostsQuerySchema,
   AbortRequestSchema,
   DecisionReplySchema,
   DecisionRequestSchema,
@@ -7,6 +8,7 @@ import {
   MessageRequestSchema,
   ModeReplySchema,
   ModeRequestSchema,
+  SessionCostsSchema,
   SessionsQuerySchema,
   SessionsReplySchema,
   StartReplySchema,
@@ -16,6 +18,7 @@ import {
   subjects,
 } from "@aide/contracts";
 import { defineRoute, resultOf, type RouteDefinition } from "../route-definition.js";
+import { sessionCosts } from "../session-costs.js";
 
 const session = ["SESSION_NOT_FOUND"];
 
@@ -80,11 +83,23 @@ export function agentRoutes(): RouteDefinition[] {
     defineRoute({
       method: "GET",
       url: "/api/agent/sessions",
-      summary: "Sessions, newest first",
+      summary: "Sessions, newest first: filtered by state, workspace and text, paged with offset (total counts every match)",
       query: SessionsQuerySchema,
       reply: resultOf(SessionsReplySchema),
       errors: [],
       handle: ({ query }, { bus }) => bus.request(subjects.cmd.sessions, query, SessionsReplySchema),
+    }),
+    defineRoute({
+      method: "GET",
+      url: "/api/agent/costs",
+      summary: "The session's tokens (prompt, completion, reused from cache) and model and tool time, per turn, per run and in all: sums over its events",
+      query: CostsQuerySchema,
+      reply: SessionCostsSchema,
+      errors: session,
+      async handle({ query }, { bus, sessionEvents }) {
+        const snapshot = await bus.request(subjects.cmd.status, { session: query.session }, StatusReplySchema);
+        return SessionCostsSchema.parse(sessionCosts(query.session, await sessionEvents(query.session, snapshot.last_seq)));
+      },
     }),
   ];
 }

@@ -16,6 +16,7 @@ import { changeMode } from "./change-mode.js";
 import { checkStartModel } from "./check-start-model.js";
 import { decideApproval } from "./decide-approval.js";
 import { restoreCheckpoint } from "./restore-checkpoint.js";
+import { listSessions } from "./list-sessions.js";
 import { sendMessage } from "./send-message.js";
 import { sessionSnapshot } from "./session-snapshot.js";
 import { isJetStreamOutage, storeUnavailable } from "../bus/jetstream-errors.js";
@@ -84,16 +85,7 @@ function endpointList(orchestrator: Orchestrator): Endpoint[] {
       name: "sessions",
       subject: subjects.cmd.sessions,
       schema: SessionsRequestSchema,
-      async handle(request) {
-        const records = await orchestrator.seams.store.list();
-        const live = records.map((record) => orchestrator.sessions.get(record.id)?.record ?? record);
-        const sessions = live
-          .filter((record) => request.user === undefined || record.user === request.user)
-          .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
-          .slice(0, request.limit)
-          .map(sessionSnapshot);
-        return { sessions };
-      },
+      handle: (request) => listSessions(orchestrator, request),
     }),
     defineEndpoint({
       name: "restore",

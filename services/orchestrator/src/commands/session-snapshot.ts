@@ -1,8 +1,38 @@
-import type { SessionSnapshot } from "@aide/contracts";
+import type { RunOutcomeSummary, SessionSnapshot } from "@aide/contracts";
 import { isActive, type SessionRecord } from "../session/session-record.js";
+
+/** A list's title of the task: its first non-empty line, at most 200 characters. */
+export function taskTitle(task: string): string {
+  const line = task.split("\n").find((candidate) => candidate.trim() !== "")?.trim() ?? "";
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+/** How the last run ended, from the record's terminal state (set with its terminal event). */
+function outcomeOf(record: SessionRecord): RunOutcomeSummary | undefined {
+  switch (record.state) {
+    case "done":
+    case "unverified":
+      return { state: record.state, ...(record.result === undefined ? {} : { result: record.result }) };
+    case "error":
+      return { state: "error", ...(record.failure ? { result: record.failure.message, error: record.failure } : record.result === undefined ? {} : { result: record.result }) };
+    case "aborted":
+      return { state: "aborted", ...(record.result === undefined ? {} : { result: record.result }) };
+    default:
+      return undefined;
+  }
+}
+
+function timing(record: SessionRecord): Pick<SessionSnapshot, "run_started_at" | "run_ended_at" | "duration_ms"> {
+  if (record.run_started_at === undefined) return {};
+  const ended = isActive(record.state) ? undefined : record.run_ended_at;
+  if (ended === undefined) return { run_started_at: record.run_started_at };
+  const duration = Date.parse(ended) - Date.parse(record.run_started_at);
+  return { run_started_at: record.run_started_at, run_ended_at: ended, ...(Number.isFinite(duration) && duration >= 0 ? { duration_ms: duration } : {}) };
+}
 
 /** The public view of a session (no transcript, no bodies). */
 export function sessionSnapshot(record: SessionRecord): SessionSnapshot {
+  const outcome = outcomeOf(record);
   return {
     id: record.id,
     user: record.user,
@@ -25,5 +55,11 @@ export function sessionSnapshot(record: SessionRecord): SessionSnapshot {
     updated_at: record.updated_at,
     result: record.result,
     ...(record.paused && isActive(record.state) ? { paused: record.paused } : {}),
+    task_title: taskTitle(record.task),
+    model: record.model || record.served_model || "",
+    ...timing(record),
+    ...(outcome ? { outcome } : {}),
+    files_changed: record.files_changed,
+    ...(record.evidence ? { evidence: record.evidence } : {}),
   };
 }

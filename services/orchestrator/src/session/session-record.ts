@@ -98,13 +98,21 @@ export const SessionRecordSchema = z.object({
   run: z.string().optional(),
   task: z.string(),
   model: z.string(),
+  /** The model that answered the last turn (what `model` resolved to when it was "", the service's default). */
+  served_model: z.string().optional(),
   iterations: z.number().int().nonnegative(),
   max_iterations: z.number().int().positive(),
   last_seq: z.number().int().nonnegative(),
   created_at: z.string(),
   updated_at: z.string(),
   run_started_at: z.string().optional(),
+  /** When the last run ended (its terminal event), cleared when the next one starts. */
+  run_ended_at: z.string().optional(),
   result: z.string().optional(),
+  /** The last run's `run.failed` error, cleared when the next one starts. */
+  failure: z.object({ code: z.string(), message: z.string() }).optional(),
+  /** The evidence of the last run that ended `done` (what `run.completed` carried). */
+  evidence: z.array(z.string()).optional(),
   auto_approve: AutoApproveSchema,
   /** The current run's approval timeout (`approval_timeout_seconds` of its start); absent, the orchestrator's default. */
   approval_timeout_ms: z.number().int().positive().optional(),

@@ -47,6 +47,8 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
     const detail = error instanceof AideError ? `${error.code}: ${error.message}` : (error as Error).message;
     throw aideError("MODEL_FAILED", { detail });
   }
+  // The model that answered (the service's default when the run named none), for lists and costs.
+  if (context.depth === 0 && reply.model !== "") session.record.served_model = reply.model;
   return { reply, requestId, waitedMs: performance.now() - started };
 }
 
@@ -66,8 +68,16 @@ export async function emitResponded(context: RunContext, turn: ModelTurn, prose:
       prompt_tokens: reply.usage.prompt_tokens,
       completion_tokens: reply.usage.completion_tokens,
       duration_ms: Math.round(turn.waitedMs * 1000) / 1000,
+      ...cachedPromptTokens(reply.usage),
+      ...(reply.model === "" ? {} : { model: reply.model }),
     },
     context.depth,
     context.run,
   );
+}
+
+/** Prompt tokens the model did not evaluate (served from its KV cache), when the reply says how many it evaluated. */
+function cachedPromptTokens(usage: ModelTurn["reply"]["usage"]): { cached_prompt_tokens?: number } {
+  if (usage.evaluated_prompt_tokens === undefined) return {};
+  return { cached_prompt_tokens: Math.max(0, usage.prompt_tokens - usage.evaluated_prompt_tokens) };
 }
