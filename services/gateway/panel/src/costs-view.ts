@@ -29,7 +29,7 @@ export function createCostsView() {
         height: 180,
         title: "Tokens per turn",
         scales: { x: { time: false } },
-        axes: [{ label: "turn" }, { label: "tokens" }],
+        axes: [{ label: "turn", incrs: [1, 2, 5, 10, 20, 50, 100] }, { label: "tokens" }],
         series: [
           { label: "turn" },
           { label: "prompt", stroke: "#2456d6", width: 2, points: { show: true } },

@@ -2,16 +2,18 @@ import type { AgentEvent } from "./api.js";
 import { approvalCard, type ApprovalCard } from "./approval-card.js";
 import { byId, el } from "./dom.js";
 import { proseOnly } from "./prose-only.js";
+import { withoutImages } from "./remote-images.js";
 import { escapeBadge, escapesIn, shown } from "./screen-text.js";
 import { toolCard, type ToolCard } from "./tool-card.js";
 
 /** Sets an entry's text (rendered) and marks it when characters in it are shown as tokens. */
 function setEntryText(element: HTMLElement, text: string): void {
-  const rendered = shown(text);
+  const { text: rendered, links } = withoutImages(shown(text));
   element.textContent = rendered;
   const count = escapesIn(rendered);
   element.classList.toggle("has-escapes", count > 0);
   if (count > 0) element.append(" ", escapeBadge(count));
+  for (const link of links) element.append("\n", link);
 }
 
 export interface TranscriptHooks {
