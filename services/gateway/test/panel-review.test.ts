@@ -256,6 +256,9 @@ describe("the panel for reviewing a run", () => {
       expect(total[4]).toBe("0.04 s");
       expect(await page.locator("#costs-summary").getAttribute("data-prompt")).toBe(sum("prompt_tokens"));
       expect(await page.locator("#costs-summary").textContent()).toContain(`${sum("prompt_tokens")} prompt (${sum("cached_prompt_tokens")} cached) + ${sum("completion_tokens")} completion tokens`);
+      // The gateway's own sums over the stored events (GET /api/agent/costs) say the same.
+      const server = await page.evaluate(async (id) => (await fetch(`/api/agent/costs?session=${id}`)).json(), session);
+      expect([server.totals.prompt_tokens, server.totals.cached_prompt_tokens, server.totals.completion_tokens].map(String)).toEqual(total.slice(0, 3));
       await page.locator("#costs-chart .uplot canvas").waitFor();
       expect(await page.locator("#costs-chart .u-legend").textContent()).toContain("cached prompt");
       await page.locator("#costs").screenshot({ path: screenshotPath("costs") });

@@ -27,6 +27,13 @@ export interface Snapshot {
   created_at: string;
   updated_at: string;
   model?: string;
+  /** The first line of the task (the orchestrator's list fields; absent from older orchestrators). */
+  task_title?: string;
+  run_started_at?: string;
+  run_ended_at?: string;
+  duration_ms?: number;
+  outcome?: { state: string; result?: string; error?: { code: string; message: string } };
+  files_changed?: string[];
   approvals_pending: Array<{ id: string }>;
 }
 export interface Checkpoint {
@@ -40,6 +47,7 @@ export interface AgentEvent {
   run?: string;
   ts?: string;
   user?: string;
+  depth?: number;
   type: string;
   payload: Record<string, any>;
 }

@@ -21,7 +21,9 @@ export interface TurnCost {
 export function createRunCosts() {
   const turns: TurnCost[] = [];
   const byRequest = new Map<string, TurnCost>();
-  let last: TurnCost | undefined;
+  /** The latest turn of each run and depth (a sub-agent's tools count for its own turns). */
+  const latest = new Map<string, TurnCost>();
+  const laneOf = (event: AgentEvent) => `${event.run ?? ""}:${event.depth ?? 0}`;
   const turnFor = (event: AgentEvent): TurnCost => {
     const id = String(event.payload.request_id);
     let turn = byRequest.get(id);
@@ -38,19 +40,23 @@ export function createRunCosts() {
     add(event: AgentEvent): boolean {
       const p = event.payload;
       if (event.type === "model.requested") {
-        last = turnFor(event);
-        last.model = String(p.model ?? "");
+        const turn = turnFor(event);
+        turn.model = String(p.model ?? "");
+        latest.set(laneOf(event), turn);
         return true;
       }
       if (event.type === "model.responded") {
-        last = turnFor(event);
+        const last = turnFor(event);
+        latest.set(laneOf(event), last);
+        if (p.model) last.model = String(p.model);
         last.prompt = Number(p.prompt_tokens ?? 0);
         last.completion = Number(p.completion_tokens ?? 0);
         last.cached = Number(p.cached_prompt_tokens ?? 0);
         last.modelMs = Number(p.duration_ms ?? 0);
         return true;
       }
-      if (event.type === "tool.completed" && last && last.run === String(event.run ?? "")) {
+      const last = latest.get(laneOf(event));
+      if (event.type === "tool.completed" && last) {
         last.toolMs += Number(p.duration_ms ?? 0);
         last.tools += 1;
         return true;
@@ -60,7 +66,7 @@ export function createRunCosts() {
     clear() {
       turns.length = 0;
       byRequest.clear();
-      last = undefined;
+      latest.clear();
     },
   };
 }

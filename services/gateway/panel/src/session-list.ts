@@ -22,30 +22,34 @@ export function createSessionList(open: (session: string) => void) {
   const workspaceFilter = byId<HTMLSelectElement>("filter-workspace");
   const textFilter = byId<HTMLInputElement>("filter-text");
   let sessions: Snapshot[] = [];
+  let total = 0;
   let current: string | undefined;
+  const knownWorkspaces = new Set<string>();
   const matches = (s: Snapshot) => {
     const state = stateFilter.value;
     if (state === "active" ? !active.has(s.state) : state && s.state !== state) return false;
     if (workspaceFilter.value && s.workspace !== workspaceFilter.value) return false;
     const text = textFilter.value.trim().toLowerCase();
-    return !text || s.task.toLowerCase().includes(text) || s.id.toLowerCase().includes(text);
+    return !text || [s.id, s.task, s.workspace, s.outcome?.result ?? ""].some((field) => field.toLowerCase().includes(text));
   };
   const render = () => {
     const shownSessions = sessions.filter(matches);
     list.replaceChildren(
       ...shownSessions.map((s) => {
-        const started = new Date(s.created_at);
-        const end = active.has(s.state) ? Date.now() : new Date(s.updated_at).getTime();
-        const model = (s as Snapshot & { model?: string }).model;
+        const started = new Date(s.run_started_at ?? s.created_at);
+        const took = s.duration_ms ?? (active.has(s.state) ? Date.now() : new Date(s.run_ended_at ?? s.updated_at).getTime()) - started.getTime();
+        const model = s.model;
+        const failure = s.outcome?.error;
         const item = el("li", { className: s.id === current ? "current" : "", attrs: { "data-session": s.id, "data-state": s.state } }, [
-          el("a", { className: "session-link", text: shown(s.task), attrs: { href: `/s/${encodeURIComponent(s.id)}`, title: shown(s.task) } }),
+          el("a", { className: "session-link", text: shown(s.task_title ?? s.task), attrs: { href: `/s/${encodeURIComponent(s.id)}`, title: shown(s.task) } }),
           el("div", { className: "session-meta" }, [
             el("span", { className: "state", text: s.state, attrs: { "data-state": s.state } }),
             el("span", { className: "workspace", text: shown(s.workspace), attrs: { title: shown(s.workspace) } }),
             ...(model ? [el("span", { className: "model", text: shown(model) })] : []),
             el("time", { className: "started", text: `${started.toISOString().slice(0, 10)} ${started.toTimeString().slice(0, 5)}`, attrs: { datetime: s.created_at } }),
-            el("span", { className: "duration", text: duration(end - started.getTime()) }),
+            el("span", { className: "duration", text: duration(took), attrs: { title: active.has(s.state) ? "running for" : "took" } }),
           ]),
+          ...(failure ? [el("div", { className: "session-error", text: `${shown(failure.code)}: ${shown(failure.message)}` })] : []),
         ]);
         item.querySelector("a")!.addEventListener("click", (event) => {
           event.preventDefault();
@@ -54,26 +58,41 @@ export function createSessionList(open: (session: string) => void) {
         return item;
       }),
     );
-    byId("sessions-count").textContent = `${shownSessions.length} of ${sessions.length}`;
+    byId("sessions-count").textContent = `${shownSessions.length} of ${Math.max(total, sessions.length)}`;
   };
-  for (const control of [stateFilter, workspaceFilter]) control.addEventListener("change", render);
-  textFilter.addEventListener("input", render);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const refilter = () => {
+    render();
+    clearTimeout(timer);
+    timer = setTimeout(() => void refreshList().catch(() => undefined), 250);
+  };
+  for (const control of [stateFilter, workspaceFilter]) control.addEventListener("change", refilter);
+  textFilter.addEventListener("input", refilter);
+  /** The filters go to the orchestrator (`state`, `workspace`, `query`), and apply here too. */
+  async function refreshList(): Promise<Snapshot[]> {
+    const query = new URLSearchParams({ limit: "100" });
+    if (stateFilter.value && stateFilter.value !== "active") query.set("state", stateFilter.value);
+    if (workspaceFilter.value) query.set("workspace", workspaceFilter.value);
+    if (textFilter.value.trim()) query.set("query", textFilter.value.trim().slice(0, 200));
+    const reply = await api<{ sessions: Snapshot[]; total?: number }>("GET", `/api/agent/sessions?${query}`);
+    sessions = reply.sessions;
+    total = reply.total ?? reply.sessions.length;
+    for (const s of sessions) knownWorkspaces.add(s.workspace);
+    const workspaces = [...knownWorkspaces];
+    const chosen = workspaceFilter.value;
+    workspaceFilter.replaceChildren(el("option", { text: "all workspaces", attrs: { value: "" } }), ...workspaces.map((w) => el("option", { text: shown(w), attrs: { value: w } })));
+    workspaceFilter.value = workspaces.includes(chosen) ? chosen : "";
+    byId("workspaces").replaceChildren(...workspaces.map((w) => el("option", { attrs: { value: w, label: shown(w) } })));
+    const input = byId<HTMLInputElement>("workspace");
+    if (!input.value && workspaces[0]) input.value = workspaces[0];
+    render();
+    return sessions;
+  }
   return {
     setCurrent(session: string | undefined) {
       current = session;
       render();
     },
-    async refresh(): Promise<Snapshot[]> {
-      ({ sessions } = await api<{ sessions: Snapshot[] }>("GET", "/api/agent/sessions?limit=100"));
-      const workspaces = [...new Set(sessions.map((s) => s.workspace))];
-      const chosen = workspaceFilter.value;
-      workspaceFilter.replaceChildren(el("option", { text: "all workspaces", attrs: { value: "" } }), ...workspaces.map((w) => el("option", { text: shown(w), attrs: { value: w } })));
-      workspaceFilter.value = workspaces.includes(chosen) ? chosen : "";
-      byId("workspaces").replaceChildren(...workspaces.map((w) => el("option", { attrs: { value: w, label: shown(w) } })));
-      const input = byId<HTMLInputElement>("workspace");
-      if (!input.value && workspaces[0]) input.value = workspaces[0];
-      render();
-      return sessions;
-    },
+    refresh: refreshList,
   };
 }
