@@ -267,6 +267,53 @@ describe("the panel for reviewing a run", () => {
     }
   });
 
+  it("a failed run shows its code and message prominently; the list shows workspace, state, model, start and duration, and filters", async () => {
+    const { page, close } = await loggedIn();
+    try {
+      const session = await startTask(page, "Fix the cart\nwith more detail on a second line");
+      const approval = (await page.locator(".approval-card.pending").getAttribute("data-approval")) as string;
+      const snapshot = h.orchestrator.sessions.get(session)!;
+      Object.assign(snapshot, {
+        state: "error",
+        approvals_pending: [],
+        task_title: "Fix the cart",
+        model: "luna",
+        run_started_at: "2026-12-01T14:00:00.000Z",
+        run_ended_at: "2026-12-01T14:03:10.000Z",
+        duration_ms: 190_000,
+        outcome: { state: "error", error: { code: "ITERATION_LIMIT", message: "The run reached its limit of 1 iterations" } },
+      });
+      await h.orchestrator.publish(session, "approval.decided", { approval, decision: "timeout" });
+      await h.orchestrator.publish(session, "run.failed", { error: { code: "ITERATION_LIMIT", message: "The run reached its limit of 1 iterations" }, iterations: 1 });
+      const banner = page.locator("#outcome.failed");
+      await banner.waitFor();
+      expect(await banner.locator("h2").textContent()).toBe("✘ Failed: ITERATION_LIMIT");
+      expect(await banner.locator(".outcome-message").textContent()).toBe("The run reached its limit of 1 iterations");
+      expect(await page.locator(".approval-card.decided .decision").textContent()).toMatch(/^Timed out \(denied\) at /);
+      const item = page.locator(`#sessions li[data-session="${session}"]`);
+      await expect.poll(() => item.locator(".session-error").textContent()).toBe("ITERATION_LIMIT: The run reached its limit of 1 iterations");
+      expect(await item.locator(".session-link").textContent()).toBe("Fix the cart");
+      expect(await item.locator(".workspace").textContent()).toBe("/tmp/sample-project");
+      expect(await item.locator(".model").textContent()).toBe("luna");
+      expect(await item.locator(".duration").textContent()).toBe("3 min 10 s");
+      expect(await item.locator("time").getAttribute("datetime")).toBe("2026-12-01T14:00:00.000Z");
+      await page.screenshot({ path: screenshotPath("failed"), fullPage: false });
+
+      // Filters: sent to the orchestrator (it filters) and applied to what is shown.
+      await page.selectOption("#filter-state", "error");
+      await expect.poll(() => h.orchestrator.sessionQueries.at(-1)).toMatchObject({ state: "error" });
+      await expect.poll(() => page.locator("#sessions li").count()).toBe(1);
+      await page.selectOption("#filter-state", "");
+      await page.fill("#filter-text", "no session has this");
+      await expect.poll(() => h.orchestrator.sessionQueries.at(-1)).toMatchObject({ query: "no session has this" });
+      await expect.poll(() => page.locator("#sessions li").count()).toBe(0);
+      await page.fill("#filter-text", "");
+      await expect.poll(() => page.locator(`#sessions li[data-session="${session}"]`).count()).toBe(1);
+    } finally {
+      await close();
+    }
+  });
+
   it("at 360 px wide nothing is clipped: no main region scrolls sideways", async () => {
     const { page, close } = await loggedIn({ width: 360, height: 780 });
     try {

@@ -46,7 +46,7 @@ export function createSessionList(open: (session: string) => void) {
             el("span", { className: "state", text: s.state, attrs: { "data-state": s.state } }),
             el("span", { className: "workspace", text: shown(s.workspace), attrs: { title: shown(s.workspace) } }),
             ...(model ? [el("span", { className: "model", text: shown(model) })] : []),
-            el("time", { className: "started", text: `${started.toISOString().slice(0, 10)} ${started.toTimeString().slice(0, 5)}`, attrs: { datetime: s.created_at } }),
+            el("time", { className: "started", text: `${started.toISOString().slice(0, 10)} ${started.toTimeString().slice(0, 5)}`, attrs: { datetime: s.run_started_at ?? s.created_at } }),
             el("span", { className: "duration", text: duration(took), attrs: { title: active.has(s.state) ? "running for" : "took" } }),
           ]),
           ...(failure ? [el("div", { className: "session-error", text: `${shown(failure.code)}: ${shown(failure.message)}` })] : []),
