@@ -225,13 +225,15 @@ describe("the web panel in Chromium", () => {
 });
 
 /**
- * The README's screenshot is refreshed only when asked (AIDE_UPDATE_SCREENSHOT=1): a test run must
- * not modify tracked files. Otherwise the screenshot is still taken (it must work) into a temp dir.
+ * The README's screenshots are refreshed only when asked (AIDE_PANEL_SCREENSHOTS=1, or the older
+ * AIDE_UPDATE_SCREENSHOT=1): a test run must not modify tracked files. Otherwise the screenshots
+ * are still taken (they must work) into a temp dir.
  */
-function screenshotPath(): string {
-  const dir = process.env.AIDE_UPDATE_SCREENSHOT === "1" ? join(repoRoot, "bench", "results") : join(tmpdir(), "aide-panel-screenshot");
+function screenshotPath(name = "panel.png"): string {
+  const asked = process.env.AIDE_PANEL_SCREENSHOTS === "1" || process.env.AIDE_UPDATE_SCREENSHOT === "1";
+  const dir = asked ? join(repoRoot, "bench", "results") : join(tmpdir(), "aide-panel-screenshot");
   mkdirSync(dir, { recursive: true });
-  return join(dir, "panel.png");
+  return join(dir, name);
 }
 
 describe("the web panel on the real stack (aide up: orchestrator, tools, checkpoints, scripted model)", () => {
@@ -251,7 +253,12 @@ describe("the web panel on the real stack (aide up: orchestrator, tools, checkpo
       await page.goto(`${stack.gatewayUrl}/?token=${stack.token}`);
       await page.fill("#task", "Fix the failing test in the cart");
       await page.fill("#workspace", workspace);
+      // The model comes from the registry (GET /api/models), with what its probe measured or that it was never probed.
+      await page.locator('#model option[value="demo"]').waitFor({ state: "attached" });
+      await page.selectOption("#model", "demo");
+      expect(await page.locator("#model-profile").textContent()).toContain("scripted");
       await page.click("#start");
+      await expect.poll(() => page.locator(".transcript .run-start").first().textContent()).toContain("model demo");
       let approvals = 0;
       let sawDiff = false;
       while ((await page.locator("#session-state").textContent()) !== "done") {
@@ -273,6 +280,8 @@ describe("the web panel on the real stack (aide up: orchestrator, tools, checkpo
       expect(approvals).toBe(3);
       expect(readFileSync(join(workspace, "src", "cart.js"), "utf8")).toContain("item.price * item.quantity");
       await page.locator(".transcript .done").waitFor();
+      await page.locator("#outcome.done").waitFor();
+      await page.screenshot({ path: screenshotPath("panel-real-run.png"), fullPage: true });
 
       // The first checkpoint was taken before any change: restoring it brings the file back.
       const first = page.locator("#timeline li").first();
