@@ -133,3 +133,18 @@ export const SessionCostsSchema = z.object({
   totals: CostFiguresSchema,
 });
 export type SessionCosts = z.infer<typeof SessionCostsSchema>;
+
+/** `GET /api/eval/latest`: the newest eval run's scoreboard (`$AIDE_HOME/eval/<run>/report.json`, as `aide eval` wrote it). */
+export const EvalLatestReplySchema = z.object({
+  /** The run folder's name (e.g. `run-2026-12-01T14-00-00-000Z`). */
+  run: z.string(),
+  /** When report.json was written (its modification time). */
+  written_at: z.string(),
+  /** report.json's content, as written by `aide eval` (cli/src/eval). */
+  report: z.unknown(),
+  /** The run's report files the gateway serves, each at `/api/eval/latest/<name>`: report.json, report.html, report.md and its `*.svg` charts. */
+  files: z.array(z.string()),
+});
+export type EvalLatestReply = z.infer<typeof EvalLatestReplySchema>;
+/** `GET /api/eval/latest/:name`: one of the files `GET /api/eval/latest` lists (never a path). */
+export const EvalFileParamsSchema = z.object({ name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$/) });

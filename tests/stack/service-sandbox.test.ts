@@ -44,6 +44,9 @@ describe("service sandboxes (aide up, real bubblewrap profiles)", () => {
     writeFileSync(join(workspace, "secret-source.ts"), "export const x = 1;\n");
     // One MCP server, started by the sandboxed MCP service inside a sandbox of its own (nested bubblewrap).
     mkdirSync(aideHomeDir, { recursive: true, mode: 0o700 });
+    // An earlier `aide eval` run's report, for the gateway's GET /api/eval/latest (read-only in its sandbox).
+    mkdirSync(join(aideHomeDir, "eval", "run-sbx"), { recursive: true });
+    writeFileSync(join(aideHomeDir, "eval", "run-sbx", "report.json"), JSON.stringify({ tasks: 3 }));
     writeFileSync(join(aideHomeDir, "mcp.json"), JSON.stringify({ servers: { hostile: { command: process.execPath, args: [join(repoRoot, "services", "mcp", "test", "fixtures", "hostile-server.mjs")] } } }));
     supervisor = spawn(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "up", "--nats-port", "0", "--gateway-port", "0", "--workspace", workspace,
       "--model-discovery", `ollama=${new URL(ollama.url).port},llamacpp=0,lmstudio=0,vllm=0`], {
@@ -82,6 +85,17 @@ describe("service sandboxes (aide up, real bubblewrap profiles)", () => {
     inside(pid, `echo x > ${join(aideHomeDir, "models.json")}`);
     expect(existsSync(join(aideHomeDir, "models.json"))).toBe(false);
     expect(existsSync(join(aideHomeDir, "model-state", "written-by-model"))).toBe(true);
+  });
+
+  it("gateway serves the latest eval report from $AIDE_HOME/eval inside its sandbox, and cannot write there", async () => {
+    const stackFile = JSON.parse(readFileSync(join(aideHomeDir, "stack.json"), "utf8")) as { gateway_url: string; token_file: string };
+    const token = readFileSync(stackFile.token_file, "utf8").trim();
+    const latest = (await (await fetch(`${stackFile.gateway_url}/api/eval/latest`, { headers: { authorization: `Bearer ${token}` } })).json()) as Record<string, unknown>;
+    expect(latest).toMatchObject({ run: "run-sbx", report: { tasks: 3 }, files: ["report.json"] });
+    const pid = stack.services.gateway.pid;
+    expect(inside(pid, `cat ${join(aideHomeDir, "eval", "run-sbx", "report.json")}`).ok).toBe(true);
+    expect(inside(pid, `echo x > ${join(aideHomeDir, "eval", "run-sbx", "planted")}`).ok).toBe(false);
+    expect(existsSync(join(aideHomeDir, "eval", "run-sbx", "planted"))).toBe(false);
   });
 
   const services = ["orchestrator", "model", "tools", "checkpoints", "gateway", "mcp"] as const;

@@ -16,7 +16,7 @@ export interface SandboxProfile {
   /** Inside each writable workspace root, these stay read-only. */
   readOnlyInWorkspace: Array<".aide" | ".git" | ".git/hooks">;
   /** Extra paths under `$AIDE_HOME` the service sees. */
-  aideHomePaths: Array<{ path: "models" | "model-state" | "tools-state" | "mcp-state" | "mcp-secrets" | "mcp-trust"; access: "read-only" | "read-write" }>;
+  aideHomePaths: Array<{ path: "models" | "model-state" | "tools-state" | "mcp-state" | "mcp-secrets" | "mcp-trust" | "eval"; access: "read-only" | "read-write" }>;
   /** Linux capabilities kept (all others are dropped). */
   capabilities: string[];
   why: string;
@@ -33,9 +33,10 @@ export const sandboxProfiles: Record<ServiceName, SandboxProfile> = {
   gateway: {
     workspace: "hidden",
     readOnlyInWorkspace: [],
-    aideHomePaths: [],
+    // eval: `aide eval`'s run folders, for GET /api/eval/latest (read-only).
+    aideHomePaths: [{ path: "eval", access: "read-only" }],
     capabilities: [],
-    why: "reads only its token file and serves the panel from the install directory",
+    why: "reads only its token file and the eval reports, and serves the panel from the install directory",
   },
   model: {
     workspace: "hidden",

@@ -1,4 +1,5 @@
 import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { aideError } from "@aide/contracts";
 
 export interface GatewayConfig {
@@ -6,6 +7,8 @@ export interface GatewayConfig {
   tokenFile: string;
   /** Requests per minute per credential (`AIDE_GATEWAY_RATE_LIMIT`, default 3000). */
   rateLimitPerMinute: number;
+  /** `$AIDE_HOME/eval` when AIDE_HOME is set (the supervisor sets it; the sandbox shows it read-only). */
+  evalDir?: string;
 }
 
 export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -17,7 +20,7 @@ export function gatewayConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Gate
   const rawLimit = env.AIDE_GATEWAY_RATE_LIMIT ?? "3000";
   const rateLimitPerMinute = Number(rawLimit);
   if (!/^\d+$/.test(rawLimit) || rateLimitPerMinute < 1) throw aideError("CONFIG_INVALID", { detail: `AIDE_GATEWAY_RATE_LIMIT=${rawLimit} is not a positive number` });
-  return { port, tokenFile, rateLimitPerMinute };
+  return { port, tokenFile, rateLimitPerMinute, ...(env.AIDE_HOME ? { evalDir: join(env.AIDE_HOME, "eval") } : {}) };
 }
 
 /** Reads the bearer token; refuses a file others can read (the token is the key to the agent). */

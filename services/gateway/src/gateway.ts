@@ -15,7 +15,10 @@ import { readSessionEvents } from "./read-session-events.js";
 import { createRequestDrain } from "./request-drain.js";
 import { createRequestAuth } from "./request-auth.js";
 import { createRestorePreviews } from "./restore-previews.js";
-import type { RouteContext, RouteDefinition } from "./route-definition.js";
+import { FileReply, type RouteContext, type RouteDefinition } from "./route-definition.js";
+import { createEvalReports } from "./eval-reports.js";
+import { servedFileContentSecurityPolicy } from "./served-file-policy.js";
+import { evalRoutes } from "./routes/eval-routes.js";
 import { agentRoutes } from "./routes/agent-routes.js";
 import { checkpointRoutes } from "./routes/checkpoint-routes.js";
 import { systemRoutes } from "./routes/system-routes.js";
@@ -49,6 +52,8 @@ export interface GatewayOptions {
   host?: string;
   tls?: { cert: Buffer; key: Buffer };
   allowedHosts?: string[];
+  /** `$AIDE_HOME/eval`, where `aide eval` writes its runs (absent: `GET /api/eval/latest` is NOT_FOUND). */
+  evalDir?: string;
 }
 
 export interface Gateway {
@@ -68,7 +73,7 @@ export interface Gateway {
 
 /** Every REST route, in one table (also the source of the OpenAPI document). */
 export function gatewayRoutes(): RouteDefinition[] {
-  return [...agentRoutes(), ...checkpointRoutes(), ...systemRoutes(), ...panelLinkRoutes()];
+  return [...agentRoutes(), ...checkpointRoutes(), ...systemRoutes(), ...panelLinkRoutes(), ...evalRoutes()];
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
@@ -99,6 +104,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     version,
     loginCodes,
     sessionEvents: (session, lastSeq) => readSessionEvents(options.connection, session, lastSeq),
+    evalReports: createEvalReports(options.evalDir),
   };
   const routes = gatewayRoutes();
   const openApi = buildOpenApiDocument(routes, version);
@@ -110,10 +116,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     app.route({
       method: route.method,
       url: route.url,
-      handler: async (request) => {
+      handler: async (request, reply) => {
         const query = route.query ? validate(route.query, request.query, "query") : {};
         const body = route.body ? validate(route.body, request.body, "body") : {};
-        return route.handle({ query, body }, context);
+        const params = route.params ? validate(route.params, request.params, "path") : {};
+        const result = await route.handle({ query, body, params }, context);
+        if (!(result instanceof FileReply)) return result;
+        // A served file (an eval report's HTML or SVG) runs nothing: a sandboxed, script-less page.
+        return reply.header("content-security-policy", servedFileContentSecurityPolicy).type(result.contentType).send(result.body);
       },
     });
   }

@@ -5,6 +5,7 @@ import { errorEnvelope, httpStatusFor, toAideError } from "./http-errors.js";
 import type { OriginPolicy } from "./origin-policy.js";
 import { panelContentSecurityPolicy } from "./panel-routes.js";
 import type { RequestAuth } from "./request-auth.js";
+import { servedFileContentSecurityPolicy } from "./served-file-policy.js";
 
 const pathOf = (url: string) => url.split("?")[0];
 
@@ -31,7 +32,8 @@ export function installHttpHooks(app: FastifyInstance, options: { auth: RequestA
     }
   });
   app.addHook("onSend", async (request, reply, payload) => {
-    reply.header("content-security-policy", panelContentSecurityPolicy);
+    // A served file keeps its stricter, sandboxing policy; everything else gets the panel's.
+    if (reply.getHeader("content-security-policy") !== servedFileContentSecurityPolicy) reply.header("content-security-policy", panelContentSecurityPolicy);
     reply.header("x-content-type-options", "nosniff");
     reply.header("x-frame-options", "DENY");
     reply.header("referrer-policy", "no-referrer");

@@ -24,13 +24,13 @@ function jsonSchema(schema: z.ZodTypeAny, io: "input" | "output"): JsonSchema {
   return replaceErrorCodeEnums(rest) as JsonSchema;
 }
 
-/** Query parameters: one entry per property of the (object) query schema. */
-function parameters(schema: z.ZodTypeAny): JsonSchema[] {
+/** Query (or path) parameters: one entry per property of the (object) schema. */
+function parameters(schema: z.ZodTypeAny, place: "query" | "path" = "query"): JsonSchema[] {
   const object = jsonSchema(schema, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
   return Object.entries(object.properties ?? {}).map(([name, property]) => ({
     name,
-    in: "query",
-    required: (object.required ?? []).includes(name),
+    in: place,
+    required: place === "path" || (object.required ?? []).includes(name),
     schema: property,
   }));
 }
@@ -39,7 +39,9 @@ const commonErrors = ["VALIDATION", "UNAUTHORIZED", "FORBIDDEN_ORIGIN", "FORBIDD
 
 function responses(route: RouteDefinition): Record<string, unknown> {
   const result: Record<string, unknown> = {
-    "200": { description: "OK", content: { "application/json": { schema: jsonSchema(route.reply, "output") } } },
+    "200": route.produces
+      ? { description: "OK: the file", content: Object.fromEntries(route.produces.map((type) => [type, { schema: { type: "string" } }])) }
+      : { description: "OK", content: { "application/json": { schema: jsonSchema(route.reply, "output") } } },
   };
   const codes = [...commonErrors, ...(route.method === "POST" ? ["BAD_JSON", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE"] : []), ...route.errors];
   const byStatus = new Map<number, string[]>();
@@ -56,19 +58,26 @@ function responses(route: RouteDefinition): Record<string, unknown> {
   return result;
 }
 
+/** A Fastify url (`/api/eval/latest/:name`) as an OpenAPI path (`/api/eval/latest/{name}`). */
+export function openApiPath(url: string): string {
+  return url.replace(/:(\w+)/g, "{$1}");
+}
+
 /** The OpenAPI 3.1 document of the gateway, generated from the same schemas that validate requests. */
 export function buildOpenApiDocument(routes: RouteDefinition[], version: string): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
+    const url = openApiPath(route.url);
     const operation: Record<string, unknown> = {
       summary: route.summary,
-      operationId: `${route.method.toLowerCase()}${route.url.replace(/\/api/, "").replace(/[/{}]+(\w)/g, (_m, c: string) => c.toUpperCase())}`,
+      operationId: `${route.method.toLowerCase()}${url.replace(/\/api/, "").replace(/[/{}]+(\w)/g, (_m, c: string) => c.toUpperCase())}`,
       security: [{ bearer: [] }],
       responses: responses(route),
     };
-    if (route.query) operation.parameters = parameters(route.query);
+    const routeParameters = [...(route.params ? parameters(route.params, "path") : []), ...(route.query ? parameters(route.query) : [])];
+    if (routeParameters.length > 0) operation.parameters = routeParameters;
     if (route.body) operation.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(route.body, "input") } } };
-    paths[route.url] = { ...paths[route.url], [route.method.toLowerCase()]: operation };
+    paths[url] = { ...paths[url], [route.method.toLowerCase()]: operation };
   }
   paths["/api/events"] = {
     get: {

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { z } from "zod";
 import type { GatewayBus } from "./gateway-bus.js";
 import type { LoginCodes } from "./login-codes.js";
+import type { EvalReports } from "./eval-reports.js";
 import type { RestorePreviews } from "./restore-previews.js";
 
 export interface RouteContext {
@@ -13,6 +14,16 @@ export interface RouteContext {
   loginCodes: LoginCodes;
   /** A session's stored events up to `lastSeq`, in seq order (`read-session-events.ts`). */
   sessionEvents(session: string, lastSeq: number): Promise<unknown[]>;
+  /** The eval runs under `$AIDE_HOME/eval` (`GET /api/eval/latest`). */
+  evalReports: EvalReports;
+}
+
+/** A route's answer that is a file (served with its media type and a sandboxing CSP), not JSON. */
+export class FileReply {
+  constructor(
+    readonly contentType: string,
+    readonly body: Buffer,
+  ) {}
 }
 
 /** One REST route: its contract schemas (validation and the OpenAPI document) and its handler. */
@@ -22,11 +33,15 @@ export interface RouteDefinition {
   summary: string;
   query?: z.ZodTypeAny;
   body?: z.ZodTypeAny;
+  /** Path parameters (`:name` in the url). */
+  params?: z.ZodTypeAny;
+  /** Media types of a route that answers a file (`FileReply`) instead of JSON. */
+  produces?: string[];
   /** The success body (the `result` of the bus reply). */
   reply: z.ZodTypeAny;
   /** Error codes this route answers besides the ones every route may answer. */
   errors: string[];
-  handle(input: { query: any; body: any }, context: RouteContext): Promise<unknown>;
+  handle(input: { query: any; body: any; params: any }, context: RouteContext): Promise<unknown>;
 }
 
 export function defineRoute(route: RouteDefinition): RouteDefinition {

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { aideError } from "@aide/contracts";
 
 /** Parses a request part with its contract schema; a failure is a VALIDATION error naming the fields. */
-export function validate<S extends z.ZodTypeAny>(schema: S, value: unknown, part: "body" | "query"): z.infer<S> {
+export function validate<S extends z.ZodTypeAny>(schema: S, value: unknown, part: "body" | "query" | "path"): z.infer<S> {
   const parsed = schema.safeParse(value ?? {});
   if (parsed.success) return parsed.data;
   const detail = parsed.error.issues

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildOpenApiDocument } from "../src/openapi.js";
+import { buildOpenApiDocument, openApiPath } from "../src/openapi.js";
 import { gatewayRoutes } from "../src/gateway.js";
 import { startHarness, type Harness } from "./gateway-harness.js";
 
@@ -22,7 +22,7 @@ describe("OpenAPI document", () => {
 
   it("documents every route with its body schema and the error envelope", () => {
     const document = JSON.parse(generated());
-    for (const route of gatewayRoutes()) expect(document.paths[route.url][route.method.toLowerCase()]).toBeDefined();
+    for (const route of gatewayRoutes()) expect(document.paths[openApiPath(route.url)][route.method.toLowerCase()]).toBeDefined();
     const start = document.paths["/api/agent/start"].post;
     expect(start.requestBody.content["application/json"].schema.required).toEqual(expect.arrayContaining(["task", "workspace"]));
     expect(start.responses["409"].description).toContain("ALREADY_RUNNING");
