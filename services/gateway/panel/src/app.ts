@@ -24,6 +24,7 @@ function setState(state: string) {
   const badge = byId("session-state");
   badge.textContent = state;
   badge.setAttribute("data-state", state.split(" ")[0]);
+  byId<HTMLButtonElement>("abort").disabled = ["done", "unverified", "error", "aborted"].includes(state);
 }
 
 function showMode(mode: string) {

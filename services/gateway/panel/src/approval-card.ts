@@ -48,7 +48,7 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
       ? "Approve switching to Act mode (the model may then change files and run commands, each still asked)?"
       : payload.kind === "memory" && payload.memory
         ? `Approve ${payload.memory.action === "forget" ? "forgetting" : "remembering"} a memory (given to later runs)?`
-        : `Approve ${tool}${paths.length ? ": " + paths.join(", ") : command !== undefined ? ": " + command.split("\n")[0].slice(0, 80) : ""}?`;
+        : `Approve ${tool}${command !== undefined ? ": " + command.split("\n")[0].slice(0, 80) : paths.length ? ": " + paths.join(", ") : ""}?`;
   const heading = el("h3", { text: title, attrs: { id: `approval-${approval}-title` } });
   card.setAttribute("aria-labelledby", heading.id);
   card.append(heading);
@@ -116,6 +116,7 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
     settled = true;
     card.classList.remove("pending", "sent");
     card.classList.add("decided");
+    heading.textContent = title.replace(/^Approve /, "Asked to approve ");
     controls.remove();
     card.append(line);
     onDecided();

@@ -1,3 +1,4 @@
+import { countChanges, pathOf, splitFiles } from "./diff-files.js";
 import { el } from "./dom.js";
 import { escapesIn } from "./screen-text.js";
 
@@ -14,35 +15,6 @@ export function preferredLayout(): DiffLayout {
 export interface DiffFlags {
   /** Paths the policy protects (flagged on their file). */
   protectedPaths?: string[];
-}
-
-/** One file's part of a unified diff: from its `diff --git` or `--- ` header to the next. */
-export function splitFiles(diff: string): string[] {
-  const lines = diff.split("\n");
-  const files: string[][] = [];
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index];
-    const starts = line.startsWith("diff --git ") || (line.startsWith("--- ") && lines[index + 1]?.startsWith("+++ ") && !files.at(-1)?.at(-1)?.startsWith("diff --git "));
-    if (starts || files.length === 0) files.push([]);
-    files.at(-1)!.push(line);
-  }
-  return files.map((file) => file.join("\n")).filter((file) => file.trim() !== "");
-}
-
-function pathOf(fileDiff: string): string {
-  const plus = /^\+\+\+ (?:b\/)?(.+)$/m.exec(fileDiff)?.[1];
-  const minus = /^--- (?:a\/)?(.+)$/m.exec(fileDiff)?.[1];
-  return plus && plus !== "/dev/null" ? plus : minus ?? "(diff)";
-}
-
-function counts(fileDiff: string): { added: number; removed: number } {
-  let added = 0;
-  let removed = 0;
-  for (const line of fileDiff.split("\n")) {
-    if (line.startsWith("+") && !line.startsWith("+++ ")) added++;
-    else if (line.startsWith("-") && !line.startsWith("--- ")) removed++;
-  }
-  return { added, removed };
 }
 
 /** A diff without a hunk header is shown as plain lines (diff2html draws only hunks). */
@@ -125,7 +97,7 @@ export function diffView(renderedDiff: string, flags: DiffFlags = {}): HTMLEleme
   const bodies: Array<{ target: HTMLElement; diff: string; details: HTMLDetailsElement }> = [];
   for (const fileDiff of files) {
     const path = pathOf(fileDiff);
-    const { added, removed } = counts(fileDiff);
+    const { added, removed } = countChanges(fileDiff);
     const isProtected = (flags.protectedPaths ?? []).some((p) => p === path || path.startsWith(p.replace(/\/?$/, "/")));
     const escapes = escapesIn(fileDiff);
     const summary = el("summary", {}, [
