@@ -26,7 +26,12 @@ const ChunkSchema = z.object({
     }).partial().nullish(),
     finish_reason: z.string().nullish(),
   })).default([]),
-  usage: z.object({ prompt_tokens: z.number().int().nonnegative(), completion_tokens: z.number().int().nonnegative() }).partial().nullish(),
+  usage: z.object({
+    prompt_tokens: z.number().int().nonnegative(),
+    completion_tokens: z.number().int().nonnegative(),
+    /** OpenAI's (and llama-server's, vLLM's) count of prompt tokens served from the prompt cache. */
+    prompt_tokens_details: z.object({ cached_tokens: z.number().int().nonnegative().nullish() }).partial().nullish(),
+  }).partial().nullish(),
 }).passthrough();
 
 const OllamaLineSchema = z.object({
@@ -50,6 +55,8 @@ interface Accumulated {
   finish?: string;
   promptTokens?: number;
   completionTokens?: number;
+  /** Prompt tokens the server reports it took from its prompt cache (`usage.prompt_tokens_details.cached_tokens`). */
+  cachedTokens?: number;
 }
 
 function finishReason(raw: string | undefined, calls: number): ProviderReply["finish_reason"] {
@@ -173,6 +180,7 @@ export class OpenAiProvider implements Provider<OpenAiSpec> {
       if (chunk.data.usage) {
         acc.promptTokens = chunk.data.usage.prompt_tokens ?? acc.promptTokens;
         acc.completionTokens = chunk.data.usage.completion_tokens ?? acc.completionTokens;
+        acc.cachedTokens = chunk.data.usage.prompt_tokens_details?.cached_tokens ?? acc.cachedTokens;
       }
       for (const choice of chunk.data.choices) {
         const delta = choice.delta ?? {};
@@ -249,6 +257,8 @@ export class OpenAiProvider implements Provider<OpenAiSpec> {
         // Without a usage report the counts are estimates (about 4 characters per token).
         prompt_tokens: acc.promptTokens ?? estimate,
         completion_tokens: acc.completionTokens ?? estimateTokens(acc.text + acc.reasoning),
+        // Only when the server said how many prompt tokens came from its cache (never guessed).
+        ...(acc.cachedTokens !== undefined && acc.promptTokens !== undefined ? { evaluated_prompt_tokens: Math.max(0, acc.promptTokens - acc.cachedTokens) } : {}),
       },
     };
   }

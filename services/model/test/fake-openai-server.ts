@@ -57,6 +57,9 @@ async function openAi(body: any, res: ServerResponse, server: FakeServer): Promi
   switch (body.model) {
     case "plain-model":
       return sse(res, [delta({ role: "assistant", content: "" }), delta({ content: "Hello" }), delta({ content: " world" }), delta({}, "stop"), { choices: [], usage }]);
+    case "cached-model":
+      // A server with a prompt cache reports how many prompt tokens it reused.
+      return sse(res, [delta({ content: "again" }, "stop"), { choices: [], usage: { ...usage, prompt_tokens_details: { cached_tokens: 16 } } }]);
     case "tools-model":
       return sse(res, [
         delta({ role: "assistant", content: "Reading it." }),

@@ -33,6 +33,7 @@ describe("openai provider against a real loopback HTTP server (real bus, real pr
         models: [
           spec("plain", "plain-model", { apiKeyEnv: "TEST_MODEL_KEY" }),
           spec("tools", "tools-model", { nativeTools: true }),
+          spec("cached", "cached-model"),
           spec("deepseek", "deepseek-reasoner", { nativeTools: true, thinking: true, reasoningEffort: "max", keepReasoning: true, flavor: "deepseek" }),
           spec("flaky", "flaky-model"),
           spec("down", "down-model", { maxRetries: 2 }),
@@ -84,6 +85,11 @@ describe("openai provider against a real loopback HTTP server (real bus, real pr
     expect(request.authorization).toBe(`Bearer ${SECRET}`);
     expect(request.body.stream).toBe(true);
     expect(service.logs()).not.toContain(SECRET);
+  });
+
+  it("reports the prompt tokens a server took from its cache as the ones it did not evaluate; none when it does not say", async () => {
+    expect((await chat("cached")).usage).toEqual({ prompt_tokens: 20, completion_tokens: 3, evaluated_prompt_tokens: 4 });
+    expect((await chat("plain")).usage).toEqual({ prompt_tokens: 20, completion_tokens: 3 });
   });
 
   it("assembles native tool calls streamed in fragments", async () => {

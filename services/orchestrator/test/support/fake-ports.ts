@@ -17,11 +17,11 @@ export class ScriptedModel implements ModelPort {
     if (text) onDelta(text);
     return {
       request_id: request.request_id,
-      model: "scripted",
+      model: partial.model ?? "scripted",
       text,
       tool_calls: partial.tool_calls ?? [],
       finish_reason: partial.finish_reason ?? "stop",
-      usage: { prompt_tokens: 10, completion_tokens: 5 },
+      usage: partial.usage ?? { prompt_tokens: 10, completion_tokens: 5 },
       timings: { total_ms: 1 },
     };
   }
