@@ -11,6 +11,8 @@ export async function readSessionEvents(connection: NatsConnection, session: str
   let messages;
   try {
     const consumer = await connection.jetstream().consumers.get(eventStreamName, { filterSubjects: sessionEventFilter(session) });
+    // Nothing stored for the session (yet, or any more): no wait for messages that will not come.
+    if ((await consumer.info()).num_pending === 0) return [];
     messages = await consumer.consume({ max_messages: 512 });
   } catch (error) {
     throw aideError("UNAVAILABLE", { service: "event stream", detail: (error as Error).message });

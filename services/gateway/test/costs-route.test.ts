@@ -55,6 +55,9 @@ describe("GET /api/agent/costs", () => {
     const session = await startSession();
     const empty = await get(`/api/agent/costs?session=${session}`);
     expect(empty.json()).toEqual({ session, last_seq: 0, turns: [], runs: [], totals: { turns: 0, prompt_tokens: 0, completion_tokens: 0, cached_prompt_tokens: 0, model_ms: 0, tool_calls: 0, tool_ms: 0 } });
+    // The status names events the stream does not hold (not yet published, or gone): the figures cover what it holds, at once.
+    h.orchestrator.sessions.get(session)!.last_seq = 7;
+    expect((await get(`/api/agent/costs?session=${session}`)).json()).toMatchObject({ last_seq: 0, turns: [], totals: { turns: 0 } });
     const missing = await get("/api/agent/costs?session=nosuch");
     expect(missing.statusCode).toBe(404);
     expect(missing.json().error.code).toBe("SESSION_NOT_FOUND");
