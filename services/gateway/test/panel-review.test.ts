@@ -314,6 +314,29 @@ describe("the panel for reviewing a run", () => {
     }
   });
 
+  it("a plan-mode run's switch to Act is an approval like any other, pinned and decided in the transcript; the mode follows mode.changed", async () => {
+    const { page, close } = await loggedIn();
+    try {
+      await page.selectOption("#mode", "plan");
+      const session = await startTask(page, "plan first");
+      expect(h.orchestrator.starts.at(-1)).toMatchObject({ mode: "plan" });
+      await expect.poll(() => page.locator("#mode-toggle").textContent()).toBe("Mode: plan");
+      await page.locator("#pinned [data-action=approve]").click();
+      await page.locator('.tool-card[data-call="c1"] .approval-card.decided').waitFor();
+      const approval = await h.orchestrator.requestApproval(session, { tool: "plan_mode_respond", kind: "mode_switch", command: "Switch to Act mode with this plan:\n1. edit src/cart.js\n2. run the tests" });
+      await expect.poll(() => page.locator("#pinned .pinned-title").textContent()).toBe("Approve switching to Act mode (the model may then change files and run commands, each still asked)?");
+      expect(await page.locator(`.approval-card[data-approval="${approval}"] .command`).textContent()).toContain("1. edit src/cart.js");
+      await page.locator("body").focus();
+      await page.keyboard.press("a");
+      await expect.poll(() => h.orchestrator.decisions.filter((d) => d.approval === approval).map((d) => d.decision)).toEqual(["approve"]);
+      await h.orchestrator.publish(session, "mode.changed", { mode: "act" });
+      await expect.poll(() => page.locator("#mode-toggle").textContent()).toBe("Mode: act");
+      expect(await page.locator(".transcript .meta", { hasText: "Mode switched to act" }).count()).toBe(1);
+    } finally {
+      await close();
+    }
+  });
+
   it("at 360 px wide nothing is clipped: no main region scrolls sideways", async () => {
     const { page, close } = await loggedIn({ width: 360, height: 780 });
     try {

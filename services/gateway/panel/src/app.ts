@@ -62,6 +62,8 @@ function openSession(session: string, push = true) {
   byId("compare").hidden = true;
   byId("restore-preview").hidden = true;
   byId("session-header").hidden = false;
+  // The session has the room; "New task" brings the start form back.
+  byId("task-form").hidden = true;
   byId("session-id").textContent = shown(session);
   byId("session-model").textContent = "";
   byId("session-workspace").textContent = "";
@@ -147,6 +149,7 @@ byId("new-task").addEventListener("click", () => {
   current = undefined;
   history.pushState({}, "", "/");
   byId("session-header").hidden = true;
+  byId("task-form").hidden = false;
   byId("transcript").replaceChildren();
   outcome.clear();
   renderPinned([]);

@@ -43,12 +43,14 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
   const hint = payload.model_hint !== undefined ? shown(payload.model_hint) : undefined;
   const tool = shown(payload.tool);
   const escapes = Math.max(Number(payload.escapes?.count ?? 0), escapesIn([tool, ...paths, command ?? "", diff ?? "", hint ?? "", ...((payload.scripts ?? []) as Array<{ text: unknown }>).map((script) => shown(script.text))].join("\n")));
+  // A command's working folder (".") says nothing; a file name (maybe with hidden characters) does.
+  const namedPaths = paths.filter((path) => path !== "." && path !== "");
   const title =
     payload.kind === "mode_switch"
       ? "Approve switching to Act mode (the model may then change files and run commands, each still asked)?"
       : payload.kind === "memory" && payload.memory
         ? `Approve ${payload.memory.action === "forget" ? "forgetting" : "remembering"} a memory (given to later runs)?`
-        : `Approve ${tool}${command !== undefined ? ": " + command.split("\n")[0].slice(0, 80) : paths.length ? ": " + paths.join(", ") : ""}?`;
+        : `Approve ${tool}${command !== undefined ? ": " + command.split("\n")[0].slice(0, 80) : ""}${namedPaths.length ? (command !== undefined ? " — " : ": ") + namedPaths.join(", ") : ""}?`;
   const heading = el("h3", { text: title, attrs: { id: `approval-${approval}-title` } });
   card.setAttribute("aria-labelledby", heading.id);
   card.append(heading);

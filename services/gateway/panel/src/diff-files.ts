@@ -5,7 +5,7 @@ const separator = (line: string) => /^(Index: |={5,}$)/.test(line);
 /**
  * One file's part of a unified diff: from its `diff --git` or `--- ` header to the next. The
  * `Index: …` / `====` lines some diff tools print before a file are dropped (hunk lines always start
- * with a space, `+`, `-` or `\\`, so they never look like one); a text with no header is one part.
+ * with a space, `+`, `-` or `\`, so they never look like one); a text with no header is one part.
  */
 export function splitFiles(diff: string): string[] {
   const lines = diff.split("\n");

@@ -10,10 +10,16 @@ export interface ToolCard {
   completed(event: AgentEvent): void;
 }
 
+/** A write body or patch the bus replaced by its size and digest. */
+function digest(value: unknown): string | undefined {
+  const v = value as { bytes?: unknown; sha256?: unknown } | null;
+  return v && typeof v === "object" && typeof v.bytes === "number" && typeof v.sha256 === "string" ? `(${v.bytes} bytes, sha256 ${v.sha256.slice(0, 12)}…)` : undefined;
+}
+
 /** Arguments as `name: value` lines, rendered for the screen (bodies are already digests on the bus). */
 function argumentLines(args: Record<string, unknown>): string {
   return Object.entries(args)
-    .map(([name, value]) => `${name}: ${typeof value === "string" ? value : JSON.stringify(value)}`)
+    .map(([name, value]) => `${name}: ${typeof value === "string" ? value : digest(value) ?? JSON.stringify(value)}`)
     .join("\n");
 }
 
