@@ -107,6 +107,8 @@ export const RunOutcomeSummarySchema = z.object({
   result: z.string().optional(),
   /** For `error`: the catalog code (ITERATION_LIMIT, MODEL_FAILED, …) and message of `run.failed`. */
   error: z.object({ code: z.string(), message: z.string() }).optional(),
+  /** For `unverified`: what the evidence gate found missing (as `completion.unverified` said). */
+  missing: z.array(z.string()).optional(),
 });
 export type RunOutcomeSummary = z.infer<typeof RunOutcomeSummarySchema>;
 

@@ -148,6 +148,7 @@ export class Orchestrator {
     record.result = undefined;
     record.failure = undefined;
     record.evidence = undefined;
+    record.evidence_missing = undefined;
     record.batch = [];
     settlePendingAtRunEnd(record, this.seams.now());
     record.tool_log = [];
@@ -208,6 +209,7 @@ export class Orchestrator {
         record.state = outcome.kind;
         record.result = outcome.result;
         record.evidence = outcome.kind === "done" ? outcome.evidence : [];
+        record.evidence_missing = outcome.kind === "unverified" ? outcome.missing : undefined;
         await runtime.emit("run.completed", {
           state: outcome.kind,
           result: outcome.result,

@@ -13,11 +13,18 @@ describe.skipIf(skipReason !== "")(`the session list's fields and filters${skipR
   let stack: Stack;
   let done = "";
   let failed = "";
+  let unverified = "";
   beforeAll(async () => {
     stack = await startStack([{ text: call.write("notes/a.txt", "hello") }, { text: call.read("notes/a.txt") }, { text: call.complete("wrote notes/a.txt") }], {
       orchestratorEnv: { AIDE_UNSANDBOXED_SERVICES: "1" },
-      models: { looper: [{ text: call.read("package.json") }, { text: call.read("package.json") }] },
+      models: {
+        looper: [{ text: call.read("package.json") }, { text: call.read("package.json") }],
+        claimer: [{ text: call.complete("Done") }, { text: call.complete("Really done") }, { text: call.complete("Trust me") }],
+      },
     });
+    const claimed = await stack.command("start", { task: "Create hello.txt containing hi", workspace: stack.workspace, model: "claimer" });
+    unverified = claimed.result.session;
+    await stack.terminal(unverified);
     const first = await stack.command("start", {
       task: "Create notes/a.txt\nwith the word hello in it, and nothing else",
       workspace: stack.workspace,
@@ -56,20 +63,30 @@ describe.skipIf(skipReason !== "")(`the session list's fields and filters${skipR
     expect(status.evidence).toBeUndefined();
   });
 
+  it("an unverified run: what the evidence gate found missing, as completion.unverified said", async () => {
+    const verdict = stack.events.find((e) => e.session === unverified && e.type === "completion.unverified");
+    if (verdict?.type !== "completion.unverified") throw new Error("no completion.unverified");
+    expect(verdict.payload.missing.length).toBeGreaterThan(0);
+    const status = (await stack.command("status", { session: unverified })).result;
+    expect(status).toMatchObject({ state: "unverified", model: "claimer", outcome: { state: "unverified", missing: verdict.payload.missing, result: verdict.payload.result } });
+  });
+
   it("filters by state, workspace and text; pages newest first with the total", async () => {
     const all = (await stack.command("sessions", {})).result;
-    expect(all.sessions.map((s: { id: string }) => s.id)).toEqual([failed, done]);
-    expect(all.total).toBe(2);
+    expect(all.sessions.map((s: { id: string }) => s.id)).toEqual([failed, done, unverified]);
+    expect(all.total).toBe(3);
     const ids = async (body: unknown) => ((await stack.command("sessions", body)).result.sessions as Array<{ id: string }>).map((s) => s.id);
     expect(await ids({ state: "error" })).toEqual([failed]);
     expect(await ids({ state: "running" })).toEqual([]);
-    expect(await ids({ workspace: stack.workspace })).toEqual([failed, done]);
+    expect(await ids({ workspace: stack.workspace })).toEqual([failed, done, unverified]);
+    expect(await ids({ state: "unverified" })).toEqual([unverified]);
     expect(await ids({ workspace: "/elsewhere" })).toEqual([]);
     expect(await ids({ query: "NOTES/A" })).toEqual([done]);
     expect(await ids({ query: failed.slice(0, 8) })).toEqual([failed]);
     const page2 = (await stack.command("sessions", { limit: 1, offset: 1 })).result;
-    expect(page2).toMatchObject({ total: 2, sessions: [{ id: done }] });
-    expect((await stack.command("sessions", { offset: 5 })).result).toEqual({ sessions: [], total: 2 });
+    expect(page2).toMatchObject({ total: 3, sessions: [{ id: done }] });
+    expect(page2.sessions).toHaveLength(1);
+    expect((await stack.command("sessions", { offset: 5 })).result).toEqual({ sessions: [], total: 3 });
     expect(await stack.command("sessions", { state: "finished" })).toMatchObject({ ok: false, error: { code: "VALIDATION" } });
     expect(stack.invalidEvents).toEqual([]);
   });

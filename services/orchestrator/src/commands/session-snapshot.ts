@@ -11,8 +11,9 @@ export function taskTitle(task: string): string {
 function outcomeOf(record: SessionRecord): RunOutcomeSummary | undefined {
   switch (record.state) {
     case "done":
+      return { state: "done", ...(record.result === undefined ? {} : { result: record.result }) };
     case "unverified":
-      return { state: record.state, ...(record.result === undefined ? {} : { result: record.result }) };
+      return { state: "unverified", ...(record.result === undefined ? {} : { result: record.result }), ...(record.evidence_missing ? { missing: record.evidence_missing } : {}) };
     case "error":
       return { state: "error", ...(record.failure ? { result: record.failure.message, error: record.failure } : record.result === undefined ? {} : { result: record.result }) };
     case "aborted":

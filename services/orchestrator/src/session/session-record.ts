@@ -113,6 +113,8 @@ export const SessionRecordSchema = z.object({
   failure: z.object({ code: z.string(), message: z.string() }).optional(),
   /** The evidence of the last run that ended `done` (what `run.completed` carried). */
   evidence: z.array(z.string()).optional(),
+  /** What the evidence gate found missing when the last run ended `unverified`. */
+  evidence_missing: z.array(z.string()).optional(),
   auto_approve: AutoApproveSchema,
   /** The current run's approval timeout (`approval_timeout_seconds` of its start); absent, the orchestrator's default. */
   approval_timeout_ms: z.number().int().positive().optional(),
