@@ -337,6 +337,53 @@ describe("the panel for reviewing a run", () => {
     }
   });
 
+  it("an unverified run is amber and says what was not verified; a different look from done and failed", async () => {
+    const { page, close } = await loggedIn();
+    try {
+      const session = await startTask(page, "unverified claim");
+      await h.orchestrator.publish(session, "completion.unverified", { missing: ["a passing test run after the last edit"], result: "Fixed it" });
+      await h.orchestrator.publish(session, "run.completed", { state: "unverified", result: "Fixed it", iterations: 3, files_changed: ["src/cart.js"], commands_run: 0, checkpoints: [], automation_writes: [], evidence: [] });
+      const banner = page.locator("#outcome.unverified");
+      await banner.waitFor();
+      expect(await banner.locator("h2").textContent()).toBe("⚠ Unverified: Fixed it");
+      expect(await banner.textContent()).toContain("Not verifieda passing test run after the last edit");
+      expect(await banner.textContent()).toContain("Files changedsrc/cart.js");
+      const colours = await page.evaluate(() => getComputedStyle(document.getElementById("outcome")!).borderTopColor);
+      expect(colours).toBe("rgb(224, 168, 0)");
+      expect(await page.locator("#session-state").textContent()).toBe("unverified");
+    } finally {
+      await close();
+    }
+  });
+
+  it("an edit's card shows the new problems its diagnostics found under the diff, and its result collapsed", async () => {
+    const { page, close } = await loggedIn();
+    try {
+      const session = await startTask(page, "diagnostics");
+      const approval = await h.orchestrator.requestApproval(session, { call_id: "e1", tool: "replace_in_file", args: { path: "src/ids.ts" }, diff: "--- a/src/ids.ts\n+++ b/src/ids.ts\n@@ -1 +1 @@\n-export const id: string = 'a';\n+export const id: number = 'a';\n", paths: ["src/ids.ts"] });
+      await page.locator(`.approval-card.pending[data-approval="${approval}"]`).waitFor();
+      await h.orchestrator.publish(session, "approval.decided", { approval, decision: "approve" });
+      await h.orchestrator.publish(session, "tool.completed", {
+        call_id: "e1", tool: "replace_in_file", args: { path: "src/ids.ts" }, is_error: false, summary: "Edited src/ids.ts: 1 block(s) applied.", duration_ms: 12,
+        metadata: { diagnostics: { source: "typescript", new_problems: 1, files: { "src/ids.ts": 1 } } },
+        output_preview: "Edited src/ids.ts: 1 block(s) applied.\nsrc/ids.ts:1:14 - error TS2322: Type 'string' is not assignable to type 'number'.", output_lines: 2,
+      });
+      const card = page.locator('.tool-card[data-call="e1"]');
+      const problems = card.locator(".problems.some");
+      await problems.waitFor();
+      expect(await problems.getAttribute("data-new-problems")).toBe("1");
+      expect(await problems.textContent()).toBe("⚠ 1 new problem (typescript)src/ids.ts: 1");
+      // In order: the approval with its diff, then the result, then the problems.
+      const order = await card.evaluate((element) => [...element.querySelectorAll(".approval-card, .result, .problems")].map((node) => node.className.split(" ")[0]));
+      expect(order).toEqual(["approval-card", "result", "problems"]);
+      expect(await card.locator(".result").getAttribute("open")).toBeNull();
+      await card.locator(".result summary").click();
+      expect(await card.locator(".result .output").textContent()).toContain("error TS2322");
+    } finally {
+      await close();
+    }
+  });
+
   it("at 360 px wide nothing is clipped: no main region scrolls sideways", async () => {
     const { page, close } = await loggedIn({ width: 360, height: 780 });
     try {
