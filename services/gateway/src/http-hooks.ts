@@ -10,6 +10,12 @@ import { servedFileContentSecurityPolicy } from "./served-file-policy.js";
 const pathOf = (url: string) => url.split("?")[0];
 
 /**
+ * The panel's pages check their credential themselves (the login link's code, or the session
+ * cookie; without one they answer the HTML login note, 401): `/` and a session's address `/s/<id>`.
+ */
+const selfAuthenticatingPage = (method: string, path: string) => method === "GET" && (path === "/" || /^\/s\/[^/]+$/.test(path));
+
+/**
  * The checks and headers every HTTP request gets: Host/Origin, credential and rate limit (see
  * request-auth.ts), JSON-only POST bodies, security headers, the error envelope. Request lines are
  * logged by path only: a query string could hold a login token.
@@ -17,8 +23,8 @@ const pathOf = (url: string) => url.split("?")[0];
 export function installHttpHooks(app: FastifyInstance, options: { auth: RequestAuth; originPolicy: OriginPolicy; logger: Logger }): void {
   const { auth, originPolicy, logger } = options;
   app.addHook("onRequest", async (request, reply) => {
-    // The login link is the one route that authenticates itself (the token in the query, once).
-    if (request.method === "GET" && pathOf(request.url) === "/") {
+    // The login link authenticates itself (the token in the query, once); the pages check the cookie.
+    if (selfAuthenticatingPage(request.method, pathOf(request.url))) {
       const originError = originPolicy.check({ host: request.headers.host, origin: request.headers.origin });
       if (originError) throw originError;
       return;

@@ -113,6 +113,29 @@ describe("REST security", () => {
     const evilLogin = await h.gateway.app.inject({ method: "GET", url: `/?token=${h.token}`, headers: { ...host, origin: "https://evil.example" } });
     expect(evilLogin.statusCode).toBe(403);
   });
+
+  it("a session's address /s/<id> without a cookie answers the login note (HTML 401), never JSON; Host and Origin are still checked", async () => {
+    const host = { host: `127.0.0.1:${h.port}` };
+    const bare = await h.gateway.app.inject({ method: "GET", url: `/s/${session}`, headers: host });
+    expect(bare.statusCode).toBe(401);
+    expect(bare.headers["content-type"]).toContain("text/html");
+    expect(bare.body).toContain("aide open");
+    // A token in its query is no login: only `/` redeems one.
+    const withToken = await h.gateway.app.inject({ method: "GET", url: `/s/${session}?token=${h.token}`, headers: host });
+    expect(withToken.statusCode).toBe(401);
+    expect(withToken.headers["set-cookie"]).toBeUndefined();
+    expect((await h.gateway.app.inject({ method: "GET", url: `/s/${session}`, headers: { host: "evil.example" } })).statusCode).toBe(403);
+    expect((await h.gateway.app.inject({ method: "GET", url: `/s/${session}`, headers: { ...host, origin: "https://evil.example" } })).statusCode).toBe(403);
+    // Deeper paths are not pages: the usual credential check.
+    const deeper = await h.gateway.app.inject({ method: "GET", url: `/s/${session}/x`, headers: host });
+    expect(deeper.statusCode).toBe(401);
+    expect(deeper.json().error.code).toBe("UNAUTHORIZED");
+    const login = await h.gateway.app.inject({ method: "GET", url: `/?token=${h.token}`, headers: host });
+    const cookie = String(login.headers["set-cookie"]).split(";")[0];
+    const page = await h.gateway.app.inject({ method: "GET", url: `/s/${session}`, headers: { ...host, cookie } });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers["content-type"]).toContain("text/html");
+  });
 });
 
 describe("WebSocket upgrade security (checked before the handshake)", () => {
