@@ -384,6 +384,34 @@ describe("the panel for reviewing a run", () => {
     }
   });
 
+  it("an auto-approved edit (no approval, no diff on the bus) offers the diff between the checkpoints around it", async () => {
+    const { page, close } = await loggedIn();
+    const asked: Array<Record<string, unknown>> = [];
+    const tap = h.tester.subscribe("agent.checkpoints.diff");
+    void (async () => {
+      for await (const message of tap) asked.push(JSON.parse(new TextDecoder().decode(message.data)));
+    })();
+    try {
+      const session = await startTask(page, "auto-approved edit");
+      await h.orchestrator.publish(session, "tool.started", { call_id: "auto1", tool: "write_file", args: { path: "README.md" } });
+      await h.orchestrator.publish(session, "checkpoint.created", { checkpoint: fakeCheckpoint, label: "before write_file", files_changed: 0, duration_ms: 1 });
+      await h.orchestrator.publish(session, "tool.completed", { call_id: "auto1", tool: "write_file", args: { path: "README.md" }, is_error: false, summary: "wrote README.md", duration_ms: 2, metadata: { files: [{ path: "README.md", created: false, bytes: 9 }] } });
+      await h.orchestrator.publish(session, "checkpoint.created", { checkpoint: fakeCheckpoint2, label: "after write_file", files_changed: 1, duration_ms: 1 });
+      const card = page.locator('.tool-card[data-call="auto1"]');
+      const offer = card.locator('[data-action="call-diff"]');
+      await offer.waitFor();
+      expect(await offer.textContent()).toBe(`Show the changes (checkpoint ${fakeCheckpoint.slice(0, 8)} → ${fakeCheckpoint2.slice(0, 8)})`);
+      await offer.click();
+      await card.locator('.diff-file[data-path="README.md"] .d2h-ins').first().waitFor();
+      expect(asked.at(-1)).toMatchObject({ from: fakeCheckpoint, to: fakeCheckpoint2 });
+      // The approved call c1 had its diff in its approval: no offer there.
+      expect(await page.locator('.tool-card[data-call="c1"] [data-action="call-diff"]').count()).toBe(0);
+    } finally {
+      tap.unsubscribe();
+      await close();
+    }
+  });
+
   it("at 360 px wide nothing is clipped: no main region scrolls sideways", async () => {
     const { page, close } = await loggedIn({ width: 360, height: 780 });
     try {

@@ -26,30 +26,35 @@ export function fillComparePickers(checkpoints: Checkpoint[]): void {
   byId("compare-form").hidden = checkpoints.length === 0;
 }
 
+/** The diff between two checkpoints (or one and the working tree) as the panel's diff view, with what it could not show listed. */
+export async function checkpointDiff(session: string, from: string, to: string): Promise<HTMLElement> {
+  const query = `/api/checkpoints/diff?session=${encodeURIComponent(session)}&from=${from}${to === workingTree ? "" : `&to=${to}`}`;
+  const result = await api<{ files: FileDiff[]; omitted?: number }>("GET", query);
+  const text = result.files.filter((f) => f.diff !== undefined && !f.binary).map((f) => shown(f.diff).replace(/\n?$/, "\n")).join("");
+  const notes = result.files
+    .filter((f) => f.binary || f.truncated || f.diff === undefined)
+    .map((f) => el("li", { text: `${shown(f.path)} (${f.status}${f.binary ? ", binary" : ""}${f.truncated ? ", diff cut to fit" : ""})` }));
+  if (result.omitted) notes.push(el("li", { text: `${result.omitted} more changed files left out (too large to send)` }));
+  return el("div", { className: "checkpoint-diff", attrs: { "data-files": String(result.files.length) } }, [
+    ...(result.files.length === 0 ? [el("p", { text: "No changes." })] : []),
+    ...(text ? [diffView(text)] : []),
+    ...(notes.length ? [el("ul", { className: "compare-notes" }, notes)] : []),
+  ]);
+}
+
 /**
  * Compares two checkpoints, or a checkpoint and the working tree (`GET /api/checkpoints/diff`), in
  * the panel's one diff view; binary, truncated and omitted files are said, not hidden.
  */
 export async function compareCheckpoints(session: string, from: string, to: string): Promise<void> {
   const view = byId("compare");
-  const query = `/api/checkpoints/diff?session=${encodeURIComponent(session)}&from=${from}${to === workingTree ? "" : `&to=${to}`}`;
   const title = `Changes from ${from.slice(0, 8)} to ${to === workingTree ? "the working tree" : to.slice(0, 8)}`;
   view.hidden = false;
   view.replaceChildren(el("p", { text: `${title}: loading…` }));
   try {
-    const result = await api<{ files: FileDiff[]; omitted?: number }>("GET", query);
-    const text = result.files.filter((f) => f.diff !== undefined && !f.binary).map((f) => shown(f.diff).replace(/\n?$/, "\n")).join("");
-    const notes = result.files
-      .filter((f) => f.binary || f.truncated || f.diff === undefined)
-      .map((f) => el("li", { text: `${shown(f.path)} (${f.status}${f.binary ? ", binary" : ""}${f.truncated ? ", diff cut to fit" : ""})` }));
-    if (result.omitted) notes.push(el("li", { text: `${result.omitted} more changed files left out (too large to send)` }));
+    const diff = await checkpointDiff(session, from, to);
     const close = el("button", { text: "Close", attrs: { type: "button", "data-action": "close-compare" }, onClick: () => ((view.hidden = true), view.replaceChildren()) });
-    view.replaceChildren(
-      el("div", { className: "compare-head" }, [el("h2", { text: `${title} · ${result.files.length} files` }), close]),
-      ...(result.files.length === 0 ? [el("p", { text: "No changes." })] : []),
-      ...(text ? [diffView(text)] : []),
-      ...(notes.length ? [el("ul", { className: "compare-notes" }, notes)] : []),
-    );
+    view.replaceChildren(el("div", { className: "compare-head" }, [el("h2", { text: `${title} · ${diff.dataset.files} files` }), close]), diff);
     view.scrollIntoView({ block: "start" });
   } catch (error) {
     view.replaceChildren(el("p", { className: "error", text: `${title}: ${shown((error as Error).message)}` }));

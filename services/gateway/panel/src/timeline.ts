@@ -39,6 +39,8 @@ async function showPreview(session: string, checkpoint: Checkpoint, preview: HTM
     ...section("Modified", result.plan.modified),
     ...section("Removed (created since)", result.plan.created_since),
     ...section("Brought back (deleted since)", result.plan.deleted_since),
+    el("button", { text: "Show what it undoes", attrs: { type: "button", "data-action": "preview-diff", title: "The diff from this checkpoint to the working tree" }, onClick: () => void compareCheckpoints(session, checkpoint.id, "working-tree") }),
+    " ",
     el("button", {
       className: "danger",
       text: "Confirm restore",

@@ -8,6 +8,13 @@ export interface ToolCard {
   started(event: AgentEvent): void;
   attachApproval(card: ApprovalCard, args: unknown): void;
   completed(event: AgentEvent): void;
+  /** Whether the card already shows the call's diff (its approval had one). */
+  hasDiff(): boolean;
+  /**
+   * A call that changed files without a diff on screen (auto-approved): offers the diff between
+   * the checkpoints around it, fetched on demand (`load`).
+   */
+  offerDiff(from: string, to: string, load: () => Promise<HTMLElement>): void;
 }
 
 /** A write body or patch the bus replaced by its size and digest. */
@@ -49,7 +56,8 @@ export function toolCard(callId: string, tool: string): ToolCard {
   const args = el("pre", { className: "tool-args" });
   const approvalSlot = el("div", { className: "tool-approval" });
   const resultSlot = el("div", { className: "tool-result" });
-  const element = el("li", { className: "tool-card", attrs: { "data-call": callId, "data-tool": tool } }, [head, args, approvalSlot, resultSlot]);
+  const diffSlot = el("div", { className: "tool-diff" });
+  const element = el("li", { className: "tool-card", attrs: { "data-call": callId, "data-tool": tool } }, [head, args, approvalSlot, diffSlot, resultSlot]);
   const setArgs = (value: unknown) => {
     if (!value || typeof value !== "object" || Object.keys(value).length === 0) return;
     const text = shown(argumentLines(value as Record<string, unknown>));
@@ -58,6 +66,26 @@ export function toolCard(callId: string, tool: string): ToolCard {
   };
   return {
     element,
+    hasDiff: () => approvalSlot.querySelector(".diff-view, .diff") !== null || diffSlot.childElementCount > 0,
+    offerDiff(from, to, load) {
+      if (diffSlot.childElementCount > 0) return;
+      const status = el("span", { className: "meta" });
+      const button = el("button", {
+        text: `Show the changes (checkpoint ${from.slice(0, 8)} → ${to.slice(0, 8)})`,
+        attrs: { type: "button", "data-action": "call-diff", title: "The diff between the checkpoints taken around this call (a call running at the same time would show too)" },
+        onClick: async () => {
+          button.disabled = true;
+          status.textContent = " loading…";
+          try {
+            diffSlot.replaceChildren(await load());
+          } catch (error) {
+            button.disabled = false;
+            status.textContent = ` ${shown((error as Error).message)}`;
+          }
+        },
+      });
+      diffSlot.replaceChildren(el("p", { className: "call-diff-offer" }, [button, status]));
+    },
     started(event) {
       setArgs(event.payload.args);
     },

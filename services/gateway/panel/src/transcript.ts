@@ -1,5 +1,6 @@
 import type { AgentEvent } from "./api.js";
 import { approvalCard, type ApprovalCard } from "./approval-card.js";
+import { checkpointDiff } from "./checkpoint-compare.js";
 import { byId, el } from "./dom.js";
 import { proseOnly } from "./prose-only.js";
 import { withoutImages } from "./remote-images.js";
@@ -35,6 +36,9 @@ export function createTranscript(session: string, hooks: TranscriptHooks) {
   const cards = new Map<string, ToolCard>();
   const approvals = new Map<string, ApprovalCard>();
   const pending: ApprovalCard[] = [];
+  /** The latest checkpoint, and the calls that changed files with no diff shown, waiting for the checkpoint after them. */
+  let lastCheckpoint: string | undefined;
+  const awaitingAfter: Array<{ card: ToolCard; before: string }> = [];
   const add = (className: string, text: string) => {
     textEntry = undefined;
     const entry = el("li", { className });
@@ -95,8 +99,13 @@ export function createTranscript(session: string, hooks: TranscriptHooks) {
           return;
         case "tool.started":
           return cardFor(String(p.call_id), String(p.tool)).started(event);
-        case "tool.completed":
-          return cardFor(String(p.call_id), String(p.tool)).completed(event);
+        case "tool.completed": {
+          const card = cardFor(String(p.call_id), String(p.tool));
+          card.completed(event);
+          const changed = Array.isArray(p.metadata?.files) && p.metadata.files.length > 0;
+          if (!p.is_error && changed && lastCheckpoint && !card.hasDiff()) awaitingAfter.push({ card, before: lastCheckpoint });
+          return;
+        }
         case "approval.requested":
           return requestApproval(event);
         case "approval.decided": {
@@ -115,8 +124,12 @@ export function createTranscript(session: string, hooks: TranscriptHooks) {
           return void add("plan", (p.items ?? []).map((item: { step: string; status: string }) => `${item.status === "completed" ? "☑" : item.status === "in_progress" ? "▶" : "☐"} ${item.step}`).join("\n"));
         case "completion.rejected":
           return void add("warn", `Completion not accepted yet: missing ${(p.missing ?? []).join(", ")}`);
-        case "checkpoint.created":
-          return void add("checkpoint", `● checkpoint ${String(p.checkpoint).slice(0, 10)} (${p.label})`);
+        case "checkpoint.created": {
+          const after = String(p.checkpoint);
+          for (const { card, before } of awaitingAfter.splice(0)) card.offerDiff(before, after, () => checkpointDiff(session, before, after));
+          lastCheckpoint = after;
+          return void add("checkpoint", `● checkpoint ${after.slice(0, 10)} (${p.label})`);
+        }
         case "checkpoint.restored":
           return void add("checkpoint", `↺ restored ${String(p.checkpoint).slice(0, 10)}`);
         case "run.completed":
