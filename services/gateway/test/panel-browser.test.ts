@@ -281,6 +281,14 @@ describe("the web panel on the real stack (aide up: orchestrator, tools, checkpo
       expect(readFileSync(join(workspace, "src", "cart.js"), "utf8")).toContain("item.price * item.quantity");
       await page.locator(".transcript .done").waitFor();
       await page.locator("#outcome.done").waitFor();
+      // The panel's token figures, summed from the live events, equal the gateway's sums over the stored events.
+      const sessionId = (await page.locator("#session-id").textContent()) as string;
+      const server = await page.evaluate(async (id) => (await fetch(`/api/agent/costs?session=${id}`)).json(), sessionId);
+      const rows = await page.locator("#costs-table tr.turn").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.map((cells) => cells.slice(0, 3))).toEqual(
+        server.turns.map((t: Record<string, number | undefined>) => [String(t.prompt_tokens), t.cached_prompt_tokens === undefined ? "—" : String(t.cached_prompt_tokens), String(t.completion_tokens)]),
+      );
       await page.screenshot({ path: screenshotPath("panel-real-run.png"), fullPage: true });
 
       // The first checkpoint was taken before any change: restoring it brings the file back.

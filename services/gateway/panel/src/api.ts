@@ -32,7 +32,7 @@ export interface Snapshot {
   run_started_at?: string;
   run_ended_at?: string;
   duration_ms?: number;
-  outcome?: { state: string; result?: string; error?: { code: string; message: string } };
+  outcome?: { state: string; result?: string; error?: { code: string; message: string }; missing?: string[] };
   files_changed?: string[];
   approvals_pending: Array<{ id: string }>;
 }

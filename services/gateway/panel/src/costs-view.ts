@@ -1,5 +1,5 @@
 import { byId, el } from "./dom.js";
-import { totals, type TurnCost } from "./run-costs.js";
+import { cachedText, totals, type TurnCost } from "./run-costs.js";
 import { shown } from "./screen-text.js";
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
@@ -18,7 +18,7 @@ export function createCostsView() {
   let width = 0;
   const row = (cells: string[], className = "") => el("tr", { className }, cells.map((text, index) => el(index === 0 ? "th" : "td", { text, attrs: index === 0 ? { scope: "row" } : {} })));
   const drawChart = (turns: TurnCost[]) => {
-    const data = [turns.map((_t, index) => index + 1), turns.map((t) => t.prompt), turns.map((t) => t.completion), turns.map((t) => t.cached)];
+    const data = [turns.map((_t, index) => index + 1), turns.map((t) => t.prompt), turns.map((t) => t.completion), turns.map((t) => t.cached ?? null)];
     const nextWidth = Math.max(240, Math.min(720, chartBox.clientWidth || 480));
     if (chart && nextWidth === width) return chart.setData(data);
     chart?.destroy();
@@ -50,7 +50,7 @@ export function createCostsView() {
     },
     render(turns: TurnCost[]) {
       const all = totals(turns);
-      summary.textContent = `${all.prompt} prompt (${all.cached} cached) + ${all.completion} completion tokens · model ${seconds(all.modelMs)} · tools ${seconds(all.toolMs)} · ${turns.length} turns`;
+      summary.textContent = `${all.prompt} prompt (${all.cached === undefined ? "cache not reported" : `${all.cached} cached`}) + ${all.completion} completion tokens · model ${seconds(all.modelMs)} · tools ${seconds(all.toolMs)} · ${turns.length} turns`;
       summary.setAttribute("data-prompt", String(all.prompt));
       summary.setAttribute("data-completion", String(all.completion));
       const head = el("thead", {}, [el("tr", {}, ["turn", "prompt", "cached", "completion", "model time", "tool time", "tools"].map((text) => el("th", { text, attrs: { scope: "col" } })))]);
@@ -59,12 +59,12 @@ export function createCostsView() {
       for (const run of runs) {
         const ofRun = turns.filter((t) => t.run === run);
         for (const t of ofRun) {
-          const line = row([`${t.turn}`, `${t.prompt}`, `${t.cached}`, `${t.completion}`, seconds(t.modelMs), seconds(t.toolMs), `${t.tools}`], "turn");
+          const line = row([`${t.turn}`, `${t.prompt}`, cachedText(t.cached), `${t.completion}`, seconds(t.modelMs), seconds(t.toolMs), `${t.tools}`], "turn");
           line.setAttribute("data-request", t.request);
           body.append(line);
         }
         const sum = totals(ofRun);
-        body.append(row([`run ${shown(run).slice(0, 12)}`, `${sum.prompt}`, `${sum.cached}`, `${sum.completion}`, seconds(sum.modelMs), seconds(sum.toolMs), `${sum.tools}`], "run-total"));
+        body.append(row([`run ${shown(run).slice(0, 12)}`, `${sum.prompt}`, cachedText(sum.cached), `${sum.completion}`, seconds(sum.modelMs), seconds(sum.toolMs), `${sum.tools}`], "run-total"));
       }
       table.replaceChildren(head, body);
       if (turns.length > 0 && section.open) drawChart(turns);

@@ -7,7 +7,8 @@ export interface TurnCost {
   model: string;
   prompt: number;
   completion: number;
-  cached: number;
+  /** Absent when the provider did not say (not the same as none reused). */
+  cached?: number;
   modelMs: number;
   toolMs: number;
   tools: number;
@@ -28,7 +29,7 @@ export function createRunCosts() {
     const id = String(event.payload.request_id);
     let turn = byRequest.get(id);
     if (!turn) {
-      turn = { run: String(event.run ?? ""), turn: turns.filter((t) => t.run === String(event.run ?? "")).length + 1, request: id, model: "", prompt: 0, completion: 0, cached: 0, modelMs: 0, toolMs: 0, tools: 0 };
+      turn = { run: String(event.run ?? ""), turn: turns.filter((t) => t.run === String(event.run ?? "")).length + 1, request: id, model: "", prompt: 0, completion: 0, modelMs: 0, toolMs: 0, tools: 0 };
       byRequest.set(id, turn);
       turns.push(turn);
     }
@@ -51,7 +52,7 @@ export function createRunCosts() {
         if (p.model) last.model = String(p.model);
         last.prompt = Number(p.prompt_tokens ?? 0);
         last.completion = Number(p.completion_tokens ?? 0);
-        last.cached = Number(p.cached_prompt_tokens ?? 0);
+        last.cached = typeof p.cached_prompt_tokens === "number" ? p.cached_prompt_tokens : undefined;
         last.modelMs = Number(p.duration_ms ?? 0);
         return true;
       }
@@ -72,8 +73,14 @@ export function createRunCosts() {
 }
 
 export function totals(turns: TurnCost[]): Omit<TurnCost, "run" | "turn" | "request" | "model"> {
+  const reported = turns.filter((t) => t.cached !== undefined);
   return turns.reduce(
-    (sum, t) => ({ prompt: sum.prompt + t.prompt, completion: sum.completion + t.completion, cached: sum.cached + t.cached, modelMs: sum.modelMs + t.modelMs, toolMs: sum.toolMs + t.toolMs, tools: sum.tools + t.tools }),
-    { prompt: 0, completion: 0, cached: 0, modelMs: 0, toolMs: 0, tools: 0 },
+    (sum, t) => ({ ...sum, prompt: sum.prompt + t.prompt, completion: sum.completion + t.completion, modelMs: sum.modelMs + t.modelMs, toolMs: sum.toolMs + t.toolMs, tools: sum.tools + t.tools }),
+    { prompt: 0, completion: 0, cached: reported.length ? reported.reduce((n, t) => n + (t.cached ?? 0), 0) : undefined, modelMs: 0, toolMs: 0, tools: 0 },
   );
+}
+
+/** A cached-prompt figure: "—" when the provider never said. */
+export function cachedText(cached: number | undefined): string {
+  return cached === undefined ? "—" : String(cached);
 }

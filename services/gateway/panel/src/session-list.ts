@@ -50,6 +50,7 @@ export function createSessionList(open: (session: string) => void) {
             el("span", { className: "duration", text: duration(took), attrs: { title: active.has(s.state) ? "running for" : "took" } }),
           ]),
           ...(failure ? [el("div", { className: "session-error", text: `${shown(failure.code)}: ${shown(failure.message)}` })] : []),
+          ...(s.outcome?.missing?.length ? [el("div", { className: "session-missing", text: `not verified: ${s.outcome.missing.map(shown).join("; ")}` })] : []),
         ]);
         item.querySelector("a")!.addEventListener("click", (event) => {
           event.preventDefault();
