@@ -5,6 +5,8 @@ import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { repoRoot } from "../../../tests/helpers/service-process.js";
+import { renderForScreen } from "@aide/contracts";
+import { hostileStrings, rawControlPattern } from "../../../contracts/test/hostile-strings.js";
 import { fakeCheckpoint, fakeCheckpoint2 } from "./fake-orchestrator.js";
 import { startHarness, until, type Harness } from "./gateway-harness.js";
 
@@ -197,6 +199,27 @@ describe("the panel for reviewing a run", () => {
       expect(await file.locator("tr.escape-line").count()).toBeGreaterThan(0);
       expect(await file.locator(".d2h-ins .d2h-code-line-ctn").textContent()).toContain("⟨U+202E⟩");
       expect(await file.locator("mark.escape-token").allTextContents()).toEqual(["⟨U+202E⟩"]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("the hostile catalog inside a real hunk goes through diff2html and highlight.js as visible tokens only", async () => {
+    const { page, close } = await loggedIn();
+    try {
+      const session = await startTask(page, "hostile hunk");
+      const lines = hostileStrings.map((entry) => entry.text.split("\n")[0]);
+      const approval = await h.orchestrator.requestApproval(session, {
+        diff: `--- a/src/notes.js\n+++ b/src/notes.js\n@@ -1,1 +1,${lines.length + 1} @@\n const a = 1;\n${lines.map((line) => `+const s = "${line}";`).join("\n")}\n`,
+        paths: ["src/notes.js"],
+      });
+      const file = page.locator(`.approval-card[data-approval="${approval}"] .diff-file[data-path="src/notes.js"]`);
+      await file.locator(".d2h-ins").first().waitFor();
+      const added = (await file.locator(".d2h-ins .d2h-code-line-ctn").allTextContents()).join("\n");
+      expect(added).not.toMatch(rawControlPattern);
+      for (const [index, entry] of hostileStrings.entries()) expect(added, entry.name).toContain(renderForScreen(lines[index]));
+      expect(await file.locator("mark.escape-token").count()).toBeGreaterThan(0);
+      expect(await file.locator("summary .flag.escapes").count()).toBe(1);
     } finally {
       await close();
     }
