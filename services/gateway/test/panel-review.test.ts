@@ -313,6 +313,7 @@ describe("the panel for reviewing a run", () => {
       expect(await banner.locator("h2").textContent()).toBe("✘ Failed: ITERATION_LIMIT");
       expect(await banner.locator(".outcome-message").textContent()).toBe("The run reached its limit of 1 iterations");
       expect(await page.locator(".approval-card.decided .decision").textContent()).toMatch(/^Timed out \(denied\) at /);
+      expect(await page.locator('.tool-card[data-call="c1"] .tool-status').textContent()).toBe("not run (approval timed out)");
       const item = page.locator(`#sessions li[data-session="${session}"]`);
       await expect.poll(() => item.locator(".session-error").textContent()).toBe("ITERATION_LIMIT: The run reached its limit of 1 iterations");
       expect(await item.locator(".session-link").textContent()).toBe("Fix the cart");

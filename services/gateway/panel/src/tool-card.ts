@@ -8,6 +8,8 @@ export interface ToolCard {
   started(event: AgentEvent): void;
   attachApproval(card: ApprovalCard, args: unknown): void;
   completed(event: AgentEvent): void;
+  /** Its approval was decided: a call that will not run says so (until a result says otherwise). */
+  decided(decision: string): void;
   /** Whether the card already shows the call's diff (its approval had one). */
   hasDiff(): boolean;
   /**
@@ -85,6 +87,12 @@ export function toolCard(callId: string, tool: string): ToolCard {
         },
       });
       diffSlot.replaceChildren(el("p", { className: "call-diff-offer" }, [button, status]));
+    },
+    decided(decision) {
+      if (resultSlot.childElementCount > 0) return;
+      const notRun: Record<string, string> = { reject: "not run (rejected)", abort: "not run (run aborted)", timeout: "not run (approval timed out)" };
+      status.textContent = notRun[decision] ?? "approved, running";
+      if (notRun[decision]) element.classList.add("not-run");
     },
     started(event) {
       setArgs(event.payload.args);

@@ -35,6 +35,7 @@ export function createTranscript(session: string, hooks: TranscriptHooks) {
   let textEntry: { requestId: string; element: HTMLElement; raw: string } | undefined;
   const cards = new Map<string, ToolCard>();
   const approvals = new Map<string, ApprovalCard>();
+  const callOfApproval = new Map<string, ToolCard>();
   const pending: ApprovalCard[] = [];
   /** The latest checkpoint, and the calls that changed files with no diff shown, waiting for the checkpoint after them. */
   let lastCheckpoint: string | undefined;
@@ -65,7 +66,11 @@ export function createTranscript(session: string, hooks: TranscriptHooks) {
     if (p.kind && p.kind !== "tool" && !p.call_id) {
       const entry = el("li", { className: "approval-entry" }, [card.element]);
       list.append(entry);
-    } else cardFor(String(p.call_id ?? id), String(p.tool ?? p.kind ?? "approval")).attachApproval(card, p.args);
+    } else {
+      const toolCard = cardFor(String(p.call_id ?? id), String(p.tool ?? p.kind ?? "approval"));
+      toolCard.attachApproval(card, p.args);
+      callOfApproval.set(id, toolCard);
+    }
     pending.push(card);
     hooks.onPendingChange();
   };
@@ -112,6 +117,7 @@ export function createTranscript(session: string, hooks: TranscriptHooks) {
           const card = approvals.get(String(p.approval));
           if (card) {
             card.decided(event);
+            callOfApproval.get(String(p.approval))?.decided(String(p.decision));
             const index = pending.indexOf(card);
             if (index >= 0) pending.splice(index, 1);
             hooks.onPendingChange();
