@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,6 +20,8 @@ import { startHarness, until, type Harness } from "./gateway-harness.js";
 const chromiumPath = "/usr/bin/chromium";
 let h: Harness;
 let browser: Browser;
+/** `$AIDE_HOME/eval` for the gateway: empty until a test writes a report. */
+const evalDir = join(mkdtempSync(join(tmpdir(), "aide-panel-eval-")), "eval");
 
 /** Screenshots go to bench/results only when asked (AIDE_PANEL_SCREENSHOTS=1): a test run must not modify tracked files. */
 function screenshotPath(name: string): string {
@@ -30,7 +32,8 @@ function screenshotPath(name: string): string {
 
 beforeAll(async () => {
   if (!existsSync(chromiumPath)) throw new Error("Debian's chromium is missing: apt-get install -y chromium");
-  h = await startHarness({ listen: true });
+  mkdirSync(evalDir, { recursive: true });
+  h = await startHarness({ listen: true, evalDir });
   browser = await chromium.launch({
     executablePath: chromiumPath,
     headless: true,
@@ -40,6 +43,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await h?.stop();
+  rmSync(join(evalDir, ".."), { recursive: true, force: true });
 });
 
 async function loggedIn(viewport = { width: 1440, height: 900 }): Promise<{ page: Page; problems: string[]; close(): Promise<void> }> {
@@ -432,6 +436,28 @@ describe("the panel for reviewing a run", () => {
       expect(await page.locator('.tool-card[data-call="c1"] [data-action="call-diff"]').count()).toBe(0);
     } finally {
       tap.unsubscribe();
+      await close();
+    }
+  });
+
+  it("the latest eval report on request: what to run while there is none, then its scores, chart and page", async () => {
+    const { page, close } = await loggedIn();
+    try {
+      const section = page.locator("#eval");
+      await section.locator("summary").click();
+      await expect.poll(() => page.locator("#eval-body").textContent()).toContain("aide eval");
+      const run = join(evalDir, "run-2026-12-01T14-00-00-000Z");
+      mkdirSync(run, { recursive: true });
+      writeFileSync(join(run, "report.json"), JSON.stringify({ models: [{ model: "luna", attempts: 20, passed: 13, false_done: 2 }] }));
+      writeFileSync(join(run, "pass-vs-time.svg"), '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#2456d6"/></svg>');
+      writeFileSync(join(run, "report.html"), "<p>report</p>");
+      await section.locator("summary").click();
+      await section.locator("summary").click();
+      await page.locator("#eval .eval-scores li").waitFor();
+      expect(await page.locator("#eval .eval-scores li").textContent()).toBe("luna: 13/20 passed · 2 false done");
+      expect(await page.locator("#eval .eval-link").getAttribute("href")).toBe("/api/eval/latest/report.html");
+      await expect.poll(() => page.locator("#eval .eval-chart").evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBe(40);
+    } finally {
       await close();
     }
   });

@@ -5,6 +5,7 @@ import { byId } from "./dom.js";
 import { followEvents } from "./event-socket.js";
 import { installKeyboard } from "./keyboard.js";
 import { loadModelPicker } from "./model-picker.js";
+import { installEvalSummary } from "./eval-summary.js";
 import { createOutcomeBanner } from "./outcome-banner.js";
 import { renderPinned } from "./pinned-approvals.js";
 import { createRunCosts } from "./run-costs.js";
@@ -168,6 +169,7 @@ window.addEventListener("popstate", () => {
 });
 
 void refreshHealth();
+installEvalSummary();
 void sessions.refresh().catch(() => undefined);
 void loadModelPicker().catch((error) => (byId("model-profile").textContent = shown(`models: ${(error as Error).message}`)));
 const linked = sessionInAddress();
