@@ -144,6 +144,20 @@ describe("the panel for reviewing a run", () => {
       await until(() => seen.find((d) => d.approval === second), "the keyboard approval");
       expect(seen.find((d) => d.approval === second)).toMatchObject({ decision: "approve" });
       expect(h.orchestrator.decisions.filter((d) => d.session === session).map((d) => [d.decision, d.accepted])).toEqual([["reject", true], ["approve", true]]);
+
+      // Without shortcuts: Tab reaches the pinned Approve button (a real button), Enter presses it.
+      const third = await h.orchestrator.requestApproval(session, { tool: "run_command", command: "npm run lint" });
+      await expect.poll(() => page.locator("#pinned .pinned-title").textContent()).toBe("Approve run_command: npm run lint?");
+      await page.locator("body").focus();
+      let reached = false;
+      for (let presses = 0; presses < 60 && !reached; presses++) {
+        await page.keyboard.press("Tab");
+        reached = await page.evaluate(() => document.activeElement?.matches("#pinned [data-action=approve]") ?? false);
+      }
+      expect(reached).toBe(true);
+      await page.keyboard.press("Enter");
+      await until(() => seen.find((d) => d.approval === third), "the Tab + Enter approval");
+      expect(seen.find((d) => d.approval === third)).toMatchObject({ decision: "approve" });
     } finally {
       tap.unsubscribe();
       await close();
