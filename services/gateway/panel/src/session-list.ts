@@ -23,6 +23,7 @@ export function createSessionList(open: (session: string) => void) {
   const textFilter = byId<HTMLInputElement>("filter-text");
   let sessions: Snapshot[] = [];
   let total = 0;
+  let limit = 100;
   let current: string | undefined;
   const knownWorkspaces = new Set<string>();
   const matches = (s: Snapshot) => {
@@ -60,6 +61,9 @@ export function createSessionList(open: (session: string) => void) {
       }),
     );
     byId("sessions-count").textContent = `${shownSessions.length} of ${Math.max(total, sessions.length)}`;
+    if (total > sessions.length && limit < 500) {
+      list.append(el("li", { className: "more" }, [el("button", { text: `Show more (${total - sessions.length} older)`, attrs: { type: "button", "data-action": "more-sessions" }, onClick: () => ((limit = Math.min(500, limit + 100)), void refreshList().catch(() => undefined)) })]));
+    }
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const refilter = () => {
@@ -71,7 +75,7 @@ export function createSessionList(open: (session: string) => void) {
   textFilter.addEventListener("input", refilter);
   /** The filters go to the orchestrator (`state`, `workspace`, `query`), and apply here too. */
   async function refreshList(): Promise<Snapshot[]> {
-    const query = new URLSearchParams({ limit: "100" });
+    const query = new URLSearchParams({ limit: String(limit) });
     if (stateFilter.value && stateFilter.value !== "active") query.set("state", stateFilter.value);
     if (workspaceFilter.value) query.set("workspace", workspaceFilter.value);
     if (textFilter.value.trim()) query.set("query", textFilter.value.trim().slice(0, 200));
