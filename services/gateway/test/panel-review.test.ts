@@ -190,6 +190,16 @@ describe("the panel for reviewing a run", () => {
       const right = await cart.locator(".d2h-file-side-diff").nth(1).locator(".d2h-code-side-linenumber").allTextContents();
       expect(left.map((n) => n.trim()).filter(Boolean)).toEqual(["1", "2", "3"]);
       expect(right.map((n) => n.trim()).filter(Boolean)).toEqual(["1", "2", "3"]);
+      // Nothing clipped: the long changed line wraps, its word change is inside its side, and the two sides' rows line up.
+      const fit = await cart.evaluate((file) => {
+        const [left, right] = [...file.querySelectorAll(".d2h-file-side-diff")] as HTMLElement[];
+        const ins = right.querySelector("ins") as HTMLElement;
+        const rows = (side: HTMLElement) => [...side.querySelectorAll("tr")].map((row) => Math.round(row.getBoundingClientRect().top));
+        return { inside: ins.getBoundingClientRect().right <= right.getBoundingClientRect().right + 1, scrolls: right.scrollWidth > right.clientWidth, left: rows(left), right: rows(right) };
+      });
+      expect(fit.inside).toBe(true);
+      expect(fit.scrolls).toBe(false);
+      expect(fit.left).toEqual(fit.right);
       await large.locator("summary").click();
       await large.locator(".d2h-file-side-diff").first().waitFor();
       await page.screenshot({ path: screenshotPath("side-by-side"), fullPage: false });

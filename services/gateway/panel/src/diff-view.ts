@@ -60,6 +60,32 @@ function flagEscapes(root: HTMLElement): number {
   return lines;
 }
 
+/**
+ * Side by side, long lines wrap (nothing clipped); the two sides are separate tables, so each row
+ * pair is given the height of the taller one, again whenever the view's width changes.
+ */
+function alignSides(target: HTMLElement): void {
+  const [left, right] = [...target.querySelectorAll<HTMLElement>(".d2h-file-side-diff")];
+  if (!left || !right) return;
+  const align = () => {
+    const a = [...left.querySelectorAll<HTMLTableRowElement>("tr")];
+    const b = [...right.querySelectorAll<HTMLTableRowElement>("tr")];
+    for (const row of [...a, ...b]) row.style.height = "";
+    const heights = a.map((row, index) => Math.max(row.getBoundingClientRect().height, b[index]?.getBoundingClientRect().height ?? 0));
+    a.forEach((row, index) => {
+      row.style.height = `${heights[index]}px`;
+      if (b[index]) b[index].style.height = `${heights[index]}px`;
+    });
+  };
+  align();
+  let width = target.clientWidth;
+  new ResizeObserver(() => {
+    if (target.clientWidth === width) return;
+    width = target.clientWidth;
+    align();
+  }).observe(target);
+}
+
 /** Draws one file with diff2html (line numbers, highlighting by file type, word-level changes). */
 function drawFile(target: HTMLElement, fileDiff: string, layout: DiffLayout): void {
   target.replaceChildren();
@@ -81,6 +107,7 @@ function drawFile(target: HTMLElement, fileDiff: string, layout: DiffLayout): vo
     colorScheme: "light",
   }).draw();
   flagEscapes(target);
+  if (layout === "side-by-side") alignSides(target);
 }
 
 /**
