@@ -136,6 +136,14 @@ export function createTranscript(session: string, hooks: TranscriptHooks) {
           lastCheckpoint = after;
           return void add("checkpoint", `● checkpoint ${after.slice(0, 10)} (${p.label})`);
         }
+        case "checkpoint.failed":
+          return void add("fail", `⚠ No checkpoint could be taken: ${p.error?.code}: ${p.error?.message}`);
+        case "context.built":
+          return p.compacted ? void add("meta", `Context compacted (${p.dropped} messages dropped, ${p.messages} kept)`) : undefined;
+        case "agent.spawned":
+          return void add("meta", `↳ sub-agent ${p.role} (${p.write ? "may write" : "read-only"}): ${p.task}`);
+        case "agent.completed":
+          return void add(p.state === "done" ? "ok" : "fail", `↲ sub-agent ${p.state}: ${p.result}`);
         case "checkpoint.restored":
           return void add("checkpoint", `↺ restored ${String(p.checkpoint).slice(0, 10)}`);
         case "run.completed":
