@@ -393,6 +393,9 @@ describe("the panel for reviewing a run", () => {
     const { page, close } = await loggedIn();
     try {
       const session = await startTask(page, "unverified claim");
+      await h.orchestrator.publish(session, "checkpoint.failed", { error: { code: "DISK_FULL", message: "No space left for the checkpoint" } });
+      await h.orchestrator.publish(session, "agent.spawned", { child_run: "r-child", role: "explorer", task: "find the cart tests", write: false });
+      await h.orchestrator.publish(session, "agent.completed", { child_run: "r-child", state: "done", result: "test/cart.test.js" });
       await h.orchestrator.publish(session, "completion.unverified", { missing: ["a passing test run after the last edit"], result: "Fixed it" });
       await h.orchestrator.publish(session, "run.completed", { state: "unverified", result: "Fixed it", iterations: 3, files_changed: ["src/cart.js"], commands_run: 0, checkpoints: [], automation_writes: [], evidence: [] });
       const banner = page.locator("#outcome.unverified");
@@ -403,6 +406,10 @@ describe("the panel for reviewing a run", () => {
       const colours = await page.evaluate(() => getComputedStyle(document.getElementById("outcome")!).borderTopColor);
       expect(colours).toBe("rgb(224, 168, 0)");
       expect(await page.locator("#session-state").textContent()).toBe("unverified");
+      const transcript = (await page.locator("#transcript").textContent()) as string;
+      expect(transcript).toContain("⚠ No checkpoint could be taken: DISK_FULL: No space left for the checkpoint");
+      expect(transcript).toContain("↳ sub-agent explorer (read-only): find the cart tests");
+      expect(transcript).toContain("↲ sub-agent done: test/cart.test.js");
     } finally {
       await close();
     }
