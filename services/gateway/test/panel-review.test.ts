@@ -493,6 +493,29 @@ describe("the panel for reviewing a run", () => {
     }
   });
 
+  it("restores files only, after the preview for that mode, as Cline's Restore Files does", async () => {
+    const { page, close } = await loggedIn();
+    const asked: Array<Record<string, unknown>> = [];
+    const tap = h.tester.subscribe("agent.cmd.restore");
+    void (async () => {
+      for await (const message of tap) asked.push(JSON.parse(new TextDecoder().decode(message.data)));
+    })();
+    try {
+      const session = await startTask(page, "restore files only");
+      await page.locator(`#timeline li[data-checkpoint="${fakeCheckpoint}"] [data-action="preview"]`).click();
+      await page.locator("#restore-preview").getByText("README.md").waitFor();
+      await page.selectOption('#restore-preview [data-action="restore-mode"]', "files");
+      await expect.poll(() => asked.map((body) => [body.mode, body.dry_run])).toEqual([["files_and_task", true], ["files", true]]);
+      await expect.poll(() => page.locator('#restore-preview [data-action="restore-mode"]').inputValue()).toBe("files");
+      await page.click('#restore-preview [data-action="confirm-restore"]');
+      await expect.poll(() => page.locator(".restore-status").textContent()).toContain("Restored");
+      expect(asked.at(-1)).toMatchObject({ session, checkpoint: fakeCheckpoint, mode: "files", dry_run: false });
+    } finally {
+      tap.unsubscribe();
+      await close();
+    }
+  });
+
   it("at 360 px wide nothing is clipped: no main region scrolls sideways", async () => {
     const { page, close } = await loggedIn({ width: 360, height: 780 });
     try {
