@@ -69,7 +69,8 @@ export function createEvalReports(evalDir: string | undefined): EvalReports {
     latest() {
       const { run, folder, written } = latestRun();
       const path = join(folder, "report.json");
-      if ((statOf(path)?.size ?? 0) > maxReportBytes) throw aideError("INTERNAL", { detail: `${run}/report.json is larger than ${maxReportBytes} bytes` });
+      const size = statOf(path)?.size ?? 0;
+      if (size > maxReportBytes) throw notFound(`the latest eval run ${run} has a report.json of ${size} bytes, over the ${maxReportBytes} the gateway serves; open it from ${folder}`);
       let report: unknown;
       try {
         report = JSON.parse(readFileSync(path, "utf8"));
