@@ -33,6 +33,8 @@ export interface FakeOrchestrator {
 export const fakeDiff = "--- a/README.md\n+++ b/README.md\n@@ -1,2 +1,2 @@\n # sample\n-old line\n+new line\n";
 export const fakeCheckpoint = "a".repeat(40);
 export const fakeCheckpoint2 = "b".repeat(40);
+/** Diffs from this checkpoint come back cut, as the checkpoints service cuts an oversized one. */
+export const fakeCheckpointCut = "c".repeat(40);
 
 export async function ensureEventStream(connection: NatsConnection): Promise<void> {
   const manager = await connection.jetstreamManager();
@@ -211,7 +213,11 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
         ],
       },
     }),
-    "agent.checkpoints.diff": async () => ({ ok: true, result: { files: [{ path: "README.md", status: "modified", binary: false, diff: fakeDiff }] } }),
+    "agent.checkpoints.diff": async (body) =>
+      body.from === fakeCheckpointCut
+        ? // What the checkpoints service sends when a file's diff is over its per-file limit: cut on a byte boundary.
+          { ok: true, result: { files: [{ path: "big.txt", status: "added", binary: false, diff: "--- /dev/null\n+++ b/big.txt\n@@ -0,0 +1,3 @@\n+line 1\n+line 2\n+li", truncated: true }, { path: "huge.bin.txt", status: "modified", binary: false, truncated: true }], omitted: 2 } }
+        : { ok: true, result: { files: [{ path: "README.md", status: "modified", binary: false, diff: fakeDiff }] } },
     "agent.model.list": async () => ({ ok: true, result: { models: [], default: "stories260K" } }),
   };
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fakeCheckpoint, fakeDiff } from "./fake-orchestrator.js";
+import { truncationMarker } from "../src/mark-truncated-diff.js";
+import { fakeCheckpoint, fakeCheckpointCut, fakeDiff } from "./fake-orchestrator.js";
 import { startHarness, until, type Harness } from "./gateway-harness.js";
 
 let h: Harness;
@@ -108,6 +109,14 @@ describe("checkpoint routes", () => {
     const good = await inject("GET", `/api/checkpoints/diff?session=${session}&from=${fakeCheckpoint}`);
     expect(good.json().files[0]).toMatchObject({ path: "README.md", diff: fakeDiff });
     expect((await inject("GET", `/api/checkpoints/diff?session=${session}&from=abc`)).json().error.code).toBe("VALIDATION");
+  });
+
+  it("GET /api/checkpoints/diff: a cut diff ends on its last whole line and a marker line; the flags and the omitted count stay", async () => {
+    const cut = (await inject("GET", `/api/checkpoints/diff?session=${session}&from=${fakeCheckpointCut}&to=${fakeCheckpoint}`)).json();
+    expect(cut.omitted).toBe(2);
+    expect(cut.files[0]).toEqual({ path: "big.txt", status: "added", binary: false, truncated: true, diff: `--- /dev/null\n+++ b/big.txt\n@@ -0,0 +1,3 @@\n+line 1\n+line 2\n${truncationMarker}\n` });
+    expect(truncationMarker.startsWith("\\ ")).toBe(true);
+    expect(cut.files[1]).toEqual({ path: "huge.bin.txt", status: "modified", binary: false, truncated: true });
   });
 
   it("POST /api/checkpoints/restore: confirm without preview is refused; preview then confirm applies", async () => {

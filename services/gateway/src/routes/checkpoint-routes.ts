@@ -10,6 +10,7 @@ import {
   subjects,
 } from "@aide/contracts";
 import type { GatewayBus } from "../gateway-bus.js";
+import { markTruncatedDiff } from "../mark-truncated-diff.js";
 import { defineRoute, resultOf, type RouteDefinition } from "../route-definition.js";
 
 /** The checkpoints service is keyed by workspace; the session's snapshot names it. */
@@ -35,14 +36,15 @@ export function checkpointRoutes(): RouteDefinition[] {
     defineRoute({
       method: "GET",
       url: "/api/checkpoints/diff",
-      summary: "The diff between two checkpoints, or from one to the working tree",
+      summary: "The diff between two checkpoints, or from one to the working tree (a cut file diff ends with a `\\ aide:` marker line and truncated: true)",
       query: CheckpointDiffQuerySchema,
       reply: resultOf(CheckpointDiffReplySchema),
       errors: ["SESSION_NOT_FOUND", "CHECKPOINT_NOT_FOUND"],
       async handle({ query }, { bus }) {
         const workspace = await workspaceOf(bus, query.session);
         const request = query.to === undefined ? { workspace, from: query.from } : { workspace, from: query.from, to: query.to };
-        return bus.request(subjects.checkpoints.diff, request, CheckpointDiffReplySchema);
+        const result = await bus.request(subjects.checkpoints.diff, request, CheckpointDiffReplySchema);
+        return { ...result, files: result.files.map(markTruncatedDiff) };
       },
     }),
     defineRoute({
