@@ -66,6 +66,7 @@ export async function emitResponded(context: RunContext, turn: ModelTurn, prose:
       prompt_tokens: reply.usage.prompt_tokens,
       completion_tokens: reply.usage.completion_tokens,
       duration_ms: Math.round(turn.waitedMs * 1000) / 1000,
+      ...(reply.usage.evaluated_prompt_tokens !== undefined ? { evaluated_prompt_tokens: reply.usage.evaluated_prompt_tokens } : {}),
     },
     context.depth,
     context.run,
