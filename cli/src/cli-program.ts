@@ -178,6 +178,7 @@ export function createProgram(exit: ExitCodeSink): Command {
     .option("--repeat <k>", "attempts per task, model and arm", "1")
     .option("--parallel <n>", "attempts at once", "2")
     .option("--budget <seconds>", "wall-clock budget of one attempt", "600")
+    .option("--max-iterations <n>", "iteration budget of one attempt (default: the model's)")
     .option("--tasks-dir <dir>", "another task suite (default: eval/tasks of this install)")
     .option("--out <dir>", "where results go (default: $AIDE_HOME/eval/<run>)")
     .action(async (values: import("./commands/eval.js").EvalRunFlags) => report(await (await import("./commands/eval.js")).evalRun(values)));

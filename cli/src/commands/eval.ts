@@ -22,6 +22,7 @@ export interface EvalRunFlags {
   repeat?: string;
   parallel?: string;
   budget?: string;
+  maxIterations?: string;
   tasksDir?: string;
   out?: string;
 }
@@ -36,13 +37,15 @@ function positiveInteger(value: string | undefined, fallback: number, name: stri
 export async function evalRun(flags: EvalRunFlags): Promise<number> {
   const home = aideHome();
   const models = flags.model.split(",").map((model) => model.trim()).filter(Boolean);
-  let repeat: number, parallel: number, budgetSeconds: number, arms: EvalArm[];
+  let repeat: number, parallel: number, budgetSeconds: number, arms: EvalArm[], maxIterations: number | undefined;
   try {
     if (models.length === 0) throw new EvalTaskError("--model names at least one model id");
     repeat = positiveInteger(flags.repeat, 1, "repeat");
     parallel = positiveInteger(flags.parallel, 2, "parallel");
     budgetSeconds = positiveInteger(flags.budget, 600, "budget");
     arms = parseArms(flags.arm ?? []);
+    maxIterations = flags.maxIterations === undefined ? undefined : positiveInteger(flags.maxIterations, 25, "max-iterations");
+    if (maxIterations !== undefined && maxIterations > 200) throw new EvalTaskError("--max-iterations is at most 200");
   } catch (error) {
     if (!(error instanceof EvalTaskError || error instanceof ArmSyntaxError)) throw error;
     process.stderr.write(`aide eval: ${error.message}\n`);
@@ -68,6 +71,7 @@ export async function evalRun(flags: EvalRunFlags): Promise<number> {
       repeat,
       parallel,
       budgetMs: budgetSeconds * 1000,
+      ...(maxIterations !== undefined ? { maxIterations } : {}),
       out,
       run,
       hidden: [home.root],

@@ -35,6 +35,8 @@ export interface EvalRunOptions {
   parallel: number;
   /** Wall-clock budget of one attempt's session. */
   budgetMs: number;
+  /** Iteration budget of one attempt's run (the start's `max_iterations`); absent, the model's or the orchestrator's. */
+  maxIterations?: number;
   out: string;
   run: string;
   /** Folders a hidden check must not see. */
@@ -80,6 +82,7 @@ async function attempt(task: EvalTask, model: string, arm: EvalArm | undefined, 
     model,
     ...(arm ? { experiment: arm.settings } : {}),
     budgetMs: options.budgetMs,
+    ...(options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {}),
     eventsFile,
   });
   const wallMs = performance.now() - started;

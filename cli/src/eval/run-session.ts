@@ -44,6 +44,7 @@ export interface SessionInput {
   model: string;
   experiment?: ExperimentSettings;
   budgetMs: number;
+  maxIterations?: number;
   /** How long an aborted run may take to publish its end. */
   abortGraceMs?: number;
   eventsFile: string;
@@ -65,6 +66,7 @@ export async function runSession(input: SessionInput): Promise<SessionOutput> {
       model: input.model,
       auto_approve: evalApprovalPolicy(),
       ...(input.experiment ? { experiment: input.experiment } : {}),
+      ...(input.maxIterations !== undefined ? { max_iterations: input.maxIterations } : {}),
     });
   } catch (error) {
     output.error = error instanceof GatewayError ? { code: error.code, message: error.message } : { code: "INTERNAL", message: (error as Error).message };
