@@ -6,7 +6,7 @@
  * check in its sandbox) against the session's own time inside the stack (first to terminal event).
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadEvalTasks, runEval, scoreVariants, startStack, writeReport, type AttemptRecord } from "@aide/cli/eval";
 import type { EvalTask } from "@aide/contracts";
@@ -55,12 +55,13 @@ async function main() {
   const stack = await startStack({ workspace: join(home, "eval"), env });
   const parallel = Number(process.env.BENCH_PARALLEL ?? 2);
   let records: AttemptRecord[];
+  const loadAtStart = Math.round(loadavg()[0] * 100) / 100;
   const started = performance.now();
   try {
     records = await runEval({
       tasksDir, select: [], models: [], modelsFor: (task) => [`oracle-${task.id}`], connection: stack.connection, repeat: 1, parallel, budgetMs: 180_000,
       out: join(home, "eval", "bench"), run: "bench", hidden: [home], nodePath: join(repoRoot, "node_modules"),
-      onAttempt: (r) => process.stderr.write(`${r.check_passed ? "pass" : "FAIL"} ${r.task} ${r.outcome} wall ${r.wall_ms} ms, session ${r.session_ms} ms, check ${r.check_ms} ms\n`),
+      onAttempt: (r) => process.stderr.write(`${r.check_passed ? "pass" : "FAIL"} ${r.task} ${r.outcome}${r.code ? ` ${r.code}` : ""} wall ${r.wall_ms} ms, session ${r.session_ms} ms, check ${r.check_ms} ms\n`),
     });
   } finally {
     await stack.stop();
@@ -88,7 +89,8 @@ async function main() {
     wall_ms_total: Math.round(totalMs),
     report_ms: Math.round(reportMs),
     runner: "sessions started and followed in the runner's process through the gateway (one long-lived stack); before: one `aide run --json` process per attempt",
-    per_task: records.map((r) => ({ task: r.task, outcome: r.outcome, check_passed: r.check_passed, wall_ms: r.wall_ms, session_ms: r.session_ms, check_ms: r.check_ms })),
+    per_task: records.map((r) => ({ task: r.task, outcome: r.outcome, ...(r.code ? { code: r.code } : {}), check_passed: r.check_passed, wall_ms: r.wall_ms, session_ms: r.session_ms, check_ms: r.check_ms })),
+    load_average_1m_at_start: loadAtStart,
     anchor: "the sum of the sessions' own time inside the stack (first to terminal event)",
   };
   process.stderr.write(`${JSON.stringify({ ...figures, per_task: undefined })}\n`);
