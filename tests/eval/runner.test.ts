@@ -27,9 +27,14 @@ describe("aide eval run over the real stack", () => {
   let common: Omit<EvalRunOptions, "select" | "models" | "out" | "run">;
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), "aide-eval-home-"));
+    // A model that takes 60 s for its first reply: the attempt's budget ends it.
+    writeFileSync(join(home, "slow.json"), JSON.stringify({ replies: [{ text: "<read_file>\n<path>src/range.js</path>\n</read_file>", delay_ms: 60_000 }] }));
     writeFileSync(join(home, "models.json"), JSON.stringify({
       default: "range-oracle",
-      models: ["range-oracle", "range-wrong", "port-oracle"].map((id) => ({ id, provider: "scripted", transcript: join(transcripts, `${id}.json`) })),
+      models: [
+        ...["range-oracle", "range-wrong", "port-oracle"].map((id) => ({ id, provider: "scripted", transcript: join(transcripts, `${id}.json`) })),
+        { id: "slow", provider: "scripted", transcript: join(home, "slow.json") },
+      ],
     }));
     stack = await startStackProcess({ aideHome: home, args: ["--workspace", join(home, "eval")] });
     common = {
@@ -104,6 +109,13 @@ describe("aide eval run over the real stack", () => {
     expect(json.comparisons).toHaveLength(1);
     expect(report.comparisons[0]).toMatchObject({ a: "range-oracle / full", b: "range-oracle / lean", pairs: 1, significant: false });
     expect(readFileSync(join(out, "report.md"), "utf8")).toContain("range-oracle / full vs range-oracle / lean (1 paired attempts)");
+  });
+
+  it("aborts a session past its budget: the attempt is aborted, its check still runs and fails", async () => {
+    const out = join(home, "eval", "run-budget");
+    const [record] = await runEval({ ...common, budgetMs: 2_000, out, run: "run-budget", select: ["js-range-off-by-one"], models: ["slow"] });
+    expect(record).toMatchObject({ outcome: "aborted", check_passed: false });
+    expect(readEvents(join(out, record.events)).at(-1).type).toBe("run.cancelled");
   });
 
   it("refuses an unknown setting or value at the start, with VALIDATION naming it", async () => {
