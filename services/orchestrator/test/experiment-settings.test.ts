@@ -46,7 +46,7 @@ describe("experiment settings of a run", () => {
     expect(plain.events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { scheduler: "safe-parallel-v1", edit_format: "routed-v1" } });
   });
 
-  it("a call to an edit tool the format does not offer is refused, not run", async () => {
+  it("a call to an edit tool the format does not offer is refused, not run; the rules name the one offered", async () => {
     const h = harness([call.write("b.txt", "beta"), call.complete("tried")]);
     const session = await h.start("Create b.txt", { experiment: { edit_format: "search-replace" }, auto_approve: { edits: true, commands: [] } });
     await h.finished(session);
@@ -54,6 +54,10 @@ describe("experiment settings of a run", () => {
     expect(completed.payload).toMatchObject({ is_error: true });
     expect(String(completed.payload.summary)).toContain("TOOL_NOT_OFFERED");
     expect(h.tools.files.has("b.txt")).toBe(false);
+    // The full tier's rules name the one edit tool offered, and how it creates a file.
+    const system = h.model.requests[0].messages[0].content;
+    expect(system).toContain("Edit with replace_in_file (SEARCH/REPLACE blocks: SEARCH copied exactly from the file, small blocks, first match only; an empty SEARCH creates a new file).");
+    expect(system).not.toContain("or write_file");
   });
 
   it("the drop policy never asks the model for a summary; the default compacts once", async () => {
