@@ -2,13 +2,13 @@
  * npm run bench:eval — the eval runner's own overhead. A scripted oracle per task (built here from
  * the task's reference solution: read, write the solution's files, read them back, complete; for a
  * question, read and answer) runs over the whole suite through the real stack, as `aide eval run`
- * does. Per task: the runner's wall time (spawning `aide run --json`, copying the project, the hidden
+ * does. Per task: the runner's wall time (starting and following the session through the gateway, copying the project, the hidden
  * check in its sandbox) against the session's own time inside the stack (first to terminal event).
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadEvalTasks, runEval, scoreModels, startStack, type AttemptRecord } from "@aide/cli/eval";
+import { loadEvalTasks, runEval, scoreVariants, startStack, writeReport, type AttemptRecord } from "@aide/cli/eval";
 import type { EvalTask } from "@aide/contracts";
 import { percentile, repoRoot, writeBenchResult } from "./lib/results.js";
 
@@ -55,12 +55,13 @@ async function main() {
   const stack = await startStack({ workspace: join(home, "eval"), env });
   const parallel = Number(process.env.BENCH_PARALLEL ?? 2);
   let records: AttemptRecord[];
+  const loadAtStart = Math.round(loadavg()[0] * 100) / 100;
   const started = performance.now();
   try {
     records = await runEval({
-      tasksDir, select: [], models: [], modelsFor: (task) => [`oracle-${task.id}`], repeat: 1, parallel, budgetMs: 180_000,
-      out: join(home, "eval", "bench"), run: "bench", env, hidden: [home], nodePath: join(repoRoot, "node_modules"),
-      onAttempt: (r) => process.stderr.write(`${r.check_passed ? "pass" : "FAIL"} ${r.task} ${r.outcome} wall ${r.wall_ms} ms, session ${r.session_ms} ms, check ${r.check_ms} ms\n`),
+      tasksDir, select: [], models: [], modelsFor: (task) => [`oracle-${task.id}`], connection: stack.connection, repeat: 1, parallel, budgetMs: 180_000,
+      out: join(home, "eval", "bench"), run: "bench", hidden: [home], nodePath: join(repoRoot, "node_modules"),
+      onAttempt: (r) => process.stderr.write(`${r.check_passed ? "pass" : "FAIL"} ${r.task} ${r.outcome}${r.code ? ` ${r.code}` : ""} wall ${r.wall_ms} ms, session ${r.session_ms} ms, check ${r.check_ms} ms\n`),
     });
   } finally {
     await stack.stop();
@@ -69,7 +70,10 @@ async function main() {
   const overhead = records.map((r) => r.wall_ms + r.check_ms - r.session_ms);
   const sessionSum = records.reduce((sum, r) => sum + r.session_ms, 0);
   const overheadSum = overhead.reduce((sum, v) => sum + v, 0);
-  const score = scoreModels(records.map((r) => ({ ...r, model: "oracle" })))[0];
+  const score = scoreVariants(records.map((r) => ({ ...r, model: "oracle" })))[0];
+  const reportStarted = performance.now();
+  await writeReport(join(home, "eval", "bench"), records);
+  const reportMs = performance.now() - reportStarted;
   const figures = {
     tasks: records.length,
     parallel,
@@ -83,7 +87,10 @@ async function main() {
     overhead_per_task_ms: { p50: Math.round(percentile(overhead, 50)), p90: Math.round(percentile(overhead, 90)) },
     check_ms: { p50: Math.round(percentile(records.map((r) => r.check_ms), 50)), p90: Math.round(percentile(records.map((r) => r.check_ms), 90)) },
     wall_ms_total: Math.round(totalMs),
-    per_task: records.map((r) => ({ task: r.task, outcome: r.outcome, check_passed: r.check_passed, wall_ms: r.wall_ms, session_ms: r.session_ms, check_ms: r.check_ms })),
+    report_ms: Math.round(reportMs),
+    runner: "sessions started and followed in the runner's process through the gateway (one long-lived stack); before: one `aide run --json` process per attempt",
+    per_task: records.map((r) => ({ task: r.task, outcome: r.outcome, ...(r.code ? { code: r.code } : {}), check_passed: r.check_passed, wall_ms: r.wall_ms, session_ms: r.session_ms, check_ms: r.check_ms })),
+    load_average_1m_at_start: loadAtStart,
     anchor: "the sum of the sessions' own time inside the stack (first to terminal event)",
   };
   process.stderr.write(`${JSON.stringify({ ...figures, per_task: undefined })}\n`);

@@ -174,15 +174,17 @@ export function createProgram(exit: ExitCodeSink): Command {
   conventions(evaluation.command("run").description("each task in a fresh copy, headless through the real stack; the hidden check decides"))
     .requiredOption("--model <ids>", "model ids, comma-separated")
     .option("--tasks <glob>", "task ids or globs (repeatable; default: all)", collect)
-    .option("--repeat <k>", "attempts per task and model", "1")
+    .option("--arm <name=settings>", "an A/B arm, e.g. lean=prompt_tier=compact,grammar=off (repeatable; settings: prompt_tier, grammar, context_policy, edit_format, scheduler)", collect)
+    .option("--repeat <k>", "attempts per task, model and arm", "1")
     .option("--parallel <n>", "attempts at once", "2")
     .option("--budget <seconds>", "wall-clock budget of one attempt", "600")
+    .option("--max-iterations <n>", "iteration budget of one attempt (default: the model's)")
     .option("--tasks-dir <dir>", "another task suite (default: eval/tasks of this install)")
     .option("--out <dir>", "where results go (default: $AIDE_HOME/eval/<run>)")
     .action(async (values: import("./commands/eval.js").EvalRunFlags) => report(await (await import("./commands/eval.js")).evalRun(values)));
-  conventions(evaluation.command("report").description("the scoreboard of one or more runs (markdown; --out also writes HTML)"))
+  conventions(evaluation.command("report").description("the scoreboard of one or more runs: report.md, .html, .json and pass-vs-time.svg in the last run's folder"))
     .argument("<runs...>", "run folders with a results.jsonl")
-    .option("--out <dir>", "write report.md and report.html there")
+    .option("--out <dir>", "write the report's files there instead")
     .action(async (runs: string[], values: { out?: string }) => report(await (await import("./commands/eval.js")).evalReport(runs, values)));
   for (const nested of evaluation.commands) nested.helpOption("-h, --help", "show this help");
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { IdSchema, replySchema } from "./reply.js";
 import { RestoreModeSchema, RestorePlanSchema } from "./checkpoints.js";
+import { ExperimentSettingsSchema } from "./experiment-settings.js";
 
 export const ModeSchema = z.enum(["plan", "act"]);
 export type Mode = z.infer<typeof ModeSchema>;
@@ -62,6 +63,8 @@ export const StartRequestSchema = z.object({
   approval_timeout_seconds: z.number().int().positive().max(86_400).optional(),
   /** Start even when another session runs in the same workspace (else WORKSPACE_BUSY). */
   allow_concurrent: z.boolean().optional(),
+  /** This run's experiment settings (an eval arm): prompt tier, grammar, context policy, edit format, scheduler. */
+  experiment: ExperimentSettingsSchema.optional(),
 });
 export type StartRequest = z.infer<typeof StartRequestSchema>;
 export const StartResultSchema = z.object({ session: IdSchema, run: IdSchema, state: RunStateSchema });

@@ -3,6 +3,7 @@ import { ModeSchema, PauseReasonSchema, RunStateSchema } from "./commands.js";
 import { InvisibleFlagSchema, ProtectedFlagSchema } from "./tools.js";
 import { ErrorBodySchema } from "./errors.js";
 import { MemorySummarySchema } from "./memory.js";
+import { RunExperimentSchema } from "./experiment-settings.js";
 
 /** Experiment identifiers (seed 002): change them when behaviour changes in a way that affects evaluation. */
 export const experiment = {
@@ -51,6 +52,8 @@ export const RunCreatedEvent = event(
     workspace: z.string(),
     model: z.string(),
     unsandboxed_services: z.boolean().default(false),
+    /** The run's experiment identifiers and the settings its start asked for (an eval arm). */
+    experiment: RunExperimentSchema.optional(),
   }),
 );
 /** A state change of the run; `paused` carries why (and the next `run.state` says it resumed). */
@@ -90,6 +93,8 @@ export const ModelRespondedEvent = event(
     cached_prompt_tokens: z.number().int().nonnegative().optional(),
     /** The model that answered (the model service's id; its default when the run named none). */
     model: z.string().optional(),
+    /** Prompt tokens the model service evaluated (the rest came from its KV cache), when it says. */
+    evaluated_prompt_tokens: z.number().int().nonnegative().optional(),
   }),
 );
 export const ToolStartedEvent = event("tool.started", ToolCallSummary);

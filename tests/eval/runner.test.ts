@@ -1,30 +1,46 @@
 /**
- * `aide eval`'s runner end to end: the real stack (`aide up`, sandboxed services), sessions run
- * headless by `aide run --json`, the scripted provider replaying an oracle transcript (the check
- * passes), a wrong one (the run may claim done; the check fails and the report counts a false
- * done, never a pass), and a question; then the hidden checks and the report.
+ * `aide eval`'s runner end to end: the real stack (`aide up`, sandboxed services), sessions started
+ * and followed headless through the gateway, the scripted provider replaying an oracle transcript
+ * (the check passes), a wrong one (the run may claim done; the check fails and the report counts a
+ * false done, never a pass), and a question; then the hidden checks and the report. A/B arms: the
+ * arm's settings reach the orchestrator (its prompt tier, scheduler and context policy show in
+ * the events), `run.created` records them, and the two arms asked the model different prompts.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStackProcess, type StackProcess } from "../helpers/stack-process.js";
-import { runEval } from "../../cli/src/eval/run-eval.js";
-import { readResults, reportMarkdown, scoreModels } from "../../cli/src/eval/eval-report.js";
+import { postJson, startStackProcess, type StackProcess } from "../helpers/stack-process.js";
+import { runEval, type EvalRunOptions } from "../../cli/src/eval/run-eval.js";
+import { buildReport, readResults, scoreVariants } from "../../cli/src/eval/eval-report.js";
+import { reportMarkdown } from "../../cli/src/eval/report-markdown.js";
+import { parseArms } from "../../cli/src/eval/parse-arm.js";
+import { writeReport } from "../../cli/src/eval/write-report.js";
 
 const repo = resolve(import.meta.dirname, "../..");
 const transcripts = join(repo, "tests", "eval", "transcripts");
+const readEvents = (file: string) => readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line));
 
 describe("aide eval run over the real stack", () => {
   let home: string;
   let stack: StackProcess;
+  let common: Omit<EvalRunOptions, "select" | "models" | "out" | "run">;
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), "aide-eval-home-"));
+    // A model that takes 60 s for its first reply: the attempt's budget ends it.
+    writeFileSync(join(home, "slow.json"), JSON.stringify({ replies: [{ text: "<read_file>\n<path>src/range.js</path>\n</read_file>", delay_ms: 60_000 }] }));
     writeFileSync(join(home, "models.json"), JSON.stringify({
       default: "range-oracle",
-      models: ["range-oracle", "range-wrong", "port-oracle"].map((id) => ({ id, provider: "scripted", transcript: join(transcripts, `${id}.json`) })),
+      models: [
+        ...["range-oracle", "range-wrong", "port-oracle"].map((id) => ({ id, provider: "scripted", transcript: join(transcripts, `${id}.json`) })),
+        { id: "slow", provider: "scripted", transcript: join(home, "slow.json") },
+      ],
     }));
     stack = await startStackProcess({ aideHome: home, args: ["--workspace", join(home, "eval")] });
+    common = {
+      tasksDir: join(repo, "eval", "tasks"), repeat: 1, parallel: 2, budgetMs: 120_000, hidden: [home], nodePath: join(repo, "node_modules"),
+      connection: { baseUrl: stack.gatewayUrl.replace(/\/$/, ""), token: stack.token },
+    };
   });
   afterAll(async () => {
     await stack?.stop();
@@ -33,30 +49,84 @@ describe("aide eval run over the real stack", () => {
 
   it("records the truth of each attempt: the oracle passes, the wrong fix is a false done, the question is answered", async () => {
     const out = join(home, "eval", "run-1");
-    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_HOME: home };
-    const common = { tasksDir: join(repo, "eval", "tasks"), repeat: 1, parallel: 2, budgetMs: 120_000, out, run: "run-1", env, hidden: [home], nodePath: join(repo, "node_modules") };
-    await runEval({ ...common, select: ["js-range-off-by-one"], models: ["range-oracle", "range-wrong"] });
-    await runEval({ ...common, select: ["py-default-port"], models: ["port-oracle"] });
+    await runEval({ ...common, out, run: "run-1", select: ["js-range-off-by-one"], models: ["range-oracle", "range-wrong"] });
+    await runEval({ ...common, out, run: "run-1", select: ["py-default-port"], models: ["port-oracle"] });
     const records = readResults([out]);
     const byModel = Object.fromEntries(records.map((record) => [record.model, record]));
     expect(byModel["range-oracle"]).toMatchObject({ task: "js-range-off-by-one", outcome: "done", check_passed: true });
     expect(byModel["range-oracle"].iterations).toBe(4);
     expect(byModel["range-oracle"].tool_calls).toBeGreaterThanOrEqual(3);
+    // The scripted provider does not say what it evaluated: KV reuse is unknown, not zero.
+    expect(byModel["range-oracle"].evaluated_prompt_tokens).toBeUndefined();
+    expect(byModel["range-oracle"].experiment).toEqual({ strategy: "agent-loop-v3", scheduler: "safe-parallel-v1", context_policy: "stable-prefix-compact-v1", edit_format: "routed-v1" });
     // The wrong fix is "verified" by its own command, so the run claims done: the check says otherwise.
     expect(byModel["range-wrong"]).toMatchObject({ outcome: "done", check_passed: false });
     expect(byModel["port-oracle"]).toMatchObject({ task: "py-default-port", check_passed: true });
     // Each attempt's events are kept, one JSON line each, with the session's start.
-    const events = readFileSync(join(out, byModel["range-oracle"].events), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    const events = readEvents(join(out, byModel["range-oracle"].events));
     expect(events.some((event) => event.type === "run.created")).toBe(true);
+    expect(events.at(-1).type).toBe("run.completed");
     expect(existsSync(join(out, "work", byModel["range-oracle"].attempt, "src", "range.js"))).toBe(true);
 
-    const scores = Object.fromEntries(scoreModels(records).map((score) => [score.model, score]));
+    const scores = Object.fromEntries(scoreVariants(records).map((score) => [score.variant, score]));
     expect(scores["range-oracle"]).toMatchObject({ passed: 1, false_done: 0 });
     expect(scores["range-wrong"].passed).toBe(0);
-    // A done whose check failed is a false done, never a pass.
-    expect(scores["range-wrong"].false_done).toBe(1);
-    const markdown = reportMarkdown(records);
-    expect(markdown).toContain("| range-wrong | 1 | 0 (0 %)");
-    expect(markdown).toMatch(/range-oracle vs range-wrong/);
+    // A done whose check failed is a false done, never a pass, and the honesty figure shows it.
+    expect(scores["range-wrong"]).toMatchObject({ false_done: 1, agreement: 0 });
+    const markdown = reportMarkdown(buildReport(records));
+    expect(markdown).toContain("| range-wrong | 1 | 0 (0 %) | 1 | 1 | 0 % |");
+    expect(markdown).toMatch(/range-oracle vs range-wrong \(1 paired attempts\)[\s\S]*not significant/);
+  });
+
+  it("an arm's settings reach the orchestrator and run.created, and the arms ask the model different prompts", async () => {
+    const out = join(home, "eval", "run-arms");
+    const arms = parseArms(["full=prompt_tier=full", "lean=prompt_tier=compact,scheduler=serial-v1,context_policy=stable-prefix-drop-v1,grammar=off,edit_format=routed-v1"]);
+    const records = await runEval({ ...common, out, run: "run-arms", select: ["js-range-off-by-one"], models: ["range-oracle"], arms });
+    const byArm = Object.fromEntries(records.map((record) => [record.arm, record]));
+    expect(Object.keys(byArm).sort()).toEqual(["full", "lean"]);
+    expect(byArm.lean.experiment).toEqual({ strategy: "agent-loop-v3", scheduler: "serial-v1", context_policy: "stable-prefix-drop-v1", edit_format: "routed-v1", arm: "lean", prompt_tier: "compact", grammar: false });
+    expect(byArm.full.experiment).toMatchObject({ arm: "full", prompt_tier: "full", scheduler: "safe-parallel-v1" });
+    const lean = readEvents(join(out, byArm.lean.events));
+    const full = readEvents(join(out, byArm.full.events));
+    expect(lean.find((event) => event.type === "run.created").payload.experiment).toMatchObject({ arm: "lean", prompt_tier: "compact", scheduler: "serial-v1" });
+    // Every event of the lean run carries its scheduler and context policy in the envelope.
+    expect(new Set(lean.map((event) => `${event.scheduler} ${event.context_policy}`))).toEqual(new Set(["serial-v1 stable-prefix-drop-v1"]));
+    expect(new Set(full.map((event) => event.scheduler))).toEqual(new Set(["safe-parallel-v1"]));
+    // The orchestrator built each arm's context in its tier: the compact prompt is the smaller one.
+    const firstContext = (events: any[]) => events.find((event) => event.type === "context.built").payload;
+    expect(firstContext(lean).tier).toBe("compact");
+    expect(firstContext(full).tier).toBe("full");
+    expect(firstContext(lean).chars).toBeLessThan(firstContext(full).chars);
+    const firstPrompt = (events: any[]) => events.find((event) => event.type === "model.responded").payload.prompt_tokens;
+    expect(firstPrompt(lean)).toBeLessThan(firstPrompt(full));
+    expect(byArm.lean.prompt_tokens).toBeLessThan(byArm.full.prompt_tokens);
+
+    // The report compares the arms on the same task, files under the names the panel serves.
+    const { report, files } = await writeReport(out, readResults([out]));
+    expect(files.map((file) => file.slice(out.length + 1)).sort()).toEqual(["pass-vs-time.svg", "report.html", "report.json", "report.md"]);
+    const json = JSON.parse(readFileSync(join(out, "report.json"), "utf8"));
+    expect(json.variants.map((variant: { variant: string }) => variant.variant)).toEqual(["range-oracle / full", "range-oracle / lean"]);
+    expect(json.comparisons).toHaveLength(1);
+    expect(report.comparisons[0]).toMatchObject({ a: "range-oracle / full", b: "range-oracle / lean", pairs: 1, significant: false });
+    expect(readFileSync(join(out, "report.md"), "utf8")).toContain("range-oracle / full vs range-oracle / lean (1 paired attempts)");
+  });
+
+  it("aborts a session past its budget: the attempt is aborted, its check still runs and fails", async () => {
+    const out = join(home, "eval", "run-budget");
+    const [record] = await runEval({ ...common, budgetMs: 2_000, out, run: "run-budget", select: ["js-range-off-by-one"], models: ["slow"] });
+    expect(record).toMatchObject({ outcome: "aborted", check_passed: false });
+    expect(readEvents(join(out, record.events)).at(-1).type).toBe("run.cancelled");
+  });
+
+  it("refuses an unknown setting or value at the start, with VALIDATION naming it", async () => {
+    const workspace = join(home, "eval");
+    const unknownValue = await postJson(stack, "/api/agent/start", { task: "hi", workspace, experiment: { scheduler: "fastest" } });
+    expect(unknownValue.status).toBe(400);
+    expect(unknownValue.body.error.code).toBe("VALIDATION");
+    expect(unknownValue.body.error.message).toContain("scheduler");
+    const unknownSetting = await postJson(stack, "/api/agent/start", { task: "hi", workspace, experiment: { temperature: 2 } });
+    expect(unknownSetting.status).toBe(400);
+    expect(unknownSetting.body.error.code).toBe("VALIDATION");
+    expect(unknownSetting.body.error.message).toContain("temperature");
   });
 });

@@ -1,22 +1,28 @@
 /**
  * `aide eval run` and `aide eval report` (eval/README.md). `run` uses the running stack, or starts
  * one that serves `$AIDE_HOME/eval` and stops it at the end; a running stack must serve that folder
- * (`aide up --workspace ~/.aide/eval`), else every attempt ends WORKSPACE_NOT_ALLOWED. Exit codes:
- * 0 every attempt ran (whatever its verdict), 1 the runner failed, 2 bad arguments.
+ * (`aide up --workspace ~/.aide/eval`), else every attempt ends WORKSPACE_NOT_ALLOWED. One stack
+ * serves every attempt. Exit codes: 0 every attempt ran (whatever its verdict), 1 the runner
+ * failed, 2 bad arguments.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { findStack, startStack, type StartedStack } from "../client/stack-discovery.js";
 import { EvalTaskError, runEval } from "../eval/run-eval.js";
-import { readResults, reportHtml, reportMarkdown } from "../eval/eval-report.js";
+import { readResults } from "../eval/eval-report.js";
+import { ArmSyntaxError, parseArms, type EvalArm } from "../eval/parse-arm.js";
+import { writeReport } from "../eval/write-report.js";
 import { aideHome, installRoot } from "../supervisor/aide-home.js";
+import { join } from "node:path";
+import { mkdirSync } from "node:fs";
 
 export interface EvalRunFlags {
   model: string;
   tasks?: string[];
+  arm?: string[];
   repeat?: string;
   parallel?: string;
   budget?: string;
+  maxIterations?: string;
   tasksDir?: string;
   out?: string;
 }
@@ -31,14 +37,18 @@ function positiveInteger(value: string | undefined, fallback: number, name: stri
 export async function evalRun(flags: EvalRunFlags): Promise<number> {
   const home = aideHome();
   const models = flags.model.split(",").map((model) => model.trim()).filter(Boolean);
-  let repeat: number, parallel: number, budgetSeconds: number;
+  let repeat: number, parallel: number, budgetSeconds: number, arms: EvalArm[], maxIterations: number | undefined;
   try {
     if (models.length === 0) throw new EvalTaskError("--model names at least one model id");
     repeat = positiveInteger(flags.repeat, 1, "repeat");
     parallel = positiveInteger(flags.parallel, 2, "parallel");
     budgetSeconds = positiveInteger(flags.budget, 600, "budget");
+    arms = parseArms(flags.arm ?? []);
+    maxIterations = flags.maxIterations === undefined ? undefined : positiveInteger(flags.maxIterations, 25, "max-iterations");
+    if (maxIterations !== undefined && maxIterations > 200) throw new EvalTaskError("--max-iterations is at most 200");
   } catch (error) {
-    process.stderr.write(`aide eval: ${(error as Error).message}\n`);
+    if (!(error instanceof EvalTaskError || error instanceof ArmSyntaxError)) throw error;
+    process.stderr.write(`aide eval: ${error.message}\n`);
     return 2;
   }
   const run = `run-${new Date().toISOString().replace(/[:.]/g, "-")}`;
@@ -47,25 +57,30 @@ export async function evalRun(flags: EvalRunFlags): Promise<number> {
   mkdirSync(out, { recursive: true });
   let started: StartedStack | undefined;
   try {
-    if (!findStack()) started = await startStack({ workspace: evalRoot });
+    let connection = findStack();
+    if (!connection) {
+      started = await startStack({ workspace: evalRoot });
+      connection = started.connection;
+    }
     const records = await runEval({
       tasksDir: resolve(flags.tasksDir ?? join(installRoot, "eval", "tasks")),
       select: flags.tasks ?? [],
       models,
+      arms,
+      connection,
       repeat,
       parallel,
       budgetMs: budgetSeconds * 1000,
+      ...(maxIterations !== undefined ? { maxIterations } : {}),
       out,
       run,
-      env: process.env,
       hidden: [home.root],
       nodePath: join(installRoot, "node_modules"),
-      onAttempt: (record) => process.stderr.write(`${record.check_passed ? "pass" : "FAIL"}  ${record.task}  ${record.model}  (${record.outcome}${record.code ? ` ${record.code}` : ""}, ${Math.round(record.wall_ms / 1000)} s)\n`),
+      onAttempt: (record) =>
+        process.stderr.write(`${record.check_passed ? "pass" : "FAIL"}  ${record.task}  ${record.model}${record.arm ? ` / ${record.arm}` : ""}  (${record.outcome}${record.code ? ` ${record.code}` : ""}, ${Math.round(record.wall_ms / 1000)} s)\n`),
     });
-    const markdown = reportMarkdown(records);
-    writeFileSync(join(out, "report.md"), markdown);
-    writeFileSync(join(out, "report.html"), reportHtml(markdown));
-    process.stdout.write(`${markdown}\nresults: ${join(out, "results.jsonl")}\nreport: ${join(out, "report.md")}, ${join(out, "report.html")}\n`);
+    const { markdown, files } = await writeReport(out, records);
+    process.stdout.write(`${markdown}\nresults: ${join(out, "results.jsonl")}\nreport: ${files.join(", ")}\n`);
     return 0;
   } catch (error) {
     process.stderr.write(`aide eval: ${(error as Error).message}\n`);
@@ -75,16 +90,17 @@ export async function evalRun(flags: EvalRunFlags): Promise<number> {
   }
 }
 
-/** `aide eval report RUN…`: the scoreboard of one or more run folders (markdown on stdout; --out writes .md and .html). */
+/**
+ * `aide eval report RUN…`: the scoreboard of one or more run folders, on stdout as markdown and
+ * written (report.md, report.html, report.json, pass-vs-time.svg) into the last run's folder, or
+ * into `--out`.
+ */
 export async function evalReport(runs: string[], flags: { out?: string }): Promise<number> {
   try {
-    const markdown = reportMarkdown(readResults(runs.map((run) => resolve(run))));
-    if (flags.out) {
-      mkdirSync(resolve(flags.out), { recursive: true });
-      writeFileSync(join(resolve(flags.out), "report.md"), markdown);
-      writeFileSync(join(resolve(flags.out), "report.html"), reportHtml(markdown));
-    }
-    process.stdout.write(markdown);
+    const dirs = runs.map((run) => resolve(run));
+    const target = resolve(flags.out ?? dirs[dirs.length - 1]);
+    const { markdown, files } = await writeReport(target, readResults(dirs));
+    process.stdout.write(`${markdown}\nreport: ${files.join(", ")}\n`);
     return 0;
   } catch (error) {
     process.stderr.write(`aide eval report: ${(error as Error).message}\n`);

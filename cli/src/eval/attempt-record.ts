@@ -4,6 +4,7 @@
  * failed is the worst result and is counted on its own (the honesty figure).
  */
 import { z } from "zod";
+import { RunExperimentSchema } from "@aide/contracts";
 
 export const AttemptRecordSchema = z.object({
   run: z.string(),
@@ -13,6 +14,8 @@ export const AttemptRecordSchema = z.object({
   category: z.string(),
   difficulty: z.string(),
   model: z.string(),
+  /** The A/B arm the runner assigned (`--arm NAME=SETTINGS`); absent, the defaults. */
+  arm: z.string().optional(),
   repeat: z.number().int().nonnegative(),
   /** done | unverified | failed | aborted | error (the runner could not run the session). */
   outcome: z.enum(["done", "unverified", "failed", "aborted", "error"]),
@@ -24,6 +27,11 @@ export const AttemptRecordSchema = z.object({
   iterations: z.number().int().nonnegative(),
   prompt_tokens: z.number().int().nonnegative(),
   completion_tokens: z.number().int().nonnegative(),
+  /**
+   * Prompt tokens the model re-evaluated over the attempt (the rest came from its KV cache), when
+   * the model service reports it (local models); absent when unknown.
+   */
+  evaluated_prompt_tokens: z.number().int().nonnegative().optional(),
   tool_calls: z.number().int().nonnegative(),
   tool_errors: z.number().int().nonnegative(),
   model_ms: z.number().nonnegative(),
@@ -34,6 +42,8 @@ export const AttemptRecordSchema = z.object({
   /** The hidden check, copy included. */
   check_ms: z.number().nonnegative(),
   session: z.string().optional(),
+  /** The experiment identifiers of the run's events (`run.created`). */
+  experiment: RunExperimentSchema.optional(),
   /** What `aide run` said when the session could not be run (outcome `error`). */
   error: z.string().optional(),
   /** The events file of this attempt, relative to the run folder (replayable). */

@@ -1,4 +1,4 @@
-import { aideError, type StartRequest, type ToolDescriptor } from "@aide/contracts";
+import { aideError, experiment, runExperimentOf, type StartRequest, type ToolDescriptor } from "@aide/contracts";
 import { settlePendingAtRunEnd } from "./approvals/settled-approvals.js";
 import { checkWorkspace } from "./config/workspace-check.js";
 import { mergeCatalog } from "./orchestrator-tools/orchestrator-tool-descriptors.js";
@@ -109,6 +109,7 @@ export class Orchestrator {
       workspace,
       model: runtime.record.model || "(model service default)",
       unsandboxed_services: this.seams.config.unsandboxed,
+      experiment: runExperimentOf(runtime.record.experiment, experiment),
     });
     await runtime.persist();
     this.launch(runtime, catalog);
@@ -142,6 +143,8 @@ export class Orchestrator {
     record.max_iterations = request.max_iterations ?? this.seams.config.maxIterations;
     record.auto_approve = request.auto_approve ?? { edits: false, commands: [] };
     record.approval_timeout_ms = request.approval_timeout_seconds === undefined ? undefined : request.approval_timeout_seconds * 1000;
+    // Each run has its own settings: a continued session without them is back to the defaults.
+    record.experiment = request.experiment;
     record.iterations = 0;
     record.run_started_at = now;
     record.run_ended_at = undefined;

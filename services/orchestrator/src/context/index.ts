@@ -11,6 +11,6 @@ export { environmentDetails, memoryBlock, memoryLimitsFor, MAX_MEMORIES, AGENT_N
 export type { EnvironmentFacts, MemoryInput } from "./environment-details.js";
 export { exampleCall } from "./tool-examples.js";
 export { compactSystemPrompt, compactToolLine } from "./compact-prompt.js";
-export { modelFit } from "./model-fit.js";
+export { modelFit, withExperimentFit } from "./model-fit.js";
 export type { ModelFit } from "./model-fit.js";
 export { firstTurnOverflow } from "./first-turn-overflow.js";

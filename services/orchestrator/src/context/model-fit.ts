@@ -1,4 +1,4 @@
-import { promptTierFor, type ModelProfile, type PromptTier } from "@aide/contracts";
+import { promptTierFor, type ExperimentSettings, type ModelProfile, type PromptTier } from "@aide/contracts";
 
 /** How the run's prompt fits the model: its window, the tier, the character budget, the grammar. */
 export interface ModelFit {
@@ -44,4 +44,16 @@ export function modelFit(configuredChars: number, profile: ModelProfile | undefi
     return { windowTokens: listedTokens, tier, budgetChars: Math.min(configuredChars, Math.floor(listedTokens * DEFAULT_CHARS_PER_TOKEN * PROMPT_SHARE)), source: "model list" };
   }
   return { tier: "full", budgetChars: configuredChars, source: "configured characters" };
+}
+
+/**
+ * A run's experiment settings (an eval arm) over the fit the model gives: a set prompt tier or
+ * grammar wins over the probe's and the window's choice; the budget stays the model's.
+ */
+export function withExperimentFit(fit: ModelFit, settings: Pick<ExperimentSettings, "prompt_tier" | "grammar"> | undefined): ModelFit {
+  return {
+    ...fit,
+    ...(settings?.prompt_tier !== undefined ? { tier: settings.prompt_tier } : {}),
+    ...(settings?.grammar !== undefined ? { grammar: settings.grammar } : {}),
+  };
 }

@@ -18,8 +18,22 @@ Your claims are checked against this run's tool results; a claim alone is not pr
 const PLAN_RULES = `# Mode: PLAN
 You can read and search, not change anything: write tools and commands are refused in this mode. Investigate, record the steps with update_plan if useful, then call switch_to_act_mode with the reason; the person approves the switch. Answer questions that need no change with attempt_completion.`;
 
-const ACT_RULES = `# Mode: ACT
-Edit with replace_in_file (SEARCH/REPLACE blocks: SEARCH copied exactly from the file, small blocks, first match only) or write_file (the whole file, for new or short files). Edits and commands may wait for the person's approval; if one is rejected, read their feedback and adapt. Commands run in a sandbox without network; a command that needs the network must be approved as such by the person. Finish with attempt_completion as the last call.`;
+const EDIT_RULE = "Edit with replace_in_file (SEARCH/REPLACE blocks: SEARCH copied exactly from the file, small blocks, first match only) or write_file (the whole file, for new or short files).";
+
+/** When a run's edit format (an eval arm) offers one edit tool only, the rule names that one. */
+const SINGLE_EDIT_RULES: Record<string, string> = {
+  replace_in_file: "Edit with replace_in_file (SEARCH/REPLACE blocks: SEARCH copied exactly from the file, small blocks, first match only; an empty SEARCH creates a new file).",
+  apply_patch: "Edit with apply_patch (a unified diff; `--- /dev/null` creates a new file).",
+  write_file: "Edit with write_file (the whole file, for new and changed files).",
+};
+
+function editRule(tools: SystemPromptInput["tools"]): string {
+  const offered = Object.keys(SINGLE_EDIT_RULES).filter((name) => tools.some((tool) => tool.name === name));
+  return offered.length === 1 ? SINGLE_EDIT_RULES[offered[0]] : EDIT_RULE;
+}
+
+const actRules = (tools: SystemPromptInput["tools"]) => `# Mode: ACT
+${editRule(tools)} Edits and commands may wait for the person's approval; if one is rejected, read their feedback and adapt. Commands run in a sandbox without network; a command that needs the network must be approved as such by the person. Finish with attempt_completion as the last call.`;
 
 /**
  * The system contract (seed 000 T1/T2, seed 002's evidence rule, Plan/Act rules), kept compact for
@@ -31,5 +45,5 @@ export function systemPrompt(input: SystemPromptInput): string {
   const date = input.now.toISOString().slice(0, 10);
   const header = `You are aide, a careful coding agent working offline in the workspace ${input.workspace}. Today is ${date}.`;
   const tools = input.tools.map((tool) => `${toolSummary(tool)}\n${exampleCall(tool)}`).join("\n\n");
-  return [header, PROTOCOL, `# Tools\n${tools}`, UNTRUSTED, EVIDENCE, input.mode === "plan" ? PLAN_RULES : ACT_RULES].join("\n\n");
+  return [header, PROTOCOL, `# Tools\n${tools}`, UNTRUSTED, EVIDENCE, input.mode === "plan" ? PLAN_RULES : actRules(input.tools)].join("\n\n");
 }

@@ -22,6 +22,9 @@ export interface EventScope {
   run: string;
   user: string;
   depth: number;
+  /** The run's scheduler and context policy when its start set them (an eval arm); else the defaults. */
+  scheduler?: string;
+  context_policy?: string;
 }
 
 /**
@@ -88,6 +91,8 @@ export class EventSink {
       user: scope.user,
       depth: scope.depth,
       ...experiment,
+      scheduler: scope.scheduler ?? experiment.scheduler,
+      context_policy: scope.context_policy ?? experiment.context_policy,
       type,
       payload: renderEventPayload(type, payload),
     };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AutoApproveSchema, ChatMessageSchema, ModeSchema, PausedSchema, RunStateSchema, ToolPreviewSchema } from "@aide/contracts";
+import { AutoApproveSchema, ChatMessageSchema, ExperimentSettingsSchema, ModeSchema, PausedSchema, RunStateSchema, ToolPreviewSchema } from "@aide/contracts";
 
 export const PlanItemSchema = z.object({ step: z.string(), status: z.enum(["pending", "in_progress", "completed"]) });
 export type PlanItem = z.infer<typeof PlanItemSchema>;
@@ -118,6 +118,8 @@ export const SessionRecordSchema = z.object({
   auto_approve: AutoApproveSchema,
   /** The current run's approval timeout (`approval_timeout_seconds` of its start); absent, the orchestrator's default. */
   approval_timeout_ms: z.number().int().positive().optional(),
+  /** The current run's experiment settings (its start's `experiment`, an eval arm). */
+  experiment: ExperimentSettingsSchema.optional(),
   system: z.string().optional(),
   transcript: z.array(ChatMessageSchema),
   plan: z.array(PlanItemSchema).default([]),

@@ -51,7 +51,12 @@ export class SessionRuntime {
 
   emit<T extends AgentEventType>(type: T, payload: AgentEventPayload<T>, depth = 0, run?: string): Promise<void> {
     if (this.leaseLost) return Promise.resolve();
-    const scope = { session: this.record.id, run: run ?? this.record.run ?? "none", user: this.record.user, depth };
+    const settings = this.record.experiment;
+    const scope = {
+      session: this.record.id, run: run ?? this.record.run ?? "none", user: this.record.user, depth,
+      ...(settings?.scheduler ? { scheduler: settings.scheduler } : {}),
+      ...(settings?.context_policy ? { context_policy: settings.context_policy } : {}),
+    };
     return this.events.emit(scope, this.record, type, payload);
   }
 

@@ -1,7 +1,7 @@
 import type { ChatMessage, ToolDescriptor } from "@aide/contracts";
-import { buildContext, compactionPrompt, memoryLimitsFor, modeNotice, modelFit, planCompaction, systemPrompt, type ModelFit } from "../context/index.js";
+import { buildContext, compactionPrompt, memoryLimitsFor, modeNotice, modelFit, planCompaction, systemPrompt, withExperimentFit, type ModelFit } from "../context/index.js";
 import type { Memory } from "../memory/memory-store.js";
-import { selectTools } from "../routing/index.js";
+import { applyEditFormat, selectTools } from "../routing/index.js";
 import type { RunContext } from "../run/run-context.js";
 
 export interface BuiltContext {
@@ -68,7 +68,7 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
   const record = context.session.record;
   drainInbox(context);
   const fit = (context.modelFit ??= await resolveModelFit(context));
-  const tools = selectTools(context.task, runCatalog(context), record.mode, fit.tier);
+  const tools = applyEditFormat(selectTools(context.task, runCatalog(context), record.mode, fit.tier), runCatalog(context), record.mode, record.experiment?.edit_format);
   const system = ensureSystem(context, tools, fit);
   // Memories and the time are fixed per run: the prompt prefix must not change between turns.
   const memoryLimits = memoryLimitsFor(fit.tier);
@@ -82,7 +82,8 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
   };
   let built = buildContext({ ...input, messages: context.state.transcript });
   let compacted = false;
-  if (built.needsCompaction) {
+  // The stable-prefix-drop-v1 policy never summarizes: buildContext drops the oldest messages instead.
+  if (built.needsCompaction && record.experiment?.context_policy !== "stable-prefix-drop-v1") {
     compacted = await compactTranscript(context);
     if (compacted) built = buildContext({ ...input, messages: context.state.transcript });
   }
@@ -125,7 +126,7 @@ async function resolveModelFit(context: RunContext): Promise<ModelFit> {
   const port = context.seams.model;
   const [profile, info] = await Promise.all([port.profile?.(model), port.modelInfo?.(model)]);
   const tokens = info?.contextTokens ?? (await port.contextTokens?.(model));
-  return modelFit(context.seams.config.contextChars, profile, tokens, info?.provider);
+  return withExperimentFit(modelFit(context.seams.config.contextChars, profile, tokens, info?.provider), context.session.record.experiment);
 }
 
 /** Summarizes the oldest part of the transcript once (the model writes the summary). */

@@ -1,4 +1,4 @@
-import type { ToolDescriptor, ToolPreview } from "@aide/contracts";
+import type { SchedulerId, ToolDescriptor, ToolPreview } from "@aide/contracts";
 import { applyActSwitch, applyApprovedMemoryCall, handleOrchestratorTool, memoryToolNames } from "../orchestrator-tools/handle-orchestrator-tool.js";
 import type { RunContext } from "../run/run-context.js";
 import type { BatchCall, CallOutcome } from "../session/session-record.js";
@@ -21,12 +21,15 @@ function isParallel(call: BatchCall, descriptor: ToolDescriptor | undefined): bo
   return true;
 }
 
-/** Consecutive parallel-safe read-only calls form one group; every other call is a group of one. */
-export function groupCalls(calls: BatchCall[], catalog: ToolDescriptor[]): BatchCall[][] {
+/**
+ * Consecutive parallel-safe read-only calls form one group; every other call is a group of one.
+ * The `serial-v1` scheduler (an eval arm) makes every call a group of one.
+ */
+export function groupCalls(calls: BatchCall[], catalog: ToolDescriptor[], scheduler: SchedulerId = "safe-parallel-v1"): BatchCall[][] {
   const byName = new Map(catalog.map((tool) => [tool.name, tool]));
   const groups: BatchCall[][] = [];
   for (const call of calls) {
-    const parallel = isParallel(call, byName.get(call.name));
+    const parallel = scheduler === "safe-parallel-v1" && isParallel(call, byName.get(call.name));
     const last = groups.at(-1);
     if (parallel && last && isParallel(last[0], byName.get(last[0].name))) last.push(call);
     else groups.push([call]);
@@ -140,7 +143,7 @@ async function runOne(context: RunContext, call: BatchCall): Promise<CallOutcome
 export async function executeToolCalls(context: RunContext): Promise<void> {
   const batch = context.state.batch;
   let stopReason: string | undefined;
-  const groups = groupCalls(batch.filter((call) => call.status !== "done"), context.catalog);
+  const groups = groupCalls(batch.filter((call) => call.status !== "done"), context.catalog, context.session.record.experiment?.scheduler);
   for (const [index, group] of groups.entries()) {
     if (stopReason !== undefined || context.session.signal.aborted) {
       for (const call of group) finish(context, call, errorOutcome(`Not run: ${stopReason ?? "the run was aborted"}.`), false);

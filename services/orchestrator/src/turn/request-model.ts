@@ -70,6 +70,7 @@ export async function emitResponded(context: RunContext, turn: ModelTurn, prose:
       duration_ms: Math.round(turn.waitedMs * 1000) / 1000,
       ...cachedPromptTokens(reply.usage),
       ...(reply.model === "" ? {} : { model: reply.model }),
+      ...(reply.usage.evaluated_prompt_tokens !== undefined ? { evaluated_prompt_tokens: reply.usage.evaluated_prompt_tokens } : {}),
     },
     context.depth,
     context.run,

@@ -1,0 +1,57 @@
+/**
+ * `aide eval` as a real process: a bad `--arm` is a usage error (exit 2) naming the setting and
+ * what it accepts, before any stack starts; `aide eval report RUN…` writes the report's four files
+ * into the last run's folder (the names the web panel serves).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { repoRoot } from "../../tests/helpers/service-process.js";
+
+const main = join(repoRoot, "cli", "dist", "main.js");
+const homes: string[] = [];
+afterAll(() => homes.forEach((home) => rmSync(home, { recursive: true, force: true })));
+
+function aide(args: string[]) {
+  const home = mkdtempSync(join(tmpdir(), "aide-eval-cli-"));
+  homes.push(home);
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, AIDE_HOME: home, NO_COLOR: "1" };
+  return { home, result: spawnSync(process.execPath, [main, ...args], { env, encoding: "utf8", timeout: 60_000 }) };
+}
+
+const record = (task: string, arm: string, passed: boolean) => ({
+  run: "run-a", attempt: `${task}--m--${arm}--0`, task, language: "python", category: "bug", difficulty: "easy", model: "m", arm, repeat: 0,
+  outcome: passed ? "done" : "unverified", check_passed: passed, check_exit_code: passed ? 0 : 1, check_timed_out: false, iterations: 2,
+  prompt_tokens: 100, completion_tokens: 10, tool_calls: 2, tool_errors: 0, model_ms: 5, wall_ms: 1000, session_ms: 900, check_ms: 50, events: "events/x.jsonl",
+});
+
+describe("aide eval", () => {
+  it("refuses an unknown arm setting or value with exit 2, before starting anything", () => {
+    const { home, result } = aide(["eval", "run", "--model", "m", "--arm", "fast=scheduler=fastest"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("scheduler is one of safe-parallel-v1, serial-v1");
+    expect(existsSync(join(home, "stack.json"))).toBe(false);
+    const unknown = aide(["eval", "run", "--model", "m", "--arm", "hot=temperature=1"]).result;
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('unknown setting "temperature"');
+  });
+
+  it("report RUN… writes report.md, report.html, report.json and pass-vs-time.svg into the last run's folder", () => {
+    const root = mkdtempSync(join(tmpdir(), "aide-eval-runs-"));
+    homes.push(root);
+    const [first, last] = [join(root, "run-a"), join(root, "run-b")];
+    mkdirSync(first);
+    mkdirSync(last);
+    writeFileSync(join(first, "results.jsonl"), [record("t1", "x", true), record("t2", "x", false)].map((line) => JSON.stringify(line)).join("\n") + "\n");
+    writeFileSync(join(last, "results.jsonl"), [record("t1", "y", true), record("t2", "y", true)].map((line) => JSON.stringify(line)).join("\n") + "\n");
+    const { result } = aide(["eval", "report", first, last]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain("| m / y | 2 | 2 (100 %)");
+    expect(result.stdout).toContain("m / x vs m / y (2 paired attempts)");
+    for (const name of ["report.md", "report.html", "report.json", "pass-vs-time.svg"]) expect(existsSync(join(last, name)), name).toBe(true);
+    expect(existsSync(join(first, "report.json"))).toBe(false);
+    expect(JSON.parse(readFileSync(join(last, "report.json"), "utf8")).variants).toHaveLength(2);
+  });
+});

@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { PromptTierSchema } from "./model-profile.js";
+
+/**
+ * Per-session experiment settings (seed 002's experiment contract; `aide eval run --arm`): each
+ * one overrides a decision the orchestrator otherwise makes itself, and each value is an
+ * identifier that goes into `run.created` (and, for the scheduler and the context policy, into
+ * every event's envelope), so an evaluation can tell the arms apart from the events alone.
+ * Unknown settings and unknown values are refused (VALIDATION naming the field).
+ */
+
+/** `safe-parallel-v1`: consecutive parallel-safe reads of a batch run together. `serial-v1`: every call alone, in order. */
+export const SchedulerIdSchema = z.enum(["safe-parallel-v1", "serial-v1"]);
+export type SchedulerId = z.infer<typeof SchedulerIdSchema>;
+
+/**
+ * `stable-prefix-compact-v1`: when the transcript nears the budget the model summarizes its oldest
+ * part once. `stable-prefix-drop-v1`: never summarize; the oldest messages are dropped to fit.
+ */
+export const ContextPolicyIdSchema = z.enum(["stable-prefix-compact-v1", "stable-prefix-drop-v1"]);
+export type ContextPolicyId = z.infer<typeof ContextPolicyIdSchema>;
+
+/**
+ * How the model may change files. `routed-v1`: the router's choice (write_file and replace_in_file
+ * always, apply_patch when the request calls for it). The others offer one edit tool only:
+ * `search-replace` (replace_in_file), `unified-diff` (apply_patch), `whole-file` (write_file).
+ */
+export const EditFormatSchema = z.enum(["routed-v1", "search-replace", "unified-diff", "whole-file"]);
+export type EditFormat = z.infer<typeof EditFormatSchema>;
+
+/** An arm's name: what a report groups by. */
+export const ArmNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, "an arm name is 1-64 letters, digits, '.', '_' or '-'");
+
+export const ExperimentSettingsSchema = z
+  .object({
+    arm: ArmNameSchema.optional(),
+    /** Absent: the tier the model's window or probe profile gives. */
+    prompt_tier: PromptTierSchema.optional(),
+    /** Constrain decoding with the tool-call grammar (local models); absent: the probe's choice. */
+    grammar: z.boolean().optional(),
+    context_policy: ContextPolicyIdSchema.optional(),
+    edit_format: EditFormatSchema.optional(),
+    scheduler: SchedulerIdSchema.optional(),
+  })
+  .strict();
+export type ExperimentSettings = z.infer<typeof ExperimentSettingsSchema>;
+
+/** The setting names an arm may set (for messages that list them). */
+export const experimentSettingNames = ["prompt_tier", "grammar", "context_policy", "edit_format", "scheduler"] as const;
+
+/**
+ * What `run.created` records of the run's experiment: the identifiers in force (defaults filled
+ * in) and the settings the start asked for (`arm`, `prompt_tier`, `grammar` only when set; the
+ * tier in force is in each `context.built`). Identifiers are strings so that events of older
+ * strategies still parse on replay.
+ */
+export const RunExperimentSchema = z.object({
+  strategy: z.string(),
+  scheduler: z.string(),
+  context_policy: z.string(),
+  edit_format: z.string(),
+  arm: z.string().optional(),
+  prompt_tier: PromptTierSchema.optional(),
+  grammar: z.boolean().optional(),
+});
+export type RunExperiment = z.infer<typeof RunExperimentSchema>;
+
+/** The edit format when a start sets none (the router's choice). */
+export const defaultEditFormat: EditFormat = "routed-v1";
+
+/** The experiment a run with these settings runs under, as `run.created` records it. */
+export function runExperimentOf(settings: ExperimentSettings | undefined, defaults: { strategy: string; scheduler: string; context_policy: string }): RunExperiment {
+  return {
+    strategy: defaults.strategy,
+    scheduler: settings?.scheduler ?? defaults.scheduler,
+    context_policy: settings?.context_policy ?? defaults.context_policy,
+    edit_format: settings?.edit_format ?? defaultEditFormat,
+    ...(settings?.arm !== undefined ? { arm: settings.arm } : {}),
+    ...(settings?.prompt_tier !== undefined ? { prompt_tier: settings.prompt_tier } : {}),
+    ...(settings?.grammar !== undefined ? { grammar: settings.grammar } : {}),
+  };
+}
