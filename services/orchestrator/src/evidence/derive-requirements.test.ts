@@ -28,6 +28,17 @@ describe("deriveEvidenceRequirements", () => {
     ["Pourquoi le test échoue-t-il ?", ["execution"]],
     ["¿Qué es una mónada?", []],
     ["Ejecuta las pruebas", ["execution"]],
+    // A file named report.* is not a request for a report; comparing code is not a measurement.
+    ["read_rows in report.py breaks on rows whose quoted fields contain commas. Fix it.", ["artifact"]],
+    ["output_path('out', 'report.txt') returns 'outreport.txt'. Fix paths.py.", ["artifact"]],
+    ["Add memoize(fn) to src/memo.js (compare arguments with JSON.stringify)", ["artifact"]],
+    ["Compare the memory use of both parsers", ["execution", "measurements"]],
+    ["Run the tests and write the results to a report", ["artifact", "execution", "report"]],
+    // A sentence that only forbids changes leaves a question a question.
+    ["Which function checks emails, and in which file is it defined? Do not change anything.", ["execution"]],
+    ["Wo ist die Funktion parse definiert? Ändere nichts.", ["execution"]],
+    ["Don't change the API. Fix the parser in src/parse.ts", ["artifact"]],
+    ["Do not change anything", ["artifact"]],
   ])("%s → %j", (task, expected) => {
     expect(deriveEvidenceRequirements(task)).toEqual(expected);
   });

@@ -5,9 +5,17 @@ const EXECUTION =
   /\b(run|runs|execute|test|tests|testing|analy[sz]e|analysis|benchmark|measure|profile|compute|calculate|check|verify|debug|reproduce|compile|lint|evaluate|inspect|list|show|find|count|search|look (at|for|into)|review|audit)\b/i;
 const SOURCE =
   /\b(write|create|make|build|generate|implement|develop|code)\b[^.?!\n]{0,60}\b(script|program|tool|cli|app|application|source code|code|module|function)\b|\b(python|javascript|typescript|node|bash|shell|go|rust|ruby)\s+(script|program)\b/i;
-const REPORT = /\b(report|write-?up|summary file|results file|findings)\b|\b(document|summari[sz]e|write down)\b[^.?!\n]{0,40}\b(results|findings|measurements)\b/i;
+/** A report asked for; "report.py", "reports/x" or "report_test" name a file, not a request. */
+const REPORT = /(?<![\w./-])(report|write-?up|summary file|results file|findings)(?![\w/-]|\.\w)|\b(document|summari[sz]e|write down)\b[^.?!\n]{0,40}\b(results|findings|measurements)\b/i;
+/** Wording that asks for numbers by itself. */
 const MEASUREMENTS =
-  /\b(benchmark|benchmarks|compare|comparison|comparing|versus|vs\.?|faster|slower|performance|timings?|measure|measurements?|throughput|latency|speed ?up)\b/i;
+  /\b(benchmark|benchmarks|faster|slower|performance|timings?|measure|measurements?|throughput|latency|speed ?up)\b/i;
+/**
+ * A comparison asks for numbers only when what is compared is a cost ("compare the speed of …");
+ * "compare arguments with JSON.stringify" describes code.
+ */
+const COMPARISON = /\b(compare|comparison|comparing|versus|vs\.?)\b/i;
+const COST = /\b(speed|fast|slow|time|times|timing|runtime|run time|memory|cpu|throughput|latency|size|cost|overhead|performance)\b/i;
 
 /** A question about this workspace (a file, a path, an identifier, "this repo") must be answered from it. */
 const ABOUT_WORKSPACE =
@@ -33,7 +41,7 @@ export function deriveEvidenceRequirements(task: string): EvidenceKind[] {
   const kinds = new Set<EvidenceKind>();
   const source = SOURCE.test(task);
   const report = REPORT.test(task);
-  const measurements = MEASUREMENTS.test(task);
+  const measurements = MEASUREMENTS.test(task) || (COMPARISON.test(task) && COST.test(task));
   if (intent === "change" || source || report) kinds.add("artifact");
   if (EXECUTION.test(task) || measurements || intent === "execution") kinds.add("execution");
   if (source) kinds.add("source_file");

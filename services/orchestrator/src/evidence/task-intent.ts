@@ -95,6 +95,13 @@ const REQUEST_WITH_INFINITIVE = new RegExp(
   `${words("bitte|kannst du|könntest du|können sie|könnten sie|würdest du|peux-tu|pouvez-vous|pourrais-tu|pourriez-vous|tu peux|vous pouvez|il faut|puedes|podrías|podría|puede|por favor|hay que")}.*${words(CHANGE_INFINITIVE)}`,
   "iu",
 );
+/**
+ * A sentence that only forbids changes ("Do not change anything.", "Ändere nichts.") is a
+ * constraint on the rest of the task, not a defect report ("do not" is defect wording) nor a request.
+ */
+const NO_CHANGE_CONSTRAINT =
+  /^\s*(?:please\s+)?(?:(?:do not|don't|dont|never)\s+(?:change|modify|edit|touch|alter|rewrite|write to)\s+(?:anything|any(?:thing in| of the)? (?:files?|code|project|repo|repository|workspace)|the (?:code|files?|project|repo|repository|workspace))|(?:ändere|änder|verändere) nichts|ne (?:modifie|modifiez|change|changez|touche|touchez) (?:rien|à rien)|no (?:cambies|modifiques|toques) nada)\s*[.!]?\s*$/iu;
+
 /** An English modal question about how to do something is a question ("how do I fix …?"), not a request. */
 const HOW_TO = /^\s*(how|what|where|why)\b/i;
 
@@ -127,6 +134,7 @@ function classifySentence(sentence: string): SentenceKind {
   const stripped = sentence.replace(/^[\s"'“„«(*-]+|^\d+[.)]\s*/u, "");
   const delegated = delegatedRequest(stripped);
   if (delegated !== undefined) return delegated;
+  if (NO_CHANGE_CONSTRAINT.test(stripped)) return "neutral";
   const questionForm = QUESTION_START.test(stripped) || /\?\s*$/.test(stripped);
   if (REQUEST_INSIDE.test(stripped) || REQUEST_WITH_INFINITIVE.test(stripped)) return "change";
   if (!questionForm && CHANGE_AFTER_CONNECTIVE.test(stripped)) return "change";
