@@ -479,13 +479,13 @@ describe("the panel for reviewing a run", () => {
       await expect.poll(() => page.locator("#eval-body").textContent()).toContain("aide eval");
       const run = join(evalDir, "run-2026-12-01T14-00-00-000Z");
       mkdirSync(run, { recursive: true });
-      writeFileSync(join(run, "report.json"), JSON.stringify({ models: [{ model: "luna", attempts: 20, passed: 13, false_done: 2 }] }));
+      writeFileSync(join(run, "report.json"), JSON.stringify({ variants: [{ variant: "luna", model: "luna", attempts: 20, passed: 13, false_done: 2 }, { variant: "luna/compact", model: "luna", arm: "compact", attempts: 20, passed: 11, false_done: 0 }] }));
       writeFileSync(join(run, "pass-vs-time.svg"), '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#2456d6"/></svg>');
       writeFileSync(join(run, "report.html"), "<p>report</p>");
       await section.locator("summary").click();
       await section.locator("summary").click();
-      await page.locator("#eval .eval-scores li").waitFor();
-      expect(await page.locator("#eval .eval-scores li").textContent()).toBe("luna: 13/20 passed · 2 false done");
+      await page.locator("#eval .eval-scores li").first().waitFor();
+      expect(await page.locator("#eval .eval-scores li").allTextContents()).toEqual(["luna: 13/20 passed · 2 false done", "luna · compact: 11/20 passed · 0 false done"]);
       expect(await page.locator("#eval .eval-link").getAttribute("href")).toBe("/api/eval/latest/report.html");
       await expect.poll(() => page.locator("#eval .eval-chart").evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBe(40);
     } finally {

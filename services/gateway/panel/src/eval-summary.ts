@@ -10,15 +10,18 @@ interface LatestEval {
 }
 
 /**
- * One line per model of the report (`models` or `scores`: `[{ model, attempts, passed, false_done }]`,
- * the eval's per-model scores), when it has them; otherwise the page and chart say the rest.
+ * One line per model/arm of the report (`variants`: `[{ variant, model, arm?, attempts, passed,
+ * false_done }]`, what `aide eval report` writes in report.json); the page and chart say the rest.
  */
 function scoreLines(report: Record<string, unknown>): HTMLElement[] {
-  const list = [report.models, report.scores].find(Array.isArray);
-  const models = (list ?? []) as Array<Record<string, unknown>>;
-  return models
-    .filter((m) => typeof m.model === "string" && typeof m.attempts === "number" && typeof m.passed === "number")
-    .map((m) => el("li", { text: `${shown(m.model)}: ${m.passed}/${m.attempts} passed${typeof m.false_done === "number" ? ` · ${m.false_done} false done` : ""}` }));
+  const variants = (Array.isArray(report.variants) ? report.variants : []) as Array<Record<string, unknown>>;
+  return variants
+    .filter((v) => typeof v.model === "string" && typeof v.attempts === "number" && typeof v.passed === "number")
+    .map((v) => {
+      const label = typeof v.arm === "string" && v.arm !== "" ? `${v.model} · ${v.arm}` : String(v.model);
+      const falseDone = typeof v.false_done === "number" ? ` · ${v.false_done} false done` : "";
+      return el("li", { text: `${shown(label)}: ${v.passed}/${v.attempts} passed${falseDone}` });
+    });
 }
 
 /**
