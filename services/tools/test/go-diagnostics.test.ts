@@ -31,7 +31,7 @@ describe.skipIf(goPresent)("Go diagnostics without go or gopls on PATH: the synt
     writeFileSync(join(h.workspace, "main.go"), `${main}\nfunc broken( {\n`);
     const done = await h.exec("replace_in_file", { path: "main.go", search: "\treturn a + b\n", replace: "\treturn a +) b\n" });
     expect(done.result.is_error, done.result.output).toBe(false);
-    expect(done.result.metadata.diagnostics).toEqual({ source: "tree-sitter syntax", new_problems: 1, files: { "main.go": 1 }, type_checked: false, unavailable_reason: "GO_CHECKER_ABSENT" });
+    expect(done.result.metadata.diagnostics).toMatchObject({ source: "tree-sitter syntax", new_problems: 1, files: { "main.go": 1 }, type_checked: false, unavailable_reason: "GO_CHECKER_ABSENT", problems: [{ path: "main.go", line: 6, column: 12, code: "syntax-error" }] });
     expect(done.result.output).toMatch(/New problems this edit introduced \(tree-sitter syntax\):\n {2}main\.go:6:12 syntax-error cannot parse "\)"/);
     expect(done.result.output).not.toMatch(/main\.go:1[34]:/);
     expect(done.result.output).toContain("No Go checker is available");

@@ -28,6 +28,7 @@ export async function diagnoseEdit(checkers: CheckerSet, changes: readonly FileC
   });
   if (checked.length === 0) return null;
   const lines: string[] = [];
+  const problems: Array<{ path: string; line: number; column: number; code: string; message: string }> = [];
   const counts: Record<string, number> = {};
   const sources = [...new Set(checked.map((entry) => entry.checker.source))];
   const source = sources.join(", ");
@@ -54,6 +55,7 @@ export async function diagnoseEdit(checkers: CheckerSet, changes: readonly FileC
     const fresh = outcome.results.length === 1 ? outcome.results[0] : newDiagnostics(outcome.results[0], outcome.results[1]);
     counts[change.path] = fresh.length;
     lines.push(...fresh.map((diagnostic) => formatDiagnostic(change.path, diagnostic)));
+    problems.push(...fresh.map(({ line, column, code, message }) => ({ path: change.path, line, column, code, message })));
   }
   const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
   const metadata: Record<string, unknown> = {
@@ -70,6 +72,8 @@ export async function diagnoseEdit(checkers: CheckerSet, changes: readonly FileC
     return { note: `(No diagnostics: ${failure.message}.)`, metadata: { ...metadata, unavailable: true, timed_out: failure.timedOut, ...(failure.workerPid !== undefined ? { worker_pid: failure.workerPid } : {}) } };
   }
   if (total === 0) return { note: `No new problems (${source}).${caveat}`, metadata };
+  // The ones shown, for clients (aide run lists them under the diff).
+  metadata["problems"] = problems.slice(0, maxShown).map((problem) => ({ ...problem, message: problem.message.slice(0, 300) }));
   const shown = lines.slice(0, maxShown);
   const more = lines.length > shown.length ? `\n  (${lines.length - shown.length} more)` : "";
   return { note: `New problems this edit introduced (${source}):\n${shown.join("\n")}${more}${caveat === "" ? "" : `\n${caveat.trim()}`}`, metadata };
