@@ -101,3 +101,22 @@ describe("a Python language server that hangs", () => {
     expect(listed.result.is_error).toBe(false);
   });
 });
+
+describe("pyright in the tools service's aide up sandbox", () => {
+  let h: ToolsHarness;
+  beforeAll(async () => {
+    h = await startToolsHarness({ sandboxed: true, env: { AIDE_TOOLS_DIAGNOSTICS_WAIT_MS: "20000" } });
+    mkdirSync(join(h.workspace, "app"));
+    writeFileSync(join(h.workspace, "app/__init__.py"), "");
+    writeFileSync(join(h.workspace, "app/models.py"), models);
+    writeFileSync(join(h.workspace, "app/service.py"), service);
+  });
+  afterAll(async () => h?.stop());
+
+  it("starts the language server from the installed package inside the service's sandbox and reports the new problem", async () => {
+    const done = await h.exec("replace_in_file", { path: "app/service.py", search: "    return greeting(user)", replace: "    return greting(user)" });
+    expect(done.result.is_error, done.result.output).toBe(false);
+    expect(done.result.metadata.diagnostics, done.result.output).toMatchObject({ source: "pyright", new_problems: 1, files: { "app/service.py": 1 } });
+    expect(done.result.output).toContain('app/service.py:8:12 reportUndefinedVariable "greting" is not defined');
+  });
+});
