@@ -76,17 +76,18 @@ await runService("tools", async ({ connection, logger }) => {
       })
     : undefined;
   // go vet when `go` is on the service's PATH (inside its sandbox); otherwise the syntax check, saying so.
-  const go = findProgram("go", ["version"]);
-  const gopls = findProgram("gopls", ["version"]);
-  const goUnavailable = {
-    reason: "GO_CHECKER_ABSENT" satisfies ErrorCode,
-    message: `No Go checker is available (go${gopls === undefined ? " and gopls are" : " is"} not on PATH in the tools sandbox): only tree-sitter's syntax check ran, so types and vet findings were not checked.`,
+  // Looked for once, on the first .go file: most workspaces never need it.
+  const goChecker = () => {
+    const go = findProgram("go", ["version"]);
+    const gopls = findProgram("gopls", ["version"]);
+    logger.info({ go: go ?? null, gopls: gopls ?? null }, "go checker");
+    if (go !== undefined) return { checker: new GoVetChecker({ go, jailed, timeoutMs: settings.diagnostics.timeoutMs, logger: logger.child({ module: "go-vet" }) }) };
+    const unavailable = {
+      reason: "GO_CHECKER_ABSENT" satisfies ErrorCode,
+      message: `No Go checker is available (go${gopls === undefined ? " and gopls are" : " is"} not on PATH in the tools sandbox): only tree-sitter's syntax check ran, so types and vet findings were not checked.`,
+    };
+    return { checker: new SyntaxChecker(code.parsers, unavailable), unavailable };
   };
-  const goChecker =
-    go !== undefined
-      ? { checker: new GoVetChecker({ go, jailed, timeoutMs: settings.diagnostics.timeoutMs, logger: logger.child({ module: "go-vet" }) }) }
-      : { checker: new SyntaxChecker(code.parsers, goUnavailable), unavailable: goUnavailable };
-  logger.info({ go: go ?? null, gopls: gopls ?? null, pyright: python !== undefined }, "diagnostics checkers");
   const checkers = new CheckerSet({ typescript: checker, ...(python !== undefined ? { python } : {}), go: goChecker });
   const service = await createToolsService({
     connection,
