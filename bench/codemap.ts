@@ -5,14 +5,15 @@
  * the same tree-sitter queries: `rg --files` then read and parse every file, then the same ranking
  * and rendering (an anchor has no cache, so "after one change" is the same full pass). Then the
  * diagnostics latency of an edit (the warm TypeScript worker, before and after text) against
- * `tsc --noEmit -p` on the same 200-file project. Grammars are loaded once before the timings. Figures and ratios in bench/results/codemap.json.
+ * `tsc --noEmit -p` on the same 200-file project, and for Python the warm pyright language server
+ * against the pyright CLI (`pyright --outputjson -p`) on a 200-file Python project. Grammars are loaded once before the timings. Figures and ratios in bench/results/codemap.json.
  */
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
-import { CodeIntelligence, TreeSitterParsers, extractTags, grammarFor, openWorkspace, plainWorker, rankFiles, renderCodeMap, TypeScriptChecker } from "@aide/tools";
+import { CodeIntelligence, TreeSitterParsers, extractTags, grammarFor, openWorkspace, plainCommand, plainWorker, PyrightChecker, pyrightLanguageServer, rankFiles, renderCodeMap, TypeScriptChecker } from "@aide/tools";
 import { repoRoot, writeBenchResult } from "./lib/results.js";
 
 const fileCount = Number(process.env.BENCH_FILES ?? 5000);
@@ -97,6 +98,42 @@ async function diagnosticsFigures(): Promise<Record<string, unknown>> {
   }
 }
 
+/** The Python side: a warm pyright language server's edit check against one pyright CLI run on the project. */
+async function pythonDiagnosticsFigures(): Promise<Record<string, unknown>> {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "aide-bench-pyright-")));
+  try {
+    writeFileSync(join(root, "pyrightconfig.json"), '{ "include": ["pkg"], "pythonVersion": "3.11" }\n');
+    mkdirSync(join(root, "pkg"));
+    writeFileSync(join(root, "pkg", "__init__.py"), "");
+    for (let index = 0; index < 200; index += 1) {
+      const next = (index + 1) % 200;
+      writeFileSync(join(root, "pkg", `m${index}.py`), `from pkg.m${next} import f${next}\n\n\nclass T${index}:\n    def __init__(self, id: int, name: str) -> None:\n        self.id = id\n        self.name = name\n\n\ndef f${index}(value: T${index}) -> int:\n    total = value.id\n    return total + (0 if ${index} > 0 else f${next}(None))  # type: ignore[arg-type]\n`);
+    }
+    const checker = new PyrightChecker({ command: plainCommand([process.execPath, pyrightLanguageServer, "--stdio"]), timeoutMs: 300_000, idleMs: 600_000 });
+    const before = readFileSync(join(root, "pkg/m5.py"), "utf8");
+    const after = before.replace("total = value.id", "total = value.nme");
+    const coldStarted = performance.now();
+    const cold = await checker.check(root, "pkg/m5.py", [before, after]);
+    const coldMs = performance.now() - coldStarted;
+    const warmTimes: number[] = [];
+    let newProblems = 0;
+    for (let round = 0; round < 5; round += 1) {
+      const started = performance.now();
+      const warm = await checker.check(root, "pkg/m5.py", [before, after.replace("total = value.nme", `total = value.nme + ${round}`)]);
+      warmTimes.push(performance.now() - started);
+      if (warm.ok) newProblems = warm.results[1].length - warm.results[0].length;
+    }
+    checker.close();
+    const cliStarted = performance.now();
+    await execa(process.execPath, [join(repoRoot, "node_modules", "pyright", "index.js"), "--outputjson", "-p", root], { reject: false });
+    const cliMs = performance.now() - cliStarted;
+    const warmMedian = [...warmTimes].sort((a, b) => a - b)[2];
+    return { project_files: 200, cold_first_check_ms: Math.round(coldMs), cold_ok: cold.ok, warm_edit_check_median_ms: Math.round(warmMedian), new_problems_seen: newProblems, pyright_cli_ms: Math.round(cliMs), warm_over_cli: Number((warmMedian / cliMs).toFixed(3)) };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 const root = realpathSync(mkdtempSync(join(tmpdir(), "aide-bench-codemap-")));
 try {
   const load = loadavg()[0];
@@ -109,6 +146,7 @@ try {
   const anchorChanged = await anchorPass(root);
   const changed = await oursPass(code, root);
   const diagnostics = await diagnosticsFigures();
+  const pythonDiagnostics = await pythonDiagnosticsFigures();
   const figures = {
     files: fileCount,
     budget_tokens: budget,
@@ -120,6 +158,7 @@ try {
       after_change_ours_over_anchor: Number((changed.ms / anchorChanged.ms).toFixed(3)),
     },
     diagnostics,
+    python_diagnostics: pythonDiagnostics,
   };
   console.log(JSON.stringify(figures, null, 2));
   console.log(`wrote ${writeBenchResult("codemap", figures)}`);

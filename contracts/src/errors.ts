@@ -88,6 +88,7 @@ export const errorCatalog = {
   MCP_CALL_CANCELLED: "The MCP call {call} was cancelled: {detail}",
   MCP_UNTRUSTED_CONFIG: "The workspace file {file} is not trusted ({detail}); review it and run aide mcp trust {dir}",
   LANGUAGE_UNSUPPORTED: "No parser for {path}: {detail}",
+  GO_CHECKER_ABSENT: "No Go checker is available ({detail}): only tree-sitter's syntax check ran on {path}",
   INTERNAL: "Internal error: {detail}",
 } as const;
 

@@ -72,6 +72,8 @@ export const ContextBuiltEvent = event(
     /** The prompt tier (compact for windows up to 8k tokens) and the model window it was built for. */
     tier: z.enum(["compact", "full"]).optional(),
     window_tokens: z.number().int().positive().optional(),
+    /** The code map's size (the tools' estimate) when the first turn's stable prefix carries one (AIDE_CODE_MAP_IN_PREFIX=1). */
+    code_map_tokens: z.number().int().nonnegative().optional(),
   }),
 );
 export const ModelRequestedEvent = event("model.requested", z.object({ request_id: z.string(), model: z.string(), iteration: z.number().int() }));

@@ -9,6 +9,7 @@ import { createProseFilter } from "./prose-filter.js";
 import type { Spinner } from "./spinner.js";
 import type { Style } from "./terminal-style.js";
 import { describeCheckpointDiff, describeCompletedTool, describeToolArgs, type CompletedToolView } from "./tool-output-view.js";
+import { describeNewProblems, withoutDiagnosticsNote } from "./new-problems-view.js";
 
 export interface FollowOptions {
   client: GatewayClient;
@@ -48,6 +49,13 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
   /** The session's latest checkpoint, and the calls that succeeded since: the step the next one closes. */
   let lastCheckpoint: string | undefined;
   let stepCalls: string[] = [];
+  /** The new problems the step's edits introduced (tool.completed metadata): shown under the step's diff. */
+  let stepProblems: string[] = [];
+  const flushProblems = () => {
+    const problems = stepProblems;
+    stepProblems = [];
+    if (problems.length > 0) writeMarked(problems.join("\n"));
+  };
 
   /** A step's changes (checkpoint before → after), fetched from the checkpoints service: events never carry write bodies. */
   async function showChanges(from: string, to: string): Promise<void> {
@@ -127,9 +135,16 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
         spinner.start(`${p.tool}…`);
         return;
       case "tool.completed":
+      {
         if (!p.is_error) stepCalls.push(String(p.call_id));
-        writeMarked(describeCompletedTool(p as CompletedToolView, style, { verbose: options.verbose === true }));
+        // An edit's new problems go under its diff (from the metadata), not in the output lines.
+        const diagnosed = !p.is_error && p.metadata?.diagnostics !== undefined;
+        const view = diagnosed ? withoutDiagnosticsNote(p as CompletedToolView) : (p as CompletedToolView);
+        writeMarked(describeCompletedTool(view, style, { verbose: options.verbose === true }));
+        const problems = diagnosed ? describeNewProblems(p.metadata.diagnostics, style) : undefined;
+        if (problems !== undefined) stepProblems.push(problems);
         return;
+      }
       case "approval.requested":
         if (asked.has(p.approval)) return;
         asked.add(p.approval);
@@ -153,8 +168,14 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
         stepCalls = [];
         // "after …" closes a step that changed files; its diff is shown unless the approval prompt showed it.
         const seen = step.length > 0 && step.every((call) => diffShown.has(call));
-        if (from === undefined || !String(p.label).startsWith("after ") || seen) return write(line);
-        return showChanges(from, to).then(() => write(line));
+        if (from === undefined || !String(p.label).startsWith("after ") || seen) {
+          flushProblems();
+          return write(line);
+        }
+        return showChanges(from, to).then(() => {
+          flushProblems();
+          write(line);
+        });
       }
       case "checkpoint.restored":
         write(style.yellow(`restored checkpoint ${String(p.checkpoint).slice(0, 10)}`));
@@ -167,11 +188,13 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
         if (p.state === "paused") write(style.yellow(`⏸ paused (${p.reason ?? "waiting"}): ${p.detail ?? ""}; it resumes by itself`));
         return;
       case "run.completed":
+        flushProblems();
         writeMarked((p.state === "done" ? style.green(style.bold("✔ done: ")) : style.yellow(style.bold("⚠ unverified: "))) + p.result);
         write(runSummary(p));
         resolveOutcome({ state: p.state, exitCode: p.state === "done" ? 0 : 3 });
         return;
       case "run.failed":
+        flushProblems();
         write(style.red(style.bold(`✘ failed: ${p.error?.code}: ${p.error?.message}`)));
         resolveOutcome({ state: "failed", exitCode: 1 });
         return;

@@ -8,5 +8,5 @@ export { memorySessionStore, kvSessionStore, type SessionStore } from "./session
 export { memoryMemoryStore, kvMemoryStore, type MemoryStore } from "./memory/memory-store.js";
 export { orchestratorTools, mergeCatalog } from "./orchestrator-tools/orchestrator-tool-descriptors.js";
 export { decideGate, commandMatchesPrefix } from "./approvals/approval-policy.js";
-export { systemPrompt, compactSystemPrompt, buildContext, environmentDetails } from "./context/index.js";
+export { systemPrompt, compactSystemPrompt, buildContext, environmentDetails, codeMapBudgetTokens, wrapToolResult, modelFit } from "./context/index.js";
 export { selectTools } from "./routing/index.js";

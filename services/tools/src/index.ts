@@ -26,4 +26,5 @@ export { rankFiles } from "./code/rank-files.js";
 export { renderCodeMap } from "./code/render-code-map.js";
 export { newDiagnostics } from "./code/new-diagnostics.js";
 export { TypeScriptChecker } from "./code/typescript-checker.js";
-export { plainWorker } from "./code/diagnostics-worker-command.js";
+export { plainWorker, plainCommand, pyrightLanguageServer } from "./code/diagnostics-worker-command.js";
+export { PyrightChecker } from "./code/pyright-checker.js";

@@ -1,4 +1,5 @@
 import { runService } from "@aide/runtime";
+import type { ErrorCode } from "@aide/contracts";
 import { createToolsService } from "./create-tools-service.js";
 import { readSettings } from "./service-options.js";
 import { createToolRegistry } from "./framework/tool-registry.js";
@@ -13,8 +14,13 @@ import { realpathSync } from "node:fs";
 import { ripgrepInMountJail } from "./search/ripgrep-jail.js";
 import { CodeIntelligence } from "./code/code-intelligence.js";
 import { TypeScriptChecker } from "./code/typescript-checker.js";
-import { defaultWorkerScript, plainWorker, workerInMountJail } from "./code/diagnostics-worker-command.js";
+import { commandInMountJail, defaultWorkerScript, plainCommand, plainWorker, pyrightLanguageServer, workerInMountJail } from "./code/diagnostics-worker-command.js";
 import { diagnoseEdit } from "./code/edit-diagnostics.js";
+import { PyrightChecker } from "./code/pyright-checker.js";
+import { CheckerSet } from "./code/checker-set.js";
+import { GoVetChecker } from "./code/go-vet-checker.js";
+import { SyntaxChecker } from "./code/syntax-checker.js";
+import { findProgram } from "./code/find-program.js";
 
 /** The absolute path of `rg` when it runs, for its mount jail. */
 function findRipgrep(): string | undefined {
@@ -59,6 +65,30 @@ await runService("tools", async ({ connection, logger }) => {
     timeoutMs: settings.diagnostics.timeoutMs,
     idleMs: settings.diagnostics.idleMs,
   });
+  const jailed = sandbox.mode === "bwrap";
+  const pyrightArgv = settings.diagnostics.pyrightCommand ?? [realpathSync(process.execPath), pyrightLanguageServer, "--stdio"];
+  const python = settings.diagnostics.pyright
+    ? new PyrightChecker({
+        command: jailed ? commandInMountJail(pyrightArgv) : plainCommand(pyrightArgv),
+        logger: logger.child({ module: "pyright" }),
+        timeoutMs: settings.diagnostics.timeoutMs,
+        idleMs: settings.diagnostics.idleMs,
+      })
+    : undefined;
+  // go vet when `go` is on the service's PATH (inside its sandbox); otherwise the syntax check, saying so.
+  // Looked for once, on the first .go file: most workspaces never need it.
+  const goChecker = () => {
+    const go = findProgram("go", ["version"]);
+    const gopls = findProgram("gopls", ["version"]);
+    logger.info({ go: go ?? null, gopls: gopls ?? null }, "go checker");
+    if (go !== undefined) return { checker: new GoVetChecker({ go, jailed, timeoutMs: settings.diagnostics.timeoutMs, logger: logger.child({ module: "go-vet" }) }) };
+    const unavailable = {
+      reason: "GO_CHECKER_ABSENT" satisfies ErrorCode,
+      message: `No Go checker is available (go${gopls === undefined ? " and gopls are" : " is"} not on PATH in the tools sandbox): only tree-sitter's syntax check ran, so types and vet findings were not checked.`,
+    };
+    return { checker: new SyntaxChecker(code.parsers, unavailable), unavailable };
+  };
+  const checkers = new CheckerSet({ typescript: checker, ...(python !== undefined ? { python } : {}), go: goChecker });
   const service = await createToolsService({
     connection,
     logger,
@@ -68,7 +98,7 @@ await runService("tools", async ({ connection, logger }) => {
     queueWaitMs: settings.queueWaitMs,
     calls,
     dependencies: {
-      registry: createToolRegistry(allTools({ code, checker, ripgrep: ripgrep !== undefined, ...(ripgrep !== undefined ? { ripgrepCommand: ripgrepInMountJail(ripgrep) } : {}) })),
+      registry: createToolRegistry(allTools({ code, checkers, ripgrep: ripgrep !== undefined, ...(ripgrep !== undefined ? { ripgrepCommand: ripgrepInMountJail(ripgrep) } : {}) })),
       sandbox,
       processes,
       lint: createLintGate(),
@@ -76,7 +106,7 @@ await runService("tools", async ({ connection, logger }) => {
       workspaceRoots: settings.workspaceRoots,
       now: () => performance.now(),
       code,
-      ...(settings.diagnostics.enabled ? { diagnoseEdit: (changes, context) => diagnoseEdit(checker, changes, context, settings.diagnostics.waitMs) } : {}),
+      ...(settings.diagnostics.enabled ? { diagnoseEdit: (changes, context) => diagnoseEdit(checkers, changes, context, settings.diagnostics.waitMs) } : {}),
     },
   });
   logger.info({ sandbox: sandbox.mode, workspace_roots: settings.workspaceRoots, state_directory: calls.directory ?? "(memory only)" }, "tools service started");
@@ -85,7 +115,7 @@ await runService("tools", async ({ connection, logger }) => {
     await service.stop();
     await calls.close();
     await processes.closeAll();
-    checker.close();
+    checkers.close();
     await sandbox.close();
   };
 });

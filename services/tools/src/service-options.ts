@@ -43,6 +43,10 @@ export interface ToolsServiceSettings {
     waitMs: number;
     /** AIDE_TOOLS_DIAGNOSTICS_WORKER: another worker script (tests: one that never answers). */
     workerScript: string | undefined;
+    /** AIDE_TOOLS_PYRIGHT_COMMAND: the language server to start for Python instead of the installed pyright-langserver (words, the first an absolute path); undefined = the installed one. */
+    pyrightCommand: string[] | undefined;
+    /** AIDE_TOOLS_PYRIGHT=off: no Python checker (the diagnostics tool refuses .py). */
+    pyright: boolean;
   };
 }
 
@@ -50,6 +54,14 @@ export interface ToolsServiceSettings {
 const count = (fallback: number) =>
   z.preprocess((value) => (value === undefined || value === "" ? undefined : Number(value)), z.number().int().positive().default(fallback));
 const absolutePath = z.string().refine((value) => isAbsolute(value)).optional().catch(undefined);
+
+/** A command line as words split on spaces (no shell); refused unless its program is an absolute path. */
+function commandWords(value: string | undefined): string[] | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  const words = value.trim().split(/\s+/);
+  if (!isAbsolute(words[0])) throw aideError("CONFIG_INVALID", { detail: `AIDE_TOOLS_PYRIGHT_COMMAND: the program must be an absolute path (got ${JSON.stringify(value)})` });
+  return words;
+}
 
 /** The numeric limits, by environment name (each documented in services/tools/README.md, "Settings"). */
 const LimitSettingsSchema = z.object({
@@ -116,6 +128,8 @@ export function readSettings(env: NodeJS.ProcessEnv, argv: readonly string[]): T
       idleMs: limits.AIDE_TOOLS_DIAGNOSTICS_IDLE_MS,
       waitMs: Math.min(limits.AIDE_TOOLS_DIAGNOSTICS_WAIT_MS, 20_000),
       workerScript: env.AIDE_TOOLS_DIAGNOSTICS_WORKER !== undefined && isAbsolute(env.AIDE_TOOLS_DIAGNOSTICS_WORKER) ? env.AIDE_TOOLS_DIAGNOSTICS_WORKER : undefined,
+      pyrightCommand: commandWords(env.AIDE_TOOLS_PYRIGHT_COMMAND),
+      pyright: env.AIDE_TOOLS_PYRIGHT !== "off",
     },
   };
 }

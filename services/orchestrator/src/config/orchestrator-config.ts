@@ -22,6 +22,8 @@ export interface OrchestratorConfig {
   runBudgetMs: number;
   /** Context budget in characters when the model does not say (`AIDE_CONTEXT_CHARS`). */
   contextChars: number;
+  /** `AIDE_CODE_MAP_IN_PREFIX=1`: the first turn's stable prefix carries a small code map of the workspace (off by default). */
+  codeMapInPrefix?: boolean;
   /**
    * This instance's identity (`AIDE_ORCHESTRATOR_ID`): runs are owned by it, and a restart with the
    * same id resumes them at once. Unset (empty here), main claims `orchestrator-<host>-<n>` on the
@@ -75,6 +77,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Orchestrato
     maxIterations: positive(env, "AIDE_MAX_ITERATIONS", 25),
     runBudgetMs: positive(env, "AIDE_RUN_BUDGET_MS", 3_600_000),
     contextChars: positive(env, "AIDE_CONTEXT_CHARS", 120_000),
+    codeMapInPrefix: env.AIDE_CODE_MAP_IN_PREFIX === "1",
     leaseMs: positive(env, "AIDE_LEASE_MS", 30_000),
     instanceId: instanceIdFrom(env),
     modelTimeoutMs: positive(env, "AIDE_MODEL_TIMEOUT_MS", 600_000),

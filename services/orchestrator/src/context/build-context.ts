@@ -1,4 +1,5 @@
 import type { ChatMessage } from "@aide/contracts";
+import { codeMapBlock } from "./code-map-block.js";
 import { environmentDetails, memoryBlock, type EnvironmentFacts, type MemoryInput, type MemoryLimits } from "./environment-details.js";
 
 export type BuildContextInput = {
@@ -11,6 +12,8 @@ export type BuildContextInput = {
   budgetChars: number;
   /** Rendered environment details, or the facts to render (workspace, mode, now). */
   environment: string | EnvironmentFacts;
+  /** The workspace's code map, fixed for the run (`codeMapBlock`); empty or absent: none. */
+  codeMap?: string;
 };
 
 export type BuiltContext = { messages: ChatMessage[]; dropped: number; chars: number; needsCompaction: boolean };
@@ -41,13 +44,13 @@ function truncateMiddle(message: ChatMessage, maxChars: number): ChatMessage {
 
 /**
  * Seed 002's `ContextPolicy.prepare` with a stable prefix: the system contract (with environment
- * details and up to eight memories folded in once), then the transcript exactly as it was, only ever
+ * details, the run's code map when there is one, and up to eight memories folded in once), then the transcript exactly as it was, only ever
  * appended to. When the transcript passes 90% of the budget, `needsCompaction` asks the caller to
  * summarize the oldest part once (`planCompaction`); if it is still over the budget, the oldest
  * messages are dropped newest-first as a fallback and counted in `dropped`.
  */
 export function buildContext(input: BuildContextInput): BuiltContext {
-  const header = [input.system, environmentDetails(input.environment), memoryBlock(input.memories, input.memoryLimits)].filter((part) => part !== "");
+  const header = [input.system, environmentDetails(input.environment), codeMapBlock(input.codeMap ?? ""), memoryBlock(input.memories, input.memoryLimits)].filter((part) => part !== "");
   const system: ChatMessage = { role: "system", content: header.join("\n\n") };
   const visible = input.messages.filter((message) => VISIBLE_ROLES.has(message.role)).map(stripRenderedToolCalls);
   const systemChars = messageChars(system);

@@ -14,3 +14,4 @@ export { compactSystemPrompt, compactToolLine } from "./compact-prompt.js";
 export { modelFit, withExperimentFit } from "./model-fit.js";
 export type { ModelFit } from "./model-fit.js";
 export { firstTurnOverflow } from "./first-turn-overflow.js";
+export { codeMapBlock, codeMapBudgetTokens } from "./code-map-block.js";

@@ -60,6 +60,14 @@ describe("seed 002 row 1: concrete artifact = a successful mutation and a LATER 
     expect(ledgerOf(write("a.ts"), diagnostics("b.ts", 0)).evaluate(["artifact"], "Done").satisfied).toBe(false);
   });
 
+  it("pyright's check of a Python file counts like TypeScript's; a syntax-only check (no Go checker) is not a type check", () => {
+    const pyright = (errors: number) => event("diagnostics", { path: "app/service.py" }, { metadata: { source: "pyright", problems: errors, errors } });
+    expect(ledgerOf(write("app/service.py"), pyright(0)).evaluate(["artifact"], "Done").satisfied).toBe(true);
+    expect(ledgerOf(write("app/service.py"), pyright(1)).evaluate(["artifact"], "Done").satisfied).toBe(false);
+    const syntaxOnly = event("diagnostics", { path: "main.go" }, { metadata: { source: "tree-sitter syntax", problems: 0, errors: 0, type_checked: false, unavailable_reason: "GO_CHECKER_ABSENT" } });
+    expect(ledgerOf(write("main.go"), syntaxOnly).evaluate(["artifact"], "Done").satisfied).toBe(false);
+  });
+
   it("replace_in_file and apply_patch count as mutations", () => {
     const replace = event("replace_in_file", { path: "a.ts", diff: "…" }, { changed_paths: ["a.ts"] });
     expect(ledgerOf(replace, read("a.ts")).evaluate(["artifact"], "").satisfied).toBe(true);

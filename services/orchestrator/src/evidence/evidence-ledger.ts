@@ -119,9 +119,13 @@ export class EvidenceLedger {
     return { ok: false, shortfall: { kind: "artifact", detail: "no_verification", paths: mutatedPaths(last) } };
   }
 
-  /** A read verifies only the file it read, diagnostics only a file it found no errors in; git and executions verify the workspace. */
+  /**
+   * A read verifies only the file it read, diagnostics only a file it type-checked (TypeScript,
+   * pyright, go vet) and found no errors in (a syntax-only check where no checker is installed is
+   * not a type check); git and executions verify the workspace.
+   */
   private verifies(event: EvidenceEvent, paths: Set<string>): boolean {
-    if (event.tool === "diagnostics" && event.metadata["errors"] !== 0) return false;
+    if (event.tool === "diagnostics" && (event.metadata["errors"] !== 0 || event.metadata["type_checked"] === false)) return false;
     if (event.tool !== "read_file" && event.tool !== "diagnostics") return true;
     const path = event.args["path"];
     return typeof path === "string" && paths.has(normalizePath(path));

@@ -70,6 +70,8 @@ export interface RunContext {
   persist(): Promise<void>;
   /** The user's memories given to the model this run, with their authors (loaded once: a stable prompt prefix). */
   memories?: Memory[];
+  /** The code map in the first turn's stable prefix (AIDE_CODE_MAP_IN_PREFIX=1), loaded once per run; empty text: none. */
+  codeMap?: { text: string; tokens: number };
   /** The run's context budget in characters (from the model's window; shrunk after CONTEXT_FULL). */
   contextChars?: number;
   /** The model's window, prompt tier and grammar for this run (from its probe profile), resolved once. */

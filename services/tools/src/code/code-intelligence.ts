@@ -12,7 +12,11 @@ export class CodeIntelligence {
   readonly cache: TagCache;
   private readonly indexes = new Map<string, { index: WorkspaceIndex; queue: Promise<unknown> }>();
 
+  /** The grammars (also the syntax checker's, where a language has no checker on the machine). */
+  readonly parsers: TreeSitterParsers;
+
   constructor(parsers = new TreeSitterParsers()) {
+    this.parsers = parsers;
     this.cache = new TagCache(parsers);
   }
 

@@ -1,14 +1,9 @@
 import type { FileChange, ToolContext } from "../framework/tool-types.js";
 import type { Diagnostic } from "./diagnostic.js";
 import { newDiagnostics } from "./new-diagnostics.js";
-import type { TypeScriptChecker } from "./typescript-checker.js";
+import type { CheckerSet } from "./checker-set.js";
 
-const typescriptFile = /\.(ts|tsx|mts|cts)$/;
 const maxShown = 10;
-
-export function hasChecker(path: string): boolean {
-  return typescriptFile.test(path) && !path.endsWith(".d.ts");
-}
 
 export function formatDiagnostic(path: string, diagnostic: Diagnostic): string {
   return `  ${path}:${diagnostic.line}:${diagnostic.column} ${diagnostic.code} ${diagnostic.message}`;
@@ -21,18 +16,26 @@ export interface EditFeedback {
 }
 
 /**
- * After a successful edit: the problems the edit introduced in each edited TypeScript file (the
- * file's text before and after, checked in the same warm program; problems it already had are
- * left out). Null when no edited file has a checker.
+ * After a successful edit: the problems the edit introduced in each edited file that has a checker
+ * (TypeScript, pyright, go vet, or tree-sitter's syntax check where Go's checker is absent): the
+ * file's text before and after, checked by the same warm checker; problems it already had are
+ * left out. Null when no edited file has a checker.
  */
-export async function diagnoseEdit(checker: TypeScriptChecker, changes: readonly FileChange[], context: ToolContext, waitMs: number): Promise<EditFeedback | null> {
-  const checked = changes.filter((change) => change.operation !== "delete" && hasChecker(change.path));
+export async function diagnoseEdit(checkers: CheckerSet, changes: readonly FileChange[], context: ToolContext, waitMs: number): Promise<EditFeedback | null> {
+  const checked = changes.flatMap((change) => {
+    const chosen = change.operation === "delete" ? undefined : checkers.forPath(change.path);
+    return chosen === undefined ? [] : [{ change, ...chosen }];
+  });
   if (checked.length === 0) return null;
   const lines: string[] = [];
+  const problems: Array<{ path: string; line: number; column: number; code: string; message: string }> = [];
   const counts: Record<string, number> = {};
-  let failure: { message: string; timedOut: boolean; workerPid?: number } | undefined;
-  let pending: string | undefined;
-  for (const change of checked) {
+  const sources = [...new Set(checked.map((entry) => entry.checker.source))];
+  const source = sources.join(", ");
+  const unavailable = checked.find((entry) => entry.unavailable !== undefined)?.unavailable;
+  let failure: { message: string; timedOut: boolean; workerPid?: number; source: string } | undefined;
+  let pending: { path: string; source: string } | undefined;
+  for (const { change, checker } of checked) {
     const versions = change.before === null ? [change.after.toString("utf8")] : [change.before.toString("utf8"), change.after.toString("utf8")];
     // A cold checker may take longer than an edit should wait: the check goes on (warming the worker
     // for the next edit) and the result says how to see the problems later.
@@ -42,27 +45,36 @@ export async function diagnoseEdit(checker: TypeScriptChecker, changes: readonly
       new Promise<"waiting">((resolve) => (waited = setTimeout(() => resolve("waiting"), waitMs))),
     ]).finally(() => clearTimeout(waited));
     if (outcome === "waiting") {
-      pending = change.path;
+      pending = { path: change.path, source: checker.source };
       break;
     }
     if (!outcome.ok) {
-      failure = outcome;
+      failure = { ...outcome, source: checker.source };
       break;
     }
     const fresh = outcome.results.length === 1 ? outcome.results[0] : newDiagnostics(outcome.results[0], outcome.results[1]);
     counts[change.path] = fresh.length;
     lines.push(...fresh.map((diagnostic) => formatDiagnostic(change.path, diagnostic)));
+    problems.push(...fresh.map(({ line, column, code, message }) => ({ path: change.path, line, column, code, message })));
   }
   const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
-  const metadata: Record<string, unknown> = { source: "typescript", new_problems: total, files: counts };
+  const metadata: Record<string, unknown> = {
+    source,
+    new_problems: total,
+    files: counts,
+    ...(unavailable !== undefined ? { type_checked: false, unavailable_reason: unavailable.reason } : {}),
+  };
+  const caveat = unavailable !== undefined ? ` ${unavailable.message}` : "";
   if (pending !== undefined) {
-    return { note: `(Diagnostics not ready: the TypeScript checker is still starting after ${waitMs} ms; call diagnostics on ${pending} to see its problems.)`, metadata: { ...metadata, pending: true } };
+    return { note: `(Diagnostics not ready: the ${pending.source} checker is still starting after ${waitMs} ms; call diagnostics on ${pending.path} to see its problems.)`, metadata: { ...metadata, pending: true } };
   }
   if (failure !== undefined) {
     return { note: `(No diagnostics: ${failure.message}.)`, metadata: { ...metadata, unavailable: true, timed_out: failure.timedOut, ...(failure.workerPid !== undefined ? { worker_pid: failure.workerPid } : {}) } };
   }
-  if (total === 0) return { note: "No new problems (typescript).", metadata };
+  if (total === 0) return { note: `No new problems (${source}).${caveat}`, metadata };
+  // The ones shown, for clients (aide run lists them under the diff).
+  metadata["problems"] = problems.slice(0, maxShown).map((problem) => ({ ...problem, message: problem.message.slice(0, 300) }));
   const shown = lines.slice(0, maxShown);
   const more = lines.length > shown.length ? `\n  (${lines.length - shown.length} more)` : "";
-  return { note: `New problems this edit introduced (typescript):\n${shown.join("\n")}${more}`, metadata };
+  return { note: `New problems this edit introduced (${source}):\n${shown.join("\n")}${more}${caveat === "" ? "" : `\n${caveat.trim()}`}`, metadata };
 }

@@ -2,10 +2,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import type { Logger } from "pino";
 import type { Diagnostic } from "./diagnostic.js";
 import type { WorkerCommand } from "./diagnostics-worker-command.js";
+import type { CheckOutcome, Checker } from "./checker.js";
 
-export type CheckOutcome =
-  | { ok: true; results: Diagnostic[][] }
-  | { ok: false; timedOut: boolean; message: string; workerPid?: number };
+export type { CheckOutcome } from "./checker.js";
 
 interface Worker {
   child: ChildProcess;
@@ -28,7 +27,8 @@ export interface TypeScriptCheckerOptions {
  * One warm TypeScript worker process per workspace root, started on first use, reused, stopped
  * when idle, and killed (with its requests answered as timed out) when a check passes its timeout.
  */
-export class TypeScriptChecker {
+export class TypeScriptChecker implements Checker {
+  readonly source = "typescript";
   private readonly workers = new Map<string, Worker>();
   private nextId = 1;
 

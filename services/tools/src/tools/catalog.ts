@@ -21,6 +21,7 @@ import { createCodeMapTool } from "./code-map.js";
 import { createDiagnosticsTool } from "./diagnostics.js";
 import { TypeScriptChecker } from "../code/typescript-checker.js";
 import { plainWorker } from "../code/diagnostics-worker-command.js";
+import { CheckerSet } from "../code/checker-set.js";
 
 export interface CatalogOptions {
   /** Whether `rg` is on PATH; the JS search is used otherwise. */
@@ -29,8 +30,8 @@ export interface CatalogOptions {
   ripgrepCommand?: RipgrepCommand;
   /** The tag cache and workspace indexes behind list_code_definitions and code_map (one per service). */
   code?: CodeIntelligence;
-  /** The warm TypeScript workers behind `diagnostics` (and the feedback after edits). */
-  checker?: TypeScriptChecker;
+  /** The warm checkers behind `diagnostics` (and the feedback after edits); default: TypeScript only. */
+  checkers?: CheckerSet;
 }
 
 /** Every tool the service executes, in the order the catalog shows them. */
@@ -54,6 +55,6 @@ export function allTools(options: CatalogOptions = { ripgrep: true }): AnyTool[]
     gitDiffTool,
     createListCodeDefinitionsTool(code),
     createCodeMapTool(code),
-    createDiagnosticsTool(options.checker ?? new TypeScriptChecker({ command: plainWorker(), timeoutMs: 60_000, idleMs: 600_000 })),
+    createDiagnosticsTool(options.checkers ?? new CheckerSet({ typescript: new TypeScriptChecker({ command: plainWorker(), timeoutMs: 60_000, idleMs: 600_000 }) })),
   ];
 }
