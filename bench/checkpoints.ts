@@ -83,7 +83,9 @@ async function main() {
   const workspaceBytes = files.reduce((sum, f) => sum + lstatSync(join(oursWs, f)).size, 0);
 
   const server = await startNatsServer({ runDir });
-  const child = spawn(process.execPath, [join(repoRoot, "services", "checkpoints", "dist", "main.js")], {
+  // BENCH_SERVICE_PROF=<folder>: a V8 CPU profile of the service process (node --cpu-prof), written when it exits.
+  const profile = process.env.BENCH_SERVICE_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_SERVICE_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, join(repoRoot, "services", "checkpoints", "dist", "main.js")], {
     env: { PATH: process.env.PATH ?? "", AIDE_NATS_URL: server.url, AIDE_NATS_CREDS: server.credentialFiles.checkpoints, AIDE_LOG_LEVEL: process.env.BENCH_SERVICE_LOG ? "debug" : "warn", AIDE_WORKSPACE_ROOTS: base },
     // BENCH_SERVICE_LOG=<file>: the service's debug log (per-phase timings of each commit).
     stdio: ["ignore", "ignore", process.env.BENCH_SERVICE_LOG ? openSync(process.env.BENCH_SERVICE_LOG, "w") : "inherit"],
