@@ -18,6 +18,7 @@ const folders = Number(process.env.BENCH_FOLDERS ?? 200);
 const filesPerFolder = Number(process.env.BENCH_FILES_PER_FOLDER ?? 50);
 const averageBytes = Number(process.env.BENCH_FILE_BYTES ?? 6000);
 const repeats = Number(process.env.BENCH_REPEATS ?? 5);
+const restoreOrder = process.env.BENCH_RESTORE_ORDER === "ours-first" ? "ours-first" : "alternate";
 
 /** Deterministic source-like text: words from a small vocabulary, so it compresses like code. */
 function makeGenerator(seed: number) {
@@ -83,7 +84,9 @@ async function main() {
   const workspaceBytes = files.reduce((sum, f) => sum + lstatSync(join(oursWs, f)).size, 0);
 
   const server = await startNatsServer({ runDir });
-  const child = spawn(process.execPath, [join(repoRoot, "services", "checkpoints", "dist", "main.js")], {
+  // BENCH_SERVICE_PROF=<folder>: a V8 CPU profile of the service process (node --cpu-prof), written when it exits.
+  const profile = process.env.BENCH_SERVICE_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_SERVICE_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, join(repoRoot, "services", "checkpoints", "dist", "main.js")], {
     env: { PATH: process.env.PATH ?? "", AIDE_NATS_URL: server.url, AIDE_NATS_CREDS: server.credentialFiles.checkpoints, AIDE_LOG_LEVEL: process.env.BENCH_SERVICE_LOG ? "debug" : "warn", AIDE_WORKSPACE_ROOTS: base },
     // BENCH_SERVICE_LOG=<file>: the service's debug log (per-phase timings of each commit).
     stdio: ["ignore", "ignore", process.env.BENCH_SERVICE_LOG ? openSync(process.env.BENCH_SERVICE_LOG, "w") : "inherit"],
@@ -185,15 +188,23 @@ async function main() {
         const paths = change(i);
         await ourCommit(`after ${name}`, paths);
         gitCommit(`after ${name}`);
-        started = process.hrtime.bigint();
-        const restored = await call("agent.checkpoints.restore", { workspace: oursWs, session: "bench", checkpoint: oursBefore, mode: "files" });
-        oursRestore.push(ms(started));
-        if (restored.plan.modified.length !== expect.modified || restored.plan.deleted_since.length !== expect.deleted) {
-          throw new Error(`${name}: restore planned ${restored.plan.modified.length} modified and ${restored.plan.deleted_since.length} deleted files, expected ${expect.modified} and ${expect.deleted}`);
-        }
-        started = process.hrtime.bigint();
-        git("checkout", gitBefore, "--", ".");
-        gitRestore.push(ms(started));
+        const ours = async () => {
+          started = process.hrtime.bigint();
+          const restored = await call("agent.checkpoints.restore", { workspace: oursWs, session: "bench", checkpoint: oursBefore, mode: "files" });
+          oursRestore.push(ms(started));
+          if (restored.plan.modified.length !== expect.modified || restored.plan.deleted_since.length !== expect.deleted) {
+            throw new Error(`${name}: restore planned ${restored.plan.modified.length} modified and ${restored.plan.deleted_since.length} deleted files, expected ${expect.modified} and ${expect.deleted}`);
+          }
+        };
+        const theirs = () => {
+          started = process.hrtime.bigint();
+          git("checkout", gitBefore, "--", ".");
+          gitRestore.push(ms(started));
+        };
+        // Whoever writes first right after the change (thousands of unlinks or writes on both
+        // sides) meets the file system's backlog of it (ext4's journal): the order alternates,
+        // ours first in even rounds (BENCH_RESTORE_ORDER=ours-first: always ours first).
+        if (i % 2 === 0 || restoreOrder === "ours-first") { await ours(); theirs(); } else { theirs(); await ours(); }
       }
       record(name, oursRestore, gitRestore);
     };
@@ -234,6 +245,7 @@ async function main() {
       repeats,
       cases,
       size,
+      restore_order: restoreOrder,
       targets: { time_ratio_max: 2.0, paths_passed_ratio_max: 0.5, disk_ratio_max: 1.5 },
     });
     process.stderr.write(`wrote ${path}\n`);

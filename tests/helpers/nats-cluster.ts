@@ -1,25 +1,28 @@
+/**
+ * Real nats-server clusters for tests, from the configs the product itself generates
+ * (`writeClusterConfig`, what `aide bus-config --cluster` writes): started, killed with -9,
+ * restarted with the same config and store, and the JetStream state around them.
+ */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { connect as connectTcp } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, type NatsConnection } from "nats";
-import { findNatsServer, freePort, writeNatsConfig, type BusCredentials } from "@aide/runtime";
+import { findNatsServer, freePort, writeClusterConfig, type BusCredentials, type GeneratedCluster } from "@aide/runtime";
 
 export interface ClusterNode {
   index: number;
   name: string;
-  port: number;
-  clusterPort: number;
   url: string;
-  storeDir: string;
+  port: number;
+  monitorPort: number;
   configPath: string;
   logPath: string;
   process?: ChildProcess;
 }
 
 export interface TestCluster {
-  runDir: string;
   nodes: ClusterNode[];
   credentialFiles: Record<string, string>;
   credentials(user: string): BusCredentials;
@@ -29,27 +32,20 @@ export interface TestCluster {
   connectAs(user: string): Promise<NatsConnection>;
   /** kill -9, and wait for the process to be gone. */
   kill(index: number): Promise<void>;
-  /** Starts a stopped node again with its config and store (same name, same ports). */
+  /** Starts a stopped node again with its config and store (same name, same ports); resolves once it accepts connections. */
   restart(index: number): Promise<void>;
+  /** Resolves once every node accepts connections. */
+  accepting(): Promise<void>;
   stop(): Promise<void>;
 }
 
-/**
- * Per-node configs written by hand for a loopback cluster (the users, passwords and permissions of
- * the generated single-server config, plus a distinct server name, JetStream store and a cluster
- * block with routes to every other node). `aide bus-config --cluster` is the product's way; this
- * helper only has to be a real cluster for the tests.
- */
-function nodeConfig(base: string, node: ClusterNode, nodes: ClusterNode[]): string {
-  const replace = (text: string, pattern: RegExp, value: string) => {
-    if (!pattern.test(text)) throw new Error(`the generated config has no ${pattern}`);
-    return text.replace(pattern, value);
-  };
-  let text = replace(base, /^listen: .*$/m, `listen: "127.0.0.1:${node.port}"`);
-  text = replace(text, /^server_name: .*$/m, `server_name: ${JSON.stringify(node.name)}`);
-  text = replace(text, /^jetstream \{ store_dir: [^,]+,/m, `jetstream { store_dir: ${JSON.stringify(node.storeDir)},`);
-  const routes = nodes.filter((other) => other !== node).map((other) => JSON.stringify(`nats-route://127.0.0.1:${other.clusterPort}`));
-  return `${text}\ncluster {\n  name: "aide-test"\n  listen: "127.0.0.1:${node.clusterPort}"\n  routes: [${routes.join(", ")}]\n}\n`;
+/** A cluster file for `count` nodes on 127.0.0.1 with free ports (client, route, monitoring each). */
+export async function loopbackClusterFile(count: number): Promise<{ name: string; nodes: Array<{ host: string; port: number; cluster_port: number; monitor_port: number }> }> {
+  const nodes = [];
+  for (let index = 0; index < count; index += 1) {
+    nodes.push({ host: "127.0.0.1", port: await freePort(), cluster_port: await freePort(), monitor_port: await freePort() });
+  }
+  return { name: "aide", nodes };
 }
 
 async function canConnect(port: number): Promise<boolean> {
@@ -63,57 +59,54 @@ async function canConnect(port: number): Promise<boolean> {
   });
 }
 
-export async function startNatsCluster(size = 3): Promise<TestCluster> {
+/**
+ * Starts one real nats-server per generated node config (its log beside the config). `cleanup`:
+ * a folder removed on stop. Connections from `connectAs` trust the generated CA when there is one.
+ */
+export function startCluster(generated: GeneratedCluster, options: { cleanup?: string } = {}): TestCluster {
   const binary = findNatsServer();
   if (!binary) throw new Error("nats-server is not installed");
-  const runDir = mkdtempSync(join(tmpdir(), "aide-cluster-"));
-  const nodes: ClusterNode[] = [];
-  for (let index = 0; index < size; index += 1) {
-    const name = `aide-n${index + 1}`;
-    const dir = join(runDir, name);
-    mkdirSync(join(dir, "jetstream"), { recursive: true, mode: 0o700 });
-    const port = await freePort();
-    nodes.push({ index, name, port, clusterPort: await freePort(), url: `nats://127.0.0.1:${port}`, storeDir: join(dir, "jetstream"), configPath: join(dir, "nats-server.conf"), logPath: join(dir, "nats-server.log") });
-  }
-  // One set of users for every node: a client authenticates the same wherever it lands.
-  const base = writeNatsConfig({
-    runDir: join(runDir, "shared"),
-    port: nodes[0].port,
-    extraUsers: { tester: { publish: { allow: [">"] }, subscribe: { allow: [">"] }, allow_responses: true } },
-  });
-  const baseText = readFileSync(base.configPath, "utf8");
-  for (const node of nodes) writeFileSync(node.configPath, nodeConfig(baseText, node, nodes), { mode: 0o600 });
-
+  const nodes: ClusterNode[] = generated.nodes.map((node, index) => ({
+    index,
+    name: node.name,
+    url: node.url,
+    port: node.clientPort,
+    monitorPort: node.monitorPort,
+    configPath: node.configPath,
+    logPath: join(node.configPath, "..", "nats-server.log"),
+  }));
   const connections: NatsConnection[] = [];
-  const launch = async (node: ClusterNode) => {
-    const logFd = openSync(node.logPath, "a", 0o600);
-    const child = spawn(binary, ["-c", node.configPath], { stdio: ["ignore", logFd, logFd] });
-    closeSync(logFd);
-    node.process = child;
+  const launch = (node: ClusterNode) => {
+    const fd = openSync(node.logPath, "a", 0o600);
+    node.process = spawn(binary, ["-c", node.configPath], { stdio: ["ignore", fd, fd] });
+    closeSync(fd);
+  };
+  const accepting = async (node: ClusterNode) => {
     const deadline = Date.now() + 15_000;
     while (!(await canConnect(node.port))) {
-      if (child.exitCode !== null) throw new Error(`${node.name} exited at start; see ${node.logPath}:\n${readFileSync(node.logPath, "utf8").slice(-2000)}`);
+      if (node.process?.exitCode !== null) throw new Error(`${node.name} exited at start; see ${node.logPath}:\n${readFileSync(node.logPath, "utf8").slice(-2000)}`);
       if (Date.now() > deadline) throw new Error(`${node.name} not ready on ${node.port}`);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   };
-  const kill = async (index: number) => {
+  const kill = async (index: number, signal: NodeJS.Signals = "SIGKILL") => {
     const child = nodes[index].process;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGKILL");
+    const escalate = setTimeout(() => child.kill("SIGKILL"), 5000);
+    child.kill(signal);
     await exited;
+    clearTimeout(escalate);
   };
-  await Promise.all(nodes.map(launch));
   const credentials = (user: string) => {
-    const creds = base.credentials[user];
+    const creds = generated.credentials[user];
     if (!creds) throw new Error(`no bus user ${user}`);
     return creds;
   };
+  nodes.forEach(launch);
   return {
-    runDir,
     nodes,
-    credentialFiles: base.credentialFiles,
+    credentialFiles: generated.credentialFiles,
     credentials,
     urls: (order) => order.map((index) => nodes[index].url).join(","),
     async connectAs(user) {
@@ -123,6 +116,7 @@ export async function startNatsCluster(size = 3): Promise<TestCluster> {
         user: creds.user,
         pass: creds.password,
         inboxPrefix: creds.inbox_prefix,
+        ...(generated.caFile ? { tls: { caFile: generated.caFile } } : {}),
         reconnect: true,
         maxReconnectAttempts: -1,
         reconnectTimeWait: 250,
@@ -130,14 +124,65 @@ export async function startNatsCluster(size = 3): Promise<TestCluster> {
       connections.push(connection);
       return connection;
     },
-    kill,
-    restart: (index) => launch(nodes[index]),
+    kill: (index) => kill(index),
+    async restart(index) {
+      launch(nodes[index]);
+      await accepting(nodes[index]);
+    },
+    async accepting() {
+      await Promise.all(nodes.map(accepting));
+    },
     async stop() {
       await Promise.allSettled(connections.map((connection) => connection.close()));
-      await Promise.all(nodes.map((node) => kill(node.index)));
-      rmSync(runDir, { recursive: true, force: true });
+      await Promise.all(nodes.map((node) => kill(node.index, "SIGTERM")));
+      if (options.cleanup) rmSync(options.cleanup, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A loopback cluster of `size` nodes without TLS (the services under test connect in plain text),
+ * with a `tester` user allowed everything, running and accepting connections.
+ */
+export async function startNatsCluster(size = 3): Promise<TestCluster> {
+  const runDir = mkdtempSync(join(tmpdir(), "aide-cluster-"));
+  const generated = writeClusterConfig({
+    outDir: runDir,
+    cluster: await loopbackClusterFile(size),
+    tls: false,
+    extraUsers: { tester: { publish: { allow: [">"] }, subscribe: { allow: [">"] }, allow_responses: true } },
+  });
+  const cluster = startCluster(generated, { cleanup: runDir });
+  try {
+    await cluster.accepting();
+  } catch (error) {
+    await cluster.stop();
+    throw error;
+  }
+  return cluster;
+}
+
+/** A node's monitoring endpoint (`/routez`, `/jsz`), or undefined while it does not answer. */
+export async function monitor(port: number, path: string): Promise<any> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(2000) });
+    return response.ok ? await response.json() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resolves once every node has a route to each other node and they agree on a JetStream meta leader. */
+export async function waitForClusterFormed(cluster: TestCluster, timeoutMs = 45_000): Promise<{ leader: string; routes: number[] }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const routes = await Promise.all(cluster.nodes.map(async (node) => (await monitor(node.monitorPort, "/routez"))?.num_routes ?? 0));
+    const leaders = await Promise.all(cluster.nodes.map(async (node) => (await monitor(node.monitorPort, "/jsz"))?.meta_cluster?.leader as string | undefined));
+    const leader = leaders[0];
+    if (routes.every((count) => count >= cluster.nodes.length - 1) && leader && leaders.every((each) => each === leader)) return { leader, routes };
+    if (Date.now() > deadline) throw new Error(`cluster not formed: routes ${routes.join(",")}, leaders ${leaders.join(",")}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 /** The server name of a stream's (or KV bucket's, `KV_<bucket>`) current leader; undefined during an election. */

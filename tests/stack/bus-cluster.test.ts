@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect } from "nats";
 import { findNatsServer, readCredentialsFile, writeClusterConfig, ClusterFileSchema, type GeneratedCluster } from "@aide/runtime";
 import { repoRoot } from "../helpers/service-process.js";
-import { loopbackClusterFile, startCluster, waitForClusterFormed, type RunningCluster } from "../helpers/generated-cluster.js";
+import { loopbackClusterFile, startCluster, waitForClusterFormed, type TestCluster } from "../helpers/nats-cluster.js";
 
 const aide = join(repoRoot, "cli", "bin", "aide.js");
 const skip = findNatsServer() ? "" : " [SKIPPED: nats-server is not installed]";
@@ -19,7 +19,7 @@ function busConfig(args: string[]) {
 describe.skipIf(skip !== "")(`aide bus-config for a 3-node cluster${skip}`, () => {
   let dir: string;
   let out: string;
-  let cluster: RunningCluster;
+  let cluster: TestCluster;
   let generated: GeneratedCluster;
 
   beforeAll(async () => {

@@ -6,14 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, type NatsConnection } from "nats";
 import { findNatsServer, readCredentialsFile, writeClusterConfig, ClusterFileSchema, type GeneratedCluster } from "@aide/runtime";
 import { repoRoot } from "../helpers/service-process.js";
-import { loopbackClusterFile, startCluster, type RunningCluster } from "../helpers/generated-cluster.js";
+import { loopbackClusterFile, startCluster, type TestCluster } from "../helpers/nats-cluster.js";
 
 const skip = findNatsServer() ? "" : " [SKIPPED: nats-server is not installed]";
 
 /** Issue 14 item 4: `aide up --services tools --nats URL --bus-dir DIR` runs only the tools service, sandboxed, on an external TLS bus. */
 describe.skipIf(skip !== "")(`aide up --services against an external bus${skip}`, () => {
   let dir: string;
-  let bus: RunningCluster;
+  let bus: TestCluster;
   let generated: GeneratedCluster;
   let supervisor: ChildProcess;
   let output = "";

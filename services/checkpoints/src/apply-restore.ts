@@ -40,6 +40,12 @@ function permissions(existingMode: number | undefined, executable: boolean): num
   return executable ? bits | ((bits & 0o444) >> 2) : bits & ~0o111;
 }
 
+/** A file the restore wrote through its own descriptor: its stat right after the write (fstat, as git checkout takes it) and its blob id. */
+export interface WrittenFile {
+  stats: Stats;
+  oid: string;
+}
+
 /**
  * Makes the working tree match the checkpoint for the changed paths (changes computed with the
  * checkpoint as `before` and the working tree as `after`): removes files created since, then
@@ -47,8 +53,11 @@ function permissions(existingMode: number | undefined, executable: boolean): num
  * regular file in place (overwriteInPlace), a missing one created exclusively (createExclusive),
  * anything else by temp file + rename, so a symlink in the way is replaced, never followed. Synchronous calls: a restore
  * of a hundred files is a few hundred short syscalls, which the thread pool would only delay.
+ * Returns the files written in place or created, by path, so the caller need not read them back
+ * to know what they hold; the others (removals, links, temp + rename) it must look at again.
  */
-export async function applyRestore(workspace: string, store: ObjectStore, changes: readonly TreeChange[], tempDirectory: string): Promise<void> {
+export async function applyRestore(workspace: string, store: ObjectStore, changes: readonly TreeChange[], tempDirectory: string): Promise<Map<string, WrittenFile>> {
+  const written = new Map<string, WrittenFile>();
   mkdirSync(tempDirectory, { recursive: true });
   const removals = changes.filter((c) => c.status === "added").map((c) => c.path).sort((a, b) => depth(b) - depth(a));
   const emptied = new Set<string>();
@@ -67,26 +76,39 @@ export async function applyRestore(workspace: string, store: ObjectStore, change
       // not empty (something excluded or skipped lives there): it stays
     }
   }
-  const writes = changes.filter((c) => c.before !== undefined).sort((a, b) => a.path.localeCompare(b.path));
+  // compareTrees lists changes in path order: each folder's files together, parents first.
+  const writes = changes.filter((c) => c.before !== undefined);
   const verified = new Set<string>();
-  let written = 0;
+  let count = 0;
   for (const change of writes) {
-    if (++written % filesPerYield === 0) await yieldToLoop();
+    if (++count % filesPerYield === 0) await yieldToLoop();
     const version = change.before!;
     const target = join(workspace, change.path);
     ensureParents(workspace, change.path, verified);
     const { content } = await store.read(version.oid);
-    const existing = lstatOrUndefined(target);
     if (version.mode === "120000") {
+      const existing = lstatOrUndefined(target);
       if (existing?.isDirectory()) throw aideError("CHECKPOINT_FAILED", { detail: `cannot restore ${change.path}: a folder is in the way` });
       if (existing) rmSync(fsPath(target), { force: true });
       symlinkSync(content, fsPath(target));
       continue;
     }
-    const mode = permissions(existing?.isFile() ? existing.mode : undefined, version.mode === "100755");
-    if (existing === undefined ? createExclusive(target, content, mode) : existing.isFile() && existing.nlink === 1 && overwriteInPlace(target, content, mode)) continue;
-    writeFileAtomically(target, content, mode, tempDirectory, change.path);
+    const executable = version.mode === "100755";
+    // What the scan saw decides the first try (each checks what it finds itself: O_EXCL, or
+    // O_NOFOLLOW and fstat); when the path changed since, look at it and decide again.
+    let stats = change.after === undefined ? createExclusive(target, content, permissions(undefined, executable)) : overwriteInPlace(target, content, executable);
+    if (stats === undefined) {
+      const existing = lstatOrUndefined(target);
+      const mode = permissions(existing?.isFile() ? existing.mode : undefined, executable);
+      stats = existing === undefined ? createExclusive(target, content, mode) : existing.isFile() && existing.nlink === 1 ? overwriteInPlace(target, content, executable) : undefined;
+      if (stats === undefined) {
+        writeFileAtomically(target, content, mode, tempDirectory, change.path);
+        continue;
+      }
+    }
+    written.set(change.path, { stats, oid: version.oid });
   }
+  return written;
 }
 
 /**
@@ -99,16 +121,17 @@ export async function applyRestore(workspace: string, store: ObjectStore, change
  * between leaves it mixed, and the same restore run again puts it right (the checkpoint and, when
  * the workspace had changed, the safety checkpoint hold every version).
  */
-function overwriteInPlace(target: string, content: Buffer, mode: number): boolean {
+function overwriteInPlace(target: string, content: Buffer, executable: boolean): Stats | undefined {
   let fd: number;
   try {
     fd = openSync(fsPath(target), constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
-    return false;
+    return undefined;
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile() || stats.nlink !== 1) return false;
+    if (!stats.isFile() || stats.nlink !== 1) return undefined;
+    const mode = permissions(stats.mode, executable);
     // Growth first: if the disk is full, the old bytes are still whole (cut back, then the temp +
     // rename way reports DISK_FULL). Rewriting the old length needs no new blocks.
     if (content.length > stats.size) {
@@ -116,13 +139,13 @@ function overwriteInPlace(target: string, content: Buffer, mode: number): boolea
         writeAll(fd, content, stats.size, content.length);
       } catch {
         ftruncateSync(fd, stats.size);
-        return false;
+        return undefined;
       }
     }
     writeAll(fd, content, 0, Math.min(stats.size, content.length));
     if (content.length < stats.size) ftruncateSync(fd, content.length);
     if ((stats.mode & 0o7777) !== mode) fchmodSync(fd, mode);
-    return true;
+    return fstatSync(fd);
   } finally {
     closeSync(fd);
   }
@@ -137,23 +160,26 @@ function writeAll(fd: number, content: Buffer, from: number, to: number): void {
  * appeared meanwhile, which then goes the temp + rename way). A crash while writing leaves a
  * short new file, which the same restore run again replaces.
  */
-function createExclusive(target: string, content: Buffer, mode: number): boolean {
+function createExclusive(target: string, content: Buffer, mode: number): Stats | undefined {
   let fd: number;
   try {
     fd = openSync(fsPath(target), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
   } catch {
-    return false;
+    return undefined;
   }
   try {
     writeAll(fd, content, 0, content.length);
+    // The umask may have taken bits the checkpoint has (the usual 022 takes none of 644 or 755).
+    const stats = fstatSync(fd);
+    if ((stats.mode & 0o7777) === mode) return stats;
     fchmodSync(fd, mode);
-    return true;
+    return fstatSync(fd);
   } catch {
     // Out of space (or another failure) half-way: no half file stays; the temp + rename way reports it.
     closeSync(fd);
     fd = -1;
     rmSync(fsPath(target), { force: true });
-    return false;
+    return undefined;
   } finally {
     if (fd !== -1) closeSync(fd);
   }

@@ -6,7 +6,7 @@ import { finishWriter, newPackWriter, scanInto, type CheckpointContext } from ".
 import { collectSkipped } from "./scan/stat-cache.js";
 import { displayPath } from "./git/raw-names.js";
 import type { DirNode, FileNode } from "./scan/stat-cache-tree.js";
-import { mergeProgress } from "./scan/scan-changed-paths.js";
+import { mergeFileNodes } from "./scan/scan-changed-paths.js";
 import { compareTrees } from "./scan/compare-trees.js";
 import type { PackWriter } from "./git/pack-writer.js";
 import { writeLooseObject } from "./git/loose-object.js";
@@ -123,7 +123,7 @@ async function keepProgress(repo: ShadowRepo, context: CheckpointContext, writer
   }
   try {
     await finishWriter(repo, writer);
-    const root = mergeProgress(repo.cache.root, progress);
+    const root = mergeFileNodes(repo.cache.root, progress);
     storeCache(repo, { commit: repo.cache.commit, root }, (error) => context.logger.warn({ err: error }, "stat cache not saved"));
     context.logger.info({ workspace: repo.workspace, files: progress.length }, "checkpoint abandoned; the files hashed so far are kept for the next attempt");
   } catch (error) {

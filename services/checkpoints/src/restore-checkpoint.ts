@@ -8,9 +8,10 @@ import { countChangesSinceLatest, recordCheckpoint } from "./commit-checkpoint.j
 import { compareTrees, type TreeChange } from "./scan/compare-trees.js";
 import { isPathExcluded } from "./path-filter.js";
 import { readCheckpoint } from "./list-checkpoints.js";
-import { scanChangedPaths } from "./scan/scan-changed-paths.js";
+import { mergeFileNodes, scanChangedPaths } from "./scan/scan-changed-paths.js";
+import { fileNodeOf } from "./scan/scan-workspace.js";
 import { ensureShadowRepo, loadCache, storeCache, type ShadowRepo } from "./shadow-repo.js";
-import type { DirNode } from "./scan/stat-cache-tree.js";
+import type { DirNode, FileNode } from "./scan/stat-cache-tree.js";
 import { displayPath } from "./git/raw-names.js";
 
 export interface RestoreInput {
@@ -86,11 +87,17 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
       const recorded = await recordCheckpoint(repo, context, current, await countChangesSinceLatest(repo, current), { session: input.session, run: "safety", label: `before restoring ${input.checkpoint.slice(0, 12)}` }, signal);
       safety = recorded.id;
     }
-    await applyRestore(repo.workspace, repo.objects, changes, join(repo.gitdir, "tmp"));
+    const written = await applyRestore(repo.workspace, repo.objects, changes, join(repo.gitdir, "tmp"));
     lap("apply");
-    // Refresh the cache for the restored paths; their objects exist, so nothing is written.
+    // Refresh the cache for the restored paths; their objects exist, so nothing is written. The
+    // files written through their own descriptor are known (content and stat): only the rest
+    // (removed files, links, files over the size limit now) are looked at again.
+    const settled = context.now();
+    const known: Array<[string, FileNode]> = [];
+    for (const [path, file] of written) if (file.stats.size <= context.config.max_file_bytes) known.push([path, fileNodeOf(file.stats, file.oid, settled)]);
+    const knownPaths = new Set(known.map(([path]) => path));
     const writer = newPackWriter(repo, context);
-    const rescan = await scanChangedPaths(current, changes.map((c) => c.path), {
+    const rescan = await scanChangedPaths(mergeFileNodes(current, known), changes.map((c) => c.path).filter((path) => !knownPaths.has(path)), {
       workspace: repo.workspace,
       excludes: context.compiledExcludes,
       respectGitignore: context.config.respect_gitignore,

@@ -118,12 +118,11 @@ export async function loadCache(repo: ShadowRepo): Promise<StatCache> {
 
 /** The cache file is rewritten at most this often; a crash loses at most this much hashing. */
 const cacheSaveDelayMs = 1000;
+/** While the workspace is busy the write is tried again this much later, for at most ten seconds. */
+const cacheSaveRetryMs = 100;
+const maxCacheSaveDeferrals = 100;
 
-/**
- * Replaces the cache in memory and schedules the file write (atomic, temp + rename) for a quiet
- * moment rather than on the reply path. A crash before it only costs a rehash: every id the
- * older file holds is still stored, because prune flushes the cache before deleting anything.
- */
+/** Every object the cache names (folder trees, file blobs) is in the repository. */
 function cacheObjectsStored(repo: ShadowRepo, dir: DirNode): boolean {
   if (dir.oid !== undefined && dir.oid !== emptyTreeOid && !repo.objects.has(dir.oid)) return false;
   for (const node of dir.children.values()) {
@@ -133,14 +132,25 @@ function cacheObjectsStored(repo: ShadowRepo, dir: DirNode): boolean {
   return true;
 }
 
+/**
+ * Replaces the cache in memory and schedules the file write (atomic, temp + rename) for a quiet
+ * moment rather than on the reply path: serializing ten thousand entries takes milliseconds of
+ * the one thread, so while a commit or restore of the workspace runs or waits, the write waits
+ * too (ten seconds at most). A crash before it only costs a rehash: every id the older file
+ * holds is still stored, because prune flushes the cache before deleting anything.
+ */
 export function storeCache(repo: ShadowRepo, cache: StatCache, onError: (error: unknown) => void): void {
   repo.cache = cache;
   repo.cacheErrorHandler = onError;
   if (repo.cacheTimer !== undefined) return;
-  repo.cacheTimer = setTimeout(() => {
-    repo.cacheTimer = undefined;
-    void writeCacheNow(repo);
-  }, cacheSaveDelayMs);
+  const schedule = (deferrals: number, delay: number) => {
+    repo.cacheTimer = setTimeout(() => {
+      if (repo.lock.busy && deferrals < maxCacheSaveDeferrals) return schedule(deferrals + 1, cacheSaveRetryMs);
+      repo.cacheTimer = undefined;
+      void writeCacheNow(repo);
+    }, delay);
+  };
+  schedule(0, cacheSaveDelayMs);
 }
 
 function writeCacheNow(repo: ShadowRepo): Promise<void> {

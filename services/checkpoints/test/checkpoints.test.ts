@@ -1,12 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NatsConnection } from "nats";
 import { startTestBus, type TestBus } from "../../../tests/helpers/bus.js";
 import { startServiceProcess, type ServiceProcess } from "../../../tests/helpers/service-process.js";
-import { call, callError } from "./helpers.js";
+import { call, callError, snapshotTree } from "./helpers.js";
 
 describe("checkpoints service over the bus", () => {
   let bus: TestBus;
@@ -59,6 +59,41 @@ describe("checkpoints service over the bus", () => {
     expect(restored.plan).toEqual({ modified: ["a.txt"], created_since: ["c.txt"], deleted_since: [] });
     expect(readFileSync(join(ws, "a.txt"), "utf8")).toBe("one\n");
     expect(existsSync(join(ws, "c.txt"))).toBe(false);
+  });
+
+  it("knows what a restore wrote without reading it back: nothing left to commit, and an edit made at once is still seen", async () => {
+    const ws = workspace("restore-then-edit");
+    for (const folder of ["keep", "gone"]) {
+      mkdirSync(join(ws, folder));
+      for (let i = 0; i < 30; i++) writeFileSync(join(ws, folder, `f${i}.txt`), `${folder} ${i} original\n`);
+    }
+    writeFileSync(join(ws, "keep", "run.sh"), "#!/bin/sh\n");
+    chmodSync(join(ws, "keep", "run.sh"), 0o755);
+    const original = snapshotTree(ws);
+    const before = await call(client, "agent.checkpoints.commit", { workspace: ws, session: "s1", label: "before" });
+    for (let i = 0; i < 30; i += 3) writeFileSync(join(ws, "keep", `f${i}.txt`), `keep ${i} CHANGED!\n`);
+    chmodSync(join(ws, "keep", "run.sh"), 0o644);
+    rmSync(join(ws, "gone"), { recursive: true });
+    const after = await call(client, "agent.checkpoints.commit", { workspace: ws, session: "s1", label: "after", changed_paths: ["keep", "gone"] });
+
+    const restored = await call(client, "agent.checkpoints.restore", { workspace: ws, session: "s1", checkpoint: before.checkpoint.id, mode: "files" });
+    expect(restored.plan.modified).toHaveLength(11);
+    expect(restored.plan.deleted_since).toHaveLength(30);
+    expect(snapshotTree(ws)).toEqual(original);
+    const unchanged = await call(client, "agent.checkpoints.commit", { workspace: ws, session: "s1", label: "unchanged" });
+    expect(unchanged.checkpoint.files_changed).toBe(0);
+
+    // Same size, right after the restore wrote the files (racy stats are hashed again).
+    await call(client, "agent.checkpoints.restore", { workspace: ws, session: "s1", checkpoint: after.checkpoint.id, mode: "files" });
+    expect(existsSync(join(ws, "gone"))).toBe(false);
+    const again = await call(client, "agent.checkpoints.restore", { workspace: ws, session: "s1", checkpoint: before.checkpoint.id, mode: "files" });
+    expect(again.plan.deleted_since).toHaveLength(30);
+    writeFileSync(join(ws, "keep", "f3.txt"), "keep 3 ORIGINAL\n");
+    writeFileSync(join(ws, "gone", "f7.txt"), "gone 7 ORIGINAL\n");
+    const edited = await call(client, "agent.checkpoints.commit", { workspace: ws, session: "s1", label: "edited" });
+    expect(edited.checkpoint.files_changed).toBe(2);
+    const diff = await call(client, "agent.checkpoints.diff", { workspace: ws, from: before.checkpoint.id, to: edited.checkpoint.id });
+    expect(diff.files.map((file: { path: string }) => file.path).sort()).toEqual(["gone/f7.txt", "keep/f3.txt"]);
   });
 
   it("refuses workspaces outside the roots and bad requests, and keeps serving", async () => {

@@ -5,7 +5,7 @@ import { inflateSync } from "node:zlib";
 import git from "isomorphic-git";
 import * as fs from "node:fs";
 import { aideError } from "@aide/contracts";
-import type { GitObjectType } from "./git-objects.js";
+import { decodeTree, type GitObjectType, type TreeEntry } from "./git-objects.js";
 import { looseObjectPath, readLooseObject } from "./loose-object.js";
 
 interface PackIndex {
@@ -20,6 +20,8 @@ export interface StoredObject {
 }
 
 const maxOpenPacks = 8;
+/** Tree entries kept decoded (about 15 MB): ten snapshots' worth of changed folders of a 10,000-file workspace. */
+const maxCachedTreeEntries = 100_000;
 const typeNames: Record<number, StoredObject["type"]> = { 1: "commit", 2: "tree", 3: "blob", 4: "tag" };
 
 function parseIndex(name: string, data: Buffer): PackIndex {
@@ -49,6 +51,9 @@ export class ObjectStore {
   private entries = new Map<string, { pack: string; offset: number }>();
   private loaded = false;
   private readonly gitCache: object = {};
+  /** Decoded trees, least recently used first: objects never change, so nothing goes stale. */
+  private trees = new Map<string, readonly TreeEntry[]>();
+  private cachedTreeEntries = 0;
 
   constructor(private readonly gitdir: string) {}
 
@@ -70,6 +75,32 @@ export class ObjectStore {
     for (const name of names) this.addPack(name);
     this.loaded = true;
     for (const key of Object.keys(this.gitCache)) delete (this.gitCache as Record<string, unknown>)[key];
+    // The repository may have been replaced: a cached tree must not stand in for a lost object.
+    this.trees.clear();
+    this.cachedTreeEntries = 0;
+  }
+
+  /**
+   * A tree's entries. Recently read trees are kept decoded: a restore or diff opens the folders
+   * that differ from the working tree, and the next restore of a recent checkpoint opens the
+   * same ones again (inflating and decoding them was most of a restore's plan).
+   */
+  async readTree(oid: string): Promise<readonly TreeEntry[]> {
+    const cached = this.trees.get(oid);
+    if (cached !== undefined) {
+      this.trees.delete(oid);
+      this.trees.set(oid, cached);
+      return cached;
+    }
+    const entries: readonly TreeEntry[] = Object.freeze(decodeTree((await this.read(oid)).content));
+    this.trees.set(oid, entries);
+    this.cachedTreeEntries += entries.length;
+    for (const [old, oldEntries] of this.trees) {
+      if (this.cachedTreeEntries <= maxCachedTreeEntries) break;
+      this.trees.delete(old);
+      this.cachedTreeEntries -= oldEntries.length;
+    }
+    return entries;
   }
 
   addPack(name: string): void {

@@ -1,6 +1,6 @@
 /** The files that differ between two trees. */
 import type { ObjectStore } from "../git/object-store.js";
-import { decodeTree, emptyTreeOid, type EntryMode } from "../git/git-objects.js";
+import { emptyTreeOid, type EntryMode } from "../git/git-objects.js";
 import type { DirNode } from "./stat-cache-tree.js";
 
 /** One side of a comparison: a stored tree, or the scanned working tree. */
@@ -28,8 +28,7 @@ async function entriesOf(store: ObjectStore, side: TreeSide): Promise<Map<string
   const out = new Map<string, Entry>();
   if (side.kind === "stored") {
     if (side.oid === emptyTreeOid) return out;
-    const object = await store.read(side.oid);
-    for (const entry of decodeTree(object.content)) {
+    for (const entry of await store.readTree(side.oid)) {
       out.set(entry.name, { mode: entry.mode, oid: entry.oid, side: entry.mode === "40000" ? { kind: "stored", oid: entry.oid } : undefined });
     }
     return out;

@@ -21,7 +21,7 @@ export function normalizeChangedPath(path: string): string | undefined {
  */
 export async function scanChangedPaths(previous: DirNode, paths: readonly string[], options: ScanOptions): Promise<ScanResult> {
   const state = newScanState(options);
-  const root: DirNode = { kind: "dir", children: new Map(previous.children) };
+  const root = copyOf(previous);
   const copied = new Set<DirNode>([root]);
   const units = new Set<string>();
   for (const raw of paths) {
@@ -59,11 +59,30 @@ export async function scanChangedPaths(previous: DirNode, paths: readonly string
     }
     const node = stats === undefined || isAlwaysExcluded(relativeDir, name) ? undefined : await scanEntry(state, relativeDir, name, stats, before);
     if (node === undefined) {
-      if (before !== undefined) { dir.children.delete(name); state.changes += countFiles(before); }
-    } else dir.children.set(name, node);
+      if (before !== undefined) { removeChild(dir, name); state.changes += countFiles(before); }
+    } else setChild(dir, name, node);
   }
   root.oid = await writeTreeOf(options.sink, root);
-  return { root, changes: state.changes };
+  return { root, changes: state.changes, listedFolders: state.listedFolders };
+}
+
+/**
+ * A copy of a folder to update: the same entries, no tree id (rebuilt once the update is done).
+ * Its listing stays while the names do (setChild and removeChild drop it when they change).
+ */
+function copyOf(dir: DirNode | undefined): DirNode {
+  if (dir === undefined) return { kind: "dir", children: new Map() };
+  return { kind: "dir", children: new Map(dir.children), ...(dir.listing ? { listing: dir.listing } : {}) };
+}
+
+/** Sets an entry of a folder this update owns; a new name means the folder's listing is no longer its names. */
+function setChild(dir: DirNode, name: string, node: TreeNode): void {
+  if (!dir.children.has(name)) delete dir.listing;
+  dir.children.set(name, node);
+}
+
+function removeChild(dir: DirNode, name: string): void {
+  if (dir.children.delete(name)) delete dir.listing;
 }
 
 /**
@@ -73,19 +92,20 @@ export async function scanChangedPaths(previous: DirNode, paths: readonly string
 function writableChild(dir: DirNode, name: string, copied: Set<DirNode>): DirNode {
   const child = dir.children.get(name);
   if (child?.kind === "dir" && copied.has(child)) return child;
-  const copy: DirNode = { kind: "dir", children: new Map(child?.kind === "dir" ? child.children : []) };
+  const copy = copyOf(child?.kind === "dir" ? child : undefined);
   copied.add(copy);
-  dir.children.set(name, copy);
+  setChild(dir, name, copy);
   return copy;
 }
 
 /**
- * Folds the files an abandoned scan already hashed (and whose blobs were stored) into the
- * cache, so the next attempt starts where this one stopped instead of timing out again. The
- * folders on each path lose their tree id, so the next scan rebuilds them.
+ * Folds files whose content is known and stored into the tree: the files an abandoned scan
+ * already hashed (so the next attempt starts where this one stopped instead of timing out
+ * again), or the files a restore just wrote. The folders on each path lose their tree id, so the
+ * next scan (or writeTreeOf) rebuilds them.
  */
-export function mergeProgress(previous: DirNode, progress: ReadonlyArray<[string, FileNode]>): DirNode {
-  const root: DirNode = { kind: "dir", children: new Map(previous.children) };
+export function mergeFileNodes(previous: DirNode, progress: Iterable<[string, FileNode]>): DirNode {
+  const root = copyOf(previous);
   const copied = new Set<DirNode>([root]);
   for (const [path, node] of progress) {
     const segments = path.split("/");
@@ -93,7 +113,7 @@ export function mergeProgress(previous: DirNode, progress: ReadonlyArray<[string
     for (const name of segments.slice(0, -1)) {
       dir = writableChild(dir, name, copied);
     }
-    dir.children.set(segments[segments.length - 1], node);
+    setChild(dir, segments[segments.length - 1], node);
   }
   return root;
 }

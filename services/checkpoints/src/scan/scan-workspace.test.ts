@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -135,6 +135,63 @@ describe("scanWorkspace", () => {
     expect(next.changes).toBe(1);
     expect(edited.writes.map((w) => w.type).sort()).toEqual(["blob", "tree", "tree"]);
     expect(next.root.children.get("node_modules")).toBeUndefined();
+  });
+
+  it("does not read a folder again while its stat matches the last listing, and still sees every name added, removed or renamed", async () => {
+    const ws = tempDir("aide-scan-");
+    mkdirSync(join(ws, "a", "b"), { recursive: true });
+    writeFileSync(join(ws, "a", "x.txt"), "x\n");
+    writeFileSync(join(ws, "a", "b", "y.txt"), "y\n");
+    mkdirSync(join(ws, "node_modules"));
+    // The real clock: a folder changed within the racy window is listed again next time, so let
+    // every change age past it before the scan that should trust it.
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+    const same = options(ws, new MemorySink(), { now: () => Date.now() });
+    const scan = async (previous: DirNode, scanOptions: ScanOptions = same) => {
+      const result = await scanWorkspace(previous, scanOptions);
+      const paths: string[] = [];
+      forEachFile(result.root, (p) => paths.push(p));
+      return { ...result, paths: paths.sort() };
+    };
+    await settle();
+    const first = await scan(emptyDir());
+    expect(first.listedFolders).toBe(3);
+    const quiet = await scan(first.root);
+    expect(quiet.listedFolders).toBe(0);
+    expect(quiet.root).toBe(first.root);
+
+    // An edit inside a file does not touch its folder: the file's own lstat finds it.
+    writeFileSync(join(ws, "a", "x.txt"), "x, longer now\n");
+    await settle();
+    const edited = await scan(quiet.root);
+    expect(edited.listedFolders).toBe(0);
+    expect(edited.changes).toBe(1);
+
+    writeFileSync(join(ws, "a", "b", "new.txt"), "new\n");
+    await settle();
+    const added = await scan(edited.root);
+    expect(added.listedFolders).toBe(1);
+    expect(added.paths).toEqual(["a/b/new.txt", "a/b/y.txt", "a/x.txt"]);
+
+    renameSync(join(ws, "a", "b", "new.txt"), join(ws, "a", "renamed.txt"));
+    await settle();
+    const renamed = await scan(added.root);
+    expect(renamed.listedFolders).toBe(2);
+    expect(renamed.paths).toEqual(["a/b/y.txt", "a/renamed.txt", "a/x.txt"]);
+
+    unlinkSync(join(ws, "a", "b", "y.txt"));
+    writeFileSync(join(ws, "node_modules", "excluded.js"), "still excluded\n");
+    await settle();
+    const removed = await scan(renamed.root);
+    expect(removed.listedFolders).toBe(1);
+    expect(removed.paths).toEqual(["a/renamed.txt", "a/x.txt"]);
+    expect(removed.root.oid).toBe(gitTreeId(ws, ["node_modules"]));
+
+    // Another set of exclude rules, or .gitignore files in play: a listing is not trusted.
+    expect((await scan(removed.root, options(ws, new MemorySink(), { now: () => Date.now() }))).listedFolders).toBe(3);
+    const gitignore = options(ws, new MemorySink(), { now: () => Date.now(), respectGitignore: true });
+    const withGitignore = await scan(removed.root, gitignore);
+    expect((await scan(withGitignore.root, gitignore)).listedFolders).toBe(3);
   });
 
   it("changed paths give the same tree as a full walk", async () => {

@@ -4,7 +4,7 @@ import { aideError } from "@aide/contracts";
 import { emptyTreeOid, encodeTree, hashObject, sortTreeEntries, type GitObjectType, type TreeEntry } from "../git/git-objects.js";
 import { compileRules, matchCompiled, parseIgnoreFile, type CompiledRules, type IgnoreRule } from "./exclude-rules.js";
 import { forEachFile } from "./stat-cache.js";
-import type { DirNode, FileNode, TreeNode } from "./stat-cache-tree.js";
+import type { DirNode, FileNode, FolderListing, TreeNode } from "./stat-cache-tree.js";
 import { decodeName, fsPath } from "../git/raw-names.js";
 
 /** Where objects go: must keep what it accepted once `finish` (not part of this seam) succeeds. */
@@ -30,6 +30,8 @@ export interface ScanResult {
   root: DirNode;
   /** Captured files added, modified or removed relative to the previous state. */
   changes: number;
+  /** Folders read with readdir (the others' listings still held). */
+  listedFolders: number;
 }
 
 /** Git's id of the empty tree. */
@@ -40,6 +42,7 @@ const entriesPerYield = 500;
 
 export interface ScanState extends ScanOptions {
   changes: number;
+  listedFolders: number;
   started: number;
   sinceYield: number;
   gitignoreRules: Map<string, CompiledRules>;
@@ -133,10 +136,19 @@ async function scanFile(state: ScanState, path: string, stats: Stats, previous: 
     await state.sink.write("blob", content, oid);
     state.changes += previous?.kind === "dir" ? countFiles(previous) + 1 : 1;
   } else if (previous.mode !== mode) state.changes += 1;
-  const racy = stats.mtimeMs >= state.started - racyWindowMs || stats.ctimeMs >= state.started - racyWindowMs;
-  const node: FileNode = { kind: "file", mode, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino, oid, ...(racy ? { racy: true } : {}) };
+  const node = fileNodeOf(stats, oid, state.started);
   state.progress?.push([path, node]);
   return node;
+}
+
+/**
+ * The cache node for a file whose content has id `oid`, given its stat. `since`: when the caller
+ * began (a scan's start, or the moment a restore finished writing); a stat that recent is racy,
+ * because a later write within the same clock tick would leave it unchanged.
+ */
+export function fileNodeOf(stats: Stats, oid: string, since: number): FileNode {
+  const racy = stats.mtimeMs >= since - racyWindowMs || stats.ctimeMs >= since - racyWindowMs;
+  return { kind: "file", mode: fileMode(stats), size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino, oid, ...(racy ? { racy: true } : {}) };
 }
 
 /** Scans one workspace entry (file, link or folder) given its lstat. */
@@ -145,7 +157,7 @@ export async function scanEntry(state: ScanState, relativeDir: string, name: str
   if (state.signal.aborted) checkSignal(state.signal);
   if (stats.isDirectory()) {
     if (isExcluded(state, relativeDir, name, true)) return undefined;
-    return scanDirectory(state, path, previous?.kind === "dir" ? previous : undefined, previous);
+    return scanDirectory(state, path, stats, previous?.kind === "dir" ? previous : undefined, previous);
   }
   if (isExcluded(state, relativeDir, name, false)) return undefined;
   if (stats.isFile() || stats.isSymbolicLink()) return scanFile(state, path, stats, previous);
@@ -154,29 +166,67 @@ export async function scanEntry(state: ScanState, relativeDir: string, name: str
 }
 
 /**
- * Returns a new node for the folder at `path` (the previous node is never mutated, so an
- * abandoned scan leaves the cache as it was), reusing the previous tree id when nothing below
- * changed.
+ * The cached listing still holds: the folder's stat is the one it was listed with, under the same
+ * exclude rules. With `.gitignore` files in play a listing is never reused (an edited
+ * `.gitignore` changes what is excluded without touching the folder).
  */
-async function scanDirectory(state: ScanState, path: string, previous: DirNode | undefined, replaced?: TreeNode): Promise<DirNode> {
+function listingHolds(state: ScanState, previous: DirNode | undefined, stats: Stats | undefined): boolean {
+  const listing = previous?.listing;
+  return (
+    listing !== undefined &&
+    stats !== undefined &&
+    !state.respectGitignore &&
+    listing.rules === state.excludes &&
+    listing.mtimeMs === stats.mtimeMs &&
+    listing.ctimeMs === stats.ctimeMs &&
+    listing.ino === stats.ino
+  );
+}
+
+/** The listing to remember for a folder just listed; none when its stat is too recent to vouch for it (racy, as for files). */
+function newListing(state: ScanState, stats: Stats | undefined): FolderListing | undefined {
+  if (stats === undefined || state.respectGitignore) return undefined;
+  if (stats.mtimeMs >= state.started - racyWindowMs || stats.ctimeMs >= state.started - racyWindowMs) return undefined;
+  return { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino, rules: state.excludes };
+}
+
+/** A new node that captures the same content as the old one (a file's stat changed, a folder was listed again). */
+function sameContent(node: TreeNode, before: TreeNode | undefined): boolean {
+  if (before === undefined) return false;
+  if (node.kind === "file") return before.kind === "file" && before.oid === node.oid && before.mode === node.mode;
+  if (node.kind === "dir") return before.kind === "dir" && node.oid !== undefined && before.oid === node.oid;
+  return before.kind === "skipped";
+}
+
+/**
+ * Returns a new node for the folder at `path` (the previous node is never mutated but for its
+ * listing, so an abandoned scan leaves the cache as it was), reusing the previous tree id when
+ * nothing below changed. `folderStats` is the folder's lstat, taken before it is listed; when it matches the
+ * previous listing the folder is not read again: only its known entries are looked at.
+ */
+async function scanDirectory(state: ScanState, path: string, folderStats: Stats | undefined, previous: DirNode | undefined, replaced?: TreeNode): Promise<DirNode> {
   checkSignal(state.signal);
   if (state.sinceYield >= entriesPerYield) {
     state.sinceYield = 0;
     await yieldToLoop();
   }
   if (replaced !== undefined && replaced.kind !== "dir") state.changes += countFiles(replaced);
-  const dirents = listDirectory(fsPath(state.workspace, path));
+  const reuseListing = listingHolds(state, previous, folderStats);
+  if (!reuseListing) state.listedFolders++;
+  const listed = reuseListing ? undefined : listDirectory(fsPath(state.workspace, path));
+  const names = listed === undefined ? [...(previous as DirNode).children.keys()] : listed.map((entry) => entry.name);
   const children = new Map<string, TreeNode>();
   const seen = new Set<string>();
-  let changed = previous === undefined || previous.oid === undefined;
-  for (const dirent of dirents) {
+  let contentChanged = previous === undefined || previous.oid === undefined;
+  let nodesReplaced = false;
+  for (let index = 0; index < names.length; index++) {
     // Let other requests (another workspace's commit, a list) run now and then.
     if (++state.sinceYield >= entriesPerYield) {
       state.sinceYield = 0;
       checkSignal(state.signal);
       await yieldToLoop();
     }
-    const name = dirent.name;
+    const name = names[index];
     seen.add(name);
     if (isAlwaysExcluded(path, name)) continue;
     const before = previous?.children.get(name);
@@ -184,11 +234,12 @@ async function scanDirectory(state: ScanState, path: string, previous: DirNode |
     try {
       stats = lstatSync(fsPath(state.workspace, path === "" ? name : `${path}/${name}`));
     } catch (error) {
-      if (!isExcluded(state, path, name, dirent.isDirectory())) {
+      const isDirectory = listed === undefined ? before?.kind === "dir" : listed[index].isDirectory();
+      if (!isExcluded(state, path, name, isDirectory)) {
         children.set(name, { kind: "skipped", reason: `unreadable: ${(error as NodeJS.ErrnoException).code ?? "error"}` });
         state.changes += countFiles(before);
       }
-      if (before !== undefined) changed = true;
+      if (before !== undefined) contentChanged = true;
       continue;
     }
     // The common case, an unchanged file, stays synchronous: no promise per entry.
@@ -198,28 +249,46 @@ async function scanDirectory(state: ScanState, path: string, previous: DirNode |
     }
     const node = await scanEntry(state, path, name, stats, before);
     if (node === undefined) {
-      if (before !== undefined) { changed = true; state.changes += countFiles(before); }
+      if (before !== undefined) { contentChanged = true; state.changes += countFiles(before); }
       continue;
     }
     children.set(name, node);
-    if (node !== before) changed = true;
+    if (node === before) continue;
+    if (sameContent(node, before)) nodesReplaced = true;
+    else contentChanged = true;
   }
   if (previous !== undefined) {
     for (const [name, before] of previous.children) {
-      if (!seen.has(name)) { changed = true; state.changes += countFiles(before); }
+      if (!seen.has(name)) { contentChanged = true; state.changes += countFiles(before); }
     }
   }
-  if (!changed && previous !== undefined) return previous;
-  const dir: DirNode = { kind: "dir", children };
+  const listing = reuseListing ? previous?.listing : newListing(state, folderStats);
+  if (!contentChanged && previous !== undefined) {
+    if (!nodesReplaced) {
+      // The same entries, the same nodes: the listing is the one thing learnt, and it is true of
+      // `previous` too (the only field a scan ever sets on a node it did not make).
+      if (listing === undefined) delete previous.listing;
+      else previous.listing = listing;
+      return previous;
+    }
+    // Same content, new nodes below: the tree id stands, nothing to hash.
+    return { kind: "dir", children, oid: previous.oid, ...(listing ? { listing } : {}) };
+  }
+  const dir: DirNode = { kind: "dir", children, ...(listing ? { listing } : {}) };
   dir.oid = await writeTreeOf(state.sink, dir, previous?.oid);
   return dir;
+}
+
+interface ListedEntry {
+  name: string;
+  isDirectory(): boolean;
 }
 
 /**
  * A folder's entries. Names are read as UTF-8 (the fast path); when one did not decode, the folder
  * is read again as bytes so that name keeps its exact bytes (raw-names.ts).
  */
-function listDirectory(path: string | Buffer): Array<{ name: string; isDirectory(): boolean }> {
+function listDirectory(path: string | Buffer): ListedEntry[] {
   let dirents: Dirent[];
   try {
     dirents = readdirSync(path, { withFileTypes: true });
@@ -256,12 +325,18 @@ export async function writeTreeOf(sink: ObjectSink, dir: DirNode, storedOid?: st
 
 /** Walks the whole workspace. */
 export function newScanState(options: ScanOptions): ScanState {
-  return { ...options, changes: 0, started: options.now(), sinceYield: 0, gitignoreRules: new Map() };
+  return { ...options, changes: 0, listedFolders: 0, started: options.now(), sinceYield: 0, gitignoreRules: new Map() };
 }
 
 export async function scanWorkspace(previous: DirNode, options: ScanOptions): Promise<ScanResult> {
   const state = newScanState(options);
-  const root = await scanDirectory(state, "", previous);
+  let rootStats: Stats | undefined;
+  try {
+    rootStats = lstatSync(options.workspace);
+  } catch {
+    rootStats = undefined;
+  }
+  const root = await scanDirectory(state, "", rootStats, previous);
   if (root === previous && root.oid === undefined) root.oid = await writeTreeOf(options.sink, root);
-  return { root, changes: state.changes };
+  return { root, changes: state.changes, listedFolders: state.listedFolders };
 }

@@ -22,6 +22,22 @@ export interface DirNode {
   children: Map<string, TreeNode>;
   /** Tree id of this folder's captured content; undefined while something below changed. */
   oid?: string;
+  /** When the folder was last listed: while its stat still matches, the names in it are `children`'s. */
+  listing?: FolderListing;
+}
+
+/**
+ * A folder's stat when it was listed, and the exclude rules the listing was filtered with. Adding,
+ * removing or renaming an entry changes a folder's mtime and ctime, so while both and the inode
+ * match, `children` holds every name the folder has (bar excluded ones) and a scan need not list
+ * it again. Kept in memory only (never in the cache file): it is trusted for the same rules
+ * object, that is, within the process that listed the folder.
+ */
+export interface FolderListing {
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  rules: object;
 }
 
 /** A path seen but not captured (too large, unreadable, not a regular file): left alone by restore. */

@@ -62,8 +62,24 @@ export class WorkspaceLock {
     this.now = options.now ?? Date.now;
   }
 
+  private runs = 0;
+
+  /** Work is running or waiting on this workspace (background chores wait for a quiet moment). */
+  get busy(): boolean {
+    return this.runs > 0;
+  }
+
   /** Runs `work` alone; waiting ends early with the signal's reason. */
   async run<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+    this.runs++;
+    try {
+      return await this.runAlone(signal, work);
+    } finally {
+      this.runs--;
+    }
+  }
+
+  private async runAlone<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
     const previous = this.tail;
     let release!: () => void;
     const mine = new Promise<void>((resolve) => (release = resolve));

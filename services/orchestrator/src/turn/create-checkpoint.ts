@@ -72,7 +72,8 @@ export async function createCheckpoint(context: RunContext, label: string, messa
   }
 }
 
-function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms`, or less when the signal fires first (never rejects). */
+export function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);

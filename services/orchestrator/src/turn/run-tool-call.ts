@@ -12,6 +12,7 @@ import { errorOutcome, refusal } from "./call-outcomes.js";
 import { requireCheckpoint } from "./require-checkpoint.js";
 import { requestApproval } from "./gate-approval.js";
 import { interruptedOutcome } from "./interrupted-outcome.js";
+import { waitOutFullDisk } from "./wait-out-full-disk.js";
 import { callMcp } from "../mcp/call-mcp.js";
 import { mcpServerOf } from "../mcp/mcp-catalog.js";
 
@@ -190,26 +191,30 @@ export async function execute(
     await emitCompleted(context, call, mcpOutcome, performance.now() - started);
     return mcpOutcome;
   }
-  let outcome: CallOutcome;
-  try {
-    const result: ToolResult = await untilAborted(
-      seams.tools.exec(
-        session.record.id,
-        session.record.workspace,
-        { id: call.id, name: call.name, arguments: call.arguments },
-        { network: options.network, expectedDigests: options.expectedDigests },
-      ),
-      session.signal,
-    );
-    outcome = { is_error: result.is_error, output: result.output, metadata: result.metadata, changed_paths: result.changed_paths, notices: result.notices };
-    // Nothing of a secret file's content is shown (model or events) before the person approved it.
-    outcome = await reviewSecretOutput(context, call, outcome);
-  } catch (error) {
-    const message = error instanceof AideError ? `${error.code}: ${error.message}` : (error as Error).message;
-    outcome = error instanceof AideError && error.code === "INTERRUPTED"
-      ? interruptedOutcome(call, error, !descriptorIsMutating(call, context))
-      : errorOutcome(`The tool could not run: ${message}`, error instanceof AideError ? { error_code: error.code } : {});
-  }
+  const attempt = async (attemptId: string): Promise<CallOutcome> => {
+    try {
+      const result: ToolResult = await untilAborted(
+        seams.tools.exec(
+          session.record.id,
+          session.record.workspace,
+          { id: attemptId, name: call.name, arguments: call.arguments },
+          { network: options.network, expectedDigests: options.expectedDigests },
+        ),
+        session.signal,
+      );
+      const outcome = { is_error: result.is_error, output: result.output, metadata: result.metadata, changed_paths: result.changed_paths, notices: result.notices };
+      // Nothing of a secret file's content is shown (model or events) before the person approved it.
+      return await reviewSecretOutput(context, call, outcome);
+    } catch (error) {
+      const message = error instanceof AideError ? `${error.code}: ${error.message}` : (error as Error).message;
+      if (error instanceof AideError && error.code === "INTERRUPTED") return interruptedOutcome(call, error, !descriptorIsMutating(call, context));
+      const details = error instanceof AideError ? error.toBody().details : undefined;
+      const area = typeof details?.["area"] === "string" ? { disk_area: details["area"] } : {};
+      return errorOutcome(`The tool could not run: ${message}`, error instanceof AideError ? { error_code: error.code, ...area } : {});
+    }
+  };
+  // A full disk pauses the run until a try finds room (nothing is re-run that ran).
+  const outcome = await waitOutFullDisk(context, call, await attempt(call.id), attempt);
   await emitCompleted(context, call, outcome, performance.now() - started);
   return outcome;
 }
