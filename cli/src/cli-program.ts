@@ -181,6 +181,7 @@ export function createProgram(exit: ExitCodeSink): Command {
     .option("--max-iterations <n>", "iteration budget of one attempt (default: the model's)")
     .option("--tasks-dir <dir>", "another task suite (default: eval/tasks of this install)")
     .option("--out <dir>", "where results go (default: $AIDE_HOME/eval/<run>)")
+    .option("--fetch", "clone the repositories that external-repository tasks point to (into <out>/sources)")
     .action(async (values: import("./commands/eval.js").EvalRunFlags) => report(await (await import("./commands/eval.js")).evalRun(values)));
   conventions(evaluation.command("report").description("the scoreboard of one or more runs: report.md, .html, .json and pass-vs-time.svg in the last run's folder"))
     .argument("<runs...>", "run folders with a results.jsonl")

@@ -25,6 +25,7 @@ export interface EvalRunFlags {
   maxIterations?: string;
   tasksDir?: string;
   out?: string;
+  fetch?: boolean;
 }
 
 function positiveInteger(value: string | undefined, fallback: number, name: string): number {
@@ -65,6 +66,7 @@ export async function evalRun(flags: EvalRunFlags): Promise<number> {
     const records = await runEval({
       tasksDir: resolve(flags.tasksDir ?? join(installRoot, "eval", "tasks")),
       select: flags.tasks ?? [],
+      fetch: flags.fetch === true,
       models,
       arms,
       connection,

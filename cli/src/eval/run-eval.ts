@@ -11,6 +11,7 @@ import { appendFileSync, cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RunExperimentSchema, defaultEditFormat, type EvalTask, type RunExperiment } from "@aide/contracts";
 import { AttemptRecordSchema, type AttemptRecord } from "./attempt-record.js";
+import { checkoutExternalProject, fetchExternalSource } from "./external-project.js";
 import { loadEvalTasks } from "./load-eval-tasks.js";
 import { runHiddenCheck } from "./run-hidden-check.js";
 import { runSession, type SessionOutput } from "./run-session.js";
@@ -43,6 +44,8 @@ export interface EvalRunOptions {
   hidden: string[];
   nodePath: string;
   onAttempt?: (record: AttemptRecord) => void;
+  /** Clone the repositories of external-repository tasks (`--fetch`) into `<out>/sources`. */
+  fetch?: boolean;
 }
 
 function outcomeOf(output: SessionOutput): { outcome: AttemptRecord["outcome"]; code?: string; result?: string } {
@@ -66,11 +69,13 @@ function experimentOf(output: SessionOutput): RunExperiment | undefined {
 
 const safeName = (text: string) => text.replace(/[^A-Za-z0-9_.-]/g, "_");
 
-async function attempt(task: EvalTask, model: string, arm: EvalArm | undefined, repeat: number, options: EvalRunOptions): Promise<AttemptRecord> {
+async function attempt(task: EvalTask, model: string, arm: EvalArm | undefined, repeat: number, options: EvalRunOptions, caches: Map<string, string>): Promise<AttemptRecord> {
   const id = [task.id, safeName(model), ...(arm ? [arm.name] : []), String(repeat)].join("--");
   const workspace = join(options.out, "work", id);
   mkdirSync(workspace, { recursive: true });
-  cpSync(join(options.tasksDir, task.id, "project"), workspace, { recursive: true });
+  const cache = caches.get(task.id);
+  if (cache !== undefined) checkoutExternalProject(task, join(options.tasksDir, task.id), cache, workspace);
+  else cpSync(join(options.tasksDir, task.id, "project"), workspace, { recursive: true });
   mkdirSync(join(options.out, "events"), { recursive: true });
   const eventsFile = join(options.out, "events", `${id}.jsonl`);
   writeFileSync(eventsFile, "");
@@ -135,15 +140,18 @@ async function attempt(task: EvalTask, model: string, arm: EvalArm | undefined, 
 
 /** Runs every attempt, `parallel` at a time; resolves with the records in completion order. */
 export async function runEval(options: EvalRunOptions): Promise<AttemptRecord[]> {
-  const tasks = loadEvalTasks(options.tasksDir, options.select);
+  const tasks = loadEvalTasks(options.tasksDir, options.select, { fetch: options.fetch === true });
   mkdirSync(options.out, { recursive: true });
+  // Every external repository is fetched before the first attempt: a bad URL or commit fails the run at once.
+  const caches = new Map<string, string>();
+  for (const task of tasks) if (task.source !== undefined) caches.set(task.id, fetchExternalSource(task.id, task.source, join(options.out, "sources")));
   const arms: Array<EvalArm | undefined> = options.arms && options.arms.length > 0 ? options.arms : [undefined];
   const queue = Array.from({ length: options.repeat }, (_, repeat) =>
     tasks.flatMap((task) => (options.modelsFor?.(task) ?? options.models).flatMap((model) => arms.map((arm) => ({ task, model, arm, repeat })))),
   ).flat();
   const records: AttemptRecord[] = [];
   const workers = Array.from({ length: Math.max(1, Math.min(options.parallel, queue.length)) }, async () => {
-    for (let next = queue.shift(); next !== undefined; next = queue.shift()) records.push(await attempt(next.task, next.model, next.arm, next.repeat, options));
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) records.push(await attempt(next.task, next.model, next.arm, next.repeat, options, caches));
   });
   await Promise.all(workers);
   return records;

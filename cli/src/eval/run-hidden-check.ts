@@ -6,9 +6,12 @@
  * only writable place; killed at the check's timeout with its process group.
  */
 import { spawn } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { evalAnswerFile, evalCheckFolder, type EvalTask } from "@aide/contracts";
+
+/** The test command of an external-repository task (it has no check block): as a check's default. */
+const externalCheckTimeoutMs = 120_000;
 
 export interface CheckOutcome {
   passed: boolean;
@@ -37,9 +40,10 @@ export async function runHiddenCheck(input: HiddenCheckInput): Promise<CheckOutc
   const copy = mkdtempSync(join(input.scratch, `check-${input.task.id}-`));
   try {
     cpSync(input.workspace, copy, { recursive: true, filter: (source) => basename(source) !== ".aide" && !source.includes(`/${evalCheckFolder}`) });
-    cpSync(join(input.taskDir, "check"), join(copy, evalCheckFolder), { recursive: true });
+    // An external-repository task may bring no check files: its test command lives in the repository.
+    if (existsSync(join(input.taskDir, "check"))) cpSync(join(input.taskDir, "check"), join(copy, evalCheckFolder), { recursive: true });
     if (input.task.category === "question") writeFileSync(join(copy, evalAnswerFile), input.answer ?? "");
-    const check = input.task.check!;
+    const check = input.task.check ?? { command: input.task.source!.test_command, timeout_ms: externalCheckTimeoutMs };
     const args = [
       "--die-with-parent", "--new-session", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL",
       "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
