@@ -424,14 +424,14 @@ describe("the panel for reviewing a run", () => {
       await h.orchestrator.publish(session, "approval.decided", { approval, decision: "approve" });
       await h.orchestrator.publish(session, "tool.completed", {
         call_id: "e1", tool: "replace_in_file", args: { path: "src/ids.ts" }, is_error: false, summary: "Edited src/ids.ts: 1 block(s) applied.", duration_ms: 12,
-        metadata: { diagnostics: { source: "typescript", new_problems: 1, files: { "src/ids.ts": 1 } } },
+        metadata: { diagnostics: { source: "typescript", new_problems: 1, files: { "src/ids.ts": 1 }, problems: [{ path: "src/ids.ts", line: 1, column: 14, code: "TS2322", message: "Type 'string' is not assignable to type 'number'." }] } },
         output_preview: "Edited src/ids.ts: 1 block(s) applied.\nsrc/ids.ts:1:14 - error TS2322: Type 'string' is not assignable to type 'number'.", output_lines: 2,
       });
       const card = page.locator('.tool-card[data-call="e1"]');
       const problems = card.locator(".problems.some");
       await problems.waitFor();
       expect(await problems.getAttribute("data-new-problems")).toBe("1");
-      expect(await problems.textContent()).toBe("⚠ 1 new problem (typescript)src/ids.ts: 1");
+      expect(await problems.textContent()).toBe("⚠ 1 new problem (typescript)src/ids.ts:1:14 TS2322 Type 'string' is not assignable to type 'number'.");
       // In order: the approval with its diff, then the result, then the problems.
       const order = await card.evaluate((element) => [...element.querySelectorAll(".approval-card, .result, .problems")].map((node) => node.className.split(" ")[0]));
       expect(order).toEqual(["approval-card", "result", "problems"]);

@@ -32,7 +32,10 @@ function argumentLines(args: Record<string, unknown>): string {
     .join("\n");
 }
 
-/** New problems the edit's diagnostics found (`metadata.diagnostics`: `{ new_problems, files: { path: count } }`). */
+/**
+ * New problems the edit's diagnostics found (`metadata.diagnostics`: `{ source, new_problems, files:
+ * { path: count }, problems?: [{ path, line, column, code, message }], type_checked?, unavailable_reason? }`).
+ */
 function problemsOf(metadata: Record<string, any>): HTMLElement | undefined {
   const diagnostics = (metadata.diagnostics ?? (metadata.new_problems !== undefined ? metadata : undefined)) as Record<string, any> | undefined;
   if (!diagnostics || typeof diagnostics.new_problems !== "number") return undefined;
@@ -41,7 +44,13 @@ function problemsOf(metadata: Record<string, any>): HTMLElement | undefined {
   const box = el("div", { className: `problems ${total > 0 ? "some" : "none"}`, attrs: { "data-new-problems": String(total) } }, [
     el("strong", { text: total > 0 ? `⚠ ${total} new problem${total === 1 ? "" : "s"}${diagnostics.source ? ` (${shown(diagnostics.source)})` : ""}` : `✓ No new problems${diagnostics.source ? ` (${shown(diagnostics.source)})` : ""}` }),
   ]);
-  if (files.length > 0) box.append(el("ul", {}, files.map(([path, count]) => el("li", { text: `${shown(path)}: ${shown(count)}` }))));
+  // The problems themselves when the tools service lists them (at most 10), else the count per file.
+  const listed = (Array.isArray(diagnostics.problems) ? diagnostics.problems : []) as Array<Record<string, unknown>>;
+  if (listed.length > 0) {
+    box.append(el("ul", {}, listed.map((problem) => el("li", { text: `${shown(problem.path)}:${shown(problem.line)}:${shown(problem.column)} ${shown(problem.code)} ${shown(problem.message)}` }))));
+    if (total > listed.length) box.append(el("p", { text: `… ${total - listed.length} more` }));
+  } else if (files.length > 0) box.append(el("ul", {}, files.map(([path, count]) => el("li", { text: `${shown(path)}: ${shown(count)}` }))));
+  if (diagnostics.type_checked === false) box.append(el("p", { text: `Syntax check only: no type checker ran${diagnostics.unavailable_reason ? ` (${shown(diagnostics.unavailable_reason)})` : ""}.` }));
   if (diagnostics.pending) box.append(el("p", { text: "Diagnostics were not ready yet." }));
   if (diagnostics.unavailable) box.append(el("p", { text: "Diagnostics unavailable." }));
   return box;
