@@ -26,19 +26,6 @@ export interface RefreshStats {
   incomplete: boolean;
 }
 
-async function readIn(directory: DirectoryHandle, name: string): Promise<Buffer | undefined> {
-  try {
-    const handle = await directory.openForReading(name);
-    try {
-      return (await handle.stat()).isFile() ? await handle.readFile() : undefined;
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * One workspace's files and their tags, kept between calls. A refresh walks the tree through the
  * jail (every directory opened inside its parent, no link followed, `.gitignore` honoured), reads
@@ -64,7 +51,7 @@ export class WorkspaceIndex {
     const seen = new Set<string>();
     const visit = async (directory: DirectoryHandle, ignores: Array<{ base: string; file: IgnoreFile }>): Promise<void> => {
       if (signal?.aborted) throw new Error("aborted");
-      const own = (await readIn(directory, ".gitignore"))?.toString("utf8");
+      const own = (await directory.readRegularFile(".gitignore"))?.toString("utf8");
       const scoped = own === undefined ? ignores : [...ignores, { base: directory.relative, file: new IgnoreFile(own) }];
       let entries: Dirent[] = [];
       try {
@@ -104,7 +91,7 @@ export class WorkspaceIndex {
         seen.add(relative);
         const known = this.files.get(relative);
         if (known !== undefined && known.size === fileStats.size && known.mtimeMs === fileStats.mtimeMs && !this.reported.has(relative)) continue;
-        const content = await readIn(directory, entry.name);
+        const content = await directory.readRegularFile(entry.name);
         if (content === undefined) continue;
         stats.read += 1;
         const outcome = await this.cache.tagsOf(relative, content);

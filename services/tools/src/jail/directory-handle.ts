@@ -107,6 +107,20 @@ export class DirectoryHandle {
     return open(beneath(this.fd, name), readFlags);
   }
 
+  /** A regular file's bytes, never through a symlink; undefined when it is not one or cannot be read. */
+  async readRegularFile(name: string): Promise<Buffer | undefined> {
+    try {
+      const handle = await this.openForReading(name);
+      try {
+        return (await handle.stat()).isFile() ? await handle.readFile() : undefined;
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      return undefined;
+    }
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;

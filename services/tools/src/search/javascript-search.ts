@@ -33,25 +33,11 @@ function countMatches(text: string, regex: RegExp): number {
   return count;
 }
 
-/** A file in an open directory, never followed if it is a symlink; undefined when it cannot be read. */
-async function readIn(directory: DirectoryHandle, name: string): Promise<Buffer | undefined> {
-  try {
-    const handle = await directory.openForReading(name);
-    try {
-      return (await handle.stat()).isFile() ? await handle.readFile() : undefined;
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return undefined;
-  }
-}
-
 async function readGitignore(workspace: Workspace, relativeDirectory: string): Promise<string | undefined> {
   const directory = workspace.reopenDirectory(relativeDirectory);
   if (directory === null) return undefined;
   try {
-    return (await readIn(directory, ".gitignore"))?.toString("utf8");
+    return (await directory.readRegularFile(".gitignore"))?.toString("utf8");
   } finally {
     directory.close();
   }
@@ -68,7 +54,7 @@ export async function javascriptSearch(query: SearchQuery): Promise<SearchOutcom
   const { workspace } = query;
   const gitInfo = workspace.reopenDirectory(".git/info");
   if (gitInfo !== null) {
-    const exclude = await readIn(gitInfo, "exclude").finally(() => gitInfo.close());
+    const exclude = await gitInfo.readRegularFile("exclude").finally(() => gitInfo.close());
     if (exclude !== undefined) rootIgnores.push(new IgnoreFile(exclude.toString("utf8")));
   }
 
@@ -82,7 +68,7 @@ export async function javascriptSearch(query: SearchQuery): Promise<SearchOutcom
   // Every directory is opened inside its parent without following links, every file inside its directory.
   const walk = async (directory: DirectoryHandle, relativeDirectory: string, ignores: Array<{ base: string; file: IgnoreFile }>) => {
     if (query.signal?.aborted || Date.now() > deadline) throw new Error("timeout");
-    const own = (await readIn(directory, ".gitignore"))?.toString("utf8");
+    const own = (await directory.readRegularFile(".gitignore"))?.toString("utf8");
     const scoped = own === undefined ? ignores : [...ignores, { base: relativeDirectory, file: new IgnoreFile(own) }];
     let entries: Dirent[] = [];
     try {
@@ -109,7 +95,7 @@ export async function javascriptSearch(query: SearchQuery): Promise<SearchOutcom
         } finally {
           child.handle.close();
         }
-      } else if (entry.isFile() && (include === undefined || include(relativePath))) searchData(relativePath, await readIn(directory, entry.name));
+      } else if (entry.isFile() && (include === undefined || include(relativePath))) searchData(relativePath, await directory.readRegularFile(entry.name));
     }
   };
 
