@@ -67,6 +67,16 @@ async function startTask(page: Page, task: string): Promise<string> {
   return (await page.locator("#session-id").textContent()) as string;
 }
 
+/** Every request body sent on `subject` while the test runs, as the panel's gateway sent it. */
+function recordRequests(subject: string): { bodies: Array<Record<string, unknown>>; tap: { unsubscribe(): void } } {
+  const bodies: Array<Record<string, unknown>> = [];
+  const tap = h.tester.subscribe(subject);
+  void (async () => {
+    for await (const message of tap) bodies.push(JSON.parse(new TextDecoder().decode(message.data)));
+  })();
+  return { bodies, tap };
+}
+
 describe("the panel for reviewing a run", () => {
   it("a whole session approved from the panel keeps the decided card and its diff; /s/<id> resumes it after a reload and in a second tab", async () => {
     const { page, problems, close } = await loggedIn();
@@ -113,11 +123,7 @@ describe("the panel for reviewing a run", () => {
 
   it("approves and rejects with feedback by keyboard only, and the help lists the keys", async () => {
     const { page, close } = await loggedIn();
-    const seen: Array<Record<string, unknown>> = [];
-    const tap = h.tester.subscribe("agent.cmd.decision");
-    void (async () => {
-      for await (const message of tap) seen.push(JSON.parse(new TextDecoder().decode(message.data)));
-    })();
+    const { bodies: seen, tap } = recordRequests("agent.cmd.decision");
     try {
       const session = await startTask(page, "keyboard review");
       await page.keyboard.press("?");
@@ -255,11 +261,7 @@ describe("the panel for reviewing a run", () => {
 
   it("compares two checkpoints, and a checkpoint with the working tree, in the same diff view", async () => {
     const { page, close } = await loggedIn();
-    const asked: Array<Record<string, unknown>> = [];
-    const tap = h.tester.subscribe("agent.checkpoints.diff");
-    void (async () => {
-      for await (const message of tap) asked.push(JSON.parse(new TextDecoder().decode(message.data)));
-    })();
+    const { bodies: asked, tap } = recordRequests("agent.checkpoints.diff");
     try {
       await startTask(page, "compare checkpoints");
       await page.locator("#compare-form").waitFor();
@@ -445,11 +447,7 @@ describe("the panel for reviewing a run", () => {
 
   it("an auto-approved edit (no approval, no diff on the bus) offers the diff between the checkpoints around it", async () => {
     const { page, close } = await loggedIn();
-    const asked: Array<Record<string, unknown>> = [];
-    const tap = h.tester.subscribe("agent.checkpoints.diff");
-    void (async () => {
-      for await (const message of tap) asked.push(JSON.parse(new TextDecoder().decode(message.data)));
-    })();
+    const { bodies: asked, tap } = recordRequests("agent.checkpoints.diff");
     try {
       const session = await startTask(page, "auto-approved edit");
       await h.orchestrator.publish(session, "tool.started", { call_id: "auto1", tool: "write_file", args: { path: "README.md" } });
@@ -495,11 +493,7 @@ describe("the panel for reviewing a run", () => {
 
   it("restores files only, after the preview for that mode, as Cline's Restore Files does", async () => {
     const { page, close } = await loggedIn();
-    const asked: Array<Record<string, unknown>> = [];
-    const tap = h.tester.subscribe("agent.cmd.restore");
-    void (async () => {
-      for await (const message of tap) asked.push(JSON.parse(new TextDecoder().decode(message.data)));
-    })();
+    const { bodies: asked, tap } = recordRequests("agent.cmd.restore");
     try {
       const session = await startTask(page, "restore files only");
       await page.locator(`#timeline li[data-checkpoint="${fakeCheckpoint}"] [data-action="preview"]`).click();
