@@ -74,3 +74,13 @@ export async function requestJson(connection: NatsConnection, subject: string, b
   const reply = await requestLarge(connection, subject, data, { timeoutMs });
   return JSON.parse(new TextDecoder().decode(reply));
 }
+
+/** Whether a process with this pid exists (signal 0 probes without touching it). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, type NatsConnection } from "nats";
-import { repoRoot } from "../helpers/service-process.js";
+import { repoRoot, processAlive } from "../helpers/service-process.js";
 
 interface Stack {
   nats_url: string;
@@ -13,15 +13,6 @@ interface Stack {
   pid: number;
   unsandboxed_services: boolean;
   services: Record<string, { pid: number | null; launcher_pid: number | null; restarts: number }>;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 60_000): Promise<T> {
@@ -65,7 +56,7 @@ describe("aide up (the supervisor, real processes)", () => {
   it("writes its files with private modes and starts every service", () => {
     const stack = readStack()!;
     expect(Object.keys(stack.services).sort()).toEqual(["checkpoints", "gateway", "mcp", "model", "orchestrator", "tools"]);
-    for (const service of Object.values(stack.services)) expect(alive(service.pid!)).toBe(true);
+    for (const service of Object.values(stack.services)) expect(processAlive(service.pid!)).toBe(true);
     for (const file of ["run/nats-server.conf", "run/gateway.token", "run/credentials/tools.json"]) {
       expect(statSync(join(home, file)).mode & 0o777, file).toBe(0o600);
     }
@@ -109,12 +100,12 @@ describe("aide up (the supervisor, real processes)", () => {
       stack.nats_pid!,
     ];
     expect(stack.unsandboxed_services).toBe(false);
-    expect(pids.every(alive)).toBe(true);
+    expect(pids.every(processAlive)).toBe(true);
     const exited = new Promise<number | null>((resolve) => supervisor.once("exit", (code) => resolve(code)));
     const started = Date.now();
     supervisor.kill("SIGINT");
     const code = await exited;
-    await waitFor("every child gone", () => (pids.some(alive) ? undefined : true), 10_000);
+    await waitFor("every child gone", () => (pids.some(processAlive) ? undefined : true), 10_000);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(code).toBe(0);
     expect(existsSync(join(home, "stack.json"))).toBe(false);
@@ -144,17 +135,17 @@ describe("aide up after its supervisor was killed outright", () => {
       const servicePids = Object.values(stack.services).flatMap((s) => [s.pid!, s.launcher_pid!]);
       orphan = stack.nats_pid;
       first.child.kill("SIGKILL");
-      await waitFor("services gone with their supervisor", () => (servicePids.some(alive) ? undefined : true), 10_000);
-      expect(alive(stack.nats_pid!)).toBe(true);
+      await waitFor("services gone with their supervisor", () => (servicePids.some(processAlive) ? undefined : true), 10_000);
+      expect(processAlive(stack.nats_pid!)).toBe(true);
 
       const second = start();
       await waitFor("second stack up", () => (second.output().includes("aide is up") ? true : second.child.exitCode !== null ? (() => { throw new Error(second.output()); })() : undefined), 90_000);
-      await waitFor("orphaned nats-server stopped", () => (alive(stack.nats_pid!) ? undefined : true), 10_000);
+      await waitFor("orphaned nats-server stopped", () => (processAlive(stack.nats_pid!) ? undefined : true), 10_000);
       const exited = new Promise((resolve) => second.child.once("exit", resolve));
       second.child.kill("SIGINT");
       await exited;
     } finally {
-      if (orphan && alive(orphan)) process.kill(orphan, "SIGKILL");
+      if (orphan && processAlive(orphan)) process.kill(orphan, "SIGKILL");
       rmSync(home, { recursive: true, force: true });
       rmSync(workspace, { recursive: true, force: true });
     }

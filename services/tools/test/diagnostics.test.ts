@@ -3,17 +3,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startToolsHarness, type ToolsHarness } from "./helpers.js";
+import { processAlive } from "../../../tests/helpers/service-process.js";
 
 const ids = 'type Id = number;\nconst legacy: number = "old";\nexport const first: Id = 1;\nexport function show(id: Id): string {\n  return String(id);\n}\n';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("diagnostics over the bus (the TypeScript checker)", () => {
   let h: ToolsHarness;
@@ -72,6 +64,6 @@ describe("a diagnostics worker that hangs", () => {
     const diagnostics = done.result.metadata.diagnostics;
     expect(diagnostics.timed_out).toBe(true);
     expect(done.result.output).toContain("No diagnostics: the TypeScript checker did not answer in 1500 ms and was stopped.");
-    await expect.poll(() => alive(diagnostics.worker_pid), { timeout: 30_000 }).toBe(false);
+    await expect.poll(() => processAlive(diagnostics.worker_pid), { timeout: 30_000 }).toBe(false);
   });
 });

@@ -2,19 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startToolsHarness, type ToolsHarness } from "./helpers.js";
+import { processAlive } from "../../../tests/helpers/service-process.js";
 
 // A small real Python project: a package, a module that imports another, a pyright config, and one old problem.
 const models = 'from dataclasses import dataclass\n\n\n@dataclass\nclass User:\n    name: str\n    age: int\n\n\ndef greeting(user: User) -> str:\n    return "hello " + user.name\n';
 const service = 'from app.models import User, greeting\n\nlegacy: int = "old"\n\n\ndef welcome(name: str) -> str:\n    user = User(name=name, age=3)\n    return greeting(user)\n';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Processes whose command line has `marker` (a hung language server left behind would show here). */
 function processesWith(marker: string): number[] {
@@ -89,7 +81,7 @@ describe("a Python language server that hangs", () => {
     const diagnostics = done.result.metadata.diagnostics;
     expect(diagnostics).toMatchObject({ source: "pyright", unavailable: true, timed_out: true });
     expect(done.result.output).toContain("No diagnostics: pyright did not answer in 1500 ms and was stopped.");
-    await expect.poll(() => alive(diagnostics.worker_pid), { timeout: 30_000 }).toBe(false);
+    await expect.poll(() => processAlive(diagnostics.worker_pid), { timeout: 30_000 }).toBe(false);
     await expect.poll(() => processesWith(marker), { timeout: 30_000 }).toEqual([]);
   });
 
