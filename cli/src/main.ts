@@ -6,6 +6,7 @@
  */
 import { CommanderError } from "commander";
 import { createProgram } from "./cli-program.js";
+import { findUnknownCommand } from "./unknown-command.js";
 import { guardPipes } from "./client/pipe-guard.js";
 
 async function main(argv: string[]): Promise<number> {
@@ -13,6 +14,12 @@ async function main(argv: string[]): Promise<number> {
   const program = createProgram({ set: (code) => (exitCode = code) });
   if (argv.length === 0) {
     process.stdout.write(program.helpInformation());
+    return 2;
+  }
+  const unknown = findUnknownCommand(program, argv);
+  if (unknown) {
+    const where = unknown.path.join(" ");
+    process.stderr.write(`error: unknown command '${unknown.word}' for '${where}'${unknown.suggestion ? ` (Did you mean ${unknown.suggestion}?)` : ""}\n(usage: ${where} --help)\n`);
     return 2;
   }
   try {

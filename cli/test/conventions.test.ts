@@ -55,6 +55,24 @@ describe("aide follows the CLI conventions of its peers (issue 13 item 5)", () =
     expect(command.stderr).toContain("Did you mean sessions?");
   });
 
+  it("an unknown subcommand is an error even with --help: exit 2, naming the nearest command (issue 25)", () => {
+    const home = emptyHome();
+    const top = aide(["nosuchcmd", "--help"], { home });
+    expect(top.status).toBe(2);
+    expect(top.stderr).toContain("unknown command 'nosuchcmd'");
+    expect(top.stdout).toBe("");
+    const slip = aide(["sesions", "-h"], { home });
+    expect(slip.status).toBe(2);
+    expect(slip.stderr).toContain("Did you mean sessions?");
+    const nested = aide(["models", "lst", "--help"], { home });
+    expect(nested.status).toBe(2);
+    expect(nested.stderr).toContain("unknown command 'lst' for 'aide models' (Did you mean list?)");
+    // A task's words are not commands: run's help stays help.
+    const task = aide(["run", "fix", "the", "bug", "--help"], { home });
+    expect(task.status).toBe(0);
+    expect(task.stdout).toContain("Usage: aide run");
+  });
+
   it("a bad value of a known flag is a usage error (exit 2) naming the flag", () => {
     const result = aide(["up", "--nats-port", "many"]);
     expect(result.status).toBe(2);
