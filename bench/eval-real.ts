@@ -1,0 +1,94 @@
+/**
+ * npm run bench:eval-real — `aide eval` on the real small models the install step fetched
+ * (`scripts/install.sh --with-models`: SmolLM2-135M-Instruct and Gemma 3 270M into the shared model
+ * cache). Every task of the suite (or BENCH_TASKS, comma-separated ids or globs), every model
+ * (BENCH_MODELS), every arm (BENCH_ARMS, `;`-separated `NAME=SETTINGS` as `aide eval run --arm`
+ * takes them) and BENCH_REPEAT repeats run through the real stack, headless, with the hidden
+ * checks deciding. The report (`report.md/html/json`, `pass-vs-time.svg`, `results.jsonl`) lands
+ * in bench/results/eval-real/, beside `figures.json` (wall time, load, tokens/s per model).
+ * A model that is not in the cache is named and left out; none at all is an error.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArms, runEval, scoreVariants, startStack, writeReport, type AttemptRecord } from "@aide/cli/eval";
+import { benchRoot, repoRoot } from "./lib/results.js";
+
+const cache = process.env.AIDE_MODEL_CACHE ?? join(homedir(), ".cache", "aide", "models");
+
+/** The real models this bench knows: the same ids `aide models pull` uses. */
+const knownModels: Record<string, string> = {
+  "smollm2-135m": "SmolLM2-135M-Instruct.Q4_1.gguf",
+  "gemma3-270m": "gemma-3-270m-q4_k_m.gguf",
+};
+
+/** The default arms: the baseline (the defaults in force) against one change each. */
+const defaultArms = [
+  "baseline",
+  "grammar-off=grammar=off",
+  "tier-full=prompt_tier=full",
+  "search-replace=edit_format=search-replace",
+  "whole-file=edit_format=whole-file",
+].join(";");
+
+const list = (text: string | undefined, fallback: string, separator: string) => (text ?? fallback).split(separator).map((part) => part.trim()).filter(Boolean);
+
+async function main() {
+  const wanted = list(process.env.BENCH_MODELS, Object.keys(knownModels).join(","), ",");
+  const unknown = wanted.filter((id) => !(id in knownModels));
+  if (unknown.length > 0) throw new Error(`unknown model ${unknown.join(", ")}; known: ${Object.keys(knownModels).join(", ")}`);
+  const present = wanted.filter((id) => existsSync(join(cache, knownModels[id])));
+  for (const id of wanted.filter((id) => !present.includes(id))) process.stderr.write(`left out: ${id} (${join(cache, knownModels[id])} is absent; run scripts/install.sh --with-models)\n`);
+  if (present.length === 0) throw new Error(`no real model in ${cache}; run scripts/install.sh --with-models first`);
+  const arms = parseArms(list(process.env.BENCH_ARMS, defaultArms, ";"));
+  const repeat = Number(process.env.BENCH_REPEAT ?? 3);
+  const parallel = Number(process.env.BENCH_PARALLEL ?? 2);
+  const maxIterations = Number(process.env.BENCH_MAX_ITERATIONS ?? 10);
+  const budgetMs = Number(process.env.BENCH_BUDGET_S ?? 240) * 1000;
+
+  const home = mkdtempSync(join(tmpdir(), "aide-bench-eval-real-"));
+  // One thread per session: two sessions side by side fill the two cores, and llama.cpp's threads
+  // spin badly when they outnumber the free cores (VERIFIED.md).
+  const models = present.map((id) => ({ id, provider: "llama", file: join(cache, knownModels[id]), threads: 1, maxSessions: parallel, maxOutputTokens: 512 }));
+  writeFileSync(join(home, "models.json"), JSON.stringify({ default: models[0].id, models }));
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_HOME: home, AIDE_MODEL_DISCOVERY: "off" };
+  const stack = await startStack({ workspace: join(home, "eval"), env });
+  const out = join(home, "eval", "real");
+  const loadAtStart = Math.round(loadavg()[0] * 100) / 100;
+  const started = performance.now();
+  let records: AttemptRecord[];
+  try {
+    records = await runEval({
+      tasksDir: join(repoRoot, "eval", "tasks"), select: list(process.env.BENCH_TASKS, "", ","), models: present, arms, connection: stack.connection,
+      repeat, parallel, budgetMs, maxIterations, out, run: "real", hidden: [home], nodePath: join(repoRoot, "node_modules"),
+      onAttempt: (r) => process.stderr.write(`${r.check_passed ? "pass" : "fail"} ${r.task} ${r.model} ${r.arm ?? "-"} ${r.outcome}${r.code ? ` ${r.code}` : ""} ${Math.round(r.wall_ms / 1000)} s\n`),
+    });
+  } finally {
+    await stack.stop();
+  }
+  await writeReport(out, records);
+  const target = join(benchRoot, "results", "eval-real");
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(target, { recursive: true });
+  for (const name of readdirSync(out)) if (name !== "work") cpSync(join(out, name), join(target, name), { recursive: true });
+  const tokensPerSecond = Object.fromEntries(present.map((id) => {
+    const own = records.filter((r) => r.model === id);
+    const completion = own.reduce((sum, r) => sum + (r.completion_tokens ?? 0), 0);
+    const modelMs = own.reduce((sum, r) => sum + (r.model_ms ?? 0), 0);
+    return [id, modelMs > 0 ? Math.round((completion / modelMs) * 1000 * 10) / 10 : null];
+  }));
+  const figures = {
+    models: present, arms: arms.map((arm) => arm.name), repeat, parallel, max_iterations: maxIterations, budget_s: budgetMs / 1000,
+    attempts: records.length, wall_s: Math.round((performance.now() - started) / 1000), load_average_1m_at_start: loadAtStart,
+    completion_tokens_per_model_second: tokensPerSecond,
+    variants: scoreVariants(records),
+  };
+  writeFileSync(join(target, "figures.json"), JSON.stringify(figures, null, 2) + "\n");
+  process.stderr.write(`wrote ${target}\n`);
+  rmSync(home, { recursive: true, force: true });
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+});
