@@ -3,7 +3,7 @@
  * what it accepts, before any stack starts; `aide eval report RUN…` writes the report's four files
  * into the last run's folder (the names the web panel serves).
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -53,5 +53,40 @@ describe("aide eval", () => {
     for (const name of ["report.md", "report.html", "report.json", "pass-vs-time.svg"]) expect(existsSync(join(last, name)), name).toBe(true);
     expect(existsSync(join(first, "report.json"))).toBe(false);
     expect(JSON.parse(readFileSync(join(last, "report.json"), "utf8")).variants).toHaveLength(2);
+  });
+
+  it("--out outside $AIDE_HOME/eval: a stack of the run's own serves that folder, so the attempt really runs (issue 25)", async () => {
+    const home = mkdtempSync(join(tmpdir(), "aide-eval-out-"));
+    const out = mkdtempSync(join(tmpdir(), "aide-eval-elsewhere-"));
+    homes.push(home, out);
+    const transcript = join(home, "oracle.json");
+    const replies = ["<read_file>\n<path>mathutil.py</path>\n</read_file>", "<attempt_completion>\n<result>Read mathutil.py.</result>\n</attempt_completion>"];
+    writeFileSync(transcript, JSON.stringify({ replies: replies.map((text) => ({ text })) }));
+    writeFileSync(join(home, "models.json"), JSON.stringify({ default: "oracle", models: [{ id: "oracle", provider: "scripted", transcript }] }));
+    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, AIDE_HOME: home, NO_COLOR: "1", AIDE_MODEL_DISCOVERY: "off" };
+    const child = spawn(process.execPath, [main, "eval", "run", "--model", "oracle", "--tasks", "py-factorial-zero", "--out", out, "--budget", "120"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const status = await new Promise<number | null>((done) => child.on("exit", done));
+    expect(status, stderr).toBe(0);
+    const [line] = readFileSync(join(out, "results.jsonl"), "utf8").trim().split("\n").map((text) => JSON.parse(text) as { code?: string; outcome: string; tool_calls: number });
+    expect(line.code, stderr).not.toBe("WORKSPACE_NOT_ALLOWED");
+    expect(line.outcome).not.toBe("error");
+    // The read ran in the served folder: the session's own tool call, not a refusal.
+    expect(line.tool_calls).toBeGreaterThanOrEqual(1);
+  }, 180_000);
+
+  it("--out outside $AIDE_HOME/eval with a stack already running is refused before any attempt, naming the fix", () => {
+    const home = mkdtempSync(join(tmpdir(), "aide-eval-running-"));
+    const out = join(mkdtempSync(join(tmpdir(), "aide-eval-elsewhere-")), "run");
+    homes.push(home);
+    writeFileSync(join(home, "token"), "t");
+    // A stack file whose supervisor is alive (this test process) stands for a running stack.
+    writeFileSync(join(home, "stack.json"), JSON.stringify({ gateway_url: "http://127.0.0.1:9", token_file: join(home, "token"), nats_url: "nats://127.0.0.1:9", pid: process.pid, started_at: new Date().toISOString() }));
+    const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, AIDE_HOME: home, NO_COLOR: "1" };
+    const result = spawnSync(process.execPath, [main, "eval", "run", "--model", "m", "--out", out], { env, encoding: "utf8", timeout: 60_000 });
+    expect(result.status, result.stderr).toBe(2);
+    expect(result.stderr).toContain(`aide up --workspace ${out}`);
+    expect(existsSync(out)).toBe(false);
   });
 });

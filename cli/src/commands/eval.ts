@@ -1,11 +1,12 @@
 /**
  * `aide eval run` and `aide eval report` (eval/README.md). `run` uses the running stack, or starts
- * one that serves `$AIDE_HOME/eval` and stops it at the end; a running stack must serve that folder
- * (`aide up --workspace ~/.aide/eval`), else every attempt ends WORKSPACE_NOT_ALLOWED. One stack
+ * one that serves `$AIDE_HOME/eval` (or `--out`, when that lies elsewhere) and stops it at the end; a
+ * running stack must serve that folder (`aide up --workspace ~/.aide/eval`), and `--out` outside it
+ * with a stack running is refused before any attempt, naming the fix. One stack
  * serves every attempt. Exit codes: 0 every attempt ran (whatever its verdict), 1 the runner
  * failed, 2 bad arguments.
  */
-import { resolve } from "node:path";
+import { relative, resolve, isAbsolute } from "node:path";
 import { findStack, startStack, type StartedStack } from "../client/stack-discovery.js";
 import { EvalTaskError, runEval } from "../eval/run-eval.js";
 import { readResults } from "../eval/eval-report.js";
@@ -27,6 +28,11 @@ export interface EvalRunFlags {
   out?: string;
   fetch?: boolean;
 }
+
+const isInside = (path: string, root: string) => {
+  const rest = relative(resolve(root), path);
+  return rest === "" || (!rest.startsWith("..") && !isAbsolute(rest));
+};
 
 function positiveInteger(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
@@ -55,12 +61,19 @@ export async function evalRun(flags: EvalRunFlags): Promise<number> {
   const run = `run-${new Date().toISOString().replace(/[:.]/g, "-")}`;
   const evalRoot = join(home.root, "eval");
   const out = resolve(flags.out ?? join(evalRoot, run));
+  const outside = !isInside(out, evalRoot);
+  let connection = findStack();
+  if (connection && outside) {
+    // The running stack was not started for this folder; every attempt would end WORKSPACE_NOT_ALLOWED.
+    process.stderr.write(`aide eval: --out ${out} is outside ${evalRoot}, and the running stack serves only the folders it was started with; stop it (the run then starts its own stack serving --out), start it with aide up --workspace ${out}, or leave --out out\n`);
+    return 2;
+  }
   mkdirSync(out, { recursive: true });
   let started: StartedStack | undefined;
   try {
-    let connection = findStack();
     if (!connection) {
-      started = await startStack({ workspace: evalRoot });
+      // A stack of the run's own serves the folder the attempts are copied into.
+      started = await startStack({ workspace: outside ? out : evalRoot });
       connection = started.connection;
     }
     const records = await runEval({
