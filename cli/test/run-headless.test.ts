@@ -140,4 +140,18 @@ describe("aide run headless: --json, --allow-command, --deny-rest, --resume, --c
     expect(typo.stderr).toMatch(/deny_rset.*known: allow_command, auto_approve, deny_rest, approval_timeout/);
     expect(bad.stdout + typo.stdout).toBe("");
   }, 60_000);
+
+  it("--json ends with a summary line even when the run fails before a session exists (issue 25)", async () => {
+    const noTask = await aideRun(["--json"], env);
+    expect(noTask.code).toBe(2);
+    const usage = JSON.parse(noTask.stdout.trim()) as Record<string, any>;
+    expect(usage).toMatchObject({ type: "summary", outcome: "failed", exit_code: 2, error: { code: "VALIDATION" } });
+    expect(usage.session).toBeUndefined();
+    const missing = await aideRun(["task", "--json", "--workspace", join(root, "no-such-folder")], env);
+    expect(missing.code).toBe(1);
+    const last = JSON.parse(missing.stdout.trim().split("\n").at(-1) ?? "{}") as Record<string, any>;
+    expect(last).toMatchObject({ type: "summary", outcome: "failed", exit_code: 1, error: { code: "WORKSPACE_NOT_FOUND" } });
+    // Only the summary is on stdout: people's messages stay on stderr.
+    expect(missing.stdout.trim().split("\n")).toHaveLength(1);
+  }, 60_000);
 });

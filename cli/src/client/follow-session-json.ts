@@ -8,13 +8,23 @@ export interface RunSummaryLine {
   type: "summary";
   outcome: "done" | "unverified" | "failed" | "cancelled";
   exit_code: number;
-  session: string;
+  /** Absent when the run failed before a session existed (a refused workspace, no stack, a bad flag). */
+  session?: string;
   run?: string;
   files_changed: string[];
   commands_run: number;
   checkpoints: string[];
   evidence: string[];
   error?: { code: string; message: string };
+}
+
+/**
+ * The summary line of a run that ended before it had a session: a script reading `--json` gets
+ * one last line in every case, with the code and the exit status it would otherwise have to
+ * scrape from stderr.
+ */
+export function earlySummaryLine(exitCode: number, error: { code: string; message: string }): RunSummaryLine {
+  return { type: "summary", outcome: "failed", exit_code: exitCode, files_changed: [], commands_run: 0, checkpoints: [], evidence: [], error };
 }
 
 interface StreamEvent {

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { createGatewayClient, type GatewayClient } from "../client/gateway-client.js";
 import { followSession, type Outcome } from "../client/follow-session.js";
-import { followSessionJson } from "../client/follow-session-json.js";
+import { earlySummaryLine, followSessionJson } from "../client/follow-session-json.js";
 import { createLinePrompt } from "../client/line-prompt.js";
 import { reportError } from "../client/require-stack.js";
 import { ContinuationError, resolveContinuation, type Continuation } from "../client/resolve-continuation.js";
@@ -11,7 +11,7 @@ import { findStack, startStack, type StartedStack } from "../client/stack-discov
 import { createStyle } from "../client/terminal-style.js";
 import { checkWorkspacePath } from "../client/check-workspace-path.js";
 import { onBrokenPipe } from "../client/pipe-guard.js";
-import { renderForScreen } from "@aide/contracts";
+import { jsonForScreen, renderForScreen } from "@aide/contracts";
 import { aideHome } from "../supervisor/aide-home.js";
 
 const usage = 'usage: aide run "<task>" [options] | aide run --resume SESSION "<message>" | aide run --continue "<message>" (aide run --help)';
@@ -39,10 +39,28 @@ export interface RunFlags {
  * stdout holds only the events, one per line, and the summary last; people's messages go to stderr.
  */
 export async function run(taskWords: string[], options: RunFlags): Promise<number> {
+  if (options.json !== true) return runTask(taskWords, options, () => undefined);
+  let sessionStarted = false;
+  let early: { code: string; message: string } | undefined;
+  const exitCode = await runTask(taskWords, options, (event) => {
+    if (event === "session") sessionStarted = true;
+    else early = event;
+  });
+  // A run that ended before its session existed still ends stdout with a summary line.
+  if (!sessionStarted && exitCode !== 0) process.stdout.write(jsonForScreen(JSON.stringify(earlySummaryLine(exitCode, early ?? { code: "INTERNAL", message: "the run ended before a session was started" }))) + "\n");
+  return exitCode;
+}
+
+/** What `run` reports before the stream: the session started, or the early failure's code and message. */
+type EarlySink = (event: "session" | { code: string; message: string }) => void;
+
+async function runTask(taskWords: string[], options: RunFlags, early: EarlySink): Promise<number> {
   const task = taskWords.join(" ").trim();
   const resume = options.resume;
   if (!task || (resume !== undefined && options.continue === true)) {
-    process.stderr.write(`aide run: ${!task ? "no task given" : "--resume and --continue exclude each other"}\n${usage}\n`);
+    const message = !task ? "no task given" : "--resume and --continue exclude each other";
+    early({ code: "VALIDATION", message });
+    process.stderr.write(`aide run: ${message}\n${usage}\n`);
     return 2;
   }
   let policy: RunPolicy;
@@ -56,6 +74,7 @@ export async function run(taskWords: string[], options: RunFlags): Promise<numbe
     policy = combineRunPolicy(loadRunPolicyFile(options.config, aideHome().root), flags);
   } catch (error) {
     if (!(error instanceof RunPolicyError)) throw error;
+    early({ code: "VALIDATION", message: error.message });
     process.stderr.write(`aide: ${error.message}\n${usage}\n`);
     return 2;
   }
@@ -67,6 +86,7 @@ export async function run(taskWords: string[], options: RunFlags): Promise<numbe
   const workspace = resolve(options.workspace ?? process.cwd());
   const refused = resume === undefined ? checkWorkspacePath(workspace, { stackStarted: !connection }) : undefined;
   if (refused) {
+    early({ code: refused.code, message: refused.message });
     process.stderr.write(renderForScreen(`aide: ${refused.code}: ${refused.message}`) + "\n");
     return 1;
   }
@@ -85,6 +105,7 @@ export async function run(taskWords: string[], options: RunFlags): Promise<numbe
       continuation = await resolveContinuation(client, { resume, continueIn: options.continue === true ? workspace : undefined });
     } catch (error) {
       if (!(error instanceof ContinuationError)) throw error;
+      early({ code: "SESSION_NOT_FOUND", message: error.message });
       process.stderr.write(`aide: ${error.message}\n`);
       return 2;
     }
@@ -99,12 +120,14 @@ export async function run(taskWords: string[], options: RunFlags): Promise<numbe
       ...(policy.autoApprove ? { auto_approve: policy.autoApprove } : {}),
       ...(policy.approvalTimeoutSeconds !== undefined ? { approval_timeout_seconds: policy.approvalTimeoutSeconds } : {}),
     });
+    early("session");
     const header = `session ${start.session} · run ${start.run} · ${continuation?.workspace ?? workspace}`;
     // With --json, stdout is the event stream alone.
     if (json) process.stderr.write(header + "\n");
     else process.stdout.write(style.dim(header) + "\n");
     return await follow(client, start, since, json, interactive, style, started, options.verbose === true);
   } catch (error) {
+    early({ code: (error as { code?: string }).code ?? "INTERNAL", message: (error as Error).message });
     return reportError(error);
   } finally {
     if (started) {
