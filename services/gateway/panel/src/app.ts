@@ -56,6 +56,7 @@ function onEvent(session: string, transcript: Transcript, event: AgentEvent) {
 /** Opens a session at `/s/<id>`: the transcript, outcome and costs are rebuilt from its event stream (a reload or a second tab resumes it). */
 function openSession(session: string, push = true) {
   current?.close();
+  byId("connection").hidden = true;
   byId("transcript").replaceChildren();
   outcome.clear();
   costs.clear();
@@ -79,6 +80,7 @@ function openSession(session: string, push = true) {
   const stream = followEvents(session, {
     onEvent: (event) => onEvent(session, transcript, event),
     onPendingApproval: (event) => transcript.addPending(event),
+    onConnection: (state) => (byId("connection").hidden = state === "live"),
   });
   current = { session, transcript, close: stream.close };
   sessions.setCurrent(session);

@@ -16,6 +16,14 @@ export function createCostsView() {
   const chartBox = byId("costs-chart");
   let chart: uPlot | undefined;
   let width = 0;
+  // The chart follows its box: a resize (window, side pane, 360 px phone turned) redraws it at the new width.
+  new ResizeObserver(() => {
+    if (!chart) return;
+    const nextWidth = Math.max(240, Math.min(720, chartBox.clientWidth || 480));
+    if (nextWidth === width) return;
+    width = nextWidth;
+    chart.setSize({ width, height: 180 });
+  }).observe(chartBox);
   const row = (cells: string[], className = "") => el("tr", { className }, cells.map((text, index) => el(index === 0 ? "th" : "td", { text, attrs: index === 0 ? { scope: "row" } : {} })));
   const drawChart = (turns: TurnCost[]) => {
     const data = [turns.map((_t, index) => index + 1), turns.map((t) => t.prompt), turns.map((t) => t.completion), turns.map((t) => t.cached ?? null)];

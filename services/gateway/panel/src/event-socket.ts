@@ -3,11 +3,14 @@ import type { AgentEvent } from "./api.js";
 export interface EventSocketHandlers {
   onEvent(event: AgentEvent): void;
   onPendingApproval(event: AgentEvent): void;
+  /** The stream dropped and is being reconnected (`reconnecting`), or is connected again (`live`). */
+  onConnection?(state: "live" | "reconnecting"): void;
 }
 
 /**
  * Follows a session over `/api/events` and reconnects with `since` = the last seq received, so
- * each event is shown once; pending approvals come again on every reconnect.
+ * each event is shown once; pending approvals come again on every reconnect. A dropped stream is
+ * said (`onConnection`) until the socket is open again.
  */
 export function followEvents(session: string, handlers: EventSocketHandlers): { close(): void } {
   let lastSeq = 0;
@@ -17,7 +20,10 @@ export function followEvents(session: string, handlers: EventSocketHandlers): { 
   const connect = () => {
     const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/events?session=${encodeURIComponent(session)}&since=${lastSeq}`;
     socket = new WebSocket(url);
-    socket.addEventListener("open", () => (delay = 200));
+    socket.addEventListener("open", () => {
+      delay = 200;
+      handlers.onConnection?.("live");
+    });
     socket.addEventListener("message", (message) => {
       const frame = JSON.parse(String(message.data)) as { type: string; event?: AgentEvent };
       if (frame.type === "event" && frame.event) {
@@ -30,6 +36,7 @@ export function followEvents(session: string, handlers: EventSocketHandlers): { 
     });
     socket.addEventListener("close", (event) => {
       if (closed || event.code === 4404) return;
+      handlers.onConnection?.("reconnecting");
       setTimeout(connect, delay);
       delay = Math.min(delay * 2, 5000);
     });

@@ -53,7 +53,10 @@ export function createSessionList(open: (session: string) => void) {
           ...(failure ? [el("div", { className: "session-error", text: `${shown(failure.code)}: ${shown(failure.message)}` })] : []),
           ...(s.outcome?.missing?.length ? [el("div", { className: "session-missing", text: `not verified: ${s.outcome.missing.map(shown).join("; ")}` })] : []),
         ]);
-        item.querySelector("a")!.addEventListener("click", (event) => {
+        // The whole card opens the session, not only its title (the link stays for Tab, middle-click and copy).
+        item.addEventListener("click", (event) => {
+          if ((event.target as Element).closest("a") && (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0)) return;
+          if (getSelection()?.toString()) return;
           event.preventDefault();
           open(s.id);
         });
