@@ -213,6 +213,8 @@ export function createProgram(exit: ExitCodeSink): Command {
     .option("--monitor-port <port>", "monitoring port, bound to 127.0.0.1 (+1 per extra node on one host)")
     .option("--rotate", "new passwords, route secret and certificates even where earlier ones exist")
     .option("--no-tls", "no TLS on client and route connections (a private network only)")
+    .option("--tls-host <names>", "more names or addresses the bus certificate is valid for, comma-separated (docker-compose: nats)")
+    .option("--tls-dir <dir>", "where nats-server will find the certificate, as the config names it (a container's mount; default: DIR/tls)")
     .action(async (values: Record<string, unknown>) => report(await (await import("./commands/bus-config.js")).run(values)));
 
   sub("doctor", "check nats-server, bubblewrap, ripgrep, git, openssl, the model and the build")

@@ -8,6 +8,7 @@ export * from "./bus-permissions.js";
 export * from "./nats-config.js";
 export * from "./nats-server.js";
 export * from "./run-service.js";
+export * from "./health-file.js";
 export * from "./wait-for-service.js";
 export * from "./fair-queue.js";
 export * from "./retry-policy.js";

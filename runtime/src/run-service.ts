@@ -2,6 +2,7 @@ import type { NatsConnection } from "nats";
 import type { Logger } from "pino";
 import { busConfigFromEnv, type BusConfig } from "./bus-config.js";
 import { connectBus } from "./connect-bus.js";
+import { startHealthFile } from "./health-file.js";
 import { createLogger } from "./logger.js";
 import { shutdownGraceMsFromEnv, shutdownMarginMs } from "./shutdown-settings.js";
 
@@ -47,6 +48,7 @@ export async function runService(name: string, main: (context: ServiceMainContex
     setTimeout(() => process.exit(1), 50).unref();
     return;
   }
+  const stopHealth = process.env.AIDE_HEALTH_FILE ? startHealthFile(process.env.AIDE_HEALTH_FILE, connection, logger.child({ module: "health" })) : () => undefined;
   let stopping = false;
   const shutdown = async (signalName: string) => {
     if (stopping) return;
@@ -56,6 +58,7 @@ export async function runService(name: string, main: (context: ServiceMainContex
     const bound = graceMs + shutdownMarginMs;
     logger.info({ signal: signalName, grace_ms: graceMs, bound_ms: bound }, "draining");
     controller.abort();
+    stopHealth();
     const force = setTimeout(() => {
       logger.error({ bound_ms: bound }, "the stop did not finish within its bound; exiting anyway");
       logger.flush();

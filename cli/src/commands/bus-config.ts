@@ -1,8 +1,9 @@
-import { resolve } from "node:path";
-import { writeClusterConfig, writeNatsConfig } from "@aide/runtime";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { writeBusCertificates, writeClusterConfig, writeNatsConfig } from "@aide/runtime";
 import { busClusterUsage, clusterConfigFrom, type BusClusterValues } from "./bus-cluster-options.js";
 
-const usage = `usage: aide bus-config --out DIR [--listen 127.0.0.1] [--port 4233] [--store-dir /data/jetstream] [--rotate]
+const usage = `usage: aide bus-config --out DIR [--listen 127.0.0.1] [--port 4233] [--store-dir /data/jetstream] [--tls-host nats] [--tls-dir /etc/nats/tls] [--no-tls] [--rotate]
        aide bus-config --out DIR --cluster N [--host H1,H2,...] | --cluster-file FILE   (one config per node)
 ${busClusterUsage}
 `;
@@ -54,13 +55,30 @@ export async function run(parsed: Record<string, unknown>): Promise<number> {
     process.stderr.write(`aide bus-config: --port must be 1-65535, got ${values.port}\n`);
     return 2;
   }
+  const runDir = resolve(values.out as string);
+  const listenHost = (values.listen as string | undefined) ?? "127.0.0.1";
+  // TLS as `aide up` has it: a per-stack CA that every service pins, the server certificate valid
+  // for the listen address and the names given (a compose network reaches it as `nats`). Kept
+  // across runs unless --rotate, so running containers keep trusting the CA they mounted.
+  const tlsWanted = parsed.tls !== false;
+  let tls: { caFile: string; certFile: string; keyFile: string; created: boolean } | undefined;
+  if (tlsWanted) {
+    const hosts = [...new Set([...(listenHost === "0.0.0.0" || listenHost === "::" ? [] : [listenHost]), "127.0.0.1", ...String(parsed.tlsHost ?? "").split(",").map((host) => host.trim()).filter(Boolean)])];
+    const existing = join(runDir, "tls", "ca.pem");
+    const created = values.rotate === true || !existsSync(existing);
+    tls = created ? { ...writeBusCertificates(runDir, hosts), created } : { caFile: existing, certFile: join(runDir, "tls", "server.pem"), keyFile: join(runDir, "tls", "server-key.pem"), created };
+  }
+  const seenFrom = parsed.tlsDir === undefined ? undefined : String(parsed.tlsDir);
   const generated = writeNatsConfig({
-    runDir: resolve(values.out as string),
+    runDir,
     port,
-    listenHost: (values.listen as string | undefined) ?? "127.0.0.1",
+    listenHost,
     ...(values["store-dir"] ? { storeDir: values["store-dir"] as string } : {}),
+    ...(tls ? { tls: seenFrom ? { certFile: `${seenFrom}/server.pem`, keyFile: `${seenFrom}/server-key.pem` } : { certFile: tls.certFile, keyFile: tls.keyFile } } : {}),
     reuseCredentials: values.rotate !== true,
   });
-  process.stdout.write(`wrote ${generated.configPath}\ncredentials: ${Object.values(generated.credentialFiles).join(" ")}\n`);
+  process.stdout.write(
+    `wrote ${generated.configPath}\ncredentials: ${Object.values(generated.credentialFiles).join(" ")}\n${tls ? `CA: ${tls.caFile}${tls.created ? " (new)" : " (kept)"}; clients pin it (AIDE_NATS_CA)\n` : "no TLS (--no-tls): a private network only\n"}`,
+  );
   return 0;
 }
