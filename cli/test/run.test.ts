@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../../tests/helpers/service-process.js";
+import { processAlive, repoRoot } from "../../tests/helpers/service-process.js";
 import { fakeCheckpoint } from "../../services/gateway/test/fake-orchestrator.js";
 import { startHarness, until, type Harness } from "../../services/gateway/test/gateway-harness.js";
 
@@ -233,15 +233,7 @@ describe("aide run with no stack running", () => {
       expect(exitCode, output).toBe(0);
       // Stopped: stack.json is gone and the supervisor, nats-server and every service have exited.
       expect(existsSync(stackFile)).toBe(false);
-      const alive = pids.filter((pid) => {
-        try {
-          process.kill(pid, 0);
-          return true;
-        } catch {
-          return false;
-        }
-      });
-      expect(alive).toEqual([]);
+      expect(pids.filter(processAlive)).toEqual([]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
