@@ -80,8 +80,8 @@ function applyReading(state: EditState, hunk: PatchHunk, reading: HunkReading, h
  * A hunk through each of its readings (hunk-readings.ts): the longest that applies wins, since the
  * file agrees with every line of it; but a shorter one that applies elsewhere by leaving out only
  * context lines makes the hunk ambiguous (is the unprefixed line context, or prose?). When none
- * applies, the refusal of the shortest reading (what a strict parser reads) is given, said as a
- * missing prefix when it still has unprefixed lines.
+ * applies, the refusal of the shortest reading (what a strict parser reads) is given; "not found"
+ * is said as a missing prefix when that reading still has unprefixed lines.
  */
 function applyHunk(state: EditState, hunk: PatchHunk, hint: number | undefined, label: string, path: string): HunkResult {
   const readings = hunkReadings(hunk);
@@ -98,7 +98,7 @@ function applyHunk(state: EditState, hunk: PatchHunk, hint: number | undefined, 
   }
   const shortest = readings[readings.length - 1];
   const refusal = results[results.length - 1] as EditRefusal;
-  if (shortest.exactLines.length === 0 || refusal.code === "EDIT_MALFORMED") return refusal;
+  if (shortest.exactLines.length === 0 || refusal.code !== "EDIT_NOT_FOUND") return refusal;
   const oldSide = shortest.lines.filter((l) => l.type !== "add");
   const line = oldSide[shortest.exactLines[0]].text;
   return refuse("EDIT_MALFORMED", `${label} has the line \`${line}\` without a ' ', '-' or '+' prefix. Such a line is read as an unchanged line only where it is exactly the file's line, and read so the hunk does not apply (${refusal.code}: ${refusal.error}) Nothing was written; start every hunk line with ' ' (unchanged), '-' (removed) or '+' (added).`);

@@ -58,6 +58,7 @@ export const modelSlipCases: EditCase[] = [
   ud("unprefixed_context", "two hunks, both with unprefixed context", nine, diff("@@ -1,3 +1,3 @@\n1\n-2\n+two\n3\n@@ -7,3 +7,3 @@\n7\n-8\n+eight\n9\n"), "1\ntwo\n3\n4\n5\n6\n7\neight\n9\n"),
   ud("unprefixed_context", "an unprefixed line that agrees with the hint's occurrence", "a\nb\nc\nx\na\nb\nd\n", diff("@@ -5,3 +5,3 @@\n a\n-b\n+B\nd\n"), "a\nb\nc\nx\na\nB\nd\n"),
   ud("unprefixed_context", "unprefixed context, then prose without a fence", "a\nb\nc\n", diff("@@ -1,3 +1,3 @@\na\n-b\n+B\nc\nThat renames b.\n"), "a\nB\nc\n"),
+  ud("unprefixed_context", "unprefixed context, applied twice: already applied", "a\nB\nc\n", diff("@@ -1,3 +1,3 @@\na\n-b\n+B\nc\n"), no("EDIT_ALREADY_APPLIED")),
   ud("unprefixed_context", "an unprefixed line that is not the file's line is refused", "a\nb\nc\n", diff("@@ -1,3 +1,3 @@\n a\n-b\nnew line\n c\n"), no("EDIT_MALFORMED")),
   ud("unprefixed_context", "an unprefixed line the counts put in the hunk, not in the file: refused", "a\nb\nc\nd\n", diff("@@ -1,3 +1,3 @@\n a\n-b\n+B\nd\n"), no("EDIT_MALFORMED")),
   ud("unprefixed_context", "a space-indented line that lost its prefix could be either: refused", "def f():\n    x = 1\n    return x\n", diff("@@ -1,3 +1,3 @@\ndef f():\n-    x = 1\n+    x = 2\n    return x\n"), no("EDIT_MALFORMED")),
