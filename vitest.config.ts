@@ -1,8 +1,10 @@
 import { defineConfig } from "vitest/config";
 
+/** Unit tests sit beside the code (`src/**`); everything else (`test/`, `tests/`) starts real processes. */
+const unit = ["**/src/**/*.test.ts"];
+
 export default defineConfig({
   test: {
-    include: ["**/*.test.ts"],
     exclude: ["**/node_modules/**", "**/dist/**"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
@@ -10,5 +12,10 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: 2,
     reporters: ["default", "./tests/helpers/summary-reporter.ts"],
+    // `npm test` runs both projects; `npm run test:unit` only the first.
+    projects: [
+      { extends: true, test: { name: "unit", include: unit } },
+      { extends: true, test: { name: "integration", include: ["**/*.test.ts"], exclude: [...unit, "**/node_modules/**", "**/dist/**"] } },
+    ],
   },
 });

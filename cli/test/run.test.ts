@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../../tests/helpers/service-process.js";
+import { processAlive, repoRoot } from "../../tests/helpers/service-process.js";
 import { fakeCheckpoint } from "../../services/gateway/test/fake-orchestrator.js";
 import { startHarness, until, type Harness } from "../../services/gateway/test/gateway-harness.js";
 
@@ -214,19 +214,26 @@ describe("aide run with no stack running", () => {
     // `aide up` picks up $AIDE_HOME/models.json.
     writeFileSync(join(ownHome, "models.json"), JSON.stringify({ default: "own", models: [{ id: "own", provider: "scripted", transcript }] }));
     try {
+      const stackFile = join(ownHome, "stack.json");
       const run = start("run", ["What does cartTotal do?"], { home: ownHome, cwd: workspace });
-      const code = await run.exit;
+      let exited = false;
+      const code = run.exit.finally(() => (exited = true));
+      // The stack it starts names its processes in stack.json while it runs.
+      await until(() => existsSync(stackFile) || exited, "stack.json of the stack aide run started", 120_000);
+      expect(existsSync(stackFile), `aide run ended before its stack wrote stack.json:\n${run.output()}`).toBe(true);
+      const written = JSON.parse(readFileSync(stackFile, "utf8")) as { pid: number; nats_pid?: number; services?: Record<string, { pid: number | null }> };
+      const pids = [written.pid, written.nats_pid, ...Object.values(written.services ?? {}).map((service) => service.pid)].filter((pid): pid is number => typeof pid === "number");
+      expect(pids.length).toBeGreaterThan(2);
+      const exitCode = await code;
       const output = run.output();
       expect(output).toContain("starting one for this run");
       expect(output).toContain(`· ${workspace}`);
       expect(output).toContain("done:");
       expect(output).toContain("stopping the stack");
-      expect(code, output).toBe(0);
-      const stackFile = join(ownHome, "stack.json");
-      if (existsSync(stackFile)) {
-        const pid = JSON.parse(readFileSync(stackFile, "utf8")).pid as number;
-        expect(() => process.kill(pid, 0)).toThrow();
-      }
+      expect(exitCode, output).toBe(0);
+      // Stopped: stack.json is gone and the supervisor, nats-server and every service have exited.
+      expect(existsSync(stackFile)).toBe(false);
+      expect(pids.filter(processAlive)).toEqual([]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

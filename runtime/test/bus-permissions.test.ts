@@ -17,6 +17,17 @@ async function nextPermissionError(connection: NatsConnection, timeoutMs = 1500)
   }
 }
 
+/** A subject each user may publish, for the marker sent after a refused publish. */
+const markerSubjects: Record<string, string> = {
+  orchestrator: "agent.orch.marker",
+  gateway: "agent.cmd.marker",
+  model: "agent.model.delta.marker",
+  checkpoints: "$KV.aide_workspace_locks.marker",
+  supervisor: "$SRV.PING.marker",
+};
+/** Users that publish nothing but may answer a request they receive on this subject. */
+const responderSubjects: Record<string, string> = { tools: "agent.tools.marker", mcp: "agent.mcp.marker" };
+
 describe("bus permissions (real nats-server with the generated config)", () => {
   let bus: TestBus;
   let observer: NatsConnection;
@@ -25,6 +36,34 @@ describe("bus permissions (real nats-server with the generated config)", () => {
     observer = await bus.connectAs("tester");
   });
   afterAll(async () => bus?.stop());
+
+  /**
+   * After the refused publish, the same connection sends a marker the observer receives; the
+   * server keeps one connection's messages in order, so had the refused message gone through, it
+   * would have reached the observer before the marker (no sleep, no late message missed). The
+   * observer user can neither publish nor answer: for it, its own flush and then the observer's
+   * (the server forwards a message to the observer's connection while it reads the publish, so it
+   * precedes the observer's PONG).
+   */
+  async function sendMarker(user: string, connection: NatsConnection): Promise<string> {
+    const direct = markerSubjects[user];
+    if (direct !== undefined) {
+      const arrived = new Promise<string>((resolve) => observer.subscribe(direct, { max: 1, callback: (_e, m) => resolve(m.subject) }));
+      await observer.flush();
+      connection.publish(direct, new TextEncoder().encode("marker"));
+      return arrived;
+    }
+    const responder = responderSubjects[user];
+    if (responder !== undefined) {
+      connection.subscribe(responder, { max: 1, callback: (_e, m) => m.respond(new TextEncoder().encode("marker")) });
+      await connection.flush();
+      const reply = await observer.request(responder, new TextEncoder().encode("?"), { timeout: 10_000 });
+      return `reply ${new TextDecoder().decode(reply.data)}`;
+    }
+    await connection.flush().catch(() => undefined);
+    await observer.flush();
+    return "flushed";
+  }
 
   async function assertPublishRefused(user: string, subject: string) {
     const received: string[] = [];
@@ -36,9 +75,9 @@ describe("bus permissions (real nats-server with the generated config)", () => {
     await connection.flush().catch(() => undefined);
     const error = await errorPromise;
     expect(error, `${user} publishing ${subject}`).toBe(`publish ${subject}`);
-    await observer.flush();
-    await new Promise((r) => setTimeout(r, 100));
-    expect(received).toEqual([]);
+    const marker = await sendMarker(user, connection);
+    expect(marker).not.toBe("");
+    expect(received, `${user} publishing ${subject} (checked after the marker ${marker})`).toEqual([]);
     sub.unsubscribe();
   }
 
@@ -83,9 +122,10 @@ describe("bus permissions (real nats-server with the generated config)", () => {
     await connection.flush();
     const orchestrator = await bus.connectAs("orchestrator");
     orchestrator.publish("agent.evt.s1.run.created", new TextEncoder().encode("{}"));
+    orchestrator.publish("agent.orch.marker", new TextEncoder().encode("marker"));
     await orchestrator.flush();
-    await new Promise((r) => setTimeout(r, 100));
-    expect(got).toEqual(["agent.evt.s1.run.created"]);
+    for (let i = 0; i < 200 && !got.includes("agent.orch.marker"); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(got).toEqual(["agent.evt.s1.run.created", "agent.orch.marker"]);
   });
 
   it("only the supervisor may tell the model service to reload its registry; only the orchestrator may ask for a probe", async () => {

@@ -30,6 +30,12 @@ afterAll(async () => {
 describe("the web panel in Chromium", () => {
   it("logs in by link, starts a task, approves the diff, sees the run finish, restores a checkpoint", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    // Every CSP violation on the page from its first script on, so one by the panel's own code shows.
+    await context.addInitScript(() => {
+      const seen: Array<{ directive: string; blocked: string }> = [];
+      (window as unknown as { cspViolations: typeof seen }).cspViolations = seen;
+      document.addEventListener("securitypolicyviolation", (event) => seen.push({ directive: event.violatedDirective, blocked: event.blockedURI }));
+    });
     const page = await context.newPage();
     const problems: string[] = [];
     page.on("console", (message) => {
@@ -94,7 +100,10 @@ describe("the web panel in Chromium", () => {
         }),
     );
     expect(blocked).toBe("img-src");
-    expect(problems.filter((p) => !p.includes("evil.example") && !p.includes("Content Security Policy"))).toEqual([]);
+    // The only violation, and the only console error, is that deliberate image.
+    const leak = "https://evil.example/leak.png?secret=1";
+    expect(await page.evaluate(() => (window as unknown as { cspViolations: unknown[] }).cspViolations)).toEqual([{ directive: "img-src", blocked: leak }]);
+    expect(problems.filter((p) => !p.includes(`'${leak}'`))).toEqual([]);
     await context.close();
   });
 

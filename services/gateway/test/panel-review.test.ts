@@ -46,6 +46,7 @@ afterAll(async () => {
   rmSync(join(evalDir, ".."), { recursive: true, force: true });
 });
 
+/** A logged-in page; `problems` collects its console errors and uncaught exceptions (every test asserts it stays empty). */
 async function loggedIn(viewport = { width: 1440, height: 900 }): Promise<{ page: Page; problems: string[]; close(): Promise<void> }> {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
@@ -122,7 +123,7 @@ describe("the panel for reviewing a run", () => {
   });
 
   it("approves and rejects with feedback by keyboard only, and the help lists the keys", async () => {
-    const { page, close } = await loggedIn();
+    const { page, problems, close } = await loggedIn();
     const { bodies: seen, tap } = recordRequests("agent.cmd.decision");
     try {
       const session = await startTask(page, "keyboard review");
@@ -164,6 +165,7 @@ describe("the panel for reviewing a run", () => {
       await page.keyboard.press("Enter");
       await until(() => seen.find((d) => d.approval === third), "the Tab + Enter approval");
       expect(seen.find((d) => d.approval === third)).toMatchObject({ decision: "approve" });
+      expect(problems).toEqual([]);
     } finally {
       tap.unsubscribe();
       await close();
@@ -171,7 +173,7 @@ describe("the panel for reviewing a run", () => {
   });
 
   it("shows the diff side by side with line numbers, word-level changes and highlighting, and collapses large files", async () => {
-    const { page, close } = await loggedIn();
+    const { page, problems, close } = await loggedIn();
     try {
       const session = await startTask(page, "side by side");
       const big = Array.from({ length: 260 }, (_v, i) => `+const line${i} = ${i};`).join("\n");
@@ -212,13 +214,14 @@ describe("the panel for reviewing a run", () => {
       // The choice is remembered: the next diff opens side by side.
       await page.reload();
       await page.locator(`.approval-card[data-approval="${approval}"] .diff-file[data-path="src/cart.js"] .d2h-file-side-diff`).first().waitFor();
+      expect(problems).toEqual([]);
     } finally {
       await close();
     }
   });
 
   it("flags protected paths and hidden characters inside the diff view", async () => {
-    const { page, close } = await loggedIn();
+    const { page, problems, close } = await loggedIn();
     try {
       const session = await startTask(page, "flags in the diff");
       const approval = await h.orchestrator.requestApproval(session, {
@@ -233,13 +236,14 @@ describe("the panel for reviewing a run", () => {
       expect(await file.locator("tr.escape-line").count()).toBeGreaterThan(0);
       expect(await file.locator(".d2h-ins .d2h-code-line-ctn").textContent()).toContain("⟨U+202E⟩");
       expect(await file.locator("mark.escape-token").allTextContents()).toEqual(["⟨U+202E⟩"]);
+      expect(problems).toEqual([]);
     } finally {
       await close();
     }
   });
 
   it("the hostile catalog inside a real hunk goes through diff2html and highlight.js as visible tokens only", async () => {
-    const { page, close } = await loggedIn();
+    const { page, problems, close } = await loggedIn();
     try {
       const session = await startTask(page, "hostile hunk");
       const lines = hostileStrings.map((entry) => entry.text.split("\n")[0]);
@@ -254,13 +258,14 @@ describe("the panel for reviewing a run", () => {
       for (const [index, entry] of hostileStrings.entries()) expect(added, entry.name).toContain(renderForScreen(lines[index]));
       expect(await file.locator("mark.escape-token").count()).toBeGreaterThan(0);
       expect(await file.locator("summary .flag.escapes").count()).toBe(1);
+      expect(problems).toEqual([]);
     } finally {
       await close();
     }
   });
 
   it("compares two checkpoints, and a checkpoint with the working tree, in the same diff view", async () => {
-    const { page, close } = await loggedIn();
+    const { page, problems, close } = await loggedIn();
     const { bodies: asked, tap } = recordRequests("agent.checkpoints.diff");
     try {
       await startTask(page, "compare checkpoints");
@@ -278,6 +283,7 @@ describe("the panel for reviewing a run", () => {
       await expect.poll(() => view.locator("h2").textContent()).toBe(`Changes from ${fakeCheckpoint.slice(0, 8)} to the working tree · 1 files`);
       expect(asked.at(-1)).toMatchObject({ from: fakeCheckpoint });
       expect(asked.at(-1)?.to).toBeUndefined();
+      expect(problems).toEqual([]);
     } finally {
       tap.unsubscribe();
       await close();
@@ -285,7 +291,7 @@ describe("the panel for reviewing a run", () => {
   });
 
   it("shows per-turn and per-run token figures equal to the events', and a uPlot chart of them", async () => {
-    const { page, close } = await loggedIn();
+    const { page, problems, close } = await loggedIn();
     try {
       const session = await startTask(page, "costs");
       const published = [];
@@ -315,13 +321,14 @@ describe("the panel for reviewing a run", () => {
       await page.locator("#costs-chart .uplot canvas").waitFor();
       expect(await page.locator("#costs-chart .u-legend").textContent()).toContain("cached prompt");
       await page.locator("#costs").screenshot({ path: screenshotPath("costs") });
+      expect(problems).toEqual([]);
     } finally {
       await close();
     }
   });
 
   it("a failed run shows its code and message prominently; the list shows workspace, state, model, start and duration, and filters", async () => {
-    const { page, close } = await loggedIn();
+    const { page, problems, close } = await loggedIn();
     try {
       const session = await startTask(page, "Fix the cart\nwith more detail on a second line");
       const approval = (await page.locator(".approval-card.pending").getAttribute("data-approval")) as string;
@@ -363,13 +370,14 @@ describe("the panel for reviewing a run", () => {
       await expect.poll(() => page.locator("#sessions li").count()).toBe(0);
       await page.fill("#filter-text", "");
       await expect.poll(() => page.locator(`#sessions li[data-session="${session}"]`).count()).toBe(1);
+      expect(problems).toEqual([]);
     } finally {
       await close();
     }
   });
 
   it("a plan-mode run's switch to Act is an approval like any other, pinned and decided in the transcript; the mode follows mode.changed", async () => {
-    const { page, close } = await loggedIn();
+    const { page, problems, close } = await loggedIn();
     try {
       await page.selectOption("#mode", "plan");
       const session = await startTask(page, "plan first");
@@ -386,13 +394,14 @@ describe("the panel for reviewing a run", () => {
       await h.orchestrator.publish(session, "mode.changed", { mode: "act" });
       await expect.poll(() => page.locator("#mode-toggle").textContent()).toBe("Mode: act");
       expect(await page.locator(".transcript .meta", { hasText: "Mode switched to act" }).count()).toBe(1);
+      expect(problems).toEqual([]);
     } finally {
       await close();
     }
   });
 
   it("an unverified run is amber and says what was not verified; a different look from done and failed", async () => {
-    const { page, close } = await loggedIn();
+    const { page, problems, close } = await loggedIn();
     try {
       const session = await startTask(page, "unverified claim");
       await h.orchestrator.publish(session, "checkpoint.failed", { error: { code: "DISK_FULL", message: "No space left for the checkpoint" } });
@@ -412,13 +421,14 @@ describe("the panel for reviewing a run", () => {
       expect(transcript).toContain("⚠ No checkpoint could be taken: DISK_FULL: No space left for the checkpoint");
       expect(transcript).toContain("↳ sub-agent explorer (read-only): find the cart tests");
       expect(transcript).toContain("↲ sub-agent done: test/cart.test.js");
+      expect(problems).toEqual([]);
     } finally {
       await close();
     }
   });
 
   it("an edit's card shows the new problems its diagnostics found under the diff, and its result collapsed", async () => {
-    const { page, close } = await loggedIn();
+    const { page, problems, close } = await loggedIn();
     try {
       const session = await startTask(page, "diagnostics");
       const approval = await h.orchestrator.requestApproval(session, { call_id: "e1", tool: "replace_in_file", args: { path: "src/ids.ts" }, diff: "--- a/src/ids.ts\n+++ b/src/ids.ts\n@@ -1 +1 @@\n-export const id: string = 'a';\n+export const id: number = 'a';\n", paths: ["src/ids.ts"] });
@@ -430,23 +440,24 @@ describe("the panel for reviewing a run", () => {
         output_preview: "Edited src/ids.ts: 1 block(s) applied.\nsrc/ids.ts:1:14 - error TS2322: Type 'string' is not assignable to type 'number'.", output_lines: 2,
       });
       const card = page.locator('.tool-card[data-call="e1"]');
-      const problems = card.locator(".problems.some");
-      await problems.waitFor();
-      expect(await problems.getAttribute("data-new-problems")).toBe("1");
-      expect(await problems.textContent()).toBe("⚠ 1 new problem (typescript)src/ids.ts:1:14 TS2322 Type 'string' is not assignable to type 'number'.");
+      const problemsBox = card.locator(".problems.some");
+      await problemsBox.waitFor();
+      expect(await problemsBox.getAttribute("data-new-problems")).toBe("1");
+      expect(await problemsBox.textContent()).toBe("⚠ 1 new problem (typescript)src/ids.ts:1:14 TS2322 Type 'string' is not assignable to type 'number'.");
       // In order: the approval with its diff, then the result, then the problems.
       const order = await card.evaluate((element) => [...element.querySelectorAll(".approval-card, .result, .problems")].map((node) => node.className.split(" ")[0]));
       expect(order).toEqual(["approval-card", "result", "problems"]);
       expect(await card.locator(".result").getAttribute("open")).toBeNull();
       await card.locator(".result summary").click();
       expect(await card.locator(".result .output").textContent()).toContain("error TS2322");
+      expect(problems).toEqual([]);
     } finally {
       await close();
     }
   });
 
   it("an auto-approved edit (no approval, no diff on the bus) offers the diff between the checkpoints around it", async () => {
-    const { page, close } = await loggedIn();
+    const { page, problems, close } = await loggedIn();
     const { bodies: asked, tap } = recordRequests("agent.checkpoints.diff");
     try {
       const session = await startTask(page, "auto-approved edit");
@@ -463,6 +474,7 @@ describe("the panel for reviewing a run", () => {
       expect(asked.at(-1)).toMatchObject({ from: fakeCheckpoint, to: fakeCheckpoint2 });
       // The approved call c1 had its diff in its approval: no offer there.
       expect(await page.locator('.tool-card[data-call="c1"] [data-action="call-diff"]').count()).toBe(0);
+      expect(problems).toEqual([]);
     } finally {
       tap.unsubscribe();
       await close();
@@ -470,7 +482,11 @@ describe("the panel for reviewing a run", () => {
   });
 
   it("the latest eval report on request: what to run while there is none, then its scores, chart and page", async () => {
-    const { page, close } = await loggedIn();
+    const { page, problems, close } = await loggedIn();
+    const missing: string[] = [];
+    page.on("response", (response) => {
+      if (response.status() === 404) missing.push(new URL(response.url()).pathname);
+    });
     try {
       const section = page.locator("#eval");
       await section.locator("summary").click();
@@ -486,13 +502,16 @@ describe("the panel for reviewing a run", () => {
       expect(await page.locator("#eval .eval-scores li").allTextContents()).toEqual(["luna: 13/20 passed · 2 false done", "luna · compact: 11/20 passed · 0 false done"]);
       expect(await page.locator("#eval .eval-link").getAttribute("href")).toBe("/api/eval/latest/report.html");
       await expect.poll(() => page.locator("#eval .eval-chart").evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBe(40);
+      // The one console error is the browser's note on the deliberate 404 while there was no report.
+      expect(missing).toEqual(["/api/eval/latest"]);
+      expect(problems).toEqual(["Failed to load resource: the server responded with a status of 404 (Not Found)"]);
     } finally {
       await close();
     }
   });
 
   it("restores files only, after the preview for that mode, as Cline's Restore Files does", async () => {
-    const { page, close } = await loggedIn();
+    const { page, problems, close } = await loggedIn();
     const { bodies: asked, tap } = recordRequests("agent.cmd.restore");
     try {
       const session = await startTask(page, "restore files only");
@@ -504,6 +523,7 @@ describe("the panel for reviewing a run", () => {
       await page.click('#restore-preview [data-action="confirm-restore"]');
       await expect.poll(() => page.locator(".restore-status").textContent()).toContain("Restored");
       expect(asked.at(-1)).toMatchObject({ session, checkpoint: fakeCheckpoint, mode: "files", dry_run: false });
+      expect(problems).toEqual([]);
     } finally {
       tap.unsubscribe();
       await close();
@@ -511,7 +531,7 @@ describe("the panel for reviewing a run", () => {
   });
 
   it("at 360 px wide nothing is clipped: no main region scrolls sideways", async () => {
-    const { page, close } = await loggedIn({ width: 360, height: 780 });
+    const { page, problems, close } = await loggedIn({ width: 360, height: 780 });
     try {
       const session = await startTask(page, "a narrow window with a long task title that goes on and on and on");
       await h.orchestrator.requestApproval(session, {
@@ -530,6 +550,7 @@ describe("the panel for reviewing a run", () => {
       for (const region of overflow) expect(region.scroll, region.selector).toBeLessThanOrEqual(region.client);
       expect(overflow[0].client).toBe(360);
       await page.screenshot({ path: screenshotPath("360"), fullPage: true });
+      expect(problems).toEqual([]);
     } finally {
       await close();
     }
@@ -543,7 +564,7 @@ describe("the panel for reviewing a run", () => {
     });
     await new Promise<void>((resolve) => trap.listen(0, "127.0.0.1", resolve));
     const port = (trap.address() as { port: number }).port;
-    const { page, close } = await loggedIn();
+    const { page, problems, close } = await loggedIn();
     try {
       await page.evaluate(() => {
         (window as unknown as { violations: string[] }).violations = [];
@@ -565,6 +586,7 @@ describe("the panel for reviewing a run", () => {
       expect(await page.evaluate(() => document.images.length)).toBe(0);
       expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual([]);
       expect(hits).toEqual([]);
+      expect(problems).toEqual([]);
     } finally {
       await close();
       await new Promise((resolve) => trap.close(resolve));

@@ -54,14 +54,16 @@ describe("the loop with a scripted model (seed 000 tests-first 5 and 6)", () => 
     const requested = await h.waitFor("approval.requested");
     expect(requested.payload).toMatchObject({ tool: "write_file", paths: ["notes.txt"] });
     expect(JSON.stringify(requested.payload)).not.toContain('"content":"hello"');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(h.tools.execs.filter((exec) => exec.name === "write_file")).toHaveLength(0);
     const status = h.orchestrator.sessions.get(session)!.record;
     expect(status.state).toBe("awaiting_approval");
     expect(status.approvals).toHaveLength(1);
+    // No sleep-then-check-nothing-ran: the fake tools' log is ordered, so the write must come after this line.
+    h.tools.log.push("decision sent");
     await decideApproval(h.orchestrator, { session, approval: (requested.payload as { approval: string }).approval, decision: "approve" });
     const end = await h.finished(session);
     expect(end.payload).toMatchObject({ state: "done" });
+    expect(h.tools.log.filter((line) => line === "exec write_file")).toHaveLength(1);
+    expect(h.tools.log.indexOf("exec write_file")).toBeGreaterThan(h.tools.log.indexOf("decision sent"));
     expect(h.tools.execs.find((exec) => exec.name === "write_file")?.expectedDigests).toEqual({ "notes.txt": "" });
     await expect(decideApproval(h.orchestrator, { session, approval: (requested.payload as { approval: string }).approval, decision: "approve" })).rejects.toMatchObject({ code: "APPROVAL_ALREADY_DECIDED" });
   });

@@ -23,7 +23,10 @@ describe.skipIf(skipReason !== "")(`MCP tools through the orchestrator's gate${s
         { tool_calls: [{ id: "native-1", name: "mcp__hostile__echo", arguments: { message: "hello mcp" } }] },
         { text: "<mcp__hostile__inject></mcp__hostile__inject>" },
         { text: "<mcp__hostile__write><path>/tmp/aide-mcp-denied.txt</path><content>x</content></mcp__hostile__write>" },
+        // Three completions on the MCP results alone: two rejected, the third ends the run unverified.
         { text: call.complete("Echoed hello mcp through the hostile server.") },
+        { text: call.complete("Echoed hello mcp through the hostile server; the MCP server confirmed it.") },
+        { text: call.complete("Done: the hostile server echoed hello mcp.") },
       ],
       { mcpServers: { hostile: { command: process.execPath, args: [hostileServer] } } },
     );
@@ -62,7 +65,7 @@ describe.skipIf(skipReason !== "")(`MCP tools through the orchestrator's gate${s
     expect(denied.payload).toMatchObject({ is_error: true, server: "hostile" });
     expect(existsSync("/tmp/aide-mcp-denied.txt")).toBe(false);
 
-    await stack.terminal(session, undefined, 60_000);
+    const end = await stack.terminal(session, undefined, 60_000);
     // The injected text reached the model only as data with the server's provenance, its tags neutralized.
     const requests = stack.modelRequests();
     const afterInject = requests[2]!.messages.map((message) => message.content).filter((content) => content.includes(`source="mcp:hostile"`)).join("\n");
@@ -73,9 +76,14 @@ describe.skipIf(skipReason !== "")(`MCP tools through the orchestrator's gate${s
     // Never parsed as a call: no write_file or attempt_completion ran from the result.
     expect(stack.events.some((e) => e.session === session && e.type === "tool.started" && e.payload.tool === "write_file")).toBe(false);
     expect(existsSync(join(stack.workspace, "pwned.txt"))).toBe(false);
-    // An MCP result is never evidence: the completion event lists no MCP call.
-    const end = stack.events.find((e) => e.session === session && e.type === "run.completed");
-    if (end) expect(JSON.stringify((end.payload as { evidence: string[] }).evidence)).not.toContain("mcp__");
+    // An MCP result is never evidence: with only MCP results behind it, every completion was
+    // rejected and the run ended unverified, not done on the server's word.
+    expect(end.type).toBe("run.completed");
+    expect(end.payload).toMatchObject({ state: "unverified", evidence: [] });
+    expect(stack.events.filter((e) => e.session === session && e.type === "completion.rejected")).toHaveLength(2);
+    const unverified = stack.events.find((e) => e.session === session && e.type === "completion.unverified");
+    expect(unverified?.payload).toMatchObject({ missing: expect.arrayContaining([expect.any(String)]) });
+    expect(JSON.stringify(unverified?.payload)).not.toContain("mcp__");
     expect(stack.invalidEvents).toEqual([]);
   });
 });

@@ -76,8 +76,6 @@ describe.skipIf(!ready)(`seed 000 items 1, 5, 6 over the real services${skipReas
   it("item 5: a mutation waits for the decision; reject returns feedback; approve executes; abort terminates", async () => {
     const session = await start("gate", "Create the files a.txt, b.txt and c.txt");
     const first = await stack.waitFor((e) => e.session === session && e.type === "approval.requested");
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(existsSync(join(stack.workspace, "a.txt"))).toBe(false);
     expect((await stack.command("status", { session })).result.state).toBe("awaiting_approval");
     await stack.command("decision", { session, approval: (first.payload as { approval: string }).approval, decision: "reject", feedback: "not a.txt, start with b.txt" });
     const second = await stack.waitFor((e) => e.session === session && e.type === "approval.requested" && e.seq > first.seq);
@@ -91,6 +89,14 @@ describe.skipIf(!ready)(`seed 000 items 1, 5, 6 over the real services${skipReas
     expect(end.type).toBe("run.cancelled");
     expect(existsSync(join(stack.workspace, "c.txt"))).toBe(false);
     expect((await stack.command("status", { session })).result).toMatchObject({ state: "aborted", approvals_pending: [] });
+    // Checked once the run has ended (nothing can come late), by the order of its events rather
+    // than after a sleep: only b.txt's write started, and only after its approval was decided.
+    const mine = stack.events.filter((e) => e.session === session);
+    const writes = mine.filter((e) => e.type === "tool.started" && e.payload.tool === "write_file");
+    expect(writes.map((e) => (e.payload as unknown as { args: { path: string } }).args.path)).toEqual(["b.txt"]);
+    const approvedB = mine.find((e) => e.type === "approval.decided" && (e.payload as { approval: string }).approval === (second.payload as { approval: string }).approval);
+    expect(approvedB).toBeDefined();
+    expect(writes[0].seq).toBeGreaterThan(approvedB!.seq);
   });
 
   it("plan mode: reads pass without approval, the write is refused, the switch is approved, then the write succeeds", async () => {

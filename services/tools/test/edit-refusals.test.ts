@@ -48,9 +48,45 @@ describe("edits over the bus: only what they can prove", () => {
     expect(done.result.metadata.error_code).toBe("EDIT_NOT_FOUND");
     expect(done.result.output).toContain("SEARCH block 3 of 3");
     expect(done.result.changed_paths).toEqual([]);
-    const overlap = await h.exec("replace_in_file", { path: "multi.txt", diff: block("one\n", "uno\n") + block("uno\ntwo\n", "x\n") });
-    expect(overlap.result.metadata.error_code).toBe("EDIT_OVERLAP");
+    const chainThenMiss = await h.exec("replace_in_file", { path: "multi.txt", diff: block("one\n", "uno\n") + block("uno\ntwo\n", "x\n") + block("four\n", "FOUR\n") });
+    expect(chainThenMiss.result.metadata.error_code).toBe("EDIT_NOT_FOUND");
+    const ambiguous = await h.exec("replace_in_file", { path: "multi.txt", diff: block("one\n", "two\n") + block("two\n", "2\n") });
+    expect(ambiguous.result.metadata.error_code).toBe("EDIT_AMBIGUOUS");
+    expect(ambiguous.result.output).toContain("text an earlier block wrote");
     expect(readFileSync(file("multi.txt"), "utf8")).toBe("one\ntwo\nthree\n");
+  });
+
+  it("several blocks apply in order, a later one against the text the earlier ones wrote", async () => {
+    writeFileSync(file("chain.py"), "import os\n\ndef main():\n    pass\n");
+    const diff = block("def main():\n    pass\n", "def main():\n    run()\n\ndef run():\n    return 1\n") + block("def run():\n    return 1\n", "def run():\n    return os.getpid()\n");
+    const preview = await h.preview("replace_in_file", { path: "chain.py", diff });
+    expect(preview.result.error).toBeUndefined();
+    const done = await h.exec("replace_in_file", { path: "chain.py", diff }, { expected_digests: preview.result.file_digests });
+    expect(done.result.is_error).toBe(false);
+    expect(readFileSync(file("chain.py"), "utf8")).toBe("import os\n\ndef main():\n    run()\n\ndef run():\n    return os.getpid()\n");
+  });
+
+  it("apply_patch: context lines that lost their leading space apply where they are the file's lines, and nowhere else", async () => {
+    writeFileSync(file("slip.go"), "func f() {\n\tx := 1\n\treturn x\n}\n");
+    const slipped = "--- a/slip.go\n+++ b/slip.go\n@@ -1,4 +1,4 @@\nfunc f() {\n-\tx := 1\n+\tx := 2\n\treturn x\n}\n";
+    const done = await h.exec("apply_patch", { diff: slipped });
+    expect(done.result.is_error).toBe(false);
+    expect(readFileSync(file("slip.go"), "utf8")).toBe("func f() {\n\tx := 2\n\treturn x\n}\n");
+    const notThere = await h.exec("apply_patch", { diff: "--- a/slip.go\n+++ b/slip.go\n@@ -1,4 +1,4 @@\nfunc f() {\n-\tx := 2\n+\tx := 3\n\treturn  x\n}\n" });
+    expect(notThere.result.metadata.error_code).toBe("EDIT_MALFORMED");
+    expect(notThere.result.output).toContain("without a ' ', '-' or '+' prefix");
+    expect(readFileSync(file("slip.go"), "utf8")).toBe("func f() {\n\tx := 2\n\treturn x\n}\n");
+  });
+
+  it("apply_patch: a hunk whose @@ start and counts are both wrong applies where its lines match", async () => {
+    writeFileSync(file("counts.txt"), "head\nalpha\nbeta\ngamma\n");
+    const done = await h.exec("apply_patch", { diff: "--- a/counts.txt\n+++ b/counts.txt\n@@ -40,9 +40,9 @@\n alpha\n-beta\n+BETA\n gamma\n" });
+    expect(done.result.is_error).toBe(false);
+    expect(done.result.metadata.match_levels).toEqual(["exact"]);
+    expect(readFileSync(file("counts.txt"), "utf8")).toBe("head\nalpha\nBETA\ngamma\n");
+    const stale = await h.exec("apply_patch", { diff: "--- a/counts.txt\n+++ b/counts.txt\n@@ -40,9 +40,9 @@\n alpha\n-BETA\n+B\n delta\n" });
+    expect(stale.result.metadata.error_code).toBe("EDIT_NOT_FOUND");
+    expect(readFileSync(file("counts.txt"), "utf8")).toBe("head\nalpha\nBETA\ngamma\n");
   });
 
   it("apply_patch deletes and renames files, and the approval preview says so", async () => {

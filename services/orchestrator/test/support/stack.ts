@@ -41,6 +41,7 @@ export interface Stack {
   waitFor(predicate: (event: AgentEvent) => boolean, timeoutMs?: number): Promise<AgentEvent>;
   terminal(session: string, run?: string, timeoutMs?: number): Promise<AgentEvent>;
   startOrchestrator(env?: Record<string, string>): Promise<ServiceProcess>;
+  /** Messages in the AGENT_AUDIT stream (the egress journal); rejects when the stream is missing. */
   egressCount(): Promise<number>;
   /** The requests a scripted model received (its record file), in order. */
   modelRequests(model?: string): Array<{ messages: Array<{ role: string; content: string }>; tools: Array<{ name: string }> }>;
@@ -146,9 +147,10 @@ export async function startStack(
       waitFor((e) => e.session === session && e.depth === 0 && (run === undefined || e.run === run) && ["run.completed", "run.failed", "run.cancelled"].includes(e.type), timeoutMs),
     startOrchestrator,
     async egressCount() {
+      // A missing audit stream is an error, not an empty journal: "nothing was journaled" must be able to fail.
       const jsm = await tester.jetstreamManager();
-      const info = await jsm.streams.info("AGENT_AUDIT").catch(() => undefined);
-      return info?.state.messages ?? 0;
+      const info = await jsm.streams.info("AGENT_AUDIT");
+      return info.state.messages;
     },
     modelRequests(model = "s1") {
       const file = join(dir, model === "s1" ? "model-requests.jsonl" : `model-requests-${model}.jsonl`);

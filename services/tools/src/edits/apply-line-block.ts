@@ -24,6 +24,14 @@ export interface LineBlock {
   label: string;
   /** How the difference listing names the block's lines ("SEARCH", "hunk"). */
   needleName?: string;
+  /**
+   * "sequential" (SEARCH/REPLACE, as models write them): the block may match text an earlier block
+   * wrote, when that is the only place it matches. "disjoint" (a diff's hunks, which all describe
+   * the original file): matching what an earlier hunk changed is an overlap.
+   */
+  earlierChanges?: "sequential" | "disjoint";
+  /** Indexes into `search` of lines that must equal the file's line there exactly (a diff's unprefixed lines). */
+  exactLines?: readonly number[];
 }
 
 function overlaps(region: ChangedRegion, start: number, end: number): boolean {
@@ -37,8 +45,8 @@ function lineRange(start: number, count: number): string {
 
 /**
  * Applies one block of whole lines through the matching tiers: refused when it is not there (with
- * the closest lines shown), ambiguous, already applied, or overlapping what an earlier block of the
- * same edit changed. Lines REPLACE repeats unchanged at its start and end keep the file's bytes.
+ * the closest lines shown), ambiguous, already applied, or (see `earlierChanges`) overlapping what
+ * an earlier block of the same edit changed. Lines REPLACE repeats unchanged at its start and end keep the file's bytes.
  */
 export function applyLineBlock(state: EditState, block: LineBlock, path: string): { ok: true; state: EditState; tier: MatchTier; reachesEnd: boolean } | EditRefusal {
   const lines = state.document.lines.map((line) => line.text);
@@ -61,9 +69,22 @@ export function applyLineBlock(state: EditState, block: LineBlock, path: string)
   }
   const start = match.start;
   const end = start + block.search.length;
-  const earlier = state.regions.find((region) => overlaps(region, start, end));
-  if (earlier !== undefined) {
+  const touches = (at: number) => state.regions.some((region) => overlaps(region, at, at + block.search.length));
+  if (block.earlierChanges === "sequential") {
+    const occurrences = match.occurrences ?? [start];
+    if (occurrences.length > 1 && occurrences.some(touches)) {
+      const where = occurrences.slice(0, 10).map((at) => at + 1);
+      return refuse(
+        "EDIT_AMBIGUOUS",
+        `${block.label} matches ${occurrences.length >= 10 ? "10 or more" : occurrences.length} places in ${path} as the earlier blocks of this edit left it (starting at lines ${where.join(", ")}), and some of them are text an earlier block wrote, so which one it means is unclear; nothing was changed. Include more surrounding lines so it matches one place.`,
+      );
+    }
+  } else if (touches(start)) {
     return refuse("EDIT_OVERLAP", `${block.label} matches ${lineRange(start, block.search.length)} of ${path}, which an earlier block of this edit already changed; nothing was changed. Merge the two into one block, or make each block match lines the others do not touch.`);
+  }
+  const inexact = (block.exactLines ?? []).find((k) => lines[start + k] !== block.search[k]);
+  if (inexact !== undefined) {
+    return refuse("EDIT_MALFORMED", `${block.label}: its line ${inexact + 1}, \`${block.search[inexact]}\`, has no ' ', '-' or '+' prefix and is not exactly the file's line ${start + inexact + 1} (\`${lines[start + inexact]}\`), so it cannot be read as an unchanged line. Nothing was written; start every hunk line with ' ', '-' or '+'.`);
   }
   const replacement = applyShift(block.replace, match.shift);
   if (replacement === undefined) {

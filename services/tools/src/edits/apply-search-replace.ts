@@ -43,9 +43,11 @@ function partialMatch(text: string, search: string): { at: number } | { count: n
 }
 
 /**
- * Applies SEARCH/REPLACE blocks in order, each to the result of the previous, all or nothing:
- * any block that is missing, ambiguous, already applied, or overlapping an earlier block's change
- * refuses the whole edit. An empty SEARCH creates the file (refused when it has content).
+ * Applies SEARCH/REPLACE blocks in order, each to the text the previous ones produced (a block may
+ * build on what an earlier one wrote, as models write them), all or nothing: any block that is
+ * missing, already applied, or ambiguous refuses the whole edit. A block that matches text an
+ * earlier block wrote must match nowhere else. An empty SEARCH creates the file (refused when it
+ * has content).
  */
 export function applySearchReplace(before: Buffer | null, blocks: readonly SearchReplaceBlock[], path: string, options: SearchReplaceOptions = {}): EditOutcome {
   const notices: string[] = [];
@@ -105,7 +107,7 @@ export function applySearchReplace(before: Buffer | null, blocks: readonly Searc
         return refuse("EDIT_AMBIGUOUS", `The search text occurs ${partial.count >= 10 ? "10 or more" : partial.count} times in ${path} (lines ${partial.lines.join(", ")}); nothing was changed. Include more surrounding text so it matches one place.`);
       }
     }
-    const applied = applyLineBlock(state, { search: searchLines, replace: replaceLines, label }, path);
+    const applied = applyLineBlock(state, { search: searchLines, replace: replaceLines, label, earlierChanges: "sequential" }, path);
     if (!applied.ok) return applied;
     lineDelta += applied.state.document.lines.length - state.document.lines.length;
     state = applied.state;

@@ -134,19 +134,12 @@ export const searchReplaceCases: EditCase[] = [
   sr("multi_block", "one missing block refuses the whole edit", "a\nb\nc\n", block("a\n", "A\n") + block("zzz\n", "Z\n"), no("EDIT_NOT_FOUND")),
   sr("multi_block", "one ambiguous block refuses the whole edit", "a\nx \nx  \n", block("a\n", "A\n") + block("x\n", "X\n"), no("EDIT_AMBIGUOUS")),
   sr("multi_block", "a lazy block refuses the whole edit", "a\nb\n", block("a\n", "A\n") + block("b\n", "// ... rest of code ...\n"), no("EDIT_LAZY_ELISION")),
-  // overlap
-  sr("overlap", "blocks that build on each other overlap", "a\nz\n", block("a\n", "b\n") + block("b\n", "c\n"), no("EDIT_OVERLAP")),
-  sr("overlap", "the same line edited by two blocks", "a\nb\nc\n", block("b\n", "B\n") + block("a\nB\n", "a\nBB\n"), no("EDIT_OVERLAP")),
-  sr("overlap", "a block spanning an earlier block's deletion", "a\nb\nc\n", block("b\n", "") + block("a\nc\n", "AC\n"), no("EDIT_OVERLAP")),
-  sr("overlap", "a block matching text an earlier block inserted", "start\nend\n", block("start\n", "start\nx = 1\n") + block("x = 1\n", "x = 2\n"), no("EDIT_OVERLAP")),
-  sr("overlap", "a block whose range contains an earlier change", "1\n2\n3\n4\n", block("2\n", "two\n") + block("1\ntwo\n3\n", "one\ntwo\nthree\n"), no("EDIT_OVERLAP")),
   // create a file
   sr("create_file", "new file with an empty SEARCH", null, block("", "hello\nworld\n"), "hello\nworld\n", "new.txt"),
   sr("create_file", "an empty SEARCH fills an empty file", "", block("", "x\n"), "x\n"),
   sr("create_file", "an empty SEARCH fills a whitespace-only file", "\n\n", block("", "x\n"), "x\n"),
   sr("create_file", "an empty SEARCH on a file with content is refused", "keep me\n", block("", "x\n"), no("EDIT_FILE_EXISTS")),
   sr("create_file", "SEARCH on a missing file is refused", null, block("a\n", "b\n"), no("FILE_NOT_FOUND")),
-  sr("create_file", "a created file with a second block that edits it overlaps", null, block("", "a\nb\n") + block("a\n", "A\n"), no("EDIT_OVERLAP"), "new.txt"),
   // markers
   sr("markers", "five-character markers", "a\nb\n", block("b\n", "B\n", 5), "a\nB\n"),
   sr("markers", "nine-character markers", "a\nb\n", block("b\n", "B\n", 9), "a\nB\n"),

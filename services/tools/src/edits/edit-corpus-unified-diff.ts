@@ -85,7 +85,6 @@ export const unifiedDiffCases: EditCase[] = [
   ud("fenced_diff", "prose after a blank line, no fence", "a\nb\nc\n", diff("@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n") + "\nThe change is small.\n", "a\nB\nc\n"),
   ud("fenced_diff", "prose between two fenced hunks", nine, "First:\n```diff\n" + diff("@@ -1,3 +1,3 @@\n 1\n-2\n+two\n 3\n") + "```\nThen:\n```diff\n@@ -7,3 +7,3 @@\n 7\n-8\n+eight\n 9\n```\n", "1\ntwo\n3\n4\n5\n6\n7\neight\n9\n"),
   ud("fenced_diff", "a hunk line without its prefix is refused, not guessed", "a\nb\nc\n", diff("@@ -1,3 +1,3 @@\n a\n-b\nnew line\n c\n"), no("EDIT_MALFORMED")),
-  ud("fenced_diff", "unprefixed context lines are refused, not guessed", "a\nb\nc\n", diff("@@ -1,3 +1,3 @@\na\n-b\n+B\nc\n"), no("EDIT_MALFORMED")),
   // create, delete, rename
   ud("create_file", "diff creating a file", null, "--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+hello\n+world\n", "hello\nworld\n", "new.txt"),
   ud("create_file", "diff creating a file without a final newline", null, "--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n+hello\n\\ No newline at end of file\n", "hello", "new.txt"),

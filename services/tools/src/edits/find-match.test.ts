@@ -4,8 +4,8 @@ import { applyShift, findLines } from "./find-match.js";
 describe("findLines: the only tiers that may apply", () => {
   it("exact: the first of several occurrences wins, or the one nearest the hint", () => {
     const file = ["a", "b", "x", "a", "b"];
-    expect(findLines(file, ["a", "b"])).toEqual({ type: "found", tier: "exact", start: 0 });
-    expect(findLines(file, ["a", "b"], 4)).toEqual({ type: "found", tier: "exact", start: 3 });
+    expect(findLines(file, ["a", "b"])).toEqual({ type: "found", tier: "exact", start: 0, occurrences: [0, 3] });
+    expect(findLines(file, ["a", "b"], 4)).toEqual({ type: "found", tier: "exact", start: 3, occurrences: [0, 3] });
   });
   it("trailing whitespace: applies only when unique", () => {
     expect(findLines(["a  ", "b"], ["a"])).toMatchObject({ type: "found", tier: "trailing_whitespace", start: 0 });

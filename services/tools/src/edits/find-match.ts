@@ -14,7 +14,8 @@ export interface IndentShift {
 }
 
 export type LineMatch =
-  | { type: "found"; tier: MatchTier; start: number; shift?: IndentShift }
+  /** `occurrences`: every exact start (the `exact` tier only; a loose tier is found only when unique). */
+  | { type: "found"; tier: MatchTier; start: number; shift?: IndentShift; occurrences?: number[] }
   | { type: "ambiguous"; tier: MatchTier; lines: number[] }
   | { type: "none" };
 
@@ -85,7 +86,7 @@ function nearest(candidates: readonly number[], hint: number | undefined): numbe
 export function findLines(fileLines: readonly string[], needle: readonly string[], hint?: number): LineMatch {
   if (needle.length === 0) return { type: "none" };
   const exact = starts(fileLines, needle, (a, b) => a === b);
-  if (exact.length > 0) return { type: "found", tier: "exact", start: nearest(exact, hint) };
+  if (exact.length > 0) return { type: "found", tier: "exact", start: nearest(exact, hint), occurrences: exact };
   const trimmedNeedle = needle.map(trimTrailing);
   const first = trimmedNeedle[0];
   const trailing = starts(fileLines, trimmedNeedle, (a, b) => trimTrailing(a) === b, (a) => a.startsWith(first));

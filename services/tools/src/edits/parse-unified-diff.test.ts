@@ -8,7 +8,7 @@ describe("parseUnifiedDiff", () => {
     const parsed = parseUnifiedDiff("Fix:\n```diff\ndiff --git a/f.txt b/f.txt\nindex 1234567..89abcde 100644\n" + hunk + "```\n\n- renamed b\nThanks!\n");
     expect(parsed).toEqual({
       ok: true,
-      files: [{ path: "f.txt", operation: "modify", hunks: [{ oldStart: 1, oldNoNewline: false, newNoNewline: false, lines: [{ type: "context", text: "a" }, { type: "remove", text: "b" }, { type: "add", text: "B" }, { type: "context", text: "c" }] }] }],
+      files: [{ path: "f.txt", operation: "modify", hunks: [{ oldStart: 1, counts: { old: 3, new: 3 }, oldNoNewline: false, newNoNewline: false, lines: [{ type: "context", text: "a" }, { type: "remove", text: "b" }, { type: "add", text: "B" }, { type: "context", text: "c" }] }] }],
     });
   });
   it("reads delete, create and rename (rename from/to, or differing paths)", () => {
@@ -21,8 +21,18 @@ describe("parseUnifiedDiff", () => {
     const moved = parseUnifiedDiff("--- a/old.txt\n+++ b/new.txt\n@@ -1 +1 @@\n-a\n+b\n");
     expect(moved.ok && moved.files[0]).toMatchObject({ path: "new.txt", fromPath: "old.txt", operation: "rename" });
   });
-  it("refuses a hunk line that lost its prefix instead of guessing what it was", () => {
-    expect(parseUnifiedDiff("--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n-b\nnew line\n c\n").ok).toBe(false);
+  it("keeps a line without a prefix in the hunk, marked, for the file to decide what it is", () => {
+    const parsed = parseUnifiedDiff("--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n-b\nnew line\n c\n");
+    expect(parsed.ok && parsed.files[0].hunks[0].lines).toEqual([
+      { type: "context", text: "a" },
+      { type: "remove", text: "b" },
+      { type: "context", text: "new line", unprefixed: true },
+      { type: "context", text: "c" },
+    ]);
+  });
+  it("reads a hunk to the next @@ whatever its counts say, and the text's final newline is no blank line", () => {
+    const parsed = parseUnifiedDiff("--- a/f\n+++ b/f\n@@ -9,1 +9,1 @@\n a\n-b\n+B\n c\n d\n@@ -40,9 +40,9 @@\n-x\n+X\n");
+    expect(parsed.ok && parsed.files[0].hunks.map((h) => h.lines.length)).toEqual([5, 2]);
   });
   it("keeps @@ numbers as hints and No-newline markers", () => {
     const parsed = parseUnifiedDiff("--- a/f\n+++ b/f\n@@ -7,1 +7,1 @@\n-x\n\\ No newline at end of file\n+y\n");

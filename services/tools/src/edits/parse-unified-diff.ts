@@ -1,11 +1,19 @@
 export interface PatchLine {
   type: "context" | "remove" | "add";
   text: string;
+  /**
+   * The line had no ' ', '-' or '+' prefix (a context line that lost its space, a blank line, or
+   * prose after the hunk): it is context only where it is exactly the file's line.
+   */
+  unprefixed?: true;
 }
 
 export interface PatchHunk {
   /** 1-based old start line from the `@@` header, when there was one: a hint, never a location. */
   oldStart?: number;
+  /** The `@@` header's line counts (an omitted count is 1): hints for where prose after a hunk starts. */
+  counts?: { old: number; new: number };
+  /** Every line up to the next `@@`, file header or fence: the content, not the counts, says where the hunk ends. */
   lines: PatchLine[];
   /** `\ No newline at end of file` after the old / new side's last line. */
   oldNoNewline: boolean;
@@ -39,26 +47,9 @@ function operationOf(oldPath: string, newPath: string): { path: string; fromPath
   return { path: newPath, operation: "modify" };
 }
 
-const isHunkLine = (line: string) => line === "" || /^[ +\-\\]/.test(line);
-
 /** `--- X` directly followed by `+++ Y` and then a hunk (or the end): a file header, not a removed `-- X` line. */
 function isFileHeader(lines: readonly string[], i: number): boolean {
   return lines[i].startsWith("--- ") && lines[i + 1]?.startsWith("+++ ") === true;
-}
-
-/** Hunk lines end a hunk at trailing blank lines the header's counts do not cover (a separator before prose). */
-function closeHunk(hunk: PatchHunk, counts: { old: number; new: number } | undefined): void {
-  while (hunk.lines.length > 0) {
-    const last = hunk.lines[hunk.lines.length - 1] as ParsingLine;
-    if (last.type !== "context" || last.text !== "" || !last.bare) break;
-    if (counts !== undefined) {
-      const old = hunk.lines.filter((l) => l.type !== "add").length;
-      const added = hunk.lines.filter((l) => l.type !== "remove").length;
-      if (old <= counts.old && added <= counts.new) break;
-    }
-    hunk.lines.pop();
-  }
-  for (const line of hunk.lines) delete (line as ParsingLine).bare;
 }
 
 /** `rename from/to`, `deleted file mode`, `new file mode` after `diff --git`; true when the line was one of them. */
@@ -83,55 +74,39 @@ function readHunkHeader(line: string): { oldStart: number; counts: { old: number
   return { oldStart: Number(header[1]), counts: { old: header[2] === undefined ? 1 : Number(header[2]), new: header[4] === undefined ? 1 : Number(header[4]) } };
 }
 
-interface ParsingLine extends PatchLine {
-  /** An empty line (no leading space): blank context, or a separator. */
-  bare?: boolean;
-}
-
 /**
  * Reads a unified diff the way a model writes one: code fences, prose, `diff --git`, `index`,
- * mode and similarity lines are skipped wherever they stand; a hunk ends at the first line that
- * is not a hunk line (so a closing fence and the prose after it are never added lines); `@@`
- * numbers are kept as hints; `rename from/to`, differing `---`/`+++` paths and `/dev/null` say
- * rename, create and delete; a diff without file headers applies to `defaultPath`.
+ * mode and similarity lines are skipped wherever they stand between hunks; a hunk runs to the next
+ * `@@`, file header or fence, whatever its `@@` counts say, and a line in it without a ' ', '-' or
+ * '+' prefix is kept, marked `unprefixed` (the file decides whether it is context or the prose
+ * after the hunk: see hunk-readings.ts); `@@` numbers are kept as hints; `rename from/to`,
+ * differing `---`/`+++` paths and `/dev/null` say rename, create and delete; a diff without file
+ * headers applies to `defaultPath`.
  */
 export function parseUnifiedDiff(text: string, defaultPath?: string): ParsedPatch {
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  // The text's final newline ends its last line; it does not start an empty one.
+  if (lines.at(-1) === "") lines.pop();
   const files: FilePatch[] = [];
   let file: FilePatch | undefined;
   let gitHeader = false;
   let hunk: PatchHunk | undefined;
-  let counts: { old: number; new: number } | undefined;
   let justHeaded = false;
-  /** A hunk ended by an unprefixed line: if hunk lines follow, that line was a hunk line missing its prefix. */
-  let cutShort: { line: string; unsatisfied: boolean } | undefined;
-  const finishHunk = () => {
-    if (hunk !== undefined) closeHunk(hunk, counts);
-    hunk = undefined;
-    counts = undefined;
-  };
   const startFile = (patch: FilePatch, fromGit: boolean) => {
-    finishHunk();
+    hunk = undefined;
     file = patch;
     files.push(patch);
     gitHeader = fromGit;
   };
   for (let i = 0; i < lines.length; i += 1) {
     const line = lines[i];
-    if (/^\s*```/.test(line)) cutShort = undefined;
-    if (line.startsWith("@@") || (isFileHeader(lines, i) && hunk === undefined) || line.startsWith("diff --git ")) cutShort = undefined;
-    if (cutShort !== undefined && cutShort.unsatisfied && /^[+-]|^ \s*\S/.test(line)) {
-      return { ok: false, error: `A hunk has the line \`${cutShort.line}\` without a ' ', '-' or '+' prefix, and more hunk lines after it. Every line of a hunk starts with ' ' (unchanged), '-' (removed) or '+' (added); nothing is guessed.` };
-    }
     if (line.startsWith("@@")) {
-      finishHunk();
       if (file === undefined) {
         if (defaultPath === undefined) return { ok: false, error: "The diff has hunks but no `--- a/path` / `+++ b/path` header and no `path` argument." };
         startFile({ path: defaultPath, operation: "modify", hunks: [] }, false);
       }
       const header = readHunkHeader(line);
-      hunk = { oldStart: header?.oldStart, lines: [], oldNoNewline: false, newNoNewline: false };
-      counts = header?.counts;
+      hunk = { ...(header !== undefined ? { oldStart: header.oldStart, counts: header.counts } : {}), lines: [], oldNoNewline: false, newNoNewline: false };
       file!.hunks.push(hunk);
       justHeaded = false;
       continue;
@@ -145,7 +120,7 @@ export function parseUnifiedDiff(text: string, defaultPath?: string): ParsedPatc
         const operation = file.operation === "rename" && next.operation === "modify" ? "rename" : next.operation;
         Object.assign(file, { ...next, fromPath, operation });
         gitHeader = false;
-        finishHunk();
+        hunk = undefined;
       } else startFile({ ...next, hunks: [] }, false);
       i += 1;
       justHeaded = true;
@@ -157,6 +132,10 @@ export function parseUnifiedDiff(text: string, defaultPath?: string): ParsedPatc
       justHeaded = false;
       continue;
     }
+    if (/^\s*```/.test(line) || /^diff --git /.test(line)) {
+      hunk = undefined;
+      continue;
+    }
     if (hunk === undefined && file !== undefined && gitHeader && file.hunks.length === 0 && readGitMetadata(file, line)) continue;
     if (hunk === undefined && justHeaded && file !== undefined && /^[ +-]/.test(line)) {
       // A hunk without an `@@` line, straight after the file header.
@@ -165,14 +144,6 @@ export function parseUnifiedDiff(text: string, defaultPath?: string): ParsedPatc
     }
     justHeaded = false;
     if (hunk === undefined) continue;
-    if (!isHunkLine(line) || /^diff --git /.test(line)) {
-      const old = hunk.lines.filter((l) => l.type !== "add").length;
-      const added = hunk.lines.filter((l) => l.type !== "remove").length;
-      const unsatisfied = counts === undefined ? true : old < counts.old || added < counts.new;
-      if (!/^\s*```/.test(line)) cutShort = { line, unsatisfied };
-      finishHunk();
-      continue;
-    }
     if (line.startsWith("\\")) {
       const last = hunk.lines.at(-1);
       if (last !== undefined) {
@@ -181,21 +152,20 @@ export function parseUnifiedDiff(text: string, defaultPath?: string): ParsedPatc
       }
       continue;
     }
-    const parsed: ParsingLine =
-      line === "" ? { type: "context", text: "", bare: true } : { type: line[0] === "+" ? "add" : line[0] === "-" ? "remove" : "context", text: line.slice(1) };
-    hunk.lines.push(parsed);
+    const prefix = line[0];
+    hunk.lines.push(prefix === " " || prefix === "+" || prefix === "-" ? { type: prefix === "+" ? "add" : prefix === "-" ? "remove" : "context", text: line.slice(1) } : { type: "context", text: line, unprefixed: true });
   }
-  finishHunk();
-  for (const patch of files) patch.hunks = patch.hunks.filter((h) => h.lines.length > 0);
+  // A hunk with no prefixed line is prose after an `@@`, not a change.
+  for (const patch of files) patch.hunks = patch.hunks.filter((h) => h.lines.some((l) => l.unprefixed !== true));
   const useful = files.filter((f) => f.hunks.length > 0 || f.operation !== "modify");
   if (useful.length === 0) return { ok: false, error: "No changes found in the diff. Give a unified diff: `--- a/path`, `+++ b/path`, then `@@` hunks with ' ', '-' and '+' lines." };
   return { ok: true, files: useful };
 }
 
-/** The old side (context and removed lines) and the new side (context and added lines) of a hunk. */
-export function hunkSides(hunk: PatchHunk): { old: string[]; new: string[] } {
+/** The old side (context and removed lines) and the new side (context and added lines) of some hunk lines. */
+export function hunkSides(lines: readonly PatchLine[]): { old: string[]; new: string[] } {
   return {
-    old: hunk.lines.filter((l) => l.type !== "add").map((l) => l.text),
-    new: hunk.lines.filter((l) => l.type !== "remove").map((l) => l.text),
+    old: lines.filter((l) => l.type !== "add").map((l) => l.text),
+    new: lines.filter((l) => l.type !== "remove").map((l) => l.text),
   };
 }

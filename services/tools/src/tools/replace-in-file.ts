@@ -9,7 +9,7 @@ import { fileChange, loadTarget } from "./file-plan-helpers.js";
 export const replaceInFileTool = defineTool({
   name: "replace_in_file",
   description:
-    "Change part of a file with SEARCH/REPLACE blocks: `<<<<<<< SEARCH`, the file's current lines exactly, `=======`, the new lines, `>>>>>>> REPLACE`. Only trailing whitespace or a uniform indent shift is forgiven; a miss shows the closest lines. Blocks apply in order, all or nothing, must not overlap. An empty SEARCH creates a file. Or give one `search` and `replace`.",
+    "Change part of a file with SEARCH/REPLACE blocks: `<<<<<<< SEARCH`, the file's current lines exactly, `=======`, the new lines, `>>>>>>> REPLACE`. Only trailing whitespace or a uniform indent shift is forgiven; a miss shows the closest lines. Blocks apply in order, each to the text the earlier ones produced, all or nothing. An empty SEARCH creates a file. Or give one `search` and `replace`.",
   parameters: z.strictObject({
     path: pathArg().describe("File path relative to the workspace root"),
     diff: z.string().max(1024 * 1024).optional().describe("One or more SEARCH/REPLACE blocks"),
