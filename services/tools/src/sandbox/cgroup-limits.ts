@@ -3,7 +3,8 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { aideError } from "@aide/contracts";
-import { ownCgroupPaths } from "@aide/runtime";
+import { cgroupV2CommandDomain, cgroupV2Root, ownCgroupPaths } from "@aide/runtime";
+import { cgroupV2Limits } from "./cgroup-v2-limits.js";
 
 export interface CommandCgroup {
   /** cgroup.procs files the command's first process must join before it starts anything. */
@@ -16,6 +17,8 @@ export interface CgroupLimits {
   /** Both the pids and the memory controller can be limited per command. */
   available: boolean;
   describe: string;
+  /** Why the unified (v2) hierarchy gave no limits, when it was looked at. */
+  v2Problem?: string;
   /**
    * A new group per command with both limits written, or null when the host has no usable
    * controllers (the caller decides whether that refuses the command). Throws
@@ -34,11 +37,22 @@ interface Controller {
 }
 
 /**
- * Per-command cgroups (v1 `pids` and `memory` controllers, as on these machines) so a fork bomb or
- * a memory bomb hits its own limit and not the service: root ignores RLIMIT_NPROC, so the process
- * count has to be capped here.
+ * Per-command cgroups so a fork bomb or a memory bomb hits its own limit and not the service: root
+ * ignores RLIMIT_NPROC, so the process count has to be capped here. From the unified (v2)
+ * hierarchy when the supervisor delegated a domain there (cgroup-v2-limits.ts), else from the v1
+ * `pids` and `memory` controllers.
  */
-export async function createCgroupLimits(options: { maxProcesses: number; maxMemoryBytes: number; logger: Logger; cgroupRoot?: string }): Promise<CgroupLimits> {
+export async function createCgroupLimits(options: { maxProcesses: number; maxMemoryBytes: number; logger: Logger; cgroupRoot?: string; cgroupV2Root?: string }): Promise<CgroupLimits> {
+  const v2Root = options.cgroupV2Root ?? (options.cgroupRoot === undefined ? cgroupV2Root() : undefined);
+  let v2Problem: string | undefined;
+  if (v2Root !== undefined) {
+    const { domain, reason } = await cgroupV2CommandDomain(v2Root);
+    if (domain !== undefined) {
+      await sweepStale(domain);
+      return cgroupV2Limits({ domain, maxProcesses: options.maxProcesses, maxMemoryBytes: options.maxMemoryBytes, logger: options.logger, removeWhenEmpty });
+    }
+    v2Problem = reason;
+  }
   const own = await ownCgroupPaths();
   const root = options.cgroupRoot ?? "/sys/fs/cgroup";
   const candidates: Controller[] = [
@@ -63,6 +77,7 @@ export async function createCgroupLimits(options: { maxProcesses: number; maxMem
   await Promise.all(usable.map((controller) => sweepStale(controller.directory)));
   let counter = 0;
   return {
+    ...(v2Problem !== undefined ? { v2Problem } : {}),
     available: usable.length === candidates.length,
     describe: usable.length > 0 ? usable.map((c) => `${c.kind}=${c.limit}`).join(",") : "none",
     async create(name) {
