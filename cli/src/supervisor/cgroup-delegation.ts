@@ -11,10 +11,13 @@ export type { CgroupDelegation } from "./cgroup-delegation-result.js";
 
 /**
  * Delegates from the hierarchy the host runs: the unified (v2) one on a v2-only host (or when
- * `hierarchy` says so), else v1 (a hybrid host's limit controllers are bound to v1).
+ * `hierarchy` or AIDE_CGROUP_HIERARCHY says so), else v1 (a hybrid host's limit controllers are
+ * bound to v1).
  */
 export function delegateCgroups(name: string, ownerPid = process.pid, options: { hierarchy?: "v1" | "v2"; v2Root?: string; controllers?: readonly string[] } = {}): CgroupDelegation {
-  const hierarchy = options.hierarchy ?? (existsSync("/sys/fs/cgroup/cgroup.controllers") ? "v2" : "v1");
+  // AIDE_CGROUP_HIERARCHY picks one on a hybrid host (README "Configuration").
+  const chosen = options.hierarchy ?? (process.env.AIDE_CGROUP_HIERARCHY === "v1" || process.env.AIDE_CGROUP_HIERARCHY === "v2" ? process.env.AIDE_CGROUP_HIERARCHY : undefined);
+  const hierarchy = chosen ?? (existsSync("/sys/fs/cgroup/cgroup.controllers") ? "v2" : "v1");
   if (hierarchy === "v1") return delegateCgroupsV1(name, ownerPid);
   const root = options.v2Root ?? cgroupV2Root();
   if (root === undefined) return { hierarchy: "none", reason: "no cgroup v2 hierarchy is mounted", directories: [], procsFiles: [], release: () => undefined };
