@@ -5,29 +5,9 @@ import type { Logger } from "pino";
 import { aideError } from "@aide/contracts";
 import { cgroupV2CommandDomain, cgroupV2Root, ownCgroupPaths } from "@aide/runtime";
 import { cgroupV2Limits } from "./cgroup-v2-limits.js";
+import type { CgroupLimits } from "./command-cgroups.js";
 
-export interface CommandCgroup {
-  /** cgroup.procs files the command's first process must join before it starts anything. */
-  procsFiles: string[];
-  /** Kills whatever is left in the groups and removes them. Must not throw. */
-  release(): Promise<void>;
-}
-
-export interface CgroupLimits {
-  /** Both the pids and the memory controller can be limited per command. */
-  available: boolean;
-  describe: string;
-  /** Why the unified (v2) hierarchy gave no limits, when it was looked at. */
-  v2Problem?: string;
-  /**
-   * A new group per command with both limits written, or null when the host has no usable
-   * controllers (the caller decides whether that refuses the command). Throws
-   * SANDBOX_LIMITS_UNAVAILABLE when the controllers are there but this group cannot be made.
-   */
-  create(name: string): Promise<CommandCgroup | null>;
-  /** Resolves when every released group has been removed (call before exiting). */
-  drain(): Promise<void>;
-}
+export type { CgroupLimits, CommandCgroup } from "./command-cgroups.js";
 
 interface Controller {
   kind: "pids" | "memory";

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
 import { aideError } from "@aide/contracts";
 import { createCgroupV2Group, killCgroupV2Group } from "@aide/runtime";
-import type { CgroupLimits } from "./cgroup-limits.js";
+import type { CgroupLimits } from "./command-cgroups.js";
 
 /**
  * One group per command beside the service's own leaf: `memory.max`, `memory.swap.max` (0),
