@@ -43,6 +43,8 @@ export async function holdHostFileLock(path: string, signal: AbortSignal): Promi
   if (signal.aborted) throw signal.reason ?? aideError("ABORTED");
   const child = spawn("flock", ["--exclusive", path, "sh", "-c", "echo locked; exec cat >/dev/null"], { stdio: ["pipe", "pipe", "ignore"] });
   const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  // A child gone early makes our end of its pipe fail: never an uncaught error that ends the service.
+  child.stdin.on("error", () => undefined);
   const locked = await new Promise<boolean>((resolve, reject) => {
     let output = "";
     const onAbort = () => {
