@@ -76,6 +76,7 @@ describe("crash safety, timeouts and concurrency (real service over the bus)", (
     const next = await call(client, "agent.checkpoints.commit", { workspace: ws, session: "s1", run: "r1", label: "after restart", timeout_ms: 120_000 });
     expect(next.checkpoint.files_changed).toBe(3000);
     expect(service.logs()).toContain("took over a workspace lock whose holder on this host is dead");
+    process.stderr.write(`takeover after the crash: ${/"waited_ms":(\d+)[^\n]*took over a workspace lock whose holder on this host is dead/.exec(service.logs())?.[1]} ms\n`);
     const listed = await call(client, "agent.checkpoints.list", { workspace: ws, session: "s1" });
     expect(listed.checkpoints.map((c: { id: string }) => c.id)).toEqual([first, next.checkpoint.id]);
     execFileSync("git", ["--git-dir", gitdir, "fsck", "--full", "--no-dangling"], { stdio: "pipe" });

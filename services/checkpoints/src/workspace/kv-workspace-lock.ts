@@ -63,7 +63,7 @@ export function kvWorkspaceLock(options: KvWorkspaceLockOptions): CrossHostLock 
   const pollMs = options.pollMs ?? 100;
   const valueOf = (token: string, hostLock: string | undefined) => encodeJson({ holder, token, at: now(), ...(hostLock ? { host_lock: hostLock } : {}) });
 
-  async function take(key: string, token: string, seen: { revision: number; since: number } | undefined, hostLock: string | undefined): Promise<{ revision?: number; seen?: { revision: number; since: number } }> {
+  async function take(key: string, token: string, seen: { revision: number; since: number } | undefined, hostLock: string | undefined, started: number): Promise<{ revision?: number; seen?: { revision: number; since: number } }> {
     const value = (token: string) => valueOf(token, hostLock);
     try {
       return { revision: await kv.create(key, value(token)) };
@@ -84,7 +84,7 @@ export function kvWorkspaceLock(options: KvWorkspaceLockOptions): CrossHostLock 
       // Its holder wrote it while holding the kernel lock we hold now: that holder is dead.
       try {
         const revision = await kv.update(key, value(token), entry.revision);
-        logger.warn({ key, previous: new TextDecoder().decode(entry.value).slice(0, 200) }, "took over a workspace lock whose holder on this host is dead");
+        logger.warn({ key, waited_ms: now() - started, previous: new TextDecoder().decode(entry.value).slice(0, 200) }, "took over a workspace lock whose holder on this host is dead");
         return { revision };
       } catch {
         return {};
@@ -108,9 +108,10 @@ export function kvWorkspaceLock(options: KvWorkspaceLockOptions): CrossHostLock 
       const token = randomBytes(8).toString("hex");
       let seen: { revision: number; since: number } | undefined;
       let revision: number | undefined;
+      const started = now();
       for (let attempt = 0; revision === undefined; attempt += 1) {
         if (signal.aborted) throw signal.reason ?? aideError("ABORTED");
-        const result = await take(key, token, seen, hostLock).catch((error: Error) => {
+        const result = await take(key, token, seen, hostLock, started).catch((error: Error) => {
           logger.warn({ err: error, key }, "workspace lock: the bus did not answer; retrying");
           return {} as { revision?: number; seen?: { revision: number; since: number } };
         });
