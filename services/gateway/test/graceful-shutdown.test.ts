@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,7 +7,7 @@ import WebSocket from "ws";
 import { eventStreamName } from "@aide/contracts";
 import { startTestBus, type TestBus } from "../../../tests/helpers/bus.js";
 import { startServiceProcess } from "../../../tests/helpers/service-process.js";
-import { until } from "./gateway-harness.js";
+import { heldUpload, until } from "./gateway-harness.js";
 
 const token = "0123456789abcdef0123456789abcdef";
 
@@ -88,22 +87,6 @@ describe("graceful shutdown of the gateway process", () => {
   }, 120_000);
 });
 
-/** One raw HTTP exchange on its own socket: what came back before the server closed it, and how it closed. */
-function heldUpload(port: number, path: string): { socket: Socket; sent: Promise<void>; ended: Promise<{ response: string; error?: string }> } {
-  const socket = connect(port, "127.0.0.1");
-  let response = "";
-  socket.on("data", (chunk: Buffer) => { response += chunk.toString(); });
-  const ended = new Promise<{ response: string; error?: string }>((resolve) => {
-    socket.once("error", (error: NodeJS.ErrnoException) => resolve({ response, error: error.code ?? error.message }));
-    socket.once("close", () => resolve({ response }));
-  });
-  // The headers and a first part of the body; the rest never comes (a slow or stalled client).
-  const sent = new Promise<void>((resolve, reject) => {
-    socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 4096\r\n\r\n{"workspace":`, (error) => (error ? reject(error) : resolve()));
-  });
-  return { socket, sent, ended };
-}
-
 /**
  * Issue 26: 20 REST requests held while the gateway gets SIGTERM all ended ECONNRESET. Here each is
  * held by its client (the body is still arriving, so no bus call exists to abort): each must still
@@ -133,7 +116,7 @@ describe("graceful shutdown of the gateway process: requests whose body is still
     });
     const port = Number(await until(() => /"port":(\d+)/.exec(gateway.logs())?.[1], "the port in the log"));
     const exited = new Promise<number | null>((resolve) => gateway.child.once("exit", (code) => resolve(code)));
-    const uploads = Array.from({ length: 20 }, () => heldUpload(port, "/api/agent/start"));
+    const uploads = Array.from({ length: 20 }, () => heldUpload(`http://127.0.0.1:${port}`, token, "/api/agent/start"));
     await Promise.all(uploads.map((upload) => upload.sent));
     // A request sent after all 20 and answered: the gateway has read what came before it.
     expect((await fetch(`http://127.0.0.1:${port}/api/openapi.json`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
