@@ -21,3 +21,5 @@ export * from "./workspace-router.js";
 export * from "./chunked-transfer.js";
 export * from "./shutdown-settings.js";
 export * from "./own-cgroup-paths.js";
+export * from "./home-workspace-rule.js";
+export * from "./cgroup-v2.js";

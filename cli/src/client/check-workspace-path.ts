@@ -1,5 +1,5 @@
 import { statSync } from "node:fs";
-import { broadWorkspace, broadWorkspaceOverride, formatErrorMessage, type ErrorCode } from "@aide/contracts";
+import { formatErrorMessage, workspaceTooBroadError, type ErrorCode } from "@aide/contracts";
 
 /**
  * `aide run`'s check of its workspace before it starts a stack or a session: a missing path, a
@@ -19,11 +19,8 @@ export function checkWorkspacePath(
     return { code: "WORKSPACE_NOT_FOUND", message: formatErrorMessage("WORKSPACE_NOT_FOUND", { workspace }) };
   }
   if (!directory) return { code: "WORKSPACE_NOT_A_DIRECTORY", message: formatErrorMessage("WORKSPACE_NOT_A_DIRECTORY", { workspace }) };
-  const broad = broadWorkspace(workspace, home);
   // With a running stack an overridable folder is left to its orchestrator, which knows whether
   // that stack allows it; the stack `aide run` would start does not.
-  if (broad && (!broad.overridable || options.stackStarted)) {
-    return { code: "WORKSPACE_TOO_BROAD", message: formatErrorMessage("WORKSPACE_TOO_BROAD", { workspace, what: broad.what, override: broadWorkspaceOverride(broad) }) };
-  }
-  return undefined;
+  const tooBroad = workspaceTooBroadError(workspace, home, options.stackStarted !== true);
+  return tooBroad ? { code: "WORKSPACE_TOO_BROAD", message: tooBroad.message } : undefined;
 }

@@ -10,6 +10,7 @@ import { serviceNames, type ServiceName } from "@aide/contracts";
 import { mcpServerStates, mcpStateLines } from "./mcp-states.js";
 import { noModelHint } from "@aide/model";
 import { checkRegistryFile } from "./models-file.js";
+import { limitsCheck } from "./limits-check.js";
 
 /**
  * The model registry: models.json (or AIDE_MODELS_CONFIG) must validate — a bad field fails the
@@ -81,6 +82,7 @@ export async function runChecks(env: NodeJS.ProcessEnv = process.env): Promise<C
   checks.push(modelCheck(home, env));
   const built = existsSync(join(installRoot, "services", "gateway", "dist", "main.js"));
   checks.push({ name: "build", ok: built, detail: built ? "compiled" : "not built", fix: "npm run build", required: true });
+  checks.push(limitsCheck());
   const stack = readStackFile(home.stackFile);
   checks.push({
     name: "stack",

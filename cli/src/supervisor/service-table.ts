@@ -138,6 +138,7 @@ export function serviceDefinitions(settings: StackSettings, env: NodeJS.ProcessE
     ...Object.fromEntries(runtimePassThrough.flatMap((key) => (env[key] !== undefined ? [[key, env[key] as string]] : []))),
   });
   const roots = settings.workspaceRoots.join(":");
+  const homeRule: Record<string, string> = settings.allowHomeWorkspace ? { AIDE_ALLOW_HOME_WORKSPACE: "1" } : {};
   const extra: Record<ServiceName, Record<string, string>> = {
     model: {
       ...(settings.modelsConfig ? { AIDE_MODELS_CONFIG: settings.modelsConfig } : {}),
@@ -145,8 +146,9 @@ export function serviceDefinitions(settings: StackSettings, env: NodeJS.ProcessE
       // The model service's own settings pass through when the operator set them (README "Configuration").
       ...Object.fromEntries(modelPassThrough.flatMap((key) => (env[key] !== undefined ? [[key, env[key] as string]] : []))),
     },
-    tools: { AIDE_WORKSPACE_ROOTS: roots, ...(settings.unsafeNoSandbox ? { AIDE_UNSAFE_NO_SANDBOX: "1" } : {}), ...toolsLimits(env) },
-    checkpoints: { AIDE_WORKSPACE_ROOTS: roots },
+    // The home-folder rule holds in every service that opens a workspace, not only at the start of a run.
+    tools: { AIDE_WORKSPACE_ROOTS: roots, ...homeRule, ...(settings.unsafeNoSandbox ? { AIDE_UNSAFE_NO_SANDBOX: "1" } : {}), ...toolsLimits(env) },
+    checkpoints: { AIDE_WORKSPACE_ROOTS: roots, ...homeRule },
     orchestrator: {
       AIDE_WORKSPACE_ROOTS: roots,
       ...(settings.orchestratorId ? { AIDE_ORCHESTRATOR_ID: settings.orchestratorId } : {}),

@@ -157,6 +157,13 @@ export class Supervisor {
     if (toolsCgroups) this.cgroups.push(toolsCgroups);
     const mcpCgroups = unsandboxed ? undefined : delegateCgroups("mcp");
     if (mcpCgroups) this.cgroups.push(mcpCgroups);
+    for (const [service, delegation] of [["tools", toolsCgroups], ["mcp", mcpCgroups]] as const) {
+      if (delegation?.hierarchy === "none") {
+        this.logger.warn({ code: "SANDBOX_LIMITS_UNAVAILABLE", service, reason: delegation.reason }, `per-command memory and process limits are OFF for ${service}: no cgroup could be delegated to it`);
+      } else if (delegation) {
+        this.logger.info({ service, hierarchy: delegation.hierarchy, directories: delegation.directories, ...(delegation.reason ? { reason: delegation.reason } : {}) }, "cgroups delegated");
+      }
+    }
     const launcher = unsandboxed ? plainLauncher : sandboxLauncher(settings, process.env.HOME ?? "/root", { tools: toolsCgroups, mcp: mcpCgroups });
     for (const definition of serviceDefinitions(settings).filter((each) => this.runs(each.name))) {
       if (!existsSync(definition.entry)) {

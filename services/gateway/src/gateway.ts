@@ -85,7 +85,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   // that arrive while closing are refused by the drain with the error envelope (Fastify's own
   // return503OnClosing answer has another body shape, and would come first, so it is off).
   const app = Fastify({ ...(options.tls ? { https: { cert: options.tls.cert, key: options.tls.key } } : {}), logger: false, bodyLimit: options.bodyLimitBytes ?? 1 << 20, return503OnClosing: false, forceCloseConnections: "idle", requestTimeout: 180_000 });
-  const drain = createRequestDrain();
+  const drain = createRequestDrain(logger);
   app.removeContentTypeParser("text/plain");
   const browserSessions = createBrowserSessions({ now: options.now });
   const originPolicy = createOriginPolicy(() => boundPort, options.allowedHosts ?? [], options.tls ? "https" : "http");
@@ -147,7 +147,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (!(await drain.idle(graceMs))) {
         logger.warn({ in_flight: drain.inFlight(), grace_ms: graceMs }, "requests outlived the shutdown grace; answering them UNAVAILABLE");
         drain.abortAll();
-        await drain.idle(1_000);
+        if (!(await drain.idle(500))) {
+          // Waiting on no bus call (a body still arriving): answered here, before any socket closes.
+          logger.warn({ answered: drain.answerRest() }, "requests still unanswered after the grace; answered 503 UNAVAILABLE");
+          await drain.idle(1_000);
+        }
       }
       // A connection still open now has nothing left to answer (its client went quiet).
       const timer = setTimeout(() => app.server.closeAllConnections(), 1_000);

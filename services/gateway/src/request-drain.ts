@@ -1,13 +1,20 @@
+import type { ServerResponse } from "node:http";
 import type { FastifyInstance } from "fastify";
+import type { Logger } from "pino";
 import type { AideError } from "@aide/contracts";
 import { shuttingDownError, shutdownRetryAfterMs } from "@aide/runtime";
 import type { GatewayBus } from "./gateway-bus.js";
+import { errorEnvelope } from "./http-errors.js";
+
+const retryAfterSeconds = String(Math.ceil(shutdownRetryAfterMs / 1000));
 
 /**
  * The gateway's graceful stop for REST: counts requests in flight, refuses new ones once closing
  * (UNAVAILABLE in the error envelope, `Connection: close`, a Retry-After), and at the end of the
  * grace makes every bus call still waiting fail with that same error, so each in-flight request
- * gets a response instead of a dropped connection.
+ * gets a response instead of a dropped connection. A request that is waiting on something else —
+ * its own body, still arriving from a slow client — is answered that 503 directly by `answerRest`.
+ * Every 503 while closing carries a Retry-After.
  */
 export interface RequestDrain {
   install(app: FastifyInstance): void;
@@ -19,11 +26,14 @@ export interface RequestDrain {
   idle(ms: number): Promise<boolean>;
   /** Every bus call in flight (and any made later) fails with UNAVAILABLE shutting_down. */
   abortAll(): void;
+  /** Every request still without a response gets 503 UNAVAILABLE (shutting down) now; returns how many. */
+  answerRest(): number;
   inFlight(): number;
 }
 
-export function createRequestDrain(): RequestDrain {
+export function createRequestDrain(logger?: Logger): RequestDrain {
   let active = 0;
+  const unanswered = new Set<ServerResponse>();
   let closing = false;
   let aborted: AideError | undefined;
   const waiters = new Set<() => void>();
@@ -38,17 +48,25 @@ export function createRequestDrain(): RequestDrain {
       app.addHook("onRequest", async (_request, reply) => {
         if (closing) {
           reply.header("connection", "close");
-          reply.header("retry-after", String(Math.ceil(shutdownRetryAfterMs / 1000)));
+          reply.header("retry-after", retryAfterSeconds);
           throw shuttingDownError("gateway");
         }
       });
       // Counted from the first hook until the response is written (or the client went away).
-      app.addHook("onRequest", async (_request, reply) => {
+      app.addHook("onRequest", async (request, reply) => {
         active += 1;
-        reply.raw.once("close", finished);
+        unanswered.add(reply.raw);
+        reply.raw.once("close", () => {
+          unanswered.delete(reply.raw);
+          finished();
+        });
+        logger?.debug({ method: request.method, path: request.url.split("?")[0] }, "request received");
       });
       app.addHook("onSend", async (_request, reply, payload) => {
-        if (closing) reply.header("connection", "close");
+        if (closing) {
+          reply.header("connection", "close");
+          if (reply.statusCode === 503 && !reply.hasHeader("retry-after")) reply.header("retry-after", retryAfterSeconds);
+        }
         return payload;
       });
     },
@@ -88,6 +106,19 @@ export function createRequestDrain(): RequestDrain {
       aborted ??= shuttingDownError("gateway");
       for (const stop of [...abortListeners]) stop(aborted);
       abortListeners.clear();
+    },
+    answerRest() {
+      let answered = 0;
+      const body = JSON.stringify(errorEnvelope(shuttingDownError("gateway")));
+      for (const response of [...unanswered]) {
+        unanswered.delete(response);
+        if (response.headersSent || response.writableEnded || response.destroyed) continue;
+        // Written on the raw response: Fastify's own reply would wait for the body that never comes.
+        response.writeHead(503, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), "retry-after": retryAfterSeconds, connection: "close" });
+        response.end(body);
+        answered += 1;
+      }
+      return answered;
     },
     inFlight: () => active,
   };

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { pino } from "pino";
 import type { NatsConnection } from "nats";
@@ -57,4 +58,25 @@ export async function until<T>(probe: () => T | undefined | Promise<T | undefine
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/**
+ * One raw HTTP request on its own socket whose body never finishes arriving (a stalled client):
+ * what came back before the server closed the socket, and how it closed.
+ */
+export function heldUpload(baseUrl: string, token: string, path: string): { socket: Socket; sent: Promise<void>; ended: Promise<{ response: string; error?: string }> } {
+  const url = new URL(baseUrl);
+  const port = Number(url.port);
+  const socket = connect(port, url.hostname);
+  let response = "";
+  socket.on("data", (chunk: Buffer) => { response += chunk.toString(); });
+  const ended = new Promise<{ response: string; error?: string }>((resolve) => {
+    socket.once("error", (error: NodeJS.ErrnoException) => resolve({ response, error: error.code ?? error.message }));
+    socket.once("close", () => resolve({ response }));
+  });
+  // The headers and a first part of the body; the rest never comes (a slow or stalled client).
+  const sent = new Promise<void>((resolve, reject) => {
+    socket.write(`POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 4096\r\n\r\n{"workspace":`, (error) => (error ? reject(error) : resolve()));
+  });
+  return { socket, sent, ended };
 }

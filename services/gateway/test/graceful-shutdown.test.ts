@@ -7,7 +7,7 @@ import WebSocket from "ws";
 import { eventStreamName } from "@aide/contracts";
 import { startTestBus, type TestBus } from "../../../tests/helpers/bus.js";
 import { startServiceProcess } from "../../../tests/helpers/service-process.js";
-import { until } from "./gateway-harness.js";
+import { heldUpload, until } from "./gateway-harness.js";
 
 const token = "0123456789abcdef0123456789abcdef";
 
@@ -53,8 +53,8 @@ describe("graceful shutdown of the gateway process", () => {
     const exited = new Promise<number | null>((resolve) => gateway.child.once("exit", (code) => resolve(code)));
     const responses = Array.from({ length: 20 }, (_, index) =>
       fetch(`http://127.0.0.1:${port}/api/agent/status?id=session${index}`, { headers: { authorization: `Bearer ${token}` } })
-        .then(async (response) => ({ status: response.status, body: (await response.json()) as { error?: { code: string; message: string } } }))
-        .catch((error: Error) => ({ status: 0, body: { error: { code: "NO_RESPONSE", message: error.message } } })),
+        .then(async (response) => ({ status: response.status, retryAfter: response.headers.get("retry-after"), body: (await response.json()) as { error?: { code: string; message: string } } }))
+        .catch((error: Error) => ({ status: 0, retryAfter: null, body: { error: { code: "NO_RESPONSE", message: error.message } } })),
     );
     await until(() => (held.length >= 20 ? true : undefined), "20 status calls held on the bus", 60_000);
     const socket = new WebSocket(`ws://127.0.0.1:${port}/api/events?session=wssession&since=0`, { headers: { authorization: `Bearer ${token}` } });
@@ -78,10 +78,59 @@ describe("graceful shutdown of the gateway process", () => {
     for (const result of refused) {
       expect(result.body.error?.code).toBe("UNAVAILABLE");
       expect(result.body.error?.message).toMatch(/shutting down/);
+      expect(result.retryAfter).toMatch(/^\d+$/);
     }
     expect(closing.code).toBe(1001);
     expect(closing.reason).toMatch(/shutting down/);
     expect(code).toBe(0);
     expect(gateway.logs()).toContain("requests outlived the shutdown grace");
+  }, 120_000);
+});
+
+/**
+ * Issue 26: 20 REST requests held while the gateway gets SIGTERM all ended ECONNRESET. Here each is
+ * held by its client (the body is still arriving, so no bus call exists to abort): each must still
+ * get a response — a 503 with Retry-After — before the gateway closes its socket.
+ */
+describe("graceful shutdown of the gateway process: requests whose body is still arriving", () => {
+  let bus: TestBus;
+  let tester: NatsConnection;
+  const dir = mkdtempSync(join(tmpdir(), "aide-gw-stop-upload-"));
+
+  beforeAll(async () => {
+    bus = await startTestBus();
+    tester = await bus.connectAs("tester");
+  });
+  afterAll(async () => {
+    await bus?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("answers all 20 with 503 UNAVAILABLE and a Retry-After before closing, and exits 0", async () => {
+    const tokenFile = join(dir, "gateway.token");
+    writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+    const gateway = await startServiceProcess(bus, "gateway", {
+      env: { AIDE_GATEWAY_PORT: "0", AIDE_GATEWAY_TOKEN_FILE: tokenFile, AIDE_SHUTDOWN_GRACE_MS: "1500", AIDE_LOG_LEVEL: "debug" },
+      pinger: tester,
+      readyTimeoutMs: 60_000,
+    });
+    const port = Number(await until(() => /"port":(\d+)/.exec(gateway.logs())?.[1], "the port in the log"));
+    const exited = new Promise<number | null>((resolve) => gateway.child.once("exit", (code) => resolve(code)));
+    const uploads = Array.from({ length: 20 }, () => heldUpload(`http://127.0.0.1:${port}`, token, "/api/agent/start"));
+    await Promise.all(uploads.map((upload) => upload.sent));
+    // A request sent after all 20 and answered: the gateway has read what came before it.
+    expect((await fetch(`http://127.0.0.1:${port}/api/openapi.json`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+
+    gateway.child.kill("SIGTERM");
+    const results = await Promise.all(uploads.map((upload) => upload.ended));
+    const code = await exited;
+
+    expect(results.filter((result) => !result.response.startsWith("HTTP/1.1 ")), JSON.stringify(results.slice(0, 2))).toEqual([]);
+    for (const result of results) {
+      expect(result.response).toMatch(/^HTTP\/1\.1 503 /);
+      expect(result.response).toMatch(/\r\nretry-after: \d+\r\n/i);
+      expect(result.response).toMatch(/"code":"UNAVAILABLE"/);
+    }
+    expect(code).toBe(0);
   }, 120_000);
 });

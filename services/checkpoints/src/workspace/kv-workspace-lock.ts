@@ -8,8 +8,13 @@ import { encodeJson, workspaceLockBucketName } from "@aide/runtime";
 
 /** A lock several processes — on several hosts — agree on. */
 export interface CrossHostLock {
-  /** Resolves once this caller holds `workspace`, with the function that releases it; rejects with the signal's reason. */
-  acquire(workspace: string, signal: AbortSignal): Promise<() => Promise<void>>;
+  /**
+   * Resolves once this caller holds `workspace`, with the function that releases it; rejects with
+   * the signal's reason. `hostLock`: the identity of a kernel lock on this host the caller holds
+   * now and until it releases (see host-file-lock.ts); an entry written under the same identity
+   * was written by a holder that is dead, and is taken over at once instead of after its lease.
+   */
+  acquire(workspace: string, signal: AbortSignal, hostLock?: string): Promise<() => Promise<void>>;
 }
 
 export interface KvWorkspaceLockOptions {
@@ -24,6 +29,16 @@ export interface KvWorkspaceLockOptions {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The kernel lock a lock entry was written under, if any. */
+function heldUnder(value: Uint8Array): string | undefined {
+  try {
+    const parsed = JSON.parse(new TextDecoder().decode(value)) as { host_lock?: unknown };
+    return typeof parsed.host_lock === "string" ? parsed.host_lock : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** One key per workspace path (KV keys cannot hold `/`). */
 export function lockKey(workspace: string): string {
@@ -46,9 +61,10 @@ export function kvWorkspaceLock(options: KvWorkspaceLockOptions): CrossHostLock 
   const now = options.now ?? Date.now;
   const holder = options.holder ?? `${hostname()}:${process.pid}`;
   const pollMs = options.pollMs ?? 100;
-  const value = (token: string) => encodeJson({ holder, token, at: now() });
+  const valueOf = (token: string, hostLock: string | undefined) => encodeJson({ holder, token, at: now(), ...(hostLock ? { host_lock: hostLock } : {}) });
 
-  async function take(key: string, token: string, seen: { revision: number; since: number } | undefined): Promise<{ revision?: number; seen?: { revision: number; since: number } }> {
+  async function take(key: string, token: string, seen: { revision: number; since: number } | undefined, hostLock: string | undefined, started: number): Promise<{ revision?: number; seen?: { revision: number; since: number } }> {
+    const value = (token: string) => valueOf(token, hostLock);
     try {
       return { revision: await kv.create(key, value(token)) };
     } catch {
@@ -60,6 +76,16 @@ export function kvWorkspaceLock(options: KvWorkspaceLockOptions): CrossHostLock 
       // Released (a delete marker): take it with the marker's revision, so of two takers one wins.
       try {
         return { revision: await kv.update(key, value(token), entry.revision) };
+      } catch {
+        return {};
+      }
+    }
+    if (hostLock && heldUnder(entry.value) === hostLock) {
+      // Its holder wrote it while holding the kernel lock we hold now: that holder is dead.
+      try {
+        const revision = await kv.update(key, value(token), entry.revision);
+        logger.warn({ key, waited_ms: now() - started, previous: new TextDecoder().decode(entry.value).slice(0, 200) }, "took over a workspace lock whose holder on this host is dead");
+        return { revision };
       } catch {
         return {};
       }
@@ -76,14 +102,16 @@ export function kvWorkspaceLock(options: KvWorkspaceLockOptions): CrossHostLock 
   }
 
   return {
-    async acquire(workspace, signal) {
+    async acquire(workspace, signal, hostLock) {
+      const value = (token: string) => valueOf(token, hostLock);
       const key = lockKey(workspace);
       const token = randomBytes(8).toString("hex");
       let seen: { revision: number; since: number } | undefined;
       let revision: number | undefined;
+      const started = now();
       for (let attempt = 0; revision === undefined; attempt += 1) {
         if (signal.aborted) throw signal.reason ?? aideError("ABORTED");
-        const result = await take(key, token, seen).catch((error: Error) => {
+        const result = await take(key, token, seen, hostLock, started).catch((error: Error) => {
           logger.warn({ err: error, key }, "workspace lock: the bus did not answer; retrying");
           return {} as { revision?: number; seen?: { revision: number; since: number } };
         });

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { aideError } from "@aide/contracts";
+import { holdHostFileLock } from "./host-file-lock.js";
 import type { CrossHostLock } from "./kv-workspace-lock.js";
 
 /** Identifies this process in lock files, so a lock left by an earlier process with a reused pid is seen as stale. */
@@ -88,11 +89,19 @@ export class WorkspaceLock {
       await abortable(previous, signal);
       if (this.crossHost) {
         await this.prepare();
-        const releaseShared = await this.crossHost.lock.acquire(this.crossHost.workspace, signal);
+        // This host's processes first take a kernel lock that dies with its holder; holding it,
+        // a KV entry written under the same kernel lock is known to be a dead holder's.
+        const hostLock = await holdHostFileLock(`${this.lockPath}.flock`, signal);
         try {
-          return await work();
+          const releaseShared = await this.crossHost.lock.acquire(this.crossHost.workspace, signal, hostLock?.identity);
+          try {
+            return await work();
+          } finally {
+            // The KV entry goes before the kernel lock: whoever gets the kernel lock next sees it gone.
+            await releaseShared();
+          }
         } finally {
-          await releaseShared();
+          await hostLock?.release();
         }
       }
       await this.acquireFile(signal);

@@ -1,5 +1,5 @@
 import { isAbsolute, relative, resolve } from "node:path";
-import { AideError, aideError, broadWorkspace, broadWorkspaceOverride, formatErrorMessage } from "@aide/contracts";
+import { AideError, aideError, formatErrorMessage, workspaceTooBroadError } from "@aide/contracts";
 
 /** Where a start request's workspace may be: the roots, and the home-folder rule's settings. */
 export interface WorkspaceScope {
@@ -22,10 +22,8 @@ export function checkWorkspace(workspace: string, scope: WorkspaceScope | string
   const { roots, home, allowHomeWorkspace } = Array.isArray(scope) ? { roots: scope, home: undefined, allowHomeWorkspace: false } : scope;
   if (!isAbsolute(workspace) || workspace.includes("\0")) throw aideError("WORKSPACE_NOT_FOUND", { workspace });
   const normalized = resolve(workspace);
-  const broad = broadWorkspace(normalized, home);
-  if (broad && !(broad.overridable && allowHomeWorkspace)) {
-    throw aideError("WORKSPACE_TOO_BROAD", { workspace: normalized, what: broad.what, override: broadWorkspaceOverride(broad) });
-  }
+  const tooBroad = workspaceTooBroadError(normalized, home, allowHomeWorkspace);
+  if (tooBroad) throw tooBroad;
   if (roots.length === 0) return normalized;
   const inside = roots.some((root) => {
     const rel = relative(resolve(root), normalized);

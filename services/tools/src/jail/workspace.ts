@@ -1,7 +1,8 @@
 import { realpath, stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { aideError } from "@aide/contracts";
+import { aideError, workspaceOnDiskTooBroadError } from "@aide/contracts";
+import { homeWorkspaceRuleFromEnv, type HomeWorkspaceRule } from "@aide/runtime";
 import { isInside } from "./is-inside.js";
 import { reopenDirectory, resolveBeneath, type WorkspaceRoot } from "./resolve-beneath.js";
 import type { DirectoryHandle } from "./directory-handle.js";
@@ -70,10 +71,11 @@ export function workspaceAt(root: WorkspaceRoot): Workspace {
 
 /**
  * Validates the request's workspace: absolute, an existing directory, not a system, home or temp
- * directory itself, and (when roots are configured with AIDE_WORKSPACE_ROOTS) inside one of them
- * after symlink resolution.
+ * directory itself, not a folder the home-folder rule refuses (WORKSPACE_TOO_BROAD, the rule of
+ * `aide up` and the orchestrator: a caller on the bus may skip those), and (when roots are
+ * configured with AIDE_WORKSPACE_ROOTS) inside one of them after symlink resolution.
  */
-export async function openWorkspace(input: string, allowedRoots: readonly string[]): Promise<Workspace> {
+export async function openWorkspace(input: string, allowedRoots: readonly string[], homeRule: HomeWorkspaceRule = homeWorkspaceRuleFromEnv()): Promise<Workspace> {
   if (!isAbsolute(input) || input.includes("\0")) throw aideError("WORKSPACE_NOT_FOUND", { workspace: JSON.stringify(input) });
   let root: string;
   let stats: Stats;
@@ -84,6 +86,8 @@ export async function openWorkspace(input: string, allowedRoots: readonly string
     throw aideError("WORKSPACE_NOT_FOUND", { workspace: JSON.stringify(input) });
   }
   if (!stats.isDirectory()) throw aideError("WORKSPACE_NOT_A_DIRECTORY", { workspace: JSON.stringify(input) });
+  const tooBroad = workspaceOnDiskTooBroadError(input, root, homeRule);
+  if (tooBroad) throw tooBroad;
   if (isSystemDirectory(root)) throw aideError("WORKSPACE_NOT_ALLOWED", { workspace: JSON.stringify(input) });
   if (allowedRoots.length > 0) {
     const reals = await Promise.all(allowedRoots.map((r) => realpath(r).catch(() => null)));

@@ -3,28 +3,11 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { aideError } from "@aide/contracts";
-import { ownCgroupPaths } from "@aide/runtime";
+import { cgroupV2CommandDomain, cgroupV2Root, ownCgroupPaths } from "@aide/runtime";
+import { cgroupV2Limits } from "./cgroup-v2-limits.js";
+import type { CgroupLimits } from "./command-cgroups.js";
 
-export interface CommandCgroup {
-  /** cgroup.procs files the command's first process must join before it starts anything. */
-  procsFiles: string[];
-  /** Kills whatever is left in the groups and removes them. Must not throw. */
-  release(): Promise<void>;
-}
-
-export interface CgroupLimits {
-  /** Both the pids and the memory controller can be limited per command. */
-  available: boolean;
-  describe: string;
-  /**
-   * A new group per command with both limits written, or null when the host has no usable
-   * controllers (the caller decides whether that refuses the command). Throws
-   * SANDBOX_LIMITS_UNAVAILABLE when the controllers are there but this group cannot be made.
-   */
-  create(name: string): Promise<CommandCgroup | null>;
-  /** Resolves when every released group has been removed (call before exiting). */
-  drain(): Promise<void>;
-}
+export type { CgroupLimits, CommandCgroup } from "./command-cgroups.js";
 
 interface Controller {
   kind: "pids" | "memory";
@@ -34,11 +17,22 @@ interface Controller {
 }
 
 /**
- * Per-command cgroups (v1 `pids` and `memory` controllers, as on these machines) so a fork bomb or
- * a memory bomb hits its own limit and not the service: root ignores RLIMIT_NPROC, so the process
- * count has to be capped here.
+ * Per-command cgroups so a fork bomb or a memory bomb hits its own limit and not the service: root
+ * ignores RLIMIT_NPROC, so the process count has to be capped here. From the unified (v2)
+ * hierarchy when the supervisor delegated a domain there (cgroup-v2-limits.ts), else from the v1
+ * `pids` and `memory` controllers.
  */
-export async function createCgroupLimits(options: { maxProcesses: number; maxMemoryBytes: number; logger: Logger; cgroupRoot?: string }): Promise<CgroupLimits> {
+export async function createCgroupLimits(options: { maxProcesses: number; maxMemoryBytes: number; logger: Logger; cgroupRoot?: string; cgroupV2Root?: string }): Promise<CgroupLimits> {
+  const v2Root = options.cgroupV2Root ?? (options.cgroupRoot === undefined ? cgroupV2Root() : undefined);
+  let v2Problem: string | undefined;
+  if (v2Root !== undefined) {
+    const { domain, reason } = await cgroupV2CommandDomain(v2Root);
+    if (domain !== undefined) {
+      await sweepStale(domain);
+      return cgroupV2Limits({ domain, maxProcesses: options.maxProcesses, maxMemoryBytes: options.maxMemoryBytes, logger: options.logger, removeWhenEmpty });
+    }
+    v2Problem = reason;
+  }
   const own = await ownCgroupPaths();
   const root = options.cgroupRoot ?? "/sys/fs/cgroup";
   const candidates: Controller[] = [
@@ -63,6 +57,7 @@ export async function createCgroupLimits(options: { maxProcesses: number; maxMem
   await Promise.all(usable.map((controller) => sweepStale(controller.directory)));
   let counter = 0;
   return {
+    ...(v2Problem !== undefined ? { v2Problem } : {}),
     available: usable.length === candidates.length,
     describe: usable.length > 0 ? usable.map((c) => `${c.kind}=${c.limit}`).join(",") : "none",
     async create(name) {

@@ -69,9 +69,9 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
   const limitsRequired = settings.commandLimits !== "off";
   const limitsProblem = cgroups.available
     ? undefined
-    : `this host gives the tools service no writable cgroup v1 pids and memory controllers (usable: ${cgroups.describe}); an operator may set AIDE_TOOLS_COMMAND_LIMITS=off to run commands without per-command limits`;
-  if (limitsProblem !== undefined && limitsRequired && mode !== "unavailable") logger.error({ problem: limitsProblem }, "per-command limits unavailable: run_command and process tools are refused");
-  else if (limitsProblem !== undefined && mode !== "unavailable") logger.warn({ problem: limitsProblem }, "AIDE_TOOLS_COMMAND_LIMITS=off: commands run without per-command process and memory limits");
+    : `this host gives the tools service no writable cgroup v1 pids and memory controllers (usable: ${cgroups.describe})${cgroups.v2Problem ? ` and no delegated cgroup v2 domain (${cgroups.v2Problem})` : ""}; an operator may set AIDE_TOOLS_COMMAND_LIMITS=off to run commands without per-command limits`;
+  if (limitsProblem !== undefined && limitsRequired && mode !== "unavailable") logger.error({ code: "SANDBOX_LIMITS_UNAVAILABLE", problem: limitsProblem }, "per-command limits unavailable: run_command and process tools are refused");
+  else if (limitsProblem !== undefined && mode !== "unavailable") logger.warn({ code: "SANDBOX_LIMITS_UNAVAILABLE", problem: limitsProblem }, "AIDE_TOOLS_COMMAND_LIMITS=off: commands run without per-command process and memory limits");
   logger.info({ mode, cgroups: cgroups.describe, limits: limitsRequired ? "required" : "off" }, "command sandbox ready");
   const hide = secretPaths(env.HOME, env);
   const pathEntries = (env.PATH ?? "").split(":").filter((entry) => entry.startsWith("/"));
