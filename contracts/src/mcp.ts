@@ -11,6 +11,8 @@ export const mcpSubjects = {
   call: "agent.mcp.call",
   cancel: "agent.mcp.cancel",
   status: "agent.mcp.status",
+  /** The supervisor's only MCP subject: `$AIDE_HOME/mcp.json` changed (the service's sandbox pins the inode it was started with). */
+  reload: "agent.mcp.reload",
 } as const;
 
 /** Server names: lower-case letters, digits and single '-' (no `__`, which separates the parts of a tool name). */
@@ -149,6 +151,17 @@ export const McpCallReplySchema = replySchema(McpCallResultSchema);
 
 export const McpCancelRequestSchema = z.object({ call_id: z.string().min(1).max(128) });
 export const McpCancelReplySchema = replySchema(z.object({ cancelled: z.boolean() }));
+
+/**
+ * agent.mcp.reload: the person's `$AIDE_HOME/mcp.json` as the supervisor read it (null: the file is
+ * gone, no servers). The service validates it as at start (CONFIG_INVALID naming the field, and
+ * the servers it runs stay as they are), then stops removed and changed servers and starts new ones.
+ */
+export const McpReloadRequestSchema = z.object({ document: z.unknown(), source: z.string().max(4096) }).strict();
+export type McpReloadRequest = z.infer<typeof McpReloadRequestSchema>;
+export const McpReloadResultSchema = z.object({ source: z.string(), started: z.array(z.string()), stopped: z.array(z.string()), restarted: z.array(z.string()), kept: z.array(z.string()) });
+export type McpReloadResult = z.infer<typeof McpReloadResultSchema>;
+export const McpReloadReplySchema = replySchema(McpReloadResultSchema);
 
 /** The tool name the model sees for a server's tool. */
 export function mcpToolName(server: string, tool: string): string {

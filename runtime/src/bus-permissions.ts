@@ -44,7 +44,11 @@ export function busPermissions(): Record<string, UserPermissions> {
           // Workspace affinity: which tools/checkpoints instances serve which roots.
           "$SRV.INFO.aide-tools",
           "$SRV.INFO.aide-checkpoints",
-          "agent.mcp.>",
+          // Not agent.mcp.reload: only the supervisor, which reads the person's mcp.json, changes the servers.
+          "agent.mcp.list",
+          "agent.mcp.call",
+          "agent.mcp.cancel",
+          "agent.mcp.status",
           "$JS.API.>",
           ...kv(sessionBucketName),
           ...kv(memoryBucketName),
@@ -120,7 +124,7 @@ export function busPermissions(): Record<string, UserPermissions> {
      * its registry when models.json changes (it reads the file outside the service's sandbox).
      */
     supervisor: {
-      publish: { allow: ["$SRV.PING.>", "$SRV.PING", "$SRV.INFO.>", "$SRV.STATS.>", "agent.model.reload"] },
+      publish: { allow: ["$SRV.PING.>", "$SRV.PING", "$SRV.INFO.>", "$SRV.STATS.>", "agent.model.reload", "agent.mcp.reload"] },
       subscribe: { allow: ["_INBOX_supervisor.>"] },
     },
   };

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -183,6 +183,42 @@ describe("service sandboxes (aide up, real bubblewrap profiles)", () => {
     expect(hostile, JSON.stringify(servers)).toMatchObject({ state: "ready" });
     expect(hostile!.sandbox).toMatch(/network none, workspace read-only/);
   });
+
+  it("a changed mcp.json reaches the running MCP service without a restart: a new server starts, an invalid file changes nothing, a removed server stops (issue 25)", async () => {
+    const doctorServers = () => {
+      const doctor = spawnSync(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "doctor", "--json"], { env: { ...process.env, AIDE_HOME: aideHomeDir }, encoding: "utf8" });
+      return (JSON.parse(doctor.stdout) as { mcp_servers: Array<{ name: string; state: string; pid?: number }> }).mcp_servers;
+    };
+    const waitFor = async (what: string, ok: (servers: ReturnType<typeof doctorServers>) => boolean) => {
+      let servers = doctorServers();
+      for (let attempt = 0; attempt < 300 && !ok(servers); attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        servers = doctorServers();
+      }
+      expect(ok(servers), `${what}: ${JSON.stringify(servers)}`).toBe(true);
+      return servers;
+    };
+    const mcpPid = stack.services.mcp.pid;
+    const server = { command: process.execPath, args: [join(repoRoot, "services", "mcp", "test", "fixtures", "hostile-server.mjs")] };
+    const before = await waitFor("hostile ready", (servers) => servers.some((s) => s.name === "hostile" && s.state === "ready"));
+    // An editor's save: a new file renamed over the old one (the service's sandbox still binds the old inode).
+    const replace = (text: string) => {
+      writeFileSync(join(aideHomeDir, "mcp.json.tmp"), text);
+      renameSync(join(aideHomeDir, "mcp.json.tmp"), join(aideHomeDir, "mcp.json"));
+    };
+    replace(JSON.stringify({ servers: { hostile: server, second: server } }));
+    const added = await waitFor("second ready", (servers) => servers.some((s) => s.name === "second" && s.state === "ready"));
+    // The unchanged server kept running: the same process.
+    expect(added.find((s) => s.name === "hostile")?.pid).toBe(before.find((s) => s.name === "hostile")?.pid);
+    replace("{ not json");
+    replace(JSON.stringify({ servers: { second: { command: 42 } } }));
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(doctorServers().filter((s) => s.state === "ready").map((s) => s.name).sort()).toEqual(["hostile", "second"]);
+    replace(JSON.stringify({ servers: { hostile: server } }));
+    await waitFor("second gone", (servers) => !servers.some((s) => s.name === "second"));
+    // No restart of the service itself.
+    expect(JSON.parse(readFileSync(join(aideHomeDir, "stack.json"), "utf8")).services.mcp.pid).toBe(mcpPid);
+  }, 120_000);
 
   it("a workspace .mcp.json trusted while the stack runs is loaded for the next run, its server in a sandbox of its own", async () => {
     writeFileSync(join(workspace, ".mcp.json"), JSON.stringify({ mcpServers: { project: { command: process.execPath, args: [join(repoRoot, "services", "mcp", "test", "fixtures", "hostile-server.mjs")] } } }));

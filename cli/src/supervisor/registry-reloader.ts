@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, unwatchFile, watchFile } from "node:fs";
 import type { NatsConnection } from "nats";
 import { ModelReloadReplySchema, subjects } from "@aide/contracts";
 import { busRequest, type Logger } from "@aide/runtime";
+import { readJsonDocument, watchConfigFile } from "./config-file-watch.js";
 import { pathsNamedIn } from "./sandbox-launcher.js";
 
 export interface RegistryReloaderOptions {
@@ -23,33 +23,27 @@ export interface RegistryReloaderOptions {
  * $AIDE_HOME/models) needs a restart of the model service alone, which binds it.
  */
 export class RegistryReloader {
-  private chain: Promise<void> = Promise.resolve();
+  private unwatch: (() => void) | undefined;
 
   constructor(private readonly options: RegistryReloaderOptions) {}
 
   start(): void {
-    watchFile(this.options.configFile, { interval: this.options.pollMs ?? 1000, persistent: false }, (current, previous) => {
-      if (current.mtimeMs === previous.mtimeMs && current.size === previous.size && current.ino === previous.ino) return;
-      this.chain = this.chain.then(() => this.reload()).catch(() => undefined);
-    });
+    this.unwatch = watchConfigFile(this.options.configFile, () => this.reload(), this.options.pollMs);
   }
 
   stop(): void {
-    unwatchFile(this.options.configFile);
+    this.unwatch?.();
   }
 
   /** Sends the file's current content (null when it was removed: discovery only). */
   async reload(): Promise<void> {
     const { configFile, logger } = this.options;
-    let document: unknown = null;
-    if (existsSync(configFile)) {
-      try {
-        document = JSON.parse(readFileSync(configFile, "utf8"));
-      } catch (error) {
-        logger.warn({ file: configFile, err: error }, "models.json is not JSON; the model service keeps its registry");
-        return;
-      }
+    const read = readJsonDocument(configFile);
+    if ("error" in read) {
+      logger.warn({ file: configFile, err: read.error }, "models.json is not JSON; the model service keeps its registry");
+      return;
     }
+    const { document } = read;
     const visible = new Set(this.options.visiblePaths());
     const unseen = document === null ? [] : pathsNamedIn(configFile).filter((path) => path !== configFile && !visible.has(path));
     if (unseen.length > 0) {

@@ -20,6 +20,7 @@ import { delegateCgroups, type CgroupDelegation } from "./cgroup-delegation.js";
 import { serviceDefinitions, type StackSettings } from "./service-table.js";
 import { stackOrchestratorId } from "./orchestrator-id.js";
 import { RegistryReloader } from "./registry-reloader.js";
+import { watchMcpConfig } from "./mcp-config-reloader.js";
 import { pathsNamedIn } from "./sandbox-launcher.js";
 import { reapOrphanedStack, readStackFile, removeStackFile, writeStackFile } from "./stack-file.js";
 import { acquireHomeLock, releaseHomeLock } from "./home-lock.js";
@@ -71,6 +72,7 @@ export class Supervisor {
   private info: StackInfo | undefined;
   private cgroups: CgroupDelegation[] = [];
   private reloader: RegistryReloader | undefined;
+  private stopMcpWatch: (() => void) | undefined;
   private readonly logger: Logger;
   /** Set once this supervisor holds the home's lock: only then may it write or remove stack.json. */
   private ownsHome = false;
@@ -197,6 +199,10 @@ export class Supervisor {
     await Promise.all(this.processes.map((managed) => this.waitForPing(managed.name)));
     this.writeStack();
     this.watchRegistry(settings.modelsConfig ?? join(home.root, "models.json"), unsandboxed);
+    // mcp.json changes reach the running MCP service (agent.mcp.reload), as models.json's reach the model service.
+    if (this.processes.some((managed) => managed.name === "mcp") && this.pinger) {
+      this.stopMcpWatch = watchMcpConfig({ configFile: join(home.root, "mcp.json"), connection: this.pinger, logger: this.logger.child({ module: "mcp-config" }) });
+    }
     return this.info;
   }
 
@@ -289,6 +295,7 @@ export class Supervisor {
   async stop(): Promise<void> {
     this.stopped = true;
     this.reloader?.stop();
+    this.stopMcpWatch?.();
     for (const managed of [...this.processes].reverse()) await managed.stop();
     await this.pinger?.close().catch(() => undefined);
     await this.nats?.stop();

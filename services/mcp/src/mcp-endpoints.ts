@@ -1,5 +1,6 @@
-import { aideError, McpCallRequestSchema, McpCancelRequestSchema, McpListRequestSchema, mcpSubjects } from "@aide/contracts";
+import { aideError, McpCallRequestSchema, McpCancelRequestSchema, McpConfigSchema, McpListRequestSchema, McpReloadRequestSchema, mcpSubjects } from "@aide/contracts";
 import { defineEndpoint, type Endpoint } from "@aide/runtime";
+import { formatIssues } from "./config/format-issues.js";
 import type { ServerRegistry } from "./servers/server-registry.js";
 
 /** `agent.mcp.*`: list the catalog, call a tool, cancel an in-flight call, the servers' states. */
@@ -12,6 +13,19 @@ export function mcpEndpoints(registry: ServerRegistry, now: () => number = Date.
     for (const [id, at] of cancelledEarly) if (now() - at > earlyTtlMs) cancelledEarly.delete(id);
   };
   return [
+    defineEndpoint({
+      name: "reload",
+      subject: mcpSubjects.reload,
+      schema: McpReloadRequestSchema,
+      async handle(request, context) {
+        // Validated as at start; a bad file changes nothing (the running servers stay).
+        const parsed = McpConfigSchema.safeParse(request.document ?? {});
+        if (!parsed.success) throw aideError("CONFIG_INVALID", { detail: `${request.source}: ${formatIssues(parsed.error)}` });
+        const result = await registry.reload(parsed.data, request.source);
+        context.logger.info(result, "mcp.json reloaded");
+        return result;
+      },
+    }),
     defineEndpoint({
       name: "list",
       subject: mcpSubjects.list,

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type { Logger } from "pino";
-import type { McpConfig, McpList, McpServerConfig, McpTrustFile } from "@aide/contracts";
+import type { McpConfig, McpList, McpReloadResult, McpServerConfig, McpTrustFile } from "@aide/contracts";
 import { readFileSync } from "node:fs";
 import { digestOf, workspaceServers } from "../config/workspace-config.js";
 import { isInside } from "../sandbox/server-sandbox-arguments.js";
@@ -35,8 +35,50 @@ export class ServerRegistry {
   private readonly byWorkspace = new Map<string, { file: string; digest: string; servers: Map<string, ServerConnection> }>();
   private readonly ignored = new Map<string, { file: string; reason: string }>();
 
+  /** The configuration each of the person's servers was started with (a reload compares against it). */
+  private readonly homeConfigs = new Map<string, string>();
+
   constructor(private readonly options: ServerRegistryOptions) {
-    for (const [name, config] of Object.entries(options.config.servers)) this.home.set(name, this.connection(name, config, "home"));
+    for (const [name, config] of Object.entries(options.config.servers)) {
+      this.home.set(name, this.connection(name, config, "home"));
+      this.homeConfigs.set(name, JSON.stringify(config));
+    }
+  }
+
+  /**
+   * The person's mcp.json changed: servers that are gone or whose entry changed are stopped (a
+   * changed one starts again with its new entry), new ones start, the rest keep running and keep
+   * their calls. Resolves once the started ones came up or failed, or after `waitMs`.
+   */
+  async reload(config: McpConfig, source: string, waitMs = 20_000): Promise<McpReloadResult> {
+    const result: McpReloadResult = { source, started: [], stopped: [], restarted: [], kept: [] };
+    const wanted = new Map(Object.entries(config.servers).map(([name, entry]) => [name, JSON.stringify(entry)] as const));
+    const stopping: Promise<void>[] = [];
+    for (const [name, server] of this.home) {
+      const next = wanted.get(name);
+      if (next === this.homeConfigs.get(name)) {
+        result.kept.push(name);
+        continue;
+      }
+      this.home.delete(name);
+      this.homeConfigs.delete(name);
+      stopping.push(server.stop());
+      (next === undefined ? result.stopped : result.restarted).push(name);
+    }
+    await Promise.all(stopping);
+    const starting: Promise<unknown>[] = [];
+    for (const [name, entry] of Object.entries(config.servers)) {
+      if (this.home.has(name)) continue;
+      const server = this.connection(name, entry, "home");
+      this.home.set(name, server);
+      this.homeConfigs.set(name, JSON.stringify(entry));
+      if (!result.restarted.includes(name)) result.started.push(name);
+      starting.push(server.start());
+    }
+    this.options.onChange();
+    await boundedWait(Promise.all(starting), waitMs);
+    this.options.onChange();
+    return result;
   }
 
   private connection(name: string, config: McpServerConfig, origin: "home" | "workspace", workspace?: string): ServerConnection {
