@@ -1,5 +1,5 @@
 import { CompletionBudget, EvidenceLedger, deriveEvidenceRequirements } from "../evidence/index.js";
-import { MistakeCounter, RetryGuards, StallDetector } from "../guards/index.js";
+import { LoopBreaker, MistakeCounter, RetryGuards, StallDetector } from "../guards/index.js";
 import type { ToolLogEntry } from "../session/session-record.js";
 
 /**
@@ -13,6 +13,8 @@ export interface RunPolicies {
   stall: StallDetector;
   mistakes: MistakeCounter;
   completion: CompletionBudget;
+  /** The loop_breaker strategy's count of identical failures (consulted only when the run sets it). */
+  loopBreaker: LoopBreaker;
 }
 
 export function createRunPolicies(task: string, toolLog: ToolLogEntry[] = [], completionRejections = 0): RunPolicies {
@@ -23,6 +25,7 @@ export function createRunPolicies(task: string, toolLog: ToolLogEntry[] = [], co
     stall: new StallDetector(),
     mistakes: new MistakeCounter(),
     completion: new CompletionBudget(),
+    loopBreaker: new LoopBreaker(),
   };
   for (const entry of toolLog) replayEntry(policies, entry);
   for (let index = 0; index < completionRejections; index += 1) policies.completion.reject();
