@@ -131,6 +131,10 @@ export function createProgram(exit: ExitCodeSink): Command {
   conventions(models.command("pull").description("download a configured model URI into $AIDE_HOME/models"))
     .argument("<id>", "the model id")
     .action(async (id: string) => report(await (await import("./commands/models.js")).pull(id)));
+  conventions(models.command("edit-format").description("the edit format a run with this model uses when its start sets none (from eval results)"))
+    .argument("<id>", "the model id (an entry of models.json)")
+    .argument("<format>", "routed-v1, search-replace, unified-diff, whole-file, or default (remove the choice)")
+    .action(async (id: string, format: string) => report((await import("./commands/models-edit-format.js")).setEditFormat(id, format)));
   for (const nested of models.commands) nested.helpOption("-h, --help", "show this help");
 
   const mcp = sub("mcp", "the person's MCP servers ($AIDE_HOME/mcp.json) and trust for a workspace's .mcp.json");
