@@ -15,18 +15,54 @@ export function failingOutputBudgetChars(budgetChars: number, tier: PromptTier):
   return Math.max(MIN_CHARS, Math.min(MAX_CHARS[tier], Math.floor(budgetChars * SHARE[tier])));
 }
 
-/**
- * Fits the output into `limit` characters: the head (where the command starts) and the longer tail
- * (where test runners print the failures and the summary), with a marker that says how much was
- * cut. Never cut silently.
- */
-export function cutToFit(output: string, limit: number): string {
-  if (output.length <= limit) return output;
+/** Lines that name a failure in the output of common test runners (node --test, pytest, go test, cargo, jest, JUnit). */
+const failureLine = /\b(not ok|fail(ed|ure|s)?|error|expected|actual|assert\w*|panic\w*|traceback|exception)\b|[✗✖×]/i;
+
+function headAndTail(output: string, limit: number): string {
   const marker = (cut: number) => `\n[… ${cut} characters of the test output cut to fit the prompt budget …]\n`;
   const room = Math.max(0, limit - marker(output.length).length);
   const head = Math.floor(room / 3);
   const tail = room - head;
   return `${output.slice(0, head)}${marker(output.length - head - tail)}${output.slice(output.length - tail)}`;
+}
+
+/**
+ * Fits the output into `limit` characters, never silently: first the lines that name a failure
+ * (each with the line after it) and the last three lines (the runner's summary), with a marker
+ * for what was left out; when even those do not fit, the head and the longer tail with a marker.
+ */
+export function cutToFit(output: string, limit: number): string {
+  if (output.length <= limit) return output;
+  const lines = output.split("\n");
+  const summaryFrom = Math.max(0, lines.length - 3);
+  // The lines that name a failure first, then the line after each (often the message or values).
+  const direct = lines.slice(0, summaryFrom).flatMap((line, index) => (failureLine.test(line) ? [index] : []));
+  const followers = direct.map((index) => index + 1).filter((index) => index < summaryFrom && !direct.includes(index));
+  const cutLines = (count: number) => `[… ${count} line${count === 1 ? "" : "s"} cut to fit the prompt budget …]`;
+  const shown = (line: string) => (line.length > 300 ? `${line.slice(0, 300)} [… line cut …]` : line);
+  const summary = lines.slice(summaryFrom).map(shown);
+  const heading = "[the lines that name failures, then the last lines; the rest was cut to fit the prompt budget]";
+  const render = (chosen: ReadonlySet<number>) => {
+    const parts = [heading];
+    let skipped = 0;
+    for (let index = 0; index < summaryFrom; index += 1) {
+      if (!chosen.has(index)) {
+        skipped += 1;
+        continue;
+      }
+      if (skipped > 0) parts.push(cutLines(skipped));
+      skipped = 0;
+      parts.push(shown(lines[index]));
+    }
+    if (skipped > 0) parts.push(cutLines(skipped));
+    return [...parts, ...summary].join("\n");
+  };
+  const chosen = new Set<number>();
+  for (const index of [...direct, ...followers]) {
+    chosen.add(index);
+    if (render(chosen).length > limit) chosen.delete(index);
+  }
+  return chosen.size > 0 ? render(chosen) : headAndTail(output, limit);
 }
 
 /** The block as part of the system message: the command, whether it failed, its output as data. */
