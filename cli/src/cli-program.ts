@@ -80,6 +80,7 @@ export function createProgram(exit: ExitCodeSink): Command {
     .option("--config <file>", "the approval policy as JSON (default: $AIDE_HOME/run.json)")
     .option("--resume <session>", "a new run of that session")
     .option("--continue", "a new run of the session of this workspace updated last")
+    .option("--setting <key=value>", "an experiment setting for this run, as an eval arm's (repeatable; bench/results/strategies.md)", collect)
     .action(async (task: string[], values: RunFlags) => report(await (await import("./commands/run.js")).run(task, values)));
 
   sub("sessions", "list sessions, newest first")

@@ -13,6 +13,8 @@ import { checkWorkspacePath } from "../client/check-workspace-path.js";
 import { onBrokenPipe } from "../client/pipe-guard.js";
 import { renderForScreen } from "@aide/contracts";
 import { aideHome } from "../supervisor/aide-home.js";
+import type { ExperimentSettings } from "@aide/contracts";
+import { ArmSyntaxError, parseSettings } from "../eval/parse-arm.js";
 
 const usage = 'usage: aide run "<task>" [options] | aide run --resume SESSION "<message>" | aide run --continue "<message>" (aide run --help)';
 
@@ -30,6 +32,8 @@ export interface RunFlags {
   config?: string;
   resume?: string;
   continue?: boolean;
+  /** `--setting KEY=VALUE`: experiment settings of this run (parse-arm.ts). */
+  setting?: string[];
 }
 
 /**
@@ -57,6 +61,14 @@ export async function run(taskWords: string[], options: RunFlags): Promise<numbe
   } catch (error) {
     if (!(error instanceof RunPolicyError)) throw error;
     process.stderr.write(`aide: ${error.message}\n${usage}\n`);
+    return 2;
+  }
+  let experiment: ExperimentSettings | undefined;
+  try {
+    experiment = options.setting === undefined || options.setting.length === 0 ? undefined : parseSettings(options.setting);
+  } catch (error) {
+    if (!(error instanceof ArmSyntaxError)) throw error;
+    process.stderr.write(`aide run: ${error.message}\n${usage}\n`);
     return 2;
   }
   const json = options.json === true;
@@ -98,6 +110,7 @@ export async function run(taskWords: string[], options: RunFlags): Promise<numbe
       ...(options.model ? { model: options.model } : {}),
       ...(policy.autoApprove ? { auto_approve: policy.autoApprove } : {}),
       ...(policy.approvalTimeoutSeconds !== undefined ? { approval_timeout_seconds: policy.approvalTimeoutSeconds } : {}),
+      ...(experiment !== undefined ? { experiment } : {}),
     });
     const header = `session ${start.session} · run ${start.run} · ${continuation?.workspace ?? workspace}`;
     // With --json, stdout is the event stream alone.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ArmSyntaxError, parseArm, parseArms } from "./parse-arm.js";
+import { ArmSyntaxError, parseArm, parseArms, parseSettings } from "./parse-arm.js";
 
 describe("--arm NAME=SETTINGS", () => {
   it("reads a name and its settings, grammar as on/off", () => {
@@ -28,5 +28,13 @@ describe("--arm NAME=SETTINGS", () => {
     expect(() => parseArm("x=prompt_tier=full,prompt_tier=compact")).toThrow(/set twice/);
     expect(() => parseArm("=prompt_tier=full")).toThrow(/name comes first/);
     expect(() => parseArms(["a=grammar=on", "a=grammar=off"])).toThrow(/--arm a is given twice/);
+  });
+
+  it("reads aide run's --setting flags with the same rules, one setting per flag", () => {
+    expect(parseSettings(["few_shot=on", "test_command=make test ARGS=a,b", "edit_format=whole-file"])).toEqual({ few_shot: true, test_command: "make test ARGS=a,b", edit_format: "whole-file" });
+    expect(parseSettings([])).toEqual({});
+    expect(() => parseSettings(["few_shot=on", "few_shot=off"])).toThrow(/few_shot is set twice/);
+    expect(() => parseSettings(["arm=x"])).toThrow(/unknown setting "arm"/);
+    expect(() => parseSettings(["loop_breaker=maybe"])).toThrow(/--setting loop_breaker=maybe: loop_breaker is one of on, off/);
   });
 });

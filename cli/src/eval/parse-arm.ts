@@ -35,31 +35,47 @@ const booleanSettings: ReadonlySet<string> = new Set(["grammar", ...strategySett
 
 const isSetting = (key: string): key is (typeof experimentSettingNames)[number] => (experimentSettingNames as readonly string[]).includes(key);
 
+/** One `key=value` into `settings`; `label` names the flag in messages (`--arm lean`, `--setting`). */
+function addSetting(settings: Record<string, unknown>, pair: string, label: string): void {
+  const [key, value, ...rest] = pair.split("=");
+  if (!isSetting(key)) throw new ArmSyntaxError(`${label}: unknown setting ${JSON.stringify(key)}; the settings are ${experimentSettingNames.join(", ")}`);
+  if (key in settings) throw new ArmSyntaxError(`${label}: ${key} is set twice`);
+  const values = accepted[key];
+  if (values === undefined) {
+    // Free text: everything after the first '=' (in an arm, up to the next ',': a command without commas).
+    const text = pair.slice(key.length + 1).trim();
+    if (value === undefined || text === "") throw new ArmSyntaxError(`${label}: ${key} needs a value, as in ${key}=npm test`);
+    settings[key] = text;
+    return;
+  }
+  if (value === undefined || rest.length > 0 || !values.includes(value)) throw new ArmSyntaxError(`${label}: ${key} is one of ${values.join(", ")}, not ${JSON.stringify(value ?? "")}`);
+  settings[key] = booleanSettings.has(key) ? value === "on" : value;
+}
+
+function checked(settings: Record<string, unknown>, label: string): ExperimentSettings {
+  const parsed = ExperimentSettingsSchema.safeParse(settings);
+  if (!parsed.success) throw new ArmSyntaxError(`${label}: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`);
+  return parsed.data;
+}
+
 export function parseArm(text: string): EvalArm {
   const equals = text.indexOf("=");
   const name = equals === -1 ? text : text.slice(0, equals);
   if (!ArmNameSchema.safeParse(name).success) throw new ArmSyntaxError(`--arm ${JSON.stringify(text)}: the arm's name comes first (letters, digits, '.', '_', '-'), as in --arm lean=prompt_tier=compact`);
   const settings: Record<string, unknown> = { arm: name };
   const body = equals === -1 ? "" : text.slice(equals + 1);
-  for (const pair of body.split(",").map((part) => part.trim()).filter(Boolean)) {
-    const [key, value, ...rest] = pair.split("=");
-    if (!isSetting(key)) throw new ArmSyntaxError(`--arm ${name}: unknown setting ${JSON.stringify(key)}; the settings are ${experimentSettingNames.join(", ")}`);
-    const values = accepted[key];
-    if (values === undefined) {
-      // Free text: everything after the first '=' up to the next ',' (a command without commas).
-      const text = pair.slice(key.length + 1).trim();
-      if (value === undefined || text === "") throw new ArmSyntaxError(`--arm ${name}: ${key} needs a value, as in ${key}=npm test`);
-      if (key in settings) throw new ArmSyntaxError(`--arm ${name}: ${key} is set twice`);
-      settings[key] = text;
-      continue;
-    }
-    if (value === undefined || rest.length > 0 || !values.includes(value)) throw new ArmSyntaxError(`--arm ${name}: ${key} is one of ${values.join(", ")}, not ${JSON.stringify(value ?? "")}`);
-    if (key in settings) throw new ArmSyntaxError(`--arm ${name}: ${key} is set twice`);
-    settings[key] = booleanSettings.has(key) ? value === "on" : value;
-  }
-  const parsed = ExperimentSettingsSchema.safeParse(settings);
-  if (!parsed.success) throw new ArmSyntaxError(`--arm ${name}: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`);
-  return { name, settings: parsed.data };
+  for (const pair of body.split(",").map((part) => part.trim()).filter(Boolean)) addSetting(settings, pair, `--arm ${name}`);
+  return { name, settings: checked(settings, `--arm ${name}`) };
+}
+
+/**
+ * `aide run --setting KEY=VALUE` (repeatable): the same settings as an arm's, one per flag, so a
+ * value may hold commas (`--setting "test_command=make test ARGS=a,b"`).
+ */
+export function parseSettings(pairs: readonly string[]): ExperimentSettings {
+  const settings: Record<string, unknown> = {};
+  for (const pair of pairs) addSetting(settings, pair.trim(), `--setting ${pair}`);
+  return checked(settings, "--setting");
 }
 
 /** Several `--arm` flags: names must differ. */
