@@ -16,6 +16,7 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
   let stack: Stack;
   beforeAll(async () => {
     const missingRead = { text: call.read("no-such-file.js") };
+    const unclosed = { text: "<attempt_completion>\n<result>math.js defines add" };
     stack = await startStack([], {
       models: {
         loop: [missingRead, missingRead, missingRead, { text: call.complete("never reached") }],
@@ -23,6 +24,7 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
         shots: [{ text: call.read("math.js") }, { text: call.complete("math.js defines add.") }],
         lint: [{ text: call.write("typed.ts", 'export const count: number = "three";') }, { text: call.complete("wrote typed.ts") }],
         whole: [{ text: call.read("math.js") }, { text: call.complete("read") }],
+        malformed: [unclosed, unclosed, unclosed],
       },
       modelFields: { whole: { editFormat: "whole-file" } },
       // A cold TypeScript checker on a loaded machine: the edit waits for it (the most the service allows).
@@ -57,6 +59,18 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
     expect(plainRequests[2].messages.at(-1)!.content).not.toContain("LOOP:");
     expect(plainRequests[2].messages.at(-1)!.content).toContain("No file at no-such-file.js");
     expect(plain.events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { loop_breaker: false } });
+  }, 180_000);
+
+  it("loop_breaker: the same malformed call twice gets a well-formed example of that call to copy", async () => {
+    const { end } = await run("malformed", "What does math.js define?", { experiment: { loop_breaker: true } });
+    expect(end.payload).toMatchObject({ error: { code: "MISTAKE_LIMIT" } });
+    const requests = stack.modelRequests("malformed");
+    expect(requests.length).toBe(3);
+    expect(requests[1].messages.at(-1)!.content).toContain("Your tool call could not be used");
+    const second = requests[2].messages.at(-1)!.content;
+    expect(second).toContain("LOOP: your last two replies had the same malformed call (attempt_completion:");
+    expect(second).toContain("<attempt_completion>\n<result>");
+    expect(second).toContain("</attempt_completion>");
   }, 180_000);
 
   it("few_shot: the compact tier's system contract gains one example call per offered tool, fixed across turns", async () => {

@@ -9,6 +9,7 @@ import { parseCallsStep } from "../turn/parse-tool-calls.js";
 import { emitResponded, requestModelStep } from "../turn/request-model.js";
 import { autoLintNotices, autoTestStep } from "../strategies/auto-test.js";
 import { breakLoopsStep } from "../strategies/break-loops.js";
+import { repeatedParseErrorInstruction } from "../strategies/repeated-parse-error.js";
 import type { RunContext, RunOutcome } from "./run-context.js";
 
 /**
@@ -61,6 +62,7 @@ async function turn(context: RunContext): Promise<void> {
   const parsed = parseCallsStep(reply, runCatalog(context), context.seams.generateId);
   await emitResponded(context, modelTurn, parsed.prose, parsed.calls.length);
   if (parsed.calls.length === 0) return noCalls(context, parsed.errors);
+  context.lastParseErrors = undefined;
   const normalized = await normalizeCallsStep(context, parsed.calls);
   await refuseUnofferedCalls(context, normalized.calls, modelTurn.tools);
   // Not persisted here: a read-only batch is safe to redo, and every side effect persists first.
@@ -123,7 +125,12 @@ async function noCalls(context: RunContext, errors: string[]): Promise<void> {
       return;
     }
     content = `Your tool call could not be used:\n${errors.map((error) => `- ${error}`).join("\n")}\nFix the call and send it again.`;
+    if (context.session.record.experiment?.loop_breaker === true) {
+      content = repeatedParseErrorInstruction(errors, context.lastParseErrors, runCatalog(context)) ?? content;
+      context.lastParseErrors = errors;
+    }
   } else {
+    context.lastParseErrors = undefined;
     const verdict = mistakes.noToolCall();
     if (verdict.action === "fail") {
       context.outcome = { kind: "failed", code: "MISTAKE_LIMIT", message: verdict.message };
