@@ -27,16 +27,19 @@ async function main(): Promise<void> {
   const catalog = realCatalog();
   const rows: Array<Record<string, unknown>> = [];
   for (const scenario of promptScenarios) {
-    for (const tier of ["full", "compact"] as const) {
-      const turn = firstTurn(scenario, tier, catalog);
+    // "compact+few_shot": the compact tier under the few_shot strategy (one example call per offered tool).
+    for (const variant of ["full", "compact", "compact+few_shot"] as const) {
+      const tier = variant === "full" ? "full" : "compact";
+      const turn = firstTurn(scenario, tier, catalog, variant === "compact+few_shot");
       const systemTokens = model.tokenize(turn.system).length;
       const history = [...turn.messages.map((message) => (message.role === "system" ? { type: "system" as const, text: message.content } : { type: "user" as const, text: message.content })), { type: "model" as const, response: [] }];
       const rendered = wrapper.generateContextState({ chatHistory: history }).contextText.tokenize(model.tokenizer).length;
-      rows.push({ scenario: scenario.name, mode: scenario.mode, tier, tools: turn.tools.length, system_chars: turn.system.length, system_tokens: systemTokens, first_prompt_tokens: rendered });
+      rows.push({ scenario: scenario.name, mode: scenario.mode, tier: variant, tools: turn.tools.length, system_chars: turn.system.length, system_tokens: systemTokens, first_prompt_tokens: rendered });
     }
   }
   await model.dispose();
   await llama.dispose();
+  // The limit holds for the compact tier as shipped; the few_shot rows show the strategy's cost beside it.
   const compact = rows.filter((row) => row.tier === "compact");
   const worstCompact = Math.max(...compact.map((row) => row.system_tokens as number));
   const result = {
@@ -48,7 +51,7 @@ async function main(): Promise<void> {
     anchor: { opencode_hello_prompt_tokens: 9641, note: "published figure reported by OpenCode users for the prompt 'hello'; not measured here (other tokenizer and model)" },
   };
   const path = writeBenchResult("prompt", result);
-  for (const row of rows) process.stdout.write(`${String(row.scenario).padEnd(13)} ${String(row.tier).padEnd(8)} tools ${String(row.tools).padStart(2)}  system ${String(row.system_tokens).padStart(5)} tokens  first prompt ${String(row.first_prompt_tokens).padStart(5)} tokens\n`);
+  for (const row of rows) process.stdout.write(`${String(row.scenario).padEnd(13)} ${String(row.tier).padEnd(17)} tools ${String(row.tools).padStart(2)}  system ${String(row.system_tokens).padStart(5)} tokens  first prompt ${String(row.first_prompt_tokens).padStart(5)} tokens\n`);
   process.stdout.write(`anchor: OpenCode "hello" = 9,641 prompt tokens (published, not measured here)\n${path}\n`);
   if (!result.compact_within_limit) process.exitCode = 1;
 }

@@ -27,11 +27,11 @@ export const promptScenarios: PromptScenario[] = [
   { name: "every-intent", mode: "act", task: "Fix the bug in src/app.ts, run the tests, start the dev server in the background, show the git diff, remember that I prefer tabs, and delegate a review to a sub-agent; write a report." },
 ];
 
-/** The first turn's messages (system contract with environment, then the task) for one tier. */
-export function firstTurn(scenario: PromptScenario, tier: PromptTier, catalog: ToolDescriptor[]) {
+/** The first turn's messages (system contract with environment, then the task) for one tier; `fewShot`: the few_shot strategy. */
+export function firstTurn(scenario: PromptScenario, tier: PromptTier, catalog: ToolDescriptor[], fewShot = false) {
   const tools = selectTools(scenario.task, catalog, scenario.mode, tier);
   const now = new Date("2026-12-01T09:00:00Z");
-  const system = systemPrompt({ mode: scenario.mode, tools, workspace: "/home/me/project", now, tier });
+  const system = systemPrompt({ mode: scenario.mode, tools, workspace: "/home/me/project", now, tier, ...(fewShot ? { fewShot } : {}) });
   const built = buildContext({ system, memories: [], messages: [{ role: "user", content: scenario.task }], budgetChars: 1_000_000, environment: { workspace: "/home/me/project", mode: scenario.mode, now } });
   return { tools, system, messages: built.messages };
 }

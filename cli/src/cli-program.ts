@@ -80,6 +80,7 @@ export function createProgram(exit: ExitCodeSink): Command {
     .option("--config <file>", "the approval policy as JSON (default: $AIDE_HOME/run.json)")
     .option("--resume <session>", "a new run of that session")
     .option("--continue", "a new run of the session of this workspace updated last")
+    .option("--setting <key=value>", "an experiment setting for this run, as an eval arm's (repeatable; bench/results/strategies.md)", collect)
     .action(async (task: string[], values: RunFlags) => report(await (await import("./commands/run.js")).run(task, values)));
 
   sub("sessions", "list sessions, newest first")
@@ -131,6 +132,10 @@ export function createProgram(exit: ExitCodeSink): Command {
   conventions(models.command("pull").description("download a configured model URI into $AIDE_HOME/models"))
     .argument("<id>", "the model id")
     .action(async (id: string) => report(await (await import("./commands/models.js")).pull(id)));
+  conventions(models.command("edit-format").description("the edit format a run with this model uses when its start sets none (from eval results)"))
+    .argument("<id>", "the model id (an entry of models.json)")
+    .argument("<format>", "routed-v1, search-replace, unified-diff, whole-file, or default (remove the choice)")
+    .action(async (id: string, format: string) => report((await import("./commands/models-edit-format.js")).setEditFormat(id, format)));
   for (const nested of models.commands) nested.helpOption("-h, --help", "show this help");
 
   const mcp = sub("mcp", "the person's MCP servers ($AIDE_HOME/mcp.json) and trust for a workspace's .mcp.json");
@@ -174,7 +179,7 @@ export function createProgram(exit: ExitCodeSink): Command {
   conventions(evaluation.command("run").description("each task in a fresh copy, headless through the real stack; the hidden check decides"))
     .requiredOption("--model <ids>", "model ids, comma-separated")
     .option("--tasks <glob>", "task ids or globs (repeatable; default: all)", collect)
-    .option("--arm <name=settings>", "an A/B arm, e.g. lean=prompt_tier=compact,grammar=off (repeatable; settings: prompt_tier, grammar, context_policy, edit_format, scheduler)", collect)
+    .option("--arm <name=settings>", "an A/B arm, e.g. lean=prompt_tier=compact,grammar=off (repeatable; settings: prompt_tier, grammar, context_policy, edit_format, scheduler, auto_test, test_command, auto_lint, prefix_failing_output, code_map, few_shot, loop_breaker)", collect)
     .option("--repeat <k>", "attempts per task, model and arm", "1")
     .option("--parallel <n>", "attempts at once", "2")
     .option("--budget <seconds>", "wall-clock budget of one attempt", "600")

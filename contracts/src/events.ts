@@ -74,6 +74,8 @@ export const ContextBuiltEvent = event(
     window_tokens: z.number().int().positive().optional(),
     /** The code map's size (the tools' estimate) when the first turn's stable prefix carries one (AIDE_CODE_MAP_IN_PREFIX=1). */
     code_map_tokens: z.number().int().nonnegative().optional(),
+    /** The characters of the test output block when the prefix carries one (prefix_failing_output). */
+    failing_output_chars: z.number().int().nonnegative().optional(),
   }),
 );
 export const ModelRequestedEvent = event("model.requested", z.object({ request_id: z.string(), model: z.string(), iteration: z.number().int() }));

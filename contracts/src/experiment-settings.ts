@@ -41,12 +41,35 @@ export const ExperimentSettingsSchema = z
     context_policy: ContextPolicyIdSchema.optional(),
     edit_format: EditFormatSchema.optional(),
     scheduler: SchedulerIdSchema.optional(),
+    // The strategies of issue 28 (bench/results/strategies.md): each off unless set, until an eval
+    // shows a significant win on a model.
+    /** After an applied edit, aide runs the project's test command (through the approval gate) and shows the result. */
+    auto_test: z.boolean().optional(),
+    /** The test command auto_test and prefix_failing_output run; absent: the one detected from the workspace's files. */
+    test_command: z.string().trim().min(1).max(500).optional(),
+    /** After an applied edit, the new diagnostics the tools service found are restated to the model on their own. */
+    auto_lint: z.boolean().optional(),
+    /** The test command's output, run once before turn 1 (sandboxed, gated), in the first turn's stable prefix. */
+    prefix_failing_output: z.boolean().optional(),
+    /** The workspace's code map in the first turn's stable prefix; absent: AIDE_CODE_MAP_IN_PREFIX. */
+    code_map: z.boolean().optional(),
+    /** One example of a good call per offered tool in the compact tier's prefix (the full tier always has them). */
+    few_shot: z.boolean().optional(),
+    /** The same failing call twice gets a different instruction; a third time ends the run. */
+    loop_breaker: z.boolean().optional(),
   })
   .strict();
 export type ExperimentSettings = z.infer<typeof ExperimentSettingsSchema>;
 
 /** The setting names an arm may set (for messages that list them). */
-export const experimentSettingNames = ["prompt_tier", "grammar", "context_policy", "edit_format", "scheduler"] as const;
+export const experimentSettingNames = [
+  "prompt_tier", "grammar", "context_policy", "edit_format", "scheduler",
+  "auto_test", "test_command", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker",
+] as const;
+
+/** The on/off strategies, as `run.created` records them (false when the start did not set one). */
+export const strategySettingNames = ["auto_test", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker"] as const;
+export type StrategySetting = (typeof strategySettingNames)[number];
 
 /**
  * What `run.created` records of the run's experiment: the identifiers in force (defaults filled
@@ -62,19 +85,44 @@ export const RunExperimentSchema = z.object({
   arm: z.string().optional(),
   prompt_tier: PromptTierSchema.optional(),
   grammar: z.boolean().optional(),
+  /** Each strategy in force (the start's setting or its default); absent in events of older runs. */
+  auto_test: z.boolean().optional(),
+  test_command: z.string().optional(),
+  auto_lint: z.boolean().optional(),
+  prefix_failing_output: z.boolean().optional(),
+  code_map: z.boolean().optional(),
+  few_shot: z.boolean().optional(),
+  loop_breaker: z.boolean().optional(),
+  /** Where the edit format came from: the start's setting, the model's registry entry, or the default. */
+  edit_format_source: z.enum(["setting", "model", "default"]).optional(),
 });
 export type RunExperiment = z.infer<typeof RunExperimentSchema>;
 
 /** The edit format when a start sets none (the router's choice). */
 export const defaultEditFormat: EditFormat = "routed-v1";
 
+/** What the orchestrator decides when a start sets nothing: identifiers, and the strategies it turns on by configuration. */
+export interface ExperimentDefaults {
+  strategy: string;
+  scheduler: string;
+  context_policy: string;
+  /** The model's own edit format (its registry entry's `editFormat`), used when the start sets none. */
+  edit_format?: EditFormat;
+  strategies?: Partial<Record<StrategySetting, boolean>>;
+}
+
 /** The experiment a run with these settings runs under, as `run.created` records it. */
-export function runExperimentOf(settings: ExperimentSettings | undefined, defaults: { strategy: string; scheduler: string; context_policy: string }): RunExperiment {
+export function runExperimentOf(settings: ExperimentSettings | undefined, defaults: ExperimentDefaults): RunExperiment {
+  const strategies = Object.fromEntries(strategySettingNames.map((name) => [name, settings?.[name] ?? defaults.strategies?.[name] ?? false]));
+  const editFormatSource = settings?.edit_format !== undefined ? "setting" : defaults.edit_format !== undefined ? "model" : "default";
   return {
     strategy: defaults.strategy,
     scheduler: settings?.scheduler ?? defaults.scheduler,
     context_policy: settings?.context_policy ?? defaults.context_policy,
-    edit_format: settings?.edit_format ?? defaultEditFormat,
+    edit_format: settings?.edit_format ?? defaults.edit_format ?? defaultEditFormat,
+    edit_format_source: editFormatSource,
+    ...strategies,
+    ...(settings?.test_command !== undefined ? { test_command: settings.test_command } : {}),
     ...(settings?.arm !== undefined ? { arm: settings.arm } : {}),
     ...(settings?.prompt_tier !== undefined ? { prompt_tier: settings.prompt_tier } : {}),
     ...(settings?.grammar !== undefined ? { grammar: settings.grammar } : {}),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { IdSchema, replySchema } from "./reply.js";
 import { ModelProfileSchema } from "./model-profile.js";
+import { EditFormatSchema } from "./experiment-settings.js";
 
 export const ChatRoleSchema = z.enum(["system", "user", "assistant", "tool"]);
 export const NativeToolCallSchema = z.object({
@@ -101,6 +102,8 @@ export const ModelInfoSchema = z.object({
   source: z.enum(["configured", "discovered", "built-in"]).optional(),
   /** The capability probe's cached profile, when one was taken. */
   profile: ModelProfileSchema.optional(),
+  /** The edit format chosen for this model (its registry entry's `editFormat`, e.g. from eval results); a run uses it when its start sets none. */
+  edit_format: EditFormatSchema.optional(),
 });
 export type ModelInfo = z.infer<typeof ModelInfoSchema>;
 export const ModelListResultSchema = z.object({

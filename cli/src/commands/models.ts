@@ -58,7 +58,9 @@ function list(registry: ModelRegistry, home: string, json: boolean): number {
   for (const spec of registry.models) {
     const mark = spec.id === registry.default ? "*" : " ";
     const origin = registry.origins?.[spec.id] ?? "configured";
-    process.stdout.write(`${mark} ${spec.id.padEnd(24)} ${spec.provider.padEnd(8)} ${origin.padEnd(10)} ctx ${String(spec.contextBudget).padEnd(6)} ${where(spec, home)}\n`);
+    // The edit format a run uses when its start sets none (`aide models edit-format`); "routed" is the router's choice.
+    const edits = spec.editFormat ?? "routed";
+    process.stdout.write(`${mark} ${spec.id.padEnd(24)} ${spec.provider.padEnd(8)} ${origin.padEnd(10)} ctx ${String(spec.contextBudget).padEnd(6)} edits ${edits.padEnd(14)} ${where(spec, home)}\n`);
   }
   for (const line of registry.report ?? []) process.stdout.write(`  discovery: ${line}\n`);
   if (registry.hint) process.stdout.write(`No model yet: ${registry.hint}\n`);

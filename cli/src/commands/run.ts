@@ -13,6 +13,8 @@ import { checkWorkspacePath } from "../client/check-workspace-path.js";
 import { onBrokenPipe } from "../client/pipe-guard.js";
 import { jsonForScreen, renderForScreen } from "@aide/contracts";
 import { aideHome } from "../supervisor/aide-home.js";
+import type { ExperimentSettings } from "@aide/contracts";
+import { ArmSyntaxError, parseSettings } from "../eval/parse-arm.js";
 
 const usage = 'usage: aide run "<task>" [options] | aide run --resume SESSION "<message>" | aide run --continue "<message>" (aide run --help)';
 
@@ -30,6 +32,8 @@ export interface RunFlags {
   config?: string;
   resume?: string;
   continue?: boolean;
+  /** `--setting KEY=VALUE`: experiment settings of this run (parse-arm.ts). */
+  setting?: string[];
 }
 
 /**
@@ -78,6 +82,14 @@ async function runTask(taskWords: string[], options: RunFlags, early: EarlySink)
     process.stderr.write(`aide: ${error.message}\n${usage}\n`);
     return 2;
   }
+  let experiment: ExperimentSettings | undefined;
+  try {
+    experiment = options.setting === undefined || options.setting.length === 0 ? undefined : parseSettings(options.setting);
+  } catch (error) {
+    if (!(error instanceof ArmSyntaxError)) throw error;
+    process.stderr.write(`aide run: ${error.message}\n${usage}\n`);
+    return 2;
+  }
   const json = options.json === true;
   const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY) && !json;
   const style = createStyle(Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && !json);
@@ -119,6 +131,7 @@ async function runTask(taskWords: string[], options: RunFlags, early: EarlySink)
       ...(options.model ? { model: options.model } : {}),
       ...(policy.autoApprove ? { auto_approve: policy.autoApprove } : {}),
       ...(policy.approvalTimeoutSeconds !== undefined ? { approval_timeout_seconds: policy.approvalTimeoutSeconds } : {}),
+      ...(experiment !== undefined ? { experiment } : {}),
     });
     early("session");
     const header = `session ${start.session} · run ${start.run} · ${continuation?.workspace ?? workspace}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ArmSyntaxError, parseArm, parseArms } from "./parse-arm.js";
+import { ArmSyntaxError, parseArm, parseArms, parseSettings } from "./parse-arm.js";
 
 describe("--arm NAME=SETTINGS", () => {
   it("reads a name and its settings, grammar as on/off", () => {
@@ -11,6 +11,15 @@ describe("--arm NAME=SETTINGS", () => {
     expect(parseArm("patch=edit_format=unified-diff,context_policy=stable-prefix-drop-v1").settings).toMatchObject({ edit_format: "unified-diff", context_policy: "stable-prefix-drop-v1" });
   });
 
+  it("reads the strategies as on/off and the test command as free text up to the next comma", () => {
+    expect(parseArm("helped=auto_test=on,test_command=python3 -m pytest -q,auto_lint=on,prefix_failing_output=on,code_map=off,few_shot=on,loop_breaker=on").settings).toEqual({
+      arm: "helped", auto_test: true, test_command: "python3 -m pytest -q", auto_lint: true, prefix_failing_output: true, code_map: false, few_shot: true, loop_breaker: true,
+    });
+    expect(parseArm("eq=test_command=make test VERBOSE=1").settings.test_command).toBe("make test VERBOSE=1");
+    expect(() => parseArm("x=test_command=")).toThrow(/test_command needs a value/);
+    expect(() => parseArm("x=few_shot=yes")).toThrow(/few_shot is one of on, off, not "yes"/);
+  });
+
   it("refuses unknown settings and values, naming what is accepted", () => {
     expect(() => parseArm("x=temperature=0.2")).toThrow(/unknown setting "temperature"; the settings are prompt_tier, grammar/);
     expect(() => parseArm("x=scheduler=fastest")).toThrow(/scheduler is one of safe-parallel-v1, serial-v1, not "fastest"/);
@@ -19,5 +28,13 @@ describe("--arm NAME=SETTINGS", () => {
     expect(() => parseArm("x=prompt_tier=full,prompt_tier=compact")).toThrow(/set twice/);
     expect(() => parseArm("=prompt_tier=full")).toThrow(/name comes first/);
     expect(() => parseArms(["a=grammar=on", "a=grammar=off"])).toThrow(/--arm a is given twice/);
+  });
+
+  it("reads aide run's --setting flags with the same rules, one setting per flag", () => {
+    expect(parseSettings(["few_shot=on", "test_command=make test ARGS=a,b", "edit_format=whole-file"])).toEqual({ few_shot: true, test_command: "make test ARGS=a,b", edit_format: "whole-file" });
+    expect(parseSettings([])).toEqual({});
+    expect(() => parseSettings(["few_shot=on", "few_shot=off"])).toThrow(/few_shot is set twice/);
+    expect(() => parseSettings(["arm=x"])).toThrow(/unknown setting "arm"/);
+    expect(() => parseSettings(["loop_breaker=maybe"])).toThrow(/--setting loop_breaker=maybe: loop_breaker is one of on, off/);
   });
 });

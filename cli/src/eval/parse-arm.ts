@@ -1,10 +1,11 @@
 /**
  * `--arm NAME=SETTINGS` of `aide eval run`: a named set of experiment settings, e.g.
- * `--arm lean=prompt_tier=compact,grammar=off` or `--arm serial=scheduler=serial-v1`. The settings
+ * `--arm lean=prompt_tier=compact,grammar=off`, `--arm serial=scheduler=serial-v1` or
+ * `--arm tested=auto_test=on,test_command=npm test` (the strategies take on/off). The settings
  * are checked with the start command's own schema (`ExperimentSettingsSchema`), so an arm the
  * orchestrator would refuse is refused here first, naming the setting and what it accepts.
  */
-import { ArmNameSchema, ContextPolicyIdSchema, EditFormatSchema, ExperimentSettingsSchema, PromptTierSchema, SchedulerIdSchema, experimentSettingNames, type ExperimentSettings } from "@aide/contracts";
+import { ArmNameSchema, ContextPolicyIdSchema, EditFormatSchema, ExperimentSettingsSchema, PromptTierSchema, SchedulerIdSchema, experimentSettingNames, strategySettingNames, type ExperimentSettings } from "@aide/contracts";
 
 export interface EvalArm {
   name: string;
@@ -13,15 +14,49 @@ export interface EvalArm {
 
 export class ArmSyntaxError extends Error {}
 
-const accepted: Record<(typeof experimentSettingNames)[number], readonly string[]> = {
+const onOff = ["on", "off"] as const;
+/** The values each setting accepts; `undefined`: free text (the test command), checked by the schema. */
+const accepted: Record<(typeof experimentSettingNames)[number], readonly string[] | undefined> = {
   prompt_tier: PromptTierSchema.options,
-  grammar: ["on", "off"],
+  grammar: onOff,
   context_policy: ContextPolicyIdSchema.options,
   edit_format: EditFormatSchema.options,
   scheduler: SchedulerIdSchema.options,
+  auto_test: onOff,
+  test_command: undefined,
+  auto_lint: onOff,
+  prefix_failing_output: onOff,
+  code_map: onOff,
+  few_shot: onOff,
+  loop_breaker: onOff,
 };
 
+const booleanSettings: ReadonlySet<string> = new Set(["grammar", ...strategySettingNames]);
+
 const isSetting = (key: string): key is (typeof experimentSettingNames)[number] => (experimentSettingNames as readonly string[]).includes(key);
+
+/** One `key=value` into `settings`; `label` names the flag in messages (`--arm lean`, `--setting`). */
+function addSetting(settings: Record<string, unknown>, pair: string, label: string): void {
+  const [key, value, ...rest] = pair.split("=");
+  if (!isSetting(key)) throw new ArmSyntaxError(`${label}: unknown setting ${JSON.stringify(key)}; the settings are ${experimentSettingNames.join(", ")}`);
+  if (key in settings) throw new ArmSyntaxError(`${label}: ${key} is set twice`);
+  const values = accepted[key];
+  if (values === undefined) {
+    // Free text: everything after the first '=' (in an arm, up to the next ',': a command without commas).
+    const text = pair.slice(key.length + 1).trim();
+    if (value === undefined || text === "") throw new ArmSyntaxError(`${label}: ${key} needs a value, as in ${key}=npm test`);
+    settings[key] = text;
+    return;
+  }
+  if (value === undefined || rest.length > 0 || !values.includes(value)) throw new ArmSyntaxError(`${label}: ${key} is one of ${values.join(", ")}, not ${JSON.stringify(value ?? "")}`);
+  settings[key] = booleanSettings.has(key) ? value === "on" : value;
+}
+
+function checked(settings: Record<string, unknown>, label: string): ExperimentSettings {
+  const parsed = ExperimentSettingsSchema.safeParse(settings);
+  if (!parsed.success) throw new ArmSyntaxError(`${label}: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`);
+  return parsed.data;
+}
 
 export function parseArm(text: string): EvalArm {
   const equals = text.indexOf("=");
@@ -29,16 +64,18 @@ export function parseArm(text: string): EvalArm {
   if (!ArmNameSchema.safeParse(name).success) throw new ArmSyntaxError(`--arm ${JSON.stringify(text)}: the arm's name comes first (letters, digits, '.', '_', '-'), as in --arm lean=prompt_tier=compact`);
   const settings: Record<string, unknown> = { arm: name };
   const body = equals === -1 ? "" : text.slice(equals + 1);
-  for (const pair of body.split(",").map((part) => part.trim()).filter(Boolean)) {
-    const [key, value, ...rest] = pair.split("=");
-    if (!isSetting(key)) throw new ArmSyntaxError(`--arm ${name}: unknown setting ${JSON.stringify(key)}; the settings are ${experimentSettingNames.join(", ")}`);
-    if (value === undefined || rest.length > 0 || !accepted[key].includes(value)) throw new ArmSyntaxError(`--arm ${name}: ${key} is one of ${accepted[key].join(", ")}, not ${JSON.stringify(value ?? "")}`);
-    if (key in settings) throw new ArmSyntaxError(`--arm ${name}: ${key} is set twice`);
-    settings[key] = key === "grammar" ? value === "on" : value;
-  }
-  const parsed = ExperimentSettingsSchema.safeParse(settings);
-  if (!parsed.success) throw new ArmSyntaxError(`--arm ${name}: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`);
-  return { name, settings: parsed.data };
+  for (const pair of body.split(",").map((part) => part.trim()).filter(Boolean)) addSetting(settings, pair, `--arm ${name}`);
+  return { name, settings: checked(settings, `--arm ${name}`) };
+}
+
+/**
+ * `aide run --setting KEY=VALUE` (repeatable): the same settings as an arm's, one per flag, so a
+ * value may hold commas (`--setting "test_command=make test ARGS=a,b"`).
+ */
+export function parseSettings(pairs: readonly string[]): ExperimentSettings {
+  const settings: Record<string, unknown> = {};
+  for (const pair of pairs) addSetting(settings, pair.trim(), `--setting ${pair}`);
+  return checked(settings, "--setting");
 }
 
 /** Several `--arm` flags: names must differ. */

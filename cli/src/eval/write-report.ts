@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AttemptRecord } from "./attempt-record.js";
+import { chooseEditFormats, editFormatMarkdown } from "./edit-format-choice.js";
 import { buildReport, type EvalReport } from "./eval-report.js";
 import { renderPassVsTimeSvg } from "./pass-vs-time-chart.js";
 import { reportHtml } from "./report-html.js";
@@ -16,11 +17,13 @@ export const reportFiles = { markdown: "report.md", html: "report.html", json: "
 export async function writeReport(dir: string, records: readonly AttemptRecord[]): Promise<{ report: EvalReport; markdown: string; files: string[] }> {
   const report = buildReport(records);
   const svg = await renderPassVsTimeSvg(report);
-  const markdown = reportMarkdown(report, reportFiles.chart);
+  // The edit format per model the results support (and the command that applies it), when the arms tried formats.
+  const editFormats = chooseEditFormats(records).filter((choice) => choice.best !== null && choice.best.edit_format !== "routed-v1");
+  const markdown = `${reportMarkdown(report, reportFiles.chart).trimEnd()}\n${editFormatMarkdown(editFormats).join("\n")}\n`;
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, reportFiles.chart), svg);
   writeFileSync(join(dir, reportFiles.markdown), markdown);
   writeFileSync(join(dir, reportFiles.html), reportHtml(markdown, svg));
-  writeFileSync(join(dir, reportFiles.json), `${JSON.stringify({ ...report, chart: reportFiles.chart }, null, 2)}\n`);
+  writeFileSync(join(dir, reportFiles.json), `${JSON.stringify({ ...report, chart: reportFiles.chart, ...(editFormats.length > 0 ? { edit_formats: editFormats } : {}) }, null, 2)}\n`);
   return { report, markdown, files: Object.values(reportFiles).map((name) => join(dir, name)) };
 }

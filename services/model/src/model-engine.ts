@@ -205,6 +205,7 @@ export class ModelEngine {
       context_budget: spec.contextBudget,
       max_output_tokens: spec.maxOutputTokens,
       max_iterations: spec.maxIterations,
+      ...(spec.editFormat !== undefined ? { edit_format: spec.editFormat } : {}),
       available: status.available,
       loaded: status.loaded,
       ...(status.detail !== undefined ? { detail: status.detail } : {}),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EditFormatSchema } from "@aide/contracts";
 
 /**
  * The ModelSpec registry: the server-side source of truth for every model the agent may use
@@ -30,6 +31,11 @@ const CommonSpecShape = {
   contextBudget: z.number().int().positive().max(2_000_000).default(4096),
   /** Provider-native tool calls (otherwise the orchestrator uses the XML text protocol). */
   nativeTools: z.boolean().default(false),
+  /**
+   * The edit format a run with this model uses when its start sets none (issue 28: chosen from
+   * eval results, `aide models edit-format ID FORMAT`); absent: the router's choice.
+   */
+  editFormat: EditFormatSchema.optional(),
 };
 
 export const LlamaSpecSchema = z

@@ -10,3 +10,7 @@ export { orchestratorTools, mergeCatalog } from "./orchestrator-tools/orchestrat
 export { decideGate, commandMatchesPrefix } from "./approvals/approval-policy.js";
 export { systemPrompt, compactSystemPrompt, buildContext, environmentDetails, codeMapBudgetTokens, wrapToolResult, modelFit } from "./context/index.js";
 export { selectTools } from "./routing/index.js";
+export { detectTestCommand, type DetectedTestCommand, type RootFacts } from "./strategies/detect-test-command.js";
+export { failingOutputBlock, failingOutputBudgetChars } from "./strategies/failing-output.js";
+export { fewShotExamples } from "./context/compact-prompt.js";
+export { LoopBreaker } from "./guards/loop-breaker.js";

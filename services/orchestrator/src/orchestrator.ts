@@ -1,4 +1,4 @@
-import { aideError, experiment, runExperimentOf, type StartRequest, type ToolDescriptor } from "@aide/contracts";
+import { aideError, experiment, runExperimentOf, type EditFormat, type StartRequest, type ToolDescriptor } from "@aide/contracts";
 import { settlePendingAtRunEnd } from "./approvals/settled-approvals.js";
 import { checkWorkspace } from "./config/workspace-check.js";
 import { mergeCatalog } from "./orchestrator-tools/orchestrator-tool-descriptors.js";
@@ -102,6 +102,7 @@ export class Orchestrator {
       this.sessions.set(id, runtime);
     }
     this.prepareRun(runtime, request);
+    runtime.record.model_edit_format = request.experiment?.edit_format === undefined ? await this.modelEditFormat(runtime.record.model) : undefined;
     runtime.record.transcript.push({ role: "user", content: request.task });
     await runtime.emit("run.created", {
       task: request.task,
@@ -109,7 +110,11 @@ export class Orchestrator {
       workspace,
       model: runtime.record.model || "(model service default)",
       unsandboxed_services: this.seams.config.unsandboxed,
-      experiment: runExperimentOf(runtime.record.experiment, experiment),
+      experiment: runExperimentOf(runtime.record.experiment, {
+        ...experiment,
+        ...(runtime.record.model_edit_format !== undefined ? { edit_format: runtime.record.model_edit_format } : {}),
+        strategies: { code_map: this.seams.config.codeMapInPrefix === true },
+      }),
     });
     await runtime.persist();
     this.launch(runtime, catalog);
@@ -130,6 +135,12 @@ export class Orchestrator {
       if (!isActive(record.state)) continue;
       throw aideError("WORKSPACE_BUSY", { workspace, session: record.id }, { session: record.id });
     }
+  }
+
+  /** The edit format the run's model's registry entry chose (from eval results); undefined when none or the service is silent. */
+  private async modelEditFormat(model: string): Promise<EditFormat | undefined> {
+    const info = await this.seams.model.modelInfo?.(model || undefined);
+    return info?.editFormat;
   }
 
   private prepareRun(runtime: SessionRuntime, request: StartRequest): void {

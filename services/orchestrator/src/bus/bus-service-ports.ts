@@ -130,7 +130,7 @@ export function busModelPort(connection: NatsConnection, timeouts: BusPortTimeou
       try {
         const result = await busRequest(connection, subjects.model.list, {}, ModelListReplySchema, { timeoutMs: 5_000, service: "model" });
         const info = result.models.find((entry) => entry.id === (model ?? result.default));
-        return info ? { contextTokens: info.context_budget, provider: info.provider } : undefined;
+        return info ? { contextTokens: info.context_budget, provider: info.provider, ...(info.edit_format !== undefined ? { editFormat: info.edit_format } : {}) } : undefined;
       } catch {
         return undefined;
       }

@@ -1,4 +1,5 @@
 import type {
+  EditFormat,
   ModelProfile,
   Checkpoint,
   CheckpointCommitRequest,
@@ -34,7 +35,7 @@ export interface ModelPort {
    */
   profile?(model: string | undefined): Promise<ModelProfile | undefined>;
   /** The model's listed window and provider (or the default model's); undefined when unknown. Must not throw. */
-  modelInfo?(model: string | undefined): Promise<{ contextTokens: number; provider: string } | undefined>;
+  modelInfo?(model: string | undefined): Promise<{ contextTokens: number; provider: string; editFormat?: EditFormat } | undefined>;
   /**
    * The ids the model service offers (configured and discovered) and its default; undefined when
    * it does not answer (a start then goes ahead and the run reports the model's error). Must not throw.

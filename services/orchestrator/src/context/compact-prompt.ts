@@ -1,5 +1,5 @@
 import type { ToolDescriptor } from "@aide/contracts";
-import { schemaParameters } from "./tool-examples.js";
+import { exampleCall, schemaParameters } from "./tool-examples.js";
 import type { SystemPromptInput } from "./system-prompt-input.js";
 
 /**
@@ -43,5 +43,17 @@ export function compactSystemPrompt(input: SystemPromptInput): string {
   const tools = input.tools.map(compactToolLine).join("\n");
   const edits = input.mode === "act" && input.tools.some((tool) => tool.name === "replace_in_file") ? `\n${EDIT_FORMAT}` : "";
   // The workspace and date follow in the environment block (build-context.ts), after this prefix.
-  return [RULES, input.mode === "plan" ? PLAN : ACT, `Tools:\n${tools}${edits}`].join("\n");
+  const parts = [RULES, input.mode === "plan" ? PLAN : ACT, `Tools:\n${tools}${edits}`];
+  if (input.fewShot === true) parts.push(fewShotExamples(input.tools));
+  return parts.join("\n");
+}
+
+/**
+ * The few_shot strategy: one well-formed call per offered tool, in the system contract (the stable
+ * prefix, built once per run and mode, so the KV cache still covers it). The examples' values are
+ * realistic but invented; the heading says so, so a model does not take them for the workspace's files.
+ */
+export function fewShotExamples(tools: ToolDescriptor[]): string {
+  const calls = tools.map((tool) => exampleCall(tool)).join("\n");
+  return `Examples of good calls, one per tool (invented paths and values, not this workspace's):\n${calls}`;
 }

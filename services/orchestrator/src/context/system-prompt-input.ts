@@ -10,4 +10,6 @@ export type SystemPromptInput = {
   now: Date;
   /** "compact" for model windows up to 8k tokens (compact-prompt.ts); default "full". */
   tier?: PromptTier;
+  /** The few_shot strategy: the compact tier adds one good example call per offered tool (the full tier always has them). */
+  fewShot?: boolean;
 };

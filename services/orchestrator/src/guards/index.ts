@@ -10,3 +10,5 @@ export { StallDetector } from "./stall-detector.js";
 export type { StallVerdict, TurnProgress } from "./stall-detector.js";
 export { MistakeCounter, NO_TOOL_CALL_NUDGE } from "./mistake-counter.js";
 export type { MistakeVerdict, NoToolCallVerdict } from "./mistake-counter.js";
+export { LoopBreaker } from "./loop-breaker.js";
+export type { LoopVerdict } from "./loop-breaker.js";

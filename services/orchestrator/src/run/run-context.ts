@@ -76,6 +76,12 @@ export interface RunContext {
   contextChars?: number;
   /** The model's window, prompt tier and grammar for this run (from its probe profile), resolved once. */
   modelFit?: ModelFit;
+  /** The auto_test / prefix_failing_output strategies' test command, resolved once; null: none found. */
+  testCommand?: { command: string; because: string } | null;
+  /** The prefix_failing_output strategy's block (the test command's output before turn 1), run once; empty: none. */
+  failingOutput?: string;
+  /** The loop_breaker strategy: the previous reply's parse errors, when it had no usable call. */
+  lastParseErrors?: string[];
   /** Set once attempt_completion was accepted or the run must end. */
   outcome?: RunOutcome;
 }

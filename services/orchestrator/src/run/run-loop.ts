@@ -7,6 +7,9 @@ import { normalizeCallsStep } from "../turn/normalize-calls.js";
 import { refuseUnofferedCalls } from "../turn/refuse-unoffered-calls.js";
 import { parseCallsStep } from "../turn/parse-tool-calls.js";
 import { emitResponded, requestModelStep } from "../turn/request-model.js";
+import { autoLintNotices, autoTestStep } from "../strategies/auto-test.js";
+import { breakLoopsStep } from "../strategies/break-loops.js";
+import { repeatedParseErrorInstruction } from "../strategies/repeated-parse-error.js";
 import type { RunContext, RunOutcome } from "./run-context.js";
 
 /**
@@ -48,6 +51,8 @@ function budgetExceeded(context: RunContext): RunOutcome | undefined {
 async function turn(context: RunContext): Promise<void> {
   context.state.iterations += 1;
   const built = await buildContextStep(context);
+  // A strategy's run before the first turn may end the run (the person aborted at its approval).
+  if (context.outcome) return;
   const modelTurn = await requestModelWithinWindow(context, built);
   const { reply } = modelTurn;
   const assistant: ChatMessage = { role: "assistant", content: reply.text };
@@ -57,6 +62,7 @@ async function turn(context: RunContext): Promise<void> {
   const parsed = parseCallsStep(reply, runCatalog(context), context.seams.generateId);
   await emitResponded(context, modelTurn, parsed.prose, parsed.calls.length);
   if (parsed.calls.length === 0) return noCalls(context, parsed.errors);
+  context.lastParseErrors = undefined;
   const normalized = await normalizeCallsStep(context, parsed.calls);
   await refuseUnofferedCalls(context, normalized.calls, modelTurn.tools);
   // Not persisted here: a read-only batch is safe to redo, and every side effect persists first.
@@ -119,7 +125,12 @@ async function noCalls(context: RunContext, errors: string[]): Promise<void> {
       return;
     }
     content = `Your tool call could not be used:\n${errors.map((error) => `- ${error}`).join("\n")}\nFix the call and send it again.`;
+    if (context.session.record.experiment?.loop_breaker === true) {
+      content = repeatedParseErrorInstruction(errors, context.lastParseErrors, runCatalog(context)) ?? content;
+      context.lastParseErrors = errors;
+    }
   } else {
+    context.lastParseErrors = undefined;
     const verdict = mistakes.noToolCall();
     if (verdict.action === "fail") {
       context.outcome = { kind: "failed", code: "MISTAKE_LIMIT", message: verdict.message };
@@ -136,8 +147,12 @@ async function noCalls(context: RunContext, errors: string[]): Promise<void> {
 /** Runs the current batch, then appends its results (wrapped as untrusted data) to the transcript. */
 async function finishBatch(context: RunContext, notices: string[]): Promise<void> {
   await executeToolCalls(context);
+  // The strategies (experiment settings, off unless set): the breaker reads the model's own calls
+  // first, then aide may add its test run, then the edits' new problems are restated.
+  breakLoopsStep(context);
+  const strategyNotices = [...(await autoTestStep(context)), ...autoLintNotices(context)];
   const batch = context.state.batch;
-  appendResults(context, batch, notices);
+  appendResults(context, batch, [...notices, ...strategyNotices]);
   context.state.batch = [];
   if (!context.outcome) {
     countMistakes(context, batch);

@@ -1,5 +1,5 @@
 import { CompletionBudget, EvidenceLedger, deriveEvidenceRequirements } from "../evidence/index.js";
-import { MistakeCounter, RetryGuards, StallDetector } from "../guards/index.js";
+import { LoopBreaker, MistakeCounter, RetryGuards, StallDetector } from "../guards/index.js";
 import type { ToolLogEntry } from "../session/session-record.js";
 
 /**
@@ -13,6 +13,8 @@ export interface RunPolicies {
   stall: StallDetector;
   mistakes: MistakeCounter;
   completion: CompletionBudget;
+  /** The loop_breaker strategy's count of identical failures (consulted only when the run sets it). */
+  loopBreaker: LoopBreaker;
 }
 
 export function createRunPolicies(task: string, toolLog: ToolLogEntry[] = [], completionRejections = 0): RunPolicies {
@@ -23,6 +25,7 @@ export function createRunPolicies(task: string, toolLog: ToolLogEntry[] = [], co
     stall: new StallDetector(),
     mistakes: new MistakeCounter(),
     completion: new CompletionBudget(),
+    loopBreaker: new LoopBreaker(),
   };
   for (const entry of toolLog) replayEntry(policies, entry);
   for (let index = 0; index < completionRejections; index += 1) policies.completion.reject();
@@ -31,6 +34,8 @@ export function createRunPolicies(task: string, toolLog: ToolLogEntry[] = [], co
 
 function replayEntry(policies: RunPolicies, entry: ToolLogEntry): void {
   policies.ledger.record(entry);
+  const code = entry.metadata["error_code"];
+  policies.loopBreaker.observe({ name: entry.tool, arguments: entry.args }, { is_error: entry.is_error, output: entry.output, changed_paths: entry.changed_paths, ...(typeof code === "string" ? { error_code: code } : {}) });
   if (["refused", "denied", "interrupted"].some((key) => entry.metadata[key] !== undefined)) return;
   const call = { name: entry.tool, arguments: stringArgs(entry.args) };
   policies.guards.record(call, { is_error: entry.is_error, changed_paths: entry.changed_paths, output: entry.output });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AutoApproveSchema, ChatMessageSchema, ExperimentSettingsSchema, ModeSchema, PausedSchema, RunStateSchema, ToolPreviewSchema } from "@aide/contracts";
+import { AutoApproveSchema, ChatMessageSchema, EditFormatSchema, ExperimentSettingsSchema, ModeSchema, PausedSchema, RunStateSchema, ToolPreviewSchema } from "@aide/contracts";
 
 export const PlanItemSchema = z.object({ step: z.string(), status: z.enum(["pending", "in_progress", "completed"]) });
 export type PlanItem = z.infer<typeof PlanItemSchema>;
@@ -120,6 +120,8 @@ export const SessionRecordSchema = z.object({
   approval_timeout_ms: z.number().int().positive().optional(),
   /** The current run's experiment settings (its start's `experiment`, an eval arm). */
   experiment: ExperimentSettingsSchema.optional(),
+  /** The edit format of the run's model (its registry entry), resolved at the start; the start's own setting wins. */
+  model_edit_format: EditFormatSchema.optional(),
   system: z.string().optional(),
   transcript: z.array(ChatMessageSchema),
   plan: z.array(PlanItemSchema).default([]),

@@ -3,6 +3,7 @@ import { buildContext, codeMapBudgetTokens, compactionPrompt, memoryLimitsFor, m
 import type { Memory } from "../memory/memory-store.js";
 import { applyEditFormat, selectTools } from "../routing/index.js";
 import type { RunContext } from "../run/run-context.js";
+import { loadFailingOutput } from "../strategies/failing-output.js";
 
 export interface BuiltContext {
   messages: ChatMessage[];
@@ -54,7 +55,8 @@ function ensureSystem(context: RunContext, tools: ToolDescriptor[], fit: ModelFi
   const holder = context.depth === 0 ? record : context.state;
   const existing = (holder as { system?: string }).system;
   if (existing !== undefined) return existing;
-  const system = systemPrompt({ mode: record.mode, tools, workspace: record.workspace, now: context.seams.now(), tier: fit.tier });
+  const fewShot = record.experiment?.few_shot === true;
+  const system = systemPrompt({ mode: record.mode, tools, workspace: record.workspace, now: context.seams.now(), tier: fit.tier, ...(fewShot ? { fewShot } : {}) });
   (holder as { system?: string }).system = system;
   return system;
 }
@@ -68,13 +70,15 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
   const record = context.session.record;
   drainInbox(context);
   const fit = (context.modelFit ??= await resolveModelFit(context));
-  const tools = applyEditFormat(selectTools(context.task, runCatalog(context), record.mode, fit.tier), runCatalog(context), record.mode, record.experiment?.edit_format);
+  const tools = applyEditFormat(selectTools(context.task, runCatalog(context), record.mode, fit.tier), runCatalog(context), record.mode, record.experiment?.edit_format ?? record.model_edit_format);
   const system = ensureSystem(context, tools, fit);
   // Memories and the time are fixed per run: the prompt prefix must not change between turns.
   const memoryLimits = memoryLimitsFor(fit.tier);
   if (context.memories === undefined) context.memories = await loadMemories(context, memoryLimits.count);
   // The code map too: asked for once, before the first turn, and then part of the fixed prefix.
   if (context.codeMap === undefined) context.codeMap = await loadCodeMap(context, fit);
+  // And the test command's output (prefix_failing_output), run once before the first turn.
+  if (context.failingOutput === undefined) context.failingOutput = await loadFailingOutput(context, context.contextChars ?? fit.budgetChars, fit.tier);
   const input = {
     system,
     memories: context.memories.map((memory) => ({ id: memory.id, text: memory.text, author: memory.author, created_at: memory.created_at, provenance: memory.provenance })),
@@ -82,6 +86,7 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
     budgetChars: (context.contextChars ??= fit.budgetChars),
     environment: { workspace: record.workspace, mode: record.mode, now: new Date(context.startedAtMs).toISOString() },
     codeMap: context.codeMap.text,
+    failingOutput: context.failingOutput,
   };
   let built = buildContext({ ...input, messages: context.state.transcript });
   let compacted = false;
@@ -96,6 +101,7 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
       messages: built.messages.length, dropped: built.dropped, chars: built.chars, compacted, tools: tools.map((tool) => tool.name),
       tier: fit.tier, ...(fit.windowTokens !== undefined ? { window_tokens: fit.windowTokens } : {}),
       ...(context.codeMap.text !== "" ? { code_map_tokens: context.codeMap.tokens } : {}),
+      ...(context.failingOutput !== "" ? { failing_output_chars: context.failingOutput.length } : {}),
     },
     context.depth,
     context.run,
@@ -122,12 +128,13 @@ async function loadMemories(context: RunContext, limit: number): Promise<Memory[
 
 /**
  * The workspace's code map for the first turn's prefix (the tools service's `code_map`, its budget
- * from the model's fit), when AIDE_CODE_MAP_IN_PREFIX=1 and this is the root run. Any failure
+ * from the model's fit), when the run's `code_map` setting (absent: AIDE_CODE_MAP_IN_PREFIX=1) asks for it and this is the root run. Any failure
  * leaves the prefix without a map (logged); the run goes on.
  */
 async function loadCodeMap(context: RunContext, fit: ModelFit): Promise<{ text: string; tokens: number }> {
   const none = { text: "", tokens: 0 };
-  if (context.seams.config.codeMapInPrefix !== true || context.depth > 0) return none;
+  const wanted = context.session.record.experiment?.code_map ?? context.seams.config.codeMapInPrefix;
+  if (wanted !== true || context.depth > 0) return none;
   const record = context.session.record;
   const budget = codeMapBudgetTokens(fit);
   try {

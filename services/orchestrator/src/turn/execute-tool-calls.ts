@@ -162,6 +162,18 @@ export async function executeToolCalls(context: RunContext): Promise<void> {
   }
 }
 
+/**
+ * One call aide itself adds to the batch (the auto_test and prefix_failing_output strategies),
+ * run through the same steps as a model's call: guards, preview, the approval gate, the checkpoint
+ * rule, tool.started/completed. `record`: whether it goes into the evidence ledger, the retry guards
+ * and the tool log like any call (a run before the model's first turn does not).
+ */
+export async function runAddedCall(context: RunContext, call: BatchCall, record: boolean): Promise<CallOutcome> {
+  const outcome = await runOne(context, call);
+  finish(context, call, outcome, record);
+  return outcome;
+}
+
 function finish(context: RunContext, call: BatchCall, outcome: CallOutcome, record: boolean): void {
   call.status = "done";
   call.outcome = outcome;

@@ -59,6 +59,8 @@ export async function startStack(
     orchestratorEnv?: Record<string, string>;
     toolsEnv?: Record<string, string>;
     models?: Record<string, ScriptedReply[]>;
+    /** Extra registry fields per model id (e.g. `editFormat`), merged into its models.json entry. */
+    modelFields?: Record<string, Record<string, unknown>>;
     /** Context window of the scripted models in tokens (the model service's default is 4096). */
     contextBudget?: number;
     /** When set: `$AIDE_HOME/mcp.json` servers, and the MCP service runs with them. */
@@ -74,7 +76,7 @@ export async function startStack(
     const transcript = join(dir, `transcript-${id}.json`);
     writeFileSync(transcript, JSON.stringify({ replies: list }));
     const budget = options.contextBudget === undefined ? {} : { contextBudget: options.contextBudget };
-    return { id, provider: "scripted", transcript, record: join(dir, id === "s1" ? "model-requests.jsonl" : `model-requests-${id}.jsonl`), ...budget };
+    return { id, provider: "scripted", transcript, record: join(dir, id === "s1" ? "model-requests.jsonl" : `model-requests-${id}.jsonl`), ...budget, ...options.modelFields?.[id] };
   });
   const modelsConfig = join(dir, "models.json");
   writeFileSync(modelsConfig, JSON.stringify({ default: "s1", models }));

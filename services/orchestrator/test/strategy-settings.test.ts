@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AgentEvent } from "@aide/contracts";
+import { call } from "./support/scripted-calls.js";
+import { stackSkipReason, startStack, type Stack } from "./support/stack.js";
+
+const skipReason = stackSkipReason();
+
+const toolNames = (request: { tools: Array<{ name: string }> }) => request.tools.map((tool) => tool.name);
+
+/**
+ * The strategies that change what the model is told, over the real services (one scripted model
+ * per scenario): loop_breaker, few_shot, auto_lint, the per-run code_map, and the edit format a
+ * model's registry entry chose. Each is off unless the start (or the registry) sets it.
+ */
+describe.skipIf(skipReason !== "")(`strategies over the real services${skipReason}`, () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    const missingRead = { text: call.read("no-such-file.js") };
+    const unclosed = { text: "<attempt_completion>\n<result>math.js defines add" };
+    stack = await startStack([], {
+      models: {
+        loop: [missingRead, missingRead, missingRead, { text: call.complete("never reached") }],
+        plain: [missingRead, missingRead, { text: call.complete("gave up: no-such-file.js does not exist") }],
+        shots: [{ text: call.read("math.js") }, { text: call.complete("math.js defines add.") }],
+        lint: [{ text: call.write("typed.ts", 'export const count: number = "three";') }, { text: call.complete("wrote typed.ts") }],
+        whole: [{ text: call.read("math.js") }, { text: call.complete("read") }],
+        malformed: [unclosed, unclosed, unclosed],
+      },
+      modelFields: { whole: { editFormat: "whole-file" } },
+      // A cold TypeScript checker on a loaded machine: the edit waits for it (the most the service allows).
+      toolsEnv: { AIDE_TOOLS_DIAGNOSTICS_WAIT_MS: "20000" },
+    });
+  }, 120_000);
+  afterAll(async () => stack?.stop());
+
+  async function run(model: string, task: string, extra: Record<string, unknown> = {}): Promise<{ session: string; end: AgentEvent; events: AgentEvent[] }> {
+    const reply = await stack.command("start", { task, workspace: stack.workspace, model, ...extra });
+    expect(reply).toMatchObject({ ok: true });
+    const session = reply.result.session as string;
+    const end = await stack.terminal(session, undefined, 120_000);
+    return { session, end, events: stack.events.filter((event) => event.session === session) };
+  }
+
+  it("loop_breaker: the second identical failure gets a different instruction, the third ends the run; without it the same error repeats", async () => {
+    const broken = await run("loop", "What does no-such-file.js export?", { experiment: { loop_breaker: true } });
+    expect(broken.end.type).toBe("run.failed");
+    expect(broken.end.payload).toMatchObject({ error: { code: "MISTAKE_LIMIT" } });
+    expect(JSON.stringify(broken.end.payload)).toContain("The same call failed 3 times in a row");
+    const requests = stack.modelRequests("loop");
+    expect(requests.length).toBe(3);
+    const afterFirst = requests[1].messages.at(-1)!.content;
+    const afterSecond = requests[2].messages.at(-1)!.content;
+    expect(afterFirst).toContain("No file at no-such-file.js");
+    expect(afterSecond).toContain("LOOP: read_file with these same arguments has now failed twice the same way");
+    expect(afterSecond).toContain("call list_dir on the parent folder");
+
+    const plain = await run("plain", "What does no-such-file.js export?");
+    const plainRequests = stack.modelRequests("plain");
+    expect(plainRequests[2].messages.at(-1)!.content).not.toContain("LOOP:");
+    expect(plainRequests[2].messages.at(-1)!.content).toContain("No file at no-such-file.js");
+    expect(plain.events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { loop_breaker: false } });
+  }, 180_000);
+
+  it("loop_breaker: the same malformed call twice gets a well-formed example of that call to copy", async () => {
+    const { end } = await run("malformed", "What does math.js define?", { experiment: { loop_breaker: true } });
+    expect(end.payload).toMatchObject({ error: { code: "MISTAKE_LIMIT" } });
+    const requests = stack.modelRequests("malformed");
+    expect(requests.length).toBe(3);
+    expect(requests[1].messages.at(-1)!.content).toContain("Your tool call could not be used");
+    const second = requests[2].messages.at(-1)!.content;
+    expect(second).toContain("LOOP: your last two replies had the same malformed call (attempt_completion:");
+    expect(second).toContain("<attempt_completion>\n<result>");
+    expect(second).toContain("</attempt_completion>");
+  }, 180_000);
+
+  it("few_shot: the compact tier's system contract gains one example call per offered tool, fixed across turns", async () => {
+    const { events } = await run("shots", "What does math.js define?", { experiment: { prompt_tier: "compact", few_shot: true, code_map: true } });
+    const [first, second] = stack.modelRequests("shots");
+    const system = first.messages[0].content;
+    expect(system).toContain("Examples of good calls, one per tool");
+    for (const name of toolNames(first)) expect(system).toContain(`<${name}>`);
+    expect(system).toContain("<path>src/index.ts</path>");
+    expect(second.messages[0].content).toBe(system);
+    // code_map=on as a per-run setting (no AIDE_CODE_MAP_IN_PREFIX in this orchestrator's environment).
+    expect(system).toContain("# Code map\n");
+    expect(events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { few_shot: true, code_map: true, prompt_tier: "compact" } });
+  }, 180_000);
+
+  it("auto_lint: an edit's new problems are restated to the model as an instruction of their own", async () => {
+    const { events } = await run("lint", "Create typed.ts exporting a count", { experiment: { auto_lint: true }, auto_approve: { edits: true, commands: [] } });
+    const written = events.find((event) => event.type === "tool.completed" && (event.payload as { tool: string }).tool === "write_file")!;
+    const diagnostics = (written.payload as { metadata: { diagnostics?: { new_problems?: number } } }).metadata.diagnostics;
+    expect(diagnostics?.new_problems, JSON.stringify(written.payload)).toBeGreaterThan(0);
+    const last = stack.modelRequests("lint")[1].messages.at(-1)!.content;
+    expect(last).toMatch(/auto_lint: your write_file introduced \d+ new problems? \(/);
+    expect(last).toMatch(/typed\.ts:1:\d+ /);
+  }, 180_000);
+
+  it("the edit format a model's registry entry chose applies when the start sets none; the start's own setting wins", async () => {
+    const chosen = await run("whole", "Fix the bug in math.js");
+    const request = stack.modelRequests("whole")[0];
+    expect(toolNames(request)).toContain("write_file");
+    expect(toolNames(request)).not.toContain("replace_in_file");
+    expect(chosen.events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { edit_format: "whole-file", edit_format_source: "model" } });
+    const models = await stack.command("start", { task: "x", workspace: stack.workspace, model: "whole", experiment: { edit_format: "search-replace" } });
+    const session = models.result.session as string;
+    await stack.terminal(session, undefined, 120_000).catch(() => undefined);
+    const created = stack.events.find((event) => event.session === session && event.type === "run.created")!;
+    expect(created.payload).toMatchObject({ experiment: { edit_format: "search-replace", edit_format_source: "setting" } });
+  }, 180_000);
+});
