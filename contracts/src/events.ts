@@ -99,6 +99,11 @@ export const ModelRespondedEvent = event(
     model: z.string().optional(),
     /** Prompt tokens the model service evaluated (the rest came from its KV cache), when it says. */
     evaluated_prompt_tokens: z.number().int().nonnegative().optional(),
+    /**
+     * Problems parsing the reply's calls (an unknown tool, an unclosed block, a missing parameter):
+     * a reply that tried to call and could not (the eval's well-formed-call rate). Absent: none.
+     */
+    call_errors: z.number().int().positive().optional(),
   }),
 );
 export const ToolStartedEvent = event("tool.started", ToolCallSummary);

@@ -34,6 +34,15 @@ export const AttemptRecordSchema = z.object({
   evaluated_prompt_tokens: z.number().int().nonnegative().optional(),
   tool_calls: z.number().int().nonnegative(),
   tool_errors: z.number().int().nonnegative(),
+  /**
+   * The well-formed-call figures (absent in older results): calls the model wrote, parsed from its
+   * replies; those of them refused for their arguments (VALIDATION); replies that tried to call and
+   * did not parse (`call_errors` of model.responded); replies of prose alone, with no call at all.
+   */
+  calls_parsed: z.number().int().nonnegative().optional(),
+  calls_invalid: z.number().int().nonnegative().optional(),
+  replies_malformed: z.number().int().nonnegative().optional(),
+  replies_prose_only: z.number().int().nonnegative().optional(),
   model_ms: z.number().nonnegative(),
   /** The session as the runner saw it: `aide run` from spawn to exit. */
   wall_ms: z.number().nonnegative(),

@@ -48,6 +48,11 @@ export interface VariantScore {
   median_prompt_tokens: number;
   /** Prompt tokens re-evaluated, over the attempts whose model service reported it; null when none did. */
   kv: { attempts: number; prompt_tokens: number; evaluated_prompt_tokens: number; reused_share: number } | null;
+  /**
+   * Calls that were well formed (parsed, and not refused for their arguments) of all the calls the
+   * model tried (parsed ones plus replies whose calls did not parse); null for results without the figures.
+   */
+  calls: { tried: number; well_formed: number; well_formed_rate: number; prose_only_replies: number } | null;
   by_category: Record<string, { attempts: number; passed: number; pass_rate: number }>;
 }
 
@@ -84,9 +89,20 @@ function scoreVariant(variant: string, own: AttemptRecord[]): VariantScore {
     median_wall_ms: median(own.map((record) => record.wall_ms)),
     median_tokens: median(own.map(totalTokens)),
     median_prompt_tokens: median(own.map((record) => record.prompt_tokens)),
+    calls: callFigures(own),
     kv: known.length === 0 ? null : { attempts: known.length, prompt_tokens: knownPrompt, evaluated_prompt_tokens: knownEvaluated, reused_share: knownPrompt === 0 ? 0 : 1 - knownEvaluated / knownPrompt },
     by_category: byCategory,
   };
+}
+
+function callFigures(own: AttemptRecord[]): VariantScore["calls"] {
+  const known = own.filter((record) => record.calls_parsed !== undefined);
+  if (known.length === 0) return null;
+  const total = (pick: (record: AttemptRecord) => number | undefined) => known.reduce((sum, record) => sum + (pick(record) ?? 0), 0);
+  const parsed = total((record) => record.calls_parsed);
+  const tried = parsed + total((record) => record.replies_malformed);
+  const wellFormed = parsed - total((record) => record.calls_invalid);
+  return { tried, well_formed: wellFormed, well_formed_rate: rate(wellFormed, tried), prose_only_replies: total((record) => record.replies_prose_only) };
 }
 
 export function scoreVariants(records: readonly AttemptRecord[]): VariantScore[] {

@@ -26,6 +26,15 @@ describe("the eval report", () => {
     attempt(task, "m", "b", true, "done", 11_000 + (task % 5) * 10, 2500 + (task % 3), 1000),
   ]).flat();
 
+  it("the well-formed-call rate: parsed calls not refused for their arguments, of parsed calls plus replies whose calls did not parse", () => {
+    const withCalls = (record: AttemptRecord, parsed: number, invalid: number, malformed: number, prose: number): AttemptRecord => ({ ...record, calls_parsed: parsed, calls_invalid: invalid, replies_malformed: malformed, replies_prose_only: prose });
+    const own = [withCalls(attempt(1, "m", "g", true, "done", 1000, 100), 4, 1, 1, 0), withCalls(attempt(2, "m", "g", false, "failed", 1000, 100), 0, 0, 3, 2)];
+    const [score] = buildReport(own, () => new Date("2026-01-01T00:00:00Z")).variants;
+    // 4 parsed + 4 malformed replies tried; 3 of them well formed.
+    expect(score.calls).toEqual({ tried: 8, well_formed: 3, well_formed_rate: 3 / 8, prose_only_replies: 2 });
+    expect(buildReport([attempt(1, "m", "old", true, "done", 1000, 100)], () => new Date()).variants[0].calls).toBeNull();
+  });
+
   it("scores each model/arm: pass rate, honesty figure, false dones apart, medians, KV reuse, categories", () => {
     const report = buildReport(records, () => new Date("2026-01-01T00:00:00Z"));
     const [a, b] = report.variants;
@@ -68,7 +77,7 @@ describe("the eval report", () => {
     expect(html).not.toMatch(/<script/i);
     const markdown = readFileSync(join(dir, "report.md"), "utf8");
     expect(markdown).toContain("| m / a | 20 | 6 (30 %) | 9 | 3 | 85 % |");
-    expect(markdown).toContain("| m / b | 20 | 20 (100 %) | 20 | 0 | 100 % | 11 s | 2501 | 20000 of");
+    expect(markdown).toContain("| m / b | 20 | 20 (100 %) | 20 | 0 | 100 % | not recorded | 11 s | 2501 | 20000 of");
     expect(markdown).toContain("| other | 20 | 10 (50 %)");
     expect(markdown).toMatch(/## m \/ a vs m \/ b \(20 paired attempts\)\n\n- pass\/fail: 0 passed only by m \/ a, 14 only by m \/ b; exact McNemar p = 0\.000122 \(significant at 5 %\)/);
     const json = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
