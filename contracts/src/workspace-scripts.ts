@@ -89,3 +89,63 @@ export function workspaceScriptOf(command: string): WorkspaceScript | undefined 
       return /^python(\d(\.\d+)?)?$/.test(program) ? pythonScript(words) : undefined;
   }
 }
+
+/** One piece of workspace-defined code a command runs, as the approval shows it. */
+export interface WorkspaceScriptText {
+  /** Workspace-relative file it comes from. */
+  source: string;
+  /** Script name, make target, or file. */
+  name: string;
+  text: string;
+}
+
+/**
+ * The package.json scripts a package-manager command runs (`workspaceScriptOf`'s names with their
+ * pre/post hooks), from the file's text (undefined: no package.json). Pure, so the tools preview
+ * and a client that pre-approves a script (the eval runner) read the same texts.
+ */
+export function packageScriptTexts(source: string, packageJson: string | undefined, script: WorkspaceScript): WorkspaceScriptText[] {
+  if (packageJson === undefined) return [{ source, name: script.scripts.join(", "), text: "(no package.json here)" }];
+  let scripts: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(packageJson.replace(/^\uFEFF/, "")) as { scripts?: unknown };
+    if (parsed.scripts && typeof parsed.scripts === "object") scripts = parsed.scripts as Record<string, unknown>;
+  } catch {
+    return [{ source, name: script.scripts.join(", "), text: "(package.json is not valid JSON)" }];
+  }
+  const found = script.scripts.filter((name) => typeof scripts[name] === "string").map((name) => ({ source, name, text: String(scripts[name]) }));
+  if (found.length > 0) return found;
+  return [{ source, name: script.scripts.join(", "), text: "(none of these is defined in package.json; dependencies' own scripts may still run)" }];
+}
+
+/**
+ * What a script digest is taken over: the scripts a command runs, each whole (not cut for the
+ * screen), in order. `scripts_digest` is the sha256 (hex) of this string's UTF-8 bytes.
+ */
+export function scriptsDigestInput(scripts: readonly WorkspaceScriptText[]): string {
+  return JSON.stringify(scripts.map((script) => [script.source, script.name, script.text]));
+}
+
+const ruleDigest = /^sha256:([0-9a-f]{64})$/;
+
+/**
+ * An allow rule (`auto_approve.commands` entry): leading command words, and for a command that
+ * runs workspace-defined code, the digest of the script text the person saw as a last word
+ * `sha256:<64 hex>` (`npm test sha256:9f86…`). A script runner's command is auto-approved only by
+ * a rule that names its script and carries the digest of the scripts it runs now.
+ */
+export interface CommandRule {
+  words: string[];
+  scriptsDigest?: string;
+}
+
+export function parseCommandRule(rule: string): CommandRule {
+  const words = rule.trim().split(/\s+/).filter((word) => word !== "");
+  const digest = ruleDigest.exec(words[words.length - 1] ?? "");
+  return digest === null ? { words } : { words: words.slice(0, -1), scriptsDigest: digest[1] };
+}
+
+/** The rule that allows `command` while its scripts stay those with `scriptsDigest`. */
+export function commandRuleWithDigest(command: string, scriptsDigest: string): string {
+  return `${command.trim().split(/\s+/).join(" ")} sha256:${scriptsDigest}`;
+}

@@ -1,15 +1,10 @@
 import { open } from "node:fs/promises";
-import { workspaceScriptOf, type WorkspaceScript } from "@aide/contracts";
+import { packageScriptTexts, scriptsDigestInput, workspaceScriptOf, type WorkspaceScript, type WorkspaceScriptText } from "@aide/contracts";
+import { sha256Hex } from "../files/digest.js";
 import type { ToolContext } from "../framework/tool-types.js";
 
 /** One piece of workspace-defined code a command will run, as the approval shows it. */
-export interface ScriptText {
-  /** Workspace-relative file it comes from. */
-  source: string;
-  /** Script name, make target, or file. */
-  name: string;
-  text: string;
-}
+export type ScriptText = WorkspaceScriptText;
 
 const maxChars = 4000;
 const cap = (text: string) => (text.length <= maxChars ? text : `${text.slice(0, maxChars)}\n[… ${text.length - maxChars} more characters in the file]`);
@@ -36,18 +31,7 @@ const join = (cwd: string, name: string) => (cwd === "." || cwd === "" ? name : 
 
 async function packageScripts(context: ToolContext, cwd: string, script: WorkspaceScript): Promise<ScriptText[]> {
   const source = join(cwd, "package.json");
-  const text = await readWorkspaceFile(context, source);
-  if (text === undefined) return [{ source, name: script.scripts.join(", "), text: "(no package.json here)" }];
-  let scripts: Record<string, unknown> = {};
-  try {
-    const parsed = JSON.parse(text) as { scripts?: unknown };
-    if (parsed.scripts && typeof parsed.scripts === "object") scripts = parsed.scripts as Record<string, unknown>;
-  } catch {
-    return [{ source, name: script.scripts.join(", "), text: "(package.json is not valid JSON)" }];
-  }
-  const found = script.scripts.filter((name) => typeof scripts[name] === "string").map((name) => ({ source, name, text: cap(String(scripts[name])) }));
-  if (found.length > 0) return found;
-  return [{ source, name: script.scripts.join(", "), text: "(none of these is defined in package.json; dependencies' own scripts may still run)" }];
+  return packageScriptTexts(source, await readWorkspaceFile(context, source), script);
 }
 
 /** The rule for one make target: its header line and its tab-indented recipe. */
@@ -74,7 +58,7 @@ async function makeTargets(context: ToolContext, cwd: string, script: WorkspaceS
     const targets = script.scripts[0] === "(default target)" ? [undefined] : script.scripts;
     return targets.slice(0, 10).map((target) => {
       const recipe = makeRecipe(text, target);
-      return recipe ? { source, name: recipe.name, text: cap(recipe.text) } : { source, name: target ?? "(default target)", text: "(no explicit rule: an implicit rule or an included makefile applies)" };
+      return recipe ? { source, name: recipe.name, text: recipe.text } : { source, name: target ?? "(default target)", text: "(no explicit rule: an implicit rule or an included makefile applies)" };
     });
   }
   return [{ source: join(cwd, "Makefile"), name: script.scripts.join(" "), text: "(no makefile here)" }];
@@ -85,17 +69,30 @@ async function files(context: ToolContext, cwd: string, names: string[]): Promis
   for (const name of names) {
     const source = join(cwd, name);
     const text = await readWorkspaceFile(context, source);
-    if (text !== undefined) shown.push({ source, name, text: cap(text) });
+    if (text !== undefined) shown.push({ source, name, text });
   }
   return shown.length > 0 ? shown : [{ source: join(cwd, names[0]), name: names.join(", "), text: "(not present here)" }];
+}
+
+/** The scripts a command runs, cut for the screen, and the digest of their whole texts (`scripts_digest`). */
+export interface CommandScripts {
+  scripts: ScriptText[];
+  digest?: string;
 }
 
 /**
  * The text of the workspace-defined code a command runs by design (see `workspaceScriptOf`): the
  * package.json scripts with their pre/post hooks, the make target's recipe, setup.py, the build
- * backend, build.rs. Shown in the approval, because no override can make such a command safe.
+ * backend, build.rs. Shown in the approval, because no override can make such a command safe; the
+ * digest binds an allow rule to exactly these texts.
  */
-export async function commandScripts(context: ToolContext, command: string, cwd: string): Promise<ScriptText[]> {
+export async function commandScripts(context: ToolContext, command: string, cwd: string): Promise<CommandScripts> {
+  const whole = await wholeScripts(context, command, cwd);
+  if (whole.length === 0) return { scripts: [] };
+  return { scripts: whole.map((script) => ({ ...script, text: cap(script.text) })), digest: sha256Hex(scriptsDigestInput(whole)) };
+}
+
+async function wholeScripts(context: ToolContext, command: string, cwd: string): Promise<ScriptText[]> {
   const script = workspaceScriptOf(command);
   if (script === undefined) return [];
   switch (script.runner) {
