@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { packageScriptTexts, scriptsDigestInput, workspaceScriptOf } from "@aide/contracts";
 import { startToolsHarness, type ToolsHarness } from "./helpers.js";
 
 /** The preview of a command that runs workspace-defined code shows that code (issue 20). */
@@ -37,5 +39,21 @@ describe("run_command previews show the workspace scripts a command runs", () =>
     expect(await scriptsOf("cargo build", "sub")).toEqual([{ source: "sub/build.rs", name: "build.rs", text: expect.stringContaining("curl") }]);
     expect(await scriptsOf("ls -la")).toBeUndefined();
     expect(await scriptsOf("git status")).toBeUndefined();
+  });
+
+  it("scripts_digest is the sha256 of the whole texts (scriptsDigestInput), the same a client computes, and changes with the script (issue 26)", async () => {
+    const digestOf = async (command: string) => (await h.preview("run_command", { command })).result.scripts_digest as string;
+    const manifest = JSON.stringify({ scripts: { pretest: "node setup-db.js", test: "node --test", build: "tsc -b", lint: "eslint ." } });
+    const expected = createHash("sha256").update(scriptsDigestInput(packageScriptTexts("package.json", manifest, workspaceScriptOf("npm test")!))).digest("hex");
+    expect(await digestOf("npm test")).toBe(expected);
+    expect(await digestOf("make build")).toMatch(/^[0-9a-f]{64}$/);
+    expect(await digestOf("ls -la")).toBeUndefined();
+    // A long script is cut on the screen, but the digest covers all of it.
+    const long = (tail: string) => JSON.stringify({ scripts: { test: `node --test ${"x".repeat(5000)}${tail}` } });
+    writeFileSync(join(h.workspace, "package.json"), long("a"));
+    const first = await digestOf("npm test");
+    writeFileSync(join(h.workspace, "package.json"), long("b"));
+    expect(await digestOf("npm test")).not.toBe(first);
+    writeFileSync(join(h.workspace, "package.json"), manifest);
   });
 });
