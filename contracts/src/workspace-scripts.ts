@@ -119,11 +119,26 @@ export function packageScriptTexts(source: string, packageJson: string | undefin
 }
 
 /**
- * What a script digest is taken over: the scripts a command runs, each whole (not cut for the
- * screen), in order. `scripts_digest` is the sha256 (hex) of this string's UTF-8 bytes.
+ * What else a package-script digest covers: the whole `scripts` object, because a script may run
+ * another (`"test": "npm run lint && node t.js"`), so any change to the scripts asks again.
  */
-export function scriptsDigestInput(scripts: readonly WorkspaceScriptText[]): string {
-  return JSON.stringify(scripts.map((script) => [script.source, script.name, script.text]));
+export function packageScriptsContext(packageJson: string | undefined): string {
+  if (packageJson === undefined) return "(no package.json)";
+  try {
+    const parsed = JSON.parse(packageJson.replace(/^\uFEFF/, "")) as { scripts?: unknown };
+    return JSON.stringify(parsed.scripts ?? null);
+  } catch {
+    return "(not valid JSON)";
+  }
+}
+
+/**
+ * What a script digest is taken over: the scripts a command runs, each whole (not cut for the
+ * screen), in order, and the context they run in (`packageScriptsContext`, the makefile with its
+ * includes). `scripts_digest` is the sha256 (hex) of this string's UTF-8 bytes.
+ */
+export function scriptsDigestInput(scripts: readonly WorkspaceScriptText[], context = ""): string {
+  return JSON.stringify({ scripts: scripts.map((script) => [script.source, script.name, script.text]), context });
 }
 
 const ruleDigest = /^sha256:([0-9a-f]{64})$/;

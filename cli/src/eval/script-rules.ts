@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { commandRuleWithDigest, packageScriptTexts, scriptsDigestInput, workspaceScriptOf } from "@aide/contracts";
+import { commandRuleWithDigest, packageScriptTexts, packageScriptsContext, scriptsDigestInput, workspaceScriptOf } from "@aide/contracts";
 
 function readIfPresent(path: string): string | undefined {
   try {
@@ -23,6 +23,6 @@ export function evalCommandRules(workspace: string, commands: readonly string[])
     const script = workspaceScriptOf(command);
     if (script === undefined || (script.runner !== "npm" && script.runner !== "pnpm" && script.runner !== "yarn")) return command;
     const texts = packageScriptTexts("package.json", packageJson, script);
-    return commandRuleWithDigest(command, createHash("sha256").update(scriptsDigestInput(texts)).digest("hex"));
+    return commandRuleWithDigest(command, createHash("sha256").update(scriptsDigestInput(texts, packageScriptsContext(packageJson))).digest("hex"));
   });
 }

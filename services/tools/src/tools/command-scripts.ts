@@ -1,6 +1,7 @@
 import { open } from "node:fs/promises";
-import { packageScriptTexts, scriptsDigestInput, workspaceScriptOf, type WorkspaceScript, type WorkspaceScriptText } from "@aide/contracts";
+import { packageScriptTexts, packageScriptsContext, scriptsDigestInput, workspaceScriptOf, type WorkspaceScript, type WorkspaceScriptText } from "@aide/contracts";
 import { sha256Hex } from "../files/digest.js";
+import { makeIncludes, makeRules } from "./make-rules.js";
 import type { ToolContext } from "../framework/tool-types.js";
 
 /** One piece of workspace-defined code a command will run, as the approval shows it. */
@@ -29,49 +30,40 @@ async function readWorkspaceFile(context: ToolContext, relative: string): Promis
 
 const join = (cwd: string, name: string) => (cwd === "." || cwd === "" ? name : `${cwd}/${name}`);
 
-async function packageScripts(context: ToolContext, cwd: string, script: WorkspaceScript): Promise<ScriptText[]> {
+/** The scripts a command runs, whole, and what else their digest covers (`scriptsDigestInput`'s context). */
+interface WholeScripts {
+  scripts: ScriptText[];
+  context: string;
+}
+
+async function packageScripts(context: ToolContext, cwd: string, script: WorkspaceScript): Promise<WholeScripts> {
   const source = join(cwd, "package.json");
-  return packageScriptTexts(source, await readWorkspaceFile(context, source), script);
+  const text = await readWorkspaceFile(context, source);
+  // A script may call another (`npm run lint && …`): any change to the scripts asks again.
+  return { scripts: packageScriptTexts(source, text, script), context: packageScriptsContext(text) };
 }
 
-/** The rule for one make target: its header line and its tab-indented recipe. */
-function makeRecipe(makefile: string, target: string | undefined): { name: string; text: string } | undefined {
-  const lines = makefile.split("\n");
-  for (let index = 0; index < lines.length; index += 1) {
-    const header = /^([^\s:#=][^:=]*?)\s*::?(?!=)/.exec(lines[index]);
-    if (!header) continue;
-    const names = header[1].trim().split(/\s+/);
-    const wanted = target === undefined ? !names[0].startsWith(".") : names.includes(target);
-    if (!wanted) continue;
-    const recipe = [lines[index]];
-    for (let next = index + 1; next < lines.length && (lines[next].startsWith("\t") || lines[next - 1].endsWith("\\")); next += 1) recipe.push(lines[next]);
-    return { name: target ?? names[0], text: recipe.join("\n") };
-  }
-  return undefined;
-}
-
-async function makeTargets(context: ToolContext, cwd: string, script: WorkspaceScript): Promise<ScriptText[]> {
+async function makeTargets(context: ToolContext, cwd: string, script: WorkspaceScript): Promise<WholeScripts> {
   for (const file of ["GNUmakefile", "makefile", "Makefile"]) {
     const source = join(cwd, file);
     const text = await readWorkspaceFile(context, source);
     if (text === undefined) continue;
     const targets = script.scripts[0] === "(default target)" ? [undefined] : script.scripts;
-    return targets.slice(0, 10).map((target) => {
-      const recipe = makeRecipe(text, target);
-      return recipe ? { source, name: recipe.name, text: recipe.text } : { source, name: target ?? "(default target)", text: "(no explicit rule: an implicit rule or an included makefile applies)" };
-    });
+    const included = await Promise.all(makeIncludes(text).map(async (name) => `${name}\n${(await readWorkspaceFile(context, join(cwd, name))) ?? "(absent)"}`));
+    // Any change to the makefile or a file it includes asks again, not only one to the rules shown.
+    return { scripts: makeRules(text, targets).map((rule) => ({ source, ...rule })), context: [text, ...included].join("\n--- include ") };
   }
-  return [{ source: join(cwd, "Makefile"), name: script.scripts.join(" "), text: "(no makefile here)" }];
+  return { scripts: [{ source: join(cwd, "Makefile"), name: script.scripts.join(" "), text: "(no makefile here)" }], context: "" };
 }
 
-async function files(context: ToolContext, cwd: string, names: string[]): Promise<ScriptText[]> {
+async function files(context: ToolContext, cwd: string, names: string[]): Promise<WholeScripts> {
   const shown: ScriptText[] = [];
   for (const name of names) {
     const source = join(cwd, name);
     const text = await readWorkspaceFile(context, source);
     if (text !== undefined) shown.push({ source, name, text });
   }
-  return shown.length > 0 ? shown : [{ source: join(cwd, names[0]), name: names.join(", "), text: "(not present here)" }];
+  return { scripts: shown.length > 0 ? shown : [{ source: join(cwd, names[0]), name: names.join(", "), text: "(not present here)" }], context: "" };
 }
 
 /** The scripts a command runs, cut for the screen, and the digest of their whole texts (`scripts_digest`). */
@@ -88,13 +80,13 @@ export interface CommandScripts {
  */
 export async function commandScripts(context: ToolContext, command: string, cwd: string): Promise<CommandScripts> {
   const whole = await wholeScripts(context, command, cwd);
-  if (whole.length === 0) return { scripts: [] };
-  return { scripts: whole.map((script) => ({ ...script, text: cap(script.text) })), digest: sha256Hex(scriptsDigestInput(whole)) };
+  if (whole === undefined || whole.scripts.length === 0) return { scripts: [] };
+  return { scripts: whole.scripts.map((script) => ({ ...script, text: cap(script.text) })), digest: sha256Hex(scriptsDigestInput(whole.scripts, whole.context)) };
 }
 
-async function wholeScripts(context: ToolContext, command: string, cwd: string): Promise<ScriptText[]> {
+async function wholeScripts(context: ToolContext, command: string, cwd: string): Promise<WholeScripts | undefined> {
   const script = workspaceScriptOf(command);
-  if (script === undefined) return [];
+  if (script === undefined) return undefined;
   switch (script.runner) {
     case "npm":
     case "pnpm":
