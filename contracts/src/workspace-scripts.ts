@@ -7,7 +7,7 @@
  * one definition for both sides of the bus.
  */
 export interface WorkspaceScript {
-  runner: "npm" | "pnpm" | "yarn" | "make" | "python" | "pip" | "cargo";
+  runner: "npm" | "pnpm" | "yarn" | "make" | "python" | "pip" | "cargo" | "composer" | "poetry";
   /** What runs: script names (npm/pnpm/yarn, with their pre/post hooks), make targets, or files. */
   scripts: string[];
   /** How many leading words of the command a prefix rule must match to cover it. */
@@ -46,6 +46,36 @@ function packageScript(runner: "npm" | "pnpm" | "yarn", words: string[]): Worksp
   return undefined;
 }
 
+/** composer subcommands that are not scripts (a bare unknown word runs the composer.json script of that name). */
+const composerBuiltins = new Set([
+  "about", "archive", "audit", "browse", "home", "bump", "check-platform-reqs", "clear-cache", "clearcache", "cc", "completion", "config", "depends", "why",
+  "diagnose", "exec", "fund", "global", "help", "init", "licenses", "list", "outdated", "prohibits", "why-not", "search", "self-update", "selfupdate", "show",
+  "info", "status", "suggests", "validate",
+]);
+/** composer subcommands that fire the install/update events, whose scripts composer.json defines. */
+const composerInstall = new Set(["install", "i", "update", "u", "upgrade", "require", "r", "remove", "rm", "reinstall", "create-project", "dump-autoload", "dumpautoload"]);
+const composerEvents = ["pre-install-cmd", "post-install-cmd", "pre-update-cmd", "post-update-cmd", "pre-autoload-dump", "post-autoload-dump", "post-root-package-install", "post-create-project-cmd"];
+
+function composerScript(words: string[]): WorkspaceScript | undefined {
+  const sub = words[1];
+  if (sub === undefined) return undefined;
+  if (sub.startsWith("-")) return { runner: "composer", scripts: ["(unknown: options before the subcommand)"], words: words.length };
+  if (composerInstall.has(sub)) return { runner: "composer", scripts: composerEvents, words: 2 };
+  if (sub === "run-script" || sub === "run") {
+    const name = words.slice(2).find((word) => !word.startsWith("-"));
+    return name === undefined ? undefined : { runner: "composer", scripts: [name], words: words[2] === name ? 3 : words.length };
+  }
+  return composerBuiltins.has(sub) ? undefined : { runner: "composer", scripts: [sub], words: 2 };
+}
+
+/** `poetry run NAME`: a `[tool.poetry.scripts]` entry point of the project, or a program of its environment. */
+function poetryScript(words: string[]): WorkspaceScript | undefined {
+  if (words[1] !== "run") return words[1] === "install" ? { runner: "poetry", scripts: ["(the project's build)"], words: 2 } : undefined;
+  const name = words[2];
+  if (name === undefined || name.startsWith("-")) return { runner: "poetry", scripts: ["(unknown: options before the program)"], words: words.length };
+  return { runner: "poetry", scripts: [name], words: 3 };
+}
+
 function pythonScript(words: string[]): WorkspaceScript | undefined {
   const setup = words.findIndex((word) => /(^|\/)setup\.py$/.test(word));
   if (setup >= 1) return { runner: "python", scripts: [words[setup]], words: words.length };
@@ -79,6 +109,10 @@ export function workspaceScriptOf(command: string): WorkspaceScript | undefined 
     case "pip":
     case "pip3":
       return pipScript(words, words.length);
+    case "composer":
+      return composerScript(words);
+    case "poetry":
+      return poetryScript(words);
     case "cargo": {
       const cargoScripts = ["build.rs", "(and the workspace's proc-macro crates)"];
       // `cargo +nightly build`, `cargo --locked build`: only the whole command names it.

