@@ -89,6 +89,12 @@ export const DecisionRequestSchema = z.object({
    * mutation without one. Reject or abort stops it.
    */
   checkpoint: z.enum(["retry", "proceed_without"]).optional(),
+  /**
+   * With `approve` of a command that runs workspace scripts (the approval has `scripts_digest`):
+   * also allow it for the rest of the session while its scripts stay as shown (the rule
+   * `<command> sha256:<scripts_digest>` is added to the session's `auto_approve.commands`).
+   */
+  allow_script: z.boolean().optional(),
 });
 export type DecisionRequest = z.infer<typeof DecisionRequestSchema>;
 export const DecisionReplySchema = replySchema(z.object({ accepted: z.boolean(), state: RunStateSchema }));

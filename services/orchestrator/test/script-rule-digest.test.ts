@@ -18,7 +18,7 @@ describe.skipIf(skipReason !== "")(`allow rules for script runners bind to the s
   let stack: Stack;
   let digestOfA = "";
   beforeAll(async () => {
-    stack = await startStack([{ text: call.complete("unused") }], { models: { unseen: runTests(), bound: runTests(), changed: runTests() } });
+    stack = await startStack([{ text: call.complete("unused") }], { models: { unseen: runTests(), bound: runTests(), changed: runTests(), twice: [{ text: call.run("npm test") }, { text: call.run("npm test -- --again") }, { text: call.complete("Ran the tests twice.") }] } });
   }, 120_000);
   afterAll(async () => stack?.stop());
 
@@ -44,6 +44,16 @@ describe.skipIf(skipReason !== "")(`allow rules for script runners bind to the s
     expect(stack.events.find((e) => e.session === session && e.type === "approval.decided")?.payload.decision).toBe("auto");
     const ran = stack.events.find((e) => e.session === session && e.type === "tool.completed" && e.payload.tool === "run_command");
     expect(ran?.payload).toMatchObject({ metadata: { exit_code: 1 } });
+  });
+
+  it("approving with allow_script records the rule with the digest shown: the same script runs again without asking", async () => {
+    const session = await start("twice", []);
+    const asked = await stack.waitFor((e) => e.session === session && e.type === "approval.requested", 60_000);
+    expect((asked.payload as { scripts_digest: string }).scripts_digest).toBe(digestOfA);
+    await stack.command("decision", { session, approval: (asked.payload as { approval: string }).approval, decision: "approve", allow_script: true });
+    await stack.terminal(session, undefined, 60_000);
+    expect(stack.events.filter((e) => e.session === session && e.type === "approval.decided").map((e) => e.payload.decision)).toEqual(["approve", "auto"]);
+    expect(stack.events.filter((e) => e.session === session && e.type === "tool.completed" && e.payload.tool === "run_command")).toHaveLength(2);
   });
 
   it("after package.json's test script changes, the same rule asks and the approval shows the new text", async () => {
