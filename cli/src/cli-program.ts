@@ -74,7 +74,7 @@ export function createProgram(exit: ExitCodeSink): Command {
     .option("--json", "one JSON event per line on stdout, the summary last")
     .option("--verbose", "show tool output whole instead of its first lines")
     .option("--auto-approve <level>", "reads, edits or all (never protected paths or network)")
-    .option("--allow-command <prefix>", "a command prefix that runs without asking (repeatable)", collect)
+    .option("--allow-command <prefix>", "a command prefix that runs without asking (repeatable); a workspace script needs its digest: \"npm test sha256:<digest>\" (its approval prints the rule)", collect)
     .option("--deny-rest", "refuse whatever the policy does not cover instead of waiting")
     .option("--approval-timeout <seconds>", "how long an uncovered approval waits (default 600)")
     .option("--config <file>", "the approval policy as JSON (default: $AIDE_HOME/run.json)")

@@ -27,7 +27,11 @@ export const PausedSchema = z.object({ reason: PauseReasonSchema, detail: z.stri
 export const AutoApproveSchema = z.object({
   /** Read-only tools never need approval; listed for completeness of the UI. */
   edits: z.boolean().default(false),
-  /** Command prefixes (argv[0] or "argv0 argv1") that run without asking. */
+  /**
+   * Command prefixes (argv[0] or "argv0 argv1") that run without asking. A command that runs
+   * workspace-defined code (`workspaceScriptOf`) needs a rule naming its script with the digest of
+   * the script text shown: `npm test sha256:<scripts_digest>` (`parseCommandRule`).
+   */
   commands: z.array(z.string().min(1).max(200)).max(100).default([]),
   /**
    * `remember` / `forget` run without asking. Memories outlive the session and are given to later
@@ -89,6 +93,12 @@ export const DecisionRequestSchema = z.object({
    * mutation without one. Reject or abort stops it.
    */
   checkpoint: z.enum(["retry", "proceed_without"]).optional(),
+  /**
+   * With `approve` of a command that runs workspace scripts (the approval has `scripts_digest`):
+   * also allow it for the rest of the session while its scripts stay as shown (the rule
+   * `<command> sha256:<scripts_digest>` is added to the session's `auto_approve.commands`).
+   */
+  allow_script: z.boolean().optional(),
 });
 export type DecisionRequest = z.infer<typeof DecisionRequestSchema>;
 export const DecisionReplySchema = replySchema(z.object({ accepted: z.boolean(), state: RunStateSchema }));

@@ -162,6 +162,8 @@ export const ApprovalRequestedEvent = event(
     mcp: z.object({ server: z.string(), tool: z.string(), arguments_json: z.string() }).optional(),
     /** Workspace-defined code the command runs by design (package scripts, make recipes…), as the preview read it. */
     scripts: z.array(z.object({ source: z.string(), name: z.string(), text: z.string() })).optional(),
+    /** The digest of those scripts (whole texts): a rule `<command> sha256:<digest>` allows the command while they stay as shown. */
+    scripts_digest: z.string().optional(),
   }),
 );
 export const ApprovalDecidedEvent = event(

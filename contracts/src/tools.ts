@@ -86,6 +86,11 @@ export const ToolPreviewSchema = z.object({
    * `workspaceScriptOf`): the text of what it will run, from the file it comes from.
    */
   scripts: z.array(z.object({ source: z.string(), name: z.string(), text: z.string() })).max(20).optional(),
+  /**
+   * sha256 (hex) of `scriptsDigestInput(scripts)` over the whole texts: what an allow rule for a
+   * script runner records (`npm test sha256:<digest>`), so a changed script asks again.
+   */
+  scripts_digest: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   /** Workspace-relative paths the call would touch. */
   paths: z.array(z.string()).default([]),
   protected: z.array(ProtectedFlagSchema).default([]),

@@ -7,7 +7,7 @@
  * one definition for both sides of the bus.
  */
 export interface WorkspaceScript {
-  runner: "npm" | "pnpm" | "yarn" | "make" | "python" | "pip" | "cargo";
+  runner: "npm" | "pnpm" | "yarn" | "make" | "python" | "pip" | "cargo" | "composer" | "poetry";
   /** What runs: script names (npm/pnpm/yarn, with their pre/post hooks), make targets, or files. */
   scripts: string[];
   /** How many leading words of the command a prefix rule must match to cover it. */
@@ -46,6 +46,36 @@ function packageScript(runner: "npm" | "pnpm" | "yarn", words: string[]): Worksp
   return undefined;
 }
 
+/** composer subcommands that are not scripts (a bare unknown word runs the composer.json script of that name). */
+const composerBuiltins = new Set([
+  "about", "archive", "audit", "browse", "home", "bump", "check-platform-reqs", "clear-cache", "clearcache", "cc", "completion", "config", "depends", "why",
+  "diagnose", "exec", "fund", "global", "help", "init", "licenses", "list", "outdated", "prohibits", "why-not", "search", "self-update", "selfupdate", "show",
+  "info", "status", "suggests", "validate",
+]);
+/** composer subcommands that fire the install/update events, whose scripts composer.json defines. */
+const composerInstall = new Set(["install", "i", "update", "u", "upgrade", "require", "r", "remove", "rm", "reinstall", "create-project", "dump-autoload", "dumpautoload"]);
+const composerEvents = ["pre-install-cmd", "post-install-cmd", "pre-update-cmd", "post-update-cmd", "pre-autoload-dump", "post-autoload-dump", "post-root-package-install", "post-create-project-cmd"];
+
+function composerScript(words: string[]): WorkspaceScript | undefined {
+  const sub = words[1];
+  if (sub === undefined) return undefined;
+  if (sub.startsWith("-")) return { runner: "composer", scripts: ["(unknown: options before the subcommand)"], words: words.length };
+  if (composerInstall.has(sub)) return { runner: "composer", scripts: composerEvents, words: 2 };
+  if (sub === "run-script" || sub === "run") {
+    const name = words.slice(2).find((word) => !word.startsWith("-"));
+    return name === undefined ? undefined : { runner: "composer", scripts: [name], words: words[2] === name ? 3 : words.length };
+  }
+  return composerBuiltins.has(sub) ? undefined : { runner: "composer", scripts: [sub], words: 2 };
+}
+
+/** `poetry run NAME`: a `[tool.poetry.scripts]` entry point of the project, or a program of its environment. */
+function poetryScript(words: string[]): WorkspaceScript | undefined {
+  if (words[1] !== "run") return words[1] === "install" ? { runner: "poetry", scripts: ["(the project's build)"], words: 2 } : undefined;
+  const name = words[2];
+  if (name === undefined || name.startsWith("-")) return { runner: "poetry", scripts: ["(unknown: options before the program)"], words: words.length };
+  return { runner: "poetry", scripts: [name], words: 3 };
+}
+
 function pythonScript(words: string[]): WorkspaceScript | undefined {
   const setup = words.findIndex((word) => /(^|\/)setup\.py$/.test(word));
   if (setup >= 1) return { runner: "python", scripts: [words[setup]], words: words.length };
@@ -79,6 +109,10 @@ export function workspaceScriptOf(command: string): WorkspaceScript | undefined 
     case "pip":
     case "pip3":
       return pipScript(words, words.length);
+    case "composer":
+      return composerScript(words);
+    case "poetry":
+      return poetryScript(words);
     case "cargo": {
       const cargoScripts = ["build.rs", "(and the workspace's proc-macro crates)"];
       // `cargo +nightly build`, `cargo --locked build`: only the whole command names it.
@@ -88,4 +122,79 @@ export function workspaceScriptOf(command: string): WorkspaceScript | undefined 
     default:
       return /^python(\d(\.\d+)?)?$/.test(program) ? pythonScript(words) : undefined;
   }
+}
+
+/** One piece of workspace-defined code a command runs, as the approval shows it. */
+export interface WorkspaceScriptText {
+  /** Workspace-relative file it comes from. */
+  source: string;
+  /** Script name, make target, or file. */
+  name: string;
+  text: string;
+}
+
+/**
+ * The package.json scripts a package-manager command runs (`workspaceScriptOf`'s names with their
+ * pre/post hooks), from the file's text (undefined: no package.json). Pure, so the tools preview
+ * and a client that pre-approves a script (the eval runner) read the same texts.
+ */
+export function packageScriptTexts(source: string, packageJson: string | undefined, script: WorkspaceScript): WorkspaceScriptText[] {
+  if (packageJson === undefined) return [{ source, name: script.scripts.join(", "), text: "(no package.json here)" }];
+  let scripts: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(packageJson.replace(/^\uFEFF/, "")) as { scripts?: unknown };
+    if (parsed.scripts && typeof parsed.scripts === "object") scripts = parsed.scripts as Record<string, unknown>;
+  } catch {
+    return [{ source, name: script.scripts.join(", "), text: "(package.json is not valid JSON)" }];
+  }
+  const found = script.scripts.filter((name) => typeof scripts[name] === "string").map((name) => ({ source, name, text: String(scripts[name]) }));
+  if (found.length > 0) return found;
+  return [{ source, name: script.scripts.join(", "), text: "(none of these is defined in package.json; dependencies' own scripts may still run)" }];
+}
+
+/**
+ * What else a package-script digest covers: the whole `scripts` object, because a script may run
+ * another (`"test": "npm run lint && node t.js"`), so any change to the scripts asks again.
+ */
+export function packageScriptsContext(packageJson: string | undefined): string {
+  if (packageJson === undefined) return "(no package.json)";
+  try {
+    const parsed = JSON.parse(packageJson.replace(/^\uFEFF/, "")) as { scripts?: unknown };
+    return JSON.stringify(parsed.scripts ?? null);
+  } catch {
+    return "(not valid JSON)";
+  }
+}
+
+/**
+ * What a script digest is taken over: the scripts a command runs, each whole (not cut for the
+ * screen), in order, and the context they run in (`packageScriptsContext`, the makefile with its
+ * includes). `scripts_digest` is the sha256 (hex) of this string's UTF-8 bytes.
+ */
+export function scriptsDigestInput(scripts: readonly WorkspaceScriptText[], context = ""): string {
+  return JSON.stringify({ scripts: scripts.map((script) => [script.source, script.name, script.text]), context });
+}
+
+const ruleDigest = /^sha256:([0-9a-f]{64})$/;
+
+/**
+ * An allow rule (`auto_approve.commands` entry): leading command words, and for a command that
+ * runs workspace-defined code, the digest of the script text the person saw as a last word
+ * `sha256:<64 hex>` (`npm test sha256:9f86…`). A script runner's command is auto-approved only by
+ * a rule that names its script and carries the digest of the scripts it runs now.
+ */
+export interface CommandRule {
+  words: string[];
+  scriptsDigest?: string;
+}
+
+export function parseCommandRule(rule: string): CommandRule {
+  const words = rule.trim().split(/\s+/).filter((word) => word !== "");
+  const digest = ruleDigest.exec(words[words.length - 1] ?? "");
+  return digest === null ? { words } : { words: words.slice(0, -1), scriptsDigest: digest[1] };
+}
+
+/** The rule that allows `command` while its scripts stay those with `scriptsDigest`. */
+export function commandRuleWithDigest(command: string, scriptsDigest: string): string {
+  return `${command.trim().split(/\s+/).join(" ")} sha256:${scriptsDigest}`;
 }

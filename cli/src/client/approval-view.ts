@@ -1,4 +1,4 @@
-import { countEscapeTokens, escapeWarning, mergeEscaped, renderUntrusted, type UntrustedCharacterKind } from "@aide/contracts";
+import { commandRuleWithDigest, countEscapeTokens, escapeWarning, mergeEscaped, renderUntrusted, type UntrustedCharacterKind } from "@aide/contracts";
 import { renderDiff, type Style } from "./terminal-style.js";
 
 export interface ApprovalPayload {
@@ -20,6 +20,8 @@ export interface ApprovalPayload {
   escapes?: { count: number; kinds?: Record<string, number> };
   /** Workspace-defined code the command runs (package scripts, make recipes…). */
   scripts?: Array<{ source: string; name: string; text: string }>;
+  /** The digest of those scripts: the allow rule `<command> sha256:<digest>` covers the command while they stay as shown. */
+  scripts_digest?: string;
 }
 
 /**
@@ -70,6 +72,10 @@ export function describeApproval(payload: ApprovalPayload, style: Style): string
   // prompt's own lines.
   if (view.command !== undefined) lines.push(view.command.split("\n").map((line, index) => style.bold(index === 0 ? "$ " : "> ") + line).join("\n"));
   for (const script of view.scripts) lines.push(style.yellow(`runs ${script.name} from ${script.source}:`) + "\n" + script.text.split("\n").map((line) => style.bold("| ") + line).join("\n"));
+  const digest = payload.scripts_digest;
+  if (view.command !== undefined && view.scripts.length > 0 && typeof digest === "string" && /^[0-9a-f]{64}$/.test(digest) && !view.command.includes("'")) {
+    lines.push(style.dim(`to allow this command while its scripts stay as shown: --allow-command '${commandRuleWithDigest(view.command, digest)}'`));
+  }
   if (view.diff !== undefined) lines.push(renderDiff(view.diff, style));
   if (view.command === undefined && view.diff === undefined && view.args !== undefined) lines.push(style.dim(view.args));
   if (view.hint !== undefined) lines.push(style.dim(`model's note (not an authorization): ${view.hint}`));

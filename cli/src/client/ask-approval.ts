@@ -71,6 +71,10 @@ export async function askApproval(context: AskApprovalContext, payload: Approval
       request.checkpoint = choice.startsWith("r") ? "retry" : "proceed_without";
     }
     if (decision === "approve" && payload.network === "consent_required") request.consent_network = answer.network;
+    if (decision === "approve" && typeof payload.scripts_digest === "string" && (payload.scripts ?? []).length > 0) {
+      const always = (await prompt.ask("Also allow this command for the rest of the session while its scripts stay as shown? [y/N] ")).toLowerCase();
+      if (always.startsWith("y")) request.allow_script = true;
+    }
     try {
       await client.decide(request);
       write(style.dim(`→ ${decisionLabel(answer, payload.network)}`));

@@ -12,6 +12,7 @@ import { combineRunPolicy, runPolicyFromFlags } from "../client/run-policy.js";
 import { openEventStream } from "../client/event-stream.js";
 import type { GatewayClient } from "../client/gateway-client.js";
 import { GatewayError } from "../client/gateway-error.js";
+import { evalCommandRules } from "./script-rules.js";
 
 /** Commands a task's session may run without asking: the languages' own runners. */
 export const evalAllowedCommands = ["node", "npm test", "npm run test", "python3", "python", "bash", "sh", "ls", "cat", "grep"];
@@ -50,9 +51,12 @@ export interface SessionInput {
   eventsFile: string;
 }
 
-/** The start's approval policy: `--auto-approve edits --allow-command … --deny-rest`. */
-export function evalApprovalPolicy() {
-  return combineRunPolicy({}, runPolicyFromFlags({ allowCommand: evalAllowedCommands, autoApprove: "edits", denyRest: true })).autoApprove;
+/**
+ * The start's approval policy: `--auto-approve edits --allow-command … --deny-rest`, the package
+ * scripts bound to the digest of the workspace's package.json scripts (`evalCommandRules`).
+ */
+export function evalApprovalPolicy(workspace: string) {
+  return combineRunPolicy({}, runPolicyFromFlags({ allowCommand: evalCommandRules(workspace, evalAllowedCommands), autoApprove: "edits", denyRest: true })).autoApprove;
 }
 
 export async function runSession(input: SessionInput): Promise<SessionOutput> {
@@ -64,7 +68,7 @@ export async function runSession(input: SessionInput): Promise<SessionOutput> {
       workspace: input.workspace,
       mode: "act",
       model: input.model,
-      auto_approve: evalApprovalPolicy(),
+      auto_approve: evalApprovalPolicy(input.workspace),
       ...(input.experiment ? { experiment: input.experiment } : {}),
       ...(input.maxIterations !== undefined ? { max_iterations: input.maxIterations } : {}),
     });

@@ -14,6 +14,8 @@ const skipReason = stackSkipReason();
  */
 describe.skipIf(skipReason !== "")(`allow-listed commands run with the configuration the person can see${skipReason}`, () => {
   let stack: Stack;
+  /** The digest of `npm test`'s script as the first approval showed it. */
+  let shownDigest = "";
   const sentinels = () => readdirSync(stack.workspace).filter((name) => name.startsWith("pwned-"));
   beforeAll(async () => {
     stack = await startStack(
@@ -69,12 +71,14 @@ describe.skipIf(skipReason !== "")(`allow-listed commands run with the configura
     const session = started.result.session as string;
     const asked = await stack.waitFor((e) => e.session === session && e.type === "approval.requested");
     expect(asked.payload).toMatchObject({ tool: "run_command", command: "npm test", scripts: [{ source: "package.json", name: "test", text: "node math.test.js" }] });
+    shownDigest = String((asked.payload as { scripts_digest?: string }).scripts_digest ?? "");
     await stack.command("decision", { session, approval: (asked.payload as { approval: string }).approval, decision: "reject" });
     await stack.terminal(session, undefined, 60_000);
   });
 
-  it("a rule naming the script (`npm test`) auto-approves it", async () => {
-    const started = await stack.command("start", { allow_concurrent: true, task: "Run the tests", workspace: stack.workspace, model: "named", auto_approve: { edits: false, commands: ["npm test"] } });
+  it("a rule naming the script with the digest of the text shown (`npm test sha256:…`) auto-approves it", async () => {
+    expect(shownDigest).toMatch(/^[0-9a-f]{64}$/);
+    const started = await stack.command("start", { allow_concurrent: true, task: "Run the tests", workspace: stack.workspace, model: "named", auto_approve: { edits: false, commands: [`npm test sha256:${shownDigest}`] } });
     const session = started.result.session as string;
     await stack.terminal(session, undefined, 60_000);
     expect(stack.events.filter((e) => e.session === session && e.type === "approval.requested")).toEqual([]);

@@ -59,9 +59,11 @@ describe("decideGate (approval policy by code)", () => {
   });
 
   it("auto-approves an allow-listed command but never one using the network", () => {
-    const rules = { edits: false, commands: ["npm test", "node"] };
-    const npmTest = preview({ kind: "command", command: "npm test -- --run" });
+    const rules = { edits: false, commands: [`npm test sha256:${"c".repeat(64)}`, "node"] };
+    const npmTest = preview({ kind: "command", command: "npm test -- --run", scripts_digest: "c".repeat(64) });
     expect(decideGate({ descriptor: command, mode: "act", preview: npmTest, network: "none", autoApprove: rules }).kind).toBe("auto");
+    // The same rule once the script changed: it asks (the approval shows the new text).
+    expect(decideGate({ descriptor: command, mode: "act", preview: { ...npmTest, scripts_digest: "d".repeat(64) }, network: "none", autoApprove: rules }).kind).toBe("ask");
     const curl = preview({ kind: "command", command: "node fetch.js" });
     expect(decideGate({ descriptor: command, mode: "act", preview: curl, network: "consent_required", autoApprove: rules }).kind).toBe("ask");
     expect(decideGate({ descriptor: command, mode: "act", preview: curl, network: "forbidden", autoApprove: rules }).kind).toBe("refuse");
@@ -90,10 +92,14 @@ describe("decideGate (approval policy by code)", () => {
   });
 });
 
+/** Digests of a script text the person saw, and of a changed one. */
+const seen = "a".repeat(64);
+const changed = "b".repeat(64);
+
 describe("commandMatchesPrefix", () => {
   it("matches whole leading words only", () => {
-    expect(commandMatchesPrefix("npm test", ["npm test"])).toBe(true);
-    expect(commandMatchesPrefix("npm testing", ["npm test"])).toBe(false);
+    expect(commandMatchesPrefix("git status", ["git status"])).toBe(true);
+    expect(commandMatchesPrefix("git statuses", ["git status"])).toBe(false);
     expect(commandMatchesPrefix("npx vitest run", ["npm"])).toBe(false);
   });
   it("never matches a command with shell control characters", () => {
@@ -101,38 +107,52 @@ describe("commandMatchesPrefix", () => {
     expect(commandMatchesPrefix("npm test && rm -rf /", ["npm"])).toBe(false);
     expect(commandMatchesPrefix("node $(curl x)", ["node"])).toBe(false);
   });
-  it("covers a command that runs a workspace script only when the rule names that exact script", () => {
+  it("covers a command that runs a workspace script only when the rule names that exact script and the digest of its text", () => {
     expect(commandMatchesPrefix("npm test", ["npm"])).toBe(false);
-    expect(commandMatchesPrefix("npm test", ["npm test"])).toBe(true);
-    expect(commandMatchesPrefix("npm test -- --watch=false", ["npm test"])).toBe(true);
+    expect(commandMatchesPrefix("npm test", [`npm test sha256:${seen}`], seen)).toBe(true);
+    expect(commandMatchesPrefix("npm test -- --watch=false", [`npm test sha256:${seen}`], seen)).toBe(true);
     expect(commandMatchesPrefix("npm run build", ["npm run"])).toBe(false);
-    expect(commandMatchesPrefix("npm run build", ["npm run build"])).toBe(true);
+    expect(commandMatchesPrefix("npm run build", [`npm run build sha256:${seen}`], seen)).toBe(true);
     expect(commandMatchesPrefix("npm run lint", ["npm run build"])).toBe(false);
     expect(commandMatchesPrefix("npm install", ["npm"])).toBe(false);
     expect(commandMatchesPrefix("npm --prefix sub test", ["npm --prefix"])).toBe(false);
     expect(commandMatchesPrefix("yarn build", ["yarn"])).toBe(false);
-    expect(commandMatchesPrefix("yarn build", ["yarn build"])).toBe(true);
+    expect(commandMatchesPrefix("yarn build", [`yarn build sha256:${seen}`], seen)).toBe(true);
     expect(commandMatchesPrefix("pnpm lint", ["pnpm"])).toBe(false);
-    expect(commandMatchesPrefix("make", ["make"])).toBe(true);
+    expect(commandMatchesPrefix("make", [`make sha256:${seen}`], seen)).toBe(true);
     expect(commandMatchesPrefix("make test", ["make"])).toBe(false);
-    expect(commandMatchesPrefix("make test", ["make test"])).toBe(true);
+    expect(commandMatchesPrefix("make test", [`make test sha256:${seen}`], seen)).toBe(true);
     expect(commandMatchesPrefix("make test deploy", ["make test"])).toBe(false);
     expect(commandMatchesPrefix("python3 setup.py build", ["python3"])).toBe(false);
     expect(commandMatchesPrefix("pip install -e .", ["pip install"])).toBe(false);
     expect(commandMatchesPrefix("cargo build --release", ["cargo"])).toBe(false);
-    expect(commandMatchesPrefix("cargo build --release", ["cargo build"])).toBe(true);
+    expect(commandMatchesPrefix("cargo build --release", [`cargo build sha256:${seen}`], seen)).toBe(true);
     expect(commandMatchesPrefix("npm run --silent build", ["npm run"])).toBe(false);
     expect(commandMatchesPrefix("npm run --silent build", ["npm"])).toBe(false);
-    expect(commandMatchesPrefix("npm run --silent build", ["npm run --silent build"])).toBe(true);
+    expect(commandMatchesPrefix("npm run --silent build", [`npm run --silent build sha256:${seen}`], seen)).toBe(true);
     expect(commandMatchesPrefix("cargo +nightly build", ["cargo"])).toBe(false);
     expect(commandMatchesPrefix("cargo xtask dist", ["cargo"])).toBe(false);
-    expect(commandMatchesPrefix("cargo tree", ["cargo"])).toBe(true);
+    expect(commandMatchesPrefix("cargo tree", [`cargo sha256:${seen}`], seen)).toBe(true);
     expect(commandMatchesPrefix("pnpm -r test", ["pnpm -r"])).toBe(false);
     // Not workspace scripts: plain prefixes still cover them.
+    expect(commandMatchesPrefix("npm ls", [`npm sha256:${seen}`])).toBe(true);
     expect(commandMatchesPrefix("npm run", ["npm"])).toBe(true);
     expect(commandMatchesPrefix("npm ls", ["npm"])).toBe(true);
     expect(commandMatchesPrefix("pip install requests", ["pip install"])).toBe(true);
     expect(commandMatchesPrefix("git status", ["git"])).toBe(true);
     expect(commandMatchesPrefix("node --test", ["node"])).toBe(true);
+  });
+  it("a script runner's rule without the digest of what it runs now, or with another one, does not cover it (issue 26)", () => {
+    expect(commandMatchesPrefix("npm test", ["npm test"], seen)).toBe(false);
+    expect(commandMatchesPrefix("npm test", [`npm test sha256:${seen}`], changed)).toBe(false);
+    expect(commandMatchesPrefix("npm test", [`npm test sha256:${seen}`])).toBe(false);
+    expect(commandMatchesPrefix("make test", ["make test"], seen)).toBe(false);
+    expect(commandMatchesPrefix("make test", [`make test sha256:${changed}`, `make test sha256:${seen}`], seen)).toBe(true);
+    expect(commandMatchesPrefix("npm test", [`npm sha256:${seen}`], seen)).toBe(false);
+    expect(commandMatchesPrefix("composer test", ["composer"], seen)).toBe(false);
+    expect(commandMatchesPrefix("composer test", [`composer test sha256:${seen}`], seen)).toBe(true);
+    expect(commandMatchesPrefix("composer show", ["composer"])).toBe(true);
+    expect(commandMatchesPrefix("poetry run serve", ["poetry run"], seen)).toBe(false);
+    expect(commandMatchesPrefix("poetry run serve", [`poetry run serve sha256:${seen}`], seen)).toBe(true);
   });
 });

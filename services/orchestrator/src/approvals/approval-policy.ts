@@ -1,4 +1,4 @@
-import { workspaceScriptOf, type AutoApprove, type Mode, type ToolDescriptor, type ToolPreview } from "@aide/contracts";
+import { parseCommandRule, workspaceScriptOf, type AutoApprove, type Mode, type ToolDescriptor, type ToolPreview } from "@aide/contracts";
 
 export type NetworkLevel = "none" | "consent_required" | "forbidden";
 
@@ -25,18 +25,21 @@ const shellControl = /[;&|`$<>(){}\n\\]/;
  * A command matches an allow-listed prefix when its leading words equal the prefix's words and
  * it has no shell control characters (so `npm test; curl x` never rides on an `npm test` rule).
  * A command that runs code the workspace defines (`npm test`, `make build`, `cargo build`: see
- * `workspaceScriptOf`) matches only a rule that names that exact script: `npm` or `npm run` does
- * not cover `npm run build`; `npm run build` does.
+ * `workspaceScriptOf`) matches only a rule that names that exact script (`npm` or `npm run` does
+ * not cover `npm run build`; `npm run build` does) and records the digest of the script text the
+ * person saw (`npm run build sha256:<digest>`, see `parseCommandRule`): equal to `scriptsDigest`,
+ * the digest of what the command would run now. A rule without one, or a changed or unseen
+ * script, does not match: the command asks, showing the script.
  */
-export function commandMatchesPrefix(command: string, prefixes: string[]): boolean {
+export function commandMatchesPrefix(command: string, prefixes: string[], scriptsDigest?: string): boolean {
   const trimmed = command.trim();
   if (trimmed === "" || shellControl.test(trimmed)) return false;
   const words = trimmed.split(/\s+/);
   const script = workspaceScriptOf(trimmed);
   return prefixes.some((prefix) => {
-    const prefixWords = prefix.trim().split(/\s+/);
-    if (script !== undefined && prefixWords.length < script.words) return false;
-    return prefixWords.length > 0 && prefixWords.every((word, index) => words[index] === word);
+    const rule = parseCommandRule(prefix);
+    if (script !== undefined && (rule.words.length < script.words || rule.scriptsDigest === undefined || rule.scriptsDigest !== scriptsDigest)) return false;
+    return rule.words.length > 0 && rule.words.every((word, index) => words[index] === word);
   });
 }
 
@@ -68,7 +71,7 @@ export function decideGate(input: GateInput): GateVerdict {
     if (preview.kind === "write" && (input.autoApprove.edits || all)) return { kind: "auto", reason: "edit_rule" };
     if ((preview.kind === "command" || preview.kind === "process") && preview.command !== undefined) {
       if (all) return { kind: "auto", reason: "command_rule" };
-      if (commandMatchesPrefix(preview.command, input.autoApprove.commands)) return { kind: "auto", reason: "command_rule" };
+      if (commandMatchesPrefix(preview.command, input.autoApprove.commands, preview.scripts_digest)) return { kind: "auto", reason: "command_rule" };
     }
   }
   return { kind: "ask", needsProtectedConfirmation };

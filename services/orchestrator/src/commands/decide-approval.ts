@@ -1,4 +1,4 @@
-import { aideError, type DecisionRequest } from "@aide/contracts";
+import { aideError, commandRuleWithDigest, type DecisionRequest } from "@aide/contracts";
 import { explainUnavailableApproval } from "../approvals/explain-unavailable-approval.js";
 import { recordSettled } from "../approvals/settled-approvals.js";
 import type { Orchestrator } from "../orchestrator.js";
@@ -42,8 +42,19 @@ export async function decideApproval(orchestrator: Orchestrator, request: Decisi
     source: "person",
   });
   if (!settled) throw await unavailable();
+  if (request.decision === "approve" && request.allow_script === true) allowScriptAsShown(runtime.record.auto_approve, pending.preview);
   // Recorded at once (settleDecision records it again, same entry): a second decision racing this one is told "already decided".
   recordSettled(runtime.record, pending, { decision: request.decision, source: "person" }, orchestrator.seams.now());
   if (request.decision === "abort") runtime.abortController.abort("aborted by the person at an approval");
   return { accepted: true, state: request.decision === "abort" ? "aborted" : "running" };
+}
+
+/**
+ * "Approve and allow while unchanged": the rule names the command and the digest of the scripts
+ * the person was shown, so a changed script asks again. Nothing for an approval without scripts.
+ */
+function allowScriptAsShown(autoApprove: { commands: string[] }, preview: { command?: string; scripts_digest?: string }): void {
+  if (preview.command === undefined || preview.scripts_digest === undefined) return;
+  const rule = commandRuleWithDigest(preview.command, preview.scripts_digest);
+  if (rule.length <= 200 && autoApprove.commands.length < 100 && !autoApprove.commands.includes(rule)) autoApprove.commands.push(rule);
 }

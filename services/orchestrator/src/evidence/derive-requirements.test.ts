@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deriveEvidenceRequirements } from "./derive-requirements.js";
+import { asksAboutFailure, deriveEvidenceRequirements } from "./derive-requirements.js";
 
 describe("deriveEvidenceRequirements", () => {
   it.each([
@@ -41,5 +41,18 @@ describe("deriveEvidenceRequirements", () => {
     ["Do not change anything", ["artifact"]],
   ])("%s → %j", (task, expected) => {
     expect(deriveEvidenceRequirements(task)).toEqual(expected);
+  });
+});
+
+describe("asksAboutFailure (issue 26)", () => {
+  it.each([
+    ["Why does the test in math.test.js fail?", true],
+    ["Why is `node math.test.js` failing?", true],
+    ["Warum gibt es einen Fehler in math.test.js?", true],
+    ["What does math.js export?", false],
+    ["Fix the failing test in math.test.js", false],
+    ["Why does the test fail? Fix it.", false],
+  ])("%s → %s", (task, expected) => {
+    expect(asksAboutFailure(task)).toBe(expected);
   });
 });

@@ -24,6 +24,15 @@ const ABOUT_WORKSPACE_OTHER_LANGUAGES =
   /(?<![\p{L}])(dies\p{L}*|diese[rsmn]?|unser\p{L}*|der|die|das|den|dem|ce|cet|cette|ces|notre|nos|le|la|les|este|esta|estos|estas|nuestro|nuestra|el|los|las) (repo|projekt|projet|proyecto|code|código|datei|dateien|fichier|fichiers|archivo|archivos|funktion|fonction|función|tests?|konfiguration|configuration|configuración|config|pruebas?|prueba|programm|programme|programa)(?![\p{L}])/iu;
 
 /**
+ * A question about a failure ("why does the test in a.test.js fail?", "warum schlägt der Test
+ * fehl?"): a plain question (no change asked for) whose wording reports a defect. For it, a run
+ * that shows the failure is the evidence (`EvidenceLedger.evaluate`'s `failureIsAnswer`).
+ */
+export function asksAboutFailure(task: string): boolean {
+  return classifyTask(task) === "question" && reportsDefect(task);
+}
+
+/**
  * Derives the evidence a request needs from its wording (heuristic, regular-expression based, as
  * seed 002 says). The default is strict (`classifyTask`): every task that is not a plain question,
  * a greeting or a plain request to run something needs a change and a later verification (the

@@ -243,3 +243,26 @@ describe("evaluate", () => {
     expect(new EvidenceLedger().evaluate([], "hello")).toEqual({ satisfied: true, missing: [], instruction: "", evidence: [], claims: [] });
   });
 });
+
+describe("a question about a failure (issue 26): a run that shows the failure is the evidence", () => {
+  const asked = { failureIsAnswer: true };
+  it("a failing run answers it; without the option the same run is an unresolved failure", () => {
+    const events = () => [read("math.js"), run("node math.test.js", 1, "AssertionError: add(2, 3) should be 5")];
+    const answered = ledgerOf(...events()).evaluate(["execution"], "add subtracts; the test exits 1", asked);
+    expect(answered).toMatchObject({ satisfied: true, missing: [] });
+    expect(answered.evidence.join(" ")).toContain("shows the failure asked about");
+    expect(ledgerOf(...events()).evaluate(["execution"], "add subtracts").missing).toEqual(["execution"]);
+  });
+
+  it("a command that was not found, killed or timed out shows no failure", () => {
+    for (const failed of [run("nodee math.test.js", 127), event("run_command", { command: "node t.js" }, { is_error: true, metadata: { exit_code: null, timed_out: true } })]) {
+      expect(ledgerOf(read("math.js"), failed).evaluate(["execution"], "it fails", asked).satisfied).toBe(false);
+    }
+  });
+
+  it("once the run changed a file, a failing run is no evidence that the change works", () => {
+    const result = ledgerOf(read("math.js"), write("math.js"), run("node math.test.js", 1)).evaluate(["execution"], "it fails", asked);
+    expect(result.satisfied).toBe(false);
+    expect(result.missing).toContain("execution");
+  });
+});

@@ -39,13 +39,22 @@ export class EvidenceLedger {
     list.sort((left, right) => left.seq - right.seq);
   }
 
-  evaluate(required: EvidenceKind[], completionText: string): EvidenceEvaluation {
+  /**
+   * `failureIsAnswer`: the task is a question about a failure (`asksAboutFailure`). While the run
+   * changed nothing, a run that shows the failure (it ran and exited non-zero) answers it; once
+   * anything was changed, the strict rules hold (a failing run never proves a change works).
+   */
+  evaluate(required: EvidenceKind[], completionText: string, options: { failureIsAnswer?: boolean } = {}): EvidenceEvaluation {
     const shortfalls: Shortfall[] = [];
     const evidence: string[] = [];
-    const unresolved = this.unresolvedFailure();
+    const changed = this.successfulMutations().length > 0;
+    const shown = options.failureIsAnswer === true && !changed ? this.failureShown() : undefined;
+    const unresolved = shown === undefined ? this.unresolvedFailure() : undefined;
+    if (shown !== undefined) evidence.push(`${describe(shown)} (shows the failure asked about)`);
     const needs = new Set(required);
     // A change made in any run must be checked, whatever the task asked for.
-    if (this.successfulMutations().length > 0) needs.add("artifact");
+    if (changed) needs.add("artifact");
+    if (shown !== undefined) needs.delete("execution");
     if (unresolved !== undefined && (needs.has("artifact") || needs.has("execution"))) needs.add("execution");
     const allRejected = this.allMutationsRejected();
     if (allRejected !== undefined) shortfalls.push(allRejected);
@@ -144,6 +153,18 @@ export class EvidenceLedger {
       else failure = event;
     }
     return failure;
+  }
+
+  /**
+   * The last execution, when it failed in a way that shows a failure: it ran to an exit code other
+   * than 0 (not killed, not timed out, not "command not found" or "not executable").
+   */
+  private failureShown(): EvidenceEvent | undefined {
+    const last = [...this.events].reverse().find((event) => this.isExecution(event));
+    if (last === undefined || succeeded(last)) return undefined;
+    const code = exitCode(last);
+    const ranToExit = code !== undefined && code !== 0 && code !== 126 && code !== 127;
+    return ranToExit && last.metadata["timed_out"] !== true && last.metadata["aborted"] !== true ? last : undefined;
   }
 
   private checkExecution(unresolved: EvidenceEvent | undefined): { ok: true; evidence: string[] } | { ok: false; shortfall: Shortfall } {

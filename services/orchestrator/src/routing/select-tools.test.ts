@@ -64,6 +64,15 @@ describe("selectTools (act)", () => {
     expect(selected).toContain("a_tool_routing_does_not_know");
   });
 
+  it("offers run_command whatever the intents, in both tiers (routing trims, never disarms)", () => {
+    for (const task of ["Rename add to plus everywhere", "Add a setup step to the README", "Set up git for this project", "Remember that I like tabs"]) {
+      for (const tier of ["full", "compact"] as const) {
+        const selected = names(selectTools(task, catalog, "act", tier));
+        expect(selected, `${task} (${tier})`).toEqual(expect.arrayContaining(["read_file", "search_files", "replace_in_file", "run_command", "attempt_completion"]));
+      }
+    }
+  });
+
   it("offers a command runner when no intent is recognized", () => {
     expect(names(selectTools("hello", catalog, "act"))).toContain("run_command");
   });

@@ -1,25 +1,29 @@
 import type { PromptTier, ToolDescriptor } from "@aide/contracts";
 import { classifyIntents, type Intent } from "./classify-intents.js";
 
-/** Always offered in Act mode: the model can always look around, edit and finish. */
-export const CORE_ACT_TOOLS: readonly string[] = ["read_file", "list_dir", "search_files", "write_file", "replace_in_file", "attempt_completion"];
+/**
+ * Always offered in Act mode, whatever the intents (ARCHITECTURE §12: routing trims, never
+ * disarms): the model can always look around, edit, run what proves its change, and finish.
+ * Intents add specialist tools only.
+ */
+export const CORE_ACT_TOOLS: readonly string[] = ["read_file", "list_dir", "search_files", "write_file", "replace_in_file", "run_command", "attempt_completion"];
 
 /** Tools each intent brings in on top of the core. */
 const TOOLS_BY_INTENT: Record<Intent, string[]> = {
   artifacts: ["apply_patch"],
-  execution: ["run_command"],
+  execution: [],
   // Code intelligence for work on source code: their docs cost prompt tokens a small window needs elsewhere.
-  source: ["apply_patch", "run_command", "list_code_definitions", "code_map", "diagnostics"],
-  reports: ["run_command"],
-  comparisons: ["run_command"],
-  processes: ["process_start", "process_poll", "process_cancel", "run_command"],
+  source: ["apply_patch", "list_code_definitions", "code_map", "diagnostics"],
+  reports: [],
+  comparisons: [],
+  processes: ["process_start", "process_poll", "process_cancel"],
   git: ["git_status", "git_diff"],
   memory: ["remember", "recall", "forget"],
   delegation: ["spawn_agent"],
 };
 
 /** Offered when no intent is recognized, so a vague request can still be investigated. */
-const FALLBACK_TOOLS = ["run_command", "git_status", "git_diff", "code_map"];
+const FALLBACK_TOOLS = ["git_status", "git_diff", "code_map"];
 
 const ROUTED = new Set([...CORE_ACT_TOOLS, ...Object.values(TOOLS_BY_INTENT).flat(), "update_plan", "switch_to_act_mode"]);
 
@@ -45,10 +49,10 @@ export const SWITCH_TO_ACT_MODE_TOOL: ToolDescriptor = {
  */
 const COMPACT_BY_INTENT: Record<Intent, string[]> = {
   artifacts: [],
-  execution: ["run_command"],
-  source: ["run_command"],
-  reports: ["run_command"],
-  comparisons: ["run_command"],
+  execution: [],
+  source: [],
+  reports: [],
+  comparisons: [],
   processes: ["process_start", "process_poll", "process_cancel"],
   git: ["git_status", "git_diff"],
   memory: ["remember", "recall", "forget"],
@@ -57,7 +61,7 @@ const COMPACT_BY_INTENT: Record<Intent, string[]> = {
 /** At most this many tools in the compact tier, kept in this order of priority. */
 export const COMPACT_MAX_TOOLS = 10;
 const COMPACT_PRIORITY = [
-  ...CORE_ACT_TOOLS, "switch_to_act_mode", "run_command", "git_status", "git_diff", "update_plan",
+  ...CORE_ACT_TOOLS, "switch_to_act_mode", "git_status", "git_diff", "update_plan",
   "process_start", "process_poll", "process_cancel", "recall", "remember", "forget", "spawn_agent",
 ];
 const COMPACT_PLAN_CORE = ["read_file", "list_dir", "search_files", "attempt_completion", "switch_to_act_mode"];
@@ -67,7 +71,6 @@ function selectCompact(task: string, catalog: ToolDescriptor[], mode: "plan" | "
   const intents = classifyIntents(task);
   const wanted = new Set<string>(mode === "plan" ? COMPACT_PLAN_CORE : CORE_ACT_TOOLS);
   for (const intent of intents) for (const name of (mode === "plan" ? COMPACT_PLAN_BY_INTENT[intent] : COMPACT_BY_INTENT[intent]) ?? []) wanted.add(name);
-  if (mode === "act" && intents.length === 0) wanted.add("run_command");
   if (wantsPlan(task, intents)) wanted.add("update_plan");
   const kept = new Set(COMPACT_PRIORITY.filter((name) => wanted.has(name)).slice(0, COMPACT_MAX_TOOLS));
   const selected = catalog.filter((tool) => kept.has(tool.name) && (mode === "plan" || tool.name !== "switch_to_act_mode"));

@@ -1,4 +1,4 @@
-import { CompletionBudget, EvidenceLedger, deriveEvidenceRequirements } from "../evidence/index.js";
+import { CompletionBudget, EvidenceLedger, asksAboutFailure, deriveEvidenceRequirements } from "../evidence/index.js";
 import { LoopBreaker, MistakeCounter, RetryGuards, StallDetector } from "../guards/index.js";
 import type { ToolLogEntry } from "../session/session-record.js";
 
@@ -8,6 +8,8 @@ import type { ToolLogEntry } from "../session/session-record.js";
  */
 export interface RunPolicies {
   required: ReturnType<typeof deriveEvidenceRequirements>;
+  /** The task asks why something fails: a run showing the failure is its evidence (while nothing was changed). */
+  failureIsAnswer: boolean;
   ledger: EvidenceLedger;
   guards: RetryGuards;
   stall: StallDetector;
@@ -20,6 +22,7 @@ export interface RunPolicies {
 export function createRunPolicies(task: string, toolLog: ToolLogEntry[] = [], completionRejections = 0): RunPolicies {
   const policies: RunPolicies = {
     required: deriveEvidenceRequirements(task),
+    failureIsAnswer: asksAboutFailure(task),
     ledger: new EvidenceLedger(),
     guards: new RetryGuards(),
     stall: new StallDetector(),

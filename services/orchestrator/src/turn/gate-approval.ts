@@ -55,6 +55,7 @@ export async function requestApproval(context: RunContext, request: ApprovalRequ
     diff: capDiff(request.preview.diff),
     command: request.preview.command,
     ...(request.preview.scripts && request.preview.scripts.length > 0 ? { scripts: request.preview.scripts } : {}),
+    ...(request.preview.scripts_digest !== undefined ? { scripts_digest: request.preview.scripts_digest } : {}),
     paths: request.preview.paths,
     protected: request.preview.protected,
     invisible: request.preview.invisible,

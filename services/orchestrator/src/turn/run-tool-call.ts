@@ -21,6 +21,13 @@ const automationSurface = /(^|\/)(\.git\/hooks|\.github\/workflows|\.gitlab-ci|\
 
 export { errorOutcome, refusal } from "./call-outcomes.js";
 
+/** The protected paths a command reports it changed (the tools service's `metadata.protected_changes`). */
+function protectedChangesOf(metadata: Record<string, unknown>): string[] {
+  const changes = metadata["protected_changes"];
+  if (!Array.isArray(changes)) return [];
+  return changes.flatMap((change: unknown) => (typeof change === "object" && change !== null && typeof (change as { path?: unknown }).path === "string" ? [(change as { path: string }).path] : []));
+}
+
 function commandOf(call: BatchCall): string | undefined {
   const command = call.arguments["command"];
   return commandTools.has(call.name) && typeof command === "string" ? command : undefined;
@@ -91,7 +98,7 @@ export async function runToolCall(context: RunContext, call: BatchCall, descript
   const outcome = await execute(context, call, { network: decision.network, expectedDigests: call.expected_digests });
   // The run's summary lists every write to an automation surface (seed 000 T7): what the tools
   // service flagged as protected, and the well-known ones by name.
-  const flagged = new Set(preview.protected.map((flag) => flag.path));
+  const flagged = new Set([...preview.protected.map((flag) => flag.path), ...protectedChangesOf(outcome.metadata)]);
   for (const path of outcome.changed_paths) {
     if ((flagged.has(path) || automationSurface.test(path)) && !context.state.automation_writes.includes(path)) context.state.automation_writes.push(path);
   }

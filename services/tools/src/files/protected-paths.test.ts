@@ -14,6 +14,24 @@ describe("protected paths and confusable names", () => {
     expect(protectedMatch("caf\u0065\u0301/.git/config")?.kind).toBe("git_internals");
   });
 
+  it("every agent's rules and instruction files, at any depth, each with the agent named in its reason (issue 26)", () => {
+    const cases: Array<[string, RegExp]> = [
+      ["AGENTS.md", /AGENTS\.md/], ["CLAUDE.md", /Claude Code/], ["pkg/CLAUDE.local.md", /Claude Code/], ["GEMINI.md", /Gemini/],
+      [".cursorrules", /Cursor/], ["a/.cursor/rules/style.mdc", /Cursor/], [".clinerules", /Cline/], ["docs/.clinerules/one.md", /Cline/],
+      [".windsurfrules", /Windsurf/], [".github/copilot-instructions.md", /Copilot/], ["x/.github/copilot-instructions.md", /Copilot/],
+      [".roo/rules/a.md", /Roo Code/], [".roomodes", /Roo Code/], ["deep/er/.kilocode/rules/b.md", /Kilo Code/], [".continue/rules/c.md", /Continue/],
+      [".aider.conf.yml", /aider/], ["sub/.aiderignore", /aider/], ["opencode.json", /opencode/], ["sub/opencode.json", /opencode/],
+      [".codex/instructions.md", /Codex/], [".aide/rules.md", /aide/],
+    ];
+    for (const [path, agent] of cases) {
+      const match = protectedMatch(path);
+      expect(match?.kind, path).toBe(path.startsWith(".aide/") ? "aide" : "agent_instructions");
+      expect(match?.reason, path).toMatch(agent);
+      expect(match?.reason, path).toMatch(/instructions/);
+    }
+    for (const path of ["src/opencode.ts", "notes/claude.txt", "roo.md", "continue.js"]) expect(protectedMatch(path), path).toBeUndefined();
+  });
+
   it("a name that poses as a protected one is protected as what it reads as", () => {
     expect(pathSkeleton(".g\u0456t/hooks")).toBe(".git/hooks");
     expect(protectedMatch(".g\u0456t/hooks/pre-commit")).toMatchObject({ kind: "git_internals", reason: expect.stringContaining('".git/hooks/pre-commit"') });

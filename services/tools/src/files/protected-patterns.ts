@@ -14,17 +14,29 @@ export interface ProtectedPattern {
   reason: string;
 }
 
+/** One row per agent: its rules and instruction files, with the agent named in the reason. */
+function agentInstructionRows(rows: ReadonlyArray<readonly [readonly string[], string]>): ProtectedPattern[] {
+  return rows.map(([globs, what]) => ({ kind: "agent_instructions", globs, reason: `agent instruction file: ${what}; a coding agent reads it as instructions` }));
+}
+
 export const protectedPatterns: readonly ProtectedPattern[] = [
-  { kind: "aide", globs: ["**/.aide", "**/.aide/**"], reason: "the agent's own state and checkpoints" },
-  {
-    kind: "agent_instructions",
-    globs: [
-      "**/AGENTS.md", "**/AGENT.md", "**/CLAUDE.md", "**/CLAUDE.local.md", "**/GEMINI.md", "**/.cursorrules", "**/.cursor/rules/**",
-      "**/.clinerules*", "**/.clinerules*/**", "**/.windsurfrules", "**/.windsurf/rules/**", "**/.github/copilot-instructions.md",
-      "**/.github/instructions/**", "**/.github/prompts/**", "**/.aider*", "**/.aider*/**",
-    ],
-    reason: "agent instruction file: coding agents (this one included) read it as instructions",
-  },
+  { kind: "aide", globs: ["**/.aide", "**/.aide/**"], reason: "the agent's own state, checkpoints and rules: aide reads its rules as instructions" },
+  ...agentInstructionRows([
+    [["**/AGENTS.md", "**/AGENT.md"], "AGENTS.md, the instruction file many coding agents follow (this one included)"],
+    [["**/CLAUDE.md", "**/CLAUDE.local.md"], "Claude Code's instruction file"],
+    [["**/GEMINI.md"], "Gemini CLI's instruction file"],
+    [["**/.cursorrules", "**/.cursor/rules", "**/.cursor/rules/**"], "Cursor's rules"],
+    [["**/.clinerules", "**/.clinerules/**", "**/.clinerules*", "**/.clinerules*/**"], "Cline's rules, a file or a folder"],
+    [["**/.windsurfrules", "**/.windsurf/rules", "**/.windsurf/rules/**"], "Windsurf's rules"],
+    [["**/.github/copilot-instructions.md", "**/.github/instructions/**", "**/.github/prompts/**"], "GitHub Copilot's instructions"],
+    [["**/.roo", "**/.roo/**", "**/.roomodes", "**/.rooignore"], "Roo Code's rules and modes"],
+    [["**/.kilocode", "**/.kilocode/**", "**/.kilocodemodes", "**/.kilocodeignore"], "Kilo Code's rules and modes"],
+    [["**/.continue", "**/.continue/**", "**/.continuerules"], "Continue's rules and configuration, which can also start MCP servers"],
+    [["**/.aider*", "**/.aider*/**"], "aider's configuration and conventions, which also name the lint and test commands it runs"],
+    [["**/opencode.json", "**/opencode.jsonc", "**/.opencode", "**/.opencode/**"], "opencode's configuration: instructions, permissions and MCP servers"],
+    [["**/.codex", "**/.codex/**"], "Codex's instructions and configuration"],
+    [["**/.goosehints", "**/.junie/**", "**/.rules"], "goose, Junie or Zed hints and rules"],
+  ]),
   {
     kind: "tool_config",
     globs: [

@@ -109,6 +109,7 @@ async function computePreview(dependencies: CallDependencies, request: ToolPrevi
       preview.protected = protectedFlags(preview.paths, await protectedContext(context.workspace.root));
       if (described.scripts && described.scripts.length > 0) {
         preview.scripts = described.scripts;
+        if (described.scriptsDigest !== undefined) preview.scripts_digest = described.scriptsDigest;
         preview.invisible.push(...described.scripts.flatMap((script) => scanInvisible(script.text, script.source)));
       }
     }

@@ -48,6 +48,8 @@ export interface CommandPreview {
   paths?: string[];
   /** Workspace-defined code the command runs by design (package scripts, make recipes…). */
   scripts?: Array<{ source: string; name: string; text: string }>;
+  /** sha256 of those scripts' whole texts (`scriptsDigestInput`): what an allow rule for the command records. */
+  scriptsDigest?: string;
 }
 
 export type ToolKind = "read" | "write" | "command" | "process" | "other";

@@ -24,7 +24,8 @@ export const processStartTool = defineTool({
   async describeCommand(args, context) {
     const prepared = await prepareCommand(context, args.command, args.cwd, undefined);
     if (!prepared.ok) return { command: args.command, paths: [] };
-    return { command: args.command, paths: [prepared.cwdRelative], scripts: await commandScripts(context, args.command, prepared.cwdRelative) };
+    const shown = await commandScripts(context, args.command, prepared.cwdRelative);
+    return { command: args.command, paths: [prepared.cwdRelative], scripts: shown.scripts, ...(shown.digest !== undefined ? { scriptsDigest: shown.digest } : {}) };
   },
   async execute(args, context) {
     const prepared = await prepareCommand(context, args.command, args.cwd, args.timeout_ms ?? 30 * 60_000);

@@ -5,6 +5,7 @@ import { maxCommandTimeoutMs, prepareCommand } from "./command-helpers.js";
 import { changedSince } from "../files/changed-since.js";
 import { commandGitEnvironment } from "./command-git-environment.js";
 import { commandScripts } from "./command-scripts.js";
+import { protectedFlags } from "../files/protected-paths.js";
 
 export const runCommandTool = defineTool({
   name: "run_command",
@@ -24,7 +25,8 @@ export const runCommandTool = defineTool({
   async describeCommand(args, context) {
     const prepared = await prepareCommand(context, args.command, args.cwd, args.timeout_ms);
     if (!prepared.ok) return { command: args.command, paths: [] };
-    return { command: args.command, paths: [prepared.cwdRelative], scripts: await commandScripts(context, args.command, prepared.cwdRelative) };
+    const shown = await commandScripts(context, args.command, prepared.cwdRelative);
+    return { command: args.command, paths: [prepared.cwdRelative], scripts: shown.scripts, ...(shown.digest !== undefined ? { scriptsDigest: shown.digest } : {}) };
   },
   async execute(args, context) {
     const prepared = await prepareCommand(context, args.command, args.cwd, args.timeout_ms);
@@ -45,7 +47,10 @@ export const runCommandTool = defineTool({
       env: git.env,
     });
     const changed = await changedSince(context.workspace, startedAt);
+    // A command's writes are not previewed: the protected ones it made are said afterwards (issue 26).
+    const protectedChanges = protectedFlags(changed.paths).filter((flag) => flag.kind !== "confusable_name");
     const metadata = {
+      ...(protectedChanges.length > 0 ? { protected_changes: protectedChanges } : {}),
       changed_paths_incomplete: changed.incomplete,
       exit_code: result.exitCode,
       signal: result.signal,
@@ -64,6 +69,7 @@ export const runCommandTool = defineTool({
     else if (result.aborted) status = "The command was aborted.";
     else if (result.exitCode === null) status = `The command was killed by ${result.signal ?? "a signal"} (a resource limit, or out of memory).`;
     else status = `Exit code: ${result.exitCode}`;
+    if (protectedChanges.length > 0) status += `\nThis command changed protected files: ${protectedChanges.map((flag) => `${flag.path} (${flag.reason})`).join("; ")}.`;
     const body = result.stdout.length > 0 ? result.stdout : "(no output)";
     const isError = result.timedOut || result.aborted || result.exitCode !== 0;
     return { isError, output: `${status}\n${body}`, metadata, changedPaths: changed.paths };
