@@ -35,6 +35,15 @@ export const EscapesSchema = z.object({
   kinds: z.record(z.string(), z.number().int().nonnegative()).default({}),
 });
 
+/** Base64 (of UTF-8) of an approval's raw fields; no generic viewer prints raw bytes from it. */
+export const ApprovalRawSchema = z.object({
+  command: z.base64().optional(),
+  diff: z.base64().optional(),
+  paths: z.array(z.base64()).optional(),
+  args_json: z.base64().optional(),
+});
+export type ApprovalRaw = z.infer<typeof ApprovalRawSchema>;
+
 const ToolCallSummary = z.object({
   call_id: z.string(),
   tool: z.string(),
@@ -137,13 +146,16 @@ export const ApprovalRequestedEvent = event(
      */
     checkpoint_failed: z.object({ code: z.string(), message: z.string() }).optional(),
     /**
-     * Screen forms (`renderUntrusted`) of `command`, `diff` and `paths`, which stay raw for
-     * machines (the args digest, a re-check). A screen shows only these, and `escapes` loudly.
+     * What the screen renderings (`renderUntrusted`) of the fields above replaced: every string of
+     * this payload, like every event's, carries only visible tokens (`⟨ESC⟩`, `⟨U+202E⟩`).
      */
-    command_rendered: z.string().optional(),
-    diff_rendered: z.string().optional(),
-    paths_rendered: z.array(z.string()).optional(),
     escapes: EscapesSchema.optional(),
+    /**
+     * The exact bytes behind `command`, `diff`, `paths` and `args`, base64 of their UTF-8 (`args`
+     * as JSON), each present only when its screen form differs: what runs is the decoded raw, what
+     * the person saw is its rendering, and `renderUntrusted(raw) === shown` always holds.
+     */
+    raw_base64: ApprovalRawSchema.optional(),
     /**
      * What is being approved when it is not an ordinary tool call: `memory` (remember/forget: the
      * text outlives the session), `secret_read` (reading a secret-looking file), `mode_switch`.

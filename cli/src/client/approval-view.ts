@@ -14,17 +14,14 @@ export interface ApprovalPayload {
   model_hint?: string;
   /** The checkpoint before this call could not be taken: retry, proceed without, or stop. */
   checkpoint_failed?: { code: string; message: string };
-  command_rendered?: string;
-  diff_rendered?: string;
-  paths_rendered?: string[];
   escapes?: { count: number; kinds?: Record<string, number> };
   /** Workspace-defined code the command runs (package scripts, make recipes…). */
   scripts?: Array<{ source: string; name: string; text: string }>;
 }
 
 /**
- * The approval as a screen may show it: the orchestrator's renderings when present, rendered
- * again here (a client does not trust that they were), raw fields rendered otherwise; and how many
+ * The approval as a screen may show it: the orchestrator's renderings (every primary field is one),
+ * rendered again here (a client does not trust that they were; `raw_base64` is never shown); and how many
  * characters are shown as tokens (the orchestrator's count, or the tokens seen, whichever is more).
  */
 export function approvalScreenText(payload: ApprovalPayload) {
@@ -36,9 +33,9 @@ export function approvalScreenText(payload: ApprovalPayload) {
   };
   const view = {
     tool: show(payload.tool),
-    paths: (payload.paths_rendered ?? payload.paths ?? []).map(show),
-    command: payload.command_rendered !== undefined || payload.command !== undefined ? show(payload.command_rendered ?? payload.command) : undefined,
-    diff: payload.diff_rendered !== undefined || payload.diff !== undefined ? show(payload.diff_rendered ?? payload.diff) : undefined,
+    paths: (payload.paths ?? []).map(show),
+    command: payload.command !== undefined ? show(payload.command) : undefined,
+    diff: payload.diff !== undefined ? show(payload.diff) : undefined,
     args: payload.args ? show(JSON.stringify(payload.args).slice(0, 2000)) : undefined,
     protected: (payload.protected ?? []).map((flag) => ({ path: show(flag.path), reason: show(flag.reason) })),
     invisible: (payload.invisible ?? []).slice(0, 20).map((flag) => ({ path: flag.path === undefined ? undefined : show(flag.path), line: flag.line, codepoint: show(flag.codepoint), kind: show(flag.kind) })),

@@ -27,8 +27,8 @@ const decisionText: Record<string, string> = {
 
 /**
  * The approval of one tool call: what would happen, loud warnings, the diff, and — while pending —
- * the decision buttons. Only screen renderings are shown (the orchestrator's `*_rendered`, rendered
- * again here); a card that shows any character as a token is marked (`has-escapes`, a warning
+ * the decision buttons. Only screen renderings are shown (the event's fields, which the
+ * orchestrator rendered, rendered again here; `raw_base64` never); a card that shows any character as a token is marked (`has-escapes`, a warning
  * line). A command the policy marked `consent_required` has two approve buttons, without and with
  * network; a plain approve never grants network. Once decided the card stays, with its diff, as
  * the record of what was approved.
@@ -37,9 +37,9 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
   const approval = String(payload.approval);
   const card = el("div", { className: "approval-card pending", attrs: { "data-approval": approval, role: "group" } });
   const error = el("p", { className: "error", attrs: { role: "alert" } });
-  const paths = ((payload.paths_rendered ?? payload.paths ?? []) as unknown[]).map(shown);
-  const command = payload.command_rendered !== undefined || payload.command !== undefined ? shown(payload.command_rendered ?? payload.command) : undefined;
-  const diff = payload.diff_rendered !== undefined || payload.diff !== undefined ? shown(payload.diff_rendered ?? payload.diff) : undefined;
+  const paths = ((payload.paths ?? []) as unknown[]).map(shown);
+  const command = payload.command !== undefined ? shown(payload.command) : undefined;
+  const diff = payload.diff !== undefined ? shown(payload.diff) : undefined;
   const hint = payload.model_hint !== undefined ? shown(payload.model_hint) : undefined;
   const tool = shown(payload.tool);
   const escapes = Math.max(Number(payload.escapes?.count ?? 0), escapesIn([tool, ...paths, command ?? "", diff ?? "", hint ?? "", ...((payload.scripts ?? []) as Array<{ text: unknown }>).map((script) => shown(script.text))].join("\n")));
