@@ -39,7 +39,7 @@ describe("aide events formatting", () => {
       expect(line, event.type).not.toMatch(rawControlPattern);
     }
     const approval = events.find((event) => event.type === "approval.requested")!;
-    const line = formatEvent({ ...approval, payload: { ...approval.payload, command: `npm test ${text}`, command_rendered: undefined } } as typeof approval);
+    const line = formatEvent({ ...approval, payload: { ...approval.payload, command: `npm test ${text}` } } as typeof approval);
     expect(line).not.toMatch(rawControlPattern);
     expect(line).toContain("npm test");
     expect(line).toMatch(/⚠ \d+ hidden\/control characters? shown as ⟨…⟩/);
