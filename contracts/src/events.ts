@@ -164,7 +164,15 @@ export const ApprovalRequestedEvent = event(
     /** For `kind: memory`: the memory's raw text (clients render it as untrusted text). */
     memory: z.object({ action: z.enum(["remember", "forget"]), id: z.string().optional(), text: z.string() }).optional(),
     /** An MCP tool call: the server, the tool's own name, and the exact arguments as JSON (raw; clients render it). */
-    mcp: z.object({ server: z.string(), tool: z.string(), arguments_json: z.string() }).optional(),
+    mcp: z
+      .object({
+        server: z.string(),
+        tool: z.string(),
+        arguments_json: z.string(),
+        /** The server's tool descriptions and schemas held this many invisible or control characters (tool poisoning): shown loudly. */
+        hidden_characters: z.number().int().positive().optional(),
+      })
+      .optional(),
     /** Workspace-defined code the command runs by design (package scripts, make recipes…), as the preview read it. */
     scripts: z.array(z.object({ source: z.string(), name: z.string(), text: z.string() })).optional(),
   }),

@@ -151,6 +151,11 @@ export function escapeWarning(count: number, escaped: Partial<Record<UntrustedCh
   return `⚠ ${count} hidden/control ${noun} shown as ⟨…⟩${kinds ? ` (${kinds})` : ""}`;
 }
 
+/** The flag of an MCP server whose tool descriptions hold invisible or control characters (tool poisoning). */
+export function mcpHiddenCharactersWarning(count: number): string {
+  return `⚠ its tool descriptions hold ${count} hidden/control character${count === 1 ? "" : "s"} (tool poisoning?): the model reads them as ⟨…⟩ tokens; check the server before approving its calls`;
+}
+
 /**
  * JSON text made safe to print on a terminal without changing what it means: every character
  * `renderUntrusted` would escape for a screen becomes a JSON `\uXXXX` escape (inside a string that

@@ -1,4 +1,4 @@
-import { countEscapeTokens, escapeWarning, mergeEscaped, renderUntrusted, type UntrustedCharacterKind } from "@aide/contracts";
+import { countEscapeTokens, escapeWarning, mcpHiddenCharactersWarning, mergeEscaped, renderUntrusted, type UntrustedCharacterKind } from "@aide/contracts";
 import { renderDiff, type Style } from "./terminal-style.js";
 
 export interface ApprovalPayload {
@@ -17,6 +17,8 @@ export interface ApprovalPayload {
   escapes?: { count: number; kinds?: Record<string, number> };
   /** Workspace-defined code the command runs (package scripts, make recipes…). */
   scripts?: Array<{ source: string; name: string; text: string }>;
+  /** An MCP call: its server, and the hidden characters its tool descriptions held. */
+  mcp?: { server: string; tool: string; arguments_json?: string; hidden_characters?: number };
 }
 
 /**
@@ -60,6 +62,7 @@ export function describeApproval(payload: ApprovalPayload, style: Style): string
     const where = `${flag.path ?? "the command"}${flag.line ? ` line ${flag.line}` : ""}`;
     lines.push(style.inverse(style.red(" INVISIBLE CHARACTER ")) + " " + style.red(`${flag.codepoint} (${flag.kind}) in ${where}`));
   }
+  if (payload.mcp?.hidden_characters) lines.push(style.inverse(style.red(" MCP SERVER ")) + " " + style.red(`${renderUntrusted(payload.mcp.server).text}: ${mcpHiddenCharactersWarning(payload.mcp.hidden_characters)}`));
   if (payload.checkpoint_failed) lines.push(style.inverse(style.red(" NO CHECKPOINT ")) + " " + style.red(`no checkpoint could be taken: ${renderUntrusted(payload.checkpoint_failed.message).text} (${renderUntrusted(payload.checkpoint_failed.code).text})`));
   if (payload.network === "consent_required") lines.push(style.inverse(style.yellow(" NETWORK ")) + " this command may use the network: approve it with or without network access");
   if (payload.network === "forbidden") lines.push(style.inverse(style.yellow(" NO NETWORK ")) + " network use is forbidden for this command: it runs offline");

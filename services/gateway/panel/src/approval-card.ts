@@ -1,6 +1,7 @@
 import { api, ApiError, type AgentEvent } from "./api.js";
 import { diffView } from "./diff-view.js";
 import { el } from "./dom.js";
+import { mcpHiddenCharactersWarning } from "./render-untrusted.js";
 import { escapeBadge, escapesIn, shown } from "./screen-text.js";
 
 export type Decision = "approve" | "approve-network" | "reject" | "abort";
@@ -66,6 +67,7 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
     const where = `${flag.path === undefined ? "the command" : shown(flag.path)}${flag.line ? ` line ${flag.line}` : ""}`;
     card.append(el("div", { className: "warning invisible", text: `⚠ INVISIBLE CHARACTER ${shown(flag.codepoint)} (${shown(flag.kind)}) in ${where}` }));
   }
+  if (payload.mcp?.hidden_characters) card.append(el("div", { className: "warning mcp-hidden", text: `MCP SERVER ${shown(payload.mcp.server)}: ${mcpHiddenCharactersWarning(Number(payload.mcp.hidden_characters))}` }));
   if (payload.checkpoint_failed) card.append(el("div", { className: "warning checkpoint", text: `⚠ No checkpoint could be taken: ${shown(payload.checkpoint_failed.message)} (${shown(payload.checkpoint_failed.code)})` }));
   const network = payload.network === "consent_required";
   if (network) card.append(el("div", { className: "warning network", text: "⚠ This command may use the network: approve it without or with network access" }));
