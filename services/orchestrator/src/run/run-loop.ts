@@ -8,6 +8,7 @@ import { refuseUnofferedCalls } from "../turn/refuse-unoffered-calls.js";
 import { parseCallsStep } from "../turn/parse-tool-calls.js";
 import { emitResponded, requestModelStep } from "../turn/request-model.js";
 import type { RunContext, RunOutcome } from "./run-context.js";
+import { modelText } from "../context/model-text.js";
 
 /**
  * The agent loop of one run: turns of build context → ask the model → parse → normalize →
@@ -50,7 +51,7 @@ async function turn(context: RunContext): Promise<void> {
   const built = await buildContextStep(context);
   const modelTurn = await requestModelWithinWindow(context, built);
   const { reply } = modelTurn;
-  const assistant: ChatMessage = { role: "assistant", content: reply.text };
+  const assistant: ChatMessage = { role: "assistant", content: modelText(reply.text) };
   if (reply.reasoning_content) assistant.reasoning_content = reply.reasoning_content;
   if (reply.tool_calls.length > 0) assistant.tool_calls = reply.tool_calls;
   context.state.transcript.push(assistant);
