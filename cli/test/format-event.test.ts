@@ -30,6 +30,8 @@ describe("aide events formatting", () => {
     expect(line).toContain("[PROTECTED]");
     expect(line).toContain("[INVISIBLE CHARACTERS]");
     expect(line).toContain("[network: consent_required]");
+    const mcp = formatEvent({ ...approval, payload: { ...approval.payload, mcp: { server: "poisoned", tool: "lookup", arguments_json: "{}", hidden_characters: 3 } } } as typeof approval);
+    expect(mcp).toContain("[MCP SERVER WITH HIDDEN CHARACTERS]");
   });
   it.each(hostileStrings)("$name in any text field prints as tokens, marked, on one line", ({ text }) => {
     for (const event of events) {

@@ -175,7 +175,7 @@ describe("aide approve and aide sessions", () => {
 });
 
 describe("aide run and aide approve against the real stack (aide up: orchestrator, tools, checkpoints, scripted model)", () => {
-  it("the real orchestrator's renderings reach the pty rendered and marked; the frames carry raw and rendered forms; a plain approve of curl grants no network, --network does", async () => {
+  it("the real orchestrator's renderings reach the pty rendered and marked; the frames carry the rendered forms and the raw only as base64; a plain approve of curl grants no network, --network does", async () => {
     const { cpSync, rmSync } = await import("node:fs");
     const { startStackProcess } = await import("../../tests/helpers/stack-process.js");
     const { openEventStream } = await import("../src/client/event-stream.js");

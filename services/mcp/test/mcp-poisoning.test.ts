@@ -1,8 +1,11 @@
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawControlPattern } from "../../../contracts/test/hostile-strings.js";
 import { repoRoot } from "../../../tests/helpers/service-process.js";
-import { startMcpHarness, type McpHarness } from "./helpers.js";
+import { run as mcpCommand } from "../../../cli/src/commands/mcp.js";
+import { mcpPaths } from "../src/config/mcp-paths.js";
+import { eventually, startMcpHarness, type McpHarness } from "./helpers.js";
 
 const poisonedServer = join(repoRoot, "services", "mcp", "test", "fixtures", "poisoned-server.mjs");
 
@@ -52,5 +55,21 @@ describe("MCP service: a poisoned server's text reaches the model rendered, and 
     expect(results[0].result.output).toContain("definition of x:");
     expect(results[1].result.output).toContain("resource text");
     expect(results[2].result.output).toContain("prompt text");
+  });
+
+  it("`aide mcp list` flags the server as possible tool poisoning and prints nothing raw", async () => {
+    const { stateFile } = mcpPaths(harness.aideHome);
+    await eventually(() => (existsSync(stateFile) && readFileSync(stateFile, "utf8").includes('"hidden_characters"') ? true : undefined), "the MCP state file with the server's hidden characters");
+    const written: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string | Uint8Array) => (written.push(String(chunk)), true)) as typeof process.stdout.write;
+    try {
+      expect(await mcpCommand(["list"], { ...process.env, AIDE_HOME: harness.aideHome })).toBe(0);
+    } finally {
+      process.stdout.write = write;
+    }
+    const output = written.join("");
+    expect(output).toMatch(/poisoned[\s\S]*⚠ its tool descriptions hold \d+ hidden\/control characters \(tool poisoning\?\)/);
+    expect(output).not.toMatch(rawControlPattern);
   });
 });
