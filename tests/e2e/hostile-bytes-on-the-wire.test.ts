@@ -170,9 +170,16 @@ describe.skipIf(skipReason !== "")(`hostile bytes never reach an observer or the
     for (const text of strings(lookup)) expect(text, firstRaw(text)).not.toMatch(rawControlPattern);
   });
 
-  it("a subscriber that keeps the exact bytes of agent.> got none raw, no field of any event holds one once parsed, and the REST answers carry none", () => {
+  it("a subscriber that keeps the exact bytes of agent.> got none raw, no field of any event holds one once parsed, and the REST answers carry none", async () => {
+    // A command's answer is rendered like an event: the session's task as the person's screen shows it.
+    const status = await fetch(`http://127.0.0.1:${port}/api/agent/status?id=${session}`, { headers: { authorization: `Bearer ${token}` } });
+    const statusBytes = Buffer.from(await status.arrayBuffer());
+    restBodies.push(statusBytes);
+    const snapshot = JSON.parse(statusBytes.toString("utf8")) as { task: string };
+    expect(snapshot.task).toBe(renderForScreen(`Read hostile.txt, note it, run the printf, look x up ${hostile}`));
     expect(exact.length).toBeGreaterThan(20);
     for (const body of restBodies) expect(body.toString("utf8"), firstRaw(body.toString("utf8"))).not.toMatch(rawControlPattern);
+    for (const body of restBodies) for (const value of strings(JSON.parse(body.toString("utf8")))) expect(value, firstRaw(value)).not.toMatch(rawControlPattern);
     for (const data of exact) {
       const text = data.toString("utf8");
       expect(text, firstRaw(text)).not.toMatch(rawControlPattern);

@@ -7,6 +7,7 @@ import {
   SessionRequestSchema,
   SessionsRequestSchema,
   StartRequestSchema,
+  renderUntrustedValue,
   subjects,
 } from "@aide/contracts";
 import { defineEndpoint, type Endpoint } from "@aide/runtime";
@@ -24,15 +25,19 @@ import { isJetStreamOutage, storeUnavailable } from "../bus/jetstream-errors.js"
 /**
  * Every `agent.cmd.*` subject, answered in the service's queue group. A JetStream failure that
  * escapes a handler (a timeout, no responders: the store or stream is away) is answered as
- * UNAVAILABLE with a retry hint, never INTERNAL.
+ * UNAVAILABLE with a retry hint, never INTERNAL. Every answer's strings (tasks, results, paths,
+ * messages) are screen renderings, as every event's are: a client shows them as they come.
  */
 export function commandEndpoints(orchestrator: Orchestrator): Endpoint[] {
   return endpointList(orchestrator).map((endpoint) => ({
     ...endpoint,
     handle: (request, context) =>
-      Promise.resolve(endpoint.handle(request, context)).catch((error: unknown) => {
-        throw isJetStreamOutage(error) ? storeUnavailable(error, "session store or event stream") : error;
-      }),
+      Promise.resolve(endpoint.handle(request, context)).then(
+        (result: unknown) => renderUntrustedValue(result).value,
+        (error: unknown) => {
+          throw isJetStreamOutage(error) ? storeUnavailable(error, "session store or event stream") : error;
+        },
+      ),
   }));
 }
 
