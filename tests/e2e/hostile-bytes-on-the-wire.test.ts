@@ -6,8 +6,9 @@ import { pino } from "pino";
 import { WebSocket } from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderForScreen, type AgentEvent } from "@aide/contracts";
-import { rawControlPattern } from "../../contracts/test/hostile-strings.js";
+import { firstRawControl as firstRaw, rawControlPattern, stringsOf as strings } from "../../contracts/test/hostile-strings.js";
 import { createGateway, type Gateway } from "../../services/gateway/src/gateway.js";
+import { until } from "../../services/gateway/test/gateway-harness.js";
 import { call } from "../../services/orchestrator/test/support/scripted-calls.js";
 import { stackSkipReason, startStack, type Stack } from "../../services/orchestrator/test/support/stack.js";
 import { repoRoot } from "../helpers/service-process.js";
@@ -33,30 +34,6 @@ function natsCli(): string | undefined {
 }
 const nats = natsCli();
 const scriptCommand = spawnSync("script", ["--version"]).status === 0;
-
-/** Every string of a parsed value (keys too), except under `raw_base64` (base64: printable by construction). */
-function strings(value: unknown, out: string[] = []): string[] {
-  if (typeof value === "string") out.push(value);
-  else if (Array.isArray(value)) for (const item of value) strings(item, out);
-  else if (value !== null && typeof value === "object") for (const [key, inner] of Object.entries(value)) if (key !== "raw_base64") out.push(key, ...strings(inner));
-  return out;
-}
-
-/** The first offending character of a text, with its context, for a failure message. */
-function firstRaw(text: string): string {
-  const match = rawControlPattern.exec(text);
-  return match ? JSON.stringify(text.slice(Math.max(0, match.index - 40), match.index + 40)) : "";
-}
-
-async function until<T>(probe: () => T | undefined, what: string, deadlineMs = 60_000): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe.skipIf(skipReason !== "")(`hostile bytes never reach an observer or the model raw (issue 26, real stack)${skipReason}`, () => {
   let stack: Stack;
@@ -101,7 +78,7 @@ describe.skipIf(skipReason !== "")(`hostile bytes never reach an observer or the
       // `script` gives the CLI a real pty: what it prints is what an operator's terminal would get.
       observer = spawn("script", ["-qfec", line, "/dev/null"], { env: { ...process.env, HOME: home, TERM: "xterm-256color" }, stdio: ["pipe", "pipe", "pipe"] });
       observer.stdout!.on("data", (chunk: Buffer) => void (observed = Buffer.concat([observed, chunk])));
-      await until(() => (/Subscribing on agent\.>/.test(observed.toString("utf8")) ? true : undefined), `nats sub to start (saw ${JSON.stringify(observed.toString("utf8").slice(0, 300))})`);
+      await until(() => (/Subscribing on agent\.>/.test(observed.toString("utf8")) ? true : undefined), `nats sub to start (saw ${JSON.stringify(observed.toString("utf8").slice(0, 300))})`, 60_000);
     }
     gateway = createGateway({ connection: await stack.bus.connectAs("gateway"), logger: pino({ level: "silent" }), token, port: 0, panelDir: join(repoRoot, "services", "gateway", "panel") });
     port = await gateway.listen();
@@ -188,7 +165,7 @@ describe.skipIf(skipReason !== "")(`hostile bytes never reach an observer or the
   });
 
   it("the gateway's WebSocket frames hold no raw control or invisible byte", async () => {
-    await until(() => (frames.some((frame) => frame.toString("utf8").includes('"run.completed"') || frame.toString("utf8").includes('"run.failed"')) ? true : undefined), "the terminal event on the WebSocket");
+    await until(() => (frames.some((frame) => frame.toString("utf8").includes('"run.completed"') || frame.toString("utf8").includes('"run.failed"')) ? true : undefined), "the terminal event on the WebSocket", 60_000);
     for (const frame of frames) {
       const text = frame.toString("utf8");
       expect(text, firstRaw(text)).not.toMatch(rawControlPattern);
@@ -197,7 +174,7 @@ describe.skipIf(skipReason !== "")(`hostile bytes never reach an observer or the
   });
 
   it.skipIf(!nats || !scriptCommand)(`\`nats sub 'agent.>'\` in a pty prints no raw control or invisible byte${!nats ? " [SKIPPED: no nats CLI: go install github.com/nats-io/natscli/nats@v0.5.0, or set AIDE_NATS_CLI]" : !scriptCommand ? " [SKIPPED: no script(1) for a pty]" : ""}`, async () => {
-    await until(() => (/agent\.evt\.[^\s]+\.run\.(completed|failed)/.test(observed.toString("utf8")) ? true : undefined), "nats sub to print the run's last event");
+    await until(() => (/agent\.evt\.[^\s]+\.run\.(completed|failed)/.test(observed.toString("utf8")) ? true : undefined), "nats sub to print the run's last event", 60_000);
     // The pty turns each newline into CRLF (its onlcr): that CR is the terminal's, not a message's.
     const text = observed.toString("utf8").replace(/\r\n/g, "\n");
     expect(text).toContain("approval.requested");

@@ -1,21 +1,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rawControlPattern } from "../../../contracts/test/hostile-strings.js";
+import { rawControlPattern, stringsOf as strings } from "../../../contracts/test/hostile-strings.js";
 import { repoRoot } from "../../../tests/helpers/service-process.js";
 import { run as mcpCommand } from "../../../cli/src/commands/mcp.js";
 import { mcpPaths } from "../src/config/mcp-paths.js";
 import { eventually, startMcpHarness, type McpHarness } from "./helpers.js";
 
 const poisonedServer = join(repoRoot, "services", "mcp", "test", "fixtures", "poisoned-server.mjs");
-
-/** Every string of a reply (keys too), to scan what a model or a screen would be given. */
-function strings(value: unknown, out: string[] = []): string[] {
-  if (typeof value === "string") out.push(value);
-  else if (Array.isArray(value)) for (const item of value) strings(item, out);
-  else if (value !== null && typeof value === "object") for (const [key, inner] of Object.entries(value)) out.push(key, ...strings(inner));
-  return out;
-}
 
 describe("MCP service: a poisoned server's text reaches the model rendered, and the server is flagged (real server in its sandbox)", () => {
   let harness: McpHarness;

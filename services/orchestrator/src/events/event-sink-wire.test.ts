@@ -3,7 +3,7 @@ import { join } from "node:path";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { AgentEventSchema, renderForScreen, type AgentEvent } from "@aide/contracts";
-import { hostileStrings, rawControlPattern } from "../../../../contracts/test/hostile-strings.js";
+import { hostileStrings, rawControlPattern, stringsOf as strings } from "../../../../contracts/test/hostile-strings.js";
 import { EventSink, type SequenceHolder } from "./event-sink.js";
 
 const fixtures = join(import.meta.dirname, "..", "..", "..", "..", "contracts", "test", "fixtures");
@@ -31,17 +31,6 @@ function poison(event: AgentEvent): AgentEvent {
   };
   visit(payload);
   return copy as unknown as AgentEvent;
-}
-
-/** Every string (keys too) of a decoded value, but those under `raw_base64` (base64: printable by construction). */
-function strings(value: unknown, out: string[] = []): string[] {
-  if (typeof value === "string") out.push(value);
-  else if (Array.isArray(value)) for (const item of value) strings(item, out);
-  else if (value !== null && typeof value === "object") for (const [key, inner] of Object.entries(value)) {
-    out.push(key);
-    if (key !== "raw_base64") strings(inner, out);
-  }
-  return out;
 }
 
 describe("EventSink: what leaves the one place events are published", () => {
