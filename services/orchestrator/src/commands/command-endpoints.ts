@@ -33,12 +33,25 @@ export function commandEndpoints(orchestrator: Orchestrator): Endpoint[] {
     ...endpoint,
     handle: (request, context) =>
       Promise.resolve(endpoint.handle(request, context)).then(
-        (result: unknown) => renderUntrustedValue(result).value,
+        (result: unknown) => renderAnswer(result),
         (error: unknown) => {
           throw isJetStreamOutage(error) ? storeUnavailable(error, "session store or event stream") : error;
         },
       ),
   }));
+}
+
+/**
+ * An answer with every string rendered for screens (`renderUntrusted`), but a `workspace`: it is
+ * the address the gateway and clients reach the tools and checkpoints services by, so it stays
+ * exact (the bus codec still writes its control and invisible characters as `\uXXXX`).
+ */
+function renderAnswer(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(renderAnswer);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [renderUntrustedValue(key).value, key === "workspace" && typeof inner === "string" ? inner : renderAnswer(inner)]));
+  }
+  return renderUntrustedValue(value).value;
 }
 
 function endpointList(orchestrator: Orchestrator): Endpoint[] {
