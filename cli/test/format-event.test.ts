@@ -30,6 +30,8 @@ describe("aide events formatting", () => {
     expect(line).toContain("[PROTECTED]");
     expect(line).toContain("[INVISIBLE CHARACTERS]");
     expect(line).toContain("[network: consent_required]");
+    const mcp = formatEvent({ ...approval, payload: { ...approval.payload, mcp: { server: "poisoned", tool: "lookup", arguments_json: "{}", hidden_characters: 3 } } } as typeof approval);
+    expect(mcp).toContain("[MCP SERVER WITH HIDDEN CHARACTERS]");
   });
   it.each(hostileStrings)("$name in any text field prints as tokens, marked, on one line", ({ text }) => {
     for (const event of events) {
@@ -39,7 +41,7 @@ describe("aide events formatting", () => {
       expect(line, event.type).not.toMatch(rawControlPattern);
     }
     const approval = events.find((event) => event.type === "approval.requested")!;
-    const line = formatEvent({ ...approval, payload: { ...approval.payload, command: `npm test ${text}`, command_rendered: undefined } } as typeof approval);
+    const line = formatEvent({ ...approval, payload: { ...approval.payload, command: `npm test ${text}` } } as typeof approval);
     expect(line).not.toMatch(rawControlPattern);
     expect(line).toContain("npm test");
     expect(line).toMatch(/⚠ \d+ hidden\/control characters? shown as ⟨…⟩/);

@@ -175,7 +175,7 @@ describe("aide approve and aide sessions", () => {
 });
 
 describe("aide run and aide approve against the real stack (aide up: orchestrator, tools, checkpoints, scripted model)", () => {
-  it("the real orchestrator's renderings reach the pty rendered and marked; the frames carry raw and rendered forms; a plain approve of curl grants no network, --network does", async () => {
+  it("the real orchestrator's renderings reach the pty rendered and marked; the frames carry the rendered forms and the raw only as base64; a plain approve of curl grants no network, --network does", async () => {
     const { cpSync, rmSync } = await import("node:fs");
     const { startStackProcess } = await import("../../tests/helpers/stack-process.js");
     const { openEventStream } = await import("../src/client/event-stream.js");
@@ -238,8 +238,11 @@ describe("aide run and aide approve against the real stack (aide up: orchestrato
         });
       });
       const requested = frames.filter((event) => event.type === "approval.requested").map((event) => event.payload);
-      expect(requested[0].command).toContain("\u202E");
-      expect(requested[0].command_rendered).toBe(renderForScreen(requested[0].command));
+      // The command is its screen form; the raw bytes travel only as base64, and render to exactly it.
+      expect(requested[0].command).toContain("⟨U+202E⟩");
+      const rawCommand = Buffer.from(requested[0].raw_base64?.command ?? "", "base64").toString("utf8");
+      expect(rawCommand).toContain("\u202E");
+      expect(requested[0].command).toBe(renderForScreen(rawCommand));
       expect(requested[0].escapes).toEqual({ count: 2, kinds: { bidi: 1, escape: 1 } });
       expect(requested.slice(1).map((payload) => payload.network)).toEqual(["consent_required", "consent_required"]);
       const decided = frames.filter((event) => event.type === "approval.decided").map((event) => event.payload.network);

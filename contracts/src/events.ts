@@ -35,6 +35,15 @@ export const EscapesSchema = z.object({
   kinds: z.record(z.string(), z.number().int().nonnegative()).default({}),
 });
 
+/** Base64 (of UTF-8) of an approval's raw fields; no generic viewer prints raw bytes from it. */
+export const ApprovalRawSchema = z.object({
+  command: z.base64().optional(),
+  diff: z.base64().optional(),
+  paths: z.array(z.base64()).optional(),
+  args_json: z.base64().optional(),
+});
+export type ApprovalRaw = z.infer<typeof ApprovalRawSchema>;
+
 const ToolCallSummary = z.object({
   call_id: z.string(),
   tool: z.string(),
@@ -144,13 +153,16 @@ export const ApprovalRequestedEvent = event(
      */
     checkpoint_failed: z.object({ code: z.string(), message: z.string() }).optional(),
     /**
-     * Screen forms (`renderUntrusted`) of `command`, `diff` and `paths`, which stay raw for
-     * machines (the args digest, a re-check). A screen shows only these, and `escapes` loudly.
+     * What the screen renderings (`renderUntrusted`) of the fields above replaced: every string of
+     * this payload, like every event's, carries only visible tokens (`⟨ESC⟩`, `⟨U+202E⟩`).
      */
-    command_rendered: z.string().optional(),
-    diff_rendered: z.string().optional(),
-    paths_rendered: z.array(z.string()).optional(),
     escapes: EscapesSchema.optional(),
+    /**
+     * The exact bytes behind `command`, `diff`, `paths` and `args`, base64 of their UTF-8 (`args`
+     * as JSON), each present only when its screen form differs: what runs is the decoded raw, what
+     * the person saw is its rendering, and `renderUntrusted(raw) === shown` always holds.
+     */
+    raw_base64: ApprovalRawSchema.optional(),
     /**
      * What is being approved when it is not an ordinary tool call: `memory` (remember/forget: the
      * text outlives the session), `secret_read` (reading a secret-looking file), `mode_switch`.
@@ -159,7 +171,15 @@ export const ApprovalRequestedEvent = event(
     /** For `kind: memory`: the memory's raw text (clients render it as untrusted text). */
     memory: z.object({ action: z.enum(["remember", "forget"]), id: z.string().optional(), text: z.string() }).optional(),
     /** An MCP tool call: the server, the tool's own name, and the exact arguments as JSON (raw; clients render it). */
-    mcp: z.object({ server: z.string(), tool: z.string(), arguments_json: z.string() }).optional(),
+    mcp: z
+      .object({
+        server: z.string(),
+        tool: z.string(),
+        arguments_json: z.string(),
+        /** The server's tool descriptions and schemas held this many invisible or control characters (tool poisoning): shown loudly. */
+        hidden_characters: z.number().int().positive().optional(),
+      })
+      .optional(),
     /** Workspace-defined code the command runs by design (package scripts, make recipes…), as the preview read it. */
     scripts: z.array(z.object({ source: z.string(), name: z.string(), text: z.string() })).optional(),
     /** The digest of those scripts (whole texts): a rule `<command> sha256:<digest>` allows the command while they stay as shown. */

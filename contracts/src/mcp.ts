@@ -97,6 +97,11 @@ export const McpToolSchema = z.object({
   auto_approved: z.boolean(),
   /** Set for servers from a trusted workspace `.mcp.json`: the workspace they belong to. */
   workspace: z.string().optional(),
+  /**
+   * How many invisible or control characters the server put in this tool's description and input
+   * schema (shown to the model as visible tokens, like every MCP text): a sign of tool poisoning.
+   */
+  hidden_characters: z.number().int().positive().optional(),
 });
 export type McpTool = z.infer<typeof McpToolSchema>;
 
@@ -113,6 +118,8 @@ export const McpServerStateSchema = z.object({
   restarts: z.number().int().nonnegative(),
   last_error: z.string().optional(),
   pid: z.number().int().optional(),
+  /** Invisible or control characters in the descriptions of its tools, all together (`McpTool.hidden_characters`). */
+  hidden_characters: z.number().int().positive().optional(),
 });
 export type McpServerState = z.infer<typeof McpServerStateSchema>;
 

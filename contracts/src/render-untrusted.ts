@@ -15,8 +15,10 @@
  *   paragraph separators, the Hangul fillers and the combining grapheme joiner that print as
  *   nothing, Mongolian and supplementary variation selectors, which can carry hidden bytes; the
  *   emoji variation selectors U+FE00–FE0F are left alone).
- * - `model`: NUL, C0 controls except tab, newline and carriage return, DEL, C1 and lone
- *   surrogates; invisible characters are left as they are (the tools service flags them with
+ * - `model`: the same controls as `screen` (C0 except tab and newline, a carriage return not
+ *   followed by a newline, DEL, C1, lone surrogates): a model reads them as text, and a raw one in
+ *   its input is a byte the person's transcript never showed. A CR before LF is a line end, kept
+ *   for both targets. Invisible characters are left as they are (the tools service flags them with
  *   their positions instead), unless `invisible: true` is asked for.
  */
 export type UntrustedCharacterKind = "escape" | "control" | "carriage_return" | "c1" | "bidi" | "zero_width" | "tag" | "invisible" | "surrogate";
@@ -66,7 +68,7 @@ function token(code: number): string {
 }
 
 function shouldEscape(kind: UntrustedCharacterKind, options: RenderTarget, followedByNewline: boolean): boolean {
-  if (kind === "carriage_return") return options.target === "screen" && !followedByNewline;
+  if (kind === "carriage_return") return !followedByNewline;
   if (kind === "bidi" || kind === "zero_width" || kind === "tag" || kind === "invisible") return options.target === "screen" || options.invisible === true;
   return true;
 }
@@ -149,6 +151,11 @@ export function escapeWarning(count: number, escaped: Partial<Record<UntrustedCh
   return `⚠ ${count} hidden/control ${noun} shown as ⟨…⟩${kinds ? ` (${kinds})` : ""}`;
 }
 
+/** The flag of an MCP server whose tool descriptions hold invisible or control characters (tool poisoning). */
+export function mcpHiddenCharactersWarning(count: number): string {
+  return `⚠ its tool descriptions hold ${count} hidden/control character${count === 1 ? "" : "s"} (tool poisoning?): the model reads them as ⟨…⟩ tokens; check the server before approving its calls`;
+}
+
 /**
  * JSON text made safe to print on a terminal without changing what it means: every character
  * `renderUntrusted` would escape for a screen becomes a JSON `\uXXXX` escape (inside a string that
@@ -162,4 +169,13 @@ export function jsonForScreen(json: string): string {
     for (let index = 0; index < char.length; index += 1) out += `\\u${char.charCodeAt(index).toString(16).padStart(4, "0")}`;
     return out;
   });
+}
+
+/**
+ * `JSON.stringify(value)` through `jsonForScreen`: the one serialization of a message for a wire
+ * a person may watch (the bus, the gateway's WebSocket and REST answers). `undefined` gives "".
+ */
+export function screenSafeJson(value: unknown): string {
+  const json = JSON.stringify(value) as string | undefined;
+  return json === undefined ? "" : jsonForScreen(json);
 }

@@ -121,7 +121,7 @@ export const ToolDescriptorSchema = z.object({
   /** Which service executes it: the tools service, or the orchestrator itself. */
   handled_by: z.enum(["tools", "orchestrator", "mcp"]),
   /** For `handled_by: "mcp"`: the server and the tool's own name (services/mcp). */
-  mcp: z.object({ server: z.string(), tool: z.string(), read_only_hint: z.boolean().optional(), auto_approved: z.boolean() }).optional(),
+  mcp: z.object({ server: z.string(), tool: z.string(), read_only_hint: z.boolean().optional(), auto_approved: z.boolean(), /** Invisible or control characters in the server's tool descriptions, all together. */ hidden_characters: z.number().int().positive().optional() }).optional(),
 });
 export type ToolDescriptor = z.infer<typeof ToolDescriptorSchema>;
 export const ToolListSchema = z.object({ tools: z.array(ToolDescriptorSchema), sandbox: z.string() });

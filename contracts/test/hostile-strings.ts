@@ -32,3 +32,25 @@ export const hostileStrings: HostileString[] = [
 
 /** Characters that must never reach a screen raw (tab and newline are allowed). */
 export const rawControlPattern = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029\u3164\uFEFF\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]|\r(?!\n)/u;
+
+/**
+ * Every string of a parsed message (object keys too), to scan what a screen or a model would be
+ * given; the values under `raw_base64` (base64, printable by construction) are left out.
+ */
+export function stringsOf(value: unknown, out: string[] = []): string[] {
+  if (typeof value === "string") out.push(value);
+  else if (Array.isArray(value)) for (const item of value) stringsOf(item, out);
+  else if (value !== null && typeof value === "object") {
+    for (const [key, inner] of Object.entries(value)) {
+      out.push(key);
+      if (key !== "raw_base64") stringsOf(inner, out);
+    }
+  }
+  return out;
+}
+
+/** The text around the first raw control or invisible character, for a failure message ("" when none). */
+export function firstRawControl(text: string): string {
+  const match = rawControlPattern.exec(text);
+  return match ? JSON.stringify(text.slice(Math.max(0, match.index - 40), match.index + 40)) : "";
+}

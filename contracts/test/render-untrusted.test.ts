@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { AgentEventSchema, jsonForScreen, countEscapeTokens, escapedCount, escapeWarning, renderForScreen, renderUntrusted, renderUntrustedValue } from "../src/index.js";
+import { AgentEventSchema, jsonForScreen, screenSafeJson, countEscapeTokens, escapedCount, escapeWarning, renderForScreen, renderUntrusted, renderUntrustedValue } from "../src/index.js";
 import { hostileStrings, rawControlPattern } from "./hostile-strings.js";
 
 describe("renderUntrusted", () => {
@@ -27,8 +27,9 @@ describe("renderUntrusted", () => {
     expect(renderUntrusted(text)).toEqual({ text, escaped: {} });
   });
 
-  it("for a model, escapes controls but keeps CR and invisible characters unless asked", () => {
-    expect(renderUntrusted("a\u0000b\rc\u202Ed", { target: "model" }).text).toBe("a⟨NUL⟩b\rc\u202Ed");
+  it("for a model, escapes controls and a lone CR (issue 26) but keeps CRLF line ends and invisible characters unless asked", () => {
+    expect(renderUntrusted("a\u0000b\rc\u202Ed", { target: "model" }).text).toBe("a⟨NUL⟩b⟨CR⟩c\u202Ed");
+    expect(renderUntrusted("x\r\ny\tz\u009b2J\u001b[0m", { target: "model" }).text).toBe("x\r\ny\tz⟨U+009B⟩2J⟨ESC⟩[0m");
     expect(renderUntrusted("c\u202Ed", { target: "model", invisible: true }).text).toBe("c⟨U+202E⟩d");
   });
 
@@ -66,14 +67,28 @@ describe("renderUntrustedValue", () => {
 });
 
 describe("the approval.requested fixture with a hostile command", () => {
-  it("carries the raw command and its screen rendering with the counts", () => {
+  it("carries the screen rendering as the command, the raw bytes only as base64, and the counts", () => {
     const file = join(import.meta.dirname, "fixtures", "event-approval-requested-hostile-command.json");
-    const event = AgentEventSchema.parse((JSON.parse(readFileSync(file, "utf8")) as { message: unknown }).message);
+    const text = readFileSync(file, "utf8");
+    const event = AgentEventSchema.parse((JSON.parse(text) as { message: unknown }).message);
     if (event.type !== "approval.requested") throw new Error("wrong fixture");
-    const rendered = renderUntrusted(event.payload.command ?? "");
-    expect(event.payload.command).toMatch(rawControlPattern);
-    expect(event.payload.command_rendered).toBe(rendered.text);
+    const raw = Buffer.from(event.payload.raw_base64?.command ?? "", "base64").toString("utf8");
+    const rendered = renderUntrusted(raw);
+    expect(raw).toMatch(rawControlPattern);
+    expect(event.payload.command).toBe(rendered.text);
+    expect(JSON.stringify(event.payload)).not.toMatch(rawControlPattern);
     expect(event.payload.escapes).toEqual({ count: escapedCount(rendered), kinds: rendered.escaped });
+  });
+});
+
+describe("screenSafeJson", () => {
+  it.each(hostileStrings)("$name: the serialization means the same and holds no raw control or invisible byte", ({ text }) => {
+    const safe = screenSafeJson({ text, [text]: [text] });
+    expect(safe).not.toMatch(rawControlPattern);
+    expect(JSON.parse(safe)).toEqual({ text, [text]: [text] });
+  });
+  it("serializes undefined as nothing", () => {
+    expect(screenSafeJson(undefined)).toBe("");
   });
 });
 

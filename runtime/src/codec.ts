@@ -1,10 +1,16 @@
-import { AideError, aideError, type ErrorBody, type Reply } from "@aide/contracts";
+import { AideError, aideError, screenSafeJson, type ErrorBody, type Reply } from "@aide/contracts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
+/**
+ * The one serializer of everything on the bus (events, requests, replies, KV values). Every
+ * character a terminal would act on or a person cannot see travels as a JSON `\uXXXX` escape
+ * (`screenSafeJson`): the same value once parsed, but `nats sub 'agent.>'` and any byte-level
+ * viewer never get a raw ESC, C1, bidi or Tag character, whatever a field holds.
+ */
 export function encodeJson(value: unknown): Uint8Array {
-  return encoder.encode(JSON.stringify(value));
+  return encoder.encode(screenSafeJson(value));
 }
 
 /** Decodes a JSON message body; invalid UTF-8 or JSON becomes a BAD_JSON AideError. */

@@ -1,4 +1,4 @@
-import { commandRuleWithDigest, countEscapeTokens, escapeWarning, mergeEscaped, renderUntrusted, type UntrustedCharacterKind } from "@aide/contracts";
+import { commandRuleWithDigest, countEscapeTokens, escapeWarning, mcpHiddenCharactersWarning, mergeEscaped, renderUntrusted, type UntrustedCharacterKind } from "@aide/contracts";
 import { renderDiff, type Style } from "./terminal-style.js";
 
 export interface ApprovalPayload {
@@ -14,19 +14,18 @@ export interface ApprovalPayload {
   model_hint?: string;
   /** The checkpoint before this call could not be taken: retry, proceed without, or stop. */
   checkpoint_failed?: { code: string; message: string };
-  command_rendered?: string;
-  diff_rendered?: string;
-  paths_rendered?: string[];
   escapes?: { count: number; kinds?: Record<string, number> };
   /** Workspace-defined code the command runs (package scripts, make recipes…). */
   scripts?: Array<{ source: string; name: string; text: string }>;
   /** The digest of those scripts: the allow rule `<command> sha256:<digest>` covers the command while they stay as shown. */
   scripts_digest?: string;
+  /** An MCP call: its server, and the hidden characters its tool descriptions held. */
+  mcp?: { server: string; tool: string; arguments_json?: string; hidden_characters?: number };
 }
 
 /**
- * The approval as a screen may show it: the orchestrator's renderings when present, rendered
- * again here (a client does not trust that they were), raw fields rendered otherwise; and how many
+ * The approval as a screen may show it: the orchestrator's renderings (every primary field is one),
+ * rendered again here (a client does not trust that they were; `raw_base64` is never shown); and how many
  * characters are shown as tokens (the orchestrator's count, or the tokens seen, whichever is more).
  */
 export function approvalScreenText(payload: ApprovalPayload) {
@@ -38,9 +37,9 @@ export function approvalScreenText(payload: ApprovalPayload) {
   };
   const view = {
     tool: show(payload.tool),
-    paths: (payload.paths_rendered ?? payload.paths ?? []).map(show),
-    command: payload.command_rendered !== undefined || payload.command !== undefined ? show(payload.command_rendered ?? payload.command) : undefined,
-    diff: payload.diff_rendered !== undefined || payload.diff !== undefined ? show(payload.diff_rendered ?? payload.diff) : undefined,
+    paths: (payload.paths ?? []).map(show),
+    command: payload.command !== undefined ? show(payload.command) : undefined,
+    diff: payload.diff !== undefined ? show(payload.diff) : undefined,
     args: payload.args ? show(JSON.stringify(payload.args).slice(0, 2000)) : undefined,
     protected: (payload.protected ?? []).map((flag) => ({ path: show(flag.path), reason: show(flag.reason) })),
     invisible: (payload.invisible ?? []).slice(0, 20).map((flag) => ({ path: flag.path === undefined ? undefined : show(flag.path), line: flag.line, codepoint: show(flag.codepoint), kind: show(flag.kind) })),
@@ -65,6 +64,7 @@ export function describeApproval(payload: ApprovalPayload, style: Style): string
     const where = `${flag.path ?? "the command"}${flag.line ? ` line ${flag.line}` : ""}`;
     lines.push(style.inverse(style.red(" INVISIBLE CHARACTER ")) + " " + style.red(`${flag.codepoint} (${flag.kind}) in ${where}`));
   }
+  if (payload.mcp?.hidden_characters) lines.push(style.inverse(style.red(" MCP SERVER ")) + " " + style.red(`${renderUntrusted(payload.mcp.server).text}: ${mcpHiddenCharactersWarning(payload.mcp.hidden_characters)}`));
   if (payload.checkpoint_failed) lines.push(style.inverse(style.red(" NO CHECKPOINT ")) + " " + style.red(`no checkpoint could be taken: ${renderUntrusted(payload.checkpoint_failed.message).text} (${renderUntrusted(payload.checkpoint_failed.code).text})`));
   if (payload.network === "consent_required") lines.push(style.inverse(style.yellow(" NETWORK ")) + " this command may use the network: approve it with or without network access");
   if (payload.network === "forbidden") lines.push(style.inverse(style.yellow(" NO NETWORK ")) + " network use is forbidden for this command: it runs offline");

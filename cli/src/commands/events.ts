@@ -28,7 +28,7 @@ function summarize(event: AgentEvent): string {
     case "tool.started": return `${event.payload.tool} ${clip(JSON.stringify(event.payload.args))}`;
     case "tool.completed": return `${event.payload.tool} ${event.payload.is_error ? "ERROR" : "ok"} ${Math.round(event.payload.duration_ms)} ms: ${clip(event.payload.summary)}`;
     case "tool.batch_limited": return `${event.payload.requested} calls requested, ${event.payload.executed} executed`;
-    case "approval.requested": return `${event.payload.approval}: ${event.payload.tool} ${clip(event.payload.command_rendered ?? event.payload.command ?? (event.payload.paths_rendered ?? event.payload.paths).join(", "), 200)}${event.payload.protected.length ? " [PROTECTED]" : ""}${event.payload.invisible.length ? " [INVISIBLE CHARACTERS]" : ""}${event.payload.network !== "none" ? ` [network: ${event.payload.network}]` : ""}`;
+    case "approval.requested": return `${event.payload.approval}: ${event.payload.tool} ${clip(event.payload.command ?? event.payload.paths.join(", "), 200)}${event.payload.protected.length ? " [PROTECTED]" : ""}${event.payload.invisible.length ? " [INVISIBLE CHARACTERS]" : ""}${event.payload.mcp?.hidden_characters ? " [MCP SERVER WITH HIDDEN CHARACTERS]" : ""}${event.payload.network !== "none" ? ` [network: ${event.payload.network}]` : ""}`;
     case "approval.decided": return `${event.payload.approval}: ${event.payload.decision}${event.payload.feedback ? ` "${clip(event.payload.feedback)}"` : ""}`;
     case "checkpoint.created": return `${event.payload.checkpoint.slice(0, 10)} ${event.payload.label} (${event.payload.files_changed} files, ${Math.round(event.payload.duration_ms)} ms)`;
     case "checkpoint.failed": return `${event.payload.error.code}: ${event.payload.error.message}`;

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { McpServerStateSchema, renderUntrusted, type McpServerState } from "@aide/contracts";
+import { mcpHiddenCharactersWarning, McpServerStateSchema, renderUntrusted, type McpServerState } from "@aide/contracts";
 import { mcpPaths } from "@aide/mcp/config";
 import { z } from "zod";
 import { aideHome } from "../supervisor/aide-home.js";
@@ -21,6 +21,7 @@ export function mcpServerStates(env: NodeJS.ProcessEnv = process.env): McpServer
 export function mcpStateLines(states: McpServerState[]): string[] {
   return states.flatMap((state) => [
     `  ${state.name.padEnd(12)} ${state.state.padEnd(10)} ${state.origin}, ${state.tools} tools, ${state.restarts} restarts${state.pid ? `, pid ${state.pid}` : ""}`,
+    ...(state.hidden_characters ? [`  ${"".padEnd(12)} ${mcpHiddenCharactersWarning(state.hidden_characters)}`] : []),
     `  ${"".padEnd(12)} ${state.sandbox}`,
     ...(state.last_error ? [`  ${"".padEnd(12)} last error: ${renderUntrusted(state.last_error).text}`] : []),
   ]);

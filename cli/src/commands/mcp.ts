@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { McpConfigSchema, McpServerNameSchema, McpTrustFileSchema, renderUntrusted, type McpConfig } from "@aide/contracts";
+import { jsonForScreen, mcpHiddenCharactersWarning, McpConfigSchema, McpServerNameSchema, McpTrustFileSchema, renderForScreen, renderUntrusted, type McpConfig } from "@aide/contracts";
 import { digestOf, formatIssues, mcpPaths, readMcpConfig, readTrustFile, workspaceConfigName } from "@aide/mcp/config";
 import { aideHome } from "../supervisor/aide-home.js";
 
@@ -68,21 +68,24 @@ function list(home: string, json: boolean): number {
   const config = readMcpConfig(paths.config);
   const state = existsSync(paths.stateFile) ? (JSON.parse(readFileSync(paths.stateFile, "utf8")) as { servers?: Array<Record<string, unknown>>; refused?: Array<Record<string, unknown>>; ignored?: Array<Record<string, unknown>> }) : {};
   if (json) {
-    process.stdout.write(`${JSON.stringify({ config: config.servers, state }, null, 2)}\n`);
+    process.stdout.write(`${jsonForScreen(JSON.stringify({ config: config.servers, state }, null, 2))}\n`);
     return 0;
   }
+  // Everything below comes from the config or from the servers themselves: rendered for the terminal.
+  const show = (value: unknown) => renderForScreen(String(value));
   const names = Object.keys(config.servers);
   if (names.length === 0) process.stdout.write(`no MCP servers in ${paths.config} (aide mcp add NAME -- COMMAND ...)\n`);
   for (const name of names) {
     const server = config.servers[name]!;
     const live = state.servers?.find((entry) => entry.name === name);
     const what = server.type === "http" ? server.url : [server.command, ...server.args].join(" ");
-    process.stdout.write(`${name}  ${live ? `${String(live.state)}, ${String(live.tools)} tools, ${String(live.restarts)} restarts` : "(not running: start aide up)"}\n  ${what}\n`);
-    if (live?.sandbox) process.stdout.write(`  sandbox: ${String(live.sandbox)}\n`);
-    if (live?.last_error) process.stdout.write(`  last error: ${String(live.last_error)}\n`);
-    for (const refused of state.refused?.filter((entry) => entry.server === name) ?? []) process.stdout.write(`  refused tool ${String(refused.tool)}: ${String(refused.reason)}\n`);
+    process.stdout.write(`${show(name)}  ${live ? `${show(live.state)}, ${show(live.tools)} tools, ${show(live.restarts)} restarts` : "(not running: start aide up)"}\n  ${show(what)}\n`);
+    if (typeof live?.hidden_characters === "number" && live.hidden_characters > 0) process.stdout.write(`  ${mcpHiddenCharactersWarning(live.hidden_characters)}\n`);
+    if (live?.sandbox) process.stdout.write(`  sandbox: ${show(live.sandbox)}\n`);
+    if (live?.last_error) process.stdout.write(`  last error: ${show(live.last_error)}\n`);
+    for (const refused of state.refused?.filter((entry) => entry.server === name) ?? []) process.stdout.write(`  refused tool ${show(refused.tool)}: ${show(refused.reason)}\n`);
   }
-  for (const ignored of state.ignored ?? []) process.stdout.write(`ignored ${String(ignored.file)}: ${String(ignored.reason)}\n`);
+  for (const ignored of state.ignored ?? []) process.stdout.write(`ignored ${show(ignored.file)}: ${show(ignored.reason)}\n`);
   return 0;
 }
 

@@ -1,4 +1,4 @@
-import { wsCloseCodes, type WsFrame } from "@aide/contracts";
+import { screenSafeJson, wsCloseCodes, type WsFrame } from "@aide/contracts";
 import type { HubEvent } from "./session-hub.js";
 
 /** The part of a WebSocket a feed needs (the `ws` package's socket fits). */
@@ -67,7 +67,7 @@ export function createFrameFeed(socket: FrameSocket, options: FrameFeedOptions =
     push(frames: WsFrame[], source?: HubEvent): void {
       if (ended || frames.length === 0) return;
       for (const frame of frames) {
-        queue.push(source && frame.type === "event" && frame.event === source.event ? source.frame : JSON.stringify(frame));
+        queue.push(source && frame.type === "event" && frame.event === source.event ? source.frame : screenSafeJson(frame));
       }
       if (queue.length - head > maxQueued) return end(wsCloseCodes.resume, "resume: the client fell too far behind");
       if (!timer) pump();

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
-import { aideError } from "@aide/contracts";
+import { aideError, jsonForScreen } from "@aide/contracts";
 import { errorEnvelope, httpStatusFor, toAideError } from "./http-errors.js";
 import type { OriginPolicy } from "./origin-policy.js";
 import { panelContentSecurityPolicy } from "./panel-routes.js";
@@ -45,6 +45,9 @@ export function installHttpHooks(app: FastifyInstance, options: { auth: RequestA
     reply.header("referrer-policy", "no-referrer");
     reply.header("cross-origin-resource-policy", "same-origin");
     if (request.url.startsWith("/api/")) reply.header("cache-control", "no-store");
+    // JSON answers travel with every control and invisible character as a \uXXXX escape (the same
+    // value once parsed), like the bus and the WebSocket: curl in a terminal shows no raw byte.
+    if (typeof payload === "string" && String(reply.getHeader("content-type") ?? "").startsWith("application/json")) return jsonForScreen(payload);
     return payload;
   });
   app.addHook("onResponse", async (request, reply) => {

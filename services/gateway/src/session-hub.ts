@@ -1,5 +1,6 @@
 import type { JsMsg, NatsConnection } from "nats";
 import type { Logger } from "pino";
+import { screenSafeJson } from "@aide/contracts";
 import { followStream, type FollowedStream } from "./follow-stream.js";
 import type { StoredEvent } from "./replay-filter.js";
 
@@ -83,7 +84,7 @@ export function createSessionHubs(options: SessionHubsOptions) {
         if (message.info.pending === 0) markCaughtUp();
         return;
       }
-      const hubEvent: HubEvent = { seq: event.seq, event, frame: Buffer.from(JSON.stringify({ type: "event", event })) };
+      const hubEvent: HubEvent = { seq: event.seq, event, frame: Buffer.from(screenSafeJson({ type: "event", event })) };
       ring.push(hubEvent);
       if (ring.length > ringEvents) {
         ring.splice(0, ring.length - ringEvents);

@@ -3,7 +3,7 @@ import type { Duplex } from "node:stream";
 import type { NatsConnection } from "nats";
 import type { Logger } from "pino";
 import { WebSocketServer, type WebSocket } from "ws";
-import { AideError, aideError, EventsQuerySchema, wsCloseCodes, type WsFrame } from "@aide/contracts";
+import { AideError, aideError, EventsQuerySchema, screenSafeJson, wsCloseCodes, type WsFrame } from "@aide/contracts";
 import { errorEnvelope, httpStatusFor, toAideError } from "./http-errors.js";
 import type { GatewayBus } from "./gateway-bus.js";
 import type { RequestAuth } from "./request-auth.js";
@@ -29,7 +29,7 @@ export interface WebSocketOptions {
 /** Refuses an upgrade with a plain HTTP response, before any WebSocket handshake. */
 function refuse(socket: Duplex, error: AideError, retryAfter?: number): void {
   const status = httpStatusFor(error.code);
-  const body = JSON.stringify(errorEnvelope(error));
+  const body = screenSafeJson(errorEnvelope(error));
   const headers = [
     `HTTP/1.1 ${status} ${status === 401 ? "Unauthorized" : status === 403 ? "Forbidden" : status === 429 ? "Too Many Requests" : status === 503 ? "Service Unavailable" : status === 404 ? "Not Found" : "Bad Request"}`,
     "Content-Type: application/json; charset=utf-8",
@@ -100,7 +100,7 @@ export function attachEventSocket(options: WebSocketOptions): { close(): Promise
     } catch (error) {
       const aide = toAideError(error);
       const frame: WsFrame = { type: "error", error: errorEnvelope(aide).error };
-      ws.send(JSON.stringify(frame));
+      ws.send(screenSafeJson(frame));
       ws.close(aide.code === "SESSION_NOT_FOUND" ? wsCloseCodes.sessionNotFound : wsCloseCodes.unavailable, aide.code);
     }
   }

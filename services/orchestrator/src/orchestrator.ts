@@ -8,6 +8,7 @@ import { createRunPolicies } from "./run/run-policies.js";
 import { runLoop } from "./run/run-loop.js";
 import { emptyCounters, isActive, newSessionRecord, type SessionRecord } from "./session/session-record.js";
 import { SessionRuntime } from "./session/session-runtime.js";
+import { modelText } from "./context/model-text.js";
 
 
 /**
@@ -103,7 +104,7 @@ export class Orchestrator {
     }
     this.prepareRun(runtime, request);
     runtime.record.model_edit_format = request.experiment?.edit_format === undefined ? await this.modelEditFormat(runtime.record.model) : undefined;
-    runtime.record.transcript.push({ role: "user", content: request.task });
+    runtime.record.transcript.push({ role: "user", content: modelText(request.task) });
     await runtime.emit("run.created", {
       task: request.task,
       mode: runtime.record.mode,

@@ -47,8 +47,7 @@ describe.skipIf(skipReason !== "")(`MCP tools through the orchestrator's gate${s
     const echo = await approval("mcp__hostile__echo");
     expect(echo.payload).toMatchObject({ mcp: { server: "hostile", tool: "echo", arguments_json: '{"message":"hello mcp"}' } });
     expect((echo.payload as { command: string }).command).toContain('"message":"hello mcp"');
-    // Shown to people in its rendered (untrusted-text) form, as every approval's command is.
-    expect((echo.payload as { command_rendered?: string }).command_rendered).toContain('tool "echo"');
+    expect((echo.payload as { command: string }).command).toContain('tool "echo"');
     await stack.command("decision", { session, approval: approvals[0], decision: "approve" });
     const echoed = await stack.waitFor((e) => e.session === session && e.type === "tool.completed" && e.payload.tool === "mcp__hostile__echo");
     expect(echoed.payload).toMatchObject({ server: "hostile", is_error: false });

@@ -9,10 +9,10 @@ const prose = hostileStrings.map((entry) => entry.text).join("\n");
 // Raw ESC and RLO in the proposed command text itself; the output carries OSC 52 and a lone CR.
 const command = "printf 'ok\\033]52;c;Y3VybA==\\007 half\\rdone\\n'; echo \"x\u202Ey\u001b[2J\"";
 
-/** The fields a machine needs raw (`approval.requested`); everything else is for screens. */
+/** Everything of an event but `raw_base64` (base64: printable by construction) is for screens. */
 function screenPart(event: AgentEvent): unknown {
   if (event.type !== "approval.requested") return event.payload;
-  const { command: _command, diff: _diff, args: _args, paths: _paths, ...rest } = event.payload;
+  const { raw_base64: _raw, ...rest } = event.payload;
   return rest;
 }
 
@@ -26,14 +26,15 @@ describe.skipIf(skipReason !== "")(`events reach screens rendered (real services
   });
   afterAll(async () => stack?.stop());
 
-  it("prose, the approval's command, the command output and the result carry no raw control character; the approval keeps the raw command beside its rendering", async () => {
+  it("prose, the approval's command, the command output and the result carry no raw control character; the approval's raw command travels only as base64 and renders to the command shown", async () => {
     const started = await stack.command("start", { task: "Run the printf command and report what it printed", workspace: stack.workspace });
     const session = started.result.session as string;
     const requested = await stack.waitFor((e) => e.session === session && e.type === "approval.requested");
     if (requested.type !== "approval.requested") throw new Error("unreachable");
-    expect(requested.payload.command).toContain("\u202E");
-    expect(requested.payload.command_rendered).toBe(renderForScreen(requested.payload.command!));
-    expect(requested.payload.command_rendered).toContain("x⟨U+202E⟩y⟨ESC⟩[2J");
+    const rawCommand = Buffer.from(requested.payload.raw_base64?.command ?? "", "base64").toString("utf8");
+    expect(rawCommand).toBe(command);
+    expect(requested.payload.command).toBe(renderForScreen(rawCommand));
+    expect(requested.payload.command).toContain("x⟨U+202E⟩y⟨ESC⟩[2J");
     expect(requested.payload.escapes).toEqual({ count: 2, kinds: { bidi: 1, escape: 1 } });
     await stack.command("decision", { session, approval: requested.payload.approval, decision: "approve" });
     await stack.terminal(session);
@@ -45,6 +46,8 @@ describe.skipIf(skipReason !== "")(`events reach screens rendered (real services
     expect(deltas).toContain("hello⟨U+E0049⟩");
     const completed = events.find((e) => e.type === "tool.completed" && e.payload.tool === "run_command");
     expect(completed?.payload.summary).toContain("⟨ESC⟩]52;c;Y3VybA==⟨BEL⟩");
+    // What ran is the raw command the person approved: its echo printed the RLO and the ESC themselves.
+    expect(completed?.payload.output_preview).toContain("x⟨U+202E⟩y⟨ESC⟩[2J");
     const terminal = events.find((e) => e.type === "run.completed" || e.type === "completion.unverified" || e.type === "completion.rejected");
     expect(JSON.stringify(terminal?.payload ?? {})).not.toMatch(rawControlPattern);
   }, 120_000);

@@ -1,6 +1,7 @@
 import { api, ApiError, type AgentEvent } from "./api.js";
 import { diffView } from "./diff-view.js";
 import { el } from "./dom.js";
+import { mcpHiddenCharactersWarning } from "./render-untrusted.js";
 import { escapeBadge, escapesIn, shown } from "./screen-text.js";
 
 export type Decision = "approve" | "approve-network" | "reject" | "abort";
@@ -27,8 +28,8 @@ const decisionText: Record<string, string> = {
 
 /**
  * The approval of one tool call: what would happen, loud warnings, the diff, and — while pending —
- * the decision buttons. Only screen renderings are shown (the orchestrator's `*_rendered`, rendered
- * again here); a card that shows any character as a token is marked (`has-escapes`, a warning
+ * the decision buttons. Only screen renderings are shown (the event's fields, which the
+ * orchestrator rendered, rendered again here; `raw_base64` never); a card that shows any character as a token is marked (`has-escapes`, a warning
  * line). A command the policy marked `consent_required` has two approve buttons, without and with
  * network; a plain approve never grants network. Once decided the card stays, with its diff, as
  * the record of what was approved.
@@ -37,9 +38,9 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
   const approval = String(payload.approval);
   const card = el("div", { className: "approval-card pending", attrs: { "data-approval": approval, role: "group" } });
   const error = el("p", { className: "error", attrs: { role: "alert" } });
-  const paths = ((payload.paths_rendered ?? payload.paths ?? []) as unknown[]).map(shown);
-  const command = payload.command_rendered !== undefined || payload.command !== undefined ? shown(payload.command_rendered ?? payload.command) : undefined;
-  const diff = payload.diff_rendered !== undefined || payload.diff !== undefined ? shown(payload.diff_rendered ?? payload.diff) : undefined;
+  const paths = ((payload.paths ?? []) as unknown[]).map(shown);
+  const command = payload.command !== undefined ? shown(payload.command) : undefined;
+  const diff = payload.diff !== undefined ? shown(payload.diff) : undefined;
   const hint = payload.model_hint !== undefined ? shown(payload.model_hint) : undefined;
   const tool = shown(payload.tool);
   const escapes = Math.max(Number(payload.escapes?.count ?? 0), escapesIn([tool, ...paths, command ?? "", diff ?? "", hint ?? "", ...((payload.scripts ?? []) as Array<{ text: unknown }>).map((script) => shown(script.text))].join("\n")));
@@ -66,6 +67,7 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
     const where = `${flag.path === undefined ? "the command" : shown(flag.path)}${flag.line ? ` line ${flag.line}` : ""}`;
     card.append(el("div", { className: "warning invisible", text: `⚠ INVISIBLE CHARACTER ${shown(flag.codepoint)} (${shown(flag.kind)}) in ${where}` }));
   }
+  if (payload.mcp?.hidden_characters) card.append(el("div", { className: "warning mcp-hidden", text: `MCP SERVER ${shown(payload.mcp.server)}: ${mcpHiddenCharactersWarning(Number(payload.mcp.hidden_characters))}` }));
   if (payload.checkpoint_failed) card.append(el("div", { className: "warning checkpoint", text: `⚠ No checkpoint could be taken: ${shown(payload.checkpoint_failed.message)} (${shown(payload.checkpoint_failed.code)})` }));
   const network = payload.network === "consent_required";
   if (network) card.append(el("div", { className: "warning network", text: "⚠ This command may use the network: approve it without or with network access" }));

@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { AideError, mcpToolName, type McpCallResult, type McpServerConfig, type McpServerState, type McpTool } from "@aide/contracts";
 import { jsonSchemaToZod } from "../schema/json-schema-to-zod.js";
 import { formatCallResult } from "./format-call-result.js";
+import { renderSchemaText, renderServerText } from "./render-server-text.js";
 import { resourceAndPromptTools, type ExtraTool } from "./resources-and-prompts.js";
 
 /** A started transport and what must happen after it closed (its cgroup removed). */
@@ -138,14 +139,19 @@ export class ServerConnection {
           continue;
         }
         const readOnlyHint = tool.annotations?.readOnlyHint;
+        // The model reads the description and the schema's prose: rendered like every MCP text, and counted.
+        const description = renderServerText((tool.description ?? tool.title ?? "").slice(0, 2000));
+        const parameters = renderSchemaText(converted.jsonSchema);
+        const hidden = description.hidden + parameters.hidden + renderServerText(tool.name).hidden;
         tools.set(name, {
           validator: converted.schema,
           descriptor: {
             name,
             server: this.name,
             tool: tool.name,
-            description: (tool.description ?? tool.title ?? "").slice(0, 2000),
-            parameters: converted.jsonSchema,
+            description: description.text,
+            parameters: parameters.schema,
+            ...(hidden > 0 ? { hidden_characters: hidden } : {}),
             ...(readOnlyHint === undefined ? {} : { read_only_hint: readOnlyHint }),
             auto_approved: auto.has("*") || auto.has(tool.name),
             ...(this.options.workspace ? { workspace: this.options.workspace } : {}),
@@ -160,10 +166,14 @@ export class ServerConnection {
         refused.push({ server: this.name, tool: extra.tool, reason: `the server has a tool of this name, so its ${extra.tool === "aide_read_resource" ? "resources" : "prompts"} are not offered by aide` });
         continue;
       }
+      // Its description lists the server's resource names and prompt descriptions: server text too.
+      const description = renderServerText(extra.description);
+      const parameters = renderSchemaText(extra.parameters);
+      const hidden = description.hidden + parameters.hidden;
       tools.set(name, {
         validator: extra.validator,
         run: extra.run,
-        descriptor: { name, server: this.name, tool: extra.tool, description: extra.description, parameters: extra.parameters, read_only_hint: true, auto_approved: auto.has("*") || auto.has(extra.tool), ...(this.options.workspace ? { workspace: this.options.workspace } : {}) },
+        descriptor: { name, server: this.name, tool: extra.tool, description: description.text, parameters: parameters.schema, ...(hidden > 0 ? { hidden_characters: hidden } : {}), read_only_hint: true, auto_approved: auto.has("*") || auto.has(extra.tool), ...(this.options.workspace ? { workspace: this.options.workspace } : {}) },
       });
     }
     this.tools = tools;
@@ -207,7 +217,8 @@ export class ServerConnection {
 
   async call(tool: string, args: Record<string, unknown>, options: { timeoutMs: number; signal: AbortSignal }): Promise<McpCallResult> {
     const started = performance.now();
-    const done = (result: Omit<McpCallResult, "duration_ms">): McpCallResult => ({ ...result, duration_ms: Math.round(performance.now() - started) });
+    // Every output (the server's result, resource or prompt, or our message quoting its error or stderr) is rendered once, here.
+    const done = (result: Omit<McpCallResult, "duration_ms">): McpCallResult => ({ ...result, output: renderServerText(result.output).text, duration_ms: Math.round(performance.now() - started) });
     const fail = (error_code: string, output: string) => done({ is_error: true, output, truncated: false, error_code });
     const client = this.client;
     if (this.state !== "ready" || client === undefined) {
@@ -268,9 +279,17 @@ export class ServerConnection {
       sandbox: this.options.sandbox,
       tools: this.tools.size,
       restarts: this.restarts,
-      ...(this.lastError ? { last_error: this.lastError.slice(0, 1000) } : {}),
+      ...(this.lastError ? { last_error: renderServerText(this.lastError.slice(0, 1000)).text } : {}),
       ...(this.pid !== undefined ? { pid: this.pid } : {}),
+      ...(this.hiddenCharacters() > 0 ? { hidden_characters: this.hiddenCharacters() } : {}),
     };
+  }
+
+  /** Invisible or control characters in the descriptions and schemas of the tools it offers. */
+  private hiddenCharacters(): number {
+    let total = 0;
+    for (const offered of this.tools.values()) total += offered.descriptor.hidden_characters ?? 0;
+    return total;
   }
 
   async stop(): Promise<void> {

@@ -7,6 +7,7 @@ import {
   SessionRequestSchema,
   SessionsRequestSchema,
   StartRequestSchema,
+  renderUntrustedValue,
   subjects,
 } from "@aide/contracts";
 import { defineEndpoint, type Endpoint } from "@aide/runtime";
@@ -24,16 +25,33 @@ import { isJetStreamOutage, storeUnavailable } from "../bus/jetstream-errors.js"
 /**
  * Every `agent.cmd.*` subject, answered in the service's queue group. A JetStream failure that
  * escapes a handler (a timeout, no responders: the store or stream is away) is answered as
- * UNAVAILABLE with a retry hint, never INTERNAL.
+ * UNAVAILABLE with a retry hint, never INTERNAL. Every answer's strings (tasks, results, paths,
+ * messages) are screen renderings, as every event's are: a client shows them as they come.
  */
 export function commandEndpoints(orchestrator: Orchestrator): Endpoint[] {
   return endpointList(orchestrator).map((endpoint) => ({
     ...endpoint,
     handle: (request, context) =>
-      Promise.resolve(endpoint.handle(request, context)).catch((error: unknown) => {
-        throw isJetStreamOutage(error) ? storeUnavailable(error, "session store or event stream") : error;
-      }),
+      Promise.resolve(endpoint.handle(request, context)).then(
+        (result: unknown) => renderAnswer(result),
+        (error: unknown) => {
+          throw isJetStreamOutage(error) ? storeUnavailable(error, "session store or event stream") : error;
+        },
+      ),
   }));
+}
+
+/**
+ * An answer with every string rendered for screens (`renderUntrusted`), but a `workspace`: it is
+ * the address the gateway and clients reach the tools and checkpoints services by, so it stays
+ * exact (the bus codec still writes its control and invisible characters as `\uXXXX`).
+ */
+function renderAnswer(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(renderAnswer);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [renderUntrustedValue(key).value, key === "workspace" && typeof inner === "string" ? inner : renderAnswer(inner)]));
+  }
+  return renderUntrustedValue(value).value;
 }
 
 function endpointList(orchestrator: Orchestrator): Endpoint[] {

@@ -1,3 +1,5 @@
+import { renderUntrusted } from "@aide/contracts";
+
 export type ToolResultForModel = {
   call_id: string;
   tool: string;
@@ -49,7 +51,11 @@ function attribute(value: string): string {
  * the parser never sees tool output, and everything mutating is still gated by code.
  */
 export function wrapToolResult(result: ToolResultForModel): string {
-  const { text, count } = neutralizeTags(result.output === "" ? "(no output)" : result.output);
+  // Every result reaches the model with control and invisible characters as visible tokens: the tools
+  // and MCP services rendered theirs already (this pass then changes nothing); the orchestrator's own
+  // tools' text (memories, plans) and any result that was not are rendered here.
+  const output = renderUntrusted(result.output === "" ? "(no output)" : result.output, { target: "model", invisible: true }).text;
+  const { text, count } = neutralizeTags(output);
   const status = result.is_error ? "error" : "ok";
   // The stable code (PATH_OUTSIDE_WORKSPACE, …) lets the model tell a refusal from a failure.
   const code = result.is_error && result.error_code !== undefined ? ` code="${attribute(result.error_code)}"` : "";

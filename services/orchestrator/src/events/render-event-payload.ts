@@ -1,19 +1,12 @@
 import {
-  mergeEscaped,
-  renderUntrusted,
   renderUntrustedValue,
   type AgentEventPayload,
   type AgentEventType,
+  type ApprovalRaw,
   type UntrustedCharacterKind,
 } from "@aide/contracts";
 
 type Escaped = Partial<Record<UntrustedCharacterKind, number>>;
-
-/**
- * Fields kept raw because a machine needs them as they are: the approval's arguments (with the
- * argv), its command and diff (each also carried as `*_rendered`), and `paths` (`paths_rendered`).
- */
-const rawApprovalFields = new Set(["args", "command", "diff", "paths", "args_digest"]);
 
 /** Tokens are longer than the characters they show: the screen form of a diff is cut, with a marker. */
 const maxRenderedDiffChars = 256_000;
@@ -26,37 +19,45 @@ function total(escaped: Escaped): number {
   return Object.values(escaped).reduce((sum, count) => sum + (count ?? 0), 0);
 }
 
-/** `approval.requested`: raw fields kept, their screen forms and the escape counts added. */
+const base64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
+
+/**
+ * The raw bytes behind the approval's command, diff, paths and args, only where their screen form
+ * differs (base64, so no viewer prints them): what runs is the raw, what is shown its rendering.
+ */
+function rawOf(raw: AgentEventPayload<"approval.requested">, shown: AgentEventPayload<"approval.requested">): ApprovalRaw | undefined {
+  const out: ApprovalRaw = {};
+  if (raw.command !== undefined && raw.command !== shown.command) out.command = base64(raw.command);
+  if (raw.diff !== undefined && raw.diff !== shown.diff) out.diff = base64(raw.diff);
+  const paths = raw.paths ?? [];
+  if (paths.some((path, index) => path !== shown.paths?.[index])) out.paths = paths.map(base64);
+  const argsJson = JSON.stringify(raw.args ?? {});
+  if (argsJson !== JSON.stringify(shown.args ?? {})) out.args_json = base64(argsJson);
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * `approval.requested`: like every event, all strings rendered (one pass each), plus the counts of
+ * what was replaced and, where a field changed, its raw bytes under `raw_base64`. Rendering a stored
+ * raw payload again (a re-offer) gives the same event.
+ */
 function renderApproval(payload: AgentEventPayload<"approval.requested">): AgentEventPayload<"approval.requested"> {
-  const escaped: Escaped = {};
-  const shown = (text: string) => {
-    const rendered = renderUntrusted(text, { target: "screen" });
-    mergeEscaped(escaped, rendered.escaped);
-    return rendered.text;
-  };
-  const display: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(payload)) {
-    if (rawApprovalFields.has(key) || key.endsWith("_rendered") || key === "escapes") continue;
-    const rendered = renderUntrustedValue(value);
-    mergeEscaped(escaped, rendered.escaped);
-    display[key] = rendered.value;
-  }
-  const out = {
-    ...payload,
-    ...display,
-    ...(payload.command !== undefined ? { command_rendered: shown(payload.command) } : {}),
-    ...(payload.diff !== undefined ? { diff_rendered: capRendered(shown(payload.diff)) } : {}),
-    paths_rendered: (payload.paths ?? []).map(shown),
-  };
-  return { ...out, escapes: { count: total(escaped), kinds: escaped as Record<string, number> } } as AgentEventPayload<"approval.requested">;
+  const { escapes: _escapes, raw_base64: _raw, args, ...source } = payload;
+  const rendered = renderUntrustedValue(source);
+  // The arguments repeat the command and paths: rendered too, not counted twice.
+  const shown = { ...(rendered.value as Omit<AgentEventPayload<"approval.requested">, "args">), args: renderUntrustedValue(args).value } as AgentEventPayload<"approval.requested">;
+  if (shown.diff !== undefined) shown.diff = capRendered(shown.diff);
+  const raw = rawOf(payload, shown);
+  return { ...shown, escapes: { count: total(rendered.escaped), kinds: rendered.escaped as Record<string, number> }, ...(raw ? { raw_base64: raw } : {}) };
 }
 
 /**
  * The screen form of an event's payload (step of the event sink, before validation): every string
- * that a terminal or the panel may show (summaries, prose, paths, results, error messages, the
- * arguments of `tool.started`) goes through `renderUntrusted`, so control sequences and invisible
- * characters travel as visible tokens. Pure; returns a new payload (a stored approval payload is
- * re-offered from its raw form and rendered again).
+ * of every event (summaries, prose, paths, results, error messages, arguments, the approval's
+ * command and diff) goes through `renderUntrusted` once, so control sequences and invisible
+ * characters travel as visible tokens. Raw bytes travel only in `approval.requested`'s
+ * `raw_base64`. Pure; returns a new payload (a stored approval payload is re-offered from its raw
+ * form and rendered again).
  */
 export function renderEventPayload<T extends AgentEventType>(type: T, payload: AgentEventPayload<T>): AgentEventPayload<T> {
   if (type === "approval.requested") return renderApproval(payload as AgentEventPayload<"approval.requested">) as AgentEventPayload<T>;

@@ -1,4 +1,4 @@
-import type { McpList, ToolDescriptor } from "@aide/contracts";
+import { renderUntrusted, type McpList, type ToolDescriptor } from "@aide/contracts";
 
 /**
  * The MCP tools as catalog entries. `read_only` is false for every one of them: the server's
@@ -7,14 +7,24 @@ import type { McpList, ToolDescriptor } from "@aide/contracts";
  */
 export function mcpDescriptors(list: McpList | undefined): ToolDescriptor[] {
   if (!list) return [];
+  // A server is flagged by all its tools' hidden characters: a poisoned description of one tool speaks for the server.
+  const hiddenByServer = new Map<string, number>();
+  for (const tool of list.tools) hiddenByServer.set(tool.server, (hiddenByServer.get(tool.server) ?? 0) + (tool.hidden_characters ?? 0));
   return list.tools.map((tool) => ({
     name: tool.name,
-    description: `[MCP server ${tool.server}] ${tool.description || tool.tool}`.slice(0, 1200),
+    // The MCP service rendered it already; rendered again here (idempotent), as the model's input is where it matters.
+    description: renderUntrusted(`[MCP server ${tool.server}] ${tool.description || tool.tool}`.slice(0, 1200), { target: "model", invisible: true }).text,
     parameters: tool.parameters,
     read_only: false,
     parallel_safe: false,
     handled_by: "mcp" as const,
-    mcp: { server: tool.server, tool: tool.tool, ...(tool.read_only_hint === undefined ? {} : { read_only_hint: tool.read_only_hint }), auto_approved: tool.auto_approved },
+    mcp: {
+      server: tool.server,
+      tool: tool.tool,
+      ...(tool.read_only_hint === undefined ? {} : { read_only_hint: tool.read_only_hint }),
+      auto_approved: tool.auto_approved,
+      ...(hiddenByServer.get(tool.server) ? { hidden_characters: hiddenByServer.get(tool.server) } : {}),
+    },
   }));
 }
 

@@ -34,7 +34,7 @@ export async function runMcpCall(context: RunContext, call: BatchCall, descripto
       networkTokens: [],
       needsProtectedConfirmation: false,
       kind: "tool",
-      mcp: { server: mcp.server, tool: mcp.tool, arguments_json: canonicalJson(call.arguments) },
+      mcp: { server: mcp.server, tool: mcp.tool, arguments_json: canonicalJson(call.arguments), ...(mcp.hidden_characters ? { hidden_characters: mcp.hidden_characters } : {}) },
     });
     switch (decision.decision) {
       case "approve":

@@ -11,6 +11,7 @@ import { autoLintNotices, autoTestStep } from "../strategies/auto-test.js";
 import { breakLoopsStep } from "../strategies/break-loops.js";
 import { repeatedParseErrorInstruction } from "../strategies/repeated-parse-error.js";
 import type { RunContext, RunOutcome } from "./run-context.js";
+import { modelText } from "../context/model-text.js";
 
 /**
  * The agent loop of one run: turns of build context → ask the model → parse → normalize →
@@ -55,7 +56,7 @@ async function turn(context: RunContext): Promise<void> {
   if (context.outcome) return;
   const modelTurn = await requestModelWithinWindow(context, built);
   const { reply } = modelTurn;
-  const assistant: ChatMessage = { role: "assistant", content: reply.text };
+  const assistant: ChatMessage = { role: "assistant", content: modelText(reply.text) };
   if (reply.reasoning_content) assistant.reasoning_content = reply.reasoning_content;
   if (reply.tool_calls.length > 0) assistant.tool_calls = reply.tool_calls;
   context.state.transcript.push(assistant);

@@ -4,6 +4,7 @@ import type { Memory } from "../memory/memory-store.js";
 import { applyEditFormat, selectTools } from "../routing/index.js";
 import type { RunContext } from "../run/run-context.js";
 import { loadFailingOutput } from "../strategies/failing-output.js";
+import { modelText } from "../context/model-text.js";
 
 export interface BuiltContext {
   messages: ChatMessage[];
@@ -44,7 +45,7 @@ function drainInbox(context: RunContext): void {
     return;
   }
   for (const [index, text] of texts.entries()) {
-    const content = index === 0 && notice !== undefined ? `${notice}\n\n${text}` : text;
+    const content = index === 0 && notice !== undefined ? `${notice}\n\n${modelText(text)}` : modelText(text);
     context.state.transcript.push({ role: "user", content });
   }
   if (texts.length === 0 && notice !== undefined) context.state.transcript.push({ role: "user", content: notice });

@@ -28,7 +28,7 @@ export interface ApprovalRequest {
   /** For `kind: memory`: the text the person approves (raw; clients render it). */
   memory?: { action: "remember" | "forget"; id?: string; text: string };
   /** For an MCP call: the server, the tool's own name and the exact arguments (raw JSON). */
-  mcp?: { server: string; tool: string; arguments_json: string };
+  mcp?: { server: string; tool: string; arguments_json: string; hidden_characters?: number };
 }
 
 /** The feedback of an approval refused by `auto_approve.deny_unmatched` (the model reads it). */
