@@ -20,3 +20,4 @@ export * from "./workspace-router.js";
 export * from "./chunked-transfer.js";
 export * from "./shutdown-settings.js";
 export * from "./own-cgroup-paths.js";
+export * from "./toolchain-homes.js";

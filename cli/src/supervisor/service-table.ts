@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServiceName } from "@aide/contracts";
+import { toolchainHomes } from "@aide/runtime";
 import { installRoot } from "./aide-home.js";
 
 export interface StackSettings {
@@ -145,7 +146,8 @@ export function serviceDefinitions(settings: StackSettings, env: NodeJS.ProcessE
       // The model service's own settings pass through when the operator set them (README "Configuration").
       ...Object.fromEntries(modelPassThrough.flatMap((key) => (env[key] !== undefined ? [[key, env[key] as string]] : []))),
     },
-    tools: { AIDE_WORKSPACE_ROOTS: roots, ...(settings.unsafeNoSandbox ? { AIDE_UNSAFE_NO_SANDBOX: "1" } : {}), ...toolsLimits(env) },
+    // RUSTUP_HOME, PYENV_ROOT: where the toolchains under the home live (its profile binds them back).
+    tools: { AIDE_WORKSPACE_ROOTS: roots, ...(settings.unsafeNoSandbox ? { AIDE_UNSAFE_NO_SANDBOX: "1" } : {}), ...toolsLimits(env), ...toolchainHomes(env).env },
     checkpoints: { AIDE_WORKSPACE_ROOTS: roots },
     orchestrator: {
       AIDE_WORKSPACE_ROOTS: roots,
