@@ -11,6 +11,8 @@ import { createCallStore } from "./framework/call-store.js";
 import { execaSync } from "execa";
 import { realpath } from "node:fs/promises";
 import { realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ripgrepInMountJail } from "./search/ripgrep-jail.js";
 import { CodeIntelligence } from "./code/code-intelligence.js";
 import { TypeScriptChecker } from "./code/typescript-checker.js";
@@ -81,7 +83,9 @@ await runService("tools", async ({ connection, logger }) => {
     const go = findProgram("go", ["version"]);
     const gopls = findProgram("gopls", ["version"]);
     logger.info({ go: go ?? null, gopls: gopls ?? null }, "go checker");
-    if (go !== undefined) return { checker: new GoVetChecker({ go, jailed, timeoutMs: settings.diagnostics.timeoutMs, logger: logger.child({ module: "go-vet" }) }) };
+    // Go's build cache survives restarts in the state folder (a cold standard library takes a minute to compile).
+    const cacheDirectory = settings.stateDirectory !== undefined ? join(settings.stateDirectory, "go-build") : join(tmpdir(), `aide-tools-go-build-${process.pid}`);
+    if (go !== undefined) return { checker: new GoVetChecker({ go, jailed, cacheDirectory, timeoutMs: settings.diagnostics.timeoutMs, logger: logger.child({ module: "go-vet" }) }) };
     const unavailable = {
       reason: "GO_CHECKER_ABSENT" satisfies ErrorCode,
       message: `No Go checker is available (go${gopls === undefined ? " and gopls are" : " is"} not on PATH in the tools sandbox): only tree-sitter's syntax check ran, so types and vet findings were not checked.`,
