@@ -51,6 +51,8 @@ await runService("tools", async ({ connection, logger }) => {
     maxQueuedCommandsPerSession: settings.commands.maxQueuedPerSession,
     commandLimits: settings.commands.limits,
     cgroupRoot: settings.commands.cgroupRoot,
+    // Each workspace's commands keep Go's build cache here, apart from go vet's and from the workspace.
+    buildCacheDirectory: join(settings.stateDirectory ?? join(tmpdir(), `aide-tools-${process.pid}`), "command-caches"),
   });
   const processes = createProcessRegistry({ sandbox, logger: logger.child({ module: "processes" }) });
   const sweeper = setInterval(() => void processes.sweep(), 60_000);
@@ -84,7 +86,7 @@ await runService("tools", async ({ connection, logger }) => {
     const gopls = findProgram("gopls", ["version"]);
     logger.info({ go: go ?? null, gopls: gopls ?? null }, "go checker");
     // Go's build cache survives restarts in the state folder (a cold standard library takes a minute to compile).
-    const cacheDirectory = settings.stateDirectory !== undefined ? join(settings.stateDirectory, "go-build") : join(tmpdir(), `aide-tools-go-build-${process.pid}`);
+    const cacheDirectory = settings.stateDirectory !== undefined ? join(settings.stateDirectory, "go-build") : join(tmpdir(), `aide-tools-${process.pid}`, "go-build");
     if (go !== undefined) return { checker: new GoVetChecker({ go, jailed, cacheDirectory, timeoutMs: settings.diagnostics.timeoutMs, logger: logger.child({ module: "go-vet" }) }) };
     const unavailable = {
       reason: "GO_CHECKER_ABSENT" satisfies ErrorCode,

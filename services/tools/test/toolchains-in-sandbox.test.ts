@@ -9,6 +9,7 @@ import { execaSync } from "execa";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startToolsHarness, type ToolsHarness } from "./helpers.js";
+import { requestJson } from "../../../tests/helpers/service-process.js";
 
 const onHost = (probe: string) => execaSync("sh", ["-c", probe], { reject: false }).exitCode === 0;
 const cargo = onHost("cargo --version");
@@ -25,8 +26,11 @@ describe("toolchains in the sandboxed tools service's commands", () => {
   });
   afterAll(async () => h?.stop());
 
+  let calls = 0;
+  // A cold build may outlast the harness's 60 s request: these calls wait as long as the command may run.
   const run = async (command: string) => {
-    const reply = await h.exec("run_command", { command, timeout_ms: 120_000 });
+    calls += 1;
+    const reply = await requestJson(h.client, "agent.tools.exec", { session: "s1", workspace: h.workspace, call: { id: `toolchain-${calls}`, name: "run_command", arguments: { command, timeout_ms: 240_000 } } }, 260_000);
     expect(reply.ok, JSON.stringify(reply)).toBe(true);
     return reply.result as { output: string; is_error: boolean; metadata: { exit_code: number } };
   };
@@ -52,6 +56,19 @@ describe("toolchains in the sandboxed tools service's commands", () => {
     expect(done.metadata.exit_code, done.output).toBe(0);
     expect(done.output).toMatch(/go version go\d/);
   });
+
+  it.skipIf(!go)(`${go ? "" : "(go is not on this machine) "}a workspace's commands share Go's build cache: the second build compiles none of the standard library again`, async () => {
+    mkdirSync(join(h.workspace, "gomod"));
+    writeFileSync(join(h.workspace, "gomod", "go.mod"), "module example.com/probe\n\ngo 1.22\n");
+    writeFileSync(join(h.workspace, "gomod", "probe.go"), 'package probe\n\nimport "strconv"\n\nfunc Two() string { return strconv.Itoa(2) }\n');
+    // go build -v names each package it compiles: strconv the first time (a fresh sandbox, an empty cache; a small import keeps the cold build short), nothing the second.
+    const first = await run("cd gomod && go build -v ./... 2>&1 | sed 's/^/built: /'");
+    expect(first.metadata.exit_code, first.output).toBe(0);
+    expect(first.output).toContain("built: strconv");
+    const second = await run("cd gomod && go build -v ./... 2>&1 | sed 's/^/built: /'");
+    expect(second.metadata.exit_code, second.output).toBe(0);
+    expect(second.output).not.toContain("built: strconv");
+  }, 300_000);
 
   it.skipIf(!javac)(`${javac ? "" : "(javac is not on this machine) "}javac compiles and java runs a class`, async () => {
     writeFileSync(join(h.workspace, "Probe.java"), 'public class Probe { public static void main(String[] a) { System.out.println("probe " + (1 + 1)); } }\n');
