@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execaSync } from "execa";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startToolsHarness, type ToolsHarness } from "./helpers.js";
 import { requestJson } from "../../../tests/helpers/service-process.js";
@@ -39,9 +39,14 @@ describe("toolchains in the sandboxed tools service's commands", () => {
     mkdirSync(join(h.workspace, "crate", "src"), { recursive: true });
     writeFileSync(join(h.workspace, "crate", "Cargo.toml"), '[package]\nname = "probe"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n');
     writeFileSync(join(h.workspace, "crate", "src", "lib.rs"), "pub fn two() -> u8 { 2 }\n#[cfg(test)]\nmod tests { #[test] fn two() { assert_eq!(super::two(), 2); } }\n");
+    // A wrapper the repository names in .cargo/config.toml would run on every cargo command: the service's overrides turn it off.
+    mkdirSync(join(h.workspace, "crate", ".cargo"));
+    writeFileSync(join(h.workspace, "crate", ".cargo", "config.toml"), '[build]\nrustc-wrapper = "./wrap.sh"\n');
+    writeFileSync(join(h.workspace, "crate", "wrap.sh"), '#!/bin/sh\ntouch wrapper-ran\nexec "$@"\n', { mode: 0o755 });
     const done = await run("cd crate && cargo test --offline --quiet");
     expect(done.metadata.exit_code, done.output).toBe(0);
     expect(done.output).toMatch(/test result: ok\. 1 passed/);
+    expect(existsSync(join(h.workspace, "crate", "wrapper-ran"))).toBe(false);
   }, 180_000);
 
   it.skipIf(!pytest)(`${pytest ? "" : "(pytest is not on this machine) "}python3 finds pytest (pyenv's, under the home)`, async () => {
