@@ -4,6 +4,7 @@
  * question, read and answer) runs over the whole suite through the real stack, as `aide eval run`
  * does. Per task: the runner's wall time (starting and following the session through the gateway, copying the project, the hidden
  * check in its sandbox) against the session's own time inside the stack (first to terminal event).
+ * BENCH_EVAL_TASKS='go-*,rs-*' runs only those tasks and writes `eval-selected.json` instead.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -43,7 +44,8 @@ function oracleReplies(task: EvalTask): string[] {
 
 async function main() {
   const home = mkdtempSync(join(tmpdir(), "aide-bench-eval-"));
-  const tasks = loadEvalTasks(tasksDir, []);
+  const select = (process.env.BENCH_EVAL_TASKS ?? "").split(",").map((glob) => glob.trim()).filter(Boolean);
+  const tasks = loadEvalTasks(tasksDir, select);
   mkdirSync(join(home, "transcripts"));
   const models = tasks.map((task) => {
     const transcript = join(home, "transcripts", `${task.id}.json`);
@@ -59,7 +61,7 @@ async function main() {
   const started = performance.now();
   try {
     records = await runEval({
-      tasksDir, select: [], models: [], modelsFor: (task) => [`oracle-${task.id}`], connection: stack.connection, repeat: 1, parallel, budgetMs: 180_000,
+      tasksDir, select, models: [], modelsFor: (task) => [`oracle-${task.id}`], connection: stack.connection, repeat: 1, parallel, budgetMs: 180_000,
       out: join(home, "eval", "bench"), run: "bench", hidden: [home], nodePath: join(repoRoot, "node_modules"),
       onAttempt: (r) => process.stderr.write(`${r.check_passed ? "pass" : "FAIL"} ${r.task} ${r.outcome}${r.code ? ` ${r.code}` : ""} wall ${r.wall_ms} ms, session ${r.session_ms} ms, check ${r.check_ms} ms\n`),
     });
@@ -92,9 +94,10 @@ async function main() {
     per_task: records.map((r) => ({ task: r.task, outcome: r.outcome, ...(r.code ? { code: r.code } : {}), check_passed: r.check_passed, wall_ms: r.wall_ms, session_ms: r.session_ms, check_ms: r.check_ms })),
     load_average_1m_at_start: loadAtStart,
     anchor: "the sum of the sessions' own time inside the stack (first to terminal event)",
+    ...(select.length > 0 ? { selected: select } : {}),
   };
   process.stderr.write(`${JSON.stringify({ ...figures, per_task: undefined })}\n`);
-  process.stderr.write(`wrote ${writeBenchResult("eval", figures)}\n`);
+  process.stderr.write(`wrote ${writeBenchResult(select.length > 0 ? "eval-selected" : "eval", figures)}\n`);
   rmSync(home, { recursive: true, force: true });
 }
 

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 
-export const EvalLanguageSchema = z.enum(["javascript", "typescript", "python", "shell"]);
+export const EvalLanguageSchema = z.enum(["javascript", "typescript", "python", "shell", "go", "rust", "java"]);
 export const EvalCategorySchema = z.enum(["bug", "feature", "refactor", "failing-test", "question"]);
 export const EvalDifficultySchema = z.enum(["easy", "medium", "hard"]);
 

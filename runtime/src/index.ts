@@ -23,3 +23,4 @@ export * from "./shutdown-settings.js";
 export * from "./own-cgroup-paths.js";
 export * from "./home-workspace-rule.js";
 export * from "./cgroup-v2.js";
+export * from "./toolchain-homes.js";

@@ -7,7 +7,7 @@
  * and `run.created` records it. Results go to `<out>/results.jsonl`, each attempt's events to
  * `<out>/events/<attempt>.jsonl` (replayable).
  */
-import { appendFileSync, cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RunExperimentSchema, defaultEditFormat, type EvalTask, type RunExperiment } from "@aide/contracts";
 import { AttemptRecordSchema, type AttemptRecord } from "./attempt-record.js";
@@ -93,7 +93,7 @@ async function attempt(task: EvalTask, model: string, arm: EvalArm | undefined, 
   const wallMs = performance.now() - started;
   const { outcome, code, result } = outcomeOf(output);
   const checkStarted = performance.now();
-  const check = await runHiddenCheck({ task, taskDir: join(options.tasksDir, task.id), workspace, answer: result, scratch: options.out, hidden: options.hidden, nodePath: options.nodePath });
+  const check = await runHiddenCheck({ task, taskDir: join(options.tasksDir, task.id), workspace, answer: result, scratch: options.out, hidden: options.hidden, nodePath: options.nodePath, cacheDir: join(options.out, "check-caches") });
   const checkMs = performance.now() - checkStarted;
   const times = output.events.map((event) => Date.parse(String(event.ts ?? ""))).filter(Number.isFinite);
   const sessionMs = times.length > 1 ? Math.max(...times) - Math.min(...times) : 0;
@@ -157,6 +157,11 @@ export async function runEval(options: EvalRunOptions): Promise<AttemptRecord[]>
   const workers = Array.from({ length: Math.max(1, Math.min(options.parallel, queue.length)) }, async () => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) records.push(await attempt(next.task, next.model, next.arm, next.repeat, options, caches));
   });
-  await Promise.all(workers);
+  try {
+    await Promise.all(workers);
+  } finally {
+    // The checks' build cache (compiled Go packages): only this run's checks share it.
+    rmSync(join(options.out, "check-caches"), { recursive: true, force: true });
+  }
   return records;
 }

@@ -3,12 +3,16 @@
  * the workspace as the session left it (its `.aide` shadow repository left out), with the check's
  * files under `.eval-check/` and, for a question, the session's final answer in
  * `.eval-answer.txt`; inside bubblewrap without network, with aide's home hidden and the copy the
- * only writable place; killed at the check's timeout with its process group.
+ * only writable place (and the run's build cache, when given); killed at the check's timeout with
+ * its process group. Toolchains run offline: Go never fetches a module or a toolchain
+ * (GOPROXY=off, GOTOOLCHAIN=local), cargo is given `--offline` by the tasks, and the toolchains
+ * under the person's home are told where they live (RUSTUP_HOME, PYENV_ROOT), since HOME is the copy.
  */
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { evalAnswerFile, evalCheckFolder, type EvalTask } from "@aide/contracts";
+import { toolchainHomes } from "@aide/runtime";
 
 /** The test command of an external-repository task (it has no check block): as a check's default. */
 const externalCheckTimeoutMs = 120_000;
@@ -34,6 +38,11 @@ export interface HiddenCheckInput {
   hidden: string[];
   /** aide's own node_modules, for TypeScript checks (NODE_PATH). */
   nodePath: string;
+  /**
+   * A folder the checks of one run share for build caches (Go's: without one, every Go check
+   * compiles the standard library again, about a minute on two cores). Outside every workspace.
+   */
+  cacheDir?: string;
 }
 
 export async function runHiddenCheck(input: HiddenCheckInput): Promise<CheckOutcome> {
@@ -44,15 +53,28 @@ export async function runHiddenCheck(input: HiddenCheckInput): Promise<CheckOutc
     if (existsSync(join(input.taskDir, "check"))) cpSync(join(input.taskDir, "check"), join(copy, evalCheckFolder), { recursive: true });
     if (input.task.category === "question") writeFileSync(join(copy, evalAnswerFile), input.answer ?? "");
     const check = input.task.check ?? { command: input.task.source!.test_command, timeout_ms: externalCheckTimeoutMs };
+    const goCache = input.cacheDir !== undefined ? join(input.cacheDir, "go-build") : undefined;
+    if (goCache !== undefined) mkdirSync(goCache, { recursive: true });
     const args = [
       "--die-with-parent", "--new-session", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL",
       "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
       ...input.hidden.flatMap((path) => ["--tmpfs", path]),
+      ...(goCache !== undefined ? ["--bind", goCache, goCache] : []),
       "--bind", copy, copy, "--chdir", copy, "--", ...check.command,
     ];
+    const env = {
+      PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+      HOME: copy,
+      LANG: "C.UTF-8",
+      NODE_PATH: input.nodePath,
+      ...toolchainHomes(process.env).env,
+      GOTOOLCHAIN: "local",
+      GOPROXY: "off",
+      ...(goCache !== undefined ? { GOCACHE: goCache } : {}),
+    };
     return await new Promise<CheckOutcome>((resolve) => {
       const child = spawn("bwrap", args, {
-        env: { PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin", HOME: copy, LANG: "C.UTF-8", NODE_PATH: input.nodePath },
+        env,
         stdio: ["ignore", "pipe", "pipe"],
         detached: true,
       });

@@ -17,6 +17,11 @@ export interface SandboxProfile {
   readOnlyInWorkspace: Array<".aide" | ".git" | ".git/hooks">;
   /** Extra paths under `$AIDE_HOME` the service sees. */
   aideHomePaths: Array<{ path: "models" | "model-state" | "tools-state" | "mcp-state" | "mcp-secrets" | "mcp-trust" | "eval"; access: "read-only" | "read-write" }>;
+  /**
+   * The language toolchains installed under the hidden home (`~/.rustup`, `~/.pyenv`, PATH entries
+   * such as `~/.cargo/bin` or `~/go/bin`) bound back read-only (runtime's `toolchainHomes`).
+   */
+  toolchains?: true;
   /** Linux capabilities kept (all others are dropped). */
   capabilities: string[];
   why: string;
@@ -58,6 +63,8 @@ export const sandboxProfiles: Record<ServiceName, SandboxProfile> = {
     readOnlyInWorkspace: [".aide", ".git/hooks"],
     // The call journal: a mutating call id answered again after a restart, never run twice.
     aideHomePaths: [{ path: "tools-state", access: "read-write" }],
+    // The model's commands and the checkers run the project's own toolchain (cargo, go, pytest…).
+    toolchains: true,
     // bubblewrap needs these to build each command's sandbox inside this one (measured: a nested
     // bwrap fails with every capability dropped; SYS_ADMIN for the namespaces and mounts,
     // NET_ADMIN to bring up the command's loopback, SETPCAP to drop the command's capabilities).

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
+import { toolchainHomes } from "@aide/runtime";
 import type { SandboxProfile } from "./sandbox-profiles.js";
 
 export interface SandboxLaunch {
@@ -93,7 +94,8 @@ export function bwrapArguments(launch: SandboxLaunch): string[] {
     if (!existsSync(path)) mkdirSync(path, { recursive: true, mode: 0o700 });
     args.push(extra.access === "read-only" ? "--ro-bind" : "--bind", path, path);
   }
-  for (const path of [launch.credentialsFile, ...launch.readOnly]) {
+  const toolchains = profile.toolchains === true ? toolchainHomes({ ...launch.env, HOME: launch.home }).folders : [];
+  for (const path of [launch.credentialsFile, ...launch.readOnly, ...toolchains]) {
     if (path && existsSync(path)) args.push("--ro-bind", path, path);
   }
   for (const path of launch.readWrite ?? []) {

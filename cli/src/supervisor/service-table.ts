@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServiceName } from "@aide/contracts";
+import { toolchainHomes } from "@aide/runtime";
 import { installRoot } from "./aide-home.js";
 
 export interface StackSettings {
@@ -147,7 +148,8 @@ export function serviceDefinitions(settings: StackSettings, env: NodeJS.ProcessE
       ...Object.fromEntries(modelPassThrough.flatMap((key) => (env[key] !== undefined ? [[key, env[key] as string]] : []))),
     },
     // The home-folder rule holds in every service that opens a workspace, not only at the start of a run.
-    tools: { AIDE_WORKSPACE_ROOTS: roots, ...homeRule, ...(settings.unsafeNoSandbox ? { AIDE_UNSAFE_NO_SANDBOX: "1" } : {}), ...toolsLimits(env) },
+    // RUSTUP_HOME, PYENV_ROOT: where the toolchains under the home live (its profile binds them back).
+    tools: { AIDE_WORKSPACE_ROOTS: roots, ...homeRule, ...(settings.unsafeNoSandbox ? { AIDE_UNSAFE_NO_SANDBOX: "1" } : {}), ...toolsLimits(env), ...toolchainHomes(env).env },
     checkpoints: { AIDE_WORKSPACE_ROOTS: roots, ...homeRule },
     orchestrator: {
       AIDE_WORKSPACE_ROOTS: roots,

@@ -10,7 +10,9 @@ import { createLintGate } from "./lint/create-lint-gate.js";
 import { createCallStore } from "./framework/call-store.js";
 import { execaSync } from "execa";
 import { realpath } from "node:fs/promises";
-import { realpathSync } from "node:fs";
+import { realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ripgrepInMountJail } from "./search/ripgrep-jail.js";
 import { CodeIntelligence } from "./code/code-intelligence.js";
 import { TypeScriptChecker } from "./code/typescript-checker.js";
@@ -37,6 +39,8 @@ function findRipgrep(): string | undefined {
 await runService("tools", async ({ connection, logger }) => {
   const settings = readSettings(process.env, process.argv.slice(2));
   const workspaceRoots = await Promise.all(settings.workspaceRoots.map((root) => realpath(root).catch(() => root)));
+  // Without a state folder the build caches live for this process only (removed at stop).
+  const scratchCaches = join(tmpdir(), `aide-tools-${process.pid}`);
   const sandbox = await createSandbox({
     unsafeNoSandbox: settings.unsafeNoSandbox,
     logger: logger.child({ module: "sandbox" }),
@@ -49,6 +53,8 @@ await runService("tools", async ({ connection, logger }) => {
     maxQueuedCommandsPerSession: settings.commands.maxQueuedPerSession,
     commandLimits: settings.commands.limits,
     cgroupRoot: settings.commands.cgroupRoot,
+    // Each workspace's commands keep Go's build cache here, apart from go vet's and from the workspace.
+    buildCacheDirectory: join(settings.stateDirectory ?? scratchCaches, "command-caches"),
   });
   const processes = createProcessRegistry({ sandbox, logger: logger.child({ module: "processes" }) });
   const sweeper = setInterval(() => void processes.sweep(), 60_000);
@@ -81,7 +87,9 @@ await runService("tools", async ({ connection, logger }) => {
     const go = findProgram("go", ["version"]);
     const gopls = findProgram("gopls", ["version"]);
     logger.info({ go: go ?? null, gopls: gopls ?? null }, "go checker");
-    if (go !== undefined) return { checker: new GoVetChecker({ go, jailed, timeoutMs: settings.diagnostics.timeoutMs, logger: logger.child({ module: "go-vet" }) }) };
+    // Go's build cache survives restarts in the state folder (a cold standard library takes a minute to compile).
+    const cacheDirectory = settings.stateDirectory !== undefined ? join(settings.stateDirectory, "go-build") : join(scratchCaches, "go-build");
+    if (go !== undefined) return { checker: new GoVetChecker({ go, jailed, cacheDirectory, timeoutMs: settings.diagnostics.timeoutMs, logger: logger.child({ module: "go-vet" }) }) };
     const unavailable = {
       reason: "GO_CHECKER_ABSENT" satisfies ErrorCode,
       message: `No Go checker is available (go${gopls === undefined ? " and gopls are" : " is"} not on PATH in the tools sandbox): only tree-sitter's syntax check ran, so types and vet findings were not checked.`,
@@ -117,5 +125,6 @@ await runService("tools", async ({ connection, logger }) => {
     await processes.closeAll();
     checkers.close();
     await sandbox.close();
+    if (settings.stateDirectory === undefined) rmSync(scratchCaches, { recursive: true, force: true });
   };
 });

@@ -26,9 +26,10 @@ export function plainCommand(argv: readonly string[]): WorkerCommand {
 /**
  * `argv` in a mount namespace of its own that holds only the system folders, Node, the install and
  * the program's folder read-only, and the workspace read-only: a checker reads the workspace by
- * name (module resolution, imports), and a link swapped in cannot lead anywhere else.
+ * name (module resolution, imports), and a link swapped in cannot lead anywhere else. `writable`:
+ * folders of the service's own it may write (go vet's build cache), never in the workspace.
  */
-export function commandInMountJail(argv: readonly string[], extraFolders: readonly string[] = [], options: { chdir?: string } = {}): WorkerCommand {
+export function commandInMountJail(argv: readonly string[], extraFolders: readonly string[] = [], options: { chdir?: string; writable?: readonly string[] } = {}): WorkerCommand {
   const node = realpathSync(process.execPath);
   const program = (() => {
     try {
@@ -41,6 +42,7 @@ export function commandInMountJail(argv: readonly string[], extraFolders: readon
   return (root) => {
     const args = ["--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--cap-drop", "ALL", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"];
     for (const folder of folders) args.push("--ro-bind-try", folder, folder);
+    for (const folder of options.writable ?? []) args.push("--bind", folder, folder);
     args.push("--ro-bind", root, root, "--chdir", options.chdir ?? root, "--", ...argv);
     return { file: "bwrap", args };
   };

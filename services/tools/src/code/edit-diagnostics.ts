@@ -62,7 +62,8 @@ export async function diagnoseEdit(checkers: CheckerSet, changes: readonly FileC
     source,
     new_problems: total,
     files: counts,
-    ...(unavailable !== undefined ? { type_checked: false, unavailable_reason: unavailable.reason } : {}),
+    // type_checked: a real checker (tsc, pyright, go vet) ran, not the syntax fallback.
+    ...(unavailable !== undefined ? { type_checked: false, unavailable_reason: unavailable.reason } : { type_checked: true }),
   };
   const caveat = unavailable !== undefined ? ` ${unavailable.message}` : "";
   if (pending !== undefined) {

@@ -15,6 +15,12 @@ export interface BwrapOptions {
    * what git on the host would run.
    */
   gitDirectories?: ReadonlyArray<{ directory: string; pointerFile?: string }>;
+  /**
+   * Build caches kept between this workspace's commands (host folder, path inside): Go's, at
+   * /tmp/home/.cache/go-build, where go looks with HOME=/tmp/home. Only this workspace's commands
+   * see its cache; hidden checks and go vet use caches of their own.
+   */
+  caches?: ReadonlyArray<{ host: string; inside: string }>;
   /** Resource limits applied with prlimit inside the sandbox. */
   limits: { fileSizeBytes: number; openFiles: number; addressSpaceBytes?: number };
 }
@@ -41,6 +47,7 @@ export function bwrapArguments(options: BwrapOptions, argv: readonly string[]): 
   for (const root of options.hideRoots ?? []) {
     if (root !== "/" && isInside(root, options.workspace) && existsSync(root)) args.push("--tmpfs", root);
   }
+  for (const cache of options.caches ?? []) args.push("--bind", cache.host, cache.inside);
   args.push("--bind", options.workspace, options.workspace);
   const aide = `${options.workspace}/.aide`;
   // Only a real directory: a `.aide` symlink planted by a repository must not pick a mount source.

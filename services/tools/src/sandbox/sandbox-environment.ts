@@ -1,6 +1,10 @@
+import { toolchainHomes } from "@aide/runtime";
+
 /**
  * The whole environment a sandboxed command gets: an allow-list, never the service's own (no bus
- * credentials, gateway token or API keys). PATH is kept (not a secret) minus relative entries.
+ * credentials, gateway token or API keys). PATH is kept (not a secret) minus relative entries, and
+ * the toolchains installed under the service's home are told where they live (RUSTUP_HOME,
+ * PYENV_ROOT), since the command's HOME is another one.
  */
 export function sandboxEnvironment(serviceEnv: NodeJS.ProcessEnv, extra: Record<string, string> = {}): Record<string, string> {
   const path = (serviceEnv.PATH ?? "")
@@ -21,6 +25,7 @@ export function sandboxEnvironment(serviceEnv: NodeJS.ProcessEnv, extra: Record<
     GIT_CONFIG_NOSYSTEM: "1",
     PYTHONDONTWRITEBYTECODE: "1",
     PYTHONUNBUFFERED: "1",
+    ...toolchainHomes(serviceEnv).env,
     ...extra,
   };
 }

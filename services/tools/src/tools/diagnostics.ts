@@ -37,7 +37,8 @@ export function createDiagnosticsTool(checkers: CheckerSet) {
         source: checker.source,
         problems: found.length,
         errors: found.filter((d) => d.severity === "error").length,
-        ...(unavailable !== undefined ? { type_checked: false, unavailable_reason: unavailable.reason } : {}),
+        // type_checked: a real checker (tsc, pyright, go vet) ran, not the syntax fallback.
+        ...(unavailable !== undefined ? { type_checked: false, unavailable_reason: unavailable.reason } : { type_checked: true }),
       };
       const caveat = unavailable !== undefined ? `\n${unavailable.message}` : "";
       if (found.length === 0) {

@@ -1,0 +1,12 @@
+package clamp
+
+// Clamp limits v to the range [lo, hi].
+func Clamp(v, lo, hi int) int {
+	if v < lo {
+		return lo
+	}
+	if v > hi {
+		return hi
+	}
+	return v
+}

@@ -1,0 +1,11 @@
+package clock
+
+import "fmt"
+
+// FormatClock renders a number of seconds as HH:MM:SS.
+func FormatClock(seconds int) string {
+	h := seconds / 3600
+	m := seconds % 3600 / 60
+	s := seconds % 60
+	return fmt.Sprintf("%d:%d:%d", h, m, s)
+}

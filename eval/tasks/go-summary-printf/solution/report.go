@@ -1,0 +1,8 @@
+package report
+
+import "fmt"
+
+// Summary describes a named collection and its size.
+func Summary(name string, count int) string {
+	return fmt.Sprintf("%s has %d items", name, count)
+}

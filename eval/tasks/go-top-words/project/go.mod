@@ -1,0 +1,3 @@
+module example.com/freq
+
+go 1.22

@@ -1,0 +1,3 @@
+def parse_age(text):
+    """The age given as text, as an int."""
+    return int(text.strip())

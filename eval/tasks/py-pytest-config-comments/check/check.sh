@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+set -euo pipefail
+python3 -m pytest -q -p no:cacheprovider tests .eval-check/test_hidden_settings.py

@@ -1,0 +1,5 @@
+def apply_discount(price, percent):
+    """The price after a percentage discount, rounded to cents."""
+    if not 0 <= percent <= 100:
+        raise ValueError("percent must be between 0 and 100")
+    return round(price * (1 - percent / 100), 2)
