@@ -22,3 +22,5 @@ export * from "./discovery/gguf-window.js";
 export * from "./probe/probe-model.js";
 export * from "./probe/profile-store.js";
 export * from "./probe/probe-trials.js";
+export * from "./pull/catalog.js";
+export * from "./pull/cache-dir.js";
