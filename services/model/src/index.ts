@@ -24,3 +24,6 @@ export * from "./probe/profile-store.js";
 export * from "./probe/probe-trials.js";
 export * from "./pull/catalog.js";
 export * from "./pull/cache-dir.js";
+export * from "./pull/pip-pull.js";
+export * from "./pull/gguf-header.js";
+export * from "./pull/llama-server-pull.js";
