@@ -13,7 +13,7 @@ export interface CatalogPackage {
 }
 
 export interface CatalogModel {
-  id: RealModelId;
+  id: string;
   /** The file name in the models directory. */
   fileName: string;
   sha256: string;
