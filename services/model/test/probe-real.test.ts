@@ -62,7 +62,7 @@ describe.skipIf(!gemma)(gemma ? "the Gemma 3 270M GGUF from PyPI: what it is and
     }
   }, 120_000);
 
-  it.skipIf(!server)(server ? "through llama-server with services/model/templates/gemma-turns.jinja the system text opens the first user turn (without it: ChatML)" : "llama-server template — SKIPPED: no llama-server (bash scripts/install.sh --with-models)", async () => {
+  it.skipIf(!server)(server ? "through llama-server with services/model/templates/gemma-turns.jinja the system text opens the first user turn" : "llama-server template — SKIPPED: no llama-server (bash scripts/install.sh --with-models)", async () => {
     const port = await freePort();
     const child: ChildProcess = spawn(server!, ["-m", gemma!, "--host", "127.0.0.1", "--port", String(port), "-t", "1", "-c", "2048", "--no-webui", "--chat-template-file", join(repoRoot, "services", "model", "templates", "gemma-turns.jinja")], { stdio: "ignore" });
     try {
