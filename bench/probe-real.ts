@@ -81,10 +81,10 @@ async function serverProbe(id: RealModelId, file: string, binary: string, home: 
   }
 }
 
-function row(id: string, path: string, p: ModelProfile, wrapper: string, systemKept: boolean, seconds: number): string {
+function row(id: string, path: string, p: ModelProfile, wrapper: string, systemKept: boolean, seconds: number, trained: number | undefined): string {
   const kv = p.kv_reuse?.last_turn;
   const tr = (t: { trials: number; valid: number } | undefined) => (t ? `${t.valid}/${t.trials}` : "n/a");
-  return `| ${id} | ${path} | ${p.context.trained ?? "?"} / ${p.context.window} | ${p.speed.prefill_tokens_per_s ?? "n/a"} | ${p.speed.decode_tokens_per_s ?? "n/a"} | ${kv ? `${kv.evaluated} of ${kv.prompt}${kv.reused ? "" : " (NOT reused)"}` : p.kv_reuse ? `turn 2: ${p.kv_reuse.second_turn_evaluated} of ${p.kv_reuse.second_turn_prompt}` : "not reported"} | ${tr(p.tool_trials.with_grammar)} | ${tr(p.tool_trials.without_grammar)} | ${p.prompt_tier} | ${wrapper}; system ${systemKept ? "kept" : "LOST"} | ${p.stop ? `${p.stop.finish_reason}, ${p.stop.completion_tokens} tok${p.stop.leaked_marker ? `, ${p.stop.leaked_marker} leaked` : ""}` : "n/a"} | ${seconds} |`;
+  return `| ${id} | ${path} | ${p.context.trained ?? trained ?? "?"} / ${p.context.window} | ${p.speed.prefill_tokens_per_s ?? "n/a"} | ${p.speed.decode_tokens_per_s ?? "n/a"} | ${kv ? `${kv.evaluated} of ${kv.prompt}${kv.reused ? "" : " (NOT reused)"}` : p.kv_reuse ? `turn 2: ${p.kv_reuse.second_turn_evaluated} of ${p.kv_reuse.second_turn_prompt}` : "not reported"} | ${tr(p.tool_trials.with_grammar)} | ${tr(p.tool_trials.without_grammar)} | ${p.prompt_tier} | ${wrapper}; system ${systemKept ? "kept" : "LOST"} | ${p.stop ? `${p.stop.finish_reason}, ${p.stop.completion_tokens} tok${p.stop.leaked_marker ? `, ${p.stop.leaked_marker} leaked` : ""}` : "n/a"} | ${seconds} |`;
 }
 
 async function main(): Promise<void> {
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
       let started = Date.now();
       const local = ModelProfileSchema.parse(JSON.parse(aide(home, ["models", "probe", id, "--json", "--refresh", "--trials", String(trials)])));
       const localSeconds = Math.round((Date.now() - started) / 1000);
-      lines.push(row(id, "in-process (node-llama-cpp, 1 thread)", local, wrap.wrapper, wrap.system_kept, localSeconds));
+      lines.push(row(id, "in-process (node-llama-cpp, 1 thread)", local, wrap.wrapper, wrap.system_kept, localSeconds, facts.contextLength));
       const entry: Record<string, unknown> = {
         id, file: modelCatalog[id].fileName, gguf: { ...facts, chatTemplate: facts.chatTemplate ?? null }, catalog: modelCatalog[id],
         in_process: { profile: local, seconds: localSeconds, wrapper: wrap },
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
         started = Date.now();
         const server = await serverProbe(id, file, binary, home);
         const serverSeconds = Math.round((Date.now() - started) / 1000);
-        lines.push(row(id, `llama-server (${serverTemplate[id] ? "--chat-template-file gemma-turns.jinja" : "GGUF template"}, -t 1)`, server.profile, "server template", server.system_kept, serverSeconds));
+        lines.push(row(id, `llama-server (${serverTemplate[id] ? "--chat-template-file gemma-turns.jinja" : "GGUF template"}, -t 1)`, server.profile, "server template", server.system_kept, serverSeconds, facts.contextLength));
         entry.llama_server = { profile: server.profile, seconds: serverSeconds, args: server.args, rendered: server.rendered, system_kept: server.system_kept };
       } else {
         entry.llama_server = { skipped: "no llama-server binary (bash scripts/install.sh --with-models)" };

@@ -61,11 +61,16 @@ async function laterTurns(deps: ProbeDeps, spec: ModelSpec, session: string, his
 /** End-of-turn markers of the common chat templates: none may appear in a reply's text. */
 const TURN_MARKERS = ["<|im_end|>", "<|im_start|>", "<end_of_turn>", "<start_of_turn>", "<|eot_id|>", "<|end|>", "</s>"];
 
-/** A short question with room to spare: the reply should end on its own (stop), with no marker in the text. */
+/**
+ * A short question under a system prompt (as every aide session has one) with room to spare: the
+ * reply should end on its own (stop), with no end-of-turn marker in the text. A "length" here is
+ * the model rambling, not a stop string missed: the marker check tells those apart.
+ */
 async function stopCheck(deps: ProbeDeps, spec: ModelSpec): Promise<NonNullable<ModelProfile["stop"]>> {
   const reply = await deps.chat(spec, {
     request_id: deps.generateId(), session: `probe-stop-${deps.generateId()}`,
-    messages: [{ role: "user", content: "What is two plus two? Answer with one word." }], tools: [], max_tokens: 96, temperature: 0, stream: false,
+    messages: [{ role: "system", content: "You are a helpful assistant. Answer in one short sentence." }, { role: "user", content: "What is two plus two?" }],
+    tools: [], max_tokens: 96, temperature: 0, stream: false,
   });
   const leaked = TURN_MARKERS.find((marker) => reply.text.includes(marker));
   return { finish_reason: reply.finish_reason, completion_tokens: reply.usage.completion_tokens, ...(leaked ? { leaked_marker: leaked } : {}) };

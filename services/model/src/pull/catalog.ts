@@ -62,3 +62,8 @@ export const modelCatalog: Record<RealModelId, CatalogModel> = {
 export function isRealModelId(id: string): id is RealModelId {
   return (realModelIds as readonly string[]).includes(id);
 }
+
+/** The catalog models whose file is in `dir` (the shared cache or `$AIDE_HOME/models`), by id. */
+export function installedRealModels(dir: string, exists: (path: string) => boolean): Array<{ id: RealModelId; path: string }> {
+  return realModelIds.map((id) => ({ id, path: `${dir}/${modelCatalog[id].fileName}` })).filter((entry) => exists(entry.path));
+}
