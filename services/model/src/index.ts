@@ -22,3 +22,8 @@ export * from "./discovery/gguf-window.js";
 export * from "./probe/probe-model.js";
 export * from "./probe/profile-store.js";
 export * from "./probe/probe-trials.js";
+export * from "./pull/catalog.js";
+export * from "./pull/cache-dir.js";
+export * from "./pull/pip-pull.js";
+export * from "./pull/gguf-header.js";
+export * from "./pull/llama-server-pull.js";

@@ -2,6 +2,10 @@ import { existsSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { LlamaSpec } from "../model-spec.js";
 import { ggufTrainedWindow } from "./gguf-window.js";
+import { modelCatalog } from "../pull/catalog.js";
+
+/** A file `aide models pull` fetched keeps its catalog id (`smollm2-135m`), not one made from its upstream name. */
+const catalogIds = new Map(Object.values(modelCatalog).map((entry) => [entry.fileName, entry.id]));
 
 /** A registry id from a file name: `tiny model.gguf` → `tiny-model`. */
 export function fileModelId(name: string): string {
@@ -25,7 +29,7 @@ export async function discoverFiles(modelsDir: string, maxContext: number): Prom
     const trained = await ggufTrainedWindow(file);
     const window = Math.min(trained ?? 4096, maxContext);
     return {
-      id: fileModelId(name),
+      id: catalogIds.get(name) ?? fileModelId(name),
       label: `${name} (${trained ? `trained window ${trained}` : "window unknown"})`,
       provider: "llama",
       file,

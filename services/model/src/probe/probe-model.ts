@@ -34,6 +34,48 @@ function speeds(reply: ModelChatResult): ModelProfile["speed"] {
   return { ...(prefill !== undefined ? { prefill_tokens_per_s: prefill } : {}), ...(decode !== undefined ? { decode_tokens_per_s: decode } : {}) };
 }
 
+/** The probe's conversation runs this many turns on one session; KV reuse is read at its last. */
+const KV_TURNS = 10;
+
+type Message = ModelChatRequest["messages"][number];
+
+/**
+ * Continues the session `turns` more turns (a short "Go on." each) and reads KV reuse at the last:
+ * reused when the last turn evaluated less than half of what the history before it held.
+ */
+async function laterTurns(deps: ProbeDeps, spec: ModelSpec, session: string, history: Message[], turns: number): Promise<{ turn: number; prompt: number; evaluated: number; reused: boolean } | undefined> {
+  let messages = history;
+  let previousPrompt = 0;
+  let reply: ModelChatResult | undefined;
+  for (let turn = 0; turn < turns; turn++) {
+    messages = [...messages, { role: "user", content: "Go on." }];
+    if (reply) previousPrompt = reply.usage.prompt_tokens;
+    reply = await deps.chat(spec, { request_id: deps.generateId(), session, messages, tools: [], max_tokens: 8, temperature: 0, stream: false });
+    messages = [...messages, { role: "assistant", content: reply.text }];
+  }
+  const evaluated = reply?.usage.evaluated_prompt_tokens;
+  if (!reply || evaluated === undefined) return undefined;
+  return { turn: turns + 2, prompt: reply.usage.prompt_tokens, evaluated, reused: evaluated < Math.max(1, previousPrompt) / 2 };
+}
+
+/** End-of-turn markers of the common chat templates: none may appear in a reply's text. */
+const TURN_MARKERS = ["<|im_end|>", "<|im_start|>", "<end_of_turn>", "<start_of_turn>", "<|eot_id|>", "<|end|>", "</s>"];
+
+/**
+ * A short question under a system prompt (as every aide session has one) with room to spare: the
+ * reply should end on its own (stop), with no end-of-turn marker in the text. A "length" here is
+ * the model rambling, not a stop string missed: the marker check tells those apart.
+ */
+async function stopCheck(deps: ProbeDeps, spec: ModelSpec): Promise<NonNullable<ModelProfile["stop"]>> {
+  const reply = await deps.chat(spec, {
+    request_id: deps.generateId(), session: `probe-stop-${deps.generateId()}`,
+    messages: [{ role: "system", content: "You are a helpful assistant. Answer in one short sentence." }, { role: "user", content: "What is two plus two?" }],
+    tools: [], max_tokens: 96, temperature: 0, stream: false,
+  });
+  const leaked = TURN_MARKERS.find((marker) => reply.text.includes(marker));
+  return { finish_reason: reply.finish_reason, completion_tokens: reply.usage.completion_tokens, ...(leaked ? { leaked_marker: leaked } : {}) };
+}
+
 /**
  * Sends a prompt estimated at `tokens` tokens and compares the server's prompt count with it:
  * Ollama cuts a prompt longer than its applied num_ctx to the last num_ctx tokens and carries on.
@@ -78,6 +120,11 @@ export async function probeModel(spec: ModelSpec, deps: ProbeDeps, options: Prob
     ? undefined
     : { reused: evaluated < second.usage.prompt_tokens - first.usage.prompt_tokens / 2, second_turn_prompt: second.usage.prompt_tokens, second_turn_evaluated: evaluated };
   if (kvReuse === undefined) notes.push("KV reuse: the endpoint does not report evaluated prompt tokens");
+  else {
+    const last = await laterTurns(deps, spec, session, [...grown, { role: "assistant" as const, content: second.text }], KV_TURNS - 2);
+    if (last) Object.assign(kvReuse, { last_turn: last });
+  }
+  const stop = await stopCheck(deps, spec);
 
   let long: ModelProfile["context"]["long_prompt"];
   let applied: number | undefined;
@@ -129,6 +176,7 @@ export async function probeModel(spec: ModelSpec, deps: ProbeDeps, options: Prob
     speed,
     ...(charsPerToken !== undefined ? { chars_per_token: charsPerToken } : {}),
     ...(kvReuse ? { kv_reuse: kvReuse } : {}),
+    stop,
     tool_trials: { ...(withGrammar ? { with_grammar: withGrammar } : {}), without_grammar: withoutGrammar },
     template: { name: facts.template.name, system_role: facts.template.systemRole },
     notes,
