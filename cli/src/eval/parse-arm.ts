@@ -1,6 +1,7 @@
 /**
  * `--arm NAME=SETTINGS` of `aide eval run`: a named set of experiment settings, e.g.
- * `--arm lean=prompt_tier=compact,grammar=off` or `--arm serial=scheduler=serial-v1`. The settings
+ * `--arm lean=prompt_tier=compact,grammar=off`, `--arm whole=grammar=reply,grammar_schema=on` or
+ * `--arm serial=scheduler=serial-v1`. The settings
  * are checked with the start command's own schema (`ExperimentSettingsSchema`), so an arm the
  * orchestrator would refuse is refused here first, naming the setting and what it accepts.
  */
@@ -15,7 +16,9 @@ export class ArmSyntaxError extends Error {}
 
 const accepted: Record<(typeof experimentSettingNames)[number], readonly string[]> = {
   prompt_tier: PromptTierSchema.options,
-  grammar: ["on", "off"],
+  // on: the grammar with the model service's default scope; call/reply: that scope (grammar on).
+  grammar: ["on", "off", "call", "reply"],
+  grammar_schema: ["on", "off"],
   context_policy: ContextPolicyIdSchema.options,
   edit_format: EditFormatSchema.options,
   scheduler: SchedulerIdSchema.options,
@@ -34,7 +37,10 @@ export function parseArm(text: string): EvalArm {
     if (!isSetting(key)) throw new ArmSyntaxError(`--arm ${name}: unknown setting ${JSON.stringify(key)}; the settings are ${experimentSettingNames.join(", ")}`);
     if (value === undefined || rest.length > 0 || !accepted[key].includes(value)) throw new ArmSyntaxError(`--arm ${name}: ${key} is one of ${accepted[key].join(", ")}, not ${JSON.stringify(value ?? "")}`);
     if (key in settings) throw new ArmSyntaxError(`--arm ${name}: ${key} is set twice`);
-    settings[key] = key === "grammar" ? value === "on" : value;
+    if (key === "grammar") {
+      settings.grammar = value !== "off";
+      if (value === "call" || value === "reply") settings.grammar_scope = value;
+    } else settings[key] = key === "grammar_schema" ? value === "on" : value;
   }
   const parsed = ExperimentSettingsSchema.safeParse(settings);
   if (!parsed.success) throw new ArmSyntaxError(`--arm ${name}: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`);

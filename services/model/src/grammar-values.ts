@@ -1,0 +1,105 @@
+/**
+ * GBNF for a parameter's value under the XML text protocol, from its JSON Schema. Two levels:
+ * `typed` (enums, integers, numbers, booleans, short bounded strings; what the grammar always did)
+ * and `strict` (the schema's own constraints as well: integer minimum/maximum as exact digit
+ * ranges, no sign where the minimum is not negative, non-empty strings where minLength asks for
+ * it), so a constrained call cannot carry `"max_entries":"-300000000000000"`.
+ */
+export interface JsonSchemaLike {
+  type?: string | string[];
+  enum?: unknown[];
+  maxLength?: number;
+  minLength?: number;
+  minimum?: number;
+  maximum?: number;
+  properties?: Record<string, JsonSchemaLike>;
+  required?: string[];
+}
+
+/** GBNF string literal. */
+export function literal(text: string): string {
+  return JSON.stringify(text);
+}
+
+/**
+ * The longest `{m,n}` repetition the grammar uses. llama.cpp expands a repetition into one rule
+ * per step, so large counts make big, slow grammars, and some are refused outright (measured:
+ * `[^<]{1,2000}` fails to parse while 1999 and 2001 pass). Longer strings use the free-text rule.
+ */
+export const boundedRepeatLimit = 256;
+
+/** Integers the grammar spells digit by digit; beyond it, a bound is a digit count. */
+const EXACT_LIMIT = 1e15;
+
+const looseInteger = `("0" | "-"? [1-9] [0-9]{0,14})`;
+
+function digits(from: string, to: string): string {
+  return from === to ? literal(from) : `[${from}-${to}]`;
+}
+
+/** Decimal strings of one length from `low` to `high` (both that length, low <= high). */
+function sameLength(low: string, high: string): string {
+  if (low.length === 1) return digits(low, high);
+  const restLength = low.length - 1;
+  const lowRest = low.slice(1);
+  const highRest = high.slice(1);
+  if (low[0] === high[0]) return `${literal(low[0])} ${sameLength(lowRest, highRest)}`;
+  const alternatives: string[] = [];
+  const allZero = /^0+$/.test(lowRest);
+  const allNine = /^9+$/.test(highRest);
+  const first = Number(low[0]) + (allZero ? 0 : 1);
+  const last = Number(high[0]) - (allNine ? 0 : 1);
+  if (!allZero) alternatives.push(`${literal(low[0])} ${sameLength(lowRest, "9".repeat(restLength))}`);
+  if (first <= last) alternatives.push(`${digits(String(first), String(last))} [0-9]{${restLength}}`);
+  if (!allNine) alternatives.push(`${literal(high[0])} ${sameLength("0".repeat(restLength), highRest)}`);
+  return alternatives.length === 1 ? alternatives[0] : `(${alternatives.join(" | ")})`;
+}
+
+/** Non-negative integers from `low` to `high`, written without leading zeros. */
+function naturalRange(low: number, high: number): string {
+  const alternatives: string[] = [];
+  const lowText = String(low);
+  const highText = String(high);
+  for (let length = lowText.length; length <= highText.length; length++) {
+    const from = length === lowText.length ? lowText : `1${"0".repeat(length - 1)}`;
+    const to = length === highText.length ? highText : "9".repeat(length);
+    alternatives.push(sameLength(from, to));
+  }
+  return alternatives.length === 1 ? alternatives[0] : `(${alternatives.join(" | ")})`;
+}
+
+/** An integer within the schema's minimum and maximum (bounds past 10^15 only limit the digit count). */
+export function integerRule(minimum: number | undefined, maximum: number | undefined): string {
+  const low = minimum === undefined || minimum < -EXACT_LIMIT ? undefined : Math.ceil(minimum);
+  const high = maximum === undefined || maximum > EXACT_LIMIT ? undefined : Math.floor(maximum);
+  if (low === undefined && high === undefined) return looseInteger;
+  if (low !== undefined && high !== undefined && low > high) return looseInteger;
+  const positive = (from: number, to: number | undefined) => (to === undefined ? `${from === 0 ? `("0" | [1-9] [0-9]{0,14})` : from <= 9 ? `([${from}-9] | [1-9] [0-9]{1,14})` : `(${naturalRange(from, 10 ** String(from).length - 1)} | [1-9] [0-9]{${String(from).length},14})`}` : naturalRange(from, to));
+  const negative = (from: number, to: number | undefined) => `"-" ${positive(from, to)}`;
+  if (low !== undefined && low >= 0) return positive(low, high);
+  if (high !== undefined && high < 0) return negative(-high, low === undefined ? undefined : -low);
+  // The range spans zero: negatives down to the minimum, then zero up to the maximum.
+  return `(${negative(1, low === undefined ? undefined : -low)} | ${positive(0, high)})`;
+}
+
+export type ValueLevel = "typed" | "strict";
+
+export function valueRule(schema: JsonSchemaLike, level: ValueLevel): string {
+  if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean")) {
+    return "(" + schema.enum.map((v) => literal(String(v))).join(" | ") + ")";
+  }
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  if (type === "integer") return level === "strict" ? integerRule(schema.minimum, schema.maximum) : looseInteger;
+  if (type === "number") {
+    const sign = level === "strict" && typeof schema.minimum === "number" && schema.minimum >= 0 ? "" : `"-"? `;
+    return `("0" | ${sign}[1-9] [0-9]{0,14}) ("." [0-9]{1,10})?`;
+  }
+  if (type === "boolean") return `("true" | "false")`;
+  if (type === "string" && typeof schema.maxLength === "number" && schema.maxLength <= boundedRepeatLimit) {
+    const min = Math.max(0, Math.min(schema.minLength ?? 1, schema.maxLength));
+    return `[^<]{${min},${Math.max(min, schema.maxLength)}}`;
+  }
+  // Free text: anything but the start of a closing tag; non-empty where the schema says so.
+  if (level === "strict" && type === "string" && (schema.minLength ?? 0) >= 1) return "textchar text";
+  return "text";
+}
