@@ -42,7 +42,9 @@ describe("valueRule levels", () => {
     expect(toRegExp(valueRule(entries, "typed")).test("-300000000000000")).toBe(true);
     expect(toRegExp(valueRule(entries, "strict")).test("-300000000000000")).toBe(false);
     expect(valueRule({ type: "number", minimum: 0 }, "strict")).not.toContain('"-"');
-    expect(valueRule({ type: "string", minLength: 1, maxLength: 4096 }, "strict")).toBe("textchar text");
+    expect(valueRule({ type: "string", minLength: 1, maxLength: 4096 }, "strict")).toBe('"\\n"? visible [^<\\n]* "\\n"?');
+    expect(valueRule({ type: "string", maxLength: 4194304 }, "strict")).toBe("text");
+    expect(valueRule({ type: "string" }, "strict")).toBe("plain");
     expect(valueRule({ type: "string", minLength: 1, maxLength: 4096 }, "typed")).toBe("text");
     expect(valueRule({ enum: ["a", "b"] }, "strict")).toBe('("a" | "b")');
   });

@@ -3,7 +3,13 @@
  * `typed` (enums, integers, numbers, booleans, short bounded strings; what the grammar always did)
  * and `strict` (the schema's own constraints as well: integer minimum/maximum as exact digit
  * ranges, no sign where the minimum is not negative, non-empty strings where minLength asks for
- * it), so a constrained call cannot carry `"max_entries":"-300000000000000"`.
+ * it), so a constrained call cannot carry `"max_entries":"-300000000000000"`. Strict also shapes
+ * free text by its bound: a body (a file's content, a diff: maxLength above 16 K) is anything
+ * but a closing tag; a bounded string (a path, a command, a pattern) is one line without `<`;
+ * an unbounded one (a completion's result) is text without `<`. So the next `<` is the closing
+ * tag, and a line's end closes a path or a command: small models otherwise open invented tags
+ * inside a value (`<result><output><test_name>…`, with tag names refused `<#fail>`) or run on in
+ * prose inside `<command>`, and never close the call (measured on SmolLM2-135M).
  */
 export interface JsonSchemaLike {
   type?: string | string[];
@@ -82,6 +88,12 @@ export function integerRule(minimum: number | undefined, maximum: number | undef
   return `(${negative(1, low === undefined ? undefined : -low)} | ${positive(0, high)})`;
 }
 
+/** Strings longer than this (by their maxLength) are bodies: a file's content, a diff. */
+const BODY_LENGTH = 16_384;
+
+/** The free-text rules the values use (tool-call-grammar.ts adds them to every grammar). */
+export const freeTextRules = [`textchar ::= [^<] | "<" [^/<]`, `text ::= textchar*`, `plainchar ::= [^<]`, `visible ::= [^< \\t\\n]`, `plain ::= plainchar*`];
+
 export type ValueLevel = "typed" | "strict";
 
 export function valueRule(schema: JsonSchemaLike, level: ValueLevel): string {
@@ -100,6 +112,14 @@ export function valueRule(schema: JsonSchemaLike, level: ValueLevel): string {
     return `[^<]{${min},${Math.max(min, schema.maxLength)}}`;
   }
   // Free text: anything but the start of a closing tag; non-empty where the schema says so.
-  if (level === "strict" && type === "string" && (schema.minLength ?? 0) >= 1) return "textchar text";
+  if (level === "strict" && (type === "string" || type === undefined)) {
+    const limit = typeof schema.maxLength === "number" ? schema.maxLength : undefined;
+    const nonEmpty = (schema.minLength ?? 0) >= 1;
+    // A body (a file's content, a diff) may hold anything but a closing tag.
+    if (limit !== undefined && limit > BODY_LENGTH) return nonEmpty ? `textchar text` : "text";
+    // A bounded string (a path, a command, a pattern) is one line; an unbounded one (a result) is prose without tags.
+    if (limit !== undefined) return `"\\n"? ${nonEmpty ? "visible " : ""}[^<\\n]* "\\n"?`;
+    return nonEmpty ? "visible plain" : "plain";
+  }
   return "text";
 }

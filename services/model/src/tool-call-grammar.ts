@@ -1,5 +1,5 @@
 import type { ChatTool } from "@aide/contracts";
-import { literal, valueRule, type JsonSchemaLike } from "./grammar-values.js";
+import { freeTextRules, literal, valueRule, type JsonSchemaLike } from "./grammar-values.js";
 
 export { boundedRepeatLimit } from "./grammar-values.js";
 
@@ -75,7 +75,7 @@ export function buildToolCallGrammar(tools: ChatTool[], options: ToolGrammarOpti
   }
   if (options.scope === "reply") {
     // The whole reply: one call alone, or (when a call is not required) prose alone.
-    lines.unshift(options.choice === "required" ? `root ::= ${think}ws call ws` : `root ::= ${think}(ws call ws | [^<]+)`);
+    lines.unshift(options.choice === "required" ? `root ::= ${think}ws call` : `root ::= ${think}(ws call | [^<]+)`);
     lines.push(`ws ::= [ \\n]{0,2}`);
   } else {
     const callsRule = `call (sep call){0,${Math.max(0, maxCalls - 1)}}`;
@@ -84,8 +84,7 @@ export function buildToolCallGrammar(tools: ChatTool[], options: ToolGrammarOpti
     lines.push(`sep ::= "\\n"{0,2}`);
   }
   lines.push(`nl ::= "\\n"?`);
-  lines.push(`textchar ::= [^<] | "<" [^/<]`);
-  lines.push(`text ::= textchar*`);
+  lines.push(...freeTextRules);
   // Rule names fold case and punctuation (`mcp__a-b__c` and `mcp__a__b_c` fold alike): a repeat gets a suffix.
   const used = new Set<string>();
   const unique = (base: string) => {
