@@ -195,10 +195,12 @@ describe("the stack with the real local model provider", () => {
     // runs itself (update_plan, recall, attempt_completion, refusals) emit only tool.completed.
     const offered = new Set(events.filter((event) => event.type === "context.built").flatMap((event) => event.payload.tools as string[]));
     expect(offered.size).toBeGreaterThan(0);
-    // A reply the token cap cut ("length") may end inside a call; every reply that finished did parse.
+    // A reply the token cap cut ("length") may end inside a call; every reply that finished did parse,
+    // and cuts cannot hide a grammar that never yields a call: at least one reply parsed into one.
     for (const event of responded) {
       if (event.payload.finish_reason !== "length") expect(event.payload.tool_calls, `no usable call in: ${JSON.stringify(event.payload)}`).toBeGreaterThanOrEqual(1);
     }
+    expect(responded.filter((event) => event.payload.tool_calls >= 1).length, `no reply parsed into a call: ${trace}`).toBeGreaterThanOrEqual(1);
     const cutWithoutCall = responded.filter((event) => event.payload.tool_calls === 0 && event.payload.finish_reason === "length");
     const toolsStarted = events.filter((event) => event.type === "tool.started");
     const completed = events.filter((event) => event.type === "tool.completed");

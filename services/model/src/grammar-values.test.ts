@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { integerRule, valueRule } from "./grammar-values.js";
+import { integerRule, textCanHold, valueRule } from "./grammar-values.js";
 
 /** A GBNF alternative/sequence over literals and digit classes, turned into a JS regex to test the language it accepts. */
 function toRegExp(rule: string): RegExp {
@@ -47,5 +47,15 @@ describe("valueRule levels", () => {
     expect(valueRule({ type: "string" }, "strict")).toBe("plain");
     expect(valueRule({ type: "string", minLength: 1, maxLength: 4096 }, "typed")).toBe("text");
     expect(valueRule({ enum: ["a", "b"] }, "strict")).toBe('("a" | "b")');
+  });
+});
+
+describe("textCanHold", () => {
+  it("an array or object parameter cannot come out of the text protocol valid; strings, numbers, untyped ones can", () => {
+    expect(textCanHold({ type: "array" })).toBe(false);
+    expect(textCanHold({ type: "object" })).toBe(false);
+    expect(textCanHold({ type: ["array", "string"] })).toBe(true);
+    expect(textCanHold({ type: "integer" })).toBe(true);
+    expect(textCanHold({})).toBe(true);
   });
 });

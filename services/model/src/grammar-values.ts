@@ -123,3 +123,14 @@ export function valueRule(schema: JsonSchemaLike, level: ValueLevel): string {
   }
   return "text";
 }
+
+/**
+ * Whether a value of this schema can come out of the XML text protocol valid: the tools read a
+ * parameter's text as a string, a number or a boolean, never as an array or an object, so the
+ * strict grammar leaves such a parameter out when it is optional (measured: the shipped model's
+ * replies under the typed grammar all ran to the cap inside `<code_map><focus_paths>`).
+ */
+export function textCanHold(schema: JsonSchemaLike): boolean {
+  const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
+  return types.length === 0 || types.some((type) => type !== "array" && type !== "object");
+}

@@ -1,5 +1,5 @@
 import type { ChatTool } from "@aide/contracts";
-import { freeTextRules, literal, valueRule, type JsonSchemaLike } from "./grammar-values.js";
+import { freeTextRules, literal, textCanHold, valueRule, type JsonSchemaLike } from "./grammar-values.js";
 
 export { boundedRepeatLimit } from "./grammar-values.js";
 
@@ -96,7 +96,8 @@ export function buildToolCallGrammar(tools: ChatTool[], options: ToolGrammarOpti
   const toolRules = entries.map((entry) => unique(ruleName("tool", entry.name)));
   lines.push(`call ::= ${toolRules.join(" | ")}`);
   for (const [index, entry] of entries.entries()) {
-    const parts = entry.params.map((param) => {
+    const params = options.schema ? entry.params.filter((param) => param.required || textCanHold(param.schema)) : entry.params;
+    const parts = params.map((param) => {
       const rule = unique(ruleName("param", entry.name, param.name));
       lines.push(`${rule} ::= ${literal(`<${param.name}>`)} ${valueRule(param.schema, options.schema ? "strict" : "typed")} ${literal(`</${param.name}>`)} nl`);
       return param.required ? rule : `${rule}?`;
