@@ -21,7 +21,7 @@ const models: { id: RealModelId; alias: string }[] = [
   { id: "smollm2-135m", alias: "smollm2" },
   { id: "gemma3-270m", alias: "gemma3" },
 ];
-const MAX_ITERATIONS = 6;
+const MAX_ITERATIONS = 4;
 const experiment = { arm: "whole-strict", grammar: true, grammar_scope: "reply" as const, grammar_schema: true };
 
 async function freePort(): Promise<number> {
@@ -82,11 +82,11 @@ describe("real sessions through a real llama-server found by discovery", () => {
       const found = (listed.body.models as { id: string; available: boolean }[]).find((entry) => entry.id.startsWith("llamacpp:"));
       expect(found, JSON.stringify(listed.body)).toBeDefined();
       expect(found!.available, JSON.stringify(found)).toBe(true);
-      const { events, workspace, trace } = await runSampleSession(stack, { root: join(root, "workspaces"), model: found!.id, maxIterations: MAX_ITERATIONS, experiment, timeoutMs: 200_000 });
+      const { events, workspace, trace } = await runSampleSession(stack, { root: join(root, "workspaces"), model: found!.id, maxIterations: MAX_ITERATIONS, experiment, timeoutMs: 260_000 });
       if (process.env.REAL_SESSION_DUMP) writeFileSync(`${process.env.REAL_SESSION_DUMP}.server-${model.alias}.json`, JSON.stringify(events, null, 1));
       expect(events[0].payload.experiment, trace).toMatchObject({ arm: "whole-strict", grammar: true, grammar_scope: "reply", grammar_schema: true });
       const figures = checkSession(events, workspace, trace, { model: model.alias, grammar: true });
       if (process.env.REAL_SESSION_FIGURES) appendFileSync(process.env.REAL_SESSION_FIGURES, JSON.stringify({ path: "llama-server", ...figures }) + "\n");
-    }, 330_000);
+    }, 400_000);
   }
 });

@@ -20,7 +20,7 @@ const models: { id: RealModelId; alias: string }[] = [
 ];
 const found = models.map((model) => ({ ...model, path: realModelPath(model.id) }));
 const present = found.filter((model) => model.path !== undefined);
-const MAX_ITERATIONS = 6;
+const MAX_ITERATIONS = 4;
 /**
  * The grammar over the whole reply with the schemas' bounds (an eval arm's settings): measured on
  * SmolLM2's first turns, the default grammar (prose, then a call with unbounded values) gave no
@@ -53,12 +53,12 @@ describe("real sessions with real models in the node-llama-cpp provider", () => 
   for (const model of found) {
     const skip = model.path === undefined ? `SKIPPED: no ${model.id} GGUF in the model cache (install step: aide models pull ${model.id}): ` : "";
     it.skipIf(model.path === undefined)(`${skip}${model.alias}: a real act-mode session on the sample project gives only well-formed calls, no silent cut, a reused KV cache and an honest outcome`, async () => {
-      const { events, workspace, trace } = await runSampleSession(stack!, { root: join(root, "workspaces"), model: model.alias, maxIterations: MAX_ITERATIONS, experiment, timeoutMs: 170_000 });
+      const { events, workspace, trace } = await runSampleSession(stack!, { root: join(root, "workspaces"), model: model.alias, maxIterations: MAX_ITERATIONS, experiment, timeoutMs: 240_000 });
       expect(events[0].payload.experiment, trace).toMatchObject({ arm: "whole-strict", grammar: true, grammar_scope: "reply", grammar_schema: true });
       if (process.env.REAL_SESSION_DUMP) writeFileSync(`${process.env.REAL_SESSION_DUMP}.${model.alias}.json`, JSON.stringify(events, null, 1));
       const figures = checkSession(events, workspace, trace, { model: model.alias, grammar: true });
       if (process.env.REAL_SESSION_FIGURES) appendFileSync(process.env.REAL_SESSION_FIGURES, JSON.stringify({ path: "llama", ...figures }) + "\n");
       rmSync(join(workspace, ".."), { recursive: true, force: true });
-    }, 180_000);
+    }, 260_000);
   }
 });
