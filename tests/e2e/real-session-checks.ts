@@ -67,7 +67,8 @@ export async function runSampleSession(stack: StackProcess, options: { root: str
   return { events, workspace, trace };
 }
 
-const isValidationError = (event: any) => event.payload.is_error === true && /VALIDATION|invalid argument|must be|expected/i.test(`${event.payload.metadata?.code ?? ""} ${event.payload.summary}`);
+/** A call the tools refused for its arguments (the tools service's VALIDATION code). */
+const isValidationError = (event: any) => event.payload.is_error === true && (event.payload.metadata?.error_code === "VALIDATION" || /\bVALIDATION\b/.test(String(event.payload.summary)));
 
 /** The structural checks; returns the session's figures for the bench table. */
 export function checkSession(events: any[], workspace: string, trace: string, options: { model: string; grammar: boolean }): SessionFigures {
