@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "@aide/runtime";
 import { getJson, startStackProcess, type StackProcess } from "../helpers/stack-process.js";
 import { llamaServerBinary, realModelPath, type RealModelId } from "../helpers/real-models.js";
 import { checkSession, runSampleSession } from "./real-session-checks.js";
@@ -23,17 +23,6 @@ const models: { id: RealModelId; alias: string }[] = [
 ];
 const MAX_ITERATIONS = 4;
 const experiment = { arm: "whole-strict", grammar: true, grammar_scope: "reply" as const, grammar_schema: true };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 async function startLlamaServer(model: string, port: number): Promise<{ child: ChildProcess; output: () => string }> {
   const child = spawn(binary!, ["-m", model, "--host", "127.0.0.1", "--port", String(port), "-c", "4096", "-n", "256", "-t", "1", "-np", "1", "--no-webui"], { stdio: ["ignore", "pipe", "pipe"] });
