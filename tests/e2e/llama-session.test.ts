@@ -110,6 +110,8 @@ describe("the stack with the real local model provider", () => {
     // The whole first prompt fit the real window, and the reply parsed into a call (grammar).
     expect(responded[0].payload.prompt_tokens, trace).toBeLessThan(SHIPPED_CONTEXT);
     if (responded[0].payload.finish_reason !== "length") expect(responded[0].payload.tool_calls, trace).toBeGreaterThanOrEqual(1);
+    // A cut first reply is reported as "length"; the run still has to parse a call in some reply.
+    expect(responded.filter((event) => event.payload.tool_calls >= 1).length, `no reply parsed into a call: ${trace}`).toBeGreaterThanOrEqual(1);
     const final = events[events.length - 1];
     expect(terminal.has(final.type)).toBe(true);
     if (final.type === "run.failed") {
