@@ -24,8 +24,10 @@ export interface SessionFigures {
   prose: number;
   /** Replies the token cap cut (finish_reason "length"). */
   cut: number;
-  /** Calls the tools refused for their arguments (a VALIDATION error). */
+  /** Calls the tools refused for breaking their JSON Schema (a VALIDATION error the grammar should prevent). */
   invalidCalls: number;
+  /** Calls refused by a tool's own rules beyond its schema (reported, not the grammar's to prevent). */
+  toolRuleRefusals: number;
   calls: number;
   promptTokens: number[];
   evaluatedPromptTokens: (number | undefined)[];
@@ -67,8 +69,15 @@ export async function runSampleSession(stack: StackProcess, options: { root: str
   return { events, workspace, trace };
 }
 
-/** A call the tools refused for its arguments (the tools service's VALIDATION code). */
+/**
+ * A call the tools refused for its arguments (the tools' VALIDATION code). Two kinds: the JSON
+ * Schema's own rules (types, ranges, required keys: what a schema-derived grammar encodes), and a
+ * tool's rules beyond its schema, whose messages the tool prefixes with "VALIDATION:" (e.g.
+ * replace_in_file's "`diff` is required, or both `search` and `replace`", or a malformed
+ * SEARCH/REPLACE block). Only the first kind is the grammar's to prevent.
+ */
 const isValidationError = (event: any) => event.payload.is_error === true && (event.payload.metadata?.error_code === "VALIDATION" || /\bVALIDATION\b/.test(String(event.payload.summary)));
+const isToolRuleRefusal = (event: any) => isValidationError(event) && /^VALIDATION:/.test(String(event.payload.summary).trim());
 
 /** The structural checks; returns the session's figures for the bench table. */
 export function checkSession(events: any[], workspace: string, trace: string, options: { model: string; grammar: boolean }): SessionFigures {
@@ -91,11 +100,16 @@ export function checkSession(events: any[], workspace: string, trace: string, op
   let prose = 0;
   let cut = 0;
   let invalidCalls = 0;
+  let toolRuleRefusals = 0;
+  const invalidSummaries: string[] = [];
   for (const [index, event] of responded.entries()) {
     const { finish_reason: finish, tool_calls: calls } = event.payload;
     expect(["stop", "length", "tool_calls"], trace).toContain(finish);
-    const invalid = completedByReply[index].filter(isValidationError).length;
+    toolRuleRefusals += completedByReply[index].filter(isToolRuleRefusal).length;
+    const invalidEvents = completedByReply[index].filter((call) => isValidationError(call) && !isToolRuleRefusal(call));
+    const invalid = invalidEvents.length;
     invalidCalls += invalid;
+    for (const bad of invalidEvents) invalidSummaries.push(`${bad.payload.tool} ${JSON.stringify(bad.payload.args)}: ${String(bad.payload.summary).slice(0, 200)}`);
     if (finish === "length") {
       // Cut by the token cap: reported as such, and nothing half-written was run from it.
       cut += 1;
@@ -111,7 +125,7 @@ export function checkSession(events: any[], workspace: string, trace: string, op
     // Grammar on: every reply that finished is a call (the loop asks for one every turn) whose
     // arguments validate, and at least one call parsed in the session: cuts cannot hide that none did.
     expect(prose, `prose-only replies under the grammar: ${trace}`).toBe(0);
-    expect(invalidCalls, `calls that failed validation under the grammar: ${trace}`).toBe(0);
+    expect(invalidCalls, `calls that failed validation under the grammar: ${invalidSummaries.join(" | ")} — ${trace}`).toBe(0);
     expect(wellFormed, `no reply parsed into a call: ${trace}`).toBeGreaterThanOrEqual(1);
     expect(wellFormed + cut, trace).toBe(responded.length);
   }
@@ -140,6 +154,7 @@ export function checkSession(events: any[], workspace: string, trace: string, op
     prose,
     cut,
     invalidCalls,
+    toolRuleRefusals,
     calls: responded.reduce((sum, event) => sum + (event.payload.tool_calls as number), 0),
     promptTokens,
     evaluatedPromptTokens: evaluated,
