@@ -28,6 +28,10 @@ export type ContextPolicyId = z.infer<typeof ContextPolicyIdSchema>;
 export const EditFormatSchema = z.enum(["routed-v1", "search-replace", "unified-diff", "whole-file"]);
 export type EditFormat = z.infer<typeof EditFormatSchema>;
 
+/** What the tool-call grammar covers (local models): prose then the call, or the whole reply. */
+export const GrammarScopeSchema = z.enum(["call", "reply"]);
+export type GrammarScope = z.infer<typeof GrammarScopeSchema>;
+
 /** An arm's name: what a report groups by. */
 export const ArmNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, "an arm name is 1-64 letters, digits, '.', '_' or '-'");
 
@@ -38,6 +42,10 @@ export const ExperimentSettingsSchema = z
     prompt_tier: PromptTierSchema.optional(),
     /** Constrain decoding with the tool-call grammar (local models); absent: the probe's choice. */
     grammar: z.boolean().optional(),
+    /** What the grammar covers: `call` (prose, then the call) or `reply` (the whole reply: one call alone). */
+    grammar_scope: GrammarScopeSchema.optional(),
+    /** The grammar also encodes the argument schemas' own bounds (integer ranges, non-empty strings). */
+    grammar_schema: z.boolean().optional(),
     context_policy: ContextPolicyIdSchema.optional(),
     edit_format: EditFormatSchema.optional(),
     scheduler: SchedulerIdSchema.optional(),
@@ -63,7 +71,7 @@ export type ExperimentSettings = z.infer<typeof ExperimentSettingsSchema>;
 
 /** The setting names an arm may set (for messages that list them). */
 export const experimentSettingNames = [
-  "prompt_tier", "grammar", "context_policy", "edit_format", "scheduler",
+  "prompt_tier", "grammar", "grammar_schema", "context_policy", "edit_format", "scheduler",
   "auto_test", "test_command", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker",
 ] as const;
 
@@ -73,7 +81,7 @@ export type StrategySetting = (typeof strategySettingNames)[number];
 
 /**
  * What `run.created` records of the run's experiment: the identifiers in force (defaults filled
- * in) and the settings the start asked for (`arm`, `prompt_tier`, `grammar` only when set; the
+ * in) and the settings the start asked for (`arm`, `prompt_tier`, `grammar`, `grammar_scope`, `grammar_schema` only when set; the
  * tier in force is in each `context.built`). Identifiers are strings so that events of older
  * strategies still parse on replay.
  */
@@ -85,6 +93,8 @@ export const RunExperimentSchema = z.object({
   arm: z.string().optional(),
   prompt_tier: PromptTierSchema.optional(),
   grammar: z.boolean().optional(),
+  grammar_scope: GrammarScopeSchema.optional(),
+  grammar_schema: z.boolean().optional(),
   /** Each strategy in force (the start's setting or its default); absent in events of older runs. */
   auto_test: z.boolean().optional(),
   test_command: z.string().optional(),
@@ -126,5 +136,7 @@ export function runExperimentOf(settings: ExperimentSettings | undefined, defaul
     ...(settings?.arm !== undefined ? { arm: settings.arm } : {}),
     ...(settings?.prompt_tier !== undefined ? { prompt_tier: settings.prompt_tier } : {}),
     ...(settings?.grammar !== undefined ? { grammar: settings.grammar } : {}),
+    ...(settings?.grammar_scope !== undefined ? { grammar_scope: settings.grammar_scope } : {}),
+    ...(settings?.grammar_schema !== undefined ? { grammar_schema: settings.grammar_schema } : {}),
   };
 }

@@ -110,6 +110,8 @@ describe("the stack with the real local model provider", () => {
     // The whole first prompt fit the real window, and the reply parsed into a call (grammar).
     expect(responded[0].payload.prompt_tokens, trace).toBeLessThan(SHIPPED_CONTEXT);
     if (responded[0].payload.finish_reason !== "length") expect(responded[0].payload.tool_calls, trace).toBeGreaterThanOrEqual(1);
+    // A cut first reply is reported as "length"; the run still has to parse a call in some reply.
+    expect(responded.filter((event) => event.payload.tool_calls >= 1).length, `no reply parsed into a call: ${trace}`).toBeGreaterThanOrEqual(1);
     const final = events[events.length - 1];
     expect(terminal.has(final.type)).toBe(true);
     if (final.type === "run.failed") {
@@ -195,10 +197,12 @@ describe("the stack with the real local model provider", () => {
     // runs itself (update_plan, recall, attempt_completion, refusals) emit only tool.completed.
     const offered = new Set(events.filter((event) => event.type === "context.built").flatMap((event) => event.payload.tools as string[]));
     expect(offered.size).toBeGreaterThan(0);
-    // A reply the token cap cut ("length") may end inside a call; every reply that finished did parse.
+    // A reply the token cap cut ("length") may end inside a call; every reply that finished did parse,
+    // and cuts cannot hide a grammar that never yields a call: at least one reply parsed into one.
     for (const event of responded) {
       if (event.payload.finish_reason !== "length") expect(event.payload.tool_calls, `no usable call in: ${JSON.stringify(event.payload)}`).toBeGreaterThanOrEqual(1);
     }
+    expect(responded.filter((event) => event.payload.tool_calls >= 1).length, `no reply parsed into a call: ${trace}`).toBeGreaterThanOrEqual(1);
     const cutWithoutCall = responded.filter((event) => event.payload.tool_calls === 0 && event.payload.finish_reason === "length");
     const toolsStarted = events.filter((event) => event.type === "tool.started");
     const completed = events.filter((event) => event.type === "tool.completed");

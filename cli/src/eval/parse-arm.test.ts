@@ -20,6 +20,13 @@ describe("--arm NAME=SETTINGS", () => {
     expect(() => parseArm("x=few_shot=yes")).toThrow(/few_shot is one of on, off, not "yes"/);
   });
 
+  it("reads the grammar's scope (call or reply, grammar on) and the schema-constraint switch", () => {
+    expect(parseArm("whole=grammar=reply,grammar_schema=on").settings).toEqual({ arm: "whole", grammar: true, grammar_scope: "reply", grammar_schema: true });
+    expect(parseArm("part=grammar=call,grammar_schema=off").settings).toEqual({ arm: "part", grammar: true, grammar_scope: "call", grammar_schema: false });
+    expect(parseArm("plain=grammar=on").settings).toEqual({ arm: "plain", grammar: true });
+    expect(() => parseArm("x=grammar_schema=strict")).toThrow(/grammar_schema is one of on, off/);
+  });
+
   it("refuses unknown settings and values, naming what is accepted", () => {
     expect(() => parseArm("x=temperature=0.2")).toThrow(/unknown setting "temperature"; the settings are prompt_tier, grammar/);
     expect(() => parseArm("x=scheduler=fastest")).toThrow(/scheduler is one of safe-parallel-v1, serial-v1, not "fastest"/);

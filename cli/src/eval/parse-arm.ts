@@ -1,7 +1,8 @@
 /**
  * `--arm NAME=SETTINGS` of `aide eval run`: a named set of experiment settings, e.g.
- * `--arm lean=prompt_tier=compact,grammar=off`, `--arm serial=scheduler=serial-v1` or
- * `--arm tested=auto_test=on,test_command=npm test` (the strategies take on/off). The settings
+ * `--arm lean=prompt_tier=compact,grammar=off`, `--arm whole=grammar=reply,grammar_schema=on`,
+ * `--arm serial=scheduler=serial-v1` or `--arm tested=auto_test=on,test_command=npm test` (the
+ * strategies take on/off). The settings
  * are checked with the start command's own schema (`ExperimentSettingsSchema`), so an arm the
  * orchestrator would refuse is refused here first, naming the setting and what it accepts.
  */
@@ -18,7 +19,9 @@ const onOff = ["on", "off"] as const;
 /** The values each setting accepts; `undefined`: free text (the test command), checked by the schema. */
 const accepted: Record<(typeof experimentSettingNames)[number], readonly string[] | undefined> = {
   prompt_tier: PromptTierSchema.options,
-  grammar: onOff,
+  // on: the grammar with the model service's default scope; call/reply: that scope (grammar on).
+  grammar: ["on", "off", "call", "reply"],
+  grammar_schema: onOff,
   context_policy: ContextPolicyIdSchema.options,
   edit_format: EditFormatSchema.options,
   scheduler: SchedulerIdSchema.options,
@@ -31,7 +34,7 @@ const accepted: Record<(typeof experimentSettingNames)[number], readonly string[
   loop_breaker: onOff,
 };
 
-const booleanSettings: ReadonlySet<string> = new Set(["grammar", ...strategySettingNames]);
+const booleanSettings: ReadonlySet<string> = new Set(["grammar_schema", ...strategySettingNames]);
 
 const isSetting = (key: string): key is (typeof experimentSettingNames)[number] => (experimentSettingNames as readonly string[]).includes(key);
 
@@ -49,6 +52,12 @@ function addSetting(settings: Record<string, unknown>, pair: string, label: stri
     return;
   }
   if (value === undefined || rest.length > 0 || !values.includes(value)) throw new ArmSyntaxError(`${label}: ${key} is one of ${values.join(", ")}, not ${JSON.stringify(value ?? "")}`);
+  if (key === "grammar") {
+    // The grammar's scope rides along: call (prose, then one call) or reply (the whole reply is the call).
+    settings.grammar = value !== "off";
+    if (value === "call" || value === "reply") settings.grammar_scope = value;
+    return;
+  }
   settings[key] = booleanSettings.has(key) ? value === "on" : value;
 }
 

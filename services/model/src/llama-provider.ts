@@ -6,7 +6,9 @@ import type { LlamaSpec } from "./model-spec.js";
 import { modelFilePath } from "./model-file.js";
 import { LlamaModels, type LoadedModel } from "./llama-models.js";
 import { alignWithCache, renderPrompt } from "./llama-prompt.js";
-import { buildToolCallGrammar } from "./tool-call-grammar.js";
+import { requestGrammar } from "./request-grammar.js";
+
+export { requestGrammar } from "./request-grammar.js";
 import { ThinkSplitter } from "./think-splitter.js";
 import type { Provider, ProviderChatParams, ProviderFacts, ProviderReply, ProviderStatus } from "./provider.js";
 
@@ -32,17 +34,6 @@ export function llamaLoader(gpu: "auto" | false = false): () => Promise<Llama> {
     const { getLlama, LlamaLogLevel } = await import("node-llama-cpp");
     return getLlama({ gpu, build: "never", logLevel: LlamaLogLevel.error });
   };
-}
-
-/** The GBNF for a request, or undefined when decoding is not constrained. */
-export function requestGrammar(spec: LlamaSpec, request: ModelChatRequest): string | undefined {
-  const choice = request.tool_choice ?? "auto";
-  if (request.tools.length === 0 || choice === "none" || !(request.grammar ?? spec.grammar)) return undefined;
-  // When a call is required, the prose before it must leave room for the call in the token budget
-  // (a token is at least one character, so half the budget in characters is a safe bound).
-  const maxTokens = request.max_tokens ?? spec.maxOutputTokens;
-  const maxProseChars = choice === "required" ? Math.max(0, Math.min(256, Math.floor(maxTokens / 2))) : undefined;
-  return buildToolCallGrammar(request.tools, { choice, maxCalls: request.max_tool_calls ?? 1, thinking: spec.thinking, ...(maxProseChars !== undefined ? { maxProseChars } : {}) });
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatTool, ModelChatRequest } from "@aide/contracts";
 import type { OpenAiSpec } from "./model-spec.js";
+import { requestGrammar } from "./request-grammar.js";
 
 /**
  * Request bodies for OpenAI-compatible chat completions and for Ollama's native /api/chat (the
@@ -52,6 +53,14 @@ export function openAiBody(spec: OpenAiSpec, request: ModelChatRequest): Record<
   if (spec.nativeTools && request.tools.length > 0 && request.tool_choice !== "none") {
     body.tools = wireTools(request.tools);
     body.tool_choice = request.tool_choice ?? "auto";
+  }
+  if (spec.flavor === "llamacpp") {
+    // llama-server keeps the slot's KV cache for the next request with the same prefix, and takes
+    // the same GBNF the in-process provider uses for the XML text protocol (on unless the request
+    // turns it off; native tools bring the server's own constraint instead).
+    body.cache_prompt = true;
+    const grammar = spec.nativeTools ? undefined : requestGrammar({ grammar: true, maxOutputTokens: spec.maxOutputTokens, thinking: spec.thinking }, request);
+    if (grammar !== undefined) body.grammar = grammar;
   }
   return body;
 }

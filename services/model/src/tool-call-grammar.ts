@@ -1,11 +1,19 @@
 import type { ChatTool } from "@aide/contracts";
+import { freeTextRules, literal, textCanHold, valueRule, type JsonSchemaLike } from "./grammar-values.js";
+
+export { boundedRepeatLimit } from "./grammar-values.js";
 
 /**
  * A GBNF grammar for the XML text tool-call protocol, built from the tool catalog: free prose,
  * then well-formed `<tool_name><param>value</param></tool_name>` blocks whose tool names and
  * parameters exist. Required parameters must appear (in schema order), optional ones may.
  * Values follow the parameter's JSON Schema where it is simple (enum, integer, number, boolean,
- * string with maxLength); anything else is text without a closing tag.
+ * string with maxLength); anything else is text without a closing tag. With `schema` the values
+ * also keep the schema's own bounds (integer ranges, non-empty strings: grammar-values.ts).
+ *
+ * Scope `call` (the default) lets prose come before the call(s). Scope `reply` constrains the
+ * whole reply: exactly one call and nothing around it when a call is required; with "auto",
+ * either prose alone or exactly one call.
  *
  * The grammar is deliberately deterministic (every alternative starts with a distinct literal),
  * so llama.cpp keeps one or two parse stacks and the constraint costs little per token.
@@ -20,49 +28,18 @@ export interface ToolGrammarOptions {
   maxCalls?: number;
   /** A thinking model may open with one `<think>…</think>` block. */
   thinking?: boolean;
+  /** What the grammar covers: prose then calls (`call`), or the whole reply (`reply`). Default `call`. */
+  scope?: GrammarScope;
+  /** Encode the argument schemas' own constraints (ranges, non-empty strings). Default false. */
+  schema?: boolean;
 }
 
-interface JsonSchemaLike {
-  type?: string | string[];
-  enum?: unknown[];
-  maxLength?: number;
-  minLength?: number;
-  properties?: Record<string, JsonSchemaLike>;
-  required?: string[];
-}
+export type GrammarScope = "call" | "reply";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
-/** GBNF string literal. */
-function literal(text: string): string {
-  return JSON.stringify(text);
-}
-
 function ruleName(...parts: string[]): string {
   return parts.map((part) => part.toLowerCase().replace(/[^a-z0-9]+/g, "-")).join("-");
-}
-
-/**
- * The longest `{m,n}` repetition the grammar uses. llama.cpp expands a repetition into one rule
- * per step, so large counts make big, slow grammars, and some are refused outright (measured:
- * `[^<]{1,2000}` fails to parse while 1999 and 2001 pass). Longer strings use the free-text rule.
- */
-export const boundedRepeatLimit = 256;
-
-function valueRule(schema: JsonSchemaLike): string {
-  if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean")) {
-    return "(" + schema.enum.map((v) => literal(String(v))).join(" | ") + ")";
-  }
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-  if (type === "integer") return `("0" | "-"? [1-9] [0-9]{0,14})`;
-  if (type === "number") return `("0" | "-"? [1-9] [0-9]{0,14}) ("." [0-9]{1,10})?`;
-  if (type === "boolean") return `("true" | "false")`;
-  if (type === "string" && typeof schema.maxLength === "number" && schema.maxLength <= boundedRepeatLimit) {
-    const min = Math.max(0, Math.min(schema.minLength ?? 1, schema.maxLength));
-    return `[^<]{${min},${Math.max(min, schema.maxLength)}}`;
-  }
-  // Free text: anything but the start of a closing tag.
-  return "text";
 }
 
 export interface CatalogEntry {
@@ -96,12 +73,18 @@ export function buildToolCallGrammar(tools: ChatTool[], options: ToolGrammarOpti
     lines.unshift(`root ::= ${think}${prose}`);
     return lines.join("\n") + "\n";
   }
-  const callsRule = `call (sep call){0,${Math.max(0, maxCalls - 1)}}`;
-  lines.unshift(options.choice === "required" ? `root ::= ${think}prose ${callsRule}` : `root ::= ${think}prose (${callsRule})?`);
-  lines.push(`prose ::= ${prose}`);
-  lines.push(`sep ::= "\\n"{0,2}`);
+  if (options.scope === "reply") {
+    // The whole reply: one call alone, or (when a call is not required) prose alone.
+    lines.unshift(options.choice === "required" ? `root ::= ${think}ws call` : `root ::= ${think}(ws call | [^<]+)`);
+    lines.push(`ws ::= [ \\n]{0,2}`);
+  } else {
+    const callsRule = `call (sep call){0,${Math.max(0, maxCalls - 1)}}`;
+    lines.unshift(options.choice === "required" ? `root ::= ${think}prose ${callsRule}` : `root ::= ${think}prose (${callsRule})?`);
+    lines.push(`prose ::= ${prose}`);
+    lines.push(`sep ::= "\\n"{0,2}`);
+  }
   lines.push(`nl ::= "\\n"?`);
-  lines.push(`text ::= ([^<] | "<" [^/<])*`);
+  lines.push(...freeTextRules);
   // Rule names fold case and punctuation (`mcp__a-b__c` and `mcp__a__b_c` fold alike): a repeat gets a suffix.
   const used = new Set<string>();
   const unique = (base: string) => {
@@ -113,9 +96,10 @@ export function buildToolCallGrammar(tools: ChatTool[], options: ToolGrammarOpti
   const toolRules = entries.map((entry) => unique(ruleName("tool", entry.name)));
   lines.push(`call ::= ${toolRules.join(" | ")}`);
   for (const [index, entry] of entries.entries()) {
-    const parts = entry.params.map((param) => {
+    const params = options.schema ? entry.params.filter((param) => param.required || textCanHold(param.schema)) : entry.params;
+    const parts = params.map((param) => {
       const rule = unique(ruleName("param", entry.name, param.name));
-      lines.push(`${rule} ::= ${literal(`<${param.name}>`)} ${valueRule(param.schema)} ${literal(`</${param.name}>`)} nl`);
+      lines.push(`${rule} ::= ${literal(`<${param.name}>`)} ${valueRule(param.schema, options.schema ? "strict" : "typed")} ${literal(`</${param.name}>`)} nl`);
       return param.required ? rule : `${rule}?`;
     });
     lines.push(`${toolRules[index]} ::= ${literal(`<${entry.name}>`)} nl ${parts.join(" ")} ${literal(`</${entry.name}>`)}`);

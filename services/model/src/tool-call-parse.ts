@@ -34,6 +34,8 @@ export function parseTextToolCalls(text: string, tools: ChatTool[]): TextToolCal
   const prose = first ? text.slice(0, first.index) : text;
   let position = first ? first.index : text.length;
   while (position < text.length) {
+    // Only whitespace after the last call is allowed (a model often ends with a newline or two).
+    if (text.slice(position).trim() === "") break;
     open.lastIndex = position;
     const match = open.exec(text);
     if (!match || text.slice(position, match.index).trim() !== "") {

@@ -46,6 +46,20 @@ describe("experiment settings of a run", () => {
     expect(plain.events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { scheduler: "safe-parallel-v1", edit_format: "routed-v1" } });
   });
 
+  it("the grammar's scope and schema switch reach the model request and run.created; absent, the request leaves them to the model service", async () => {
+    const plain = harness([call.read("a.txt"), call.complete("read it")]);
+    plain.tools.files.set("a.txt", "alpha\n");
+    await plain.finished(await plain.start("Read a.txt"));
+    const arm = harness([call.read("a.txt"), call.complete("read it")]);
+    arm.tools.files.set("a.txt", "alpha\n");
+    await arm.finished(await arm.start("Read a.txt", { experiment: { arm: "whole-strict", grammar: true, grammar_scope: "reply", grammar_schema: true } }));
+    expect(plain.model.requests[0]).not.toHaveProperty("grammar_scope");
+    expect(plain.model.requests[0]).not.toHaveProperty("grammar_schema");
+    for (const request of arm.model.requests) expect(request).toMatchObject({ grammar: true, grammar_scope: "reply", grammar_schema: true });
+    const created = arm.events.find((event) => event.type === "run.created")!;
+    expect(created.payload).toMatchObject({ experiment: { arm: "whole-strict", grammar: true, grammar_scope: "reply", grammar_schema: true } });
+  });
+
   it("a call to an edit tool the format does not offer is refused, not run; the rules name the one offered", async () => {
     const h = harness([call.write("b.txt", "beta"), call.complete("tried")]);
     const session = await h.start("Create b.txt", { experiment: { edit_format: "search-replace" }, auto_approve: { edits: true, commands: [] } });

@@ -1,4 +1,4 @@
-import { promptTierFor, type ExperimentSettings, type ModelProfile, type PromptTier } from "@aide/contracts";
+import { promptTierFor, type ExperimentSettings, type GrammarScope, type ModelProfile, type PromptTier } from "@aide/contracts";
 
 /** How the run's prompt fits the model: its window, the tier, the character budget, the grammar. */
 export interface ModelFit {
@@ -9,6 +9,9 @@ export interface ModelFit {
   budgetChars: number;
   /** Constrain decoding with the tool-call grammar (undefined: the model service's default). */
   grammar?: boolean;
+  /** What the grammar covers and whether it encodes the argument schemas' bounds (an eval arm's settings). */
+  grammarScope?: GrammarScope;
+  grammarSchema?: boolean;
   /** Where the window came from, for messages. */
   source: "probe" | "model list" | "configured characters";
 }
@@ -50,10 +53,12 @@ export function modelFit(configuredChars: number, profile: ModelProfile | undefi
  * A run's experiment settings (an eval arm) over the fit the model gives: a set prompt tier or
  * grammar wins over the probe's and the window's choice; the budget stays the model's.
  */
-export function withExperimentFit(fit: ModelFit, settings: Pick<ExperimentSettings, "prompt_tier" | "grammar"> | undefined): ModelFit {
+export function withExperimentFit(fit: ModelFit, settings: Pick<ExperimentSettings, "prompt_tier" | "grammar" | "grammar_scope" | "grammar_schema"> | undefined): ModelFit {
   return {
     ...fit,
     ...(settings?.prompt_tier !== undefined ? { tier: settings.prompt_tier } : {}),
     ...(settings?.grammar !== undefined ? { grammar: settings.grammar } : {}),
+    ...(settings?.grammar_scope !== undefined ? { grammarScope: settings.grammar_scope } : {}),
+    ...(settings?.grammar_schema !== undefined ? { grammarSchema: settings.grammar_schema } : {}),
   };
 }

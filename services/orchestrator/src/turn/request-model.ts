@@ -32,6 +32,9 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
         tool_choice: "required",
         // The probe measured whether this model's calls are more often valid with the grammar.
         ...(context.modelFit?.grammar !== undefined ? { grammar: context.modelFit.grammar } : {}),
+        // An eval arm's grammar variant: the whole reply or prose then the call; the schemas' bounds or not.
+        ...(context.modelFit?.grammarScope !== undefined ? { grammar_scope: context.modelFit.grammarScope } : {}),
+        ...(context.modelFit?.grammarSchema !== undefined ? { grammar_schema: context.modelFit.grammarSchema } : {}),
         stream: true,
         timeout_ms: seams.config.modelTimeoutMs,
       },

@@ -1,0 +1,136 @@
+/**
+ * GBNF for a parameter's value under the XML text protocol, from its JSON Schema. Two levels:
+ * `typed` (enums, integers, numbers, booleans, short bounded strings; what the grammar always did)
+ * and `strict` (the schema's own constraints as well: integer minimum/maximum as exact digit
+ * ranges, no sign where the minimum is not negative, non-empty strings where minLength asks for
+ * it), so a constrained call cannot carry `"max_entries":"-300000000000000"`. Strict also shapes
+ * free text by its bound: a body (a file's content, a diff: maxLength above 16 K) is anything
+ * but a closing tag; a bounded string (a path, a command, a pattern) is one line without `<`;
+ * an unbounded one (a completion's result) is text without `<`. So the next `<` is the closing
+ * tag, and a line's end closes a path or a command: small models otherwise open invented tags
+ * inside a value (`<result><output><test_name>…`, with tag names refused `<#fail>`) or run on in
+ * prose inside `<command>`, and never close the call (measured on SmolLM2-135M).
+ */
+export interface JsonSchemaLike {
+  type?: string | string[];
+  enum?: unknown[];
+  maxLength?: number;
+  minLength?: number;
+  minimum?: number;
+  maximum?: number;
+  properties?: Record<string, JsonSchemaLike>;
+  required?: string[];
+}
+
+/** GBNF string literal. */
+export function literal(text: string): string {
+  return JSON.stringify(text);
+}
+
+/**
+ * The longest `{m,n}` repetition the grammar uses. llama.cpp expands a repetition into one rule
+ * per step, so large counts make big, slow grammars, and some are refused outright (measured:
+ * `[^<]{1,2000}` fails to parse while 1999 and 2001 pass). Longer strings use the free-text rule.
+ */
+export const boundedRepeatLimit = 256;
+
+/** Integers the grammar spells digit by digit; beyond it, a bound is a digit count. */
+const EXACT_LIMIT = 1e15;
+
+const looseInteger = `("0" | "-"? [1-9] [0-9]{0,14})`;
+
+function digits(from: string, to: string): string {
+  return from === to ? literal(from) : `[${from}-${to}]`;
+}
+
+/** Decimal strings of one length from `low` to `high` (both that length, low <= high). */
+function sameLength(low: string, high: string): string {
+  if (low.length === 1) return digits(low, high);
+  const restLength = low.length - 1;
+  const lowRest = low.slice(1);
+  const highRest = high.slice(1);
+  if (low[0] === high[0]) return `${literal(low[0])} ${sameLength(lowRest, highRest)}`;
+  const alternatives: string[] = [];
+  const allZero = /^0+$/.test(lowRest);
+  const allNine = /^9+$/.test(highRest);
+  const first = Number(low[0]) + (allZero ? 0 : 1);
+  const last = Number(high[0]) - (allNine ? 0 : 1);
+  if (!allZero) alternatives.push(`${literal(low[0])} ${sameLength(lowRest, "9".repeat(restLength))}`);
+  if (first <= last) alternatives.push(`${digits(String(first), String(last))} [0-9]{${restLength}}`);
+  if (!allNine) alternatives.push(`${literal(high[0])} ${sameLength("0".repeat(restLength), highRest)}`);
+  return alternatives.length === 1 ? alternatives[0] : `(${alternatives.join(" | ")})`;
+}
+
+/** Non-negative integers from `low` to `high`, written without leading zeros. */
+function naturalRange(low: number, high: number): string {
+  const alternatives: string[] = [];
+  const lowText = String(low);
+  const highText = String(high);
+  for (let length = lowText.length; length <= highText.length; length++) {
+    const from = length === lowText.length ? lowText : `1${"0".repeat(length - 1)}`;
+    const to = length === highText.length ? highText : "9".repeat(length);
+    alternatives.push(sameLength(from, to));
+  }
+  return alternatives.length === 1 ? alternatives[0] : `(${alternatives.join(" | ")})`;
+}
+
+/** An integer within the schema's minimum and maximum (bounds past 10^15 only limit the digit count). */
+export function integerRule(minimum: number | undefined, maximum: number | undefined): string {
+  const low = minimum === undefined || minimum < -EXACT_LIMIT ? undefined : Math.ceil(minimum);
+  const high = maximum === undefined || maximum > EXACT_LIMIT ? undefined : Math.floor(maximum);
+  if (low === undefined && high === undefined) return looseInteger;
+  if (low !== undefined && high !== undefined && low > high) return looseInteger;
+  const positive = (from: number, to: number | undefined) => (to === undefined ? `${from === 0 ? `("0" | [1-9] [0-9]{0,14})` : from <= 9 ? `([${from}-9] | [1-9] [0-9]{1,14})` : `(${naturalRange(from, 10 ** String(from).length - 1)} | [1-9] [0-9]{${String(from).length},14})`}` : naturalRange(from, to));
+  const negative = (from: number, to: number | undefined) => `"-" ${positive(from, to)}`;
+  if (low !== undefined && low >= 0) return positive(low, high);
+  if (high !== undefined && high < 0) return negative(-high, low === undefined ? undefined : -low);
+  // The range spans zero: negatives down to the minimum, then zero up to the maximum.
+  return `(${negative(1, low === undefined ? undefined : -low)} | ${positive(0, high)})`;
+}
+
+/** Strings longer than this (by their maxLength) are bodies: a file's content, a diff. */
+const BODY_LENGTH = 16_384;
+
+/** The free-text rules the values use (tool-call-grammar.ts adds them to every grammar). */
+export const freeTextRules = [`textchar ::= [^<] | "<" [^/<]`, `text ::= textchar*`, `plainchar ::= [^<]`, `visible ::= [^< \\t\\n]`, `plain ::= plainchar*`];
+
+export type ValueLevel = "typed" | "strict";
+
+export function valueRule(schema: JsonSchemaLike, level: ValueLevel): string {
+  if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean")) {
+    return "(" + schema.enum.map((v) => literal(String(v))).join(" | ") + ")";
+  }
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  if (type === "integer") return level === "strict" ? integerRule(schema.minimum, schema.maximum) : looseInteger;
+  if (type === "number") {
+    const sign = level === "strict" && typeof schema.minimum === "number" && schema.minimum >= 0 ? "" : `"-"? `;
+    return `("0" | ${sign}[1-9] [0-9]{0,14}) ("." [0-9]{1,10})?`;
+  }
+  if (type === "boolean") return `("true" | "false")`;
+  if (type === "string" && typeof schema.maxLength === "number" && schema.maxLength <= boundedRepeatLimit) {
+    const min = Math.max(0, Math.min(schema.minLength ?? 1, schema.maxLength));
+    return `[^<]{${min},${Math.max(min, schema.maxLength)}}`;
+  }
+  // Free text: anything but the start of a closing tag; non-empty where the schema says so.
+  if (level === "strict" && (type === "string" || type === undefined)) {
+    const limit = typeof schema.maxLength === "number" ? schema.maxLength : undefined;
+    const nonEmpty = (schema.minLength ?? 0) >= 1;
+    // A body (a file's content, a diff) may hold anything but a closing tag.
+    if (limit !== undefined && limit > BODY_LENGTH) return nonEmpty ? `textchar text` : "text";
+    // A bounded string (a path, a command, a pattern) is one line; an unbounded one (a result) is prose without tags.
+    if (limit !== undefined) return `"\\n"? ${nonEmpty ? "visible " : ""}[^<\\n]* "\\n"?`;
+    return nonEmpty ? "visible plain" : "plain";
+  }
+  return "text";
+}
+
+/**
+ * Whether a value of this schema can come out of the XML text protocol valid: the tools read a
+ * parameter's text as a string, a number or a boolean, never as an array or an object, so the
+ * strict grammar leaves such a parameter out when it is optional (measured: the shipped model's
+ * replies under the typed grammar all ran to the cap inside `<code_map><focus_paths>`).
+ */
+export function textCanHold(schema: JsonSchemaLike): boolean {
+  const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
+  return types.length === 0 || types.some((type) => type !== "array" && type !== "object");
+}

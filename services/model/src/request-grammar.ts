@@ -1,0 +1,24 @@
+import type { ModelChatRequest } from "@aide/contracts";
+import { buildToolCallGrammar } from "./tool-call-grammar.js";
+
+/**
+ * The tool-call grammar for a request (node-llama-cpp in-process, and llama-server's `grammar`
+ * field: both are llama.cpp's GBNF), or undefined when decoding is not constrained.
+ */
+export function requestGrammar(spec: { grammar: boolean; maxOutputTokens: number; thinking: boolean }, request: ModelChatRequest): string | undefined {
+  const choice = request.tool_choice ?? "auto";
+  if (request.tools.length === 0 || choice === "none" || !(request.grammar ?? spec.grammar)) return undefined;
+  // When a call is required, the prose before it must leave room for the call in the token budget
+  // (a token is at least one character, so half the budget in characters is a safe bound).
+  const maxTokens = request.max_tokens ?? spec.maxOutputTokens;
+  const maxProseChars = choice === "required" ? Math.max(0, Math.min(256, Math.floor(maxTokens / 2))) : undefined;
+  return buildToolCallGrammar(request.tools, {
+    choice,
+    maxCalls: request.max_tool_calls ?? 1,
+    thinking: spec.thinking,
+    scope: request.grammar_scope ?? "call",
+    schema: request.grammar_schema ?? false,
+    ...(maxProseChars !== undefined ? { maxProseChars } : {}),
+  });
+}
+
