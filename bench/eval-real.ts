@@ -5,7 +5,8 @@
  * (BENCH_MODELS), every arm (BENCH_ARMS, `;`-separated `NAME=SETTINGS` as `aide eval run --arm`
  * takes them) and BENCH_REPEAT repeats run through the real stack, headless, with the hidden
  * checks deciding. The report (`report.md/html/json`, `pass-vs-time.svg`, `results.jsonl`) lands
- * in bench/results/eval-real/, beside `figures.json` (wall time, load, tokens/s per model).
+ * in bench/results/eval-real/ (BENCH_OUT names another folder: `bench:demo-real` writes demo-real/),
+ * beside `figures.json` (wall time, load, tokens/s per model, each arm's settings).
  * A model that is not in the cache is named and left out; none at all is an error.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -67,7 +68,7 @@ async function main() {
     await stack.stop();
   }
   await writeReport(out, records);
-  const target = join(benchRoot, "results", "eval-real");
+  const target = join(benchRoot, "results", process.env.BENCH_OUT ?? "eval-real");
   rmSync(target, { recursive: true, force: true });
   mkdirSync(target, { recursive: true });
   for (const name of readdirSync(out)) if (name !== "work") cpSync(join(out, name), join(target, name), { recursive: true });
@@ -78,7 +79,7 @@ async function main() {
     return [id, modelMs > 0 ? Math.round((completion / modelMs) * 1000 * 10) / 10 : null];
   }));
   const figures = {
-    models: present, arms: arms.map((arm) => arm.name), repeat, parallel, max_iterations: maxIterations, budget_s: budgetMs / 1000,
+    models: present, arms: arms.map((arm) => arm.name), arm_settings: Object.fromEntries(arms.map((arm) => [arm.name, arm.settings])), repeat, parallel, max_iterations: maxIterations, budget_s: budgetMs / 1000,
     attempts: records.length, wall_s: Math.round((performance.now() - started) / 1000), load_average_1m_at_start: loadAtStart,
     completion_tokens_per_model_second: tokensPerSecond,
     variants: scoreVariants(records),

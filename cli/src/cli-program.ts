@@ -64,7 +64,8 @@ export function createProgram(exit: ExitCodeSink): Command {
     .action(async (values: Record<string, unknown>, command: Command) => report(await (await import("./commands/up.js")).run(upFlags(values, command))));
 
   addUpOptions(sub("demo", "start the stack and run a real session on examples/sample-project"))
-    .action(async (values: Record<string, unknown>, command: Command) => report(await (await import("./commands/demo.js")).run(upFlags(values, command))));
+    .option("--replay", "replay the recorded transcript even where a measured real model could run it")
+    .action(async (values: Record<string, unknown>, command: Command) => report(await (await import("./commands/demo.js")).run(upFlags(values, command), { replay: values.replay === true })));
 
   sub("run", "run a task in a workspace, streamed, asking for approvals (exit 0 done, 3 unverified, 1 failed, 130 aborted)")
     .argument("[task...]", "the task, or with --resume/--continue the new message")

@@ -1,7 +1,8 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { installedRealModels, modelCacheDir } from "@aide/model";
+import type { ExperimentSettings } from "@aide/contracts";
+import { chooseDemoModel } from "./demo-model-choice.js";
 import { aideHome, installRoot } from "../supervisor/aide-home.js";
 import type { UpOptions } from "../supervisor/up-options.js";
 import { createSupervisor, panelLinkLine } from "./up.js";
@@ -13,8 +14,27 @@ import { createStyle } from "../client/terminal-style.js";
 const task = "Make the failing test pass. Run the tests with `node --test` to check.";
 const scriptedModelId = "demo-scripted";
 
-/** The model for the demo: the configured or present local model, else the recorded transcript. */
-function chooseModel(home: ReturnType<typeof aideHome>, demoDir: string): { modelsConfig?: string; model?: string; notice: string } {
+/**
+ * The model for the demo: the configured or present local model; else a fetched real model that
+ * was measured to solve this task in 8 of 10 attempts (bench/results/demo-real), with the arm it
+ * did that with; else (and with --replay) the recorded transcript, saying what was tried.
+ */
+function chooseModel(home: ReturnType<typeof aideHome>, demoDir: string, replay: boolean): { modelsConfig?: string; model?: string; experiment?: ExperimentSettings; notice: string } {
+  const modelsConfig = join(demoDir, "models.json");
+  const transcript = join(installRoot, "examples", "demo", "transcript.json");
+  const replayed = (why: string) => {
+    writeFileSync(modelsConfig, JSON.stringify({ default: scriptedModelId, models: [{ id: scriptedModelId, provider: "scripted", transcript }] }, null, 2));
+    return {
+      modelsConfig,
+      model: scriptedModelId,
+      notice: [
+        `The model's replies are REPLAYED from a recorded transcript (${transcript}) through the scripted provider: ${why}.`,
+        "Every tool call still runs for real.",
+        `To use a real model: put a GGUF file in ${home.modelDir}/ or write ${join(home.root, "models.json")} (see examples/models.example.json).`,
+      ].join("\n"),
+    };
+  };
+  if (replay) return replayed("asked for with --replay");
   const configured = join(home.root, "models.json");
   if (existsSync(configured)) return { modelsConfig: configured, notice: `Model: the default of ${configured}.` };
   const ggufs = existsSync(home.modelDir) ? readdirSync(home.modelDir).filter((f) => f.endsWith(".gguf")) : [];
@@ -23,22 +43,15 @@ function chooseModel(home: ReturnType<typeof aideHome>, demoDir: string): { mode
     writeFileSync(modelsConfig, JSON.stringify({ default: "local", models: [{ id: "local", provider: "llama", file: join(home.modelDir, ggufs[0]) }] }, null, 2));
     return { modelsConfig, model: "local", notice: `Model: ${ggufs[0]} from ${home.modelDir} (node-llama-cpp, on this machine).` };
   }
-  const modelsConfig = join(demoDir, "models.json");
-  // Issue 28 item 7: a fetched real model becomes the demo's default only once it solves the demo
-  // task in 8 of 10 eval attempts; until then the demo says it is there and not used.
-  const cached = installedRealModels(modelCacheDir(), existsSync).map((entry) => entry.id);
-  const transcript = join(installRoot, "examples", "demo", "transcript.json");
-  writeFileSync(modelsConfig, JSON.stringify({ default: scriptedModelId, models: [{ id: scriptedModelId, provider: "scripted", transcript }] }, null, 2));
+  const choice = chooseDemoModel();
+  if (choice.kind === "replay") return replayed(`no local model is configured, and ${choice.reason}`);
+  const { measured } = choice;
+  writeFileSync(modelsConfig, JSON.stringify({ default: measured.model, models: [{ id: measured.model, provider: "llama", file: choice.file, threads: 1 }] }, null, 2));
   return {
     modelsConfig,
-    model: scriptedModelId,
-    notice: [
-      "No local model is configured, so the model's replies are REPLAYED from a recorded transcript",
-      `(${transcript}) through the scripted provider. Every tool call still runs for real.`,
-      `To use a real model: put a GGUF file in ${home.modelDir}/ or write ${join(home.root, "models.json")}`,
-      `(see examples/models.example.json).`,
-      ...(cached.length > 0 ? [`Fetched real models (${cached.join(", ")}, in ${modelCacheDir()}) are not used by default: none has yet been measured to solve this task in 8 of 10 attempts (aide eval).`] : []),
-    ].join("\n"),
+    model: measured.model,
+    experiment: measured.settings,
+    notice: `Model: ${measured.model} (${choice.file}, a real model through node-llama-cpp), which solved this task in ${measured.passed} of ${measured.attempts} measured attempts${measured.arm ? ` with the settings of arm ${measured.arm}` : ""} (${choice.source}). --replay replays the recorded transcript instead.`,
   };
 }
 
@@ -47,14 +60,14 @@ function chooseModel(home: ReturnType<typeof aideHome>, demoDir: string): { mode
  * with its own state directory, one real session through the gateway, the outcome checked by
  * running the project's tests ourselves, then everything stopped.
  */
-export async function run(options: UpOptions): Promise<number> {
+export async function run(options: UpOptions, flags: { replay?: boolean } = {}): Promise<number> {
   const style = createStyle(Boolean(process.stdout.isTTY) && !process.env.NO_COLOR);
   const userHome = aideHome();
   const demoRoot = join(userHome.root, "demo");
   const workspace = join(demoRoot, `workspace-${new Date().toISOString().replace(/[:.]/g, "-")}`);
   mkdirSync(demoRoot, { recursive: true, mode: 0o700 });
   cpSync(join(installRoot, "examples", "sample-project"), workspace, { recursive: true });
-  const model = chooseModel(userHome, demoRoot);
+  const model = chooseModel(userHome, demoRoot, flags.replay === true);
 
   const say = (text = "") => process.stdout.write(text + "\n");
   say(style.bold("aide demo: make the failing test pass in a small sample project"));
@@ -84,6 +97,7 @@ export async function run(options: UpOptions): Promise<number> {
       workspace,
       mode: "act",
       ...(model.model ? { model: model.model } : {}),
+      ...(model.experiment && Object.keys(model.experiment).length > 0 ? { experiment: model.experiment } : {}),
       auto_approve: { edits: true, commands: ["node --test"] },
     });
     say(style.dim(`session ${started.session} · run ${started.run}`));

@@ -1,0 +1,57 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { ExperimentSettingsSchema, type ExperimentSettings } from "@aide/contracts";
+import { installedRealModels, modelCacheDir } from "@aide/model";
+import { installRoot } from "../supervisor/aide-home.js";
+
+/** The demo uses a fetched real model only when it solved the demo's task this often (issue 28 item 7). */
+export const demoPassesNeeded = { passed: 8, attempts: 10 };
+
+/** What `npm run bench:demo-real` measured: the demo's task, per real model and arm. */
+const DemoFiguresSchema = z.object({
+  variants: z.array(z.object({ model: z.string(), arm: z.string().optional(), passed: z.number().int(), attempts: z.number().int(), false_done: z.number().int() })),
+  arm_settings: z.record(z.string(), ExperimentSettingsSchema).default({}),
+});
+
+export interface DemoMeasurement {
+  model: string;
+  arm?: string;
+  passed: number;
+  attempts: number;
+  falseDone: number;
+  settings: ExperimentSettings;
+  path: string;
+}
+
+export type DemoModelChoice =
+  | { kind: "real"; measured: DemoMeasurement; file: string; source: string }
+  | { kind: "replay"; reason: string };
+
+export const demoFiguresPath = () => join(installRoot, "bench", "results", "demo-real", "figures.json");
+
+/**
+ * The real model the demo runs, from the committed measurement: a fetched model whose best arm
+ * passed the demo's hidden check in at least 8 of 10 attempts (at that rate or better), with
+ * that arm's settings. Otherwise the replay, saying which models were tried and their rates.
+ */
+export function chooseDemoModel(figuresFile = demoFiguresPath(), cache = modelCacheDir()): DemoModelChoice {
+  const installed = new Map(installedRealModels(cache, existsSync).map((entry) => [entry.id as string, entry.path]));
+  if (!existsSync(figuresFile)) {
+    return { kind: "replay", reason: installed.size > 0 ? `the fetched real models (${[...installed.keys()].join(", ")}) have not been measured on this task yet (npm run bench:demo-real)` : "no real model has been fetched (bash scripts/install.sh --with-models)" };
+  }
+  const parsed = DemoFiguresSchema.safeParse(JSON.parse(readFileSync(figuresFile, "utf8")));
+  if (!parsed.success) return { kind: "replay", reason: `${figuresFile} is not a demo measurement` };
+  const measured: DemoMeasurement[] = parsed.data.variants.map((variant) => ({
+    model: variant.model, ...(variant.arm ? { arm: variant.arm } : {}), passed: variant.passed, attempts: variant.attempts, falseDone: variant.false_done,
+    settings: variant.arm ? parsed.data.arm_settings[variant.arm] ?? {} : {}, path: figuresFile,
+  }));
+  const rate = (entry: DemoMeasurement) => entry.passed / Math.max(1, entry.attempts);
+  const good = measured
+    .filter((entry) => entry.attempts >= demoPassesNeeded.attempts && rate(entry) >= demoPassesNeeded.passed / demoPassesNeeded.attempts && entry.falseDone === 0 && installed.has(entry.model))
+    .sort((a, b) => rate(b) - rate(a));
+  if (good.length > 0) return { kind: "real", measured: good[0], file: installed.get(good[0].model) as string, source: figuresFile };
+  const at = statSync(figuresFile).mtime.toISOString().slice(0, 10);
+  const tried = measured.map((entry) => `${entry.model}${entry.arm ? ` (${entry.arm})` : ""} ${entry.passed} of ${entry.attempts}`).join(", ");
+  return { kind: "replay", reason: `tried on this task (${at}): ${tried || "nothing"}; the demo uses a real model from ${demoPassesNeeded.passed} of ${demoPassesNeeded.attempts} passes on` };
+}
