@@ -29,7 +29,7 @@ export interface GitDirectoryScanLimits {
 export interface GitScanObserver {
   folder(path: string): void;
   followed(path: string): void;
-  /** A repository reached from the workspace whose git directory is outside it (left out of the scan). */
+  /** A repository reached from the workspace whose git directory is outside it or missing (left out of the scan). */
   leftOut?(path: string): void;
 }
 
@@ -69,7 +69,8 @@ export async function findGitDirectories(root: string, limits: GitDirectoryScanL
   const add = async (candidate: string, pointerFile?: string) => {
     observer?.followed(candidate);
     const real = await realpath(candidate).catch(() => undefined);
-    if (real !== undefined && !inside(root, real)) observer?.leftOut?.(candidate);
+    // Outside the workspace, or not there (yet): a cache cannot tell when what it points at changes.
+    if (real === undefined || !inside(root, real)) observer?.leftOut?.(candidate);
     if (real === undefined || !inside(root, real) || found.has(real)) return;
     found.set(real, { directory: real, relative: relative(root, real).split(sep).join("/"), ...(pointerFile !== undefined ? { pointerFile } : {}) });
   };
