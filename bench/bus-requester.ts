@@ -4,14 +4,19 @@
  * (microseconds) as one JSON line on stdout.
  */
 import { connect } from "nats";
-import { decodeJson, encodeJson, readCredentialsFile, waitForService } from "@aide/runtime";
+import { z } from "zod";
+import { replySchema } from "@aide/contracts";
+import { busRequest, decodeJson, encodeJson, readCredentialsFile, waitForService } from "@aide/runtime";
+
+const EchoReply = replySchema(z.object({ id: z.number(), payload: z.string() }));
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 5000);
 const warmup = 500;
 
 async function main() {
   const creds = readCredentialsFile(process.env.AIDE_NATS_CREDS ?? "");
-  const connection = await connect({ servers: process.env.AIDE_NATS_URL, user: creds.user, pass: creds.password, inboxPrefix: creds.inbox_prefix });
+  const tls = process.env.AIDE_NATS_CA ? { tls: { caFile: process.env.AIDE_NATS_CA } } : {};
+  const connection = await connect({ servers: process.env.AIDE_NATS_URL, user: creds.user, pass: creds.password, inboxPrefix: creds.inbox_prefix, ...tls });
   await waitForService(connection, "bench-echo", { timeoutMs: 15_000 });
   const samples: Record<string, number[]> = {};
   for (const [name, payload] of [["small", "x".repeat(64)], ["64k", "y".repeat(64 * 1024)]] as const) {
@@ -24,6 +29,15 @@ async function main() {
     }
     samples[name] = list;
   }
+  // The path services call each other by: busRequest with heartbeats (as the orchestrator calls
+  // tools), the small payload, zod-validated reply.
+  const viaBusRequest: number[] = [];
+  for (let i = 0; i < warmup + iterations; i++) {
+    const started = process.hrtime.bigint();
+    await busRequest(connection, "agent.bench.echo", { id: i, payload: "x".repeat(64) }, EchoReply, { timeoutMs: 5000, heartbeat: { intervalMs: 5_000, timeoutMs: 20_000, mayHaveRun: false } });
+    if (i >= warmup) viaBusRequest.push(Number(process.hrtime.bigint() - started) / 1000);
+  }
+  samples.small_busrequest = viaBusRequest;
   process.stdout.write(JSON.stringify(samples) + "\n");
   await connection.close();
 }

@@ -26,8 +26,11 @@ function command(script: string, user: string, server: RunningNatsServer, runDir
     AIDE_NATS_CREDS: server.credentialFiles[user],
     AIDE_LOG_LEVEL: "warn",
     BENCH_ITERATIONS: String(iterations),
+    ...(server.caFile ? { AIDE_NATS_CA: server.caFile } : {}),
   };
-  const argv = [process.execPath, join(import.meta.dirname, script)];
+  // BENCH_BUS_PROFILE=DIR: each process writes a V8 CPU profile there (`node --cpu-prof`).
+  const profile = process.env.BENCH_BUS_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_BUS_PROFILE}`] : [];
+  const argv = [process.execPath, ...profile, join(import.meta.dirname, script)];
   if (!sandboxed) return { file: argv[0], args: argv.slice(1), env };
   const args = bwrapArguments({
     profile: sandboxProfiles.orchestrator,
@@ -74,14 +77,16 @@ async function inProcess(payload: string): Promise<number[]> {
   return samples;
 }
 
+const benchUsers = {
+  bench_responder: { publish: { deny: [">"] }, subscribe: { allow: ["agent.bench.>", "$SRV.>"] }, allow_responses: true },
+  bench_requester: { publish: { allow: ["agent.bench.>", "$SRV.>"] }, subscribe: { allow: ["_INBOX_bench_requester.>"] } },
+};
+
 async function main() {
   const runDir = mkdtempSync(join(tmpdir(), "aide-bench-bus-"));
   const server = await startNatsServer({
     runDir,
-    extraUsers: {
-      bench_responder: { publish: { deny: [">"] }, subscribe: { allow: ["agent.bench.>", "$SRV.>"] }, allow_responses: true },
-      bench_requester: { publish: { allow: ["agent.bench.>", "$SRV.>"] }, subscribe: { allow: ["_INBOX_bench_requester.>"] } },
-    },
+    extraUsers: benchUsers,
   });
   try {
     const round = (value: number) => Math.round(value * 10) / 10;
@@ -91,6 +96,18 @@ async function main() {
     for (let index = 0; index < rounds; index++) {
       plainRounds.push(await busPair(server, runDir, false));
       if (support.available) sandboxedRounds.push(await busPair(server, runDir, true));
+    }
+    // The same pair over a TLS-only server with a pinned CA (what `aide up` runs), alternating with the plain rounds.
+    const tlsDir = join(runDir, "tls");
+    const tlsServer = await startNatsServer({ runDir: tlsDir, tls: true, extraUsers: benchUsers });
+    const tlsRounds: Array<Record<string, number[]>> = [];
+    try {
+      for (let index = 0; index < rounds; index++) {
+        tlsRounds.push(await busPair(tlsServer, tlsDir, false));
+        plainRounds.push(await busPair(server, runDir, false));
+      }
+    } finally {
+      await tlsServer.stop();
     }
     const merge = (all: Array<Record<string, number[]>>, key: string) => all.flatMap((samples) => samples[key]);
     const plain = { small: merge(plainRounds, "small"), "64k": merge(plainRounds, "64k") };
@@ -110,6 +127,12 @@ async function main() {
       in_process_p99_us: round(percentile(localSmall, 99)),
       in_process_p50_us_64k: round(percentile(localLarge, 50)),
       in_process_p99_us_64k: round(percentile(localLarge, 99)),
+      tls_p50_us: round(percentile(merge(tlsRounds, "small"), 50)),
+      tls_p99_us: round(percentile(merge(tlsRounds, "small"), 99)),
+      tls_p50_us_64k: round(percentile(merge(tlsRounds, "64k"), 50)),
+      busrequest_p50_us: round(percentile(merge(plainRounds, "small_busrequest"), 50)),
+      busrequest_p99_us: round(percentile(merge(plainRounds, "small_busrequest"), 99)),
+      busrequest_tls_p50_us: round(percentile(merge(tlsRounds, "small_busrequest"), 50)),
       bus_overhead_p50_us: round(percentile(plain.small, 50) - percentile(localSmall, 50)),
       p50_us_sandboxed: sandboxed ? round(percentile(sandboxed.small, 50)) : null,
       p99_us_sandboxed: sandboxed ? round(percentile(sandboxed.small, 99)) : null,

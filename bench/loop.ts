@@ -17,10 +17,12 @@ import { percentile, repoRoot, writeBenchResult } from "./lib/results.js";
 
 const turns = 20;
 /** Sessions run one after another on the same stack; the percentiles are over all their turns. */
-const sessions = 5;
+const sessions = Number(process.env.BENCH_LOOP_SESSIONS ?? 5);
 
 async function startProcess(name: string, url: string, creds: string, env: Record<string, string>, pinger: NatsConnection): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [join(repoRoot, "services", name, "dist", "main.js")], {
+  // BENCH_LOOP_PROFILE=DIR: the orchestrator writes a V8 CPU profile there (`node --cpu-prof`).
+  const profile = process.env.BENCH_LOOP_PROFILE && name === "orchestrator" ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_LOOP_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, join(repoRoot, "services", name, "dist", "main.js")], {
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_NATS_URL: url, AIDE_NATS_CREDS: creds, AIDE_LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -128,7 +130,7 @@ async function main(): Promise<void> {
       overhead_to_anchor_ratio: Math.round((p50 / anchor) * 10) / 10,
       target_overhead_ms_p50: 5,
       load_average_1m: Math.round(loadavg()[0] * 10) / 10,
-      note: "overhead = wall time between consecutive model requests minus the model's and the tools' own durations, per turn (one read_file each), over 5 sessions of 20 turns. It includes building the context, parsing, scheduling, ~8 events per turn published to JetStream (in order; acks awaited at the end of the run) and the session write after each batch (awaited before any mutation, not for read-only progress). Measured on a shared 2-core machine with other engineers' test suites running (see load_average_1m).",
+      note: `overhead = wall time between consecutive model requests minus the model's and the tools' own durations, per turn (one read_file each), over ${sessions} sessions of ${turns} turns. It includes building the context, parsing, scheduling, ~8 events per turn published to JetStream (in order; acks awaited at the end of the run) and the session write after each batch (awaited before any mutation, not for read-only progress). Measured on a shared 2-core machine with other engineers' test suites running (see load_average_1m).`,
     };
     const path = writeBenchResult("loop", figures);
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\nwritten to ${path}\n`);

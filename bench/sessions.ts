@@ -19,6 +19,7 @@ import { connect, type NatsConnection } from "nats";
 import { eventStreamName } from "@aide/contracts";
 import { startNatsServer, waitForService } from "@aide/runtime";
 import { percentile, repoRoot, writeBenchResult } from "./lib/results.js";
+import { createBreakdownRecorder } from "./lib/session-breakdown.js";
 
 const modelDelayMs = 1_500;
 const services = ["model", "tools", "checkpoints", "orchestrator"] as const;
@@ -125,6 +126,8 @@ interface SizeFigures {
   wall_ms: number;
   peak_rss_mb: Record<string, number | undefined>;
   finished_in_time: boolean;
+  /** Where each session's time went, from its events (bench/lib/session-breakdown.ts). */
+  breakdown: Record<string, unknown>;
   first_failures?: string[];
 }
 
@@ -147,11 +150,13 @@ async function runSize(count: number): Promise<SizeFigures> {
     const decided = new Set<string>();
     let startsSettled = false;
     const failures: string[] = [];
+    const breakdown = createBreakdownRecorder();
     let allDone!: () => void;
     const finished = new Promise<void>((resolve) => (allDone = resolve));
     const subscription = tester.subscribe("agent.evt.>", {
       callback: (_error, message) => {
         const event = decode(message.data);
+        if (event.depth === 0) breakdown.event(event);
         if (process.env.AIDE_BENCH_DEBUG && logRoot) writeFileSync(join(logRoot, "events.jsonl"), `${JSON.stringify(event).slice(0, 1500)}\n`, { flag: "a" });
         if (event.type === "tool.started") {
           const key = `${event.session}/${event.payload.call_id}`;
@@ -163,6 +168,7 @@ async function runSize(count: number): Promise<SizeFigures> {
         }
         if (event.depth === 0 && ["run.completed", "run.failed", "run.cancelled"].includes(event.type) && !endedAt.has(event.session)) {
           endedAt.set(event.session, performance.now());
+          breakdown.ended(event.session, Date.now());
           outcome.set(event.session, event.type === "run.completed" ? event.payload.state : event.type);
           if (event.type === "run.failed" && failures.length < 5) failures.push(JSON.stringify(event.payload.error));
           if (endedAt.size === startedAt.size && startsSettled) allDone();
@@ -175,6 +181,7 @@ async function runSize(count: number): Promise<SizeFigures> {
     await Promise.all(
       workspaces.map(async (workspace) => {
         const before = performance.now();
+        const sentAt = Date.now();
         const reply = await command(tester, "start", { task: "Change hello to hello, world in greeting.txt, then run `cat greeting.txt` to check it", workspace });
         if (process.env.AIDE_BENCH_DEBUG) process.stderr.write(`  start: ${JSON.stringify(reply).slice(0, 300)}\n`);
         if (!reply.ok) {
@@ -183,12 +190,17 @@ async function runSize(count: number): Promise<SizeFigures> {
           return;
         }
         startedAt.set(reply.result.session, before);
+        breakdown.started(reply.result.session, sentAt);
       }),
     );
     startsSettled = true;
     if (endedAt.size === startedAt.size) allDone();
     const progress = setInterval(() => process.stderr.write(`  ${count}: ${startedAt.size} started, ${startFailures} refused, ${endedAt.size} ended\n`), 15_000);
-    const inTime = await Promise.race([finished.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), perSizeLimitMs))]);
+    // The limit's timer is cleared once the size is over: a pending timer kept the process alive
+    // (12 min) after the results were written.
+    let limit: NodeJS.Timeout | undefined;
+    const inTime = await Promise.race([finished.then(() => true), new Promise<boolean>((resolve) => (limit = setTimeout(() => resolve(false), perSizeLimitMs)))]);
+    clearTimeout(limit);
     const wallMs = performance.now() - wallStart;
     clearInterval(progress);
     subscription.unsubscribe();
@@ -249,6 +261,7 @@ async function runSize(count: number): Promise<SizeFigures> {
       wall_ms: Math.round(wallMs),
       peak_rss_mb: peaks,
       finished_in_time: inTime,
+      breakdown: breakdown.summary(modelTimeMs),
       ...(failures.length > 0 ? { first_failures: failures } : {}),
     };
   } finally {

@@ -132,4 +132,27 @@ describe("fair admission and busy retries over a real nats-server", () => {
       await service.stop(1_000);
     }
   });
+
+  it("many heartbeat requests at once on one connection (one shared reply subscription) each get their own reply", async () => {
+    const started: string[] = [];
+    const gated = gatedEndpoint(started);
+    const service = await startService({ connection: serviceSide, name: "shared-beat-test", version: "0.0.1", description: "t", endpoints: [gated.endpoint], logger });
+    await serviceSide.flush();
+    try {
+      const calls = Array.from({ length: 12 }, (_, index) =>
+        busRequest(client, "test.work", { session: `s${index % 3}`, index }, Reply, { timeoutMs: 30_000, heartbeat: { intervalMs: 100, timeoutMs: 3_000, mayHaveRun: false } }),
+      );
+      while (service.inFlight() < 12 || gated.held() < 12) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (let index = 0; index < 12; index += 1) await gated.releaseOne();
+      const replies = await Promise.all(calls);
+      expect(replies.map((reply) => reply.index)).toEqual(Array.from({ length: 12 }, (_, index) => index));
+      expect(replies.map((reply) => reply.session)).toEqual(Array.from({ length: 12 }, (_, index) => `s${index % 3}`));
+      // And a request after them still works on the same connection.
+      const later = busRequest(client, "test.work", { session: "z", index: 99 }, Reply, { timeoutMs: 30_000, heartbeat: { intervalMs: 100, timeoutMs: 3_000, mayHaveRun: false } });
+      await gated.releaseOne();
+      await expect(later).resolves.toMatchObject({ index: 99 });
+    } finally {
+      await service.stop(1_000);
+    }
+  });
 });

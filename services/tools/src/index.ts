@@ -15,6 +15,7 @@ export { runEditCase, type EditCase, type EditCaseVerdict } from "./edits/edit-c
 export { applySearchReplace } from "./edits/apply-search-replace.js";
 export { runEditOffThread } from "./edits/run-edit-off-thread.js";
 export { createSandbox } from "./sandbox/create-sandbox.js";
+export { commandGitEnvironment } from "./tools/command-git-environment.js";
 export type { Sandbox, SandboxRunOptions, SandboxRunResult } from "./sandbox/sandbox.js";
 export { ripgrepSearch } from "./search/ripgrep-search.js";
 export { javascriptSearch } from "./search/javascript-search.js";

@@ -124,4 +124,30 @@ describe("run_command: git cannot run what the repository's config names", () =>
     expect(existsSync(join(h.workspace, "pwned-filter"))).toBe(false);
     expect(sentinels()).toEqual([]);
   });
+
+  // Issue 27: the listing is reused between commands; these say it is never reused stale.
+  it("a driver added to the config on the host between two commands is neutralized by the second", async () => {
+    clear();
+    expect((await run("git diff")).metadata.git_config_neutralized).toBeGreaterThan(0);
+    writeFileSync(join(h.workspace, ".gitattributes"), "*.txt filter=evil diff=evil\n*.js filter=late\n");
+    git("config", "filter.late.clean", `sh -c 'touch ${h.workspace}/pwned-late; cat'`);
+    writeFileSync(join(h.workspace, "code.js"), "let a = 3;\n");
+    const diff = await run("git diff");
+    expect(diff.output).toContain("+let a = 3;");
+    expect(sentinels()).toEqual([]);
+    writeFileSync(join(h.workspace, ".gitattributes"), "*.txt filter=evil diff=evil\n");
+  });
+
+  it("a repository a command makes, with a driver, is neutralized for the next command", async () => {
+    clear();
+    const ws = h.workspace;
+    const made = await run(
+      `git init -q -b main fresh && cd fresh && printf 'x\\n' > a.md && echo '*.md filter=fresh' > .gitattributes && git -c user.email=t@e -c user.name=t add . && git -c user.email=t@e -c user.name=t commit -q -m one && git config filter.fresh.clean "sh -c 'touch ${ws}/pwned-fresh; cat'" && printf 'y\\n' > a.md`,
+    );
+    expect(made.is_error, made.output).toBe(false);
+    const diff = await run("cd fresh && git diff");
+    expect(diff.output).toContain("+y");
+    expect(sentinels()).toEqual([]);
+    rmSync(join(ws, "fresh"), { recursive: true, force: true });
+  });
 });

@@ -22,6 +22,17 @@ export interface GitDirectoryScanLimits {
   maxDepth: number;
 }
 
+/**
+ * Told of every folder just before the scan reads it and of every file or link it follows (a
+ * `.git` pointer file, a symlinked `.git`), so a cache can later tell the scan would see the same.
+ */
+export interface GitScanObserver {
+  folder(path: string): void;
+  followed(path: string): void;
+  /** A repository reached from the workspace whose git directory is outside it or missing (left out of the scan). */
+  leftOut?(path: string): void;
+}
+
 export const defaultGitScanLimits: GitDirectoryScanLimits = { maxEntries: 20_000, maxDepth: 12 };
 
 /** Folders never searched for repositories: dependency trees and the agent's own state. */
@@ -51,12 +62,15 @@ async function pointerTarget(file: string): Promise<string | undefined> {
  * pointer file is gone). Bounded (entries and depth); symlinks are not followed. A pointer to
  * outside the workspace is left out: it cannot be protected from here.
  */
-export async function findGitDirectories(root: string, limits: GitDirectoryScanLimits = defaultGitScanLimits): Promise<GitDirectoryScan> {
+export async function findGitDirectories(root: string, limits: GitDirectoryScanLimits = defaultGitScanLimits, observer?: GitScanObserver): Promise<GitDirectoryScan> {
   const found = new Map<string, GitDirectory>();
   let entriesSeen = 0;
   let complete = true;
   const add = async (candidate: string, pointerFile?: string) => {
+    observer?.followed(candidate);
     const real = await realpath(candidate).catch(() => undefined);
+    // Outside the workspace, or not there (yet): a cache cannot tell when what it points at changes.
+    if (real === undefined || !inside(root, real)) observer?.leftOut?.(candidate);
     if (real === undefined || !inside(root, real) || found.has(real)) return;
     found.set(real, { directory: real, relative: relative(root, real).split(sep).join("/"), ...(pointerFile !== undefined ? { pointerFile } : {}) });
   };
@@ -64,6 +78,7 @@ export async function findGitDirectories(root: string, limits: GitDirectoryScanL
   while (level.length > 0) {
     const next: typeof level = [];
     for (const { directory, depth } of level) {
+      observer?.folder(directory);
       const entries = await readdir(directory, { withFileTypes: true }).catch(() => []);
       entriesSeen += entries.length;
       if (entriesSeen > limits.maxEntries) {
@@ -79,9 +94,11 @@ export async function findGitDirectories(root: string, limits: GitDirectoryScanL
         const path = join(directory, entry.name);
         if (entry.name === ".git") {
           // A symlinked .git is followed once (git follows it too), and only to inside the workspace.
+          if (entry.isSymbolicLink()) observer?.followed(path);
           const kind = entry.isSymbolicLink() ? await stat(path).then((stats) => (stats.isDirectory() ? "directory" : stats.isFile() ? "file" : "other"), () => "other") : entry.isDirectory() ? "directory" : entry.isFile() ? "file" : "other";
           if (kind === "directory") await add(path);
           else if (kind === "file") {
+            observer?.followed(path);
             const target = await pointerTarget(path);
             if (target !== undefined) await add(target, path);
           }

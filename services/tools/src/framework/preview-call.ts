@@ -5,7 +5,7 @@ import { isModelFacing, prepareCall } from "./prepare-call.js";
 import type { FileChange } from "./tool-types.js";
 import { canonicalJson, sha256Hex } from "../files/digest.js";
 import { protectedFlags, protectedFlagsForChanges, type ProtectedContext } from "../files/protected-paths.js";
-import { findGitDirectories } from "../files/find-git-directories.js";
+import type { GitDirectoryScan } from "../files/find-git-directories.js";
 import { renderForModel, scanInvisible } from "../files/invisible-characters.js";
 import { invisibleInAddedLines } from "../files/invisible-in-change.js";
 import { suspectsNetwork } from "../sandbox/network-suspicion.js";
@@ -57,8 +57,8 @@ function errorCodeOf(metadata: Record<string, unknown> | undefined): { error_cod
 }
 
 /** The repositories of the workspace, so a `gitdir: .gitstore` repository's hooks are protected too. */
-async function protectedContext(root: string): Promise<ProtectedContext> {
-  const scan = await findGitDirectories(root);
+async function protectedContext(context: { sandbox: { gitDirectories(root: string): Promise<GitDirectoryScan> }; workspace: { root: string } }): Promise<ProtectedContext> {
+  const scan = await context.sandbox.gitDirectories(context.workspace.root);
   return { gitDirectories: scan.directories.map((found) => found.relative).filter((relative) => relative !== "") };
 }
 
@@ -97,7 +97,7 @@ async function computePreview(dependencies: CallDependencies, request: ToolPrevi
       if (!plan.ok) return { ...preview, error: plan.error, ...errorCodeOf(plan.metadata) };
       preview.diff = describeChanges(plan.changes);
       preview.paths = plan.changes.map((c) => c.path);
-      preview.protected = protectedFlagsForChanges(plan.changes, await protectedContext(context.workspace.root));
+      preview.protected = protectedFlagsForChanges(plan.changes, await protectedContext(context));
       preview.invisible = plan.changes.flatMap(invisibleInAddedLines);
       preview.file_digests = Object.fromEntries(plan.changes.map((c) => [c.path, c.before === null ? "" : sha256Hex(c.before)]));
     } else if (tool.describeCommand !== undefined) {
@@ -106,7 +106,7 @@ async function computePreview(dependencies: CallDependencies, request: ToolPrevi
       preview.paths = described.paths ?? [];
       preview.network_suspected = suspectsNetwork(described.command);
       preview.invisible = scanInvisible(described.command);
-      preview.protected = protectedFlags(preview.paths, await protectedContext(context.workspace.root));
+      preview.protected = protectedFlags(preview.paths, await protectedContext(context));
       if (described.scripts && described.scripts.length > 0) {
         preview.scripts = described.scripts;
         if (described.scriptsDigest !== undefined) preview.scripts_digest = described.scriptsDigest;

@@ -11,7 +11,8 @@ import { createCgroupLimits, type CgroupLimits } from "./cgroup-limits.js";
 import { startCommand } from "./start-command.js";
 import { createCommandSlots } from "./command-slots.js";
 import { isInside } from "../jail/is-inside.js";
-import { findGitDirectories, type GitDirectory } from "../files/find-git-directories.js";
+import type { GitDirectory } from "../files/find-git-directories.js";
+import { createGitDirectoryCache } from "../files/git-directory-cache.js";
 
 export interface SandboxSettings {
   unsafeNoSandbox: boolean;
@@ -99,11 +100,14 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
     return { file: "prlimit", args: [`--fsize=${limits.fileSizeBytes}`, `--nofile=${limits.openFiles}`, "--core=0", "--", ...options.argv], env: { ...environment, HOME: options.workspace } };
   };
 
+  const gitScans = createGitDirectoryCache();
+
   const start = async (options: SandboxRunOptions, name: string): Promise<RunningCommand> => {
     if (mode === "unavailable") throw aideError("SANDBOX_UNAVAILABLE", { detail: problem ?? "bubblewrap is unavailable" });
     if (limitsRequired && limitsProblem !== undefined) throw aideError("SANDBOX_LIMITS_UNAVAILABLE", { detail: limitsProblem });
-    // The repositories as they are now (bounded scan): a .git created by this command is not covered.
-    const gitDirectories = mode === "bwrap" ? (await findGitDirectories(options.workspace)).directories : [];
+    // The repositories as they are now (one scan per workspace, re-checked by stat before each
+    // command): a .git created by this command is not covered.
+    const gitDirectories = mode === "bwrap" ? (await gitScans.current(options.workspace)).directories : [];
     return startCommand(wrap(options, gitDirectories), options, cgroups, name);
   };
 
@@ -112,6 +116,7 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
     unavailableReason: mode === "unavailable" ? problem : undefined,
     wrap,
     start,
+    gitDirectories: (workspace) => gitScans.current(workspace),
     close: () => cgroups.drain(),
     async run(options) {
       const release = await slots.acquire(options.signal, options.session);

@@ -1,3 +1,5 @@
+import type { CurrentGitScan } from "../files/git-directory-cache.js";
+
 export type SandboxMode = "bwrap" | "unsafe-none" | "unavailable";
 
 export interface SandboxRunOptions {
@@ -49,6 +51,8 @@ export interface Sandbox {
   run(options: SandboxRunOptions): Promise<SandboxRunResult>;
   /** Starts without waiting (background processes); `name` labels its cgroup. */
   start(options: SandboxRunOptions, name: string): Promise<RunningCommand>;
+  /** The workspace's git directories, one scan reused while a stat check shows nothing it read changed. */
+  gitDirectories(workspace: string): Promise<CurrentGitScan>;
   /** Waits for the clean-up of finished commands (their cgroups); call when stopping. */
   close(): Promise<void>;
 }

@@ -2,6 +2,16 @@ import { dirname } from "node:path";
 import type { ToolContext } from "../framework/tool-types.js";
 import { gitConfigEnvironment, neutralGitSettings, programSettingsFor } from "./git-program-settings.js";
 import { toolConfigOverrides } from "./tool-config-overrides.js";
+import { configurationKey, createConfigurationCache, hasIncludes, type ConfigurationCache } from "./git-config-cache.js";
+import type { Sandbox } from "../sandbox/sandbox.js";
+
+/** One configuration cache per sandbox (each tools service has one). */
+const caches = new WeakMap<Sandbox, ConfigurationCache>();
+
+async function currentKey(context: CommandContext, cwd: string): Promise<string | undefined> {
+  const root = context.workspace.root;
+  return configurationKey(await context.sandbox.gitDirectories(root), root, cwd);
+}
 
 /**
  * The config names of the repository at the command's cwd and of every repository nested below it
@@ -13,6 +23,9 @@ const listAllConfigNames = [
   "find . -mindepth 2 -maxdepth 4 \\( -name node_modules -o -name .aide -o -name target -o -name .venv \\) -prune -o -name .git -print 2>/dev/null | head -n 50 | while IFS= read -r repo; do git -C \"${repo%/.git}\" config --includes --name-only --list 2>/dev/null; done",
   "exit 0",
 ].join("\n");
+
+/** What the neutralization needs of a tool call (the benchmark passes only these). */
+export type CommandContext = Pick<ToolContext, "sandbox" | "signal"> & { session?: string; workspace: { root: string } };
 
 export type CommandGitEnvironment = { ok: true; env: Record<string, string>; drivers: number } | { ok: false; error: string };
 
@@ -26,10 +39,21 @@ export type CommandGitEnvironment = { ok: true; env: Record<string, string>; dri
  * The other tools' overrides (`toolConfigOverrides`: cargo wrappers, yarn-path) ride along.
  * Applied to every command, not only auto-approved ones: a person approving `git status` approves git, not the repository's fsmonitor.
  */
-export async function commandGitEnvironment(context: ToolContext, cwd: string): Promise<CommandGitEnvironment> {
+export async function commandGitEnvironment(context: CommandContext, cwd: string): Promise<CommandGitEnvironment> {
   const root = context.workspace.root;
   const fixed = { ...toolConfigOverrides(), GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CEILING_DIRECTORIES: dirname(root), GIT_PAGER: "cat" };
   const neutral = neutralGitSettings();
+  const environment = (names: readonly string[]): CommandGitEnvironment => {
+    const drivers = programSettingsFor(names);
+    return { ok: true, env: { ...fixed, ...gitConfigEnvironment([...neutral, ...drivers]) }, drivers: drivers.length };
+  };
+  // The listing is reused while nothing it reads has changed (configurationKey); the key is taken
+  // before and again after a listing, and a listing is kept only if both agree.
+  const cache = caches.get(context.sandbox) ?? createConfigurationCache();
+  caches.set(context.sandbox, cache);
+  const before = await currentKey(context, cwd);
+  const cached = before === undefined ? undefined : cache.get(root, cwd, before);
+  if (cached !== undefined) return environment(cached);
   const listing = await context.sandbox.run({
     argv: ["sh", "-c", listAllConfigNames],
     workspace: root,
@@ -46,6 +70,6 @@ export async function commandGitEnvironment(context: ToolContext, cwd: string): 
   }
   // A broken config makes git fail anyway (nothing of it can run a program); its lines are skipped.
   const names = listing.stdout.split("\n");
-  const drivers = programSettingsFor(names);
-  return { ok: true, env: { ...fixed, ...gitConfigEnvironment([...neutral, ...drivers]) }, drivers: drivers.length };
+  if (before !== undefined && listing.exitCode === 0 && !hasIncludes(names) && (await currentKey(context, cwd)) === before) cache.set(root, cwd, before, names);
+  return environment(names);
 }
