@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgentEvent } from "@aide/contracts";
+import { evalCommandRules } from "../../../cli/src/eval/script-rules.js";
 import { call } from "./support/scripted-calls.js";
 import { stackSkipReason, startStack, type Stack } from "./support/stack.js";
 
@@ -28,7 +29,8 @@ describe.skipIf(skipReason !== "")(`strategies: auto_test and prefix_failing_out
     const reply = await stack.command("start", {
       task: "Fix the failing test in math.js",
       workspace: stack.workspace,
-      auto_approve: { edits: true, commands: ["npm test"] },
+      // A script runner is allowed only with the digest of the scripts as they are (issue 26): the rule an approval records.
+      auto_approve: { edits: true, commands: evalCommandRules(stack.workspace, ["npm test"]) },
       experiment: { arm: "tested", auto_test: true, prefix_failing_output: true },
     });
     expect(reply).toMatchObject({ ok: true });
