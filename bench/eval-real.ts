@@ -54,6 +54,8 @@ async function main() {
   writeFileSync(join(home, "models.json"), JSON.stringify({ default: models[0].id, models }));
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_HOME: home, AIDE_MODEL_DISCOVERY: "off" };
   const stack = await startStack({ workspace: join(home, "eval"), env });
+  // A bench stopped by hand stops its stack too (it runs in its own process group).
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => (stack.signal(), process.exit(130)));
   const out = join(home, "eval", "real");
   const loadAtStart = Math.round(loadavg()[0] * 100) / 100;
   const started = performance.now();

@@ -69,6 +69,8 @@ export async function runHiddenCheck(input: HiddenCheckInput): Promise<CheckOutc
       NODE_PATH: input.nodePath,
       ...toolchainHomes(process.env).env,
       GOTOOLCHAIN: "local",
+      // No telemetry writer outliving the check in the check's home (it raced the clean-up).
+      GOTELEMETRY: "off",
       GOPROXY: "off",
       ...(goCache !== undefined ? { GOCACHE: goCache } : {}),
     };
