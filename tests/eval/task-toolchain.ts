@@ -29,8 +29,9 @@ function absentReason(name: Toolchain["name"]): string | undefined {
   if (found.has(name)) return found.get(name);
   const home = mkdtempSync(join(tmpdir(), "aide-toolchain-probe-"));
   const [command, ...args] = probes[name];
-  const result = spawnSync(command, args, { cwd: home, encoding: "utf8", timeout: 30_000, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, GOTELEMETRY: "off", ...toolchainHomes().env } });
-  // go may leave a telemetry writer behind that is still filling $HOME/.config/go: retry the removal.
+  const result = spawnSync(command, args, { cwd: home, encoding: "utf8", timeout: 30_000, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, XDG_CONFIG_HOME: "/dev/null/aide-no-config", ...toolchainHomes().env } });
+  // go's telemetry writer outlives `go version` and fills $XDG_CONFIG_HOME/go unless that cannot exist
+  // (GOTELEMETRY is not read from the environment); the removal retries all the same.
   rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   const reason = result.status === 0 ? undefined : `${probes[name].join(" ")} does not run here (${result.error?.message ?? `${result.stderr}`.trim().split("\n")[0] ?? `exit ${result.status}`})`;
   found.set(name, reason);

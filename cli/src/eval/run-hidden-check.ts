@@ -69,8 +69,10 @@ export async function runHiddenCheck(input: HiddenCheckInput): Promise<CheckOutc
       NODE_PATH: input.nodePath,
       ...toolchainHomes(process.env).env,
       GOTOOLCHAIN: "local",
-      // No telemetry writer outliving the check in the check's home (it raced the clean-up).
-      GOTELEMETRY: "off",
+      // go's telemetry writer outlives the command and fills $XDG_CONFIG_HOME/go (it raced the
+      // clean-up of the check's home); GOTELEMETRY is not read from the environment, an
+      // impossible config folder stops it.
+      XDG_CONFIG_HOME: "/dev/null/aide-no-config",
       GOPROXY: "off",
       ...(goCache !== undefined ? { GOCACHE: goCache } : {}),
     };
