@@ -1,26 +1,21 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { repoRoot } from "../../../tests/helpers/service-process.js";
 import { renderForScreen } from "@aide/contracts";
 import { hostileStrings, rawControlPattern } from "../../../contracts/test/hostile-strings.js";
 import { fakeCheckpoint } from "./fake-orchestrator.js";
 import { startHarness, type Harness } from "./gateway-harness.js";
+import { launchChromium } from "./panel-page.js";
 
-const chromiumPath = "/usr/bin/chromium";
 let h: Harness;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) throw new Error("Debian's chromium is missing: apt-get install -y chromium");
   h = await startHarness({ listen: true });
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,45 +1,28 @@
-import { existsSync } from "node:fs";
 import type { Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { startHarness, type Harness } from "./gateway-harness.js";
+import { launchChromium, openPanel, startTaskFromForm } from "./panel-page.js";
 
 /**
  * Issue 25's panel leftovers, in Debian's Chromium against a real gateway on a real bus (the fake
  * orchestrator publishes the events): the whole session card opens the session, a dropped event
  * stream says "reconnecting…" until the socket is back, and the token chart follows its box's width.
  */
-const chromiumPath = "/usr/bin/chromium";
 let h: Harness;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) throw new Error("Debian's chromium is missing: apt-get install -y chromium");
   h = await startHarness({ listen: true });
-  browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"] });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
   await h?.stop();
 });
 
-async function loggedIn(viewport = { width: 1440, height: 900 }): Promise<{ page: Page; problems: string[]; close(): Promise<void> }> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("console", (message) => void (message.type() === "error" && problems.push(message.text())));
-  page.on("pageerror", (error) => problems.push(error.message));
-  await page.goto(`http://127.0.0.1:${h.port}/?token=${h.token}`);
-  return { page, problems, close: () => context.close() };
-}
-
-async function startTask(page: Page, task: string): Promise<string> {
-  await page.fill("#task", task);
-  await page.fill("#workspace", "/tmp/sample-project");
-  await page.click("#start");
-  await page.locator(".approval-card.pending").first().waitFor();
-  return (await page.locator("#session-id").textContent()) as string;
-}
+const loggedIn = (viewport?: { width: number; height: number }) => openPanel(browser, h, viewport);
+const startTask = startTaskFromForm;
 
 describe("the panel's first-hour leftovers (issue 25)", () => {
   it("a click anywhere on a session card opens that session, not only on its title", async () => {

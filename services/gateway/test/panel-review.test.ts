@@ -1,14 +1,15 @@
 import { createServer, type Server } from "node:http";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { repoRoot } from "../../../tests/helpers/service-process.js";
 import { renderForScreen } from "@aide/contracts";
 import { hostileStrings, rawControlPattern } from "../../../contracts/test/hostile-strings.js";
 import { fakeCheckpoint, fakeCheckpoint2 } from "./fake-orchestrator.js";
 import { startHarness, until, type Harness } from "./gateway-harness.js";
+import { launchChromium, openPanel, startTaskFromForm } from "./panel-page.js";
 
 /**
  * The panel as a reviewer uses it (issue 18), in Debian's Chromium against a real gateway on a real
@@ -17,7 +18,6 @@ import { startHarness, until, type Harness } from "./gateway-harness.js";
  * line numbers, two-checkpoint compare, token figures equal to the events', nothing clipped at
  * 360 px, and a model's remote image loads nothing.
  */
-const chromiumPath = "/usr/bin/chromium";
 let h: Harness;
 let browser: Browser;
 /** `$AIDE_HOME/eval` for the gateway: empty until a test writes a report. */
@@ -31,14 +31,9 @@ function screenshotPath(name: string): string {
 }
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) throw new Error("Debian's chromium is missing: apt-get install -y chromium");
   mkdirSync(evalDir, { recursive: true });
   h = await startHarness({ listen: true, evalDir });
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -47,26 +42,8 @@ afterAll(async () => {
 });
 
 /** A logged-in page; `problems` collects its console errors and uncaught exceptions (every test asserts it stays empty). */
-async function loggedIn(viewport = { width: 1440, height: 900 }): Promise<{ page: Page; problems: string[]; close(): Promise<void> }> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(message.text());
-  });
-  page.on("pageerror", (error) => problems.push(error.message));
-  await page.goto(`http://127.0.0.1:${h.port}/?token=${h.token}`);
-  return { page, problems, close: () => context.close() };
-}
-
-/** Starts a task from the form and waits for the fake run's first approval; returns the session id. */
-async function startTask(page: Page, task: string): Promise<string> {
-  await page.fill("#task", task);
-  await page.fill("#workspace", "/tmp/sample-project");
-  await page.click("#start");
-  await page.locator(".approval-card.pending").first().waitFor();
-  return (await page.locator("#session-id").textContent()) as string;
-}
+const loggedIn = (viewport?: { width: number; height: number }) => openPanel(browser, h, viewport);
+const startTask = startTaskFromForm;
 
 /** Every request body sent on `subject` while the test runs, as the panel's gateway sent it. */
 function recordRequests(subject: string): { bodies: Array<Record<string, unknown>>; tap: { unsubscribe(): void } } {
