@@ -94,9 +94,12 @@ describe("the stack with the real local model provider", () => {
     expect(code, stack?.output().slice(-4000)).toBe(0);
   });
 
-  it.skipIf(!haveModel)(`${haveModel ? "" : `${skipReason}: `}the shipped 2048-token GGUF as the default model runs real turns with the compact prompt tier (probed window, grammar-constrained calls)`, async () => {
+  it.skipIf(!haveModel)(`${haveModel ? "" : `${skipReason}: `}the shipped 2048-token GGUF as the default model runs real turns with the compact prompt tier (probed window, calls constrained by the whole-reply grammar with the schema's bounds)`, async () => {
     const s = stack!;
-    const started = await postJson(s, "/api/agent/start", { task: "Say what the project does.", mode: "plan", workspace, max_iterations: MAX_ITERATIONS });
+    // The default grammar lets this model run a path to the token cap (no call closes); the strict
+    // whole-reply grammar keeps a path to one line, so its calls parse (issue 28's grammar arm).
+    const experiment = { grammar: true, grammar_scope: "reply", grammar_schema: true };
+    const started = await postJson(s, "/api/agent/start", { task: "Say what the project does.", mode: "plan", workspace, max_iterations: MAX_ITERATIONS, experiment });
     expect(started.status, JSON.stringify(started.body)).toBe(200);
     const session = started.body.session as string;
     const terminal = new Set<string>(terminalEventTypes);
