@@ -53,6 +53,7 @@ describe.skipIf(!ready)(`two orchestrators sharing the queue group${skipReason}`
 
   it("when the owner is killed, the other instance takes the session over after the lease and re-offers the approval", async () => {
     const started = await stack.command("start", { task: "Create b.txt", workspace: stack.workspace, model: "s2" });
+    expect(started, JSON.stringify(started)).toMatchObject({ ok: true });
     const session = started.result.session as string;
     const first = await stack.waitFor((e) => e.session === session && e.type === "approval.requested");
     const owner = await ownerOf(session);
