@@ -6,13 +6,14 @@
  * serves every attempt. Exit codes: 0 every attempt ran (whatever its verdict), 1 the runner
  * failed, 2 bad arguments.
  */
-import { relative, resolve, isAbsolute } from "node:path";
+import { resolve } from "node:path";
 import { findStack, startStack, type StartedStack } from "../client/stack-discovery.js";
 import { EvalTaskError, runEval } from "../eval/run-eval.js";
 import { readResults } from "../eval/eval-report.js";
 import { ArmSyntaxError, parseArms, type EvalArm } from "../eval/parse-arm.js";
 import { writeReport } from "../eval/write-report.js";
 import { aideHome, installRoot } from "../supervisor/aide-home.js";
+import { isInside } from "../supervisor/service-sandbox.js";
 import { join } from "node:path";
 import { mkdirSync } from "node:fs";
 
@@ -28,11 +29,6 @@ export interface EvalRunFlags {
   out?: string;
   fetch?: boolean;
 }
-
-const isInside = (path: string, root: string) => {
-  const rest = relative(resolve(root), path);
-  return rest === "" || (!rest.startsWith("..") && !isAbsolute(rest));
-};
 
 function positiveInteger(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;

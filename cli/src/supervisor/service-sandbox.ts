@@ -25,7 +25,8 @@ export interface SandboxLaunch {
   infoFd?: number;
 }
 
-function isInside(path: string, parent: string): boolean {
+/** Whether `path` is `parent` or lies below it (both absolute). */
+export function isInside(path: string, parent: string): boolean {
   const rel = relative(parent, path);
   return rel === "" || (!rel.startsWith("..") && !rel.startsWith(sep) && rel !== "..");
 }
