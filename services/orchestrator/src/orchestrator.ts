@@ -124,13 +124,16 @@ export class Orchestrator {
 
   /**
    * Two runs writing one workspace interleave their edits and checkpoints: the second start is
-   * refused naming the first's session. Covers the sessions this instance holds (with several
-   * instances, each guards its own runs).
+   * refused naming the first's session. Covers the runs this instance holds the lease of (with
+   * several instances, each guards its own runs).
    */
   private refuseBusyWorkspace(workspace: string, except: string | undefined): void {
     for (const runtime of this.sessions.values()) {
       const record = runtime.record;
       if (record.id === except || record.workspace !== workspace) continue;
+      // Only runs of this process count: a session only loaded here to forward a command to its
+      // owner, or taken over by another instance, holds a copy of the record that goes stale.
+      if (!runtime.lease || runtime.leaseLost) continue;
       // The state, not the run's promise: it turns terminal before the terminal event is published,
       // so a client that saw run.completed may start the next run at once (housekeeping may still run).
       if (!isActive(record.state)) continue;
@@ -205,6 +208,9 @@ export class Orchestrator {
           runtime.running = undefined;
           runtime.lease = undefined;
         }
+        // Another instance runs the session now: this copy (its state frozen where the lease was
+        // lost, still "active") is dropped, so a later command or start reads the store afresh.
+        if (runtime.leaseLost && this.sessions.get(record.id) === runtime) this.sessions.delete(record.id);
       });
     runtime.running = done;
   }

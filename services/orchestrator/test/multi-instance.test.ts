@@ -19,7 +19,8 @@ describe.skipIf(!ready)(`two orchestrators sharing the queue group${skipReason}`
   beforeAll(async () => {
     const script = [{ text: call.write("a.txt", "x") }, { text: call.read("a.txt") }, { text: call.complete("wrote a.txt") }];
     const second = [{ text: call.write("b.txt", "y") }, { text: call.read("b.txt") }, { text: call.complete("wrote b.txt") }];
-    stack = await startStack(script, { orchestratorEnv: { AIDE_LEASE_MS: "3000" }, models: { s2: second } });
+    const third = [{ text: call.write("c.txt", "z") }, { text: call.read("c.txt") }, { text: call.complete("wrote c.txt") }];
+    stack = await startStack(script, { orchestratorEnv: { AIDE_LEASE_MS: "3000" }, models: { s2: second, s3: third } });
     instances["orch-a"] = stack.services.orchestrator;
     await stack.services.orchestrator.stop();
     instances["orch-a"] = await stack.startOrchestrator({ AIDE_ORCHESTRATOR_ID: "orch-a" });
@@ -69,5 +70,37 @@ describe.skipIf(!ready)(`two orchestrators sharing the queue group${skipReason}`
     expect(readFileSync(join(stack.workspace, "b.txt"), "utf8")).toContain("y");
     assertContiguous(stack.events, session);
     expect(instances[survivor].logs()).toContain("resuming a session");
+  });
+
+  it("an instance paused past its lease loses the session and keeps no stale copy that refuses the workspace later", async () => {
+    // The previous test killed one instance: both run again (the killed one under its own id).
+    for (const id of ["orch-a", "orch-b"]) {
+      const child = instances[id].child;
+      if (child.exitCode !== null || child.signalCode !== null) instances[id] = await stack.startOrchestrator({ AIDE_ORCHESTRATOR_ID: id });
+    }
+    const started = await stack.command("start", { task: "Create c.txt", workspace: stack.workspace, model: "s3" });
+    expect(started, JSON.stringify(started)).toMatchObject({ ok: true });
+    const session = started.result.session as string;
+    const first = await stack.waitFor((e) => e.session === session && e.type === "approval.requested");
+    const owner = await ownerOf(session);
+    const survivor = owner === "orch-a" ? "orch-b" : "orch-a";
+    instances[owner].child.kill("SIGSTOP");
+    try {
+      await stack.waitFor((e) => e.session === session && e.type === "approval.requested" && e.seq > first.seq, 30_000);
+      expect(await ownerOf(session)).toBe(survivor);
+    } finally {
+      instances[owner].child.kill("SIGCONT");
+    }
+    // Its next lease renewal finds the record changed under a live lease: it stops running the session.
+    await expect.poll(() => instances[owner].logs().includes("another instance took the session over"), { timeout: 20_000 }).toBe(true);
+    const decided = await stack.command("decision", { session, approval: (first.payload as { approval: string }).approval, decision: "approve" });
+    expect(decided).toMatchObject({ ok: true });
+    expect((await stack.terminal(session)).payload).toMatchObject({ state: "done" });
+    // Starts reach either instance (queue group): none may be refused for the finished run.
+    for (let attempt = 1; attempt <= 6; attempt += 1) {
+      const next = await stack.command("start", { task: `Say hello ${attempt}`, workspace: stack.workspace, model: "s3" });
+      expect(next, JSON.stringify(next)).toMatchObject({ ok: true });
+      await stack.terminal(next.result.session as string);
+    }
   });
 });

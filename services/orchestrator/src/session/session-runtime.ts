@@ -104,6 +104,7 @@ export class SessionRuntime {
   private loseLease(error: LeaseLostError): void {
     if (this.leaseLost) return;
     this.leaseLost = true;
+    this.logger.warn({ owner: error.owner }, "another instance took the session over; this instance stops running it");
     this.events.discard(this.record.id);
     this.abortController.abort(`taken over by ${error.owner}`);
   }
