@@ -124,6 +124,11 @@ export const InstructionsListRequestSchema = z.object({
   /** Also these workspace-relative folders (nearest wins); the root always. */
   folders: z.array(z.string().max(4096)).max(64).optional(),
 });
+/** `GET /api/agent/instructions?workspace=&folder=`: the same, from a query string (`folder` comma-separated). */
+export const InstructionsQuerySchema = z.object({
+  workspace: z.string().min(1).max(4096),
+  folder: z.string().max(8192).optional(),
+});
 export const InstructionStateSchema = z.enum(["trusted", "never", "undecided", "changed"]);
 export const InstructionsListSchema = z.object({
   workspace: z.string(),
