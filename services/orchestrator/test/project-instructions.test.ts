@@ -228,4 +228,22 @@ describe.skipIf(skipReason !== "")(`project instructions: nearest wins, fallback
       ["pkg/CLAUDE.md", "undecided"],
     ]);
   }, 120_000);
+
+  it("an instructions approval pending at a restart is offered again under its id, and trusted loads it", async () => {
+    const started = await stack.command("start", { task: "Say ok", workspace: stack.workspace });
+    const session = started.result.session as string;
+    const first = await stack.waitFor((e) => e.session === session && e.type === "approval.requested" && payload(e).kind === "instructions", 60_000);
+    const approval = payload(first).approval;
+    await stack.services.orchestrator.stop("SIGKILL");
+    await stack.startOrchestrator();
+    const again = await stack.waitFor((e) => e.session === session && e.type === "approval.requested" && e.seq > first.seq, 60_000);
+    expect(payload(again)).toMatchObject({ approval, kind: "instructions", instructions: { path: "AGENTS.md", digest: payload(first).instructions.digest } });
+    expect(await stack.command("decision", { session, approval, decision: "approve" })).toMatchObject({ ok: true });
+    await stack.terminal(session, undefined, 60_000);
+    const loaded = stack.events.filter((e) => e.session === session && e.type === "instructions.loaded");
+    expect(loaded).toHaveLength(1);
+    expect(payload(loaded[0]).files[0]).toMatchObject({ path: "AGENTS.md", source: "trusted" });
+    const listed = await stack.command("instructions", { workspace: stack.workspace });
+    expect(listed.result.files[0]).toMatchObject({ path: "AGENTS.md", state: "trusted" });
+  }, 120_000);
 });
