@@ -192,7 +192,10 @@ describe.skipIf(skipReason !== "")(`project instructions with trust on first use
 describe.skipIf(skipReason !== "")(`project instructions: nearest wins, fallbacks, --trust-instructions${skipReason}`, () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack([{ text: call.complete("ok") }], { orchestratorEnv: { AIDE_INSTRUCTIONS_BUDGET_TOKENS: "80" } });
+    stack = await startStack([{ text: call.complete("ok") }], {
+      orchestratorEnv: { AIDE_INSTRUCTIONS_BUDGET_TOKENS: "80" },
+      models: { reader: [{ text: call.read("pkg/lib/util.js") }, { text: call.complete("util.js exports x = 1") }] },
+    });
     writeFileSync(join(stack.workspace, "AGENTS.md"), `Root rule: use npm test.\n${"- a long root convention line\n".repeat(40)}`);
     mkdirSync(join(stack.workspace, "pkg", "lib"), { recursive: true });
     mkdirSync(join(stack.workspace, "pkg", ".github"), { recursive: true });
@@ -245,5 +248,26 @@ describe.skipIf(skipReason !== "")(`project instructions: nearest wins, fallback
     expect(payload(loaded[0]).files[0]).toMatchObject({ path: "AGENTS.md", source: "trusted" });
     const listed = await stack.command("instructions", { workspace: stack.workspace });
     expect(listed.result.files[0]).toMatchObject({ path: "AGENTS.md", state: "trusted" });
+  }, 120_000);
+
+  it("a nested folder the run touches is looked at after the batch: asked about, and trusted it follows the results under its heading", async () => {
+    // AGENTS.md at the root is trusted by now (the test before); the task names no folder.
+    const started = await stack.command("start", { task: "What does the util module export?", workspace: stack.workspace, model: "reader" });
+    const session = started.result.session as string;
+    const asked = await stack.waitFor((e) => e.session === session && e.type === "approval.requested" && payload(e).kind === "instructions", 60_000);
+    expect(payload(asked).instructions).toMatchObject({ path: "pkg/CLAUDE.md", changed: false });
+    await stack.command("decision", { session, approval: payload(asked).approval, decision: "approve" });
+    await stack.terminal(session, undefined, 60_000);
+    const loaded = stack.events.filter((e) => e.session === session && e.type === "instructions.loaded").map((e) => payload(e).files.map((file: Payload) => file.path));
+    expect(loaded).toEqual([["AGENTS.md"], ["pkg/CLAUDE.md"]]);
+    const requests = (stack.modelRequests("reader") as Array<{ session?: string; messages: Array<{ role: string; content: string }> }>).filter((r) => r.session === session);
+    expect(requests[0].messages[0].content).not.toContain(instructionsHeading("pkg/CLAUDE.md"));
+    const last = requests[1].messages.at(-1)!;
+    expect(last.role).toBe("user");
+    expect(last.content).toContain(`${instructionsHeading("pkg/CLAUDE.md")}\n${instructionsNoPermissionLine}\n`);
+    // The run's budget (80 tokens here) is shared: the root file took it all, so this one is cut, visibly.
+    expect(last.content).toMatch(/\[… instructions cut: 0 of \d+ tokens shown\]/);
+    const second = stack.events.filter((e) => e.session === session && e.type === "instructions.loaded")[1];
+    expect(payload(second).files[0]).toMatchObject({ path: "pkg/CLAUDE.md", truncated: true, source: "trusted" });
   }, 120_000);
 });

@@ -129,7 +129,15 @@ export const SessionRecordSchema = z.object({
    * The current run's project instructions once consent was settled: the prompt block (empty: none)
    * and the folders already looked at, so a restart keeps the same prefix and asks nothing again.
    */
-  instructions: z.object({ block: z.string(), folders: z.array(z.string()).default([]) }).optional(),
+  instructions: z
+    .object({
+      block: z.string(),
+      folders: z.array(z.string()).default([]),
+      /** The run's budget for instructions, and how much of it the loaded files take. */
+      budget_tokens: z.number().int().nonnegative().default(0),
+      tokens: z.number().int().nonnegative().default(0),
+    })
+    .optional(),
   transcript: z.array(ChatMessageSchema),
   plan: z.array(PlanItemSchema).default([]),
   batch: z.array(BatchCallSchema).default([]),
