@@ -95,6 +95,7 @@ export function createProgram(exit: ExitCodeSink): Command {
     .option("--approval <id>", "which approval (default: the first pending)")
     .option("--reject [feedback]", "reject, with feedback for the model")
     .option("--abort", "abort the run")
+    .option("--never", "for project instructions (AGENTS.md…): reject and remember it for this file as it is")
     .option("--yes", "approve without asking")
     .option("--confirm-protected", "confirm a change to a protected path")
     .option("--network", "approve with network access (when the command asks for it)")

@@ -316,6 +316,20 @@ describe("aide run with a hostile AGENTS.md (issue 25), real stack under aide up
       expect(flagged.instructions, flagged.output).toBe(0);
       expect(flagged.output).toContain("project instructions AGENTS.md in the prompt");
       expect(flagged.output).toContain("--trust-instructions");
+
+      // Without a terminal the approval waits for another client: aide approve --never decides it.
+      const headless = start("run", ["Write notes.txt", "--workspace", workspace], { home: stackHome });
+      await until(() => headless.output().includes("waiting for a decision from another client"), "the headless run's instructions approval", 60_000);
+      expect(headless.output()).toContain("⟨U+202E⟩");
+      const session = /session (\S+) ·/.exec(headless.output())![1];
+      const never = start("approve", [session, "--never"], { home: stackHome });
+      expect(await never.exit, never.output()).toBe(0);
+      expect(never.output()).toContain("? project instructions AGENTS.md");
+      await headless.exit;
+      expect(headless.output()).toContain("not loaded (you said never)");
+      const after = start("instructions", ["--workspace", workspace], { home: stackHome });
+      expect(await after.exit).toBe(0);
+      expect(after.output()).toMatch(/AGENTS\.md\s+never/);
     } finally {
       expect(await stack.stop()).toBe(0);
       rmSync(root, { recursive: true, force: true });
