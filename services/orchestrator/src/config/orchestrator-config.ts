@@ -65,6 +65,13 @@ function instructionsPolicyFrom(env: NodeJS.ProcessEnv): InstructionsPolicy {
   return parsed.data;
 }
 
+/** At most 20,000 tokens: the approval shows the person up to 100,000 characters, more than the prompt may take. */
+function instructionsBudgetFrom(env: NodeJS.ProcessEnv): number {
+  const budget = Math.floor(positive(env, "AIDE_INSTRUCTIONS_BUDGET_TOKENS", defaultInstructionsBudgetTokens));
+  if (budget > 20_000) throw aideError("CONFIG_INVALID", { detail: `AIDE_INSTRUCTIONS_BUDGET_TOKENS is at most 20000, got ${budget}` });
+  return budget;
+}
+
 function instanceIdFrom(env: NodeJS.ProcessEnv): string {
   if (!env.AIDE_ORCHESTRATOR_ID) return "";
   const raw = env.AIDE_ORCHESTRATOR_ID;
@@ -99,7 +106,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Orchestrato
     storePauseAfterMs: positive(env, "AIDE_STORE_PAUSE_AFTER_MS", 3_000),
     diskFullRetryMs: positive(env, "AIDE_DISK_FULL_RETRY_MS", 5_000),
     instructions: instructionsPolicyFrom(env),
-    instructionsBudgetTokens: Math.floor(positive(env, "AIDE_INSTRUCTIONS_BUDGET_TOKENS", defaultInstructionsBudgetTokens)),
+    instructionsBudgetTokens: instructionsBudgetFrom(env),
     backpressure: backpressureFromEnv(env),
   };
 }

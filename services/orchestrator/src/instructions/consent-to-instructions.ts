@@ -83,7 +83,7 @@ async function decide(context: RunContext, file: InstructionFile & { text: strin
   const tokens = estimateTokens(modelText);
   const shown: InstructionsApproval = {
     path: file.path,
-    text: renderUntrusted(file.text, { target: "screen" }).text,
+    text: shownText(file),
     tokens,
     bytes: file.bytes,
     digest: file.digest,
@@ -103,6 +103,16 @@ async function decide(context: RunContext, file: InstructionFile & { text: strin
       .catch((error: unknown) => context.logger.warn({ err: error, path: file.path }, "storing the instructions decision failed; it applies to this run only"));
   }
   return answer;
+}
+
+/** The most of a file's rendering an approval carries (an event must fit one bus message); far past any prompt budget. */
+const maxShownChars = 100_000;
+
+/** The file as the person sees it: rendered for a screen, cut past `maxShownChars` with a marker naming the rest. */
+function shownText(file: { path: string; text: string }): string {
+  const rendered = renderUntrusted(file.text, { target: "screen" }).text;
+  if (rendered.length <= maxShownChars) return rendered;
+  return `${rendered.slice(0, maxShownChars)}\n[… ${rendered.length - maxShownChars} more characters not shown here; read ${file.path} itself]`;
 }
 
 /** The approval for one file: the pending one of this run offered again (after a restart), else a new one. */
