@@ -6,6 +6,7 @@ import { openEventStream } from "../client/event-stream.js";
 import { createLinePrompt } from "../client/line-prompt.js";
 import { reportError, requireStack } from "../client/require-stack.js";
 import { createStyle } from "../client/terminal-style.js";
+import { describeInstructionsApproval } from "../client/instructions-approval-view.js";
 
 /** `aide approve`'s flags as the program parsed them (cli-program.ts). */
 export interface ApproveFlags {
@@ -18,6 +19,8 @@ export interface ApproveFlags {
   network?: boolean;
   consentNetwork?: boolean;
   checkpoint?: "retry" | "proceed_without";
+  /** For a project instructions approval: reject and remember it (`instructions_answer: "never"`). */
+  never?: boolean;
 }
 
 /** The pending approvals of a session with their diffs: the stream re-sends them on connect. */
@@ -65,12 +68,13 @@ export async function run(session: string, options: ApproveFlags): Promise<numbe
       return 1;
     }
     const details = (await pendingApprovals(client.connection, session, snapshot.last_seq)).find((p) => p.approval === wanted);
-    if (details) process.stdout.write(describeApproval(details, style) + "\n");
+    const instructions = details?.kind === "instructions" && details.instructions !== undefined;
+    if (details) process.stdout.write((instructions ? describeInstructionsApproval(details, style) : describeApproval(details, style)) + "\n");
     // Without the details the orchestrator's policy still decides; the flag is passed on as given.
     const networkLevel = details?.network ?? (options.network || options.consentNetwork ? "consent_required" : "none");
     const rejectFeedback = options.reject;
     let answer = {
-      decision: (options.abort ? "abort" : rejectFeedback !== undefined ? "reject" : "approve") as "approve" | "reject" | "abort",
+      decision: (options.abort ? "abort" : rejectFeedback !== undefined || options.never ? "reject" : "approve") as "approve" | "reject" | "abort",
       network: Boolean(options.network || options.consentNetwork),
     };
     if (answer.decision === "approve" && !options.yes) {
@@ -103,6 +107,7 @@ export async function run(session: string, options: ApproveFlags): Promise<numbe
       ...(options.confirmProtected ? { confirm_protected: true } : {}),
       ...(answer.decision === "approve" && networkLevel === "consent_required" ? { consent_network: answer.network } : {}),
       ...(checkpoint !== undefined ? { checkpoint } : {}),
+      ...(options.never && answer.decision === "reject" ? { instructions_answer: "never" as const } : {}),
     });
     process.stdout.write(`${decisionLabel(answer, networkLevel)}: accepted=${result.accepted}, state ${result.state}\n`);
     return 0;

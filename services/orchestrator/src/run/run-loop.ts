@@ -12,6 +12,7 @@ import { breakLoopsStep } from "../strategies/break-loops.js";
 import { repeatedParseErrorInstruction } from "../strategies/repeated-parse-error.js";
 import type { RunContext, RunOutcome } from "./run-context.js";
 import { modelText } from "../context/model-text.js";
+import { instructionsForTouchedFolders } from "../instructions/load-instructions.js";
 
 /**
  * The agent loop of one run: turns of build context → ask the model → parse → normalize →
@@ -155,6 +156,8 @@ async function finishBatch(context: RunContext, notices: string[]): Promise<void
   const batch = context.state.batch;
   appendResults(context, batch, [...notices, ...strategyNotices]);
   context.state.batch = [];
+  // Nested project instructions on the way to what the batch touched (asked about like the first ones).
+  await instructionsForTouchedFolders(context, batch);
   if (!context.outcome) {
     countMistakes(context, batch);
     observeProgress(context, batch);
