@@ -99,6 +99,11 @@ export const DecisionRequestSchema = z.object({
    * `<command> sha256:<scripts_digest>` is added to the session's `auto_approve.commands`).
    */
   allow_script: z.boolean().optional(),
+  /**
+   * The answer to an approval of `kind: "instructions"` (a project's AGENTS.md and kin): `approve`
+   * means trust (absent or "trust"); `reject` means not this time unless `"never"` (remembered).
+   */
+  instructions_answer: z.enum(["trust", "not_this_time", "never"]).optional(),
 });
 export type DecisionRequest = z.infer<typeof DecisionRequestSchema>;
 export const DecisionReplySchema = replySchema(z.object({ accepted: z.boolean(), state: RunStateSchema }));

@@ -9,7 +9,7 @@ import { eventStreamName, eventSubject, experiment, type SessionSnapshot } from 
  */
 export interface FakeOrchestrator {
   /** Decisions received, in order (to assert "decided once"). */
-  decisions: Array<{ session: string; approval: string; decision: string; accepted: boolean; checkpoint?: string; consent_network?: boolean }>;
+  decisions: Array<{ session: string; approval: string; decision: string; accepted: boolean; checkpoint?: string; consent_network?: boolean; instructions_answer?: string }>;
   /**
    * Per task: the model prose and the fields of the first approval the fake run shows instead of
    * its defaults (e.g. a hostile command, a network flag).
@@ -167,6 +167,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
         accepted,
         ...(body.checkpoint ? { checkpoint: body.checkpoint } : {}),
         ...(typeof body.consent_network === "boolean" ? { consent_network: body.consent_network } : {}),
+        ...(body.instructions_answer ? { instructions_answer: body.instructions_answer } : {}),
       });
       if (!accepted) return { ok: false, error: { code: "APPROVAL_NOT_FOUND", message: `No pending approval ${body.approval} in session ${body.session}` } };
       if (body.decision === "approve" && needsConfirmation.has(body.approval) && body.confirm_protected !== true) {
