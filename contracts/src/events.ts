@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ModeSchema, PauseReasonSchema, RunStateSchema } from "./commands.js";
+import { AutoApproveSchema, ModeSchema, PauseReasonSchema, RunStateSchema } from "./commands.js";
 import { InvisibleFlagSchema, ProtectedFlagSchema } from "./tools.js";
 import { ErrorBodySchema } from "./errors.js";
 import { MemorySummarySchema } from "./memory.js";
@@ -231,6 +231,8 @@ export const AgentSpawnedEvent = event("agent.spawned", z.object({ child_run: z.
 export const AgentCompletedEvent = event("agent.completed", z.object({ child_run: z.string(), state: RunStateSchema, result: z.string() }));
 export const MessageReceivedEvent = event("message.received", z.object({ text: z.string() }));
 export const ModeChangedEvent = event("mode.changed", z.object({ mode: ModeSchema }));
+/** A person changed the session's auto-approve rules mid-session (`agent.cmd.auto_approve`): the rules now in force. */
+export const SessionAutoApproveChangedEvent = event("session.auto_approve_changed", z.object({ auto_approve: AutoApproveSchema }));
 export const PlanUpdatedEvent = event(
   "plan.updated",
   z.object({ items: z.array(z.object({ step: z.string(), status: z.enum(["pending", "in_progress", "completed"]) })) }),
@@ -277,6 +279,7 @@ export const AgentEventSchema = z.discriminatedUnion("type", [
   AgentCompletedEvent,
   MessageReceivedEvent,
   ModeChangedEvent,
+  SessionAutoApproveChangedEvent,
   PlanUpdatedEvent,
   MemoryLoadedEvent,
   RunCompletedEvent,

@@ -7,6 +7,7 @@ export * from "./checkpoints.js";
 export * from "./model.js";
 export * from "./model-profile.js";
 export * from "./commands.js";
+export * from "./auto-approve-change.js";
 export * from "./experiment-settings.js";
 export * from "./memory.js";
 export * from "./events.js";
