@@ -4,6 +4,7 @@ import { InvisibleFlagSchema, ProtectedFlagSchema } from "./tools.js";
 import { ErrorBodySchema } from "./errors.js";
 import { MemorySummarySchema } from "./memory.js";
 import { RunExperimentSchema } from "./experiment-settings.js";
+import { ModelProbeProgressSchema } from "./probe-progress.js";
 
 /** Experiment identifiers (seed 002): change them when behaviour changes in a way that affects evaluation. */
 export const experiment = {
@@ -231,6 +232,8 @@ export const AgentSpawnedEvent = event("agent.spawned", z.object({ child_run: z.
 export const AgentCompletedEvent = event("agent.completed", z.object({ child_run: z.string(), state: RunStateSchema, result: z.string() }));
 export const MessageReceivedEvent = event("message.received", z.object({ text: z.string() }));
 export const ModeChangedEvent = event("mode.changed", z.object({ mode: ModeSchema }));
+/** The first use of a model waits on its capability probe: how far it is (the model service's progress, forwarded). */
+export const ModelProbingEvent = event("model.probing", ModelProbeProgressSchema);
 /** A person changed the session's auto-approve rules mid-session (`agent.cmd.auto_approve`): the rules now in force. */
 export const SessionAutoApproveChangedEvent = event("session.auto_approve_changed", z.object({ auto_approve: AutoApproveSchema }));
 export const PlanUpdatedEvent = event(
@@ -280,6 +283,7 @@ export const AgentEventSchema = z.discriminatedUnion("type", [
   MessageReceivedEvent,
   ModeChangedEvent,
   SessionAutoApproveChangedEvent,
+  ModelProbingEvent,
   PlanUpdatedEvent,
   MemoryLoadedEvent,
   RunCompletedEvent,

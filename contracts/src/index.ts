@@ -6,6 +6,7 @@ export * from "./tool-aliases.js";
 export * from "./checkpoints.js";
 export * from "./model.js";
 export * from "./model-profile.js";
+export * from "./probe-progress.js";
 export * from "./commands.js";
 export * from "./auto-approve-change.js";
 export * from "./experiment-settings.js";
