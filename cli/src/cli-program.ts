@@ -82,6 +82,7 @@ export function createProgram(exit: ExitCodeSink): Command {
     .option("--resume <session>", "a new run of that session")
     .option("--continue", "a new run of the session of this workspace updated last")
     .option("--setting <key=value>", "an experiment setting for this run, as an eval arm's (repeatable; bench/results/strategies.md)", collect)
+    .option("--trust-instructions", "trust the project instructions found (AGENTS.md…) for this run, without asking or remembering")
     .action(async (task: string[], values: RunFlags) => report(await (await import("./commands/run.js")).run(task, values)));
 
   sub("sessions", "list sessions, newest first")
@@ -184,11 +185,23 @@ export function createProgram(exit: ExitCodeSink): Command {
     .action(async (dir: string) => mcpRun(["trust", dir]));
   for (const nested of mcp.commands) nested.helpOption("-h, --help", "show this help");
 
+  const instructions = sub("instructions", "the project instructions (AGENTS.md and its fallbacks) that apply to a workspace, and your decision on each");
+  conventions(instructions.command("list", { isDefault: true }).description("each file that applies: trusted, never, not decided, or changed since trusted"))
+    .option("--workspace <dir>", "the workspace (default: the current directory)")
+    .option("--folder <dir>", "also the folders on the way to this one, relative to the workspace (repeatable)", collect)
+    .option("--json", "as JSON")
+    .action(async (values: { workspace?: string; folder?: string[]; json?: boolean }) => report(await (await import("./commands/instructions.js")).list(values)));
+  conventions(instructions.command("forget").description("clear your decision on a file: the next run asks again"))
+    .argument("<path>", "the file, relative to the workspace (as aide instructions lists it)")
+    .option("--workspace <dir>", "the workspace (default: the current directory)")
+    .action(async (path: string, values: { workspace?: string }) => report(await (await import("./commands/instructions.js")).forget(path, values)));
+  for (const nested of instructions.commands) nested.helpOption("-h, --help", "show this help");
+
   const evaluation = sub("eval", "run the task suite against local models and report (eval/README.md)");
   conventions(evaluation.command("run").description("each task in a fresh copy, headless through the real stack; the hidden check decides"))
     .requiredOption("--model <ids>", "model ids, comma-separated")
     .option("--tasks <glob>", "task ids or globs (repeatable; default: all)", collect)
-    .option("--arm <name=settings>", "an A/B arm, e.g. lean=prompt_tier=compact,grammar=off (repeatable; settings: prompt_tier, grammar (on|off|call|reply), grammar_schema, context_policy, edit_format, scheduler, auto_test, test_command, auto_lint, prefix_failing_output, code_map, few_shot, loop_breaker)", collect)
+    .option("--arm <name=settings>", "an A/B arm, e.g. lean=prompt_tier=compact,grammar=off (repeatable; settings: prompt_tier, grammar (on|off|call|reply), grammar_schema, context_policy, edit_format, scheduler, auto_test, test_command, auto_lint, prefix_failing_output, code_map, few_shot, loop_breaker, instructions)", collect)
     .option("--repeat <k>", "attempts per task, model and arm", "1")
     .option("--parallel <n>", "attempts at once", "2")
     .option("--budget <seconds>", "wall-clock budget of one attempt", "600")

@@ -10,6 +10,8 @@ export const subjects = {
     sessions: "agent.cmd.sessions",
     restore: "agent.cmd.restore",
     autoApprove: "agent.cmd.auto_approve",
+    instructions: "agent.cmd.instructions",
+    instructionsForget: "agent.cmd.instructions_forget",
   },
   model: {
     chat: "agent.model.chat",

@@ -21,6 +21,10 @@ export interface ApprovalPayload {
   scripts_digest?: string;
   /** An MCP call: its server, and the hidden characters its tool descriptions held. */
   mcp?: { server: string; tool: string; arguments_json?: string; hidden_characters?: number };
+  /** What is approved when not an ordinary tool call (memory, secret_read, mode_switch, instructions). */
+  kind?: string;
+  /** For `kind: instructions`: the project instructions file (its text rendered by the orchestrator). */
+  instructions?: { path: string; text: string; tokens: number; bytes: number; digest: string; changed: boolean; budget_tokens: number; truncated: boolean };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { GatewayClient } from "./gateway-client.js";
 import { GatewayError } from "./gateway-error.js";
 import type { LinePrompt } from "./line-prompt.js";
 import type { Style } from "./terminal-style.js";
+import { describeInstructionsApproval, instructionsQuestion, parseInstructionsAnswer } from "./instructions-approval-view.js";
 
 export interface AskApprovalContext {
   client: GatewayClient;
@@ -49,6 +50,7 @@ export function decisionLabel(answer: Answer, network: ApprovalPayload["network"
  * A decision made elsewhere first wins.
  */
 export async function askApproval(context: AskApprovalContext, payload: ApprovalPayload): Promise<void> {
+  if (payload.kind === "instructions" && payload.instructions !== undefined) return askInstructions(context, payload);
   const { client, session, style, prompt, write } = context;
   write(describeApproval(payload, style));
   if (!prompt) {
@@ -83,5 +85,25 @@ export async function askApproval(context: AskApprovalContext, payload: Approval
       else write(style.red(`decision failed: ${renderForScreen((error as Error).message)}`));
     }
     return;
+  }
+}
+
+/** A project instructions file: trust (remembered), not this time, never (remembered), or abort. */
+async function askInstructions(context: AskApprovalContext, payload: ApprovalPayload): Promise<void> {
+  const { client, session, style, prompt, write } = context;
+  write(describeInstructionsApproval(payload, style));
+  if (!prompt) {
+    write(style.dim(`waiting for a decision from another client (the panel, or aide run --trust-instructions next time): approval ${renderForScreen(payload.approval)}`));
+    return;
+  }
+  let answer: ReturnType<typeof parseInstructionsAnswer>;
+  while ((answer = parseInstructionsAnswer(await prompt.ask(instructionsQuestion))) === undefined);
+  const request: Parameters<GatewayClient["decide"]>[0] = { session, approval: payload.approval, decision: answer.decision, ...(answer.decision === "abort" ? {} : { instructions_answer: answer.answer }) };
+  try {
+    await client.decide(request);
+    write(style.dim(`→ ${answer.decision === "abort" ? "abort" : answer.answer.replace(/_/g, " ")}`));
+  } catch (error) {
+    if (error instanceof GatewayError && error.code === "APPROVAL_NOT_FOUND") write(style.dim("(already decided elsewhere)"));
+    else write(style.red(`decision failed: ${renderForScreen((error as Error).message)}`));
   }
 }

@@ -165,6 +165,17 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
           write(style.yellow(`  memory ${memory.id} ${who}: `) + renderUntrusted(memory.text).text);
         }
         return;
+      case "instructions.loaded":
+        for (const file of (p.files ?? []) as Array<{ path: string; tokens: number; truncated: boolean; source: string }>) {
+          const why = file.source === "trusted" ? "trusted by you" : file.source === "flag" ? "--trust-instructions" : file.source === "config" ? "config: instructions trust" : "the run's setting";
+          write(style.yellow(`  project instructions ${file.path}`) + style.dim(` in the prompt (${file.tokens} tokens${file.truncated ? ", cut to the budget" : ""}; ${why})`));
+        }
+        return;
+      case "instructions.skipped":
+        for (const file of (p.files ?? []) as Array<{ path: string; reason: string }>) {
+          write(style.dim(`  project instructions ${file.path} not loaded (${file.reason === "never" ? "you said never" : file.reason === "not_this_time" ? "not this time" : "ignored"})`));
+        }
+        return;
       case "checkpoint.created": {
         const from = lastCheckpoint;
         const to = String(p.checkpoint);

@@ -2,6 +2,7 @@ import {
   ErrorEnvelopeSchema,
   type CheckpointRestoreBodySchema,
   type DecisionRequest,
+  type InstructionsListSchema,
   type SessionSnapshot,
   type StartRequest,
 } from "@aide/contracts";
@@ -70,6 +71,10 @@ export function createGatewayClient(connection: GatewayConnection, fetchImpl: ty
     /** The changes between two checkpoints of a session (or from one to the working tree). */
     checkpointDiff: (session: string, from: string, to?: string) =>
       call<{ files: Array<{ path: string; status: string; binary: boolean; diff?: string; truncated?: boolean }>; omitted?: number }>("GET", `/api/checkpoints/diff${query({ session, from, to })}`),
+    /** The project instruction files that apply to a workspace (and `folders` on the way), each with its state. */
+    instructions: (workspace: string, folders: string[] = []) =>
+      call<z.infer<typeof InstructionsListSchema>>("GET", `/api/agent/instructions${query({ workspace, ...(folders.length > 0 ? { folder: folders.join(",") } : {}) })}`),
+    forgetInstructions: (workspace: string, path: string) => call<{ path: string; forgotten: boolean }>("POST", "/api/agent/instructions/forget", { workspace, path }),
     /** A one-time login link for the web panel (path and query to append to the gateway's URL). */
     panelLink: (session?: string) => call<{ path: string; expires_at: string }>("POST", "/api/panel/link", session ? { session } : {}),
   };

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import type { AutoApprove } from "@aide/contracts";
+import { InstructionsPolicySchema, type AutoApprove } from "@aide/contracts";
 
 /**
  * The approval policy of `aide run`, as a config file holds it (`--config FILE`, else
@@ -16,6 +16,11 @@ export const RunPolicyFileSchema = z
     deny_rest: z.boolean().optional(),
     /** Seconds each approval waits before it is denied. */
     approval_timeout: z.number().int().positive().max(86_400).optional(),
+    /**
+     * Project instructions (AGENTS.md…): ask (default), trust what is found, or ignore them. Read by
+     * `aide up` (the stack's orchestrator gets it as AIDE_INSTRUCTIONS), not per run.
+     */
+    instructions: InstructionsPolicySchema.optional(),
   })
   .strict();
 export type RunPolicyFile = z.infer<typeof RunPolicyFileSchema>;

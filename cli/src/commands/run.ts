@@ -34,6 +34,8 @@ export interface RunFlags {
   continue?: boolean;
   /** `--setting KEY=VALUE`: experiment settings of this run (parse-arm.ts). */
   setting?: string[];
+  /** `--trust-instructions`: the project instructions found are trusted for this run (source "flag"), nothing stored. */
+  trustInstructions?: boolean;
 }
 
 /**
@@ -132,6 +134,7 @@ async function runTask(taskWords: string[], options: RunFlags, early: EarlySink)
       ...(policy.autoApprove ? { auto_approve: policy.autoApprove } : {}),
       ...(policy.approvalTimeoutSeconds !== undefined ? { approval_timeout_seconds: policy.approvalTimeoutSeconds } : {}),
       ...(experiment !== undefined ? { experiment } : {}),
+      ...(options.trustInstructions === true ? { trust_instructions: true } : {}),
     });
     early("session");
     const header = `session ${start.session} · run ${start.run} · ${continuation?.workspace ?? workspace}`;

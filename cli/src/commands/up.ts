@@ -7,6 +7,7 @@ import { Supervisor, type StackInfo } from "../supervisor/supervisor.js";
 import type { UpOptions } from "../supervisor/up-options.js";
 import { openLogDestination } from "../supervisor/log-destination.js";
 import { checkRegistryFile } from "./models-file.js";
+import { loadRunPolicyFile } from "../client/run-policy.js";
 
 /** Builds the supervisor for `aide up` / `aide demo` from parsed options and the environment. */
 export function createSupervisor(options: UpOptions, env: NodeJS.ProcessEnv = process.env) {
@@ -29,11 +30,25 @@ export function createSupervisor(options: UpOptions, env: NodeJS.ProcessEnv = pr
     unsafeNoSandbox: options.unsafeNoSandbox,
     unsandboxedServices: options.unsandboxedServices,
     allowHomeWorkspace: options.allowHomeWorkspace,
+    ...instructionsSetting(home.root),
     external,
     ...(options.services ? { services: options.services } : {}),
     logger,
   });
   return { supervisor, home, logger };
+}
+
+/**
+ * The person's `instructions` key of `$AIDE_HOME/run.json` for the stack's orchestrator; an invalid
+ * file is left to `aide run`, which names the field (AIDE_INSTRUCTIONS in the environment wins).
+ */
+function instructionsSetting(home: string): { instructions?: "ask" | "trust" | "ignore" } {
+  try {
+    const instructions = loadRunPolicyFile(undefined, home).instructions;
+    return instructions === undefined ? {} : { instructions };
+  } catch {
+    return {};
+  }
 }
 
 /** A one-time login link to the panel (`aide open`), or how to get one when the gateway did not give it. */

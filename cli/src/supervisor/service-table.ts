@@ -22,6 +22,8 @@ export interface StackSettings {
   unsafeNoSandbox: boolean;
   unsandboxedServices: boolean;
   allowHomeWorkspace?: boolean;
+  /** The person's `instructions` config key (ask | trust | ignore): the orchestrator's AIDE_INSTRUCTIONS; the environment's wins. */
+  instructions?: string;
   /** AIDE_ORCHESTRATOR_ID of this stack's orchestrator (orchestrator-id.ts); the environment's wins. */
   orchestratorId?: string;
   /** The `aide bus-config` directory of an external bus: hidden in every sandbox but the service's own files. */
@@ -71,6 +73,7 @@ const toolsLimitSettings = [
 /** The orchestrator's identity, lease, limits and timeouts (services/orchestrator/README.md, "Settings"). */
 const orchestratorPassThrough = [
   "AIDE_ORCHESTRATOR_ID", "AIDE_LEASE_MS", "AIDE_APPROVAL_TIMEOUT_MS", "AIDE_MAX_ITERATIONS", "AIDE_RUN_BUDGET_MS", "AIDE_CONTEXT_CHARS", "AIDE_CODE_MAP_IN_PREFIX",
+  "AIDE_INSTRUCTIONS", "AIDE_INSTRUCTIONS_BUDGET_TOKENS",
   "AIDE_MODEL_TIMEOUT_MS", "AIDE_TOOL_TIMEOUT_MS", "AIDE_CHECKPOINT_TIMEOUT_MS", "AIDE_MODEL_PROBE_TIMEOUT_MS",
   "AIDE_ORCHESTRATOR_MAX_IN_FLIGHT", "AIDE_ORCHESTRATOR_MAX_QUEUED", "AIDE_BUSY_WAIT_MS",
   "AIDE_HEARTBEAT_INTERVAL_MS", "AIDE_HEARTBEAT_TIMEOUT_MS", "AIDE_COMMAND_REPLY_MARGIN_MS",
@@ -157,6 +160,7 @@ export function serviceDefinitions(settings: StackSettings, env: NodeJS.ProcessE
       ...(settings.defaultModel ? { AIDE_DEFAULT_MODEL: settings.defaultModel } : {}),
       ...(settings.unsandboxedServices ? { AIDE_UNSANDBOXED_SERVICES: "1" } : {}),
       ...(settings.allowHomeWorkspace ? { AIDE_ALLOW_HOME_WORKSPACE: "1" } : {}),
+      ...(settings.instructions ? { AIDE_INSTRUCTIONS: settings.instructions } : {}),
       ...Object.fromEntries(orchestratorDurabilitySettings.flatMap((key) => (env[key] !== undefined ? [[key, env[key] as string]] : []))),
       ...passThrough(orchestratorPassThrough, env),
     },

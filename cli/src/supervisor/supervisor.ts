@@ -41,6 +41,8 @@ export interface SupervisorOptions {
   unsandboxedServices?: boolean;
   /** aide up --allow-home-workspace: the orchestrator's AIDE_ALLOW_HOME_WORKSPACE. */
   allowHomeWorkspace?: boolean;
+  /** The person's `instructions` config key ($AIDE_HOME/run.json): the orchestrator's AIDE_INSTRUCTIONS. */
+  instructions?: "ask" | "trust" | "ignore";
   /**
    * Use an existing NATS deployment: its URL, a directory with `<service>.json` credentials, and
    * optionally the CA its TLS certificate chains to (AIDE_NATS_CA; without it, no TLS check).
@@ -152,6 +154,7 @@ export class Supervisor {
       unsafeNoSandbox: this.options.unsafeNoSandbox ?? false,
       unsandboxedServices: unsandboxed,
       allowHomeWorkspace: this.options.allowHomeWorkspace ?? false,
+      ...(this.options.instructions !== undefined ? { instructions: this.options.instructions } : {}),
       ...(this.options.external?.busDir ? { busDir: this.options.external.busDir } : {}),
       ...(this.runs("orchestrator") ? { orchestratorId: stackOrchestratorId(home.runDir) } : {}),
     };

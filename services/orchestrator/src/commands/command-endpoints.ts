@@ -2,6 +2,8 @@ import {
   AbortRequestSchema,
   AutoApproveChangeRequestSchema,
   DecisionRequestSchema,
+  InstructionsForgetRequestSchema,
+  InstructionsListRequestSchema,
   MessageRequestSchema,
   ModeRequestSchema,
   RestoreRequestSchema,
@@ -18,6 +20,7 @@ import { changeAutoApprove } from "./change-auto-approve.js";
 import { changeMode } from "./change-mode.js";
 import { checkStartModel } from "./check-start-model.js";
 import { decideApproval } from "./decide-approval.js";
+import { forgetInstructions, listInstructions } from "./instructions-commands.js";
 import { restoreCheckpoint } from "./restore-checkpoint.js";
 import { listSessions } from "./list-sessions.js";
 import { sendMessage } from "./send-message.js";
@@ -118,6 +121,18 @@ function endpointList(orchestrator: Orchestrator): Endpoint[] {
       subject: subjects.cmd.restore,
       schema: RestoreRequestSchema,
       handle: (request) => restoreCheckpoint(orchestrator, request),
+    }),
+    defineEndpoint({
+      name: "instructions",
+      subject: subjects.cmd.instructions,
+      schema: InstructionsListRequestSchema,
+      handle: (request) => listInstructions(orchestrator, request),
+    }),
+    defineEndpoint({
+      name: "instructions_forget",
+      subject: subjects.cmd.instructionsForget,
+      schema: InstructionsForgetRequestSchema,
+      handle: (request) => forgetInstructions(orchestrator, request),
     }),
   ];
 }
