@@ -1,5 +1,10 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
+import { startGatewayOnStack, type GatewayOnStack } from "../../orchestrator/test/support/gateway-on-stack.js";
+import { call } from "../../orchestrator/test/support/scripted-calls.js";
+import { built, stackSkipReason, startStack, type Stack } from "../../orchestrator/test/support/stack.js";
 import { startHarness, until, type Harness } from "./gateway-harness.js";
 import { launchChromium, openPanel, startTaskFromForm } from "./panel-page.js";
 
@@ -93,4 +98,59 @@ describe("the panel's project-instructions card", () => {
       await close();
     }
   });
+});
+
+const realSkip = stackSkipReason() || (built("gateway") ? "" : " [SKIPPED: the gateway is not built; run npx tsc -b]");
+
+/**
+ * The same card on the real stack (nats-server, the scripted model, tools, checkpoints,
+ * orchestrator and the gateway as processes): the orchestrator finds a hostile AGENTS.md, the panel
+ * shows its approval escaped, Trust from the panel loads it (`instructions.loaded`), and the model's
+ * later write still asks.
+ */
+describe.skipIf(realSkip !== "")(`the instructions card against the real orchestrator${realSkip}`, () => {
+  let stack: Stack;
+  let gateway: GatewayOnStack;
+  let realBrowser: Browser;
+  beforeAll(async () => {
+    stack = await startStack([{ text: call.write("notes/a.txt", "a") }, { text: call.complete("Wrote notes/a.txt") }]);
+    writeFileSync(join(stack.workspace, "AGENTS.md"), hostile);
+    gateway = await startGatewayOnStack(stack);
+    realBrowser = await launchChromium();
+  }, 150_000);
+  afterAll(async () => {
+    await realBrowser?.close();
+    await gateway?.process.stop();
+    await stack?.stop();
+  });
+
+  it("shows the orchestrator's instructions approval escaped; Trust loads the file and the write still asks", async () => {
+    const { page, problems, close } = await openPanel(realBrowser, { port: Number(new URL(gateway.url).port), token: gateway.token });
+    try {
+      const session = await startTaskFromForm(page, "Write notes/a.txt", stack.workspace);
+      const approval = (await page.locator(".approval-card.pending").first().getAttribute("data-approval")) as string;
+      const card = page.locator(`.approval-card[data-approval="${approval}"]`);
+      expect(await card.locator("h3").textContent()).toBe("Trust the project instructions in AGENTS.md?");
+      const shownText = (await card.locator(".instructions-text").textContent()) as string;
+      expect(shownText).toContain("<script>window.__pwned = 'script'</script>");
+      expect(shownText).toContain("⟨U+202E⟩");
+      expect(shownText).not.toContain("\u202E");
+      expect(await card.locator("img, script").count()).toBe(0);
+      expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
+      expect(stack.modelRequests()).toHaveLength(0);
+      await card.locator('button[data-action="approve"]').click();
+      const decided = await stack.waitFor((event) => event.session === session && event.type === "approval.decided");
+      expect(decided.payload).toMatchObject({ decision: "approve", instructions_answer: "trust" });
+      await page.locator("#transcript li.instructions-loaded").waitFor();
+      expect(await page.locator("#transcript li.instructions-loaded").textContent()).toContain("Project instructions given to the model: AGENTS.md");
+      expect(await card.locator("p.decision").textContent()).toContain("Trusted");
+      // The file said nothing about approvals, and could not have: the write asks in the panel.
+      const write = page.locator(".approval-card.pending").first();
+      await write.waitFor();
+      expect(await write.locator("h3").textContent()).toContain("write_file");
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 120_000);
 });

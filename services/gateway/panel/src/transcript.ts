@@ -112,6 +112,17 @@ export function createTranscript(session: string, hooks: TranscriptHooks) {
           if (p.stage === "done") probeEntry = undefined;
           return;
         }
+        case "instructions.loaded":
+          // What the model was given from the workspace, and on whose say-so.
+          for (const file of (p.files ?? []) as Array<{ path: string; tokens: number; truncated: boolean; source: string }>) {
+            add("instructions-loaded", `📄 Project instructions given to the model: ${file.path} (${file.tokens} tokens${file.truncated ? ", cut to the budget" : ""}; ${file.source === "trusted" ? "you trusted it" : `trusted by ${file.source}`})`);
+          }
+          return;
+        case "instructions.skipped":
+          for (const file of (p.files ?? []) as Array<{ path: string; reason: string }>) {
+            add("meta instructions-skipped", `Project instructions not given to the model: ${file.path} (${file.reason === "never" ? "never trusted" : file.reason === "not_this_time" ? "not this time" : "ignored by the settings"})`);
+          }
+          return;
         case "memory.loaded":
           // The person sees, before the model works with them, which notes this run was given and who wrote them.
           for (const memory of (p.memories ?? []) as Array<{ id: string; text: string; author: string; provenance?: { session: string; approved_by: string } }>) {
