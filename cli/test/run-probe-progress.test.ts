@@ -52,6 +52,7 @@ describe.skipIf(skip !== "")(`${skip}probe progress on a model's first use`, () 
 
   it("the run's events carry the probe's progress, loading to done, before the first model.responded", async () => {
     const { stdout } = await aideRun(["tell a story", "--workspace", workspace, "--model", "stories-a", "--deny-rest", "--json"], env);
+    if (process.env.AIDE_TEST_DUMP) writeFileSync(process.env.AIDE_TEST_DUMP, stdout);
     const events = stdout.trim().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as { type: string; payload?: Record<string, any> });
     const firstResponse = events.findIndex((event) => event.type === "model.responded");
     const probing = events.map((event, index) => ({ event, index })).filter(({ event }) => event.type === "model.probing");

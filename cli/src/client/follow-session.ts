@@ -131,6 +131,11 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
       case "model.requested":
         if (!inText) spinner.start("thinking…");
         return;
+      case "session.auto_approve_changed":
+        // Another screen (the panel, the API) changed the rules this run now follows.
+        spinner.clear();
+        write(style.yellow(`auto-approve rules changed: edits ${p.auto_approve?.edits ? "on" : "off"}; commands: ${(p.auto_approve?.commands ?? []).join(", ") || "none"}`));
+        return;
       case "model.probing":
         spinner.clear();
         write(style.dim(describeProbeProgress(p)));
