@@ -94,8 +94,9 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
   const decide = async (choice: Decision) => {
     if (settled) return;
     const answer = instructions ? instructionsAnswers.find((option) => option.action === choice) : undefined;
+    // Only an instructions card has Never; elsewhere the key does nothing.
     if (choice === "never" && !answer) return;
-    const decision = answer ? answer.decision : choice === "approve-network" || choice === "never" ? "approve" : choice;
+    const decision = answer?.decision ?? (choice === "approve-network" ? "approve" : choice);
     const body: Record<string, unknown> = { session, approval: payload.approval, decision };
     if (answer) body.instructions_answer = answer.answer;
     if (decision === "reject" && feedback.value.trim()) body.feedback = feedback.value.trim();
