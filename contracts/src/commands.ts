@@ -170,6 +170,8 @@ export const SessionSnapshotSchema = z.object({
   files_changed: z.array(z.string()).optional(),
   /** The evidence gate's verdict of the last run that ended `done`: the events that back the completion. */
   evidence: z.array(z.string()).optional(),
+  /** The session's auto-approve rules now in force (changed with `agent.cmd.auto_approve`). */
+  auto_approve: AutoApproveSchema.optional(),
 });
 export type SessionSnapshot = z.infer<typeof SessionSnapshotSchema>;
 export const StatusReplySchema = replySchema(SessionSnapshotSchema);

@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { ModeSchema, PauseReasonSchema, RunStateSchema } from "./commands.js";
+import { AutoApproveSchema, ModeSchema, PauseReasonSchema, RunStateSchema } from "./commands.js";
 import { InvisibleFlagSchema, ProtectedFlagSchema } from "./tools.js";
 import { ErrorBodySchema } from "./errors.js";
 import { MemorySummarySchema } from "./memory.js";
 import { RunExperimentSchema } from "./experiment-settings.js";
+import { ModelProbeProgressSchema } from "./probe-progress.js";
 import { InstructionsAnswerSchema, InstructionsApprovalSchema, InstructionsLoadedPayloadSchema, InstructionsSkippedPayloadSchema } from "./instructions.js";
 
 /** Experiment identifiers (seed 002): change them when behaviour changes in a way that affects evaluation. */
@@ -237,6 +238,10 @@ export const AgentSpawnedEvent = event("agent.spawned", z.object({ child_run: z.
 export const AgentCompletedEvent = event("agent.completed", z.object({ child_run: z.string(), state: RunStateSchema, result: z.string() }));
 export const MessageReceivedEvent = event("message.received", z.object({ text: z.string() }));
 export const ModeChangedEvent = event("mode.changed", z.object({ mode: ModeSchema }));
+/** The first use of a model waits on its capability probe: how far it is (the model service's progress, forwarded). */
+export const ModelProbingEvent = event("model.probing", ModelProbeProgressSchema);
+/** A person changed the session's auto-approve rules mid-session (`agent.cmd.auto_approve`): the rules now in force. */
+export const SessionAutoApproveChangedEvent = event("session.auto_approve_changed", z.object({ auto_approve: AutoApproveSchema }));
 export const PlanUpdatedEvent = event(
   "plan.updated",
   z.object({ items: z.array(z.object({ step: z.string(), status: z.enum(["pending", "in_progress", "completed"]) })) }),
@@ -287,6 +292,8 @@ export const AgentEventSchema = z.discriminatedUnion("type", [
   AgentCompletedEvent,
   MessageReceivedEvent,
   ModeChangedEvent,
+  SessionAutoApproveChangedEvent,
+  ModelProbingEvent,
   PlanUpdatedEvent,
   MemoryLoadedEvent,
   InstructionsLoadedEvent,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { IdSchema, replySchema } from "./reply.js";
 import { ModelProfileSchema } from "./model-profile.js";
 import { EditFormatSchema } from "./experiment-settings.js";
+import { ProgressTokenSchema } from "./probe-progress.js";
 
 export const ChatRoleSchema = z.enum(["system", "user", "assistant", "tool"]);
 export const NativeToolCallSchema = z.object({
@@ -144,5 +145,7 @@ export const ModelProbeRequestSchema = z.object({
    * only a local model or a loopback server.
    */
   automatic: z.boolean().default(false),
+  /** While a probe runs, its progress goes to `agent.model.progress.<progress>` (`modelProgressSubject`); nothing is sent for a cached profile. */
+  progress: ProgressTokenSchema.optional(),
 }).strict();
 export const ModelProbeReplySchema = replySchema(ModelProfileSchema);

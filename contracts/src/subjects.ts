@@ -9,6 +9,7 @@ export const subjects = {
     status: "agent.cmd.status",
     sessions: "agent.cmd.sessions",
     restore: "agent.cmd.restore",
+    autoApprove: "agent.cmd.auto_approve",
     instructions: "agent.cmd.instructions",
     instructionsForget: "agent.cmd.instructions_forget",
   },

@@ -57,11 +57,11 @@ export function busPermissions(): Record<string, UserPermissions> {
           `$O.${sessionOverflowBucketName}.>`,
         ],
       },
-      subscribe: { allow: ["agent.cmd.>", "agent.model.delta.>", "agent.orch.>", "_INBOX_orchestrator.>", discovery] },
+      subscribe: { allow: ["agent.cmd.>", "agent.model.delta.>", "agent.model.progress.>", "agent.orch.>", "_INBOX_orchestrator.>", discovery] },
       allow_responses: true,
     },
     model: {
-      publish: { allow: ["agent.model.delta.>"] },
+      publish: { allow: ["agent.model.delta.>", "agent.model.progress.>"] },
       // Its own inbox: a reply over the max payload is sent as a chain of requests (chunked-transfer.ts).
       subscribe: { allow: ["agent.model.chat", "agent.model.list", "agent.model.abort", "agent.model.probe", "agent.model.reload", "_INBOX_model.>", discovery] },
       allow_responses: heartbeatResponses,

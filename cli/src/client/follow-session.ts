@@ -6,6 +6,7 @@ import { openEventStream } from "./event-stream.js";
 import type { GatewayClient } from "./gateway-client.js";
 import type { LinePrompt } from "./line-prompt.js";
 import { createProseFilter } from "./prose-filter.js";
+import { describeProbeProgress } from "./probe-progress-view.js";
 import type { Spinner } from "./spinner.js";
 import type { Style } from "./terminal-style.js";
 import { describeCheckpointDiff, describeCompletedTool, describeToolArgs, type CompletedToolView } from "./tool-output-view.js";
@@ -129,6 +130,16 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
       }
       case "model.requested":
         if (!inText) spinner.start("thinking…");
+        return;
+      case "session.auto_approve_changed":
+        // Another screen (the panel, the API) changed the rules this run now follows.
+        spinner.clear();
+        write(style.yellow(`auto-approve rules changed: edits ${p.auto_approve?.edits ? "on" : "off"}; commands: ${(p.auto_approve?.commands ?? []).join(", ") || "none"}`));
+        return;
+      case "model.probing":
+        spinner.clear();
+        write(style.dim(describeProbeProgress(p)));
+        if (p.stage !== "done") spinner.start("probing the model…");
         return;
       case "tool.started":
         writeMarked(style.cyan(`▸ ${p.tool}`) + style.dim(` ${describeToolArgs(p.args)}`));

@@ -39,6 +39,8 @@ function summarize(event: AgentEvent): string {
     case "agent.completed": return `${event.payload.state}: ${clip(event.payload.result)}`;
     case "message.received": return clip(event.payload.text);
     case "mode.changed": return event.payload.mode;
+    case "model.probing": return `${event.payload.model}: ${event.payload.stage} ${Math.round(event.payload.percent)} % (${Math.round(event.payload.elapsed_ms / 1000)} s)`;
+    case "session.auto_approve_changed": return `edits ${event.payload.auto_approve.edits ? "on" : "off"}; commands: ${event.payload.auto_approve.commands.map((rule) => clip(rule, 60)).join(", ") || "none"}`;
     case "plan.updated": return event.payload.items.map((item) => `[${item.status === "completed" ? "x" : item.status === "in_progress" ? ">" : " "}] ${item.step}`).join(" ");
     case "memory.loaded": return event.payload.memories.map((memory) => `[${memory.author}] ${clip(memory.text, 60)}`).join(" ");
     case "instructions.loaded": return event.payload.files.map((file) => `${file.path} (${file.tokens} tokens${file.truncated ? ", cut" : ""}, ${file.source})`).join(", ");

@@ -9,13 +9,15 @@ import { eventStreamName, eventSubject, experiment, type SessionSnapshot } from 
  */
 export interface FakeOrchestrator {
   /** Decisions received, in order (to assert "decided once"). */
-  decisions: Array<{ session: string; approval: string; decision: string; accepted: boolean; checkpoint?: string; consent_network?: boolean }>;
+  decisions: Array<{ session: string; approval: string; decision: string; accepted: boolean; checkpoint?: string; consent_network?: boolean; instructions_answer?: string }>;
   /**
    * Per task: the model prose and the fields of the first approval the fake run shows instead of
    * its defaults (e.g. a hostile command, a network flag).
    */
   scenarios: Map<string, { prose?: string; approval?: Record<string, unknown> }>;
   restores: Array<{ session: string; checkpoint: string; dry_run: boolean }>;
+  /** Every `agent.cmd.auto_approve` request as received. */
+  autoApproveChanges: Array<Record<string, unknown>>;
   /** Follow-up messages accepted. */
   messages: Array<{ session: string; text: string }>;
   /** Every start request as received. */
@@ -65,6 +67,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
   const starts: FakeOrchestrator["starts"] = [];
   const sessionQueries: FakeOrchestrator["sessionQueries"] = [];
   const messages: FakeOrchestrator["messages"] = [];
+  const autoApproveChanges: FakeOrchestrator["autoApproveChanges"] = [];
   const scenarios: FakeOrchestrator["scenarios"] = new Map();
   const subscriptions: Subscription[] = [];
   let counter = 0;
@@ -141,6 +144,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
       sessions.set(id, {
         id, user: body.user ?? "local", workspace: body.workspace, mode: body.mode ?? "act", state: "running", run: `r${counter}`,
         task: body.task, iterations: 0, last_seq: 0, approvals_pending: [], created_at: now, updated_at: now,
+        auto_approve: body.auto_approve ?? { edits: false, commands: [] },
       });
       if (options.approvalPauses !== false) setTimeout(() => runUntilApproval(id).catch(() => undefined), 20);
       return { ok: true, result: { session: id, run: `r${counter}`, state: "running" } };
@@ -167,6 +171,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
         accepted,
         ...(body.checkpoint ? { checkpoint: body.checkpoint } : {}),
         ...(typeof body.consent_network === "boolean" ? { consent_network: body.consent_network } : {}),
+        ...(body.instructions_answer ? { instructions_answer: body.instructions_answer } : {}),
       });
       if (!accepted) return { ok: false, error: { code: "APPROVAL_NOT_FOUND", message: `No pending approval ${body.approval} in session ${body.session}` } };
       if (body.decision === "approve" && needsConfirmation.has(body.approval) && body.confirm_protected !== true) {
@@ -191,6 +196,17 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
       if (snapshot.state === "running" || snapshot.state === "awaiting_approval") return { ok: false, error: { code: "ALREADY_RUNNING", message: `Session ${body.session} already has a run in progress` } };
       messages.push({ session: body.session, text: body.text });
       return { ok: true, result: { run: "r2", state: "running" } };
+    },
+    "agent.cmd.auto_approve": async (body) => {
+      autoApproveChanges.push(body);
+      const snapshot = sessions.get(body.session);
+      if (!snapshot) return notFound(body.session);
+      const rules = snapshot.auto_approve ?? { edits: false, commands: [] };
+      const commands = rules.commands.filter((rule) => !(body.remove_commands ?? []).includes(rule));
+      for (const rule of body.add_commands ?? []) if (!commands.includes(rule)) commands.push(rule);
+      snapshot.auto_approve = { ...rules, edits: body.edits ?? rules.edits, commands };
+      await publish(body.session, "session.auto_approve_changed", { auto_approve: snapshot.auto_approve });
+      return { ok: true, result: { auto_approve: snapshot.auto_approve } };
     },
     "agent.cmd.mode": async (body) => {
       const snapshot = sessions.get(body.session);
@@ -244,6 +260,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
     starts,
     sessionQueries,
     messages,
+    autoApproveChanges,
     sessions,
     publish,
     requestApproval,

@@ -7,7 +7,8 @@ import { launchChromium, openPanel, startTaskFromForm } from "./panel-page.js";
 /**
  * Issue 25's panel leftovers, in Debian's Chromium against a real gateway on a real bus (the fake
  * orchestrator publishes the events): the whole session card opens the session, a dropped event
- * stream says "reconnecting…" until the socket is back, and the token chart follows its box's width.
+ * stream says "reconnecting…" until the socket is back, a model's first probe shows its progress, and
+ * the token chart follows its box's width.
  */
 let h: Harness;
 let browser: Browser;
@@ -67,6 +68,27 @@ describe("the panel's first-hour leftovers (issue 25)", () => {
       expect(problems).toEqual([]);
     } finally {
       h.gateway.app.server.off("upgrade", onUpgrade);
+      await close();
+    }
+  });
+
+  it("a model's first probe shows as one line that follows its progress, from loading to done", async () => {
+    const { page, problems, close } = await loggedIn();
+    try {
+      const session = await startTask(page, "probe progress");
+      const line = page.locator("#transcript li.probe");
+      const progress = (stage: string, step: number, elapsed: number) => ({ model: "stories260K", stage, step, steps: 20, percent: Math.round((step / 20) * 100), elapsed_ms: elapsed });
+      await h.orchestrator.publish(session, "model.probing", progress("loading", 0, 5));
+      await line.waitFor();
+      expect(await line.textContent()).toBe("⧗ First use of stories260K: probing it (loading) — 0 %, 0 s");
+      await h.orchestrator.publish(session, "model.probing", progress("tool_trials", 14, 61_000));
+      await expect.poll(() => line.textContent()).toBe("⧗ First use of stories260K: probing it (tool trials) — 70 %, 61 s");
+      await h.orchestrator.publish(session, "model.probing", progress("done", 20, 75_400));
+      await expect.poll(() => line.getAttribute("data-stage")).toBe("done");
+      expect(await line.textContent()).toBe("✓ Probed stories260K in 75.4 s (cached for later runs)");
+      expect(await page.locator("#transcript li.probe").count()).toBe(1);
+      expect(problems).toEqual([]);
+    } finally {
       await close();
     }
   });

@@ -15,7 +15,7 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /** A fresh browser context logged in to the harness's panel; `problems` collects console errors and page errors. */
-export async function openPanel(browser: Browser, h: Harness, viewport = { width: 1440, height: 900 }): Promise<{ page: Page; problems: string[]; close(): Promise<void> }> {
+export async function openPanel(browser: Browser, h: Pick<Harness, "port" | "token">, viewport = { width: 1440, height: 900 }): Promise<{ page: Page; problems: string[]; close(): Promise<void> }> {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const problems: string[] = [];
@@ -27,10 +27,10 @@ export async function openPanel(browser: Browser, h: Harness, viewport = { width
   return { page, problems, close: () => context.close() };
 }
 
-/** Starts a task from the form and waits for the fake run's first approval; returns the session id. */
-export async function startTaskFromForm(page: Page, task: string): Promise<string> {
+/** Starts a task from the form and waits for the run's first approval (the fake run's, by default in its workspace); returns the session id. */
+export async function startTaskFromForm(page: Page, task: string, workspace = "/tmp/sample-project"): Promise<string> {
   await page.fill("#task", task);
-  await page.fill("#workspace", "/tmp/sample-project");
+  await page.fill("#workspace", workspace);
   await page.click("#start");
   await page.locator(".approval-card.pending").first().waitFor();
   return (await page.locator("#session-id").textContent()) as string;

@@ -6,14 +6,18 @@ import {
   ModelProbeRequestSchema,
   ModelReloadRequestSchema,
   subjects,
+  type ModelProbeProgress,
   type ModelReloadRequest,
 } from "@aide/contracts";
+import { throttledProgress } from "./probe/progress-publisher.js";
 import type { ModelEngine } from "./model-engine.js";
 import type { ModelRegistry } from "./model-spec.js";
 
 export interface ModelEndpointOptions {
   /** Builds the registry again (from the document sent, or from the file); throws CONFIG_INVALID. */
   reload?(request: ModelReloadRequest): Promise<ModelRegistry>;
+  /** Sends one probe progress report to `agent.model.progress.<token>`; must not throw. */
+  publishProgress?(token: string, progress: ModelProbeProgress): void;
 }
 
 /** The bus surface: agent.model.chat, .list, .abort, .reload, .probe. */
@@ -41,7 +45,12 @@ export function modelEndpoints(engine: ModelEngine, options: ModelEndpointOption
       name: "probe",
       subject: subjects.model.probe,
       schema: ModelProbeRequestSchema,
-      handle: (request, { signal }) => engine.probe(request.model, { refresh: request.refresh, automatic: request.automatic, ...(request.trials !== undefined ? { trials: request.trials } : {}) }, signal),
+      handle: (request, { signal }) => {
+        const token = request.progress;
+        const publish = options.publishProgress;
+        const onProgress = token !== undefined && publish ? throttledProgress((progress) => publish(token, progress)) : undefined;
+        return engine.probe(request.model, { refresh: request.refresh, automatic: request.automatic, ...(request.trials !== undefined ? { trials: request.trials } : {}), ...(onProgress ? { onProgress } : {}) }, signal);
+      },
     }),
   ];
   const reload = options.reload;

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { encodeJson, runService, startService } from "@aide/runtime";
-import { modelDeltaSubject, type ModelReloadRequest } from "@aide/contracts";
+import { modelDeltaSubject, modelProgressSubject, type ModelReloadRequest } from "@aide/contracts";
 import { modelEndpoints } from "./endpoints.js";
 import { ModelEngine } from "./model-engine.js";
 import { createProviders } from "./providers.js";
@@ -49,7 +49,7 @@ await runService("model", async ({ connection, logger }) => {
     name: "aide-model",
     version: "0.1.0",
     description: "Models: local GGUF (node-llama-cpp), OpenAI-compatible endpoints, scripted transcripts; discovery and the capability probe",
-    endpoints: modelEndpoints(engine, { reload }),
+    endpoints: modelEndpoints(engine, { reload, publishProgress: (token, progress) => connection.publish(modelProgressSubject(token), encodeJson(progress)) }),
     logger,
   });
   const unwatch = watchRegistry({ configFile: registryPath(env), modelsDir: join(home, "models") }, () => {

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { randomUUID } from "node:crypto";
-import { AideError, aideError, type ModelChatRequest, type ModelChatResult, type ModelDelta, type ModelInfo, type ModelProfile } from "@aide/contracts";
+import { AideError, aideError, type ModelChatRequest, type ModelChatResult, type ModelDelta, type ModelInfo, type ModelProbeProgress, type ModelProfile } from "@aide/contracts";
 import type { ModelRegistry, ModelSpec } from "./model-spec.js";
 import type { Provider, ProviderReply } from "./provider.js";
 import { InFlight } from "./in-flight.js";
@@ -41,7 +41,8 @@ export class ModelEngine {
   private readonly inFlight = new InFlight();
   private readonly now: () => number;
   private registry: ModelRegistry;
-  private readonly probes = new Map<string, Promise<ModelProfile>>();
+  /** Running probes by profile key, with the progress listeners of every caller waiting on each. */
+  private readonly probes = new Map<string, { promise: Promise<ModelProfile>; listeners: Set<(progress: ModelProbeProgress) => void> }>();
 
   constructor(private readonly deps: ModelEngineDeps) {
     this.now = deps.now ?? (() => performance.now());
@@ -150,7 +151,7 @@ export class ModelEngine {
    * The model's capability profile: the cached one when it still matches the file or endpoint,
    * else a probe (one at a time per model; concurrent callers share it), cached for next time.
    */
-  async probe(id: string | undefined, options: { refresh?: boolean; trials?: number; automatic?: boolean } = {}, signal?: AbortSignal): Promise<ModelProfile> {
+  async probe(id: string | undefined, options: { refresh?: boolean; trials?: number; automatic?: boolean; onProgress?: (progress: ModelProbeProgress) => void } = {}, signal?: AbortSignal): Promise<ModelProfile> {
     const spec = this.resolve(id);
     if (spec.provider === "scripted") throw aideError("VALIDATION", { detail: `${spec.id} replays a recorded transcript: there is nothing to probe` });
     const key = this.deps.home !== undefined ? profileKey(spec, this.deps.home) : `${spec.provider}:${spec.id}`;
@@ -161,9 +162,19 @@ export class ModelEngine {
       throw aideError("VALIDATION", { detail: `${spec.id} is a remote endpoint: its probe spends its tokens, so it runs only when asked (aide models probe ${spec.id})` });
     }
     const running = this.probes.get(key);
-    if (running) return running;
+    if (running) {
+      if (options.onProgress) running.listeners.add(options.onProgress);
+      return running.promise;
+    }
+    const listeners = new Set<(progress: ModelProbeProgress) => void>(options.onProgress ? [options.onProgress] : []);
+    const clock = this.deps.clock ?? (() => new Date());
+    const started = clock().getTime();
     const provider = this.provider(spec);
     const probe = probeModel(spec, {
+      progress: (stage, step, steps) => {
+        const progress: ModelProbeProgress = { model: spec.id, stage, step, steps, percent: Math.round((step / steps) * 100), elapsed_ms: Math.max(0, clock().getTime() - started) };
+        for (const listener of listeners) listener(progress);
+      },
       chat: (target, request) => this.chatWith(target, request, signal),
       facts: async (target) => provider.describe?.(target),
       generateId: this.deps.generateId ?? (() => randomUUID().slice(0, 8)),
@@ -180,7 +191,7 @@ export class ModelEngine {
       this.probes.delete(key);
       void provider.dropSessions?.(spec, "probe-");
     });
-    this.probes.set(key, probe);
+    this.probes.set(key, { promise: probe, listeners });
     return probe;
   }
 

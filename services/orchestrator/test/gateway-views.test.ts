@@ -1,7 +1,5 @@
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServiceProcess, type ServiceProcess } from "../../../tests/helpers/service-process.js";
+import { startGatewayOnStack, type GatewayOnStack } from "./support/gateway-on-stack.js";
 import { call } from "./support/scripted-calls.js";
 import { built, stackSkipReason, startStack, type Stack } from "./support/stack.js";
 import { storedEvents } from "./support/stored-events.js";
@@ -15,14 +13,9 @@ const skipReason = stackSkipReason() || (built("gateway") ? "" : " [SKIPPED: the
  */
 describe.skipIf(skipReason !== "")(`the panel's views through the gateway${skipReason}`, () => {
   let stack: Stack;
-  let gateway: ServiceProcess;
-  let gatewayUrl: string;
+  let gateway: GatewayOnStack;
   let session = "";
-  const token = "0123456789abcdef0123456789abcdef";
-  const get = async (path: string) => {
-    const response = await fetch(`${gatewayUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
-    return { status: response.status, body: (await response.json()) as any };
-  };
+  const get = (path: string) => gateway.call("GET", path);
 
   beforeAll(async () => {
     stack = await startStack(
@@ -34,18 +27,14 @@ describe.skipIf(skipReason !== "")(`the panel's views through the gateway${skipR
       ],
       { orchestratorEnv: { AIDE_UNSANDBOXED_SERVICES: "1" } },
     );
-    const tokenFile = join(stack.dir, "gateway.token");
-    writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
-    gateway = await startServiceProcess(stack.bus, "gateway", { env: { AIDE_GATEWAY_PORT: "0", AIDE_GATEWAY_TOKEN_FILE: tokenFile, AIDE_LOG_LEVEL: "info" }, pinger: stack.tester });
-    for (let tries = 0; tries < 100 && !/"port":(\d+)/.test(gateway.logs()); tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
-    gatewayUrl = `http://127.0.0.1:${/"port":(\d+)/.exec(gateway.logs())![1]}`;
+    gateway = await startGatewayOnStack(stack);
     const started = await stack.command("start", { task: "Create the two notes\n(one and two)", workspace: stack.workspace, auto_approve: { edits: true, commands: [] } });
     session = started.result.session;
     await stack.terminal(session, undefined, 90_000);
   }, 150_000);
 
   afterAll(async () => {
-    await gateway?.stop();
+    await gateway?.process.stop();
     await stack?.stop();
   });
 

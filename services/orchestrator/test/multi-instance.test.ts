@@ -42,6 +42,10 @@ describe.skipIf(!ready)(`two orchestrators sharing the queue group${skipReason}`
     for (let index = 1; index <= 4; index += 1) {
       expect(await stack.command("message", { session, text: `note ${index}` })).toMatchObject({ ok: true });
     }
+    // Auto-approve changes too (agent.cmd.auto_approve): each one lands in the owner's record, none lost.
+    const rules = Array.from({ length: 8 }, (_, index) => `echo rule${index + 1}`);
+    for (const rule of rules) expect(await stack.command("auto_approve", { session, add_commands: [rule] })).toMatchObject({ ok: true });
+    expect((await stack.command("status", { session })).result.auto_approve).toEqual({ edits: false, commands: rules });
     const decided = await stack.command("decision", { session, approval: (requested.payload as { approval: string }).approval, decision: "approve" });
     expect(decided).toMatchObject({ ok: true, result: { accepted: true } });
     const end = await stack.terminal(session);

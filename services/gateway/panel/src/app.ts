@@ -1,4 +1,5 @@
 import { api, ApiError, type AgentEvent } from "./api.js";
+import { createAutoApproveView } from "./auto-approve-view.js";
 import { compareCheckpoints } from "./checkpoint-compare.js";
 import { createCostsView } from "./costs-view.js";
 import { byId } from "./dom.js";
@@ -17,6 +18,7 @@ import { createTranscript, type Transcript } from "./transcript.js";
 const outcome = createOutcomeBanner();
 const costs = createRunCosts();
 const costsView = createCostsView();
+const autoApprove = createAutoApproveView();
 const sessions = createSessionList((id) => openSession(id));
 let current: { session: string; transcript: Transcript; close(): void } | undefined;
 let currentMode = "act";
@@ -46,6 +48,9 @@ function onEvent(session: string, transcript: Transcript, event: AgentEvent) {
     byId("session-workspace").textContent = shown(p.workspace);
   }
   if (event.type === "mode.changed") showMode(String(p.mode));
+  if (event.type === "session.auto_approve_changed") autoApprove.show(session, p.auto_approve);
+  // A new run of the session starts with the rules its start named.
+  if (event.type === "run.created") void autoApprove.open(session).catch(() => undefined);
   if (event.type === "run.completed") setState(String(p.state));
   if (event.type === "run.failed") setState("error");
   if (event.type === "run.cancelled") setState("aborted");
@@ -83,6 +88,7 @@ function openSession(session: string, push = true) {
     onConnection: (state) => (byId("connection").hidden = state === "live"),
   });
   current = { session, transcript, close: stream.close };
+  void autoApprove.open(session).catch(() => undefined);
   sessions.setCurrent(session);
   void renderTimeline(session).catch(() => undefined);
 }
@@ -152,6 +158,7 @@ byId("new-task").addEventListener("click", () => {
   current = undefined;
   history.pushState({}, "", "/");
   byId("session-header").hidden = true;
+  autoApprove.close();
   byId("task-form").hidden = false;
   byId("transcript").replaceChildren();
   outcome.clear();

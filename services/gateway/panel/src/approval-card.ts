@@ -2,13 +2,17 @@ import { api, ApiError, type AgentEvent } from "./api.js";
 import { diffView } from "./diff-view.js";
 import { el } from "./dom.js";
 import { mcpHiddenCharactersWarning } from "./render-untrusted.js";
+import { instructionsAnswers, instructionsBody, instructionsOutcome, instructionsTitle } from "./instructions-card.js";
 import { escapeBadge, escapesIn, shown } from "./screen-text.js";
 
-export type Decision = "approve" | "approve-network" | "reject" | "abort";
+/** `never` only on an `instructions` approval: reject, remembered (`instructions_answer: "never"`). */
+export type Decision = "approve" | "approve-network" | "reject" | "abort" | "never";
 
 export interface ApprovalCard {
   element: HTMLElement;
   approval: string;
+  /** The approval's kind (`tool` when the event names none): `instructions` cards answer Trust / Not this time / Never. */
+  kind: string;
   /** One line for the pinned bar: what would happen. */
   title: string;
   decide(choice: Decision): Promise<void>;
@@ -43,11 +47,15 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
   const diff = payload.diff !== undefined ? shown(payload.diff) : undefined;
   const hint = payload.model_hint !== undefined ? shown(payload.model_hint) : undefined;
   const tool = shown(payload.tool);
-  const escapes = Math.max(Number(payload.escapes?.count ?? 0), escapesIn([tool, ...paths, command ?? "", diff ?? "", hint ?? "", ...((payload.scripts ?? []) as Array<{ text: unknown }>).map((script) => shown(script.text))].join("\n")));
+  const kind = String(payload.kind ?? "tool");
+  const instructions = kind === "instructions" ? ((payload.instructions ?? {}) as Record<string, unknown>) : undefined;
+  const escapes = Math.max(Number(payload.escapes?.count ?? 0), escapesIn([tool, ...paths, command ?? "", diff ?? "", hint ?? "", instructions ? shown(instructions.text) : "", ...((payload.scripts ?? []) as Array<{ text: unknown }>).map((script) => shown(script.text))].join("\n")));
   // A command's working folder (".") says nothing; a file name (maybe with hidden characters) does.
   const namedPaths = paths.filter((path) => path !== "." && path !== "");
   const title =
-    payload.kind === "mode_switch"
+    instructions
+      ? instructionsTitle(instructions, paths)
+      : payload.kind === "mode_switch"
       ? "Approve switching to Act mode (the model may then change files and run commands, each still asked)?"
       : payload.kind === "memory" && payload.memory
         ? `Approve ${payload.memory.action === "forget" ? "forgetting" : "remembering"} a memory (given to later runs)?`
@@ -73,6 +81,7 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
   if (network) card.append(el("div", { className: "warning network", text: "⚠ This command may use the network: approve it without or with network access" }));
   if (command !== undefined) card.append(el("div", { className: "command", text: "$ " + command }));
   for (const script of payload.scripts ?? []) card.append(el("div", { className: "script", text: `runs ${shown(script.name)} from ${shown(script.source)}:` }), el("pre", { className: "command", text: shown(script.text) }));
+  if (instructions) card.append(instructionsBody(instructions));
   if (payload.memory) card.append(el("pre", { className: "memory-text", text: `${shown(payload.memory.action)}: ${shown(payload.memory.text)}` }));
   if (diff !== undefined) card.append(diffView(diff, { protectedPaths: ((payload.protected ?? []) as Array<{ path: unknown }>).map((flag) => shown(flag.path)) }));
   if (hint !== undefined) card.append(el("p", { className: "hint", text: `Model's note (not an authorization): ${hint}` }));
@@ -80,10 +89,16 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
   const confirmProtected = el("input", { attrs: { type: "checkbox" } });
   const proceedWithout = el("input", { attrs: { type: "checkbox" } });
   let settled = false;
+  /** The instructions answer this card sent (the decided event may not repeat it). */
+  let sentAnswer: string | undefined;
   const decide = async (choice: Decision) => {
     if (settled) return;
-    const decision = choice === "approve-network" ? "approve" : choice;
+    const answer = instructions ? instructionsAnswers.find((option) => option.action === choice) : undefined;
+    // Only an instructions card has Never; elsewhere the key does nothing.
+    if (choice === "never" && !answer) return;
+    const decision = answer?.decision ?? (choice === "approve-network" ? "approve" : choice);
     const body: Record<string, unknown> = { session, approval: payload.approval, decision };
+    if (answer) body.instructions_answer = answer.answer;
     if (decision === "reject" && feedback.value.trim()) body.feedback = feedback.value.trim();
     if ((payload.protected ?? []).length > 0) body.confirm_protected = confirmProtected.checked;
     if (network && decision === "approve") body.consent_network = choice === "approve-network";
@@ -92,6 +107,7 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
     try {
       await api("POST", "/api/agent/decision", body);
       card.classList.add("sent");
+      if (answer) sentAnswer = answer.answer;
       onDecided();
     } catch (caught) {
       if (caught instanceof ApiError && caught.code === "APPROVAL_NOT_FOUND") markGone();
@@ -106,21 +122,28 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
   });
   const button = (choice: Decision, text: string, key: string, className = "") =>
     el("button", { className, text, attrs: { type: "button", "data-action": choice, "aria-keyshortcuts": key, title: `Shortcut: ${key}` }, onClick: () => void decide(choice) });
-  const actions = el("div", { className: "actions" }, [
-    button("approve", network ? "Approve without network" : "Approve", "A", "primary"),
-    ...(network ? [button("approve-network", "Approve with network", "N")] : []),
-    button("reject", "Reject", "R"),
-    button("abort", "Abort run", "Shift+X", "danger"),
-  ]);
+  const actions = el(
+    "div",
+    { className: "actions" },
+    instructions
+      ? instructionsAnswers.map((option) => button(option.action, option.text, option.key, option.className))
+      : [
+          button("approve", network ? "Approve without network" : "Approve", "A", "primary"),
+          ...(network ? [button("approve-network", "Approve with network", "N")] : []),
+          button("reject", "Reject", "R"),
+          button("abort", "Abort run", "Shift+X", "danger"),
+        ],
+  );
   if ((payload.protected ?? []).length > 0) actions.append(el("label", {}, [confirmProtected, " I understand this touches a protected path"]));
   if (payload.checkpoint_failed) actions.append(el("label", {}, [proceedWithout, " Proceed without a checkpoint (Approve otherwise retries it)"]));
-  const controls = el("div", { className: "controls" }, [feedback, actions]);
+  // An instruction file is trusted or not: there is nothing to tell the model, so no feedback box.
+  const controls = el("div", { className: "controls" }, instructions ? [actions] : [feedback, actions]);
   card.append(controls, error);
   const settle = (line: HTMLElement) => {
     settled = true;
     card.classList.remove("pending", "sent");
     card.classList.add("decided");
-    heading.textContent = title.replace(/^Approve /, "Asked to approve ");
+    heading.textContent = instructions ? title.replace(/^Trust /, "Asked to trust ") : title.replace(/^Approve /, "Asked to approve ");
     controls.remove();
     card.append(line);
     onDecided();
@@ -131,9 +154,10 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
   return {
     element: card,
     approval,
+    kind,
     title,
     decide,
-    focusFeedback: () => feedback.focus(),
+    focusFeedback: () => (instructions ? actions.querySelector<HTMLButtonElement>('[data-action="reject"]')?.focus() : feedback.focus()),
     decided(event) {
       if (settled) return;
       const p = event.payload;
@@ -143,7 +167,8 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
       const network = p.network === true ? " with network" : p.network === false ? " without network" : "";
       const checkpoint = p.checkpoint === "proceed_without" ? " (without a checkpoint)" : "";
       card.setAttribute("data-decision", decision);
-      const line = el("p", { className: `decision ${decision}`, text: `${decisionText[decision] ?? shown(decision)}${network}${checkpoint}${who}${when ? ` at ${when}` : ""}` });
+      const said = (instructions ? instructionsOutcome(decision, p.instructions_answer ?? sentAnswer) : undefined) ?? decisionText[decision] ?? shown(decision);
+      const line = el("p", { className: `decision ${decision}`, text: `${said}${network}${checkpoint}${who}${when ? ` at ${when}` : ""}` });
       if (p.feedback !== undefined) line.append(el("span", { className: "feedback", text: ` — feedback: “${shown(p.feedback)}”` }));
       settle(line);
     },

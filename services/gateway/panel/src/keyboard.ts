@@ -7,6 +7,7 @@ export const shortcuts: Array<[string, string]> = [
   ["A", "Approve the oldest pending approval (the pinned one)"],
   ["N", "Approve it with network (commands that ask for network)"],
   ["R", "Reject it: focuses its feedback box; type, then Enter sends the rejection (Shift+Enter: new line)"],
+  ["Shift+N", "Never trust it (a project-instructions file: remembered)"],
   ["Shift+X", "Abort the run (at a pending approval: the abort decision)"],
   ["V", "Scroll to the pending approval's card and focus its buttons"],
   ["J / K", "Next / previous tool card"],
@@ -52,6 +53,7 @@ export function installKeyboard(options: { pending(): ApprovalCard[]; abort(): v
     if (!first) return;
     if (key === "a") return act(() => void first.decide("approve"));
     if (key === "n" && first.element.querySelector('[data-action="approve-network"]')) return act(() => void first.decide("approve-network"));
+    if (key === "N" && event.shiftKey && first.kind === "instructions") return act(() => void first.decide("never"));
     if (key === "r") return act(() => reviewFeedback(first));
     if (key === "v") return act(() => review(first));
   });

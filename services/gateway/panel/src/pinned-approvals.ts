@@ -1,5 +1,6 @@
 import type { ApprovalCard } from "./approval-card.js";
 import { byId, el } from "./dom.js";
+import { instructionsAnswers } from "./instructions-card.js";
 
 /**
  * The pending approvals pinned where the person is looking (a sticky bar at the top of the work
@@ -14,6 +15,17 @@ export function renderPinned(pending: ApprovalCard[]): void {
   const network = first.element.querySelector('[data-action="approve-network"]') !== null;
   const button = (action: string, text: string, key: string, className: string, run: () => void) =>
     el("button", { className, text: `${text} (${key})`, attrs: { type: "button", "data-action": action, "aria-keyshortcuts": key }, onClick: run });
+  if (first.kind === "instructions") {
+    bar.replaceChildren(
+      el("span", { className: "pinned-title", text: first.title, attrs: { "data-approval": first.approval } }),
+      el("span", { className: "pinned-actions" }, [
+        ...instructionsAnswers.map((option) => button(option.action, option.text, option.key, option.className, () => void first.decide(option.action))),
+        button("review", "Review", "V", "", () => review(first)),
+      ]),
+      ...(pending.length > 1 ? [el("span", { className: "pinned-more", text: `+${pending.length - 1} more waiting` })] : []),
+    );
+    return;
+  }
   bar.replaceChildren(
     el("span", { className: "pinned-title", text: first.title, attrs: { "data-approval": first.approval } }),
     el("span", { className: "pinned-actions" }, [

@@ -17,6 +17,13 @@ function setEntryText(element: HTMLElement, text: string): void {
   for (const link of links) element.append("\n", link);
 }
 
+/** A model's first probe: what it does and how far it is (later runs read its cached profile). */
+function probeLine(p: Record<string, any>): string {
+  const seconds = Math.round(Number(p.elapsed_ms ?? 0) / 100) / 10;
+  if (p.stage === "done") return `✓ Probed ${p.model} in ${seconds} s (cached for later runs)`;
+  return `⧗ First use of ${p.model}: probing it (${String(p.stage).replace("_", " ")}) — ${Math.round(Number(p.percent ?? 0))} %, ${seconds} s`;
+}
+
 export interface TranscriptHooks {
   /** The set of pending approvals changed (one was asked for or decided). */
   onPendingChange(): void;
@@ -40,6 +47,8 @@ export function createTranscript(session: string, hooks: TranscriptHooks) {
   /** The latest checkpoint, and the calls that changed files with no diff shown, waiting for the checkpoint after them. */
   let lastCheckpoint: string | undefined;
   const awaitingAfter: Array<{ card: ToolCard; before: string }> = [];
+  /** The line of a model's first probe, updated in place as its progress comes. */
+  let probeEntry: HTMLElement | undefined;
   const add = (className: string, text: string) => {
     textEntry = undefined;
     const entry = el("li", { className });
@@ -94,6 +103,25 @@ export function createTranscript(session: string, hooks: TranscriptHooks) {
           }
           textEntry.raw += p.text;
           setEntryText(textEntry.element, proseOnly(textEntry.raw));
+          return;
+        case "model.probing": {
+          const text = probeLine(p);
+          if (probeEntry) setEntryText(probeEntry, text);
+          else probeEntry = add("meta probe", text);
+          probeEntry.setAttribute("data-stage", shown(p.stage));
+          if (p.stage === "done") probeEntry = undefined;
+          return;
+        }
+        case "instructions.loaded":
+          // What the model was given from the workspace, and on whose say-so.
+          for (const file of (p.files ?? []) as Array<{ path: string; tokens: number; truncated: boolean; source: string }>) {
+            add("instructions-loaded", `📄 Project instructions given to the model: ${file.path} (${file.tokens} tokens${file.truncated ? ", cut to the budget" : ""}; ${file.source === "trusted" ? "you trusted it" : `trusted by ${file.source}`})`);
+          }
+          return;
+        case "instructions.skipped":
+          for (const file of (p.files ?? []) as Array<{ path: string; reason: string }>) {
+            add("meta instructions-skipped", `Project instructions not given to the model: ${file.path} (${file.reason === "never" ? "never trusted" : file.reason === "not_this_time" ? "not this time" : "ignored by the settings"})`);
+          }
           return;
         case "memory.loaded":
           // The person sees, before the model works with them, which notes this run was given and who wrote them.

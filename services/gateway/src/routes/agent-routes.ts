@@ -1,5 +1,7 @@
 import {
   AbortReplySchema,
+  AutoApproveChangeReplySchema,
+  AutoApproveChangeRequestSchema,
   CostsQuerySchema,
   AbortRequestSchema,
   DecisionReplySchema,
@@ -83,6 +85,15 @@ export function agentRoutes(): RouteDefinition[] {
       reply: resultOf(ModeReplySchema),
       errors: session,
       handle: ({ body }, { bus }) => bus.request(subjects.cmd.mode, body, ModeReplySchema),
+    }),
+    defineRoute({
+      method: "POST",
+      url: "/api/agent/auto-approve",
+      summary: "Change a session's auto-approve rules (edits on/off, add or remove command rules); never protected paths, secret reads, memory or network",
+      body: AutoApproveChangeRequestSchema,
+      reply: resultOf(AutoApproveChangeReplySchema),
+      errors: session,
+      handle: ({ body }, { bus }) => bus.request(subjects.cmd.autoApprove, body, AutoApproveChangeReplySchema),
     }),
     defineRoute({
       method: "GET",

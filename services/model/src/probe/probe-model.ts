@@ -1,4 +1,4 @@
-import { AideError, promptTierFor, type ModelChatRequest, type ModelChatResult, type ModelProfile } from "@aide/contracts";
+import { AideError, promptTierFor, type ModelChatRequest, type ModelChatResult, type ModelProfile, type ProbeStage } from "@aide/contracts";
 import type { ModelSpec } from "../model-spec.js";
 import type { ProviderFacts } from "../provider.js";
 import { runToolTrials } from "./probe-trials.js";
@@ -10,6 +10,8 @@ export interface ProbeDeps {
   facts(spec: ModelSpec): Promise<ProviderFacts | undefined>;
   generateId(): string;
   now(): Date;
+  /** Told when a stage starts and after each of the probe's chats (`step` of `steps` done). Must not throw. */
+  progress?(stage: ProbeStage, step: number, steps: number): void;
 }
 
 export interface ProbeOptions {
@@ -103,7 +105,9 @@ async function longPrompt(deps: ProbeDeps, spec: ModelSpec, tokens: number): Pro
  * endpoints: native calls versus the XML protocol), and the chat template's system role. The result
  * picks the prompt tier, grammar on/off and native vs XML calls that the orchestrator uses.
  */
-export async function probeModel(spec: ModelSpec, deps: ProbeDeps, options: ProbeOptions): Promise<ModelProfile> {
+export async function probeModel(spec: ModelSpec, probeDeps: ProbeDeps, options: ProbeOptions): Promise<ModelProfile> {
+  const tracked = trackProgress(spec, probeDeps, options.trials);
+  const deps = tracked.deps;
   const facts = (await deps.facts(spec)) ?? { template: { name: "unknown", systemRole: true }, notes: [] };
   const notes = [...facts.notes];
   const session = `probe-${deps.generateId()}`;
@@ -119,16 +123,21 @@ export async function probeModel(spec: ModelSpec, deps: ProbeDeps, options: Prob
   const kvReuse = evaluated === undefined
     ? undefined
     : { reused: evaluated < second.usage.prompt_tokens - first.usage.prompt_tokens / 2, second_turn_prompt: second.usage.prompt_tokens, second_turn_evaluated: evaluated };
-  if (kvReuse === undefined) notes.push("KV reuse: the endpoint does not report evaluated prompt tokens");
-  else {
+  tracked.stage("kv_reuse");
+  if (kvReuse === undefined) {
+    notes.push("KV reuse: the endpoint does not report evaluated prompt tokens");
+    tracked.skip(KV_TURNS - 2);
+  } else {
     const last = await laterTurns(deps, spec, session, [...grown, { role: "assistant" as const, content: second.text }], KV_TURNS - 2);
     if (last) Object.assign(kvReuse, { last_turn: last });
   }
+  tracked.stage("stop");
   const stop = await stopCheck(deps, spec);
 
   let long: ModelProfile["context"]["long_prompt"];
   let applied: number | undefined;
   if (spec.provider === "openai" && spec.flavor === "ollama") {
+    tracked.stage("long_prompt");
     // Just over the window aide asks for: a server that honours num_ctx cuts to it; one that ignores it cuts lower.
     long = await longPrompt(deps, spec, Math.min(Math.ceil(spec.contextBudget * 1.1), 20_000));
     if (long.truncated) {
@@ -141,6 +150,7 @@ export async function probeModel(spec: ModelSpec, deps: ProbeDeps, options: Prob
   let withGrammar: ModelProfile["tool_trials"]["with_grammar"];
   let withoutGrammar: ModelProfile["tool_trials"]["without_grammar"];
   let toolCalls: ModelProfile["tool_calls"] = "xml";
+  tracked.stage("tool_trials");
   if (spec.provider === "llama") {
     withGrammar = await runToolTrials((request) => deps.chat(spec, request), { trials: options.trials, session: `${session}-tools`, grammar: true, native: false, requestId: id("g") });
     withoutGrammar = await runToolTrials((request) => deps.chat(spec, request), { trials: options.trials, session: `${session}-tools`, grammar: false, native: false, requestId: id("n") });
@@ -159,6 +169,7 @@ export async function probeModel(spec: ModelSpec, deps: ProbeDeps, options: Prob
   const known = [facts.loadedWindow, facts.trainedWindow, applied, spec.provider === "llama" ? undefined : spec.contextBudget].filter((value): value is number => value !== undefined && value > 0);
   const window = known.length > 0 ? Math.min(...known) : spec.contextBudget;
   const grammar = spec.provider === "llama" && withGrammar !== undefined ? withGrammar.valid >= withoutGrammar.valid : false;
+  tracked.stage("done");
   return {
     model: spec.id,
     provider: spec.provider,
@@ -180,5 +191,44 @@ export async function probeModel(spec: ModelSpec, deps: ProbeDeps, options: Prob
     tool_trials: { ...(withGrammar ? { with_grammar: withGrammar } : {}), without_grammar: withoutGrammar },
     template: { name: facts.template.name, system_role: facts.template.systemRole },
     notes,
+  };
+}
+
+/**
+ * Counts the probe's chats for its progress: the first one waits on the model's load (`loading`),
+ * then `speed`, and each later stage as the probe names it. The count is planned up front (the
+ * chats each stage makes); a stage that is skipped moves the count on, so `step` never runs back.
+ */
+function trackProgress(spec: ModelSpec, deps: ProbeDeps, trials: number) {
+  const steps = 2 + (KV_TURNS - 2) + 1 + (spec.provider === "openai" && spec.flavor === "ollama" ? 1 : 0) + 2 * trials;
+  let step = 0;
+  let current: ProbeStage = "loading";
+  const tell = () => {
+    try {
+      deps.progress?.(current, Math.min(step, steps), steps);
+    } catch {
+      // Progress is for the person watching; it never fails the probe.
+    }
+  };
+  tell();
+  return {
+    deps: {
+      ...deps,
+      async chat(target: ModelSpec, request: ModelChatRequest) {
+        const reply = await deps.chat(target, request);
+        step += 1;
+        if (current === "loading") current = "speed";
+        tell();
+        return reply;
+      },
+    } satisfies ProbeDeps,
+    stage(stage: ProbeStage) {
+      if (stage === "done") step = steps;
+      current = stage;
+      tell();
+    },
+    skip(chats: number) {
+      step += chats;
+    },
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { NatsConnection, JetStreamClient } from "nats";
 import {
   CheckpointCommitReplySchema,
@@ -7,6 +8,8 @@ import {
   ModelListReplySchema,
   ModelProbeReplySchema,
   ModelDeltaSchema,
+  ModelProbeProgressSchema,
+  modelProgressSubject,
   ToolExecReplySchema,
   ToolListReplySchema,
   ToolPreviewReplySchema,
@@ -121,11 +124,25 @@ export function busModelPort(connection: NatsConnection, timeouts: BusPortTimeou
         return undefined;
       }
     },
-    async profile(model) {
+    async profile(model, onProgress) {
+      // Subscribed before the request goes out, as for deltas: a probe reports before it answers.
+      const token = onProgress ? randomUUID().replaceAll("-", "") : undefined;
+      const subscription =
+        token !== undefined && onProgress
+          ? connection.subscribe(modelProgressSubject(token), {
+              callback: (error, message) => {
+                if (error) return;
+                const progress = ModelProbeProgressSchema.safeParse(decodeJson(message.data));
+                if (progress.success) onProgress(progress.data);
+              },
+            })
+          : undefined;
       try {
-        return await busRequest(connection, subjects.model.probe, { automatic: true, ...(model === undefined ? {} : { model }) }, ModelProbeReplySchema, { timeoutMs: timeouts.probeTimeoutMs ?? 180_000, service: "model" });
+        return await busRequest(connection, subjects.model.probe, { automatic: true, ...(model === undefined ? {} : { model }), ...(token !== undefined ? { progress: token } : {}) }, ModelProbeReplySchema, { timeoutMs: timeouts.probeTimeoutMs ?? 180_000, service: "model" });
       } catch {
         return undefined;
+      } finally {
+        subscription?.unsubscribe();
       }
     },
     async modelInfo(model) {

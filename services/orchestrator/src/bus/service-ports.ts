@@ -1,6 +1,7 @@
 import type {
   InstructionFile,
   EditFormat,
+  ModelProbeProgress,
   ModelProfile,
   Checkpoint,
   CheckpointCommitRequest,
@@ -33,8 +34,9 @@ export interface ModelPort {
   /**
    * The model's capability profile (the model service probes it once per file or endpoint and
    * caches it); undefined when there is none or the service does not answer. Must not throw.
+   * `onProgress` hears how far a probe that runs now is (nothing for a cached profile); must not throw.
    */
-  profile?(model: string | undefined): Promise<ModelProfile | undefined>;
+  profile?(model: string | undefined, onProgress?: (progress: ModelProbeProgress) => void): Promise<ModelProfile | undefined>;
   /** The model's listed window and provider (or the default model's); undefined when unknown. Must not throw. */
   modelInfo?(model: string | undefined): Promise<{ contextTokens: number; provider: string; editFormat?: EditFormat } | undefined>;
   /**

@@ -1,5 +1,6 @@
 import {
   AbortRequestSchema,
+  AutoApproveChangeRequestSchema,
   DecisionRequestSchema,
   InstructionsForgetRequestSchema,
   InstructionsListRequestSchema,
@@ -15,6 +16,7 @@ import {
 import { defineEndpoint, type Endpoint } from "@aide/runtime";
 import type { Orchestrator } from "../orchestrator.js";
 import { abortRun } from "./abort-run.js";
+import { changeAutoApprove } from "./change-auto-approve.js";
 import { changeMode } from "./change-mode.js";
 import { checkStartModel } from "./check-start-model.js";
 import { decideApproval } from "./decide-approval.js";
@@ -92,6 +94,12 @@ function endpointList(orchestrator: Orchestrator): Endpoint[] {
       subject: subjects.cmd.mode,
       schema: ModeRequestSchema,
       handle: (request) => changeMode(orchestrator, request.session, request.mode),
+    }),
+    defineEndpoint({
+      name: "auto_approve",
+      subject: subjects.cmd.autoApprove,
+      schema: AutoApproveChangeRequestSchema,
+      handle: (request) => changeAutoApprove(orchestrator, request),
     }),
     defineEndpoint({
       name: "status",

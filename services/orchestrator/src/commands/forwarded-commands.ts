@@ -1,11 +1,12 @@
 import type { NatsConnection, Subscription } from "nats";
 import type { Logger } from "pino";
 import { z } from "zod";
-import { AbortRequestSchema, DecisionRequestSchema, MessageRequestSchema, ModeRequestSchema, aideError, replySchema } from "@aide/contracts";
+import { AbortRequestSchema, AutoApproveChangeRequestSchema, DecisionRequestSchema, MessageRequestSchema, ModeRequestSchema, aideError, replySchema } from "@aide/contracts";
 import { busRequest, decodeJson, encodeJson, errorReply, formatZodError, okReply } from "@aide/runtime";
 import type { Orchestrator } from "../orchestrator.js";
 import type { ForwardedCommand } from "../run/run-context.js";
 import { abortRun } from "./abort-run.js";
+import { changeAutoApprove } from "./change-auto-approve.js";
 import { changeMode } from "./change-mode.js";
 import { decideApproval } from "./decide-approval.js";
 import { sendMessage } from "./send-message.js";
@@ -29,6 +30,7 @@ const handlers: Record<ForwardedCommand, (orchestrator: Orchestrator, body: unkn
     return abortRun(orchestrator, request.session, request.reason);
   },
   message: (orchestrator, body) => sendMessage(orchestrator, parse(MessageRequestSchema, body)),
+  auto_approve: (orchestrator, body) => changeAutoApprove(orchestrator, parse(AutoApproveChangeRequestSchema, body)),
   mode: (orchestrator, body) => {
     const request = parse(ModeRequestSchema, body);
     return changeMode(orchestrator, request.session, request.mode);

@@ -62,5 +62,6 @@ export function sessionSnapshot(record: SessionRecord): SessionSnapshot {
     ...(outcome ? { outcome } : {}),
     files_changed: record.files_changed,
     ...(record.evidence ? { evidence: record.evidence } : {}),
+    auto_approve: record.auto_approve,
   };
 }

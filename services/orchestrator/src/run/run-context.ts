@@ -40,7 +40,7 @@ export interface OrchestratorSeams {
   forward?: (owner: string, command: ForwardedCommand, body: unknown) => Promise<unknown>;
 }
 
-export type ForwardedCommand = "decision" | "abort" | "message" | "mode";
+export type ForwardedCommand = "decision" | "abort" | "message" | "mode" | "auto_approve";
 
 /** The part of a loop's state that a turn changes. The root run's is its session record (durable). */
 export type LoopState = Pick<

@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolDescriptor } from "@aide/contracts";
+import type { ChatMessage, ModelProbeProgress, ToolDescriptor } from "@aide/contracts";
 import { buildContext, codeMapBudgetTokens, compactionPrompt, memoryLimitsFor, modeNotice, modelFit, planCompaction, systemPrompt, withExperimentFit, type ModelFit } from "../context/index.js";
 import type { Memory } from "../memory/memory-store.js";
 import { applyEditFormat, selectTools } from "../routing/index.js";
@@ -163,7 +163,9 @@ async function loadCodeMap(context: RunContext, fit: ModelFit): Promise<{ text: 
 async function resolveModelFit(context: RunContext): Promise<ModelFit> {
   const model = context.session.record.model || undefined;
   const port = context.seams.model;
-  const [profile, info] = await Promise.all([port.profile?.(model), port.modelInfo?.(model)]);
+  // A first use probes the model (minutes on a slow machine): the person sees how far it is.
+  const onProgress = (progress: ModelProbeProgress) => void context.session.emit("model.probing", progress, context.depth, context.run).catch(() => undefined);
+  const [profile, info] = await Promise.all([port.profile?.(model, onProgress), port.modelInfo?.(model)]);
   const tokens = info?.contextTokens ?? (await port.contextTokens?.(model));
   return withExperimentFit(modelFit(context.seams.config.contextChars, profile, tokens, info?.provider), context.session.record.experiment);
 }
