@@ -3,9 +3,9 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { instructionsHeading, instructionsNoPermissionLine, type AgentEvent } from "@aide/contracts";
-import { startServiceProcess, type ServiceProcess } from "../../../tests/helpers/service-process.js";
+import type { ServiceProcess } from "../../../tests/helpers/service-process.js";
 import { call } from "./support/scripted-calls.js";
-import { built, stackSkipReason, startStack, type Stack } from "./support/stack.js";
+import { built, stackSkipReason, startGatewayOn, startStack, type Stack } from "./support/stack.js";
 
 const skipReason = stackSkipReason() || (built("gateway") ? "" : " [SKIPPED: the gateway is not built; run npx tsc -b]");
 
@@ -44,11 +44,7 @@ describe.skipIf(skipReason !== "")(`project instructions with trust on first use
     // must still ask), every later run uses the model "done", which ends at once.
     stack = await startStack([{ text: call.write("notes/a.txt", "a") }, { text: call.read("notes/a.txt") }, { text: call.complete("Wrote notes/a.txt; it reads a") }], { models: { done: [{ text: call.complete("ok") }] } });
     writeFileSync(join(stack.workspace, "AGENTS.md"), hostile);
-    const tokenFile = join(stack.dir, "gateway.token");
-    writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
-    gateway = await startServiceProcess(stack.bus, "gateway", { env: { AIDE_GATEWAY_PORT: "0", AIDE_GATEWAY_TOKEN_FILE: tokenFile, AIDE_LOG_LEVEL: "info" }, pinger: stack.tester });
-    for (let tries = 0; tries < 100 && !/"port":(\d+)/.test(gateway.logs()); tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
-    gatewayUrl = `http://127.0.0.1:${/"port":(\d+)/.exec(gateway.logs())![1]}`;
+    ({ gateway, url: gatewayUrl } = await startGatewayOn(stack, token));
   }, 150_000);
   afterAll(async () => {
     await gateway?.stop();
