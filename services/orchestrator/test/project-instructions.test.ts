@@ -266,4 +266,20 @@ describe.skipIf(skipReason !== "")(`project instructions: nearest wins, fallback
     const second = stack.events.filter((e) => e.session === session && e.type === "instructions.loaded")[1];
     expect(payload(second).files[0]).toMatchObject({ path: "pkg/CLAUDE.md", truncated: true, source: "trusted" });
   }, 120_000);
+
+  it("AIDE_INSTRUCTIONS=trust loads what is found without asking (source config), the fallback CONVENTIONS.md included", async () => {
+    mkdirSync(join(stack.workspace, "other"), { recursive: true });
+    writeFileSync(join(stack.workspace, "other", "CONVENTIONS.md"), "Other rule: tabs.\n");
+    await stack.services.orchestrator.stop();
+    await stack.startOrchestrator({ AIDE_INSTRUCTIONS: "trust" });
+    const started = await stack.command("start", { task: "Look at other/x.js", workspace: stack.workspace });
+    const session = started.result.session as string;
+    await stack.terminal(session, undefined, 60_000);
+    expect(stack.events.some((e) => e.session === session && e.type === "approval.requested")).toBe(false);
+    const files = payload(stack.events.find((e) => e.session === session && e.type === "instructions.loaded")!).files;
+    expect(files.map((file: Payload) => [file.path, file.source])).toEqual([
+      ["AGENTS.md", "config"],
+      ["other/CONVENTIONS.md", "config"],
+    ]);
+  }, 120_000);
 });
