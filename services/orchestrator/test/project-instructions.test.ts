@@ -190,7 +190,10 @@ describe.skipIf(skipReason !== "")(`project instructions: nearest wins, fallback
   beforeAll(async () => {
     stack = await startStack([{ text: call.complete("ok") }], {
       orchestratorEnv: { AIDE_INSTRUCTIONS_BUDGET_TOKENS: "80" },
-      models: { reader: [{ text: call.read("pkg/lib/util.js") }, { text: call.complete("util.js exports x = 1") }] },
+      models: {
+        reader: [{ text: call.read("pkg/lib/util.js") }, { text: call.complete("util.js exports x = 1") }],
+        deep: [{ text: call.read("deep/x/y.js") }, { text: call.complete("y.js exports y = 2") }],
+      },
     });
     writeFileSync(join(stack.workspace, "AGENTS.md"), `Root rule: use npm test.\n${"- a long root convention line\n".repeat(40)}`);
     mkdirSync(join(stack.workspace, "pkg", "lib"), { recursive: true });
@@ -265,6 +268,26 @@ describe.skipIf(skipReason !== "")(`project instructions: nearest wins, fallback
     expect(last.content).toMatch(/\[… instructions cut: 0 of \d+ tokens shown\]/);
     const second = stack.events.filter((e) => e.session === session && e.type === "instructions.loaded")[1];
     expect(payload(second).files[0]).toMatchObject({ path: "pkg/CLAUDE.md", truncated: true, source: "trusted" });
+  }, 120_000);
+
+  it("a nested folder's approval pending at a restart is offered again under its id; trusted, it joins the transcript", async () => {
+    mkdirSync(join(stack.workspace, "deep", "x"), { recursive: true });
+    writeFileSync(join(stack.workspace, "deep", "x", "y.js"), "export const y = 2;\n");
+    writeFileSync(join(stack.workspace, "deep", "x", "AGENTS.md"), "Deep rule: keep y small.\n");
+    const started = await stack.command("start", { task: "What does y export?", workspace: stack.workspace, model: "deep" });
+    const session = started.result.session as string;
+    const first = await stack.waitFor((e) => e.session === session && e.type === "approval.requested" && payload(e).kind === "instructions", 60_000);
+    expect(payload(first).instructions.path).toBe("deep/x/AGENTS.md");
+    await stack.services.orchestrator.stop("SIGKILL");
+    await stack.startOrchestrator();
+    const again = await stack.waitFor((e) => e.session === session && e.type === "approval.requested" && e.seq > first.seq, 60_000);
+    expect(payload(again)).toMatchObject({ approval: payload(first).approval, kind: "instructions", instructions: { path: "deep/x/AGENTS.md" } });
+    expect(await stack.command("decision", { session, approval: payload(first).approval, decision: "approve" })).toMatchObject({ ok: true });
+    await stack.terminal(session, undefined, 60_000);
+    const requests = (stack.modelRequests("deep") as Array<{ session?: string; messages: Array<{ role: string; content: string }> }>).filter((r) => r.session === session);
+    expect(requests.at(-1)!.messages.some((message) => message.role === "user" && message.content.startsWith(instructionsHeading("deep/x/AGENTS.md")))).toBe(true);
+    const status = await stack.command("status", { session });
+    expect(status.result.approvals_pending).toEqual([]);
   }, 120_000);
 
   it("AIDE_INSTRUCTIONS=trust loads what is found without asking (source config), the fallback CONVENTIONS.md included", async () => {
