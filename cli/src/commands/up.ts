@@ -42,7 +42,7 @@ export function createSupervisor(options: UpOptions, env: NodeJS.ProcessEnv = pr
  * The person's `instructions` key of `$AIDE_HOME/run.json` for the stack's orchestrator; an invalid
  * file is left to `aide run`, which names the field (AIDE_INSTRUCTIONS in the environment wins).
  */
-function instructionsSetting(home: string): { instructions?: "ask" | "trust" | "ignore" } {
+export function instructionsSetting(home: string): { instructions?: "ask" | "trust" | "ignore" } {
   try {
     const instructions = loadRunPolicyFile(undefined, home).instructions;
     return instructions === undefined ? {} : { instructions };

@@ -3,9 +3,9 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { instructionsHeading, instructionsNoPermissionLine, type AgentEvent } from "@aide/contracts";
-import { startServiceProcess, type ServiceProcess } from "../../../tests/helpers/service-process.js";
+import type { ServiceProcess } from "../../../tests/helpers/service-process.js";
 import { call } from "./support/scripted-calls.js";
-import { built, stackSkipReason, startStack, type Stack } from "./support/stack.js";
+import { built, stackSkipReason, startGatewayOn, startStack, type Stack } from "./support/stack.js";
 
 const skipReason = stackSkipReason() || (built("gateway") ? "" : " [SKIPPED: the gateway is not built; run npx tsc -b]");
 
@@ -44,11 +44,7 @@ describe.skipIf(skipReason !== "")(`project instructions with trust on first use
     // must still ask), every later run uses the model "done", which ends at once.
     stack = await startStack([{ text: call.write("notes/a.txt", "a") }, { text: call.read("notes/a.txt") }, { text: call.complete("Wrote notes/a.txt; it reads a") }], { models: { done: [{ text: call.complete("ok") }] } });
     writeFileSync(join(stack.workspace, "AGENTS.md"), hostile);
-    const tokenFile = join(stack.dir, "gateway.token");
-    writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
-    gateway = await startServiceProcess(stack.bus, "gateway", { env: { AIDE_GATEWAY_PORT: "0", AIDE_GATEWAY_TOKEN_FILE: tokenFile, AIDE_LOG_LEVEL: "info" }, pinger: stack.tester });
-    for (let tries = 0; tries < 100 && !/"port":(\d+)/.test(gateway.logs()); tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
-    gatewayUrl = `http://127.0.0.1:${/"port":(\d+)/.exec(gateway.logs())![1]}`;
+    ({ gateway, url: gatewayUrl } = await startGatewayOn(stack, token));
   }, 150_000);
   afterAll(async () => {
     await gateway?.stop();
@@ -194,7 +190,10 @@ describe.skipIf(skipReason !== "")(`project instructions: nearest wins, fallback
   beforeAll(async () => {
     stack = await startStack([{ text: call.complete("ok") }], {
       orchestratorEnv: { AIDE_INSTRUCTIONS_BUDGET_TOKENS: "80" },
-      models: { reader: [{ text: call.read("pkg/lib/util.js") }, { text: call.complete("util.js exports x = 1") }] },
+      models: {
+        reader: [{ text: call.read("pkg/lib/util.js") }, { text: call.complete("util.js exports x = 1") }],
+        deep: [{ text: call.read("deep/x/y.js") }, { text: call.complete("y.js exports y = 2") }],
+      },
     });
     writeFileSync(join(stack.workspace, "AGENTS.md"), `Root rule: use npm test.\n${"- a long root convention line\n".repeat(40)}`);
     mkdirSync(join(stack.workspace, "pkg", "lib"), { recursive: true });
@@ -269,5 +268,41 @@ describe.skipIf(skipReason !== "")(`project instructions: nearest wins, fallback
     expect(last.content).toMatch(/\[… instructions cut: 0 of \d+ tokens shown\]/);
     const second = stack.events.filter((e) => e.session === session && e.type === "instructions.loaded")[1];
     expect(payload(second).files[0]).toMatchObject({ path: "pkg/CLAUDE.md", truncated: true, source: "trusted" });
+  }, 120_000);
+
+  it("a nested folder's approval pending at a restart is offered again under its id; trusted, it joins the transcript", async () => {
+    mkdirSync(join(stack.workspace, "deep", "x"), { recursive: true });
+    writeFileSync(join(stack.workspace, "deep", "x", "y.js"), "export const y = 2;\n");
+    writeFileSync(join(stack.workspace, "deep", "x", "AGENTS.md"), "Deep rule: keep y small.\n");
+    const started = await stack.command("start", { task: "What does y export?", workspace: stack.workspace, model: "deep" });
+    const session = started.result.session as string;
+    const first = await stack.waitFor((e) => e.session === session && e.type === "approval.requested" && payload(e).kind === "instructions", 60_000);
+    expect(payload(first).instructions.path).toBe("deep/x/AGENTS.md");
+    await stack.services.orchestrator.stop("SIGKILL");
+    await stack.startOrchestrator();
+    const again = await stack.waitFor((e) => e.session === session && e.type === "approval.requested" && e.seq > first.seq, 60_000);
+    expect(payload(again)).toMatchObject({ approval: payload(first).approval, kind: "instructions", instructions: { path: "deep/x/AGENTS.md" } });
+    expect(await stack.command("decision", { session, approval: payload(first).approval, decision: "approve" })).toMatchObject({ ok: true });
+    await stack.terminal(session, undefined, 60_000);
+    const requests = (stack.modelRequests("deep") as Array<{ session?: string; messages: Array<{ role: string; content: string }> }>).filter((r) => r.session === session);
+    expect(requests.at(-1)!.messages.some((message) => message.role === "user" && message.content.startsWith(instructionsHeading("deep/x/AGENTS.md")))).toBe(true);
+    const status = await stack.command("status", { session });
+    expect(status.result.approvals_pending).toEqual([]);
+  }, 120_000);
+
+  it("AIDE_INSTRUCTIONS=trust loads what is found without asking (source config), the fallback CONVENTIONS.md included", async () => {
+    mkdirSync(join(stack.workspace, "other"), { recursive: true });
+    writeFileSync(join(stack.workspace, "other", "CONVENTIONS.md"), "Other rule: tabs.\n");
+    await stack.services.orchestrator.stop();
+    await stack.startOrchestrator({ AIDE_INSTRUCTIONS: "trust" });
+    const started = await stack.command("start", { task: "Look at other/x.js", workspace: stack.workspace });
+    const session = started.result.session as string;
+    await stack.terminal(session, undefined, 60_000);
+    expect(stack.events.some((e) => e.session === session && e.type === "approval.requested")).toBe(false);
+    const files = payload(stack.events.find((e) => e.session === session && e.type === "instructions.loaded")!).files;
+    expect(files.map((file: Payload) => [file.path, file.source])).toEqual([
+      ["AGENTS.md", "config"],
+      ["other/CONVENTIONS.md", "config"],
+    ]);
   }, 120_000);
 });

@@ -40,15 +40,3 @@ export function kvInstructionTrustStore(kv: KV): InstructionTrustStore {
     },
   };
 }
-
-/** For loop tests without a bus. */
-export function memoryInstructionTrustStore(): InstructionTrustStore {
-  const records = new Map<string, InstructionTrustRecord>();
-  return {
-    get: async (workspace, path) => records.get(instructionTrustKey(workspace, path)),
-    async put(workspace, record) {
-      records.set(instructionTrustKey(workspace, record.path), InstructionTrustRecordSchema.parse(record));
-    },
-    forget: async (workspace, path) => records.delete(instructionTrustKey(workspace, path)),
-  };
-}

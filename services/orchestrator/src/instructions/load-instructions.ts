@@ -1,4 +1,4 @@
-import { defaultInstructionsBudgetTokens, type InstructionFile } from "@aide/contracts";
+import { defaultInstructionsBudgetTokens, instructionFileNames, type InstructionFile } from "@aide/contracts";
 import type { ModelFit } from "../context/model-fit.js";
 import type { RunContext } from "../run/run-context.js";
 import type { BatchCall } from "../session/session-record.js";
@@ -41,6 +41,32 @@ export async function instructionsForTouchedFolders(context: RunContext, batch: 
   const folders = foldersOfPaths(touched).filter((folder) => !state.folders.includes(folder));
   if (folders.length === 0) return;
   state.folders.push(...folders);
+  await settleLater(context, folders);
+}
+
+/**
+ * A run resumed after a restart while a later folder's file waited for the person (the batch that
+ * touched it is over): that folder is settled again, so the same approval is offered again.
+ */
+export async function resumeTouchedInstructions(context: RunContext): Promise<void> {
+  const record = context.session.record;
+  if (context.depth > 0 || record.instructions === undefined) return;
+  const folders = record.approvals
+    .filter((approval) => approval.tool === "instructions" && approval.run === context.run)
+    .map((approval) => (approval.event_payload["instructions"] as { path?: unknown } | undefined)?.path)
+    .filter((path): path is string => typeof path === "string")
+    .map(folderOf);
+  if (folders.length > 0) await settleLater(context, [...new Set(folders)]);
+}
+
+/** The folder a found file belongs to (its path without the instruction file name). */
+function folderOf(path: string): string {
+  const name = instructionFileNames.find((candidate) => path === candidate || path.endsWith(`/${candidate}`));
+  return name === undefined ? path.split("/").slice(0, -1).join("/") : path.slice(0, Math.max(0, path.length - name.length - 1));
+}
+
+async function settleLater(context: RunContext, folders: string[]): Promise<void> {
+  const state = context.session.record.instructions!;
   const settled = await settleFolders(context, folders, state.budget_tokens, Math.max(0, state.budget_tokens - state.tokens));
   state.tokens += settled.tokens;
   if (settled.block !== "") context.state.transcript.push({ role: "user", content: settled.block });

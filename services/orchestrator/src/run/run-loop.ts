@@ -12,7 +12,7 @@ import { breakLoopsStep } from "../strategies/break-loops.js";
 import { repeatedParseErrorInstruction } from "../strategies/repeated-parse-error.js";
 import type { RunContext, RunOutcome } from "./run-context.js";
 import { modelText } from "../context/model-text.js";
-import { instructionsForTouchedFolders } from "../instructions/load-instructions.js";
+import { instructionsForTouchedFolders, resumeTouchedInstructions } from "../instructions/load-instructions.js";
 
 /**
  * The agent loop of one run: turns of build context → ask the model → parse → normalize →
@@ -22,6 +22,7 @@ import { instructionsForTouchedFolders } from "../instructions/load-instructions
 export async function runLoop(context: RunContext): Promise<RunOutcome> {
   try {
     if (context.state.batch.length > 0) await finishBatch(context, []);
+    await resumeTouchedInstructions(context);
     while (!context.outcome) {
       const stop = budgetExceeded(context);
       if (stop) return (context.outcome = stop);
