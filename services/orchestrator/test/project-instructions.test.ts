@@ -3,9 +3,9 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { instructionsHeading, instructionsNoPermissionLine, type AgentEvent } from "@aide/contracts";
-import type { ServiceProcess } from "../../../tests/helpers/service-process.js";
 import { call } from "./support/scripted-calls.js";
-import { built, stackSkipReason, startGatewayOn, startStack, type Stack } from "./support/stack.js";
+import { built, stackSkipReason, startStack, type Stack } from "./support/stack.js";
+import { startGatewayOnStack, type GatewayOnStack } from "./support/gateway-on-stack.js";
 
 const skipReason = stackSkipReason() || (built("gateway") ? "" : " [SKIPPED: the gateway is not built; run npx tsc -b]");
 
@@ -27,27 +27,18 @@ const payload = (event: AgentEvent) => event.payload as Payload;
  */
 describe.skipIf(skipReason !== "")(`project instructions with trust on first use${skipReason}`, () => {
   let stack: Stack;
-  let gateway: ServiceProcess;
-  let gatewayUrl = "";
-  const token = "0123456789abcdef0123456789abcdef0";
-  const rest = async (method: "GET" | "POST", path: string, body?: unknown) => {
-    const response = await fetch(`${gatewayUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    return { status: response.status, body: (await response.json()) as any };
-  };
+  let gateway: GatewayOnStack;
+  const rest = (method: "GET" | "POST", path: string, body?: unknown) => gateway.call(method, path, body);
 
   beforeAll(async () => {
     // The scripted model replays its transcript per session: the first run writes (a write that
     // must still ask), every later run uses the model "done", which ends at once.
     stack = await startStack([{ text: call.write("notes/a.txt", "a") }, { text: call.read("notes/a.txt") }, { text: call.complete("Wrote notes/a.txt; it reads a") }], { models: { done: [{ text: call.complete("ok") }] } });
     writeFileSync(join(stack.workspace, "AGENTS.md"), hostile);
-    ({ gateway, url: gatewayUrl } = await startGatewayOn(stack, token));
+    gateway = await startGatewayOnStack(stack);
   }, 150_000);
   afterAll(async () => {
-    await gateway?.stop();
+    await gateway?.process.stop();
     await stack?.stop();
   });
 

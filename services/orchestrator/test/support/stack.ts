@@ -176,17 +176,3 @@ export function assertContiguous(events: AgentEvent[], session: string): number[
   });
   return seqs;
 }
-
-/**
- * The real gateway process on the stack's bus (port 0: a free one), with `token` as its bearer
- * token; resolves with its URL once it logged the port it listens on.
- */
-export async function startGatewayOn(stack: Stack, token: string): Promise<{ gateway: ServiceProcess; url: string }> {
-  const tokenFile = join(stack.dir, "gateway.token");
-  writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
-  const gateway = await startServiceProcess(stack.bus, "gateway", { env: { AIDE_GATEWAY_PORT: "0", AIDE_GATEWAY_TOKEN_FILE: tokenFile, AIDE_LOG_LEVEL: "info" }, pinger: stack.tester });
-  for (let tries = 0; tries < 100 && !/"port":(\d+)/.test(gateway.logs()); tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
-  const port = /"port":(\d+)/.exec(gateway.logs())?.[1];
-  if (port === undefined) throw new Error(`the gateway did not log its port:\n${gateway.logs()}`);
-  return { gateway, url: `http://127.0.0.1:${port}` };
-}
