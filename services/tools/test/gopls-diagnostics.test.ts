@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startToolsHarness, type ToolsHarness } from "./helpers.js";
-import { descendantsOf } from "./host-processes.js";
+import { descendantsOf, hostProcessesWith } from "./host-processes.js";
 import { findProgram } from "../src/code/find-program.js";
 import { findGopls } from "../src/code/gopls-checker.js";
 import { processAlive } from "../../../tests/helpers/service-process.js";
@@ -124,6 +124,8 @@ describe.skipIf(skipReason !== "")(`a gopls that passes its timeout${skipReason}
     expect(done.result.metadata).toMatchObject({ error_code: "TIMEOUT", timed_out: true, source: "gopls" });
     expect(done.result.output).toContain("gopls did not answer in 1 ms and was stopped");
     await expect.poll(() => goplsUnder(servicePid), { timeout: 30_000 }).toEqual([]);
+    // Nothing of the jail is left anywhere, bubblewrap's namespace init included (killed this early, it once was, orphaned).
+    await expect.poll(() => hostProcessesWith(join(h.scratch, "state", "gopls-cache")), { timeout: 30_000 }).toEqual([]);
     const listed = await h.exec("list_dir", { path: "." });
     expect(listed.result.is_error).toBe(false);
   });

@@ -77,6 +77,16 @@ function describe(diagnostic: LspDiagnostic, source: string, fallbackCode: strin
   };
 }
 
+/** SIGKILL to the server's process group (every process of its jail), or to the server alone if that fails. */
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+  } catch {
+    // the group is gone already
+  }
+  if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+}
+
 /**
  * A language server (pyright's, gopls), one per workspace root, spoken to over LSP on its stdio:
  * started on first use, reused (the program it builds stays warm), stopped when idle, killed when
@@ -100,7 +110,9 @@ export class LspChecker implements Checker {
     const oldest = this.servers.entries().next().value as [string, Server] | undefined;
     if (oldest !== undefined && this.servers.size >= (this.options.maxServers ?? 2)) this.stop(oldest[0], oldest[1], `too many workspaces with a warm ${this.source}; the least recently used was stopped`);
     const { file, args } = this.options.command(root);
-    const child = spawn(file, args, { stdio: ["pipe", "pipe", "pipe"], ...(this.options.env !== undefined ? { env: this.options.env } : {}) });
+    // A process group of its own: stopping kills the whole group, bubblewrap's namespace init with it
+    // (killed in its first milliseconds, the outer bwrap left that init behind, orphaned).
+    const child = spawn(file, args, { stdio: ["pipe", "pipe", "pipe"], detached: true, ...(this.options.env !== undefined ? { env: this.options.env } : {}) });
     const published = new Map<string, (diagnostics: LspDiagnostic[]) => void>();
     const latest = new Map<string, LspDiagnostic[]>();
     const onNotification = (message: ServerMessage) => {
@@ -146,7 +158,7 @@ export class LspChecker implements Checker {
     if (server.idle !== undefined) clearTimeout(server.idle);
     const wasStopped = server.stopped;
     server.stopped = true;
-    if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill("SIGKILL");
+    killGroup(server.child);
     if (!wasStopped) server.connection.closeAll(message);
     server.published.clear();
     server.latest.clear();
