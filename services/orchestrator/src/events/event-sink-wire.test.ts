@@ -14,7 +14,8 @@ const hostile = hostileStrings.map((entry) => entry.text).join(" | ");
 
 /**
  * The event with the hostile catalog appended to every string the schema lets hold free text
- * (each string leaf is tried; one whose poisoned form the schema refuses, an enum or a digest, is kept).
+ * (each string leaf is tried; one whose poisoned form the schema refuses, an enum or a digest, is kept;
+ * a bounded one gets the first catalog entry that fits and that JSON itself leaves raw, e.g. U+202E).
  */
 function poison(event: AgentEvent): AgentEvent {
   const copy = structuredClone(event) as unknown as Record<string, unknown>;
@@ -24,8 +25,12 @@ function poison(event: AgentEvent): AgentEvent {
     for (const key of Object.keys(holder)) {
       const value = (holder as Record<string, unknown>)[key];
       if (typeof value === "string") {
-        (holder as Record<string, unknown>)[key] = value + hostile;
-        if (!AgentEventSchema.safeParse(copy).success) (holder as Record<string, unknown>)[key] = value;
+        // The whole catalog, or (a bounded string, e.g. a 200-character command rule) the first entry that fits.
+        const kept = [hostile, ...hostileStrings.map((entry) => entry.text).filter((text) => rawControlPattern.test(JSON.stringify(text)))].find((text) => {
+          (holder as Record<string, unknown>)[key] = value + text;
+          return AgentEventSchema.safeParse(copy).success;
+        });
+        if (kept === undefined) (holder as Record<string, unknown>)[key] = value;
       } else if (value !== null && typeof value === "object") visit(value as Record<string, unknown>);
     }
   };
