@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { subjects } from "@aide/contracts";
 import { call } from "./support/scripted-calls.js";
 import { stackSkipReason, startStack, type Stack } from "./support/stack.js";
 
@@ -14,10 +15,11 @@ describe.skipIf(!ready)(`orchestrator commands over the bus${skipReason}`, () =>
   });
   afterAll(async () => stack?.stop());
 
-  it("registers every command endpoint as a micro service", async () => {
+  it("registers every command endpoint of the contract as a micro service", async () => {
     const info = JSON.parse(new TextDecoder().decode((await stack.tester.request("$SRV.INFO.aide-orchestrator", new Uint8Array(), { timeout: 2_000 })).data));
     expect(info.endpoints.map((endpoint: { subject: string }) => endpoint.subject).sort()).toEqual(
-      ["abort", "decision", "message", "mode", "restore", "sessions", "start", "status"].map((name) => `agent.cmd.${name}`),
+      // Every command subject of the contract, and nothing else.
+      Object.values(subjects.cmd).sort(),
     );
   });
 
