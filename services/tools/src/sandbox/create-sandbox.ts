@@ -10,6 +10,7 @@ import { sandboxEnvironment, secretPaths } from "./sandbox-environment.js";
 import { createCgroupLimits, type CgroupLimits } from "./cgroup-limits.js";
 import { startCommand } from "./start-command.js";
 import { createCommandSlots } from "./command-slots.js";
+import { createWarmShells } from "./warm-shells.js";
 import { isInside } from "../jail/is-inside.js";
 import type { GitDirectory } from "../files/find-git-directories.js";
 import { createGitDirectoryCache } from "../files/git-directory-cache.js";
@@ -101,6 +102,8 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
   };
 
   const gitScans = createGitDirectoryCache();
+  // Foreground commands take a shell that joined its cgroups ahead (only where commands run in groups).
+  const warm = mode === "bwrap" && cgroups.available ? createWarmShells(cgroups, logger) : undefined;
 
   const start = async (options: SandboxRunOptions, name: string): Promise<RunningCommand> => {
     if (mode === "unavailable") throw aideError("SANDBOX_UNAVAILABLE", { detail: problem ?? "bubblewrap is unavailable" });
@@ -108,7 +111,7 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
     // The repositories as they are now (one scan per workspace, re-checked by stat before each
     // command): a .git created by this command is not covered.
     const gitDirectories = mode === "bwrap" ? (await gitScans.current(options.workspace)).directories : [];
-    return startCommand(wrap(options, gitDirectories), options, cgroups, name);
+    return startCommand(wrap(options, gitDirectories), options, cgroups, name, name === "run" ? warm : undefined);
   };
 
   return {
@@ -117,7 +120,10 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
     wrap,
     start,
     gitDirectories: (workspace) => gitScans.current(workspace),
-    close: () => cgroups.drain(),
+    async close() {
+      await warm?.close();
+      await cgroups.drain();
+    },
     async run(options) {
       const release = await slots.acquire(options.signal, options.session);
       try {
