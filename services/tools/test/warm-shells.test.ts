@@ -101,6 +101,25 @@ describe.skipIf(!cgroupsUsable)("commands given to a shell made ahead (real bubb
     expect(slow.timedOut).toBe(true);
   });
 
+  it("a command's file size, open files and core size are limited, soft and hard, whichever way it started", async () => {
+    const limited = await createSandbox({ unsafeNoSandbox: false, logger: createLogger("warm-test", { level: "silent" }), maxFileSizeBytes: 1024 * 1024 });
+    try {
+      const options = { argv: ["sh", "-c", "cat /proc/self/limits; head -c 2097152 /dev/zero > big.bin; echo wrote $?; wc -c < big.bin"], workspace, cwd: workspace, network: false, timeoutMs: 20_000 };
+      // The foreground path (a shell made ahead), then a background start (a shell started for it).
+      const outputs = [(await limited.run(options)).stdout, (await (await limited.start(options, "bg1")).finished).stdout];
+      for (const output of outputs) {
+        expect(output).toMatch(/^Max file size\s+1048576\s+1048576\s+bytes\s*$/m);
+        expect(output).toMatch(/^Max open files\s+4096\s+4096\s+files\s*$/m);
+        expect(output).toMatch(/^Max core file size\s+0\s+0\s+bytes\s*$/m);
+        // The write past the limit fails (SIGXFSZ) and the file stops at the limit.
+        expect(output).not.toContain("wrote 0");
+        expect(output.trim().split("\n").at(-1)).toBe("1048576");
+      }
+    } finally {
+      await limited.close();
+    }
+  });
+
   it("closing the sandbox ends the shell waiting for the next command", async () => {
     const other = await createSandbox({ unsafeNoSandbox: false, logger: createLogger("warm-test", { level: "silent" }) });
     expect((await other.run({ argv: ["true"], workspace, cwd: workspace, network: false, timeoutMs: 20_000 })).exitCode).toBe(0);

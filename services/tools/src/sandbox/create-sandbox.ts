@@ -5,7 +5,7 @@ import { execa } from "execa";
 import { aideError } from "@aide/contracts";
 import type { Logger } from "pino";
 import type { RunningCommand, Sandbox, SandboxMode, SandboxRunOptions } from "./sandbox.js";
-import { bwrapArguments } from "./bwrap-arguments.js";
+import { bwrapArguments, shellLimits } from "./bwrap-arguments.js";
 import { sandboxEnvironment, secretPaths } from "./sandbox-environment.js";
 import { createCgroupLimits, type CgroupLimits } from "./cgroup-limits.js";
 import { startCommand } from "./start-command.js";
@@ -97,13 +97,15 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
   };
   const wrap = (options: SandboxRunOptions, gitDirectories: GitDirectory[] = []) => {
     const environment = sandboxEnvironment(env, options.env);
-    if (mode === "bwrap") return { file: "bwrap", args: bwrapArguments({ workspace: options.workspace, cwd: options.cwd, network: options.network, hide, hideRoots, limits, gitDirectories, caches: caches(options.workspace) }, options.argv), env: environment };
+    // The limits are set by the shell that starts bubblewrap (startCommand), not by a prlimit inside.
+    if (mode === "bwrap") return { file: "bwrap", args: bwrapArguments({ workspace: options.workspace, cwd: options.cwd, network: options.network, hide, hideRoots, gitDirectories, caches: caches(options.workspace) }, options.argv), env: environment };
     return { file: "prlimit", args: [`--fsize=${limits.fileSizeBytes}`, `--nofile=${limits.openFiles}`, "--core=0", "--", ...options.argv], env: { ...environment, HOME: options.workspace } };
   };
 
   const gitScans = createGitDirectoryCache();
   // Foreground commands take a shell that joined its cgroups ahead (only where commands run in groups).
-  const warm = mode === "bwrap" && cgroups.available ? createWarmShells(cgroups, logger) : undefined;
+  const limitSteps = mode === "bwrap" ? shellLimits(limits) : undefined;
+  const warm = limitSteps !== undefined && cgroups.available ? createWarmShells(cgroups, logger, limitSteps) : undefined;
 
   const start = async (options: SandboxRunOptions, name: string): Promise<RunningCommand> => {
     if (mode === "unavailable") throw aideError("SANDBOX_UNAVAILABLE", { detail: problem ?? "bubblewrap is unavailable" });
@@ -111,7 +113,7 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
     // The repositories as they are now (one scan per workspace, re-checked by stat before each
     // command): a .git created by this command is not covered.
     const gitDirectories = mode === "bwrap" ? (await gitScans.current(options.workspace)).directories : [];
-    return startCommand(wrap(options, gitDirectories), options, cgroups, name, name === "run" ? warm : undefined);
+    return startCommand(wrap(options, gitDirectories), options, cgroups, name, { ...(limitSteps !== undefined ? { limitSteps } : {}), ...(name === "run" && warm ? { warm } : {}) });
   };
 
   return {

@@ -43,7 +43,7 @@ export function commandScript(argv: readonly string[], env: Record<string, strin
   return `${steps.join(" && ")}\n`;
 }
 
-function spawnWarmShell(cgroup: CommandCgroup): WarmShell & { exited: Promise<unknown>; alive(): boolean; kill(): void } {
+function spawnWarmShell(cgroup: CommandCgroup, limitSteps: string): WarmShell & { exited: Promise<unknown>; alive(): boolean; kill(): void } {
   const child = execa("/bin/sh", ["-s"], { env: {}, extendEnv: false, cwd: "/", stdin: "pipe", buffer: false, reject: false, detached: true, cleanup: true, stripFinalNewline: false, windowsHide: true });
   const early: Buffer[] = [];
   let output: HeadTailBuffer | undefined;
@@ -51,8 +51,8 @@ function spawnWarmShell(cgroup: CommandCgroup): WarmShell & { exited: Promise<un
   child.stdout?.on("data", take);
   child.stderr?.on("data", take);
   child.stdin?.on("error", () => undefined);
-  // Joined first, before it reads anything else: a failed join ends the shell (exit 2, as a failed redirect did).
-  child.stdin?.write(`${cgroup.procsFiles.map((file) => `echo $$ > ${shellWord(file)}`).join(" && ")} || exit 2\n`);
+  // Joined and limited first, before it reads anything else: a failed step ends the shell (exit 2, as a failed redirect did).
+  child.stdin?.write(`${[limitSteps, ...cgroup.procsFiles.map((file) => `echo $$ > ${shellWord(file)}`)].join(" && ")} || exit 2\n`);
   const pid = child.pid;
   let done = false;
   const exited = child.then(
@@ -83,14 +83,14 @@ function spawnWarmShell(cgroup: CommandCgroup): WarmShell & { exited: Promise<un
 }
 
 /** One shell kept ready ahead of the next foreground command. */
-export function createWarmShells(cgroups: CgroupLimits, logger: Logger): WarmShells {
+export function createWarmShells(cgroups: CgroupLimits, logger: Logger, limitSteps: string): WarmShells {
   let closed = false;
   const make = async (): Promise<ReturnType<typeof spawnWarmShell> | undefined> => {
     if (closed) return undefined;
     try {
       const cgroup = await cgroups.create("run");
       if (cgroup === null) return undefined;
-      return spawnWarmShell(cgroup);
+      return spawnWarmShell(cgroup, limitSteps);
     } catch (error) {
       logger.debug({ err: (error as Error).message }, "no warm shell for the next command");
       return undefined;
