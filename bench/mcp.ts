@@ -3,7 +3,9 @@
  * the official SDK client calling the server directly over stdio, against the same call through
  * aide (a bus request as the orchestrator makes it → the MCP service process → the same server in
  * its bubblewrap sandbox → back). Also the SDK calling the server inside the same sandbox, which
- * splits the added time into sandbox and bus+service. The three take turns call by call, so load hits all alike.
+ * splits the added time into sandbox and bus+service, and `agent.mcp.status` (a trivial handler in
+ * the same MCP service process), which splits bus+service into the bus round trip with the service
+ * runtime and the call's own work. The four take turns call by call, so load hits all alike.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -49,7 +51,9 @@ async function main() {
   const declared = { command: process.execPath, args: [server, "stdio"] };
   writeFileSync(join(aideHome, "mcp.json"), JSON.stringify({ servers: { everything: declared } }));
   const nats = await startNatsServer({ runDir: join(root, "run") });
-  const service = spawn(process.execPath, [join(repoRoot, "services", "mcp", "dist", "main.js")], {
+  // BENCH_MCP_PROFILE=DIR: the MCP service writes a V8 CPU profile there (`node --cpu-prof`).
+  const profile = process.env.BENCH_MCP_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_MCP_PROFILE}`] : [];
+  const service = spawn(process.execPath, [...profile, join(repoRoot, "services", "mcp", "dist", "main.js")], {
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_HOME: aideHome, AIDE_WORKSPACE_ROOTS: workspace, AIDE_NATS_URL: nats.url, AIDE_NATS_CREDS: nats.credentialFiles.mcp!, AIDE_LOG_LEVEL: "warn" },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -73,28 +77,36 @@ async function main() {
       const reply = McpCallReplySchema.parse(decodeJson((await bus.request(mcpSubjects.call, encodeJson(body), { timeout: 10_000 })).data));
       if (!reply.ok || reply.result.is_error) throw new Error(`call through aide failed: ${JSON.stringify(reply)}`);
     };
-    // The three paths take turns call by call, so a load spike on this shared machine hits each alike.
-    const all = { direct: [] as number[], sandboxed: [] as number[], aide: [] as number[] };
+    // The same service process answering a trivial request: the bus round trip plus the service runtime.
+    const statusOnly = async () => {
+      const reply = decodeJson((await bus.request(mcpSubjects.status, encodeJson({}), { timeout: 10_000 })).data) as { ok?: unknown };
+      if (reply.ok !== true) throw new Error(`status through aide failed: ${JSON.stringify(reply)}`);
+    };
+    // The four paths take turns call by call, so a load spike on this shared machine hits each alike.
+    const all = { direct: [] as number[], sandboxed: [] as number[], aide: [] as number[], status: [] as number[] };
     const ratios: number[] = [];
     for (let round = 0; round < rounds; round++) {
-      const r = { direct: [] as number[], sandboxed: [] as number[], aide: [] as number[] };
+      const r = { direct: [] as number[], sandboxed: [] as number[], aide: [] as number[], status: [] as number[] };
       for (let i = 0; i < warmup + iterations; i++) {
         const d = await timeOne(() => echoDirect(direct, i));
         const s = await timeOne(() => echoDirect(sandboxed, i));
         const a = await timeOne(() => viaAide(i));
+        const t = await timeOne(statusOnly);
         if (i < warmup) continue;
         r.direct.push(d);
         r.sandboxed.push(s);
         r.aide.push(a);
+        r.status.push(t);
       }
       all.direct.push(...r.direct);
       all.sandboxed.push(...r.sandboxed);
       all.aide.push(...r.aide);
+      all.status.push(...r.status);
       ratios.push(Math.round((median(r.aide) / median(r.direct)) * 1000) / 1000);
     }
     await direct.close();
     await sandboxed.close();
-    const p50 = { direct: median(all.direct), sandboxed: median(all.sandboxed), aide: median(all.aide) };
+    const p50 = { direct: median(all.direct), sandboxed: median(all.sandboxed), aide: median(all.aide), status: median(all.status) };
     const figures = {
       iterations,
       rounds,
@@ -106,6 +118,9 @@ async function main() {
       added_latency_p50_us: Math.round(p50.aide - p50.direct),
       of_which_sandbox_p50_us: Math.round(p50.sandboxed - p50.direct),
       of_which_bus_and_service_p50_us: Math.round(p50.aide - p50.sandboxed),
+      status_through_aide_p50_us: Math.round(p50.status),
+      of_which_bus_round_trip_and_runtime_p50_us: Math.round(p50.status),
+      of_which_call_work_in_service_p50_us: Math.round(p50.aide - p50.status - p50.sandboxed),
       ratio_p50: Math.round((p50.aide / p50.direct) * 1000) / 1000,
       ratio_p50_by_round: ratios,
       load_average_1m: Math.round(loadavg()[0]! * 100) / 100,

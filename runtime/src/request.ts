@@ -85,14 +85,67 @@ async function requestOnce(
 }
 
 /**
- * A request on an inbox of its own, so the responder can send heartbeats (empty messages with the
- * heartbeat header) before its one reply. Silence for `policy.timeoutMs` ends it INTERRUPTED. The
- * silence check yields to I/O once before it decides, so heartbeats already buffered while this
- * process was busy count.
+ * One wildcard subscription per connection (`<inbox>.*`) that every heartbeat request's reply
+ * inbox lives under, instead of a SUB and an UNSUB per request: messages are handed to the
+ * request whose token they carry. Made on first use; dropped (and its waiters told) when the
+ * subscription ends, so the next request makes a new one.
+ */
+interface HeartbeatInboxes {
+  prefix: string;
+  waiters: Map<string, (error: Error | null, message: Msg | undefined) => void>;
+}
+
+const inboxesByConnection = new WeakMap<NatsConnection, HeartbeatInboxes>();
+
+function heartbeatInboxes(connection: NatsConnection): HeartbeatInboxes {
+  const existing = inboxesByConnection.get(connection);
+  if (existing !== undefined) return existing;
+  const inboxPrefix = (connection as unknown as { options?: { inboxPrefix?: string } }).options?.inboxPrefix;
+  const inboxes: HeartbeatInboxes = { prefix: createInbox(inboxPrefix), waiters: new Map() };
+  const subscription = connection.subscribe(`${inboxes.prefix}.*`, {
+    callback: (error, message) => {
+      if (error) {
+        drop(error);
+        return;
+      }
+      inboxes.waiters.get(message.subject.slice(inboxes.prefix.length + 1))?.(null, message);
+    },
+  });
+  const drop = (error: Error) => {
+    if (inboxesByConnection.get(connection) === inboxes) inboxesByConnection.delete(connection);
+    for (const waiter of [...inboxes.waiters.values()]) waiter(error, undefined);
+    inboxes.waiters.clear();
+  };
+  void subscription.closed.then(() => drop(Object.assign(new Error("the heartbeat inbox subscription closed"), { code: "CONNECTION_CLOSED" })));
+  inboxesByConnection.set(connection, inboxes);
+  return inboxes;
+}
+
+let heartbeatToken = 0;
+
+/** The request header asking for heartbeats, one per interval (headers are only read at publish). */
+const requestHeadersByInterval = new Map<number, ReturnType<typeof natsHeaders>>();
+function heartbeatRequestHeaders(intervalMs: number): ReturnType<typeof natsHeaders> {
+  let headers = requestHeadersByInterval.get(intervalMs);
+  if (headers === undefined) {
+    headers = natsHeaders();
+    headers.set(heartbeatRequestHeader, String(intervalMs));
+    if (requestHeadersByInterval.size < 64) requestHeadersByInterval.set(intervalMs, headers);
+  }
+  return headers;
+}
+
+/**
+ * A request on a reply inbox of its own (under the connection's shared heartbeat subscription),
+ * so the responder can send heartbeats (empty messages with the heartbeat header) before its one
+ * reply. Silence for `policy.timeoutMs` ends it INTERRUPTED. The silence check yields to I/O once
+ * before it decides, so heartbeats already buffered while this process was busy count.
  */
 function requestWithHeartbeats(connection: NatsConnection, subject: string, data: Uint8Array, timeoutMs: number, policy: HeartbeatPolicy, service: string): Promise<Msg> {
-  const prefix = (connection as unknown as { options?: { inboxPrefix?: string } }).options?.inboxPrefix;
-  const inbox = createInbox(prefix);
+  const inboxes = heartbeatInboxes(connection);
+  heartbeatToken = (heartbeatToken + 1) % Number.MAX_SAFE_INTEGER;
+  const token = heartbeatToken.toString(36);
+  const inbox = `${inboxes.prefix}.${token}`;
   return new Promise<Msg>((resolve, reject) => {
     let lastHeard = Date.now();
     let settled = false;
@@ -101,17 +154,15 @@ function requestWithHeartbeats(connection: NatsConnection, subject: string, data
       settled = true;
       clearTimeout(overall);
       clearInterval(watchdog);
-      subscription.unsubscribe();
+      inboxes.waiters.delete(token);
       outcome();
     };
-    const subscription = connection.subscribe(inbox, {
-      callback: (error, message) => {
-        if (error) return finish(() => reject(error));
-        if (message.data.length === 0 && message.headers?.code === 503) return finish(() => reject(Object.assign(new Error("no responders"), { code: "503" })));
-        lastHeard = Date.now();
-        if (message.headers?.has(heartbeatHeader) === true) return;
-        finish(() => resolve(message));
-      },
+    inboxes.waiters.set(token, (error, message) => {
+      if (error || message === undefined) return finish(() => reject(error ?? new Error("no message")));
+      if (message.data.length === 0 && message.headers?.code === 503) return finish(() => reject(Object.assign(new Error("no responders"), { code: "503" })));
+      lastHeard = Date.now();
+      if (message.headers?.has(heartbeatHeader) === true) return;
+      finish(() => resolve(message));
     });
     const overall = setTimeout(() => finish(() => reject(Object.assign(new Error("timeout"), { code: "TIMEOUT" }))), timeoutMs);
     const watchdog = setInterval(() => {
@@ -124,10 +175,8 @@ function requestWithHeartbeats(connection: NatsConnection, subject: string, data
         );
       });
     }, Math.max(50, Math.min(policy.intervalMs, Math.floor(policy.timeoutMs / 4))));
-    const requestHeaders = natsHeaders();
-    requestHeaders.set(heartbeatRequestHeader, String(policy.intervalMs));
     try {
-      connection.publish(subject, data, { reply: inbox, headers: requestHeaders });
+      connection.publish(subject, data, { reply: inbox, headers: heartbeatRequestHeaders(policy.intervalMs) });
     } catch (error) {
       finish(() => reject(error));
     }

@@ -126,6 +126,10 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
       },
     });
   }
+  // The endpoints' SUBs are only queued on this connection: a request another connection sends
+  // before nats-server has read them finds no responder. The server reads one connection's
+  // protocol in order, so once the flush's PONG is back every endpoint is registered.
+  await connection.flush();
   logger.info({ service: options.name, endpoints: options.endpoints.map((e) => e.subject) }, "service registered");
 
   const stop = async (timeoutMs: number) => {

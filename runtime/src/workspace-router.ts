@@ -38,11 +38,14 @@ function contains(root: string, workspace: string): boolean {
 export function createWorkspaceRouter(options: WorkspaceRouterOptions): WorkspaceRouter {
   const now = options.now ?? Date.now;
   const ttlMs = options.ttlMs ?? 5_000;
-  let cached: { at: number; instances: Array<{ id: string; roots: string[] }> } | undefined;
-  let pending: Promise<Array<{ id: string; roots: string[] }>> | undefined;
+  type Instances = Array<{ id: string; roots: string[] }>;
+  let cached: { at: number; instances: Instances } | undefined;
+  let pending: Promise<Instances> | undefined;
+  // forget() starts a new generation: a discovery asked before it is neither joined nor kept.
+  let generation = 0;
 
-  async function discover(): Promise<Array<{ id: string; roots: string[] }>> {
-    const found: Array<{ id: string; roots: string[] }> = [];
+  async function discover(): Promise<Instances> {
+    const found: Instances = [];
     try {
       const replies = await options.connection.requestMany(`$SRV.INFO.${options.service}`, new Uint8Array(), {
         strategy: RequestStrategy.JitterTimer,
@@ -74,12 +77,30 @@ export function createWorkspaceRouter(options: WorkspaceRouterOptions): Workspac
     return found;
   }
 
-  async function instances(): Promise<Array<{ id: string; roots: string[] }>> {
-    if (cached && now() - cached.at < ttlMs) return cached.instances;
-    pending ??= discover().finally(() => { pending = undefined; });
-    const found = await pending;
-    cached = { at: now(), instances: found };
-    return found;
+  /** One discovery at a time; its answer replaces the list unless forget() came in between. */
+  function refresh(): Promise<Instances> {
+    if (pending !== undefined) return pending;
+    const asked = generation;
+    const started = discover().then((found) => {
+      if (asked === generation) cached = { at: now(), instances: found };
+      return found;
+    });
+    pending = started;
+    void started.finally(() => {
+      if (pending === started) pending = undefined;
+    });
+    return started;
+  }
+
+  /**
+   * The instances as last discovered. Past `ttlMs` the old list still answers while a new
+   * discovery runs in the background (a discovery takes 150 ms or more; no request waits for it
+   * while something is known). Only an empty or forgotten list waits for a discovery.
+   */
+  async function instances(): Promise<Instances> {
+    if (cached === undefined || (cached.instances.length === 0 && now() - cached.at >= ttlMs)) return refresh();
+    if (now() - cached.at >= ttlMs) void refresh();
+    return cached.instances;
   }
 
   return {
@@ -88,9 +109,8 @@ export function createWorkspaceRouter(options: WorkspaceRouterOptions): Workspac
       let known = await instances();
       // A workspace nobody announced may belong to an instance that started since: ask once more.
       const matches = (list: typeof known) => list.some((instance) => instance.roots.length === 0 || instance.roots.some((root) => contains(root, target)));
-      if (known.length > 0 && !matches(known) && cached && now() - cached.at > 250) {
-        cached = undefined;
-        known = await instances();
+      if (known.length > 0 && !matches(known) && (cached === undefined || now() - cached.at > 250)) {
+        known = await refresh();
       }
       if (known.length === 0 || known.some((instance) => instance.roots.length === 0)) return subject;
       const best = known
@@ -105,6 +125,8 @@ export function createWorkspaceRouter(options: WorkspaceRouterOptions): Workspac
     },
     forget() {
       cached = undefined;
+      pending = undefined;
+      generation += 1;
     },
   };
 }

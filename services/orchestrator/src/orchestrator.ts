@@ -76,7 +76,7 @@ export class Orchestrator {
   async start(request: StartRequest): Promise<SessionRecord> {
     const { workspaceRoots: roots, userHome: home, allowHomeWorkspace } = this.seams.config;
     const workspace = checkWorkspace(request.workspace, { roots, home, allowHomeWorkspace });
-    if (!request.allow_concurrent) this.refuseBusyWorkspace(workspace, request.session);
+    if (!request.allow_concurrent) await this.refuseBusyWorkspace(workspace, request.session);
     // No shared filesystem is assumed: a workspace no tools/checkpoints instance serves is refused now.
     await this.seams.tools.checkWorkspace?.(workspace);
     await this.seams.checkpoints.checkWorkspace?.(workspace);
@@ -124,19 +124,25 @@ export class Orchestrator {
 
   /**
    * Two runs writing one workspace interleave their edits and checkpoints: the second start is
-   * refused naming the first's session. Covers the runs this instance holds the lease of (with
-   * several instances, each guards its own runs).
+   * refused naming the first's session. Covers the sessions this instance holds (with several
+   * instances, each guards its own runs). A copy of a session another instance runs (loaded
+   * here to forward a command to it, or taken over from here) is as old as the moment it was
+   * read: the store says whether that run is still active, so a run that ended there does not
+   * keep the workspace busy here.
    */
-  private refuseBusyWorkspace(workspace: string, except: string | undefined): void {
-    for (const runtime of this.sessions.values()) {
+  private async refuseBusyWorkspace(workspace: string, except: string | undefined): Promise<void> {
+    for (const runtime of [...this.sessions.values()]) {
       const record = runtime.record;
       if (record.id === except || record.workspace !== workspace) continue;
-      // Only runs of this process count: a session only loaded here to forward a command to its
-      // owner, or taken over by another instance, holds a copy of the record that goes stale.
-      if (!runtime.lease || runtime.leaseLost) continue;
       // The state, not the run's promise: it turns terminal before the terminal event is published,
       // so a client that saw run.completed may start the next run at once (housekeeping may still run).
       if (!isActive(record.state)) continue;
+      const elsewhere = runtime.leaseLost || (runtime.running === undefined && record.owner !== undefined && record.owner !== this.seams.instanceId);
+      if (elsewhere) {
+        // Unreadable: the copy's word stands (refused, as before).
+        const stored = await this.seams.store.get(record.id).catch(() => record);
+        if (stored === undefined || !isActive(stored.state)) continue;
+      }
       throw aideError("WORKSPACE_BUSY", { workspace, session: record.id }, { session: record.id });
     }
   }

@@ -1,6 +1,23 @@
 import { existsSync, lstatSync, realpathSync, statSync } from "node:fs";
 import { isInside } from "../jail/is-inside.js";
 
+export interface CommandLimits {
+  fileSizeBytes: number;
+  openFiles: number;
+  addressSpaceBytes?: number;
+}
+
+/**
+ * The same limits as `sh` builtins (soft and hard, as prlimit sets them), run by the shell that
+ * execs bubblewrap: no prlimit process per command. `ulimit -f` counts 512-byte blocks (POSIX
+ * sh), `-v` KiB; both rounded down, never up.
+ */
+export function shellLimits(limits: CommandLimits): string {
+  const steps = [`ulimit -f ${Math.floor(limits.fileSizeBytes / 512)}`, `ulimit -n ${limits.openFiles}`, "ulimit -c 0"];
+  if (limits.addressSpaceBytes !== undefined) steps.push(`ulimit -v ${Math.floor(limits.addressSpaceBytes / 1024)}`);
+  return steps.join(" && ");
+}
+
 export interface BwrapOptions {
   workspace: string;
   cwd: string;
@@ -21,8 +38,11 @@ export interface BwrapOptions {
    * see its cache; hidden checks and go vet use caches of their own.
    */
   caches?: ReadonlyArray<{ host: string; inside: string }>;
-  /** Resource limits applied with prlimit inside the sandbox. */
-  limits: { fileSizeBytes: number; openFiles: number; addressSpaceBytes?: number };
+  /**
+   * Resource limits applied with prlimit inside the sandbox. Absent when the shell that starts
+   * bubblewrap has set them already (`shellLimits`, inherited by bubblewrap and the command).
+   */
+  limits?: CommandLimits;
 }
 
 /**
@@ -54,6 +74,7 @@ export function bwrapArguments(options: BwrapOptions, argv: readonly string[]): 
   if (lstatSync(aide, { throwIfNoEntry: false })?.isDirectory()) args.push("--ro-bind", aide, aide);
   for (const git of options.gitDirectories ?? []) args.push(...gitReadOnly(git, options.workspace));
   args.push("--chdir", options.cwd, "--");
+  if (options.limits === undefined) return [...args, ...argv];
   const limits = ["prlimit", `--fsize=${options.limits.fileSizeBytes}`, `--nofile=${options.limits.openFiles}`, "--core=0"];
   if (options.limits.addressSpaceBytes !== undefined) limits.push(`--as=${options.limits.addressSpaceBytes}`);
   args.push(...limits, "--", ...argv);

@@ -5,11 +5,12 @@ import { execa } from "execa";
 import { aideError } from "@aide/contracts";
 import type { Logger } from "pino";
 import type { RunningCommand, Sandbox, SandboxMode, SandboxRunOptions } from "./sandbox.js";
-import { bwrapArguments } from "./bwrap-arguments.js";
+import { bwrapArguments, shellLimits } from "./bwrap-arguments.js";
 import { sandboxEnvironment, secretPaths } from "./sandbox-environment.js";
 import { createCgroupLimits, type CgroupLimits } from "./cgroup-limits.js";
 import { startCommand } from "./start-command.js";
 import { createCommandSlots } from "./command-slots.js";
+import { createWarmShells } from "./warm-shells.js";
 import { isInside } from "../jail/is-inside.js";
 import type { GitDirectory } from "../files/find-git-directories.js";
 import { createGitDirectoryCache } from "../files/git-directory-cache.js";
@@ -96,11 +97,15 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
   };
   const wrap = (options: SandboxRunOptions, gitDirectories: GitDirectory[] = []) => {
     const environment = sandboxEnvironment(env, options.env);
-    if (mode === "bwrap") return { file: "bwrap", args: bwrapArguments({ workspace: options.workspace, cwd: options.cwd, network: options.network, hide, hideRoots, limits, gitDirectories, caches: caches(options.workspace) }, options.argv), env: environment };
+    // The limits are set by the shell that starts bubblewrap (startCommand), not by a prlimit inside.
+    if (mode === "bwrap") return { file: "bwrap", args: bwrapArguments({ workspace: options.workspace, cwd: options.cwd, network: options.network, hide, hideRoots, gitDirectories, caches: caches(options.workspace) }, options.argv), env: environment };
     return { file: "prlimit", args: [`--fsize=${limits.fileSizeBytes}`, `--nofile=${limits.openFiles}`, "--core=0", "--", ...options.argv], env: { ...environment, HOME: options.workspace } };
   };
 
   const gitScans = createGitDirectoryCache();
+  // Foreground commands take a shell that joined its cgroups ahead (only where commands run in groups).
+  const limitSteps = mode === "bwrap" ? shellLimits(limits) : undefined;
+  const warm = limitSteps !== undefined && cgroups.available ? createWarmShells(cgroups, logger, limitSteps) : undefined;
 
   const start = async (options: SandboxRunOptions, name: string): Promise<RunningCommand> => {
     if (mode === "unavailable") throw aideError("SANDBOX_UNAVAILABLE", { detail: problem ?? "bubblewrap is unavailable" });
@@ -108,7 +113,7 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
     // The repositories as they are now (one scan per workspace, re-checked by stat before each
     // command): a .git created by this command is not covered.
     const gitDirectories = mode === "bwrap" ? (await gitScans.current(options.workspace)).directories : [];
-    return startCommand(wrap(options, gitDirectories), options, cgroups, name);
+    return startCommand(wrap(options, gitDirectories), options, cgroups, name, { ...(limitSteps !== undefined ? { limitSteps } : {}), ...(name === "run" && warm ? { warm } : {}) });
   };
 
   return {
@@ -117,7 +122,10 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
     wrap,
     start,
     gitDirectories: (workspace) => gitScans.current(workspace),
-    close: () => cgroups.drain(),
+    async close() {
+      await warm?.close();
+      await cgroups.drain();
+    },
     async run(options) {
       const release = await slots.acquire(options.signal, options.session);
       try {
