@@ -21,6 +21,7 @@ export interface JsonSchemaLike {
   pattern?: string;
   properties?: Record<string, JsonSchemaLike>;
   required?: string[];
+  additionalProperties?: unknown;
   /** Argument sets (a union of objects): tool-call-grammar.ts gives each its own sequence. */
   anyOf?: JsonSchemaLike[];
 }

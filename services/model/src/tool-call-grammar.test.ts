@@ -66,6 +66,13 @@ describe("argument sets (anyOf): replace_in_file's diff, or search with replace"
     expect(grammar).toContain('tool-replace-in-file ::= "<replace_in_file>" nl (param-replace-in-file-1-path param-replace-in-file-1-diff | param-replace-in-file-2-path param-replace-in-file-2-search param-replace-in-file-2-replace) "</replace_in_file>"');
   });
 
+  it("an open anyOf branch (no additionalProperties: false, as an MCP server may send) keeps the tool's other parameters", () => {
+    const open: ChatTool[] = [{ name: "lookup", description: "", parameters: { type: "object", properties: { id: { type: "string" }, name: { type: "string" }, verbose: { type: "boolean" } }, anyOf: [{ properties: { id: { type: "string" } }, required: ["id"] }, { properties: { name: { type: "string" } }, required: ["name"] }] } }];
+    expect(parseTextToolCalls("<lookup><id>7</id><verbose>true</verbose></lookup>", open).errors).toEqual([]);
+    expect(parseTextToolCalls("<lookup><verbose>true</verbose></lookup>", open).errors).toEqual(["<lookup> matches none of its argument sets (id | name)"]);
+    expect(buildToolCallGrammar(open, { choice: "required", scope: "reply", schema: true })).toMatch(/tool-lookup ::= "<lookup>" nl \(param-lookup-1-name\? param-lookup-1-verbose\? param-lookup-1-id \| param-lookup-2-id\? param-lookup-2-verbose\? param-lookup-2-name\)/);
+  });
+
   it("the parser refuses a call that fits no set: neither, a mix, or half of one", () => {
     expect(parseTextToolCalls("<replace_in_file><path>a</path><diff>d</diff></replace_in_file>", edit).errors).toEqual([]);
     expect(parseTextToolCalls("<replace_in_file><path>a</path><search>s</search><replace></replace></replace_in_file>", edit).errors).toEqual([]);

@@ -79,8 +79,16 @@ export function catalogEntries(tools: ChatTool[]): CatalogEntry[] {
       const params = paramsOf(schema);
       const branches = (schema.anyOf ?? []).filter((branch) => branch.properties !== undefined);
       if (branches.length === 0) return { name: tool.name, params };
-      // A branch without its own properties list narrows only `required`; with one, it is a whole argument set.
-      return { name: tool.name, params, sets: branches.map((branch) => paramsOf(branch, schema.required ?? [])) };
+      // A closed branch (additionalProperties false, as zod renders a union of objects) is a whole
+      // argument set; an open one adds its properties and required keys to the tool's own.
+      const sets = branches.map((branch) => {
+        const own = paramsOf(branch, schema.required ?? []);
+        if (branch.additionalProperties === false) return own;
+        const required = new Set([...(schema.required ?? []), ...(branch.required ?? [])]);
+        const inherited = params.filter((param) => !own.some((mine) => mine.name === param.name)).map((param) => ({ ...param, required: required.has(param.name) }));
+        return [...inherited, ...own];
+      });
+      return { name: tool.name, params, sets };
     });
 }
 
