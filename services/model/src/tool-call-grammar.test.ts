@@ -55,8 +55,8 @@ describe("argument sets (anyOf): replace_in_file's diff, or search with replace"
       properties: { path: { type: "string" }, diff: { type: "string" }, search: { type: "string" }, replace: { type: "string" } },
       required: ["path"],
       anyOf: [
-        { type: "object", properties: { path: { type: "string" }, diff: { type: "string" } }, required: ["path", "diff"] },
-        { type: "object", properties: { path: { type: "string" }, search: { type: "string" }, replace: { type: "string" } }, required: ["path", "search", "replace"] },
+        { type: "object", properties: { path: { type: "string" }, diff: { type: "string" } }, required: ["path", "diff"], additionalProperties: false },
+        { type: "object", properties: { path: { type: "string" }, search: { type: "string" }, replace: { type: "string" } }, required: ["path", "search", "replace"], additionalProperties: false },
       ],
     },
   }];
