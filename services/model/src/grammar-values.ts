@@ -107,7 +107,8 @@ function classChar(char: string): string {
 
 /** The rule name of a body that cannot contain `</name>` (bodyRules defines it). */
 export function bodyRuleName(name: string): string {
-  return `body-${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
+  // Rule names fold case and punctuation; tag names do not (`a_b`, `a-b`, `A_b` close differently), so those are spelled in hex.
+  return /^[a-z0-9]+$/.test(name) ? `body-${name}` : `body-x${Buffer.from(name).toString("hex")}`;
 }
 
 /**

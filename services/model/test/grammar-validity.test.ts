@@ -157,6 +157,11 @@ describe.skipIf(!haveModel)(title, () => {
     const html = "\n<div><p>hi</p></div>\nif (a < b && c <<= 2) {}\n</conten\n";
     expect(await accepts(grammarFor("write_file"), call("write_file", { path: "index.html", content: html }))).toBe(true);
     expect(await accepts(grammarFor("write_file"), call("write_file", { path: "index.html", content: "a</content>b" }))).toBe(false);
+    // A body parameter whose name has a '-' (an MCP tool's): its closing tag's '-' is escaped in the character classes llama.cpp reads.
+    const mcp: ChatTool = { name: "notes_write", description: "", parameters: { type: "object", properties: { "file-text": { type: "string", maxLength: 100_000 } }, required: ["file-text"] } };
+    const mcpGrammar = requestGrammar({ grammar: true, maxOutputTokens: 512, thinking: false }, { request_id: "r", session: "s", messages: [{ role: "user", content: "x" }], tools: [mcp], tool_choice: "required", stream: false } as ModelChatRequest)!;
+    expect(await accepts(mcpGrammar, call("notes_write", { "file-text": "a-b </file-tex- </file_text>" }))).toBe(true);
+    expect(await accepts(mcpGrammar, call("notes_write", { "file-text": "a</file-text>b" }))).toBe(false);
     // An optional parameter whose `pattern` the grammar does not translate is left out (git_diff's ref).
     expect(await accepts(grammarFor("git_diff"), call("git_diff", { ref: "HEAD" }))).toBe(false);
     expect(await accepts(grammarFor("git_diff"), call("git_diff", { staged: "true" }))).toBe(true);
