@@ -2,6 +2,7 @@ import { z } from "zod";
 import { IdSchema, replySchema } from "./reply.js";
 import { RestoreModeSchema, RestorePlanSchema } from "./checkpoints.js";
 import { ExperimentSettingsSchema } from "./experiment-settings.js";
+import { InstructionsAnswerSchema } from "./instructions.js";
 
 export const ModeSchema = z.enum(["plan", "act"]);
 export type Mode = z.infer<typeof ModeSchema>;
@@ -69,6 +70,8 @@ export const StartRequestSchema = z.object({
   allow_concurrent: z.boolean().optional(),
   /** This run's experiment settings (an eval arm): prompt tier, grammar, context policy, edit format, scheduler. */
   experiment: ExperimentSettingsSchema.optional(),
+  /** Trust the project instructions found, for this run only (`aide run --trust-instructions`): loaded with source `flag`, nothing stored. */
+  trust_instructions: z.boolean().optional(),
 });
 export type StartRequest = z.infer<typeof StartRequestSchema>;
 export const StartResultSchema = z.object({ session: IdSchema, run: IdSchema, state: RunStateSchema });
@@ -99,6 +102,11 @@ export const DecisionRequestSchema = z.object({
    * `<command> sha256:<scripts_digest>` is added to the session's `auto_approve.commands`).
    */
   allow_script: z.boolean().optional(),
+  /**
+   * For a `kind: instructions` approval: `approve` trusts (absent or `trust`); `reject` is not this
+   * time unless this is `never` (remembered for the file's digest).
+   */
+  instructions_answer: InstructionsAnswerSchema.optional(),
 });
 export type DecisionRequest = z.infer<typeof DecisionRequestSchema>;
 export const DecisionReplySchema = replySchema(z.object({ accepted: z.boolean(), state: RunStateSchema }));

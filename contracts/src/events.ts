@@ -4,6 +4,7 @@ import { InvisibleFlagSchema, ProtectedFlagSchema } from "./tools.js";
 import { ErrorBodySchema } from "./errors.js";
 import { MemorySummarySchema } from "./memory.js";
 import { RunExperimentSchema } from "./experiment-settings.js";
+import { InstructionsAnswerSchema, InstructionsApprovalSchema, InstructionsLoadedPayloadSchema, InstructionsSkippedPayloadSchema } from "./instructions.js";
 
 /** Experiment identifiers (seed 002): change them when behaviour changes in a way that affects evaluation. */
 export const experiment = {
@@ -165,9 +166,12 @@ export const ApprovalRequestedEvent = event(
     raw_base64: ApprovalRawSchema.optional(),
     /**
      * What is being approved when it is not an ordinary tool call: `memory` (remember/forget: the
-     * text outlives the session), `secret_read` (reading a secret-looking file), `mode_switch`.
+     * text outlives the session), `secret_read` (reading a secret-looking file), `mode_switch`,
+     * `instructions` (a project instructions file: trust, not this time, or never).
      */
-    kind: z.enum(["tool", "memory", "secret_read", "mode_switch"]).optional(),
+    kind: z.enum(["tool", "memory", "secret_read", "mode_switch", "instructions"]).optional(),
+    /** For `kind: instructions`: the file as the person sees it (rendered), its size, digest and budget. */
+    instructions: InstructionsApprovalSchema.optional(),
     /** For `kind: memory`: the memory's raw text (clients render it as untrusted text). */
     memory: z.object({ action: z.enum(["remember", "forget"]), id: z.string().optional(), text: z.string() }).optional(),
     /** An MCP tool call: the server, the tool's own name, and the exact arguments as JSON (raw; clients render it). */
@@ -196,6 +200,8 @@ export const ApprovalDecidedEvent = event(
     checkpoint: z.enum(["retry", "proceed_without"]).optional(),
     /** For a command the policy marked `consent_required`: whether the person granted network. */
     network: z.boolean().optional(),
+    /** For a `kind: instructions` approval: the answer (trust, not this time, never). */
+    instructions_answer: InstructionsAnswerSchema.optional(),
   }),
 );
 export const CheckpointCreatedEvent = event(
@@ -240,6 +246,10 @@ export const PlanUpdatedEvent = event(
  * they came from, so the person sees what an earlier agent run left for this one.
  */
 export const MemoryLoadedEvent = event("memory.loaded", z.object({ memories: z.array(MemorySummarySchema) }));
+/** Project instructions in this run's prompt, once per run after consent (instructions.ts). */
+export const InstructionsLoadedEvent = event("instructions.loaded", InstructionsLoadedPayloadSchema);
+/** Project instructions found but not loaded: answered never / not this time, or ignored by policy. */
+export const InstructionsSkippedEvent = event("instructions.skipped", InstructionsSkippedPayloadSchema);
 export const RunCompletedEvent = event(
   "run.completed",
   z.object({
@@ -279,6 +289,8 @@ export const AgentEventSchema = z.discriminatedUnion("type", [
   ModeChangedEvent,
   PlanUpdatedEvent,
   MemoryLoadedEvent,
+  InstructionsLoadedEvent,
+  InstructionsSkippedEvent,
   RunCompletedEvent,
   RunFailedEvent,
   RunCancelledEvent,

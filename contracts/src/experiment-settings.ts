@@ -65,6 +65,8 @@ export const ExperimentSettingsSchema = z
     few_shot: z.boolean().optional(),
     /** The same failing call twice gets a different instruction; a third time ends the run. */
     loop_breaker: z.boolean().optional(),
+    /** Project instructions (AGENTS.md…): off loads none and never asks; on trusts what is found (eval runs are headless). Absent: the person's consent. */
+    instructions: z.boolean().optional(),
   })
   .strict();
 export type ExperimentSettings = z.infer<typeof ExperimentSettingsSchema>;
@@ -72,7 +74,7 @@ export type ExperimentSettings = z.infer<typeof ExperimentSettingsSchema>;
 /** The setting names an arm may set (for messages that list them). */
 export const experimentSettingNames = [
   "prompt_tier", "grammar", "grammar_schema", "context_policy", "edit_format", "scheduler",
-  "auto_test", "test_command", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker",
+  "auto_test", "test_command", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "instructions",
 ] as const;
 
 /** The on/off strategies, as `run.created` records them (false when the start did not set one). */
@@ -103,6 +105,8 @@ export const RunExperimentSchema = z.object({
   code_map: z.boolean().optional(),
   few_shot: z.boolean().optional(),
   loop_breaker: z.boolean().optional(),
+  /** The instructions setting when the start set one (absent: the person's consent decides). */
+  instructions: z.boolean().optional(),
   /** Where the edit format came from: the start's setting, the model's registry entry, or the default. */
   edit_format_source: z.enum(["setting", "model", "default"]).optional(),
 });
@@ -138,5 +142,6 @@ export function runExperimentOf(settings: ExperimentSettings | undefined, defaul
     ...(settings?.grammar !== undefined ? { grammar: settings.grammar } : {}),
     ...(settings?.grammar_scope !== undefined ? { grammar_scope: settings.grammar_scope } : {}),
     ...(settings?.grammar_schema !== undefined ? { grammar_schema: settings.grammar_schema } : {}),
+    ...(settings?.instructions !== undefined ? { instructions: settings.instructions } : {}),
   };
 }

@@ -16,3 +16,4 @@ export * from "./workspace-scripts.js";
 export * from "./eval-task.js";
 export * from "./broad-workspace.js";
 export * from "./mcp.js";
+export * from "./instructions.js";

@@ -9,6 +9,8 @@ export const subjects = {
     status: "agent.cmd.status",
     sessions: "agent.cmd.sessions",
     restore: "agent.cmd.restore",
+    instructions: "agent.cmd.instructions",
+    instructionsForget: "agent.cmd.instructions_forget",
   },
   model: {
     chat: "agent.model.chat",

@@ -41,6 +41,8 @@ function summarize(event: AgentEvent): string {
     case "mode.changed": return event.payload.mode;
     case "plan.updated": return event.payload.items.map((item) => `[${item.status === "completed" ? "x" : item.status === "in_progress" ? ">" : " "}] ${item.step}`).join(" ");
     case "memory.loaded": return event.payload.memories.map((memory) => `[${memory.author}] ${clip(memory.text, 60)}`).join(" ");
+    case "instructions.loaded": return event.payload.files.map((file) => `${file.path} (${file.tokens} tokens${file.truncated ? ", cut" : ""}, ${file.source})`).join(", ");
+    case "instructions.skipped": return event.payload.files.map((file) => `${file.path} (${file.reason.replace(/_/g, " ")})`).join(", ");
     case "run.completed": return `${event.payload.state.toUpperCase()}: ${clip(event.payload.result)}`;
     case "run.failed": return `${event.payload.error.code}: ${event.payload.error.message}`;
     case "run.cancelled": return event.payload.reason;

@@ -32,9 +32,10 @@ const accepted: Record<(typeof experimentSettingNames)[number], readonly string[
   code_map: onOff,
   few_shot: onOff,
   loop_breaker: onOff,
+  instructions: onOff,
 };
 
-const booleanSettings: ReadonlySet<string> = new Set(["grammar_schema", ...strategySettingNames]);
+const booleanSettings: ReadonlySet<string> = new Set(["grammar_schema", "instructions", ...strategySettingNames]);
 
 const isSetting = (key: string): key is (typeof experimentSettingNames)[number] => (experimentSettingNames as readonly string[]).includes(key);
 
