@@ -58,6 +58,6 @@ export function oracleReplies(tasksDir: string, task: EvalTask): OracleStep[] {
     { text: existing.length > 0 ? reads(existing) : call("list_dir", { path: "." }) },
     step(rule, writes("solution", solution), rule === undefined ? "" : writes("unguided", unguided)),
     step(rule, reads(solution), reads(unguided)),
-    { text: call("attempt_completion", { result: `Changed ${solution.join(", ")} as asked and read the result back.` }) },
+    step(rule, call("attempt_completion", { result: `Changed ${solution.join(", ")} as asked and read the result back.` }), call("attempt_completion", { result: `Changed ${unguided.join(", ")} as asked and read the result back.` })),
   ];
 }
