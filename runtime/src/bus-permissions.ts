@@ -1,4 +1,4 @@
-import { eventStreamName, sessionBucketName } from "@aide/contracts";
+import { eventStreamName, instructionTrustBucketName, sessionBucketName } from "@aide/contracts";
 
 export interface UserPermissions {
   publish: { allow?: string[]; deny?: string[] };
@@ -52,6 +52,7 @@ export function busPermissions(): Record<string, UserPermissions> {
           "$JS.API.>",
           ...kv(sessionBucketName),
           ...kv(memoryBucketName),
+          ...kv(instructionTrustBucketName),
           ...kv(orchestratorIdBucketName),
           `$O.${sessionOverflowBucketName}.>`,
         ],

@@ -9,6 +9,7 @@ import { jetStreamSettingsFromEnv } from "./bus/jetstream-settings.js";
 import type { OrchestratorConfig } from "./config/orchestrator-config.js";
 import { EventSink } from "./events/event-sink.js";
 import { kvMemoryStore } from "./memory/memory-store.js";
+import { kvInstructionTrustStore } from "./instructions/instruction-trust-store.js";
 import { Orchestrator } from "./orchestrator.js";
 import { kvSessionStore } from "./session/session-store.js";
 import { spillingKv } from "./session/spilling-kv.js";
@@ -45,6 +46,7 @@ export async function createBusOrchestrator(connection: NatsConnection, config: 
     // A record over one KV value (a 1.5 MB write_file's arguments) spills into an object store.
     store: kvSessionStore(spillingKv(handles.sessions, overflowObjects(handles.js), { limitBytes: 900_000, logger: logger.child({ module: "session-store" }) })),
     memory: kvMemoryStore(handles.memory),
+    instructionTrust: kvInstructionTrustStore(handles.instructionTrust),
     events,
     now: () => new Date(),
     generateId: () => randomUUID().replace(/-/g, "").slice(0, 24),

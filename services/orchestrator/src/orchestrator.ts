@@ -157,6 +157,8 @@ export class Orchestrator {
     record.approval_timeout_ms = request.approval_timeout_seconds === undefined ? undefined : request.approval_timeout_seconds * 1000;
     // Each run has its own settings: a continued session without them is back to the defaults.
     record.experiment = request.experiment;
+    record.trust_instructions = request.trust_instructions === true ? true : undefined;
+    record.instructions = undefined;
     record.iterations = 0;
     record.run_started_at = now;
     record.run_ended_at = undefined;

@@ -1,12 +1,13 @@
 import type { NatsConnection } from "nats";
 import type { Logger } from "pino";
 import { announcedRoots, defineEndpoint, startService, withWorkspaceRoots, workspaceRootsMetadata, type RunningService } from "@aide/runtime";
-import { subjects, toolsCloseSubject, ToolExecRequestSchema, ToolListRequestSchema, ToolPreviewRequestSchema, ToolSessionCloseRequestSchema } from "@aide/contracts";
+import { subjects, toolsCloseSubject, toolsInstructionsSubject, ToolInstructionsRequestSchema, ToolExecRequestSchema, ToolListRequestSchema, ToolPreviewRequestSchema, ToolSessionCloseRequestSchema } from "@aide/contracts";
 import type { CallDependencies } from "./framework/call-dependencies.js";
 import { executeCall } from "./framework/execute-call.js";
 import { previewCall } from "./framework/preview-call.js";
 import { describeTool } from "./framework/list-tools.js";
 import type { CallStore } from "./framework/call-store.js";
+import { readInstructionFiles } from "./instructions/read-instruction-files.js";
 
 export const toolsServiceVersion = "0.1.0";
 
@@ -23,7 +24,7 @@ export interface ToolsServiceOptions {
   calls?: CallStore;
 }
 
-/** Registers `aide-tools` with its three endpoints. */
+/** Registers `aide-tools` with its endpoints (exec, preview, list, close, instructions). */
 export async function createToolsService(options: ToolsServiceOptions): Promise<RunningService> {
   const { dependencies } = options;
   const exec = defineEndpoint({
@@ -58,13 +59,20 @@ export async function createToolsService(options: ToolsServiceOptions): Promise<
       return { session: request.session, processes_reaped: running };
     },
   });
+  // Not a model tool: the orchestrator reads the project's instruction files here at a run's start.
+  const instructions = defineEndpoint({
+    name: "instructions",
+    subject: toolsInstructionsSubject,
+    schema: ToolInstructionsRequestSchema,
+    handle: (request) => readInstructionFiles(request, dependencies.workspaceRoots),
+  });
   return startService({
     connection: options.connection,
     name: "aide-tools",
     version: toolsServiceVersion,
     description: "Workspace tools behind a path jail; commands in a bubblewrap sandbox",
     // Also at agent.tools.root.<token>.* per served root, announced in $SRV.INFO (workspace affinity).
-    endpoints: withWorkspaceRoots([exec, preview, list, close], announcedRoots(dependencies.workspaceRoots)),
+    endpoints: withWorkspaceRoots([exec, preview, list, close, instructions], announcedRoots(dependencies.workspaceRoots)),
     metadata: workspaceRootsMetadata(announcedRoots(dependencies.workspaceRoots)),
     logger: options.logger,
     maxConcurrent: options.maxConcurrent ?? 16,

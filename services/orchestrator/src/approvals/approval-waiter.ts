@@ -7,6 +7,8 @@ export interface DecisionOutcome {
   confirmProtected?: boolean;
   /** For an approval that says no checkpoint could be taken. */
   checkpoint?: "retry" | "proceed_without";
+  /** For an instructions approval: the person's answer (`never` is remembered). */
+  instructionsAnswer?: "trust" | "not_this_time" | "never";
   /** Who settled it: a person's decision, the timeout, or the end of the run. */
   source?: "person" | "timeout" | "run_end" | "policy";
 }

@@ -12,6 +12,8 @@ import {
   ToolPreviewReplySchema,
   ToolSessionCloseReplySchema,
   toolsCloseSubject,
+  toolsInstructionsSubject,
+  ToolInstructionsReplySchema,
   type ToolDescriptor,
   egressJournalSubject,
   modelDeltaSubject,
@@ -179,6 +181,12 @@ export function busToolsPort(connection: NatsConnection, timeouts: BusPortTimeou
     },
     async close(session) {
       await busRequest(connection, toolsCloseSubject, { session }, ToolSessionCloseReplySchema, { timeoutMs: 15_000, service: "tools", retry: policies.retry({ deadlineMs: 20_000, noResponders: true }) });
+    },
+    async instructions(session, workspace, folders) {
+      const result = await routed(router, toolsInstructionsSubject, workspace, (subject) =>
+        busRequest(connection, subject, { session, workspace, folders }, ToolInstructionsReplySchema, { timeoutMs: 30_000, service: "tools", retry: policies.retry({ noResponders: true }) }),
+      );
+      return result.files;
     },
     async preview(session, workspace, call) {
       return routed(router, subjects.tools.preview, workspace, (subject) =>

@@ -1,6 +1,6 @@
 import { DiscardPolicy, RetentionPolicy, StorageType, nanos, type JetStreamClient, type JetStreamManager, type KV, type NatsConnection, type StreamConfig } from "nats";
 import type { Logger } from "pino";
-import { aideError, auditStreamName, eventStreamName, eventSubjectPrefix, sessionBucketName } from "@aide/contracts";
+import { aideError, auditStreamName, eventStreamName, eventSubjectPrefix, instructionTrustBucketName, sessionBucketName } from "@aide/contracts";
 import { memoryBucketName } from "@aide/runtime";
 import type { JetStreamSettings } from "./jetstream-settings.js";
 
@@ -9,6 +9,8 @@ export interface JetStreamHandles {
   jsm: JetStreamManager;
   sessions: KV;
   memory: KV;
+  /** The person's consent decisions on project instruction files (AGENTS.md…). */
+  instructionTrust: KV;
   /** What differs between the settings and the streams/buckets found (empty when they match). */
   mismatches: string[];
 }
@@ -102,12 +104,13 @@ export async function ensureJetStream(connection: NatsConnection, settings: JetS
     max_bytes: settings.sessionsMaxBytes,
   });
   const memory = await ensureBucket(connection, jsm, memoryBucketName, { num_replicas: replicas });
-  mismatches.push(...sessions.mismatches, ...memory.mismatches);
+  const instructionTrust = await ensureBucket(connection, jsm, instructionTrustBucketName, { num_replicas: replicas });
+  mismatches.push(...sessions.mismatches, ...memory.mismatches, ...instructionTrust.mismatches);
   if (settings.strict && mismatches.length > 0) {
     throw aideError("CONFIG_INVALID", { detail: `JetStream differs from the settings (AIDE_JETSTREAM_STRICT=1): ${mismatches.join("; ")}` });
   }
   for (const line of mismatches) logger.warn({ mismatch: line }, "a JetStream stream or bucket differs from the settings; change it (nats stream edit) or the settings");
-  return { js: connection.jetstream(), jsm, sessions: sessions.kv, memory: memory.kv, mismatches };
+  return { js: connection.jetstream(), jsm, sessions: sessions.kv, memory: memory.kv, instructionTrust: instructionTrust.kv, mismatches };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type {
+  InstructionFile,
   EditFormat,
   ModelProfile,
   Checkpoint,
@@ -57,6 +58,8 @@ export interface ToolsPort {
   exec(session: string, workspace: string, call: ToolCall, options: ToolsExecOptions): Promise<ToolResult>;
   /** Throws WORKSPACE_NOT_SERVED when the tools instances on the bus serve other roots only (workspace affinity). */
   checkWorkspace?(workspace: string): Promise<void>;
+  /** The project instruction files of these workspace-relative folders ("" the root), read through the jail (`agent.tools.instructions`). */
+  instructions?(session: string, workspace: string, folders: string[]): Promise<InstructionFile[]>;
 }
 
 /** The MCP service (services/mcp). Its tools join the catalog; its calls pass the same gate. */

@@ -1,6 +1,8 @@
 import {
   AbortRequestSchema,
   DecisionRequestSchema,
+  InstructionsForgetRequestSchema,
+  InstructionsListRequestSchema,
   MessageRequestSchema,
   ModeRequestSchema,
   RestoreRequestSchema,
@@ -16,6 +18,7 @@ import { abortRun } from "./abort-run.js";
 import { changeMode } from "./change-mode.js";
 import { checkStartModel } from "./check-start-model.js";
 import { decideApproval } from "./decide-approval.js";
+import { forgetInstructions, listInstructions } from "./instructions-commands.js";
 import { restoreCheckpoint } from "./restore-checkpoint.js";
 import { listSessions } from "./list-sessions.js";
 import { sendMessage } from "./send-message.js";
@@ -110,6 +113,18 @@ function endpointList(orchestrator: Orchestrator): Endpoint[] {
       subject: subjects.cmd.restore,
       schema: RestoreRequestSchema,
       handle: (request) => restoreCheckpoint(orchestrator, request),
+    }),
+    defineEndpoint({
+      name: "instructions",
+      subject: subjects.cmd.instructions,
+      schema: InstructionsListRequestSchema,
+      handle: (request) => listInstructions(orchestrator, request),
+    }),
+    defineEndpoint({
+      name: "instructions_forget",
+      subject: subjects.cmd.instructionsForget,
+      schema: InstructionsForgetRequestSchema,
+      handle: (request) => forgetInstructions(orchestrator, request),
     }),
   ];
 }

@@ -33,12 +33,14 @@ export async function decideApproval(orchestrator: Orchestrator, request: Decisi
   if (request.decision === "approve" && pending.checkpoint_failure && request.checkpoint === undefined) {
     throw aideError("APPROVAL_CONFIRMATION_REQUIRED", { approval: pending.id, detail: `no checkpoint could be taken: ${pending.checkpoint_failure.message}; send checkpoint: "retry" or "proceed_without"` });
   }
+  checkInstructionsAnswer(request, pending.tool);
   const settled = runtime.waiter.settle(pending.id, {
     decision: request.decision,
     feedback: request.feedback,
     consentNetwork: request.consent_network === true,
     confirmProtected: request.confirm_protected === true,
     ...(pending.checkpoint_failure && request.checkpoint ? { checkpoint: request.checkpoint } : {}),
+    ...(request.instructions_answer !== undefined ? { instructionsAnswer: request.instructions_answer } : {}),
     source: "person",
   });
   if (!settled) throw await unavailable();
@@ -47,6 +49,17 @@ export async function decideApproval(orchestrator: Orchestrator, request: Decisi
   recordSettled(runtime.record, pending, { decision: request.decision, source: "person" }, orchestrator.seams.now());
   if (request.decision === "abort") runtime.abortController.abort("aborted by the person at an approval");
   return { accepted: true, state: request.decision === "abort" ? "aborted" : "running" };
+}
+
+/** `instructions_answer` only on an instructions approval, and only with the decision it means. */
+function checkInstructionsAnswer(request: DecisionRequest, tool: string): void {
+  const answer = request.instructions_answer;
+  if (answer === undefined) return;
+  const fail = (detail: string) => aideError("INSTRUCTIONS_ANSWER_INVALID", { answer, approval: request.approval, detail });
+  if (tool !== "instructions") throw fail("it is not an approval of project instructions");
+  if (request.decision === "approve" && answer !== "trust") throw fail(`approve means trust; send reject with ${answer}`);
+  if (request.decision === "reject" && answer === "trust") throw fail("reject cannot trust; send approve");
+  if (request.decision === "abort") throw fail("abort stops the run; send it without an instructions answer");
 }
 
 /**

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { aideError } from "@aide/contracts";
+import { aideError, defaultInstructionsBudgetTokens, InstructionsPolicySchema, type InstructionsPolicy } from "@aide/contracts";
 import { backpressureFromEnv, type BackpressureSettings } from "./backpressure-settings.js";
 
 /** Everything the orchestrator reads from its environment, parsed once at start. */
@@ -41,6 +41,10 @@ export interface OrchestratorConfig {
   diskFullRetryMs: number;
   /** How long a run waits for its model's first capability probe (`AIDE_MODEL_PROBE_TIMEOUT_MS`, default 180 s). */
   probeTimeoutMs?: number;
+  /** Project instructions (AGENTS.md…): `AIDE_INSTRUCTIONS` ask (default) | trust | ignore, the person's config key `instructions` passed by `aide up`. */
+  instructions?: InstructionsPolicy;
+  /** The prompt's budget for project instructions in tokens (`AIDE_INSTRUCTIONS_BUDGET_TOKENS`, default 1500; the compact tier takes at most 400). */
+  instructionsBudgetTokens?: number;
   /** Admission, busy retries and heartbeats (config/backpressure-settings.ts); defaults when absent. */
   backpressure?: BackpressureSettings;
 }
@@ -51,6 +55,14 @@ function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw aideError("CONFIG_INVALID", { detail: `${name} must be a positive number, got ${raw}` });
   return value;
+}
+
+function instructionsPolicyFrom(env: NodeJS.ProcessEnv): InstructionsPolicy {
+  const raw = env.AIDE_INSTRUCTIONS;
+  if (raw === undefined || raw === "") return "ask";
+  const parsed = InstructionsPolicySchema.safeParse(raw);
+  if (!parsed.success) throw aideError("CONFIG_INVALID", { detail: `AIDE_INSTRUCTIONS must be ask, trust or ignore, got ${raw}` });
+  return parsed.data;
 }
 
 function instanceIdFrom(env: NodeJS.ProcessEnv): string {
@@ -86,6 +98,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Orchestrato
     probeTimeoutMs: positive(env, "AIDE_MODEL_PROBE_TIMEOUT_MS", 180_000),
     storePauseAfterMs: positive(env, "AIDE_STORE_PAUSE_AFTER_MS", 3_000),
     diskFullRetryMs: positive(env, "AIDE_DISK_FULL_RETRY_MS", 5_000),
+    instructions: instructionsPolicyFrom(env),
+    instructionsBudgetTokens: Math.floor(positive(env, "AIDE_INSTRUCTIONS_BUDGET_TOKENS", defaultInstructionsBudgetTokens)),
     backpressure: backpressureFromEnv(env),
   };
 }

@@ -16,6 +16,8 @@ export type BuildContextInput = {
   codeMap?: string;
   /** The test command's output before turn 1 (prefix_failing_output, already framed and cut); empty or absent: none. */
   failingOutput?: string;
+  /** The trusted project instructions (`loadInstructions`: headed, cut to budget); empty or absent: none. */
+  instructions?: string;
 };
 
 export type BuiltContext = { messages: ChatMessage[]; dropped: number; chars: number; needsCompaction: boolean };
@@ -52,7 +54,7 @@ function truncateMiddle(message: ChatMessage, maxChars: number): ChatMessage {
  * messages are dropped newest-first as a fallback and counted in `dropped`.
  */
 export function buildContext(input: BuildContextInput): BuiltContext {
-  const header = [input.system, environmentDetails(input.environment), codeMapBlock(input.codeMap ?? ""), input.failingOutput ?? "", memoryBlock(input.memories, input.memoryLimits)].filter((part) => part !== "");
+  const header = [input.system, input.instructions ?? "", environmentDetails(input.environment), codeMapBlock(input.codeMap ?? ""), input.failingOutput ?? "", memoryBlock(input.memories, input.memoryLimits)].filter((part) => part !== "");
   const system: ChatMessage = { role: "system", content: header.join("\n\n") };
   const visible = input.messages.filter((message) => VISIBLE_ROLES.has(message.role)).map(stripRenderedToolCalls);
   const systemChars = messageChars(system);

@@ -9,6 +9,7 @@ import type { SessionRuntime } from "../session/session-runtime.js";
 import type { SessionStore } from "../session/session-store.js";
 import type { RunPolicies } from "./run-policies.js";
 import type { ModelFit } from "../context/model-fit.js";
+import type { InstructionTrustStore } from "../instructions/instruction-trust-store.js";
 
 /** Every source of I/O and nondeterminism the orchestrator uses, injected (STYLE.md "Seams"). */
 export interface OrchestratorSeams {
@@ -20,6 +21,8 @@ export interface OrchestratorSeams {
   egress: EgressJournal;
   store: SessionStore;
   memory: MemoryStore;
+  /** The person's consent decisions on project instruction files; absent: every file is undecided and nothing is remembered. */
+  instructionTrust?: InstructionTrustStore;
   events: EventSink;
   now: () => Date;
   /** Unique, subject-safe ids (letters, digits, '-', '_'). */
@@ -72,6 +75,8 @@ export interface RunContext {
   memories?: Memory[];
   /** The code map in the first turn's stable prefix (AIDE_CODE_MAP_IN_PREFIX=1), loaded once per run; empty text: none. */
   codeMap?: { text: string; tokens: number };
+  /** The project instructions block of the stable prefix (trusted files only), settled once per run; empty: none. */
+  instructions?: string;
   /** The run's context budget in characters (from the model's window; shrunk after CONTEXT_FULL). */
   contextChars?: number;
   /** The model's window, prompt tier and grammar for this run (from its probe profile), resolved once. */

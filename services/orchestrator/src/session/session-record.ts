@@ -123,6 +123,13 @@ export const SessionRecordSchema = z.object({
   /** The edit format of the run's model (its registry entry), resolved at the start; the start's own setting wins. */
   model_edit_format: EditFormatSchema.optional(),
   system: z.string().optional(),
+  /** The current run's `--trust-instructions` (its start's `trust_instructions`). */
+  trust_instructions: z.boolean().optional(),
+  /**
+   * The current run's project instructions once consent was settled: the prompt block (empty: none)
+   * and the folders already looked at, so a restart keeps the same prefix and asks nothing again.
+   */
+  instructions: z.object({ block: z.string(), folders: z.array(z.string()).default([]) }).optional(),
   transcript: z.array(ChatMessageSchema),
   plan: z.array(PlanItemSchema).default([]),
   batch: z.array(BatchCallSchema).default([]),

@@ -5,6 +5,7 @@ import { applyEditFormat, selectTools } from "../routing/index.js";
 import type { RunContext } from "../run/run-context.js";
 import { loadFailingOutput } from "../strategies/failing-output.js";
 import { modelText } from "../context/model-text.js";
+import { loadInstructions } from "../instructions/load-instructions.js";
 
 export interface BuiltContext {
   messages: ChatMessage[];
@@ -73,6 +74,9 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
   const fit = (context.modelFit ??= await resolveModelFit(context));
   const tools = applyEditFormat(selectTools(context.task, runCatalog(context), record.mode, fit.tier), runCatalog(context), record.mode, record.experiment?.edit_format ?? record.model_edit_format);
   const system = ensureSystem(context, tools, fit);
+  // Project instructions first: the person decides on them before anything else of the run happens.
+  if (context.instructions === undefined) context.instructions = await loadInstructions(context, fit);
+  if (context.outcome) return { messages: [], tools, chars: 0 };
   // Memories and the time are fixed per run: the prompt prefix must not change between turns.
   const memoryLimits = memoryLimitsFor(fit.tier);
   if (context.memories === undefined) context.memories = await loadMemories(context, memoryLimits.count);
@@ -88,6 +92,7 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
     environment: { workspace: record.workspace, mode: record.mode, now: new Date(context.startedAtMs).toISOString() },
     codeMap: context.codeMap.text,
     failingOutput: context.failingOutput,
+    instructions: context.instructions,
   };
   let built = buildContext({ ...input, messages: context.state.transcript });
   let compacted = false;

@@ -1,4 +1,4 @@
-import type { ToolPreview } from "@aide/contracts";
+import type { InstructionsApproval, ToolPreview } from "@aide/contracts";
 import type { DecisionOutcome } from "../approvals/approval-waiter.js";
 import type { NetworkLevel } from "../approvals/approval-policy.js";
 import { recordSettled } from "../approvals/settled-approvals.js";
@@ -29,12 +29,14 @@ export interface ApprovalRequest {
   memory?: { action: "remember" | "forget"; id?: string; text: string };
   /** For an MCP call: the server, the tool's own name and the exact arguments (raw JSON). */
   mcp?: { server: string; tool: string; arguments_json: string; hidden_characters?: number };
+  /** For `kind: instructions`: the project instructions file as the person sees it (rendered). */
+  instructions?: InstructionsApproval;
 }
 
 /** The feedback of an approval refused by `auto_approve.deny_unmatched` (the model reads it). */
 export const denyUnmatchedFeedback = "refused by --deny-rest: not covered by the approval policy (auto_approve.deny_unmatched); do not retry it unchanged";
 
-export type ApprovalKind = "tool" | "memory" | "secret_read" | "mode_switch";
+export type ApprovalKind = "tool" | "memory" | "secret_read" | "mode_switch" | "instructions";
 
 /**
  * Step 5 (the waiting half): records a durable pending approval, publishes `approval.requested`
@@ -67,6 +69,7 @@ export async function requestApproval(context: RunContext, request: ApprovalRequ
     kind: request.kind,
     memory: request.memory,
     ...(request.mcp ? { mcp: request.mcp } : {}),
+    ...(request.instructions ? { instructions: request.instructions } : {}),
   };
   const record: ApprovalRecord = {
     id,
@@ -121,6 +124,7 @@ async function settleDecision(context: RunContext, record: ApprovalRecord, decid
       ...(record.checkpoint_failure && outcome.checkpoint ? { checkpoint: outcome.checkpoint } : {}),
       // Said on the record so every client shows the same network decision.
       ...(record.network === "consent_required" && outcome.decision === "approve" ? { network: outcome.consentNetwork === true } : {}),
+      ...(record.tool === "instructions" && (outcome.decision === "approve" || outcome.decision === "reject") ? { instructions_answer: instructionsAnswerOf(outcome) } : {}),
     },
     context.depth,
     context.run,
@@ -129,6 +133,12 @@ async function settleDecision(context: RunContext, record: ApprovalRecord, decid
   await context.persist();
   if (context.depth > 0) await session.persist();
   return outcome;
+}
+
+/** What a decision on an instructions approval means: approve trusts; reject is not this time unless it says never. */
+export function instructionsAnswerOf(outcome: DecisionOutcome): "trust" | "not_this_time" | "never" {
+  if (outcome.decision === "approve") return "trust";
+  return outcome.decision === "reject" && outcome.instructionsAnswer === "never" ? "never" : "not_this_time";
 }
 
 /** Re-publishes a pending approval after a restart so clients offer it again (same id). */
