@@ -3,7 +3,7 @@
  * files, read them back, complete (a question: read and answer). For an instructions task (its
  * project has an AGENTS.md and the task an `unguided/` solution) the oracle follows the
  * instructions only when they are in its prompt: the writing and answering steps are conditional
- * on the AGENTS.md's first rule (its first `- ` line) appearing in some message of the request
+ * on the AGENTS.md's first rule (its first `- ` line, up to a `<`, `>` or `&`) appearing in some message of the request
  * (`when_prompt_contains` of the scripted provider), and otherwise write the unguided solution.
  * The oracle never reads the AGENTS.md itself, so the rule is in its prompt only when aide put it
  * there: an arm's difference comes from the prompt, not from the arm's name.
@@ -30,7 +30,10 @@ export function instructionsRule(taskDir: string): string | undefined {
   const agents = join(taskDir, "project", "AGENTS.md");
   if (!existsSync(agents) || !existsSync(join(taskDir, "unguided"))) return undefined;
   const rule = readFileSync(agents, "utf8").split("\n").find((line) => line.startsWith("- "));
-  return rule?.slice(2).trim();
+  // Up to its first '<', '>' or '&': aide shows the model instructions with tag-like text neutralized.
+  const shown = rule?.slice(2).split(/[<>&]/)[0].trim();
+  if (shown === undefined || shown.length < 20) throw new Error(`${agents}: an instructions task's AGENTS.md starts its first '- ' rule with 20 characters or more before any '<', '>' or '&' (what its oracle looks for in the prompt)`);
+  return shown;
 }
 
 /** A step that gives `guided` when the rule is in the prompt and `unguided` otherwise (or `guided` alone without a rule). */
