@@ -5,42 +5,21 @@
  * does. Per task: the runner's wall time (starting and following the session through the gateway, copying the project, the hidden
  * check in its sandbox) against the session's own time inside the stack (first to terminal event).
  * BENCH_EVAL_TASKS='go-*,rs-*' runs only those tasks and writes `eval-selected.json` instead.
+ * BENCH_EVAL_ARMS (`;`-separated `NAME=SETTINGS`, as `aide eval run --arm`) runs every task once
+ * per arm, and BENCH_EVAL_OUT names a folder under bench/results/ that gets the run's report
+ * (McNemar between the arms; the oracles are one row per arm, model "oracle"), its results and
+ * events, and the figures (`figures.json`) instead of eval.json. `npm run bench:eval-instructions`
+ * runs the instructions tasks (`*-agents-*`) with instructions off and on this way: their oracle
+ * follows the AGENTS.md only when it is in its prompt (lib/eval-oracle.ts).
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadEvalTasks, runEval, scoreVariants, startStack, writeReport, type AttemptRecord } from "@aide/cli/eval";
-import type { EvalTask } from "@aide/contracts";
-import { percentile, repoRoot, writeBenchResult } from "./lib/results.js";
+import { loadEvalTasks, parseArms, runEval, scoreVariants, startStack, writeReport, type AttemptRecord } from "@aide/cli/eval";
+import { oracleReplies } from "./lib/eval-oracle.js";
+import { benchRoot, percentile, repoRoot, writeBenchResult } from "./lib/results.js";
 
 const tasksDir = join(repoRoot, "eval", "tasks");
-
-function files(dir: string, prefix = ""): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name), `${prefix}${name}/`) : [`${prefix}${name}`]));
-}
-
-const call = (tool: string, params: Record<string, string>) => `<${tool}>\n${Object.entries(params).map(([k, v]) => `<${k}>${k === "content" ? `\n${v}` : v}</${k}>`).join("\n")}\n</${tool}>`;
-
-/** The oracle's replies for one task, from its reference solution. */
-function oracleReplies(task: EvalTask): string[] {
-  const base = join(tasksDir, task.id);
-  const project = files(join(base, "project"));
-  if (task.category === "question") {
-    return [
-      project.slice(0, 8).map((path) => call("read_file", { path })).join("\n"),
-      call("attempt_completion", { result: readFileSync(join(base, "solution", ".eval-answer.txt"), "utf8").trim() }),
-    ];
-  }
-  const solution = files(join(base, "solution"));
-  const existing = solution.filter((path) => project.includes(path));
-  return [
-    existing.length > 0 ? existing.map((path) => call("read_file", { path })).join("\n") : call("list_dir", { path: "." }),
-    solution.map((path) => call("write_file", { path, content: readFileSync(join(base, "solution", path), "utf8") })).join("\n"),
-    solution.map((path) => call("read_file", { path })).join("\n"),
-    call("attempt_completion", { result: `Changed ${solution.join(", ")} as asked and read the result back.` }),
-  ];
-}
 
 async function main() {
   const home = mkdtempSync(join(tmpdir(), "aide-bench-eval-"));
@@ -49,21 +28,23 @@ async function main() {
   mkdirSync(join(home, "transcripts"));
   const models = tasks.map((task) => {
     const transcript = join(home, "transcripts", `${task.id}.json`);
-    writeFileSync(transcript, JSON.stringify({ replies: oracleReplies(task).map((text) => ({ text })) }));
+    writeFileSync(transcript, JSON.stringify({ replies: oracleReplies(tasksDir, task) }));
     return { id: `oracle-${task.id}`, provider: "scripted", transcript };
   });
   writeFileSync(join(home, "models.json"), JSON.stringify({ default: models[0].id, models }));
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_HOME: home, AIDE_MODEL_DISCOVERY: "off" };
   const stack = await startStack({ workspace: join(home, "eval"), env });
   const parallel = Number(process.env.BENCH_PARALLEL ?? 2);
+  const arms = parseArms((process.env.BENCH_EVAL_ARMS ?? "").split(";").map((arm) => arm.trim()).filter(Boolean));
+  const reportTo = process.env.BENCH_EVAL_OUT;
   let records: AttemptRecord[];
   const loadAtStart = Math.round(loadavg()[0] * 100) / 100;
   const started = performance.now();
   try {
     records = await runEval({
-      tasksDir, select, models: [], modelsFor: (task) => [`oracle-${task.id}`], connection: stack.connection, repeat: 1, parallel, budgetMs: 180_000,
+      tasksDir, select, models: [], modelsFor: (task) => [`oracle-${task.id}`], arms, connection: stack.connection, repeat: 1, parallel, budgetMs: 180_000,
       out: join(home, "eval", "bench"), run: "bench", hidden: [home], nodePath: join(repoRoot, "node_modules"),
-      onAttempt: (r) => process.stderr.write(`${r.check_passed ? "pass" : "FAIL"} ${r.task} ${r.outcome}${r.code ? ` ${r.code}` : ""} wall ${r.wall_ms} ms, session ${r.session_ms} ms, check ${r.check_ms} ms\n`),
+      onAttempt: (r) => process.stderr.write(`${r.check_passed ? "pass" : "FAIL"} ${r.task}${r.arm ? ` ${r.arm}` : ""} ${r.outcome}${r.code ? ` ${r.code}` : ""} wall ${r.wall_ms} ms, session ${r.session_ms} ms, check ${r.check_ms} ms\n`),
     });
   } finally {
     await stack.stop();
@@ -72,9 +53,13 @@ async function main() {
   const overhead = records.map((r) => r.wall_ms + r.check_ms - r.session_ms);
   const sessionSum = records.reduce((sum, r) => sum + r.session_ms, 0);
   const overheadSum = overhead.reduce((sum, v) => sum + v, 0);
-  const score = scoreVariants(records.map((r) => ({ ...r, model: "oracle" })))[0];
+  // One oracle per task, scored and reported as one model ("oracle"): a row per arm, the arms paired on the tasks.
+  const oracle = records.map((r) => ({ ...r, model: "oracle" }));
+  const variants = scoreVariants(oracle);
+  const total = (pick: (v: (typeof variants)[number]) => number) => variants.reduce((sum, v) => sum + pick(v), 0);
+  const score = { passed: total((v) => v.passed), claimed_done: total((v) => v.claimed_done), false_done: total((v) => v.false_done) };
   const reportStarted = performance.now();
-  await writeReport(join(home, "eval", "bench"), records);
+  await writeReport(join(home, "eval", "bench"), oracle);
   const reportMs = performance.now() - reportStarted;
   const figures = {
     tasks: records.length,
@@ -95,9 +80,17 @@ async function main() {
     load_average_1m_at_start: loadAtStart,
     anchor: "the sum of the sessions' own time inside the stack (first to terminal event)",
     ...(select.length > 0 ? { selected: select } : {}),
+    ...(arms.length > 0 ? { arm_settings: Object.fromEntries(arms.map((arm) => [arm.name, arm.settings])), variants } : {}),
   };
-  process.stderr.write(`${JSON.stringify({ ...figures, per_task: undefined })}\n`);
-  process.stderr.write(`wrote ${writeBenchResult(select.length > 0 ? "eval-selected" : "eval", figures)}\n`);
+  process.stderr.write(`${JSON.stringify({ ...figures, per_task: undefined, variants: undefined })}\n`);
+  if (reportTo !== undefined) {
+    // The run's report, results and events beside its figures (the attempts' work folders are left out).
+    const target = join(benchRoot, "results", reportTo);
+    rmSync(target, { recursive: true, force: true });
+    mkdirSync(target, { recursive: true });
+    for (const name of readdirSync(join(home, "eval", "bench"))) if (name !== "work") cpSync(join(home, "eval", "bench", name), join(target, name), { recursive: true });
+  }
+  process.stderr.write(`wrote ${writeBenchResult(reportTo !== undefined ? join(reportTo, "figures") : select.length > 0 ? "eval-selected" : "eval", figures)}\n`);
   rmSync(home, { recursive: true, force: true });
 }
 

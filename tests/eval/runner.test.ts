@@ -5,6 +5,8 @@
  * false done, never a pass), and a question; then the hidden checks and the report. A/B arms: the
  * arm's settings reach the orchestrator (its prompt tier, scheduler and context policy show in
  * the events), `run.created` records them, and the two arms asked the model different prompts.
+ * The instructions arm: `off` loads no AGENTS.md, `on` (and an eval without the setting) trusts it,
+ * and an oracle that follows it only when it is in its prompt passes only there.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,7 +34,7 @@ describe("aide eval run over the real stack", () => {
     writeFileSync(join(home, "models.json"), JSON.stringify({
       default: "range-oracle",
       models: [
-        ...["range-oracle", "range-wrong", "port-oracle"].map((id) => ({ id, provider: "scripted", transcript: join(transcripts, `${id}.json`) })),
+        ...["range-oracle", "range-wrong", "port-oracle", "lib-oracle"].map((id) => ({ id, provider: "scripted", transcript: join(transcripts, `${id}.json`) })),
         { id: "slow", provider: "scripted", transcript: join(home, "slow.json") },
       ],
     }));
@@ -109,6 +111,25 @@ describe("aide eval run over the real stack", () => {
     expect(json.comparisons).toHaveLength(1);
     expect(report.comparisons[0]).toMatchObject({ a: "range-oracle / full", b: "range-oracle / lean", pairs: 1, significant: false });
     expect(readFileSync(join(out, "report.md"), "utf8")).toContain("range-oracle / full vs range-oracle / lean (1 paired attempts)");
+  });
+
+  it("the instructions arm: off loads none, on and no setting trust the AGENTS.md, and only a prompt that held it passes", async () => {
+    const out = join(home, "eval", "run-instructions");
+    const arms = parseArms(["instructions-off=instructions=off", "instructions-on=instructions=on"]);
+    const armed = await runEval({ ...common, out, run: "run-instructions", select: ["js-agents-module-in-lib"], models: ["lib-oracle"], arms });
+    const [plain] = await runEval({ ...common, out, run: "run-instructions", select: ["js-agents-module-in-lib"], models: ["lib-oracle"] });
+    const byArm = Object.fromEntries(armed.map((record) => [record.arm, record]));
+    expect(byArm["instructions-off"]).toMatchObject({ instructions_loaded: [], check_passed: false });
+    expect(byArm["instructions-off"].experiment).toMatchObject({ arm: "instructions-off", instructions: false });
+    expect(byArm["instructions-on"]).toMatchObject({ instructions_loaded: [{ path: "AGENTS.md", truncated: false }], check_passed: true });
+    expect(byArm["instructions-on"].experiment).toMatchObject({ instructions: true });
+    expect(plain).toMatchObject({ instructions_loaded: [{ path: "AGENTS.md" }], check_passed: true });
+    const loadedOf = (record: { events: string }) => readEvents(join(out, record.events)).find((event) => event.type === "instructions.loaded");
+    expect(loadedOf(byArm["instructions-off"])).toBeUndefined();
+    expect(loadedOf(byArm["instructions-on"]).payload.files[0].source).toBe("setting");
+    expect(loadedOf(plain).payload.files[0].source).toBe("flag");
+    // The same oracle in both arms: what differed is the prompt, which the on arm made larger.
+    expect(byArm["instructions-on"].prompt_tokens).toBeGreaterThan(byArm["instructions-off"].prompt_tokens);
   });
 
   it("aborts a session past its budget: the attempt is aborted, its check still runs and fails", async () => {

@@ -27,11 +27,15 @@ function files(dir: string, prefix = ""): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name), `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`]));
 }
 
-/** A fresh copy of the project, optionally with the solution over it, and the hidden check beside it; returns the check's exit code. */
-function runCheck(id: string, task: EvalTask, withSolution: boolean): { status: number | null; output: string } {
-  const copy = mkdtempSync(join(scratch, `${id}-${withSolution ? "solved" : "untouched"}-`));
+/**
+ * A fresh copy of the project, optionally with the solution (or, for an instructions task, the
+ * unguided solution: `unguided/`) over it, and the hidden check beside it; returns the check's exit code.
+ */
+function runCheck(id: string, task: EvalTask, over: boolean | "unguided"): { status: number | null; output: string } {
+  const overlay = over === "unguided" ? "unguided" : over ? "solution" : undefined;
+  const copy = mkdtempSync(join(scratch, `${id}-${overlay ?? "untouched"}-`));
   cpSync(join(tasksDir, id, "project"), copy, { recursive: true });
-  if (withSolution) cpSync(join(tasksDir, id, "solution"), copy, { recursive: true });
+  if (overlay !== undefined) cpSync(join(tasksDir, id, overlay), copy, { recursive: true });
   cpSync(join(tasksDir, id, "check"), join(copy, evalCheckFolder), { recursive: true });
   const [command, ...args] = task.check!.command;
   const result = spawnSync(command, args, {
@@ -72,8 +76,25 @@ describe("the eval task suite", () => {
         expect(files(join(tasksDir, id, "solution")).length).toBeGreaterThan(0);
         if (task.category === "question") expect(files(join(tasksDir, id, "solution"))).toEqual([evalAnswerFile]);
       });
+      const unguided = existsSync(join(tasksDir, id, "unguided"));
+      if (unguided) {
+        // An instructions task (the eval's instructions arm): what it needs is in its AGENTS.md,
+        // and the same change made without it (unguided/) fails the check.
+        it("is an instructions task: its project has an AGENTS.md, its unguided solution differs from the reference", () => {
+          const agents = readFileSync(join(tasksDir, id, "project", "AGENTS.md"), "utf8");
+          expect(agents.split("\n").some((line) => line.startsWith("- ")), "AGENTS.md states its rules as '- ' lines").toBe(true);
+          expect(files(join(tasksDir, id, "unguided")).length).toBeGreaterThan(0);
+        });
+      }
       // A check that compiles or needs pytest is proven in toolchain-tasks.test.ts instead.
       if (toolchainOf(task, join(tasksDir, id)) !== undefined) return;
+      if (unguided) {
+        it("its hidden check fails on the unguided solution (the change made without the AGENTS.md)", () => {
+          const result = runCheck(id, task, "unguided");
+          expect(result.status, result.output).not.toBe(0);
+          expect(result.status, `the check crashed or timed out rather than failing: ${result.output}`).not.toBeNull();
+        });
+      }
       it("its hidden check fails on the untouched project", () => {
         const result = runCheck(id, task, false);
         expect(result.status, result.output).not.toBe(0);

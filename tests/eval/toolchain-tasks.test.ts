@@ -6,7 +6,7 @@
  * from task-suite.test.ts because these compile: its time is the toolchains' (the first Go check
  * compiles the standard library). A task whose toolchain does not run here is skipped, saying why.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -28,10 +28,12 @@ const tasks = readdirSync(tasksDir)
 /** What a check prints when its toolchain, not the task, failed. */
 const toolchainMissing = /command not found|could not choose a version|no default is configured|cannot find GOROOT|go: downloading|GOPROXY=off|No module named pytest/;
 
-async function check(id: string, task: EvalTask, withSolution: boolean) {
-  const workspace = mkdtempSync(join(scratch, `${id}-${withSolution ? "solved" : "untouched"}-`));
+/** The check on the untouched project, on the reference solution, or on an instructions task's unguided solution. */
+async function check(id: string, task: EvalTask, over: boolean | "unguided") {
+  const overlay = over === "unguided" ? "unguided" : over ? "solution" : undefined;
+  const workspace = mkdtempSync(join(scratch, `${id}-${overlay ?? "untouched"}-`));
   cpSync(join(tasksDir, id, "project"), workspace, { recursive: true });
-  if (withSolution) cpSync(join(tasksDir, id, "solution"), workspace, { recursive: true });
+  if (overlay !== undefined) cpSync(join(tasksDir, id, overlay), workspace, { recursive: true });
   return runHiddenCheck({ task, taskDir: join(tasksDir, id), workspace, scratch, hidden: [], nodePath: join(repo, "node_modules"), cacheDir });
 }
 
@@ -57,6 +59,14 @@ describe("the suite's toolchain tasks, judged as aide eval judges them", () => {
       it.skipIf(absent !== undefined)("its hidden check passes on the reference solution", { timeout: 300_000 }, async () => {
         const outcome = await check(id, task, true);
         expect(outcome.passed, outcome.output).toBe(true);
+      });
+      // An instructions task: the change made without its AGENTS.md fails, and not for the toolchain.
+      if (existsSync(join(tasksDir, id, "unguided"))) it.skipIf(absent !== undefined)("its hidden check fails on the unguided solution (instructions tasks)", { timeout: 300_000 }, async () => {
+        const outcome = await check(id, task, "unguided");
+        expect(outcome.timed_out, outcome.output).toBe(false);
+        expect(outcome.exit_code, outcome.output).not.toBe(0);
+        expect(outcome.exit_code, outcome.output).not.toBeNull();
+        expect(outcome.output).not.toMatch(toolchainMissing);
       });
     });
   }

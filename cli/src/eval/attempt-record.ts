@@ -53,6 +53,12 @@ export const AttemptRecordSchema = z.object({
   session: z.string().optional(),
   /** The experiment identifiers of the run's events (`run.created`). */
   experiment: RunExperimentSchema.optional(),
+  /**
+   * The project instructions files in the run's prompt (`instructions.loaded`: path and tokens;
+   * empty when the run loaded none, absent in older results): what tells an instructions arm's
+   * attempts apart, from the events, not from the arm's name.
+   */
+  instructions_loaded: z.array(z.object({ path: z.string(), tokens: z.number().int().nonnegative(), truncated: z.boolean() })).optional(),
   /** What `aide run` said when the session could not be run (outcome `error`). */
   error: z.string().optional(),
   /** The events file of this attempt, relative to the run folder (replayable). */

@@ -54,6 +54,8 @@ export interface VariantScore {
    */
   calls: { tried: number; well_formed: number; well_formed_rate: number; prose_only_replies: number } | null;
   by_category: Record<string, { attempts: number; passed: number; pass_rate: number }>;
+  /** Attempts whose prompt held project instructions (`instructions.loaded`), of those that recorded it; null when none did. */
+  instructions: { attempts: number; loaded: number } | null;
 }
 
 const rate = (part: number, whole: number) => (whole === 0 ? 0 : part / whole);
@@ -92,7 +94,13 @@ function scoreVariant(variant: string, own: AttemptRecord[]): VariantScore {
     calls: callFigures(own),
     kv: known.length === 0 ? null : { attempts: known.length, prompt_tokens: knownPrompt, evaluated_prompt_tokens: knownEvaluated, reused_share: knownPrompt === 0 ? 0 : 1 - knownEvaluated / knownPrompt },
     by_category: byCategory,
+    instructions: instructionFigures(own),
   };
+}
+
+function instructionFigures(own: AttemptRecord[]): VariantScore["instructions"] {
+  const known = own.filter((record) => record.instructions_loaded !== undefined);
+  return known.length === 0 ? null : { attempts: known.length, loaded: known.filter((record) => (record.instructions_loaded?.length ?? 0) > 0).length };
 }
 
 function callFigures(own: AttemptRecord[]): VariantScore["calls"] {

@@ -27,6 +27,15 @@ describe("--arm NAME=SETTINGS", () => {
     expect(() => parseArm("x=grammar_schema=strict")).toThrow(/grammar_schema is one of on, off/);
   });
 
+  it("reads the project-instructions arm as on/off (off: none loaded; on: trusted, eval runs being headless)", () => {
+    expect(parseArms(["instructions-off=instructions=off", "instructions-on=instructions=on,grammar=reply,grammar_schema=on"]).map((arm) => arm.settings)).toEqual([
+      { arm: "instructions-off", instructions: false },
+      { arm: "instructions-on", instructions: true, grammar: true, grammar_scope: "reply", grammar_schema: true },
+    ]);
+    expect(parseSettings(["instructions=off"])).toEqual({ instructions: false });
+    expect(() => parseArm("x=instructions=trust")).toThrow(/instructions is one of on, off, not "trust"/);
+  });
+
   it("refuses unknown settings and values, naming what is accepted", () => {
     expect(() => parseArm("x=temperature=0.2")).toThrow(/unknown setting "temperature"; the settings are prompt_tier, grammar/);
     expect(() => parseArm("x=scheduler=fastest")).toThrow(/scheduler is one of safe-parallel-v1, serial-v1, not "fastest"/);

@@ -28,6 +28,11 @@ export function reportMarkdown(report: EvalReport, chartFile?: string): string {
     "",
     "Outcomes: " + report.variants.map((s) => `${s.variant}: ${Object.entries(s.outcomes).sort().map(([outcome, n]) => `${n} ${outcome}`).join(", ")}`).join("; ") + ".",
   ];
+  // Which attempts had the project's instructions in their prompt, from their events (an instructions arm's proof).
+  const instructed = report.variants.filter((s) => s.instructions !== null);
+  if (instructed.some((s) => s.instructions!.loaded > 0)) {
+    lines.push("", "Project instructions in the prompt (`instructions.loaded`): " + instructed.map((s) => `${s.variant}: ${s.instructions!.loaded} of ${s.instructions!.attempts} attempts`).join("; ") + ".");
+  }
   if (chartFile) lines.push("", `![pass rate against median time](${chartFile})`);
   lines.push("", "## By category", "", "| model / arm | category | attempts | check passed |", "|---|---|---|---|");
   for (const s of report.variants) for (const [category, c] of Object.entries(s.by_category).sort()) lines.push(`| ${s.variant} | ${category} | ${c.attempts} | ${count(c.passed, c.attempts)} |`);

@@ -9,7 +9,7 @@
  */
 import { appendFileSync, cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { RunExperimentSchema, defaultEditFormat, type EvalTask, type RunExperiment } from "@aide/contracts";
+import { InstructionsLoadedPayloadSchema, RunExperimentSchema, defaultEditFormat, type EvalTask, type RunExperiment } from "@aide/contracts";
 import { AttemptRecordSchema, type AttemptRecord } from "./attempt-record.js";
 import { checkoutExternalProject, fetchExternalSource } from "./external-project.js";
 import { loadEvalTasks } from "./load-eval-tasks.js";
@@ -110,6 +110,10 @@ async function attempt(task: EvalTask, model: string, arm: EvalArm | undefined, 
   // KV reuse only when the model service said what it evaluated (a local model): unknown is absent, never 0.
   const evaluatedKnown = responded.length > 0 && responded.every((event) => typeof event.payload?.evaluated_prompt_tokens === "number");
   const experiment = experimentOf(output);
+  const loaded = output.events
+    .filter((event) => event.type === "instructions.loaded" && !(typeof event.depth === "number" && event.depth > 0))
+    .flatMap((event) => InstructionsLoadedPayloadSchema.safeParse(event.payload).data?.files ?? [])
+    .map((file) => ({ path: file.path, tokens: file.tokens, truncated: file.truncated }));
   const record = AttemptRecordSchema.parse({
     run: options.run,
     attempt: id,
@@ -141,6 +145,7 @@ async function attempt(task: EvalTask, model: string, arm: EvalArm | undefined, 
     check_ms: Math.round(checkMs),
     ...(output.session ? { session: output.session } : {}),
     ...(experiment ? { experiment } : {}),
+    instructions_loaded: loaded,
     ...(outcome === "error" && output.error ? { error: `${output.error.code}: ${output.error.message}`.slice(0, 1000) } : {}),
     events: `events/${id}.jsonl`,
   });

@@ -3,7 +3,8 @@
  * start body, the same event stream), but inside the runner's process: a per-attempt `aide run`
  * cost a Node start-up and a module load, the larger part of the runner's own overhead. Edits and
  * the allow-listed commands are approved by the start's policy, everything else is refused at once
- * (`deny_unmatched`: no approval ever waits). Each event is written to the attempt's events file as
+ * (`deny_unmatched`: no approval ever waits). The project's instructions files (AGENTS.md…) are
+ * trusted for the run (`trust_instructions`), unless the arm sets `instructions` (off: none). Each event is written to the attempt's events file as
  * it arrives; past the budget the run is aborted and, if it does not end, given up.
  */
 import { appendFileSync } from "node:fs";
@@ -76,6 +77,8 @@ export async function runSession(input: SessionInput): Promise<SessionOutput> {
       model: input.model,
       auto_approve: evalApprovalPolicy(input.workspace),
       ...(input.experiment ? { experiment: input.experiment } : {}),
+      // Headless, no one to ask: the task's instructions files are trusted for the run, unless the arm says `instructions=off` (its setting wins).
+      ...(input.experiment?.instructions === undefined ? { trust_instructions: true } : {}),
       ...(input.maxIterations !== undefined ? { max_iterations: input.maxIterations } : {}),
     });
   } catch (error) {

@@ -61,6 +61,23 @@ describe("the eval report", () => {
     expect(same.comparisons[0].tokens.significant).toBe(false);
   });
 
+  it("counts the attempts whose prompt held project instructions, and says so per arm when any did", async () => {
+    const loaded = [{ path: "AGENTS.md", tokens: 80, truncated: false }];
+    const own = [
+      { ...attempt(1, "m", "instructions-off", false, "done", 1000, 100), instructions_loaded: [] },
+      { ...attempt(1, "m", "instructions-on", true, "done", 1000, 180), instructions_loaded: loaded },
+      { ...attempt(2, "m", "instructions-on", true, "done", 1000, 180), instructions_loaded: loaded },
+      { ...attempt(2, "m", "instructions-off", true, "done", 1000, 100), instructions_loaded: [] },
+    ];
+    const report = buildReport(own);
+    expect(report.variants.map((s) => s.instructions)).toEqual([{ attempts: 2, loaded: 0 }, { attempts: 2, loaded: 2 }]);
+    expect(buildReport([attempt(1, "m", "old", true, "done", 1000, 100)]).variants[0].instructions).toBeNull();
+    const dir = mkdtempSync(join(tmpdir(), "aide-eval-report-"));
+    dirs.push(dir);
+    await writeReport(dir, own);
+    expect(readFileSync(join(dir, "report.md"), "utf8")).toContain("Project instructions in the prompt (`instructions.loaded`): m / instructions-off: 0 of 2 attempts; m / instructions-on: 2 of 2 attempts.");
+  });
+
   it("writes report.md, report.html (chart inline), report.json and a vega SVG with one point per model/arm", async () => {
     const dir = mkdtempSync(join(tmpdir(), "aide-eval-report-"));
     dirs.push(dir);

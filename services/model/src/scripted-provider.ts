@@ -16,8 +16,23 @@ export const ScriptedReplySchema = z
     finish_reason: FinishReasonSchema.optional(),
   })
   .strict();
-export const ScriptedTranscriptSchema = z.object({ replies: z.array(ScriptedReplySchema) }).strict();
+export type ScriptedReply = z.infer<typeof ScriptedReplySchema>;
+
+/**
+ * One step of a transcript: a reply, or, with `when_prompt_contains`, a reply given only when
+ * some message of the request (system, user, tool results) contains that text, and `otherwise`
+ * when none does. An oracle that follows what its prompt says (the eval's instructions arm: the
+ * project's AGENTS.md in the prompt or not) is scripted this way, not per arm.
+ */
+export const ScriptedStepSchema = ScriptedReplySchema.extend({
+  when_prompt_contains: z.string().min(1).optional(),
+  otherwise: ScriptedReplySchema.optional(),
+})
+  .strict()
+  .refine((step) => (step.when_prompt_contains === undefined) === (step.otherwise === undefined), { message: "when_prompt_contains and otherwise go together", path: ["otherwise"] });
+export const ScriptedTranscriptSchema = z.object({ replies: z.array(ScriptedStepSchema) }).strict();
 export type ScriptedTranscript = z.infer<typeof ScriptedTranscriptSchema>;
+export type ScriptedStep = z.infer<typeof ScriptedStepSchema>;
 
 /** Splits text into up to `parts` chunks at word boundaries (for the default streaming). */
 export function splitIntoChunks(text: string, parts = 4): string[] {
@@ -44,6 +59,13 @@ function loadTranscript(path: string): ScriptedTranscript {
   return parsed.data;
 }
 
+/** The reply a step gives to these messages: its own, or `otherwise` when its condition is not met. */
+export function replyFor(step: ScriptedStep, messages: ReadonlyArray<{ content: string }>): ScriptedReply {
+  const { when_prompt_contains: needle, otherwise, ...own } = step;
+  if (needle === undefined || otherwise === undefined) return own;
+  return messages.some((message) => message.content.includes(needle)) ? own : otherwise;
+}
+
 /**
  * Replays a transcript file (for tests and offline demos): each session has its own cursor
  * through the replies; every request is appended to `record` as one JSON line. Token counts are
@@ -67,9 +89,10 @@ export class ScriptedProvider implements Provider<ScriptedSpec> {
     const transcript = loadTranscript(spec.transcript);
     const key = `${spec.id}\u0000${request.session}`;
     const cursor = this.cursors.get(key) ?? 0;
-    const reply = transcript.replies[cursor];
-    if (!reply) throw aideError("MODEL_FAILED", { detail: `scripted transcript exhausted after ${transcript.replies.length} replies` });
+    const step = transcript.replies[cursor];
+    if (!step) throw aideError("MODEL_FAILED", { detail: `scripted transcript exhausted after ${transcript.replies.length} replies` });
     this.cursors.set(key, cursor + 1);
+    const reply = replyFor(step, request.messages);
 
     const chunks = reply.chunks ?? splitIntoChunks(reply.text);
     const pause = reply.delay_ms !== undefined && chunks.length > 0 ? reply.delay_ms / chunks.length : (reply.delay_ms ?? 0);

@@ -1,0 +1,9 @@
+import { AppError } from "./errors.js";
+
+/** A quantity typed by a person: a whole number, not negative. */
+export function parseQuantity(text) {
+  const value = Number(String(text).trim());
+  if (!Number.isInteger(value)) throw new Error(`not a whole number: ${text}`);
+  if (value < 0) throw new AppError("E_NEGATIVE_QUANTITY", `a quantity cannot be negative: ${text}`);
+  return value;
+}

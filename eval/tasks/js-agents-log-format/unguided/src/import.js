@@ -1,0 +1,14 @@
+/** Contacts from CSV text with a header line `name,email`. */
+export function importRows(csv) {
+  const [, ...lines] = csv.trim().split("\n");
+  const rows = [];
+  lines.forEach((line, index) => {
+    const [name = "", email = ""] = line.split(",").map((cell) => cell.trim());
+    if (email === "") {
+      console.warn(`Dropping line ${index + 2}: no email`);
+      return;
+    }
+    rows.push({ name, email });
+  });
+  return rows;
+}
