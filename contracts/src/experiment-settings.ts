@@ -42,9 +42,9 @@ export const ExperimentSettingsSchema = z
     prompt_tier: PromptTierSchema.optional(),
     /** Constrain decoding with the tool-call grammar (local models); absent: the probe's choice. */
     grammar: z.boolean().optional(),
-    /** What the grammar covers: `call` (prose, then the call) or `reply` (the whole reply: one call alone). */
+    /** What the grammar covers: `call` (prose, then the call) or `reply` (the whole reply: one call alone; the default). */
     grammar_scope: GrammarScopeSchema.optional(),
-    /** The grammar also encodes the argument schemas' own bounds (integer ranges, non-empty strings). */
+    /** The grammar also encodes the argument schemas' own rules (argument sets, integer ranges, string lengths); default on. */
     grammar_schema: z.boolean().optional(),
     context_policy: ContextPolicyIdSchema.optional(),
     edit_format: EditFormatSchema.optional(),

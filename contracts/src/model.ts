@@ -38,9 +38,9 @@ export const ModelChatRequestSchema = z.object({
   tools: z.array(ChatToolSchema).default([]),
   /** Constrain local decoding to well-formed tool-call blocks (on by default for local models). */
   grammar: z.boolean().optional(),
-  /** What the grammar covers: prose then the call (`call`, the default) or the whole reply (`reply`: one call alone, or prose alone). */
+  /** What the grammar covers: prose then the call (`call`) or the whole reply (`reply`, the default: one call alone, or prose alone). */
   grammar_scope: z.enum(["call", "reply"]).optional(),
-  /** The grammar also encodes the argument schemas' own bounds (integer ranges, non-empty strings); default off. */
+  /** The grammar also encodes the argument schemas' own rules (argument sets, integer ranges, string lengths); default on. */
   grammar_schema: z.boolean().optional(),
   /** With tools: "required" forces at least one call, "none" forbids calls; default "auto". */
   tool_choice: z.enum(["auto", "required", "none"]).optional(),

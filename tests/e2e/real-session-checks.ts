@@ -70,11 +70,11 @@ export async function runSampleSession(stack: StackProcess, options: { root: str
 }
 
 /**
- * A call the tools refused for its arguments (the tools' VALIDATION code). Two kinds: the JSON
- * Schema's own rules (types, ranges, required keys: what a schema-derived grammar encodes), and a
- * tool's rules beyond its schema, whose messages the tool prefixes with "VALIDATION:" (e.g.
- * replace_in_file's "`diff` is required, or both `search` and `replace`", or a malformed
- * SEARCH/REPLACE block). Only the first kind is the grammar's to prevent.
+ * A call the tools refused for its arguments (the tools' VALIDATION code). Every such rule is in
+ * the tool's JSON Schema now (types, ranges, lengths, required keys, and replace_in_file's
+ * either/or argument sets as `anyOf`), so the default grammar must prevent all of them. A
+ * refusal whose message the tool prefixes with "VALIDATION:" (a rule only in a tool's code; none
+ * is left) is still counted apart in the figures.
  */
 const isValidationError = (event: any) => event.payload.is_error === true && (event.payload.metadata?.error_code === "VALIDATION" || /\bVALIDATION\b/.test(String(event.payload.summary)));
 const isToolRuleRefusal = (event: any) => isValidationError(event) && /^VALIDATION:/.test(String(event.payload.summary).trim());
@@ -106,7 +106,7 @@ export function checkSession(events: any[], workspace: string, trace: string, op
     const { finish_reason: finish, tool_calls: calls } = event.payload;
     expect(["stop", "length", "tool_calls"], trace).toContain(finish);
     toolRuleRefusals += completedByReply[index].filter(isToolRuleRefusal).length;
-    const invalidEvents = completedByReply[index].filter((call) => isValidationError(call) && !isToolRuleRefusal(call));
+    const invalidEvents = completedByReply[index].filter(isValidationError);
     const invalid = invalidEvents.length;
     invalidCalls += invalid;
     for (const bad of invalidEvents) invalidSummaries.push(`${bad.payload.tool} ${JSON.stringify(bad.payload.args)}: ${String(bad.payload.summary).slice(0, 200)}`);

@@ -42,8 +42,15 @@ describe("valueRule levels", () => {
     expect(toRegExp(valueRule(entries, "typed")).test("-300000000000000")).toBe(true);
     expect(toRegExp(valueRule(entries, "strict")).test("-300000000000000")).toBe(false);
     expect(valueRule({ type: "number", minimum: 0 }, "strict")).not.toContain('"-"');
-    expect(valueRule({ type: "string", minLength: 1, maxLength: 4096 }, "strict")).toBe('"\\n"? visible [^<\\n]* "\\n"?');
+    // One line of at most 255 characters (closes within the token budget), at most the maxLength.
+    expect(valueRule({ type: "string", minLength: 1, maxLength: 4096 }, "strict")).toBe('"\\n"? visible [^<\\n]{0,254} "\\n"?');
+    expect(valueRule({ type: "string", minLength: 1, maxLength: 32 }, "strict")).toBe('"\\n"? visible [^<\\n]{0,31} "\\n"?');
+    expect(valueRule({ type: "string", maxLength: 500 }, "strict")).toBe('"\\n"? [^<\\n]{0,255} "\\n"?');
+    // A bounded number keeps its bounds (as whole numbers); a body is anything but its own closing tag.
+    expect(toRegExp(valueRule({ type: "number", minimum: 1, maximum: 10 }, "strict")).test("11")).toBe(false);
     expect(valueRule({ type: "string", maxLength: 4194304 }, "strict")).toBe("text");
+    expect(valueRule({ type: "string", maxLength: 4194304 }, "strict", "content")).toBe("body-content");
+    expect(valueRule({ type: "string", minLength: 1, maxLength: 4194304 }, "strict", "diff")).toBe("body-diff-1");
     expect(valueRule({ type: "string" }, "strict")).toBe("plain");
     expect(valueRule({ type: "string", minLength: 1, maxLength: 4096 }, "typed")).toBe("text");
     expect(valueRule({ enum: ["a", "b"] }, "strict")).toBe('("a" | "b")');

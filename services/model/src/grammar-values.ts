@@ -18,8 +18,12 @@ export interface JsonSchemaLike {
   minLength?: number;
   minimum?: number;
   maximum?: number;
+  pattern?: string;
   properties?: Record<string, JsonSchemaLike>;
   required?: string[];
+  additionalProperties?: unknown;
+  /** Argument sets (a union of objects): tool-call-grammar.ts gives each its own sequence. */
+  anyOf?: JsonSchemaLike[];
 }
 
 /** GBNF string literal. */
@@ -96,30 +100,78 @@ export const freeTextRules = [`textchar ::= [^<] | "<" [^/<]`, `text ::= textcha
 
 export type ValueLevel = "typed" | "strict";
 
-export function valueRule(schema: JsonSchemaLike, level: ValueLevel): string {
+/** A GBNF character-class member for a tag-name character or `>` (`-` spelled as an escape). */
+function classChar(char: string): string {
+  return char === "-" ? "\\x2D" : char;
+}
+
+/** The rule name of a body that cannot contain `</name>` (bodyRules defines it). */
+export function bodyRuleName(name: string): string {
+  return `body-${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
+}
+
+/**
+ * A body value (a file's content, SEARCH/REPLACE blocks, a patch) under the strict grammar: any
+ * text that does not contain its own closing tag `</name>`. A small automaton, one rule per
+ * matched prefix of the tag: a mismatch goes back to the start, another `<` to one matched
+ * character, the whole tag is never completed. So `<<<<<<< SEARCH`, `</div>` or `a < b` stay
+ * writable (the `text` rule refuses `<<` and every `</`), and the first `</name>` is the close.
+ * Rules `body-NAME` (may be empty) and `body-NAME-1` (at least one character).
+ */
+export function bodyRules(name: string): string[] {
+  const tag = `</${name}>`;
+  const base = bodyRuleName(name);
+  const state = (k: number) => `${base}-s${k}`;
+  const lines = [`${base} ::= ${state(0)}`, `${base}-1 ::= [^<] ${state(0)} | "<" ${state(1)}`];
+  for (let k = 0; k < tag.length; k++) {
+    const alternatives = [`""`];
+    if (k === 0) alternatives.push(`[^<] ${state(0)}`, `"<" ${state(1)}`);
+    else {
+      alternatives.push(`[^<${classChar(tag[k])}] ${state(0)}`, `"<" ${state(1)}`);
+      if (k + 1 < tag.length) alternatives.push(`${literal(tag[k])} ${state(k + 1)}`);
+    }
+    lines.push(`${state(k)} ::= ${alternatives.join(" | ")}`);
+  }
+  return lines;
+}
+
+export function valueRule(schema: JsonSchemaLike, level: ValueLevel, name?: string): string {
   if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean")) {
     return "(" + schema.enum.map((v) => literal(String(v))).join(" | ") + ")";
   }
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   if (type === "integer") return level === "strict" ? integerRule(schema.minimum, schema.maximum) : looseInteger;
   if (type === "number") {
-    const sign = level === "strict" && typeof schema.minimum === "number" && schema.minimum >= 0 ? "" : `"-"? `;
-    return `("0" | ${sign}[1-9] [0-9]{0,14}) ("." [0-9]{1,10})?`;
+    // With a bound, whole numbers within it (a subset of the valid values the grammar can spell exactly).
+    if (level === "strict" && (typeof schema.minimum === "number" || typeof schema.maximum === "number")) return integerRule(schema.minimum, schema.maximum);
+    return `("0" | "-"? [1-9] [0-9]{0,14}) ("." [0-9]{1,10})?`;
   }
   if (type === "boolean") return `("true" | "false")`;
+  if (level === "strict" && (type === "string" || type === undefined)) {
+    const limit = typeof schema.maxLength === "number" ? schema.maxLength : undefined;
+    const min = Math.max(0, Math.floor(schema.minLength ?? 0));
+    // A body (a file's content, a diff) may hold anything but a closing tag.
+    if (limit !== undefined && limit > BODY_LENGTH) {
+      if (name !== undefined) return min >= 1 ? `${bodyRuleName(name)}-1` : bodyRuleName(name);
+      return min >= 1 ? `textchar text` : "text";
+    }
+    if (limit !== undefined) {
+      // A bounded string (a path, a command, a pattern, an id) is one line of at most the bound
+      // (and at most boundedRepeatLimit characters), so the value closes within the token budget
+      // and cannot outgrow its maxLength (measured: SmolLM2 ran on inside <command> to the cap).
+      // The protocol strips one line break on each side, so those do not count.
+      const most = Math.min(limit, boundedRepeatLimit - 1);
+      if (min > most) return `visible{${min}}`;
+      const first = min >= 1 ? "visible " : "";
+      const rest = min >= 1 ? `[^<\\n]{${min - 1},${most - 1}}` : `[^<\\n]{0,${most}}`;
+      return `"\\n"? ${first}${rest} "\\n"?`;
+    }
+    // Unbounded (a completion's result): prose without tags; non-empty where the schema says so.
+    return min >= 1 ? "visible plain" : "plain";
+  }
   if (type === "string" && typeof schema.maxLength === "number" && schema.maxLength <= boundedRepeatLimit) {
     const min = Math.max(0, Math.min(schema.minLength ?? 1, schema.maxLength));
     return `[^<]{${min},${Math.max(min, schema.maxLength)}}`;
-  }
-  // Free text: anything but the start of a closing tag; non-empty where the schema says so.
-  if (level === "strict" && (type === "string" || type === undefined)) {
-    const limit = typeof schema.maxLength === "number" ? schema.maxLength : undefined;
-    const nonEmpty = (schema.minLength ?? 0) >= 1;
-    // A body (a file's content, a diff) may hold anything but a closing tag.
-    if (limit !== undefined && limit > BODY_LENGTH) return nonEmpty ? `textchar text` : "text";
-    // A bounded string (a path, a command, a pattern) is one line; an unbounded one (a result) is prose without tags.
-    if (limit !== undefined) return `"\\n"? ${nonEmpty ? "visible " : ""}[^<\\n]* "\\n"?`;
-    return nonEmpty ? "visible plain" : "plain";
   }
   return "text";
 }
@@ -133,4 +185,13 @@ export function valueRule(schema: JsonSchemaLike, level: ValueLevel): string {
 export function textCanHold(schema: JsonSchemaLike): boolean {
   const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
   return types.length === 0 || types.some((type) => type !== "array" && type !== "object");
+}
+
+/**
+ * Whether the strict grammar can spell only valid values of this schema: text-holdable, and no
+ * `pattern` (a regular expression the grammar does not translate). The strict grammar leaves an
+ * optional parameter out when it is not, so every call it allows passes the validator.
+ */
+export function expressible(schema: JsonSchemaLike): boolean {
+  return textCanHold(schema) && schema.pattern === undefined;
 }

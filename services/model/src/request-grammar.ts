@@ -16,8 +16,10 @@ export function requestGrammar(spec: { grammar: boolean; maxOutputTokens: number
     choice,
     maxCalls: request.max_tool_calls ?? 1,
     thinking: spec.thinking,
-    scope: request.grammar_scope ?? "call",
-    schema: request.grammar_schema ?? false,
+    // The default (issue 28, bench/results/eval-real-grammar/): the whole reply is the call, and
+    // its values keep the argument schemas' own rules, so every call the grammar allows validates.
+    scope: request.grammar_scope ?? "reply",
+    schema: request.grammar_schema ?? true,
     ...(maxProseChars !== undefined ? { maxProseChars } : {}),
   });
 }

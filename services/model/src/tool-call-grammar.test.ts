@@ -39,10 +39,46 @@ describe("grammar scope and schema constraints (experiment settings)", () => {
   it("schema on: integer bounds and non-empty strings; off: today's loose values", () => {
     const strict = buildToolCallGrammar(bounded, { choice: "required", schema: true });
     expect(strict).toContain('param-list-dir-max-entries ::= "<max_entries>" ([1-9] | [1-9] [0-9]{1} | [1-9] [0-9]{2} | ("1" [0-9]{3} | "2" "0" "0" "0")) "</max_entries>" nl');
-    expect(strict).toContain('param-list-dir-path ::= "<path>" "\\n"? visible [^<\\n]* "\\n"? "</path>" nl');
+    expect(strict).toContain('param-list-dir-path ::= "<path>" "\\n"? visible [^<\\n]{0,254} "\\n"? "</path>" nl');
     const loose = buildToolCallGrammar(bounded, { choice: "required" });
     expect(loose).toContain('"<max_entries>" ("0" | "-"? [1-9] [0-9]{0,14}) "</max_entries>"');
     expect(loose).toContain('"<path>" text "</path>"');
+  });
+});
+
+describe("argument sets (anyOf): replace_in_file's diff, or search with replace", () => {
+  const edit: ChatTool[] = [{
+    name: "replace_in_file",
+    description: "",
+    parameters: {
+      type: "object",
+      properties: { path: { type: "string" }, diff: { type: "string" }, search: { type: "string" }, replace: { type: "string" } },
+      required: ["path"],
+      anyOf: [
+        { type: "object", properties: { path: { type: "string" }, diff: { type: "string" } }, required: ["path", "diff"], additionalProperties: false },
+        { type: "object", properties: { path: { type: "string" }, search: { type: "string" }, replace: { type: "string" } }, required: ["path", "search", "replace"], additionalProperties: false },
+      ],
+    },
+  }];
+
+  it("the grammar has one parameter sequence per set, each with its own required keys", () => {
+    const grammar = buildToolCallGrammar(edit, { choice: "required", scope: "reply", schema: true });
+    expect(grammar).toContain('tool-replace-in-file ::= "<replace_in_file>" nl (param-replace-in-file-1-path param-replace-in-file-1-diff | param-replace-in-file-2-path param-replace-in-file-2-search param-replace-in-file-2-replace) "</replace_in_file>"');
+  });
+
+  it("an open anyOf branch (no additionalProperties: false, as an MCP server may send) keeps the tool's other parameters", () => {
+    const open: ChatTool[] = [{ name: "lookup", description: "", parameters: { type: "object", properties: { id: { type: "string" }, name: { type: "string" }, verbose: { type: "boolean" } }, anyOf: [{ properties: { id: { type: "string" } }, required: ["id"] }, { properties: { name: { type: "string" } }, required: ["name"] }] } }];
+    expect(parseTextToolCalls("<lookup><id>7</id><verbose>true</verbose></lookup>", open).errors).toEqual([]);
+    expect(parseTextToolCalls("<lookup><verbose>true</verbose></lookup>", open).errors).toEqual(["<lookup> matches none of its argument sets (id | name)"]);
+    expect(buildToolCallGrammar(open, { choice: "required", scope: "reply", schema: true })).toMatch(/tool-lookup ::= "<lookup>" nl \(param-lookup-1-name\? param-lookup-1-verbose\? param-lookup-1-id \| param-lookup-2-id\? param-lookup-2-verbose\? param-lookup-2-name\)/);
+  });
+
+  it("the parser refuses a call that fits no set: neither, a mix, or half of one", () => {
+    expect(parseTextToolCalls("<replace_in_file><path>a</path><diff>d</diff></replace_in_file>", edit).errors).toEqual([]);
+    expect(parseTextToolCalls("<replace_in_file><path>a</path><search>s</search><replace></replace></replace_in_file>", edit).errors).toEqual([]);
+    for (const body of ["<path>a</path>", "<path>a</path><search>s</search>", "<path>a</path><diff>d</diff><search>s</search><replace>r</replace>"]) {
+      expect(parseTextToolCalls(`<replace_in_file>${body}</replace_in_file>`, edit).errors, body).toEqual(["<replace_in_file> matches none of its argument sets (path+diff | path+search+replace)"]);
+    }
   });
 });
 

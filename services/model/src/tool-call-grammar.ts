@@ -1,5 +1,5 @@
 import type { ChatTool } from "@aide/contracts";
-import { freeTextRules, literal, textCanHold, valueRule, type JsonSchemaLike } from "./grammar-values.js";
+import { bodyRuleName, bodyRules, expressible, freeTextRules, literal, valueRule, type JsonSchemaLike } from "./grammar-values.js";
 
 export { boundedRepeatLimit } from "./grammar-values.js";
 
@@ -11,9 +11,13 @@ export { boundedRepeatLimit } from "./grammar-values.js";
  * string with maxLength); anything else is text without a closing tag. With `schema` the values
  * also keep the schema's own bounds (integer ranges, non-empty strings: grammar-values.ts).
  *
- * Scope `call` (the default) lets prose come before the call(s). Scope `reply` constrains the
- * whole reply: exactly one call and nothing around it when a call is required; with "auto",
- * either prose alone or exactly one call.
+ * A tool whose schema has `anyOf` argument sets (replace_in_file: `diff`, or `search` with
+ * `replace`) gets one parameter sequence per set, so a call cannot mix or miss them.
+ *
+ * Scope `call` lets prose come before the call(s). Scope `reply` constrains the whole reply:
+ * exactly one call and nothing around it when a call is required; with "auto", either prose
+ * alone or exactly one call. (These options' defaults are the builder's; request-grammar.ts
+ * picks the service's defaults: reply scope with the schemas' rules.)
  *
  * The grammar is deliberately deterministic (every alternative starts with a distinct literal),
  * so llama.cpp keeps one or two parse stacks and the constraint costs little per token.
@@ -28,9 +32,9 @@ export interface ToolGrammarOptions {
   maxCalls?: number;
   /** A thinking model may open with one `<think>…</think>` block. */
   thinking?: boolean;
-  /** What the grammar covers: prose then calls (`call`), or the whole reply (`reply`). Default `call`. */
+  /** What the grammar covers: prose then calls (`call`), or the whole reply (`reply`). Builder default `call`. */
   scope?: GrammarScope;
-  /** Encode the argument schemas' own constraints (ranges, non-empty strings). Default false. */
+  /** Encode the argument schemas' own rules (argument sets, ranges, string lengths). Builder default false. */
   schema?: boolean;
 }
 
@@ -42,9 +46,28 @@ function ruleName(...parts: string[]): string {
   return parts.map((part) => part.toLowerCase().replace(/[^a-z0-9]+/g, "-")).join("-");
 }
 
+export interface CatalogParam {
+  name: string;
+  required: boolean;
+  schema: JsonSchemaLike;
+}
+
 export interface CatalogEntry {
   name: string;
-  params: { name: string; required: boolean; schema: JsonSchemaLike }[];
+  /** Every parameter the tool has (the union of its argument sets). */
+  params: CatalogParam[];
+  /**
+   * The schema's `anyOf` argument sets (replace_in_file: `path`+`diff`, or `path`+`search`+`replace`),
+   * each with its own required keys and no other parameter; absent: `params` is the only set.
+   */
+  sets?: CatalogParam[][];
+}
+
+function paramsOf(schema: JsonSchemaLike, alsoRequired: string[] = []): CatalogParam[] {
+  const required = new Set([...(schema.required ?? []), ...alsoRequired]);
+  return Object.entries(schema.properties ?? {})
+    .filter(([name]) => NAME.test(name))
+    .map(([name, propertySchema]) => ({ name, required: required.has(name), schema: propertySchema ?? {} }));
 }
 
 /** The tools and parameters the grammar and the parser accept (names that are valid XML tags). */
@@ -53,11 +76,19 @@ export function catalogEntries(tools: ChatTool[]): CatalogEntry[] {
     .filter((tool) => NAME.test(tool.name))
     .map((tool) => {
       const schema = tool.parameters as JsonSchemaLike;
-      const required = new Set(schema.required ?? []);
-      const params = Object.entries(schema.properties ?? {})
-        .filter(([name]) => NAME.test(name))
-        .map(([name, propertySchema]) => ({ name, required: required.has(name), schema: propertySchema ?? {} }));
-      return { name: tool.name, params };
+      const params = paramsOf(schema);
+      const branches = (schema.anyOf ?? []).filter((branch) => branch.properties !== undefined);
+      if (branches.length === 0) return { name: tool.name, params };
+      // A closed branch (additionalProperties false, as zod renders a union of objects) is a whole
+      // argument set; an open one adds its properties and required keys to the tool's own.
+      const sets = branches.map((branch) => {
+        const own = paramsOf(branch, schema.required ?? []);
+        if (branch.additionalProperties === false) return own;
+        const required = new Set([...(schema.required ?? []), ...(branch.required ?? [])]);
+        const inherited = params.filter((param) => !own.some((mine) => mine.name === param.name)).map((param) => ({ ...param, required: required.has(param.name) }));
+        return [...inherited, ...own];
+      });
+      return { name: tool.name, params, sets };
     });
 }
 
@@ -94,15 +125,28 @@ export function buildToolCallGrammar(tools: ChatTool[], options: ToolGrammarOpti
     return name;
   };
   const toolRules = entries.map((entry) => unique(ruleName("tool", entry.name)));
+  const bodies = new Set<string>();
   lines.push(`call ::= ${toolRules.join(" | ")}`);
   for (const [index, entry] of entries.entries()) {
-    const params = options.schema ? entry.params.filter((param) => param.required || textCanHold(param.schema)) : entry.params;
-    const parts = params.map((param) => {
-      const rule = unique(ruleName("param", entry.name, param.name));
-      lines.push(`${rule} ::= ${literal(`<${param.name}>`)} ${valueRule(param.schema, options.schema ? "strict" : "typed")} ${literal(`</${param.name}>`)} nl`);
-      return param.required ? rule : `${rule}?`;
+    // One sequence of parameter rules per argument set; a set that is the whole parameter list keeps the plain names.
+    const sets = entry.sets ?? [entry.params];
+    const sequences = sets.map((set, setIndex) => {
+      const params = options.schema ? set.filter((param) => param.required || expressible(param.schema)) : set;
+      const parts = params.map((param) => {
+        const rule = unique(ruleName("param", entry.name, ...(sets.length > 1 ? [String(setIndex + 1)] : []), param.name));
+        const value = valueRule(param.schema, options.schema ? "strict" : "typed", param.name);
+        // A body rule (anything but its own closing tag) is defined once per parameter name.
+        if (value.startsWith(bodyRuleName(param.name)) && !bodies.has(param.name)) {
+          bodies.add(param.name);
+          lines.push(...bodyRules(param.name));
+        }
+        lines.push(`${rule} ::= ${literal(`<${param.name}>`)} ${value} ${literal(`</${param.name}>`)} nl`);
+        return param.required ? rule : `${rule}?`;
+      });
+      return parts.join(" ");
     });
-    lines.push(`${toolRules[index]} ::= ${literal(`<${entry.name}>`)} nl ${parts.join(" ")} ${literal(`</${entry.name}>`)}`);
+    const body = sequences.length === 1 ? sequences[0] : `(${sequences.map((sequence) => sequence || '""').join(" | ")})`;
+    lines.push(`${toolRules[index]} ::= ${literal(`<${entry.name}>`)} nl ${body} ${literal(`</${entry.name}>`)}`);
   }
   return lines.join("\n") + "\n";
 }

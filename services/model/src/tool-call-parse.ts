@@ -23,7 +23,7 @@ function trimOneNewline(value: string): string {
 /**
  * A strict parser for the XML text protocol, used to check grammar-constrained replies: prose,
  * then blocks whose tool exists, whose parameters exist, whose required parameters are present
- * and whose trailing text is only whitespace. (The orchestrator has its own tolerant parser.)
+ * (of one argument set, where the schema has `anyOf`) and whose trailing text is only whitespace. (The orchestrator has its own tolerant parser.)
  */
 export function parseTextToolCalls(text: string, tools: ChatTool[]): TextToolCallParse {
   const entries = new Map(catalogEntries(tools).map((entry) => [entry.name, entry]));
@@ -68,6 +68,9 @@ export function parseTextToolCalls(text: string, tools: ChatTool[]): TextToolCal
       rest = param.lastIndex;
     }
     for (const p of entry.params) if (p.required && !(p.name in args)) errors.push(`<${name}> misses ${p.name}`);
+    // Argument sets (anyOf): the call must be exactly one of them, its required keys and no others.
+    const fits = (set: { name: string; required: boolean }[]) => set.every((p) => !p.required || p.name in args) && Object.keys(args).every((key) => set.some((p) => p.name === key));
+    if (entry.sets && !entry.sets.some(fits)) errors.push(`<${name}> matches none of its argument sets (${entry.sets.map((set) => set.filter((p) => p.required).map((p) => p.name).join("+")).join(" | ")})`);
     calls.push({ name, arguments: args });
     position = close + name.length + 3;
   }

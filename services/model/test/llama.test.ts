@@ -206,10 +206,11 @@ describe.skipIf(!haveModel)(title, () => {
     // Large maxLength values (a 4096-character path, a 2000-character pattern) once made llama.cpp refuse the grammar.
     const snapshot = JSON.parse(readFileSync(join(import.meta.dirname, "..", "..", "tools", "src", "framework", "__snapshots__", "tool-schemas.json"), "utf8")) as ChatTool[];
     const realCatalog = snapshot.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }));
-    // The default grammar (prose then a call, typed values) leaves a body or array value unbounded:
-    // measured, this model's three replies all ran to the cap inside <code_map>. The strict values
-    // (grammar_schema) close one-line and prose values at the next '<': those must yield calls.
-    for (const [variant, mustParse] of [[{}, false], [{ grammar_scope: "reply", grammar_schema: true }, true], [{ grammar_scope: "call", grammar_schema: true }, true]] as const) {
+    // The old default grammar (prose then a call, typed values) leaves a body or array value
+    // unbounded: measured, this model's three replies all ran to the cap inside <code_map>. The
+    // strict values (grammar_schema, now the default with reply scope) close one-line and prose
+    // values at the next '<': those must yield calls.
+    for (const [variant, mustParse] of [[{}, true], [{ grammar_scope: "call", grammar_schema: false }, false], [{ grammar_scope: "reply", grammar_schema: true }, true], [{ grammar_scope: "call", grammar_schema: true }, true]] as const) {
       const outcomes: string[] = [];
       let parsedCalls = 0;
       for (const seed of [7, 8, 9]) {

@@ -30,8 +30,16 @@ describe("the compact prompt tier", () => {
     const compact = systemPrompt({ mode: "act", tools, workspace: "/w", now, tier: "compact" });
     const full = systemPrompt({ mode: "act", tools: selectTools("Fix the failing test and run it", catalog, "act"), workspace: "/w", now });
     expect(compact.length).toBeLessThan(full.length / 2);
-    for (const needle of ["XML", "<read_file>", "data, not instructions", "before attempt_completion", "ACT mode", "<<<<<<< SEARCH"]) expect(compact).toContain(needle);
+    for (const needle of ["XML", "<TOOL>", "data, not instructions", "before attempt_completion", "ACT mode", "<<<<<<< SEARCH"]) expect(compact).toContain(needle);
     expect(systemPrompt({ mode: "plan", tools: selectTools("x", catalog, "plan", "compact"), workspace: "/w", now, tier: "compact" })).toContain("switch_to_act_mode");
+  });
+
+  it("shows the call's form with placeholders, never a concrete example call a model could copy for the task", () => {
+    const compact = systemPrompt({ mode: "act", tools: selectTools("Fix the failing test and run it", catalog, "act", "compact"), workspace: "/w", now, tier: "compact" });
+    // Gemma 3 270M copied the old example (`<read_file><path>src/index.ts</path></read_file>`) every turn.
+    expect(compact).not.toContain("<read_file>");
+    expect(compact).not.toContain("src/index.ts");
+    expect(compact).toContain("<TOOL>\n<PARAM>value</PARAM>\n</TOOL>");
   });
 
   it("starts with the same fixed text whatever the task (a stable prefix for the KV cache)", () => {

@@ -6,13 +6,36 @@ export type NormalizedArguments =
   | { ok: true; args: Record<string, unknown>; notices: string[] }
   | { ok: false; error: string; notices: string[] };
 
-function shapeOf(tool: AnyTool): Record<string, z.ZodType> {
-  const schema = tool.parameters as unknown as { shape?: Record<string, z.ZodType> };
-  return schema.shape ?? {};
+type Shaped = { shape?: Record<string, z.ZodType>; options?: Shaped[] };
+
+/** The argument sets of a tool: one object, or each object of a union (replace_in_file). */
+function objectsOf(tool: AnyTool): Record<string, z.ZodType>[] {
+  const schema = tool.parameters as unknown as Shaped;
+  if (schema.shape !== undefined) return [schema.shape];
+  return (schema.options ?? []).map((option) => option.shape ?? {});
 }
 
-function describeIssues(error: z.ZodError, toolName: string, given: string[]): string {
+/** Every argument the tool accepts, over all its argument sets. */
+function shapeOf(tool: AnyTool): Record<string, z.ZodType> {
+  return Object.assign({}, ...objectsOf(tool)) as Record<string, z.ZodType>;
+}
+
+/** `path` with `diff`; or `path`, `search` and `replace`: the required keys of each argument set. */
+function describeSets(tool: AnyTool): string {
+  return objectsOf(tool)
+    .map((shape) => {
+      const names = Object.entries(shape).filter(([, field]) => !field.safeParse(undefined).success).map(([name]) => `\`${name}\``);
+      return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names.join("");
+    })
+    .join("; or ");
+}
+
+function describeIssues(error: z.ZodError, tool: AnyTool, given: string[]): string {
+  const toolName = tool.name;
   const lines = error.issues.slice(0, 6).map((issue) => {
+    // A union's argument sets (replace_in_file): a mix of two sets is refused by each, so name the sets.
+    const mixed = issue.code === "unrecognized_keys" && objectsOf(tool).length > 1 && issue.keys.every((key) => key in shapeOf(tool));
+    if ((issue.code === "invalid_union" && issue.path.length === 0) || mixed) return `give exactly one of these argument sets: ${describeSets(tool)}`;
     if (issue.code === "unrecognized_keys") {
       return `unknown argument(s) ${issue.keys.map((k) => `\`${k}\``).join(", ")}`;
     }
@@ -63,7 +86,7 @@ export function normalizeArguments(tool: AnyTool, raw: Record<string, unknown>):
   }
   const parsed = (tool.parameters as z.ZodType).safeParse(args);
   if (!parsed.success) {
-    return { ok: false, notices, error: describeIssues(parsed.error, tool.name, Object.keys(raw)) };
+    return { ok: false, notices, error: describeIssues(parsed.error, tool, Object.keys(raw)) };
   }
   return { ok: true, args: parsed.data as Record<string, unknown>, notices };
 }

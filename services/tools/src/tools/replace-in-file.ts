@@ -10,31 +10,35 @@ export const replaceInFileTool = defineTool({
   name: "replace_in_file",
   description:
     "Change part of a file with SEARCH/REPLACE blocks: `<<<<<<< SEARCH`, the file's current lines exactly, `=======`, the new lines, `>>>>>>> REPLACE`. Only trailing whitespace or a uniform indent shift is forgiven; a miss shows the closest lines. Blocks apply in order, each to the text the earlier ones produced, all or nothing. An empty SEARCH creates a file. Or give one `search` and `replace`.",
-  parameters: z.strictObject({
-    path: pathArg().describe("File path relative to the workspace root"),
-    diff: z.string().max(1024 * 1024).optional().describe("One or more SEARCH/REPLACE blocks"),
-    search: z.string().max(1024 * 1024).optional().describe("Instead of `diff`: the exact current text to replace"),
-    replace: z.string().max(1024 * 1024).optional().describe("Instead of `diff`: the new text"),
-  }),
+  // Either `diff` or `search` with `replace`, never a mix: a union, so the rule is in the JSON
+  // Schema (`anyOf`) the model and the tool-call grammar see, not only in this tool's code.
+  parameters: z.union([
+    z.strictObject({
+      path: pathArg().describe("File path relative to the workspace root"),
+      diff: z.string().max(1024 * 1024).describe("One or more SEARCH/REPLACE blocks"),
+    }),
+    z.strictObject({
+      path: pathArg().describe("File path relative to the workspace root"),
+      search: z.string().max(1024 * 1024).describe("Instead of `diff`: the exact current text to replace"),
+      replace: z.string().max(1024 * 1024).describe("Instead of `diff`: the new text"),
+    }),
+  ]),
   aliases: { blocks: "diff", edits: "diff", old_str: "search", old_string: "search", old_text: "search", find: "search", new_str: "replace", new_string: "replace", new_text: "replace", replacement: "replace" },
   kind: "write",
   readOnly: false,
   parallelSafe: false,
   async plan(args, context) {
     let blocks: SearchReplaceBlock[];
-    if (args.diff !== undefined) {
-      if (args.search !== undefined || args.replace !== undefined) return { ok: false, error: "VALIDATION: Give either `diff` (SEARCH/REPLACE blocks) or `search` with `replace`, not both.", metadata: { error_code: "VALIDATION" } };
+    if ("diff" in args) {
       const parsed = parseSearchReplaceBlocks(args.diff);
       if (!parsed.ok) return { ok: false, error: `EDIT_MALFORMED: ${parsed.error}`, metadata: { error_code: "EDIT_MALFORMED" } };
       blocks = parsed.blocks;
-    } else if (args.search !== undefined && args.replace !== undefined) {
-      blocks = [{ search: args.search, replace: args.replace }];
     } else {
-      return { ok: false, error: "VALIDATION: `diff` is required (SEARCH/REPLACE blocks), or both `search` and `replace`.", metadata: { error_code: "VALIDATION" } };
+      blocks = [{ search: args.search, replace: args.replace }];
     }
     const loaded = await loadTarget(context, args.path);
     if (!loaded.ok) return { ok: false, error: loaded.error, ...(loaded.code !== undefined ? { metadata: { error_code: loaded.code } } : {}) };
-    const partial = args.diff === undefined;
+    const partial = !("diff" in args);
     const outcome = await runEditOffThread(
       { kind: "search_replace", before: loaded.before, blocks, path: loaded.target.relative, options: { partial } },
       { signal: context.signal, onOffThread: (bytes) => context.log.debug({ bytes }, "edit matching runs off the event loop") },

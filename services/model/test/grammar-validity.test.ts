@@ -1,0 +1,173 @@
+import { existsSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Llama, LlamaContext, LlamaContextSequence, LlamaModel } from "node-llama-cpp";
+import type { ChatTool, ModelChatRequest } from "@aide/contracts";
+import { sharedModelPath } from "../../../tests/helpers/service-process.js";
+import { allTools } from "../../tools/src/tools/catalog.js";
+import { describeTool } from "../../tools/src/framework/list-tools.js";
+import { normalizeArguments } from "../../tools/src/framework/normalize-arguments.js";
+import { requestGrammar } from "../src/request-grammar.js";
+import { parseTextToolCalls } from "../src/tool-call-parse.js";
+
+/**
+ * The grammar against the validator, both built from the same schemas: every tool of the tools
+ * service's real catalog (its zod schemas rendered to JSON Schema, the way the model sees them),
+ * a grammar per tool, replies sampled from it by a real model (node-llama-cpp on the shipped
+ * stories260K, hot temperature so the values wander), each reply parsed and its arguments run
+ * through the tools service's own normalizeArguments (zod). Under the default grammar every
+ * reply the model finished must validate. The old default (typed values, `grammar_schema` off)
+ * is sampled the same way and must produce refused arguments: that is what the default grammar
+ * gave SmolLM2 (`<limit>100000000000000</limit>`, replace_in_file with neither `diff` nor
+ * `search`+`replace`), so the test can fail for the reason its name gives.
+ */
+const haveModel = existsSync(sharedModelPath);
+const title = haveModel ? "grammar-constrained samples (stories260K) against the tools' validator" : `grammar validity — SKIPPED: no GGUF at ${sharedModelPath}`;
+
+const tools = allTools({ ripgrep: false });
+const catalog: ChatTool[] = tools.map(describeTool).map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }));
+const SEEDS = [1, 2, 3, 4, 5, 6];
+
+interface Sampled {
+  finished: number;
+  cut: number;
+  invalid: string[];
+}
+
+describe.skipIf(!haveModel)(title, () => {
+  let llama: Llama;
+  let model: LlamaModel;
+  let context: LlamaContext;
+  let sequence: LlamaContextSequence;
+
+  beforeAll(async () => {
+    const { getLlama, LlamaLogLevel } = await import("node-llama-cpp");
+    llama = await getLlama({ gpu: false, build: "never", logLevel: LlamaLogLevel.error });
+    model = await llama.loadModel({ modelPath: sharedModelPath });
+    context = await model.createContext({ contextSize: 1024, threads: 1 });
+    sequence = context.getSequence();
+  }, 120_000);
+
+  afterAll(async () => {
+    await context?.dispose();
+    await model?.dispose();
+  });
+
+  async function sample(tool: ChatTool, settings: Pick<ModelChatRequest, "grammar_scope" | "grammar_schema">): Promise<Sampled> {
+    const { LlamaCompletion } = await import("node-llama-cpp");
+    const request = { request_id: "r", session: "s", messages: [{ role: "user", content: "x" }], tools: [tool], tool_choice: "required", stream: false, ...settings } as ModelChatRequest;
+    const gbnf = requestGrammar({ grammar: true, maxOutputTokens: 200, thinking: false }, request);
+    expect(gbnf, tool.name).toBeDefined();
+    const grammar = await llama.createGrammar({ grammar: gbnf! });
+    const own = tools.find((candidate) => candidate.name === tool.name)!;
+    const result: Sampled = { finished: 0, cut: 0, invalid: [] };
+    for (const seed of SEEDS) {
+      await sequence.clearHistory();
+      const completion = new LlamaCompletion({ contextSequence: sequence, autoDisposeSequence: false });
+      try {
+        const reply = await completion.generateCompletionWithMeta(`Once upon a time the tool ${tool.name} was called:\n`, { grammar, maxTokens: 200, temperature: 1.2, seed });
+        if (reply.metadata.stopReason === "maxTokens") {
+          result.cut++;
+          continue;
+        }
+        result.finished++;
+        const parsed = parseTextToolCalls(reply.response, [tool]);
+        if (parsed.errors.length > 0 || parsed.calls.length !== 1) {
+          result.invalid.push(`${seed}: ${parsed.errors.join(", ")} ${JSON.stringify(reply.response.slice(0, 160))}`);
+          continue;
+        }
+        const checked = normalizeArguments(own, parsed.calls[0].arguments);
+        if (!checked.ok) result.invalid.push(`${seed}: ${checked.error} ${JSON.stringify(parsed.calls[0].arguments).slice(0, 200)}`);
+      } finally {
+        completion.dispose({ disposeSequence: false });
+      }
+    }
+    return result;
+  }
+
+  it("under the default grammar, every finished reply for every tool of the real catalog is a call the validator accepts", async () => {
+    const report: string[] = [];
+    let finished = 0;
+    for (const tool of catalog) {
+      const sampled = await sample(tool, {});
+      finished += sampled.finished;
+      report.push(`${tool.name}: ${sampled.finished} finished, ${sampled.cut} cut`);
+      console.info(report.at(-1));
+      expect(sampled.invalid, tool.name).toEqual([]);
+    }
+    // Cuts (a body the model never closed within the cap) cannot hide a grammar that yields nothing.
+    expect(finished, report.join("; ")).toBeGreaterThanOrEqual(catalog.length * 2);
+  }, 600_000);
+
+  /**
+   * Whether the grammar accepts exactly this text: each of its tokens (the shipped model's
+   * tokenizer) must be allowed in turn and then the end. node-llama-cpp 3.21.1 exposes the state
+   * publicly but the per-token check only on its bindings (what its own samplers call).
+   */
+  async function accepts(gbnf: string, text: string): Promise<boolean> {
+    const { LlamaGrammarEvaluationState } = await import("node-llama-cpp");
+    const grammar = await llama.createGrammar({ grammar: gbnf });
+    const state = new LlamaGrammarEvaluationState({ model, grammar }) as unknown as { _state: unknown };
+    const sampler = (llama as unknown as { _bindings: { AddonSampler: { canBeNextTokenForGrammarEvaluationState(s: unknown, t: number): boolean; acceptGrammarEvaluationStateToken(s: unknown, t: number): void } } })._bindings.AddonSampler;
+    for (const token of model.tokenize(text)) {
+      if (!sampler.canBeNextTokenForGrammarEvaluationState(state._state, token)) return false;
+      sampler.acceptGrammarEvaluationStateToken(state._state, token);
+    }
+    return sampler.canBeNextTokenForGrammarEvaluationState(state._state, model.tokens.eos!);
+  }
+
+  const grammarFor = (name: string, settings: Pick<ModelChatRequest, "grammar_scope" | "grammar_schema"> = {}) =>
+    requestGrammar({ grammar: true, maxOutputTokens: 512, thinking: false }, { request_id: "r", session: "s", messages: [{ role: "user", content: "x" }], tools: [catalog.find((tool) => tool.name === name)!], tool_choice: "required", stream: false, ...settings } as ModelChatRequest)!;
+  const old = { grammar_scope: "call", grammar_schema: false } as const;
+  const call = (name: string, params: Record<string, string>) => `<${name}>\n${Object.entries(params).map(([key, value]) => `<${key}>${value}</${key}>\n`).join("")}</${name}>`;
+  const blocks = "\n<<<<<<< SEARCH\n  return a - b;\n=======\n  return a + b;\n>>>>>>> REPLACE\n";
+
+  it("replace_in_file's argument sets are in the grammar: `diff`, or `search` with `replace`; never neither, a mix, or half a set", async () => {
+    const tool = catalog.find((candidate) => candidate.name === "replace_in_file")!;
+    expect((tool.parameters as { anyOf?: unknown[] }).anyOf).toHaveLength(2);
+    const grammar = grammarFor("replace_in_file");
+    const cases: [Record<string, string>, boolean][] = [
+      [{ path: "src/sum.js", diff: blocks }, true],
+      [{ path: "src/sum.js", search: "a - b", replace: "a + b" }, true],
+      [{ path: "src/sum.js", search: "a - b", replace: "" }, true],
+      [{ path: "src/sum.js" }, false],
+      [{ path: "src/sum.js", search: "a - b" }, false],
+      [{ path: "src/sum.js", diff: blocks, search: "a - b", replace: "a + b" }, false],
+    ];
+    const own = tools.find((candidate) => candidate.name === "replace_in_file")!;
+    for (const [params, valid] of cases) {
+      // The grammar and the validator agree on every case.
+      expect(await accepts(grammar, call("replace_in_file", params)), JSON.stringify(params)).toBe(valid);
+      expect(normalizeArguments(own, params).ok, JSON.stringify(params)).toBe(valid);
+    }
+    // The typed values (the old default) refuse SEARCH/REPLACE blocks: `<<` was not text.
+    expect(await accepts(grammarFor("replace_in_file", old), call("replace_in_file", { path: "src/sum.js", diff: blocks }))).toBe(false);
+  }, 120_000);
+
+  it("bounds and bodies: integers within their range, bounded one-line strings, bodies that may hold any tag but their own close", async () => {
+    expect(await accepts(grammarFor("read_file"), call("read_file", { path: "src/index.ts", limit: "2000" }))).toBe(true);
+    expect(await accepts(grammarFor("read_file"), call("read_file", { path: "src/index.ts", limit: "100000000000000" }))).toBe(false);
+    expect(await accepts(grammarFor("read_file", old), call("read_file", { path: "src/index.ts", limit: "100000000000000" }))).toBe(true);
+    expect(await accepts(grammarFor("read_file"), call("read_file", { path: "" }))).toBe(false);
+    expect(await accepts(grammarFor("read_file"), call("read_file", { path: "src/a.ts\nand then some prose" }))).toBe(false);
+    // A one-line value has at most 255 characters, so it closes within the reply's token budget.
+    expect(await accepts(grammarFor("run_command"), call("run_command", { command: `echo ${"x".repeat(200)}` }))).toBe(true);
+    expect(await accepts(grammarFor("run_command"), call("run_command", { command: `echo ${"x".repeat(300)}` }))).toBe(false);
+    expect(await accepts(grammarFor("process_poll"), call("process_poll", { id: "p".repeat(32) }))).toBe(true);
+    expect(await accepts(grammarFor("process_poll"), call("process_poll", { id: "p".repeat(33) }))).toBe(false);
+    const html = "\n<div><p>hi</p></div>\nif (a < b && c <<= 2) {}\n</conten\n";
+    expect(await accepts(grammarFor("write_file"), call("write_file", { path: "index.html", content: html }))).toBe(true);
+    expect(await accepts(grammarFor("write_file"), call("write_file", { path: "index.html", content: "a</content>b" }))).toBe(false);
+    // An optional parameter whose `pattern` the grammar does not translate is left out (git_diff's ref).
+    expect(await accepts(grammarFor("git_diff"), call("git_diff", { ref: "HEAD" }))).toBe(false);
+    expect(await accepts(grammarFor("git_diff"), call("git_diff", { staged: "true" }))).toBe(true);
+  }, 120_000);
+
+  it("the old default (typed values, no schema rules) lets refused arguments through: the failure this grammar fixes", async () => {
+    const invalid: string[] = [];
+    for (const name of ["read_file", "list_dir", "replace_in_file", "process_start"]) {
+      const sampled = await sample(catalog.find((tool) => tool.name === name)!, { grammar_scope: "call", grammar_schema: false });
+      invalid.push(...sampled.invalid.map((line) => `${name} ${line}`));
+    }
+    expect(invalid.length, invalid.join("\n")).toBeGreaterThan(0);
+  }, 600_000);
+});
