@@ -8,6 +8,13 @@
  * in bench/results/eval-real/ (BENCH_OUT names another folder: `bench:demo-real` writes demo-real/),
  * beside `figures.json` (wall time, load, tokens/s per model, each arm's settings).
  * A model that is not in the cache is named and left out; none at all is an error.
+ *
+ * Time (bench/results/eval-real-time-notes.md): the model service probes a model on its first
+ * run (20-50 s on two cores) and caches the profile under AIDE_HOME; this bench's AIDE_HOME is a
+ * fresh folder, so the profiles are kept between runs in BENCH_PROFILE_CACHE (default
+ * ~/.cache/aide/eval-real-profiles; keyed by the model file's path, size, time and window, so a
+ * new file is probed again), and each model is loaded by a warm-up session before the first
+ * attempt, so no attempt is charged a probe or a load.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, loadavg, tmpdir } from "node:os";
@@ -48,6 +55,11 @@ async function main() {
   const budgetMs = Number(process.env.BENCH_BUDGET_S ?? 240) * 1000;
 
   const home = mkdtempSync(join(tmpdir(), "aide-bench-eval-real-"));
+  // The model service's probe profiles, kept from the last run (model-state/profiles under AIDE_HOME).
+  const profileCache = process.env.BENCH_PROFILE_CACHE ?? join(homedir(), ".cache", "aide", "eval-real-profiles");
+  const profiles = join(home, "model-state", "profiles");
+  mkdirSync(profiles, { recursive: true });
+  if (existsSync(profileCache)) cpSync(profileCache, profiles, { recursive: true });
   // One thread per session: two sessions side by side fill the two cores, and llama.cpp's threads
   // spin badly when they outnumber the free cores (VERIFIED.md).
   const models = present.map((id) => ({ id, provider: "llama", file: join(cache, knownModels[id]), threads: 1, maxSessions: parallel, maxOutputTokens: 512 }));
@@ -60,14 +72,23 @@ async function main() {
   const loadAtStart = Math.round(loadavg()[0] * 100) / 100;
   const started = performance.now();
   let records: AttemptRecord[];
+  const warmUpMs: Record<string, number> = {};
   try {
     records = await runEval({
       tasksDir: join(repoRoot, "eval", "tasks"), select: list(process.env.BENCH_TASKS, "", ","), models: present, arms, connection: stack.connection,
       repeat, parallel, budgetMs, maxIterations, out, run: "real", hidden: [home], nodePath: join(repoRoot, "node_modules"),
+      // Each model is loaded before the first attempt: no attempt is charged the load.
+      warmUp: true,
+      onWarmUp: (model, ms, problem) => {
+        warmUpMs[model] = ms;
+        process.stderr.write(`warm-up ${model} ${Math.round(ms / 1000)} s${problem !== undefined ? ` (${problem})` : ""}\n`);
+      },
       onAttempt: (r) => process.stderr.write(`${r.check_passed ? "pass" : "fail"} ${r.task} ${r.model} ${r.arm ?? "-"} ${r.outcome}${r.code ? ` ${r.code}` : ""} ${Math.round(r.wall_ms / 1000)} s\n`),
     });
   } finally {
     await stack.stop();
+    mkdirSync(profileCache, { recursive: true });
+    cpSync(profiles, profileCache, { recursive: true });
   }
   await writeReport(out, records);
   const target = join(benchRoot, "results", process.env.BENCH_OUT ?? "eval-real");
@@ -84,6 +105,7 @@ async function main() {
     models: present, arms: arms.map((arm) => arm.name), arm_settings: Object.fromEntries(arms.map((arm) => [arm.name, arm.settings])), repeat, parallel, max_iterations: maxIterations, budget_s: budgetMs / 1000,
     attempts: records.length, wall_s: Math.round((performance.now() - started) / 1000), load_average_1m_at_start: loadAtStart,
     completion_tokens_per_model_second: tokensPerSecond,
+    warm_up_ms: warmUpMs,
     variants: scoreVariants(records),
   };
   writeFileSync(join(target, "figures.json"), JSON.stringify(figures, null, 2) + "\n");

@@ -9,7 +9,9 @@
 # it warns and goes on (the real-model tests then say they are skipped); AIDE_REQUIRE_MODELS=1 makes
 # that an error, AIDE_NO_LLAMA_SERVER=1 skips the llama-server build. --with-browser also builds the
 # real `nats` CLI (natscli, from the Go module proxy, where Go is installed) into ~/go/bin, for the test
-# that watches `nats sub 'agent.>'` in a pty.
+# that watches `nats sub 'agent.>'` in a pty, and gopls v0.23.0 (the newest that builds with Go 1.26;
+# later ones need Go 1.27) into ~/go/bin, the Go checker of the tools service's diagnostics (without it
+# the tools service falls back to go vet): kept when a gopls is already there, verified after a build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -64,6 +66,20 @@ if [ "$with_browser" = 1 ] && ! command -v nats >/dev/null 2>&1 && [ ! -x "$HOME
       || echo "install.sh: could not build the nats CLI; the test that watches nats sub in a pty will say it is skipped" >&2
   else
     echo "install.sh: no Go here to build the nats CLI; the test that watches nats sub in a pty will say it is skipped" >&2
+  fi
+fi
+
+# gopls: the one in ~/go/bin (or on PATH) is kept; otherwise built from the Go module proxy, then
+# checked to answer `gopls version` with the version asked for.
+gopls_version=v0.23.0
+if [ "$with_browser" = 1 ] && command -v go >/dev/null 2>&1; then
+  if "$HOME/go/bin/gopls" version >/dev/null 2>&1 || gopls version >/dev/null 2>&1; then
+    :
+  elif GOBIN="$HOME/go/bin" GOFLAGS= GOTOOLCHAIN=local go install "golang.org/x/tools/gopls@$gopls_version" \
+    && "$HOME/go/bin/gopls" version | grep -q "gopls $gopls_version"; then
+    echo "install.sh: installed gopls $gopls_version into $HOME/go/bin"
+  else
+    echo "install.sh: could not install gopls $gopls_version into $HOME/go/bin; Go diagnostics use go vet, and the gopls tests say they are skipped" >&2
   fi
 fi
 

@@ -118,6 +118,19 @@ describe("aide eval run over the real stack", () => {
     expect(readEvents(join(out, record.events)).at(-1).type).toBe("run.cancelled");
   });
 
+  it("warmUp loads each model with one session aborted at its first model request, before and apart from the attempts", async () => {
+    const out = join(home, "eval", "run-warm");
+    const warmed: Array<{ model: string; problem?: string }> = [];
+    const records = await runEval({ ...common, out, run: "run-warm", select: ["js-range-off-by-one"], models: ["range-oracle"], warmUp: true, onWarmUp: (model, _ms, problem) => warmed.push({ model, ...(problem !== undefined ? { problem } : {}) }) });
+    // Once, and it reached its first model request (a problem would be named).
+    expect(warmed).toEqual([{ model: "range-oracle" }]);
+    // Only the attempts are recorded (no warm-up attempt, events file or folder), and the oracle's replay was not disturbed.
+    expect(records.map((record) => record.model)).toEqual(["range-oracle"]);
+    expect(readResults([out]).map((record) => record.attempt)).not.toContainEqual(expect.stringContaining("warm"));
+    expect(existsSync(join(out, "warm-up"))).toBe(false);
+    expect(records[0]).toMatchObject({ outcome: "done", check_passed: true });
+  }, 180_000);
+
   it("refuses an unknown setting or value at the start, with VALIDATION naming it", async () => {
     const workspace = join(home, "eval");
     const unknownValue = await postJson(stack, "/api/agent/start", { task: "hi", workspace, experiment: { scheduler: "fastest" } });

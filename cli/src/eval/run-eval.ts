@@ -46,6 +46,13 @@ export interface EvalRunOptions {
   onAttempt?: (record: AttemptRecord) => void;
   /** Clone the repositories of external-repository tasks (`--fetch`) into `<out>/sources`. */
   fetch?: boolean;
+  /**
+   * Load every model before the first attempt (a session aborted at its first model request, in a
+   * scratch workspace, never recorded as an attempt), so the first attempt on a model is not
+   * charged its load (20-40 s for a local GGUF on two cores) and time compares like with like.
+   */
+  warmUp?: boolean;
+  onWarmUp?: (model: string, ms: number, problem?: string) => void;
 }
 
 function outcomeOf(output: SessionOutput): { outcome: AttemptRecord["outcome"]; code?: string; result?: string } {
@@ -142,6 +149,16 @@ async function attempt(task: EvalTask, model: string, arm: EvalArm | undefined, 
   return record;
 }
 
+/** One throwaway session on `model` (in `<out>/warm-up`, removed after), aborted at its first model request: by then the model service has loaded it. */
+async function warmUp(model: string, options: EvalRunOptions): Promise<void> {
+  const workspace = join(options.out, "warm-up", safeName(model));
+  mkdirSync(workspace, { recursive: true });
+  const started = performance.now();
+  const output = await runSession({ client: createGatewayClient(options.connection), prompt: "Say ok.", workspace, model, budgetMs: options.budgetMs, maxIterations: 1, abortAt: "model.requested" });
+  const loaded = output.events.some((event) => event.type === "model.requested");
+  options.onWarmUp?.(model, Math.round(performance.now() - started), loaded ? undefined : (output.error?.message ?? "the warm-up session ended before its first model request"));
+}
+
 /** Runs every attempt, `parallel` at a time; resolves with the records in completion order. */
 export async function runEval(options: EvalRunOptions): Promise<AttemptRecord[]> {
   const tasks = loadEvalTasks(options.tasksDir, options.select, { fetch: options.fetch === true });
@@ -153,6 +170,13 @@ export async function runEval(options: EvalRunOptions): Promise<AttemptRecord[]>
   const queue = Array.from({ length: options.repeat }, (_, repeat) =>
     tasks.flatMap((task) => (options.modelsFor?.(task) ?? options.models).flatMap((model) => arms.map((arm) => ({ task, model, arm, repeat })))),
   ).flat();
+  if (options.warmUp === true) {
+    try {
+      for (const model of [...new Set(queue.map((item) => item.model))]) await warmUp(model, options);
+    } finally {
+      rmSync(join(options.out, "warm-up"), { recursive: true, force: true });
+    }
+  }
   const records: AttemptRecord[] = [];
   const workers = Array.from({ length: Math.max(1, Math.min(options.parallel, queue.length)) }, async () => {
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) records.push(await attempt(next.task, next.model, next.arm, next.repeat, options, caches));

@@ -48,7 +48,13 @@ export interface SessionInput {
   maxIterations?: number;
   /** How long an aborted run may take to publish its end. */
   abortGraceMs?: number;
-  eventsFile: string;
+  /** Events are written here; absent, kept in memory only. */
+  eventsFile?: string;
+  /**
+   * Abort the run as soon as its own event of this type arrives (a warm-up: `model.requested`
+   * means the model is loaded and the context built), then follow it to its end.
+   */
+  abortAt?: string;
 }
 
 /**
@@ -79,6 +85,7 @@ export async function runSession(input: SessionInput): Promise<SessionOutput> {
   output.session = start.session;
   await new Promise<void>((resolve) => {
     let ended = false;
+    let aborted = false;
     const end = () => {
       if (ended) return;
       ended = true;
@@ -107,11 +114,16 @@ export async function runSession(input: SessionInput): Promise<SessionOutput> {
         }
         if (frame.type !== "event") return;
         const event = frame.event as unknown as SessionEvent;
-        appendFileSync(input.eventsFile, `${jsonForScreen(JSON.stringify(event))}\n`);
+        if (input.eventsFile !== undefined) appendFileSync(input.eventsFile, `${jsonForScreen(JSON.stringify(event))}\n`);
         output.events.push(event);
+        const own = (event.run === undefined || event.run === start.run) && !(typeof event.depth === "number" && event.depth > 0);
+        if (input.abortAt !== undefined && own && event.type === input.abortAt && !aborted) {
+          aborted = true;
+          void input.client.abort(start.session, "warm-up done").catch(() => undefined);
+        }
         // Only this run's end ends the attempt (never a child agent's).
         const terminal = (terminalEventTypes as readonly string[]).includes(event.type);
-        if (terminal && (event.run === undefined || event.run === start.run) && !(typeof event.depth === "number" && event.depth > 0)) end();
+        if (terminal && own) end();
       },
       onGiveUp(error) {
         output.error = { code: "UNAVAILABLE", message: `lost the event stream: ${error.message}` };

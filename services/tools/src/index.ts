@@ -29,3 +29,5 @@ export { newDiagnostics } from "./code/new-diagnostics.js";
 export { TypeScriptChecker } from "./code/typescript-checker.js";
 export { plainWorker, plainCommand, pyrightLanguageServer } from "./code/diagnostics-worker-command.js";
 export { PyrightChecker } from "./code/pyright-checker.js";
+export { GoplsChecker, findGopls } from "./code/gopls-checker.js";
+export { LspChecker, type LspFlavour } from "./code/lsp-checker.js";

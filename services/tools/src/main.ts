@@ -10,7 +10,7 @@ import { createLintGate } from "./lint/create-lint-gate.js";
 import { createCallStore } from "./framework/call-store.js";
 import { execaSync } from "execa";
 import { realpath } from "node:fs/promises";
-import { realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ripgrepInMountJail } from "./search/ripgrep-jail.js";
@@ -21,6 +21,7 @@ import { diagnoseEdit } from "./code/edit-diagnostics.js";
 import { PyrightChecker } from "./code/pyright-checker.js";
 import { CheckerSet } from "./code/checker-set.js";
 import { GoVetChecker } from "./code/go-vet-checker.js";
+import { GoplsChecker, findGopls, goplsJailFolders } from "./code/gopls-checker.js";
 import { SyntaxChecker } from "./code/syntax-checker.js";
 import { findProgram } from "./code/find-program.js";
 
@@ -81,18 +82,28 @@ await runService("tools", async ({ connection, logger }) => {
         idleMs: settings.diagnostics.idleMs,
       })
     : undefined;
-  // go vet when `go` is on the service's PATH (inside its sandbox); otherwise the syntax check, saying so.
+  // gopls (warm, in its mount jail) when it and `go` are there; go vet when only `go` is; otherwise the syntax check, saying so.
   // Looked for once, on the first .go file: most workspaces never need it.
   const goChecker = () => {
     const go = findProgram("go", ["version"]);
-    const gopls = findProgram("gopls", ["version"]);
-    logger.info({ go: go ?? null, gopls: gopls ?? null }, "go checker");
+    const goplsSetting = settings.diagnostics.gopls;
+    const goplsArgv = goplsSetting === "off" ? undefined : goplsSetting === "auto" ? ((found) => (found !== undefined ? [found, "serve"] : undefined))(findGopls()) : goplsSetting;
+    logger.info({ go: go ?? null, gopls: goplsArgv?.[0] ?? null, gopls_setting: Array.isArray(goplsSetting) ? "command" : goplsSetting }, "go checker");
     // Go's build cache survives restarts in the state folder (a cold standard library takes a minute to compile).
-    const cacheDirectory = settings.stateDirectory !== undefined ? join(settings.stateDirectory, "go-build") : join(scratchCaches, "go-build");
+    const caches = settings.stateDirectory ?? scratchCaches;
+    const cacheDirectory = join(caches, "go-build");
+    const modCache = join(process.env.HOME ?? "/root", "go", "pkg", "mod");
+    if (go !== undefined && goplsArgv !== undefined) {
+      const goplsCache = join(caches, "gopls-cache");
+      mkdirSync(cacheDirectory, { recursive: true });
+      mkdirSync(goplsCache, { recursive: true });
+      const command = jailed ? commandInMountJail(goplsArgv, goplsJailFolders(go, modCache), { writable: [cacheDirectory, goplsCache] }) : plainCommand(goplsArgv);
+      return { checker: new GoplsChecker({ command, goCache: cacheDirectory, goplsCache, ...(existsSync(modCache) ? { modCache } : {}), timeoutMs: settings.diagnostics.timeoutMs, idleMs: settings.diagnostics.idleMs, logger: logger.child({ module: "gopls" }) }) };
+    }
     if (go !== undefined) return { checker: new GoVetChecker({ go, jailed, cacheDirectory, timeoutMs: settings.diagnostics.timeoutMs, logger: logger.child({ module: "go-vet" }) }) };
     const unavailable = {
       reason: "GO_CHECKER_ABSENT" satisfies ErrorCode,
-      message: `No Go checker is available (go${gopls === undefined ? " and gopls are" : " is"} not on PATH in the tools sandbox): only tree-sitter's syntax check ran, so types and vet findings were not checked.`,
+      message: `No Go checker is available (go${goplsArgv === undefined ? " and gopls are" : " is"} not on PATH in the tools sandbox): only tree-sitter's syntax check ran, so types and vet findings were not checked.`,
     };
     return { checker: new SyntaxChecker(code.parsers, unavailable), unavailable };
   };

@@ -47,6 +47,12 @@ export interface ToolsServiceSettings {
     pyrightCommand: string[] | undefined;
     /** AIDE_TOOLS_PYRIGHT=off: no Python checker (the diagnostics tool refuses .py). */
     pyright: boolean;
+    /**
+     * AIDE_TOOLS_GOPLS: `off` checks Go with go vet only; a command line (words, the first an
+     * absolute path: `/root/go/bin/gopls serve`) is the Go language server to start; unset, gopls
+     * is looked for (PATH, then `~/go/bin`) and used when there, with `go`.
+     */
+    gopls: "auto" | "off" | string[];
   };
 }
 
@@ -56,10 +62,10 @@ const count = (fallback: number) =>
 const absolutePath = z.string().refine((value) => isAbsolute(value)).optional().catch(undefined);
 
 /** A command line as words split on spaces (no shell); refused unless its program is an absolute path. */
-function commandWords(value: string | undefined): string[] | undefined {
+function commandWords(value: string | undefined, name: string): string[] | undefined {
   if (value === undefined || value.trim() === "") return undefined;
   const words = value.trim().split(/\s+/);
-  if (!isAbsolute(words[0])) throw aideError("CONFIG_INVALID", { detail: `AIDE_TOOLS_PYRIGHT_COMMAND: the program must be an absolute path (got ${JSON.stringify(value)})` });
+  if (!isAbsolute(words[0])) throw aideError("CONFIG_INVALID", { detail: `${name}: the program must be an absolute path (got ${JSON.stringify(value)})` });
   return words;
 }
 
@@ -128,8 +134,9 @@ export function readSettings(env: NodeJS.ProcessEnv, argv: readonly string[]): T
       idleMs: limits.AIDE_TOOLS_DIAGNOSTICS_IDLE_MS,
       waitMs: Math.min(limits.AIDE_TOOLS_DIAGNOSTICS_WAIT_MS, 20_000),
       workerScript: env.AIDE_TOOLS_DIAGNOSTICS_WORKER !== undefined && isAbsolute(env.AIDE_TOOLS_DIAGNOSTICS_WORKER) ? env.AIDE_TOOLS_DIAGNOSTICS_WORKER : undefined,
-      pyrightCommand: commandWords(env.AIDE_TOOLS_PYRIGHT_COMMAND),
+      pyrightCommand: commandWords(env.AIDE_TOOLS_PYRIGHT_COMMAND, "AIDE_TOOLS_PYRIGHT_COMMAND"),
       pyright: env.AIDE_TOOLS_PYRIGHT !== "off",
+      gopls: env.AIDE_TOOLS_GOPLS === "off" ? "off" : (commandWords(env.AIDE_TOOLS_GOPLS, "AIDE_TOOLS_GOPLS") ?? "auto"),
     },
   };
 }

@@ -40,11 +40,12 @@ describe.skipIf(goPresent)("Go diagnostics without go or gopls on PATH: the synt
   });
 });
 
-describe.runIf(goOnPath)("Go diagnostics with go on PATH: real go vet in its mount jail", () => {
+describe.runIf(goOnPath)("Go diagnostics with go on PATH and gopls off: real go vet in its mount jail", () => {
   let h: ToolsHarness;
   beforeAll(async () => {
     // The state folder holds go's build cache: the first check compiles the imports cold (a minute on a loaded machine), later ones reuse it.
-    h = await startToolsHarness({ stateInScratch: true, env: { AIDE_TOOLS_DIAGNOSTICS_WAIT_MS: "20000", AIDE_TOOLS_DIAGNOSTICS_TIMEOUT_MS: "50000" } });
+    // gopls off: go vet is the checker where gopls is not installed (gopls-diagnostics.test.ts tests gopls).
+    h = await startToolsHarness({ stateInScratch: true, env: { AIDE_TOOLS_GOPLS: "off", AIDE_TOOLS_DIAGNOSTICS_WAIT_MS: "20000", AIDE_TOOLS_DIAGNOSTICS_TIMEOUT_MS: "50000" } });
     writeFileSync(join(h.workspace, "go.mod"), "module example.com/calc\n\ngo 1.22\n");
     writeFileSync(join(h.workspace, "main.go"), main);
     // A cold cache may outlast one check's timeout; each try keeps what it compiled, so the next gets further.

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmdirSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmdirSync } from "node:fs";
 import { join } from "node:path";
 
 /** The cgroup v1 path of `pid` for `controller`, from /proc (undefined when not mounted). */
@@ -25,4 +25,36 @@ export function hostProcessesWith(needle: string): string[] {
   return execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" })
     .split("\n")
     .filter((line) => line.includes(needle) && !line.includes("ps -eo"));
+}
+
+/** The pids of `pid`'s descendants (children, their children, …) with their command lines, from /proc. */
+export function descendantsOf(pid: number): Array<{ pid: number; args: string[] }> {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The command name may hold spaces or parentheses: the parent pid is the second field after the last ")".
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found: Array<{ pid: number; args: string[] }> = [];
+  const wanted = new Set([pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [child, parent] of parentOf) {
+      if (wanted.has(parent) && !wanted.has(child)) {
+        wanted.add(child);
+        grew = true;
+        try {
+          found.push({ pid: child, args: readFileSync(`/proc/${child}/cmdline`, "utf8").split("\0").filter(Boolean) });
+        } catch {
+          // gone meanwhile
+        }
+      }
+    }
+  }
+  return found;
 }
