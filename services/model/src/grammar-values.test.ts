@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { integerRule, textCanHold, valueRule } from "./grammar-values.js";
+import { bodyRuleName, bodyRules, integerRule, textCanHold, valueRule } from "./grammar-values.js";
 
 /** A GBNF alternative/sequence over literals and digit classes, turned into a JS regex to test the language it accepts. */
 function toRegExp(rule: string): RegExp {
@@ -54,6 +54,15 @@ describe("valueRule levels", () => {
     expect(valueRule({ type: "string" }, "strict")).toBe("plain");
     expect(valueRule({ type: "string", minLength: 1, maxLength: 4096 }, "typed")).toBe("text");
     expect(valueRule({ enum: ["a", "b"] }, "strict")).toBe('("a" | "b")');
+  });
+});
+
+describe("bodyRules: a body that cannot hold its own closing tag", () => {
+  it("parameters whose rule names would fold alike get distinct body rules", () => {
+    expect(bodyRuleName("content")).toBe("body-content");
+    expect(new Set(["a_b", "a-b", "A_b"].map(bodyRuleName)).size).toBe(3);
+    // A '-' inside a character class is spelled as an escape.
+    expect(bodyRules("a-b").join("\n")).toContain("[^<\\x2D]");
   });
 });
 

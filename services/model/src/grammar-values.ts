@@ -107,7 +107,8 @@ function classChar(char: string): string {
 
 /** The rule name of a body that cannot contain `</name>` (bodyRules defines it). */
 export function bodyRuleName(name: string): string {
-  return `body-${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
+  // Rule names fold case and punctuation; tag names do not (`a_b`, `a-b`, `A_b` close differently), so those are spelled in hex.
+  return /^[a-z0-9]+$/.test(name) ? `body-${name}` : `body-x${Buffer.from(name).toString("hex")}`;
 }
 
 /**
@@ -135,7 +136,27 @@ export function bodyRules(name: string): string[] {
   return lines;
 }
 
-export function valueRule(schema: JsonSchemaLike, level: ValueLevel, name?: string): string {
+/** The longest text a non-string value of this schema can take (digits, an enum, a boolean), or undefined for a string. */
+export function valueWidth(schema: JsonSchemaLike): number | undefined {
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return Math.max(...schema.enum.map((v) => String(v).length));
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  if (type === "integer") return 16;
+  if (type === "number") return 27;
+  if (type === "boolean") return 5;
+  return undefined;
+}
+
+/** Whether the strict grammar treats a string of this schema as a body (unbounded text). */
+export function isBody(schema: JsonSchemaLike): boolean {
+  return typeof schema.maxLength === "number" && schema.maxLength > BODY_LENGTH;
+}
+
+/**
+ * `maxChars` (strict only): the most characters a non-body string may take, so a whole call fits
+ * the reply's token budget (a token is at least one character; tool-call-grammar.ts shares the
+ * budget among a call's strings).
+ */
+export function valueRule(schema: JsonSchemaLike, level: ValueLevel, name?: string, maxChars?: number): string {
   if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean")) {
     return "(" + schema.enum.map((v) => literal(String(v))).join(" | ") + ")";
   }
@@ -160,13 +181,18 @@ export function valueRule(schema: JsonSchemaLike, level: ValueLevel, name?: stri
       // (and at most boundedRepeatLimit characters), so the value closes within the token budget
       // and cannot outgrow its maxLength (measured: SmolLM2 ran on inside <command> to the cap).
       // The protocol strips one line break on each side, so those do not count.
-      const most = Math.min(limit, boundedRepeatLimit - 1);
+      const most = Math.max(1, Math.min(limit, boundedRepeatLimit - 1, maxChars ?? Infinity));
       if (min > most) return `visible{${min}}`;
       const first = min >= 1 ? "visible " : "";
       const rest = min >= 1 ? `[^<\\n]{${min - 1},${most - 1}}` : `[^<\\n]{0,${most}}`;
       return `"\\n"? ${first}${rest} "\\n"?`;
     }
-    // Unbounded (a completion's result): prose without tags; non-empty where the schema says so.
+    // Unbounded (a completion's result): prose without tags; non-empty where the schema says so;
+    // within the reply's budget when there is one (else SmolLM2 ran a <result> to the cap).
+    if (maxChars !== undefined) {
+      const most = Math.max(1, Math.min(boundedRepeatLimit - 1, maxChars));
+      return min >= 1 ? `visible [^<]{0,${most - 1}}` : `[^<]{0,${most}}`;
+    }
     return min >= 1 ? "visible plain" : "plain";
   }
   if (type === "string" && typeof schema.maxLength === "number" && schema.maxLength <= boundedRepeatLimit) {

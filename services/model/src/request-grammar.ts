@@ -21,6 +21,8 @@ export function requestGrammar(spec: { grammar: boolean; maxOutputTokens: number
     scope: request.grammar_scope ?? "reply",
     schema: request.grammar_schema ?? true,
     ...(maxProseChars !== undefined ? { maxProseChars } : {}),
+    // Only one call fits the budget by construction (scope reply, or one call after bounded prose counts too much).
+    ...((request.grammar_scope ?? "reply") === "reply" ? { maxReplyTokens: maxTokens } : {}),
   });
 }
 

@@ -82,6 +82,17 @@ describe("argument sets (anyOf): replace_in_file's diff, or search with replace"
   });
 });
 
+describe("the reply's token budget (maxReplyTokens)", () => {
+  it("a call's non-body strings share what its tags and other values leave of the budget; a body stays unbounded", () => {
+    const tools: ChatTool[] = [{ name: "write_file", description: "", parameters: { type: "object", properties: { path: { type: "string", minLength: 1, maxLength: 4096 }, content: { type: "string", maxLength: 4194304 } }, required: ["path", "content"] } }];
+    const grammar = buildToolCallGrammar(tools, { choice: "required", scope: "reply", schema: true, maxReplyTokens: 100 });
+    // 100 − (2 + "<write_file>\n</write_file>" + "<path></path>\n" + 2 + "<content></content>\n" + 2) = 34 characters for the path.
+    expect(grammar).toContain('param-write-file-path ::= "<path>" "\\n"? visible [^<\\n]{0,33} "\\n"? "</path>" nl');
+    expect(grammar).toContain('param-write-file-content ::= "<content>" body-content "</content>" nl');
+    expect(buildToolCallGrammar(tools, { choice: "required", scope: "reply", schema: true })).toContain("[^<\\n]{0,254}");
+  });
+});
+
 describe("parseTextToolCalls", () => {
   it("parses prose then calls", () => {
     const parsed = parseTextToolCalls("Let me look.\n<read_file>\n<path>src/a.ts</path>\n<offset>3</offset>\n</read_file>\n<git_status>\n</git_status>", tools);

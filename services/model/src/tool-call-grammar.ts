@@ -1,5 +1,5 @@
 import type { ChatTool } from "@aide/contracts";
-import { bodyRuleName, bodyRules, expressible, freeTextRules, literal, valueRule, type JsonSchemaLike } from "./grammar-values.js";
+import { bodyRuleName, bodyRules, expressible, freeTextRules, isBody, literal, valueRule, valueWidth, type JsonSchemaLike } from "./grammar-values.js";
 
 export { boundedRepeatLimit } from "./grammar-values.js";
 
@@ -36,6 +36,19 @@ export interface ToolGrammarOptions {
   scope?: GrammarScope;
   /** Encode the argument schemas' own rules (argument sets, ranges, string lengths). Builder default false. */
   schema?: boolean;
+  /**
+   * With `schema`: the reply's token budget. A call's tags, its non-string values and its
+   * strings other than bodies then fit it (a token is at least one character), so such a call
+   * always closes before the cap; only a body (a file's content, a diff) can still be cut.
+   */
+  maxReplyTokens?: number;
+}
+
+/** Characters a call of this argument set takes besides its strings: the tags, line breaks, and non-string values at their widest. */
+function callOverhead(tool: string, set: CatalogParam[]): number {
+  let chars = 2 + `<${tool}>\n</${tool}>`.length;
+  for (const param of set) chars += `<${param.name}></${param.name}>\n`.length + 2 + (valueWidth(param.schema) ?? 0);
+  return chars;
 }
 
 export type GrammarScope = "call" | "reply";
@@ -132,9 +145,12 @@ export function buildToolCallGrammar(tools: ChatTool[], options: ToolGrammarOpti
     const sets = entry.sets ?? [entry.params];
     const sequences = sets.map((set, setIndex) => {
       const params = options.schema ? set.filter((param) => param.required || expressible(param.schema)) : set;
+      // The budget left for the strings that are not bodies, shared evenly among them.
+      const strings = params.filter((param) => valueWidth(param.schema) === undefined && !isBody(param.schema));
+      const share = options.schema && options.maxReplyTokens !== undefined && strings.length > 0 ? Math.floor((options.maxReplyTokens - callOverhead(entry.name, params)) / strings.length) : undefined;
       const parts = params.map((param) => {
         const rule = unique(ruleName("param", entry.name, ...(sets.length > 1 ? [String(setIndex + 1)] : []), param.name));
-        const value = valueRule(param.schema, options.schema ? "strict" : "typed", param.name);
+        const value = valueRule(param.schema, options.schema ? "strict" : "typed", param.name, share);
         // A body rule (anything but its own closing tag) is defined once per parameter name.
         if (value.startsWith(bodyRuleName(param.name)) && !bodies.has(param.name)) {
           bodies.add(param.name);

@@ -115,8 +115,8 @@ describe.skipIf(!haveModel)(title, () => {
     return sampler.canBeNextTokenForGrammarEvaluationState(state._state, model.tokens.eos!);
   }
 
-  const grammarFor = (name: string, settings: Pick<ModelChatRequest, "grammar_scope" | "grammar_schema"> = {}) =>
-    requestGrammar({ grammar: true, maxOutputTokens: 512, thinking: false }, { request_id: "r", session: "s", messages: [{ role: "user", content: "x" }], tools: [catalog.find((tool) => tool.name === name)!], tool_choice: "required", stream: false, ...settings } as ModelChatRequest)!;
+  const grammarFor = (name: string, settings: Pick<ModelChatRequest, "grammar_scope" | "grammar_schema"> = {}, budget = 4096, pool: ChatTool[] = catalog) =>
+    requestGrammar({ grammar: true, maxOutputTokens: budget, thinking: false }, { request_id: "r", session: "s", messages: [{ role: "user", content: "x" }], tools: [pool.find((tool) => tool.name === name)!], tool_choice: "required", stream: false, ...settings } as ModelChatRequest)!;
   const old = { grammar_scope: "call", grammar_schema: false } as const;
   const call = (name: string, params: Record<string, string>) => `<${name}>\n${Object.entries(params).map(([key, value]) => `<${key}>${value}</${key}>\n`).join("")}</${name}>`;
   const blocks = "\n<<<<<<< SEARCH\n  return a - b;\n=======\n  return a + b;\n>>>>>>> REPLACE\n";
@@ -157,6 +157,17 @@ describe.skipIf(!haveModel)(title, () => {
     const html = "\n<div><p>hi</p></div>\nif (a < b && c <<= 2) {}\n</conten\n";
     expect(await accepts(grammarFor("write_file"), call("write_file", { path: "index.html", content: html }))).toBe(true);
     expect(await accepts(grammarFor("write_file"), call("write_file", { path: "index.html", content: "a</content>b" }))).toBe(false);
+    // A body parameter whose name has a '-' (an MCP tool's): its closing tag's '-' is escaped in the character classes llama.cpp reads.
+    const mcp: ChatTool = { name: "notes_write", description: "", parameters: { type: "object", properties: { "file-text": { type: "string", maxLength: 100_000 } }, required: ["file-text"] } };
+    const mcpGrammar = requestGrammar({ grammar: true, maxOutputTokens: 512, thinking: false }, { request_id: "r", session: "s", messages: [{ role: "user", content: "x" }], tools: [mcp], tool_choice: "required", stream: false } as ModelChatRequest)!;
+    expect(await accepts(mcpGrammar, call("notes_write", { "file-text": "a-b </file-tex- </file_text>" }))).toBe(true);
+    expect(await accepts(mcpGrammar, call("notes_write", { "file-text": "a</file-text>b" }))).toBe(false);
+    // Within a small reply budget the strings shrink so the whole call fits it (a token is at least a character):
+    // 256 tokens leave a completion's result under 200 characters.
+    const completion: ChatTool = { name: "attempt_completion", description: "", parameters: { type: "object", properties: { result: { type: "string" } }, required: ["result"] } };
+    expect(await accepts(grammarFor("attempt_completion", {}, 256, [completion]), call("attempt_completion", { result: "r".repeat(150) }))).toBe(true);
+    expect(await accepts(grammarFor("attempt_completion", {}, 256, [completion]), call("attempt_completion", { result: "r".repeat(200) }))).toBe(false);
+    expect(await accepts(grammarFor("run_command", {}, 256), call("run_command", { command: `echo ${"x".repeat(150)}` }))).toBe(false);
     // An optional parameter whose `pattern` the grammar does not translate is left out (git_diff's ref).
     expect(await accepts(grammarFor("git_diff"), call("git_diff", { ref: "HEAD" }))).toBe(false);
     expect(await accepts(grammarFor("git_diff"), call("git_diff", { staged: "true" }))).toBe(true);
