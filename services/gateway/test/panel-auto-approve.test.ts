@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { startHarness, until, type Harness } from "./gateway-harness.js";
-import { launchChromium, openPanel, startTaskFromForm } from "./panel-page.js";
+import { until, type Harness } from "./gateway-harness.js";
+import { openPanel, startTaskFromForm, panelHarnessPerFile } from "./panel-page.js";
 
 /**
  * The session's auto-approve rules in the panel (issue 25), in Debian's Chromium against a real
@@ -12,13 +12,9 @@ import { launchChromium, openPanel, startTaskFromForm } from "./panel-page.js";
 let h: Harness;
 let browser: Browser;
 
-beforeAll(async () => {
-  h = await startHarness({ listen: true });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await h?.stop();
+panelHarnessPerFile((harness, chromium) => {
+  h = harness;
+  browser = chromium;
 });
 
 describe("the panel's auto-approve rules", () => {

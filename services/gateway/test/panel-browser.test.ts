@@ -1,25 +1,21 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { repoRoot } from "../../../tests/helpers/service-process.js";
 import { renderForScreen } from "@aide/contracts";
 import { hostileStrings, rawControlPattern } from "../../../contracts/test/hostile-strings.js";
 import { fakeCheckpoint } from "./fake-orchestrator.js";
-import { startHarness, type Harness } from "./gateway-harness.js";
-import { launchChromium } from "./panel-page.js";
+import type { Harness } from "./gateway-harness.js";
+import { panelHarnessPerFile } from "./panel-page.js";
 
 let h: Harness;
 let browser: Browser;
 
-beforeAll(async () => {
-  h = await startHarness({ listen: true });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await h?.stop();
+panelHarnessPerFile((harness, chromium) => {
+  h = harness;
+  browser = chromium;
 });
 
 describe("the web panel in Chromium", () => {

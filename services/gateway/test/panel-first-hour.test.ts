@@ -1,8 +1,8 @@
 import type { Socket } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { startHarness, type Harness } from "./gateway-harness.js";
-import { launchChromium, openPanel, startTaskFromForm } from "./panel-page.js";
+import type { Harness } from "./gateway-harness.js";
+import { openPanel, startTaskFromForm, panelHarnessPerFile } from "./panel-page.js";
 
 /**
  * Issue 25's panel leftovers, in Debian's Chromium against a real gateway on a real bus (the fake
@@ -13,13 +13,9 @@ import { launchChromium, openPanel, startTaskFromForm } from "./panel-page.js";
 let h: Harness;
 let browser: Browser;
 
-beforeAll(async () => {
-  h = await startHarness({ listen: true });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await h?.stop();
+panelHarnessPerFile((harness, chromium) => {
+  h = harness;
+  browser = chromium;
 });
 
 const loggedIn = (viewport?: { width: number; height: number }) => openPanel(browser, h, viewport);

@@ -5,8 +5,8 @@ import type { Browser } from "playwright-core";
 import { startGatewayOnStack, type GatewayOnStack } from "../../orchestrator/test/support/gateway-on-stack.js";
 import { call } from "../../orchestrator/test/support/scripted-calls.js";
 import { built, stackSkipReason, startStack, type Stack } from "../../orchestrator/test/support/stack.js";
-import { startHarness, until, type Harness } from "./gateway-harness.js";
-import { launchChromium, openPanel, startTaskFromForm } from "./panel-page.js";
+import { until, type Harness } from "./gateway-harness.js";
+import { launchChromium, openPanel, panelHarnessPerFile, startTaskFromForm } from "./panel-page.js";
 
 /**
  * The consent card of a project's instruction file (issue 25, `kind: "instructions"`), in Debian's
@@ -16,13 +16,9 @@ import { launchChromium, openPanel, startTaskFromForm } from "./panel-page.js";
 let h: Harness;
 let browser: Browser;
 
-beforeAll(async () => {
-  h = await startHarness({ listen: true });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await h?.stop();
+panelHarnessPerFile((harness, chromium) => {
+  h = harness;
+  browser = chromium;
 });
 
 const hostile = [

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
-import type { Harness } from "./gateway-harness.js";
+import { afterAll, beforeAll } from "vitest";
+import { startHarness, type Harness } from "./gateway-harness.js";
 
 const chromiumPath = "/usr/bin/chromium";
 
@@ -34,4 +35,22 @@ export async function startTaskFromForm(page: Page, task: string, workspace = "/
   await page.click("#start");
   await page.locator(".approval-card.pending").first().waitFor();
   return (await page.locator("#session-id").textContent()) as string;
+}
+
+/**
+ * One real gateway harness (listening) and one Chromium for a test file: started before its tests,
+ * stopped after; `use` receives both once they are up.
+ */
+export function panelHarnessPerFile(use: (harness: Harness, browser: Browser) => void): void {
+  let harness: Harness | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    harness = await startHarness({ listen: true });
+    browser = await launchChromium();
+    use(harness, browser);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await harness?.stop();
+  });
 }
