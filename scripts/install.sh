@@ -75,7 +75,7 @@ gopls_version=v0.23.0
 if [ "$with_browser" = 1 ] && command -v go >/dev/null 2>&1; then
   if "$HOME/go/bin/gopls" version >/dev/null 2>&1 || gopls version >/dev/null 2>&1; then
     :
-  elif GOBIN="$HOME/go/bin" GOFLAGS= GOTOOLCHAIN=local go install "golang.org/x/tools/gopls@$gopls_version" \
+  elif GOBIN="$HOME/go/bin" GOFLAGS= GOTOOLCHAIN=local timeout 600 go install "golang.org/x/tools/gopls@$gopls_version" \
     && "$HOME/go/bin/gopls" version | grep -q "gopls $gopls_version"; then
     echo "install.sh: installed gopls $gopls_version into $HOME/go/bin"
   else
