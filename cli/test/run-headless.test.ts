@@ -1,12 +1,10 @@
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../../tests/helpers/service-process.js";
+import { aideRun } from "../../tests/helpers/aide-run.js";
 import { startStackProcess, type StackProcess } from "../../tests/helpers/stack-process.js";
 
-const main = join(repoRoot, "cli", "dist", "main.js");
 const complete = "<attempt_completion>\n<result>Said hello with echo; touch was refused.</result>\n</attempt_completion>";
 const replies = [
   { text: "<run_command>\n<command>echo allowed-by-rule</command>\n</run_command>" },
@@ -19,17 +17,6 @@ interface Finished {
   code: number | null;
   stdout: string;
   stderr: string;
-}
-
-/** `aide run` as a CI job runs it: no TTY (stdin, stdout and stderr are pipes). */
-function aideRun(args: string[], env: NodeJS.ProcessEnv): Promise<Finished> {
-  const child = spawn(process.execPath, [main, "run", ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
-  child.stdin.end();
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
 }
 
 /** Every stdout line is one JSON object; the last is the summary. */

@@ -1,12 +1,10 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../../tests/helpers/service-process.js";
+import { aideRun } from "../../tests/helpers/aide-run.js";
 import { startStackProcess, type StackProcess } from "../../tests/helpers/stack-process.js";
 
-const main = join(repoRoot, "cli", "dist", "main.js");
 const ids = 'type Id = number;\nconst legacy: number = "old";\nexport const first: Id = 1;\n';
 const replace = "<replace_in_file>\n<path>src/ids.ts</path>\n<diff>\n<<<<<<< SEARCH\ntype Id = number;\n=======\ntype Id = string;\n>>>>>>> REPLACE\n</diff>\n</replace_in_file>";
 const replies = [
@@ -14,14 +12,6 @@ const replies = [
   { text: "<read_file>\n<path>src/ids.ts</path>\n</read_file>" },
   ...Array.from({ length: 4 }, () => ({ text: "<attempt_completion>\n<result>Id is a string now.</result>\n</attempt_completion>" })),
 ];
-
-function aideRun(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string }> {
-  const child = spawn(process.execPath, [main, "run", ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
-  child.stdin.end();
-  let stdout = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout })));
-}
 
 /** Issue 16: the problems an edit introduced, from tool.completed metadata, under the edit's diff. */
 describe("aide run shows an edit's new problems under its diff", () => {

@@ -1,25 +1,12 @@
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../../tests/helpers/service-process.js";
+import { aideRun } from "../../tests/helpers/aide-run.js";
+import { sharedModelPath as storiesPath } from "../../tests/helpers/service-process.js";
 import { startStackProcess, type StackProcess } from "../../tests/helpers/stack-process.js";
 
-const main = join(repoRoot, "cli", "dist", "main.js");
-const stories = join(repoRoot, "..", "shared", "models", "stories260K.gguf");
-const storiesPath = existsSync(stories) ? stories : "/work/shared/models/stories260K.gguf";
 const skip = existsSync(storiesPath) ? "" : `SKIPPED: the stories260K GGUF is absent (${storiesPath}): `;
-
-function aideRun(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [main, "run", ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
-  child.stdin.end();
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
-}
 
 /**
  * Issue 25: a first run on an unprobed model showed nothing while the model service probed it.
