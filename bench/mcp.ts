@@ -1,29 +1,38 @@
 /**
  * npm run bench:mcp — the latency aide adds to a trivial MCP call (server-everything's `echo`):
  * the official SDK client calling the server directly over stdio, against the same call through
- * aide (a bus request as the orchestrator makes it → the MCP service process → the same server in
+ * aide (`busRequest` as the orchestrator makes it → the MCP service process → the same server in
  * its bubblewrap sandbox → back). Also the SDK calling the server inside the same sandbox, which
- * splits the added time into sandbox and bus+service, and `agent.mcp.status` (a trivial handler in
+ * splits the added time into sandbox and bus+service; `agent.mcp.status` (a trivial handler in
  * the same MCP service process), which splits bus+service into the bus round trip with the service
- * runtime and the call's own work. The four take turns call by call, so load hits all alike.
+ * runtime and the call's own work; and a bare JSON-RPC client (no SDK) calling the server
+ * directly, the fastest direct configuration, to say how much of the anchor is the SDK's own.
+ * The five take turns call by call, and which goes first rotates every call, so load and the
+ * order (whose process ran last) hit all alike.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { connect } from "nats";
-import { McpConfigSchema, McpCallReplySchema, mcpSubjects, type McpStdioServerConfig } from "@aide/contracts";
+import { z } from "zod";
+import { McpConfigSchema, McpCallReplySchema, mcpSubjects, replySchema, type McpStdioServerConfig } from "@aide/contracts";
 import { serverSandboxArguments } from "@aide/mcp";
-import { decodeJson, encodeJson, startNatsServer, waitForService } from "@aide/runtime";
+import { busRequest, startNatsServer, waitForService } from "@aide/runtime";
+import { rawJsonRpcClient } from "./lib/raw-json-rpc.js";
+import { turnOrder } from "./lib/turn-order.js";
 import { percentile, repoRoot, writeBenchResult } from "./lib/results.js";
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 300);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const warmup = 30;
+const tls = process.env.BENCH_MCP_TLS === "1";
+const logLevel = process.env.BENCH_MCP_LOG_LEVEL ?? "info";
 const server = join(repoRoot, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 const median = (values: number[]) => percentile(values, 50);
+const AnyReplySchema = replySchema(z.unknown());
 
 async function timeOne(call: () => Promise<void>): Promise<number> {
   const started = process.hrtime.bigint();
@@ -50,17 +59,20 @@ async function main() {
   mkdirSync(workspace);
   const declared = { command: process.execPath, args: [server, "stdio"] };
   writeFileSync(join(aideHome, "mcp.json"), JSON.stringify({ servers: { everything: declared } }));
-  const nats = await startNatsServer({ runDir: join(root, "run") });
+  // BENCH_MCP_TLS=1: a TLS-only bus with a pinned CA, as `aide up` runs it (default: the plain bus of the tests).
+  const nats = await startNatsServer({ runDir: join(root, "run"), tls: tls });
   // BENCH_MCP_PROFILE=DIR: the MCP service writes a V8 CPU profile there (`node --cpu-prof`).
   const profile = process.env.BENCH_MCP_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_MCP_PROFILE}`] : [];
+  // Logging as `aide up` runs the service: level info (two lines a call), stderr to a log file.
+  const logFile = openSync(join(root, "mcp.log"), "a");
   const service = spawn(process.execPath, [...profile, join(repoRoot, "services", "mcp", "dist", "main.js")], {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_HOME: aideHome, AIDE_WORKSPACE_ROOTS: workspace, AIDE_NATS_URL: nats.url, AIDE_NATS_CREDS: nats.credentialFiles.mcp!, AIDE_LOG_LEVEL: "warn" },
-    stdio: ["ignore", "ignore", "inherit"],
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_HOME: aideHome, AIDE_WORKSPACE_ROOTS: workspace, AIDE_NATS_URL: nats.url, AIDE_NATS_CREDS: nats.credentialFiles.mcp!, AIDE_LOG_LEVEL: logLevel, ...(nats.caFile ? { AIDE_NATS_CA: nats.caFile } : {}) },
+    stdio: ["ignore", logFile, logFile],
   });
   // The supervisor's user pings; the calls go as the orchestrator's, whose permissions they are.
   const as = (user: string) => {
     const creds = nats.credentials[user]!;
-    return connect({ servers: nats.url, user: creds.user, pass: creds.password, inboxPrefix: creds.inbox_prefix });
+    return connect({ servers: nats.url, user: creds.user, pass: creds.password, inboxPrefix: creds.inbox_prefix, ...(nats.caFile ? { tls: { caFile: nats.caFile } } : {}) });
   };
   const pinger = await as("supervisor");
   const bus = await as("orchestrator");
@@ -74,39 +86,48 @@ async function main() {
     const viaAide = async (i: number) => {
       counter += 1;
       const body = { session: "bench", call_id: `b${counter}`, server: "everything", tool: "echo", arguments: { message: `m${i}` } };
-      const reply = McpCallReplySchema.parse(decodeJson((await bus.request(mcpSubjects.call, encodeJson(body), { timeout: 10_000 })).data));
-      if (!reply.ok || reply.result.is_error) throw new Error(`call through aide failed: ${JSON.stringify(reply)}`);
+      // As services/orchestrator/src/bus/bus-service-ports.ts sends it (no retry, no heartbeats).
+      const result = await busRequest(bus, mcpSubjects.call, body, McpCallReplySchema, { timeoutMs: 60_000 + 10_000, service: "mcp" });
+      if (result.is_error) throw new Error(`call through aide failed: ${JSON.stringify(result)}`);
     };
-    // The same service process answering a trivial request: the bus round trip plus the service runtime.
+    // The same service process answering a trivial request, sent the same way: the bus round trip
+    // plus the service runtime (and busRequest's own framing, as for the call).
     const statusOnly = async () => {
-      const reply = decodeJson((await bus.request(mcpSubjects.status, encodeJson({}), { timeout: 10_000 })).data) as { ok?: unknown };
-      if (reply.ok !== true) throw new Error(`status through aide failed: ${JSON.stringify(reply)}`);
+      await busRequest(bus, mcpSubjects.status, {}, AnyReplySchema, { timeoutMs: 10_000, service: "mcp" });
     };
-    // The four paths take turns call by call, so a load spike on this shared machine hits each alike.
-    const all = { direct: [] as number[], sandboxed: [] as number[], aide: [] as number[], status: [] as number[] };
+    const raw = await rawJsonRpcClient(process.execPath, [server, "stdio"]);
+    const paths = {
+      direct: (i: number) => echoDirect(direct, i),
+      sandboxed: (i: number) => echoDirect(sandboxed, i),
+      aide: viaAide,
+      status: statusOnly,
+      raw: async (i: number) => {
+        const result = (await raw.call("tools/call", { name: "echo", arguments: { message: `m${i}` } })) as { isError?: boolean };
+        if (result.isError) throw new Error("echo failed");
+      },
+    };
+    type Path = keyof typeof paths;
+    const names = Object.keys(paths) as Path[];
+    const empty = () => Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<Path, number[]>;
+    const all = empty();
     const ratios: number[] = [];
     for (let round = 0; round < rounds; round++) {
-      const r = { direct: [] as number[], sandboxed: [] as number[], aide: [] as number[], status: [] as number[] };
+      const r = empty();
       for (let i = 0; i < warmup + iterations; i++) {
-        const d = await timeOne(() => echoDirect(direct, i));
-        const s = await timeOne(() => echoDirect(sandboxed, i));
-        const a = await timeOne(() => viaAide(i));
-        const t = await timeOne(statusOnly);
-        if (i < warmup) continue;
-        r.direct.push(d);
-        r.sandboxed.push(s);
-        r.aide.push(a);
-        r.status.push(t);
+        // The paths take turns call by call, and which goes first rotates: a load spike on this
+        // shared machine, and whichever process ran just before, hit each alike.
+        for (const name of turnOrder(names, i)) {
+          const took = await timeOne(() => paths[name](i));
+          if (i >= warmup) r[name].push(took);
+        }
       }
-      all.direct.push(...r.direct);
-      all.sandboxed.push(...r.sandboxed);
-      all.aide.push(...r.aide);
-      all.status.push(...r.status);
+      for (const name of names) all[name].push(...r[name]);
       ratios.push(Math.round((median(r.aide) / median(r.direct)) * 1000) / 1000);
     }
     await direct.close();
     await sandboxed.close();
-    const p50 = { direct: median(all.direct), sandboxed: median(all.sandboxed), aide: median(all.aide), status: median(all.status) };
+    raw.close();
+    const p50 = { direct: median(all.direct), sandboxed: median(all.sandboxed), aide: median(all.aide), status: median(all.status), raw: median(all.raw) };
     const figures = {
       iterations,
       rounds,
@@ -123,16 +144,23 @@ async function main() {
       of_which_call_work_in_service_p50_us: Math.round(p50.aide - p50.status - p50.sandboxed),
       ratio_p50: Math.round((p50.aide / p50.direct) * 1000) / 1000,
       ratio_p50_by_round: ratios,
+      raw_json_rpc_direct_p50_us: Math.round(p50.raw),
+      of_which_sdk_client_in_anchor_p50_us: Math.round(p50.direct - p50.raw),
+      ratio_vs_raw_json_rpc_p50: Math.round((p50.aide / p50.raw) * 1000) / 1000,
+      bus: tls ? "TLS with a pinned CA (as aide up)" : "plain (as the tests)",
+      service_log_level: logLevel,
+      order: "the five paths take turns call by call; the first of each turn rotates",
       load_average_1m: Math.round(loadavg()[0]! * 100) / 100,
       what: "server-everything echo over stdio: the SDK client directly vs agent.mcp.call through the MCP service to the same server in its bubblewrap sandbox (the approval gate excluded: it waits for a person)",
     };
-    const path = writeBenchResult("mcp", figures);
+    const path = writeBenchResult(tls ? "mcp-tls" : "mcp", figures);
     process.stdout.write(`${JSON.stringify(figures, null, 2)}\nwritten to ${path}\n`);
   } finally {
     await bus.close();
     await pinger.close();
     service.kill("SIGTERM");
     await new Promise((resolve) => service.once("exit", resolve));
+    closeSync(logFile);
     await nats.stop();
     rmSync(root, { recursive: true, force: true });
   }

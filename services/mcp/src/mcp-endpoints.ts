@@ -1,7 +1,19 @@
 import { aideError, McpCallRequestSchema, McpCancelRequestSchema, McpConfigSchema, McpListRequestSchema, McpReloadRequestSchema, mcpSubjects } from "@aide/contracts";
 import { defineEndpoint, type Endpoint } from "@aide/runtime";
+import type { Logger } from "pino";
 import { formatIssues } from "./config/format-issues.js";
 import type { ServerRegistry } from "./servers/server-registry.js";
+
+/**
+ * An info line written once the current step is done (`setImmediate`): for a call, after its
+ * request is on its way to the server and after its reply is on the bus, so building the line
+ * (pino with the redaction of every line) overlaps the server's and the bus's work instead of
+ * adding to the call's latency (issue 27: about 0.2–0.5 ms a call at info, two lines). The same
+ * lines, in the same order.
+ */
+function logSoon(logger: Logger, fields: Record<string, unknown>, message: string): void {
+  setImmediate(() => logger.info(fields, message));
+}
 
 /** `agent.mcp.*`: list the catalog, call a tool, cancel an in-flight call, the servers' states. */
 export function mcpEndpoints(registry: ServerRegistry, now: () => number = Date.now): Endpoint[] {
@@ -50,9 +62,9 @@ export function mcpEndpoints(registry: ServerRegistry, now: () => number = Date.
         inFlight.set(request.call_id, controller);
         try {
           const timeoutMs = request.timeout_ms ?? 60_000;
-          context.logger.info({ server: request.server, tool: request.tool, call: request.call_id }, "MCP call");
+          logSoon(context.logger, { server: request.server, tool: request.tool, call: request.call_id }, "MCP call");
           const result = await server.call(request.tool, request.arguments, { timeoutMs, signal: controller.signal });
-          context.logger.info({ server: request.server, tool: request.tool, call: request.call_id, is_error: result.is_error, ...(result.error_code ? { error_code: result.error_code } : {}), duration_ms: result.duration_ms }, "MCP call ended");
+          logSoon(context.logger, { server: request.server, tool: request.tool, call: request.call_id, is_error: result.is_error, ...(result.error_code ? { error_code: result.error_code } : {}), duration_ms: result.duration_ms }, "MCP call ended");
           return result;
         } finally {
           inFlight.delete(request.call_id);

@@ -8,6 +8,7 @@ import { repoRoot, requestJson, startServiceProcess, type ServiceProcess } from 
 export const everythingServer = join(repoRoot, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 export const filesystemServer = join(repoRoot, "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js");
 export const hostileServer = join(repoRoot, "services", "mcp", "test", "fixtures", "hostile-server.mjs");
+export const stdoutAbuseServer = join(repoRoot, "services", "mcp", "test", "fixtures", "stdout-abuse-server.mjs");
 
 export interface McpHarness {
   bus: TestBus;

@@ -78,6 +78,17 @@ describe("MCP service: discovery and calls through real servers from npm, each i
     expect((await harness.call("hostile", "echo", { message: "after" })).result.output).toBe("echo: after");
   });
 
+  it("logs every call twice, when it is sent and when it ended, in that order, with the call's fields", async () => {
+    const reply = await harness.call("hostile", "echo", { message: "logged" }, { call_id: "logged-call" });
+    expect(reply.result.output).toBe("echo: logged");
+    const lines = await eventually(() => {
+      const found = harness.service.logs().split("\n").filter((line) => line.includes('"call":"logged-call"'));
+      return found.some((line) => line.includes('"msg":"MCP call ended"')) ? found : undefined;
+    }, "the call's end to be logged");
+    expect(lines.map((line) => JSON.parse(line).msg)).toEqual(["MCP call", "MCP call ended"]);
+    expect(JSON.parse(lines[1]!)).toMatchObject({ server: "hostile", tool: "echo", is_error: false, duration_ms: expect.any(Number) });
+  });
+
   it("lists a server's resources and prompts and reads them on request, as tools of that server", async () => {
     const reply = await harness.list();
     const read = reply.result.tools.find((tool: { name: string }) => tool.name === "mcp__everything__aide_read_resource");

@@ -49,6 +49,8 @@ export class ServerConnection {
   restarts = 0;
   lastError: string | undefined;
   tools = new Map<string, OfferedTool>();
+  /** The same tools by the server's own name (a call names that), replaced with `tools`. */
+  private byTool = new Map<string, OfferedTool>();
   refused: Array<{ server: string; tool: string; reason: string }> = [];
   private client: Client | undefined;
   private launched: LaunchedServer | undefined;
@@ -177,6 +179,7 @@ export class ServerConnection {
       });
     }
     this.tools = tools;
+    this.byTool = new Map([...tools.values()].map((entry) => [entry.descriptor.tool, entry]));
     this.refused = refused;
   }
 
@@ -200,6 +203,7 @@ export class ServerConnection {
     this.restarts += 1;
     this.state = "restarting";
     this.tools = new Map();
+    this.byTool = new Map();
     this.logger.warn({ delay_ms: delay, restarts: this.restarts, err: this.lastError }, "MCP server is down; restarting");
     this.options.onChange();
     this.timer = setTimeout(() => {
@@ -224,7 +228,7 @@ export class ServerConnection {
     if (this.state !== "ready" || client === undefined) {
       return fail("MCP_SERVER_NOT_FOUND", `The MCP server ${this.name} is not ready (${this.state}${this.lastError ? `: ${this.lastError}` : ""}); try again later.`);
     }
-    const offered = [...this.tools.values()].find((entry) => entry.descriptor.tool === tool);
+    const offered = this.byTool.get(tool);
     if (offered === undefined) {
       const refusal = this.refused.find((entry) => entry.tool === tool);
       return refusal
