@@ -115,7 +115,7 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
   const warm = limitSteps !== undefined && cgroups.available ? createWarmShells(cgroups, logger, limitSteps) : undefined;
   // And their whole jail, per workspace and network profile (the command then cds to its cwd).
   const jails = warm !== undefined && limitSteps !== undefined && (settings.preparedJails ?? 4) > 0 ? createPreparedJails(cgroups, logger, limitSteps, settings.preparedJails ?? 4) : undefined;
-  const jailProfile = (options: SandboxRunOptions, gitDirectories: GitDirectory[]): JailProfile => ({ args: bwrapArguments(jailOptions(options, gitDirectories, options.workspace), []) });
+  const jailProfile = (options: SandboxRunOptions, gitDirectories: GitDirectory[]): JailProfile => ({ slot: `${options.workspace}\0${options.network ? "network" : "no-network"}`, args: bwrapArguments(jailOptions(options, gitDirectories, options.workspace), []) });
   const prepareNext = (options: SandboxRunOptions) => {
     void gitScans
       .current(options.workspace)

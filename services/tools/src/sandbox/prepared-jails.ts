@@ -27,6 +27,8 @@ import { commandScript, shellWord } from "./warm-shells.js";
  * Otherwise it is killed and the command starts fresh. One jail serves one command.
  */
 export interface JailProfile {
+  /** One jail kept per slot (the workspace and its network policy). */
+  slot: string;
   args: string[];
 }
 
@@ -70,6 +72,7 @@ export function pathIdentity(path: string): { key: string; bornNs: bigint } {
 const settleNs = 50_000_000n;
 
 interface Jail extends PreparedJail {
+  args: string;
   identities: string[];
   paths: string[];
   ready: Promise<boolean>;
@@ -159,6 +162,7 @@ function spawnJail(profile: JailProfile, cgroups: CgroupLimits, limitSteps: stri
     return ok && setupMounts !== undefined;
   })();
   const jail: Jail = {
+    args: profile.args.join("\0"),
     get cgroup() {
       return cgroup as CommandCgroup;
     },
@@ -182,7 +186,7 @@ function spawnJail(profile: JailProfile, cgroups: CgroupLimits, limitSteps: stri
   return jail;
 }
 
-/** Up to `capacity` jails, one per profile (the least recently prepared goes first), each dropped after `idleMs` unused. */
+/** Up to `capacity` jails, one per slot (the least recently prepared goes first), each dropped after `idleMs` unused. */
 export function createPreparedJails(cgroups: CgroupLimits, logger: Logger, limitSteps: string, capacity: number, idleMs = 30_000): PreparedJails {
   const jails = new Map<string, Jail>();
   const pending = new Set<Promise<void>>();
@@ -207,14 +211,14 @@ export function createPreparedJails(cgroups: CgroupLimits, logger: Logger, limit
   };
   return {
     async take(profile) {
-      const key = profile.args.join("\0");
+      const key = profile.slot;
       const jail = jails.get(key);
       if (jail === undefined) return undefined;
       // Claimed before any await: commands starting at once never share one.
       jails.delete(key);
       if (jail.idle) clearTimeout(jail.idle);
       const ok = await jail.ready;
-      const problem = ok ? unchanged(jail) : "it did not start";
+      const problem = !ok ? "it did not start" : jail.args !== profile.args.join("\0") ? "its arguments changed (the repositories, .aide or the hidden paths)" : unchanged(jail);
       if (problem === undefined) {
         logger.debug("prepared jail taken");
         return jail;
@@ -223,8 +227,14 @@ export function createPreparedJails(cgroups: CgroupLimits, logger: Logger, limit
       return undefined;
     },
     prepare(profile) {
-      const key = profile.args.join("\0");
-      if (closed || jails.has(key)) return;
+      const key = profile.slot;
+      if (closed) return;
+      const existing = jails.get(key);
+      if (existing !== undefined) {
+        if (existing.args === profile.args.join("\0")) return;
+        jails.delete(key);
+        discard(existing, "its arguments changed (the repositories, .aide or the hidden paths)");
+      }
       const paths = mountPaths(profile.args);
       const identities = paths.map(pathIdentity);
       const now = BigInt(Date.now()) * 1_000_000n;
@@ -243,6 +253,7 @@ export function createPreparedJails(cgroups: CgroupLimits, logger: Logger, limit
       }, idleMs);
       jail.idle.unref();
       void jail.ready.then((ok) => {
+        if (ok) logger.debug({ slot: key }, "prepared jail ready");
         if (ok || jails.get(key) !== jail) return;
         jails.delete(key);
         discard(jail, "it did not start");
