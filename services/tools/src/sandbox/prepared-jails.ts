@@ -191,6 +191,8 @@ export function createPreparedJails(cgroups: CgroupLimits, logger: Logger, limit
   const jails = new Map<string, Jail>();
   const pending = new Set<Promise<void>>();
   let closed = false;
+  let failures = 0;
+  const maxFailures = 3;
   const discard = (jail: Jail, reason: string) => {
     if (jail.idle) clearTimeout(jail.idle);
     logger.debug({ reason }, "prepared jail discarded");
@@ -228,7 +230,7 @@ export function createPreparedJails(cgroups: CgroupLimits, logger: Logger, limit
     },
     prepare(profile) {
       const key = profile.slot;
-      if (closed) return;
+      if (closed || failures >= maxFailures) return;
       const existing = jails.get(key);
       if (existing !== undefined) {
         if (existing.args === profile.args.join("\0")) return;
@@ -254,6 +256,9 @@ export function createPreparedJails(cgroups: CgroupLimits, logger: Logger, limit
       jail.idle.unref();
       void jail.ready.then((ok) => {
         if (ok) logger.debug({ slot: key }, "prepared jail ready");
+        // Where jails cannot start (or their mount table cannot be read), stop making them: every command then starts fresh.
+        failures = ok ? 0 : failures + 1;
+        if (failures === maxFailures) logger.warn({ failures }, "jails prepared ahead did not start; commands start bubblewrap themselves");
         if (ok || jails.get(key) !== jail) return;
         jails.delete(key);
         discard(jail, "it did not start");
