@@ -22,13 +22,15 @@ async function observedSandbox(settings: { preparedJails?: number } = {}) {
     lines,
     taken: () => count("prepared jail taken"),
     discarded: (reason?: string) => lines.filter((line) => line.includes('"msg":"prepared jail discarded"') && (reason === undefined || line.includes(reason))).length,
-    /** Jails made ready so far for a workspace and network (a jail is prepared once a command of its profile finished). */
-    readyFor(workspace: string, network = false) {
-      return lines.filter((line) => line.includes('"msg":"prepared jail ready"') && line.includes(`${workspace}\\u0000${network ? "network" : "no-network"}"`)).length;
+    /** Jails ready and not yet taken or discarded for a workspace and network. */
+    waitingFor(workspace: string, network = false) {
+      const ofSlot = (message: string) => lines.filter((line) => line.includes(`"msg":"${message}"`) && line.includes(`"slot":"${workspace}\\u0000${network ? "network" : "no-network"}"`));
+      return ofSlot("prepared jail ready").length - ofSlot("prepared jail taken").length - ofSlot("prepared jail discarded").filter((line) => line.includes('"ready":true')).length;
     },
-    async waitReady(workspace: string, network: boolean, n: number) {
-      for (let tries = 0; this.readyFor(workspace, network) < n && tries < 800; tries += 1) await new Promise((resolve) => setTimeout(resolve, 25));
-      expect(this.readyFor(workspace, network), "a jail was prepared").toBeGreaterThanOrEqual(n);
+    /** Waits until a jail of the profile is ready and waiting (one is prepared once a command of its profile finished). */
+    async waitReady(workspace: string, network = false) {
+      for (let tries = 0; this.waitingFor(workspace, network) < 1 && tries < 800; tries += 1) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(this.waitingFor(workspace, network), "a jail is waiting").toBe(1);
     },
     count,
   };
@@ -48,16 +50,18 @@ describe.skipIf(!cgroupsUsable)("commands in a jail prepared ahead (real bubblew
   let port = 0;
   const options = (argv: string[], extra: Partial<SandboxRunOptions> = {}): SandboxRunOptions => ({ argv, workspace, cwd: workspace, network: false, timeoutMs: 20_000, ...extra });
   /** Runs one command of the profile, then waits until the next jail of that profile is ready. */
+  /** Two commands of the profile (a jail is prepared for a profile that had one in the last minute), then waits until the next jail is ready. */
   const primed = async (extra: Partial<SandboxRunOptions> = {}) => {
     const run = options(["true"], extra);
     expect((await observed.sandbox.run(run)).exitCode).toBe(0);
-    // Counted once the command is done: the next ready line of this profile is the jail prepared after it.
-    await observed.waitReady(run.workspace, run.network, observed.readyFor(run.workspace, run.network) + 1);
+    expect((await observed.sandbox.run(run)).exitCode).toBe(0);
+    // Whichever jail waits now was prepared after the first of them started.
+    await observed.waitReady(run.workspace, run.network);
   };
   /** Runs argv in a prepared jail, then waits for the next one of the profile. */
   const thenPrimed = async (argv: string[]) => {
     const result = await inPreparedJail(argv);
-    await observed.waitReady(workspace, false, observed.readyFor(workspace) + 1);
+    await observed.waitReady(workspace);
     return result;
   };
   /** Runs argv expecting it to be given a prepared jail. */
@@ -153,7 +157,8 @@ describe.skipIf(!cgroupsUsable)("commands in a jail prepared ahead (real bubblew
     try {
       writeFileSync(join(other, "marker"), "old\n");
       expect((await observed.sandbox.run(local())).stdout).toBe("old\n");
-      await observed.waitReady(other, false, observed.readyFor(other) + 1);
+      expect((await observed.sandbox.run(local())).stdout).toBe("old\n");
+      await observed.waitReady(other);
       renameSync(other, `${other}.old`);
       mkdirSync(other);
       writeFileSync(join(other, "marker"), "new\n");
@@ -188,7 +193,7 @@ describe.skipIf(!cgroupsUsable)("commands in a jail prepared ahead (real bubblew
     const slow = await inPreparedJail(["/bin/sh", "-c", "sleep 424201 & sleep 424202"], { timeoutMs: 1_000 });
     expect(slow.timedOut).toBe(true);
     expect(await gone("sleep 42420")).toEqual([]);
-    await observed.waitReady(workspace, false, observed.readyFor(workspace) + 1);
+    await observed.waitReady(workspace);
     const controller = new AbortController();
     const taken = observed.taken();
     const running = observed.sandbox.run(options(["/bin/sh", "-c", "sleep 424203 & sleep 424204"], { signal: controller.signal }));
@@ -204,7 +209,8 @@ describe.skipIf(!cgroupsUsable)("commands in a jail prepared ahead (real bubblew
   it("closing the sandbox ends every prepared jail", async () => {
     const other = await observedSandbox();
     expect((await other.sandbox.run(options(["true"]))).exitCode).toBe(0);
-    await other.waitReady(workspace, false, 1);
+    expect((await other.sandbox.run(options(["true"]))).exitCode).toBe(0);
+    await other.waitReady(workspace);
     const jailsOf = () => descendantsOf(process.pid).filter((child) => child.args[0] === "bwrap" && child.args.at(-1) === "-s");
     expect(jailsOf().length).toBeGreaterThan(0);
     const before = jailsOf().length;

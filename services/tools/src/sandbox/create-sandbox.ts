@@ -116,7 +116,17 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
   // And their whole jail, per workspace and network profile (the command then cds to its cwd).
   const jails = warm !== undefined && limitSteps !== undefined && (settings.preparedJails ?? 4) > 0 ? createPreparedJails(cgroups, logger, limitSteps, settings.preparedJails ?? 4) : undefined;
   const jailProfile = (options: SandboxRunOptions, gitDirectories: GitDirectory[]): JailProfile => ({ slot: `${options.workspace}\0${options.network ? "network" : "no-network"}`, args: bwrapArguments(jailOptions(options, gitDirectories, options.workspace), []) });
-  const prepareNext = (options: SandboxRunOptions) => {
+  // Preparing is background work (a spawn blocks the event loop for milliseconds, more under
+  // load): only for a profile that has had a command in the last minute, and only while no other
+  // command is running or waiting, so it never competes with foreground work.
+  const lastCommand = new Map<string, number>();
+  const prepareNext = (options: SandboxRunOptions, profile: JailProfile) => {
+    const now = Date.now();
+    const previous = lastCommand.get(profile.slot);
+    lastCommand.delete(profile.slot);
+    lastCommand.set(profile.slot, now);
+    if (lastCommand.size > 1024) lastCommand.delete(lastCommand.keys().next().value as string);
+    if (previous === undefined || now - previous > 60_000 || slots.inUse() > 1 || slots.waiting() > 0) return;
     void gitScans
       .current(options.workspace)
       .then((scan) => jails?.prepare(jailProfile(options, scan.directories)))
@@ -131,9 +141,10 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
     const gitDirectories = mode === "bwrap" ? (await gitScans.current(options.workspace)).directories : [];
     if (name === "run" && jails !== undefined) {
       // A jail prepared for this profile, if it is still what this start would build; the next one is prepared once this command is done.
-      const jail = await jails.take(jailProfile(options, gitDirectories));
+      const profile = jailProfile(options, gitDirectories);
+      const jail = await jails.take(profile);
       const running = jail !== undefined ? superviseCommand(jail.run(options.argv, sandboxEnvironment(env, options.env), options.cwd, halfOutputBytes(options)), jail.cgroup, options) : await startCommand(wrap(options, gitDirectories), options, cgroups, name, { ...(limitSteps !== undefined ? { limitSteps } : {}), ...(warm ? { warm } : {}) });
-      void running.finished.then(() => prepareNext(options));
+      void running.finished.then(() => prepareNext(options, profile));
       return running;
     }
     return startCommand(wrap(options, gitDirectories), options, cgroups, name, { ...(limitSteps !== undefined ? { limitSteps } : {}), ...(name === "run" && warm ? { warm } : {}) });

@@ -76,6 +76,8 @@ interface Jail extends PreparedJail {
   identities: string[];
   paths: string[];
   ready: Promise<boolean>;
+  /** The ready line has been seen (a jail still starting is left for a later command). */
+  isReady(): boolean;
   spoiled(): boolean;
   mountsChanged(): boolean;
   alive(): boolean;
@@ -171,6 +173,7 @@ function spawnJail(profile: JailProfile, cgroups: CgroupLimits, limitSteps: stri
     ready,
     exited,
     spoiled: () => spoiled,
+    isReady: () => setupMounts !== undefined,
     alive: () => !done && child?.pid !== undefined,
     kill,
     mountsChanged: () => {
@@ -193,9 +196,9 @@ export function createPreparedJails(cgroups: CgroupLimits, logger: Logger, limit
   let closed = false;
   let failures = 0;
   const maxFailures = 3;
-  const discard = (jail: Jail, reason: string) => {
+  const discard = (jail: Jail, slot: string, reason: string) => {
     if (jail.idle) clearTimeout(jail.idle);
-    logger.debug({ reason }, "prepared jail discarded");
+    logger.debug({ slot, reason, ready: jail.isReady() }, "prepared jail discarded");
     const gone = (async () => {
       await jail.ready;
       jail.kill();
@@ -215,17 +218,18 @@ export function createPreparedJails(cgroups: CgroupLimits, logger: Logger, limit
     async take(profile) {
       const key = profile.slot;
       const jail = jails.get(key);
-      if (jail === undefined) return undefined;
+      // One still starting is not waited for (that could take longer than a fresh start): it stays for the next command.
+      if (jail === undefined || !jail.isReady()) return undefined;
       // Claimed before any await: commands starting at once never share one.
       jails.delete(key);
       if (jail.idle) clearTimeout(jail.idle);
       const ok = await jail.ready;
       const problem = !ok ? "it did not start" : jail.args !== profile.args.join("\0") ? "its arguments changed (the repositories, .aide or the hidden paths)" : unchanged(jail);
       if (problem === undefined) {
-        logger.debug("prepared jail taken");
+        logger.debug({ slot: key }, "prepared jail taken");
         return jail;
       }
-      discard(jail, problem);
+      discard(jail, key, problem);
       return undefined;
     },
     prepare(profile) {
@@ -235,7 +239,7 @@ export function createPreparedJails(cgroups: CgroupLimits, logger: Logger, limit
       if (existing !== undefined) {
         if (existing.args === profile.args.join("\0")) return;
         jails.delete(key);
-        discard(existing, "its arguments changed (the repositories, .aide or the hidden paths)");
+        discard(existing, key, "its arguments changed (the repositories, .aide or the hidden paths)");
       }
       const paths = mountPaths(profile.args);
       const identities = paths.map(pathIdentity);
@@ -244,14 +248,14 @@ export function createPreparedJails(cgroups: CgroupLimits, logger: Logger, limit
       if (jails.size >= capacity) {
         const [oldestKey, oldest] = jails.entries().next().value as [string, Jail];
         jails.delete(oldestKey);
-        discard(oldest, "capacity");
+        discard(oldest, oldestKey, "capacity");
       }
       const jail = spawnJail(profile, cgroups, limitSteps, identities.map((identity) => identity.key), paths);
       jails.set(key, jail);
       jail.idle = setTimeout(() => {
         if (jails.get(key) !== jail) return;
         jails.delete(key);
-        discard(jail, "idle");
+        discard(jail, key, "idle");
       }, idleMs);
       jail.idle.unref();
       void jail.ready.then((ok) => {
@@ -261,14 +265,14 @@ export function createPreparedJails(cgroups: CgroupLimits, logger: Logger, limit
         if (failures === maxFailures) logger.warn({ failures }, "jails prepared ahead did not start; commands start bubblewrap themselves");
         if (ok || jails.get(key) !== jail) return;
         jails.delete(key);
-        discard(jail, "it did not start");
+        discard(jail, key, "it did not start");
       });
     },
     async close() {
       closed = true;
       for (const [key, jail] of jails) {
         jails.delete(key);
-        discard(jail, "closing");
+        discard(jail, key, "closing");
       }
       while (pending.size > 0) await Promise.all([...pending]);
     },
