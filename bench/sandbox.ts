@@ -14,6 +14,7 @@ import { percentile, writeBenchResult } from "./lib/results.js";
  * warm-up.
  */
 const runs = Number(process.env.BENCH_RUNS ?? 60);
+const loadAtStart = loadavg();
 const workspace = realpathSync(mkdtempSync(join(tmpdir(), "aide-bench-sandbox-")));
 // Debug lines counted, not shown: how many commands ran in a prepared jail.
 let jailsTaken = 0;
@@ -146,6 +147,8 @@ const figures = {
   target_added_ms: 8,
   sandbox_mode: sandbox.mode,
   load_average_1m: Math.round(loadavg()[0] * 100) / 100,
+  load_average_at_start: loadAtStart.map((value) => Math.round(value * 100) / 100),
+  load_average_at_end: loadavg().map((value) => Math.round(value * 100) / 100),
 };
 const path = writeBenchResult("sandbox", figures);
 process.stdout.write(`${JSON.stringify(figures, null, 2)}\nwritten to ${path}\n`);
