@@ -137,7 +137,8 @@ function spawnJail(profile: JailProfile, cgroups: CgroupLimits, limitSteps: stri
     }
   };
   const ready = (async () => {
-    cgroup = await cgroups.create("run");
+    // Never rejects: a jail whose groups cannot be made is one that did not start.
+    cgroup = await cgroups.create("run").catch(() => null);
     if (cgroup === null) {
       done = true;
       resolveExited({ exitCode: null, signal: null });
@@ -145,7 +146,13 @@ function spawnJail(profile: JailProfile, cgroups: CgroupLimits, limitSteps: stri
     }
     const joins = cgroup.procsFiles.map((file) => `echo $$ > ${shellWord(file)}`);
     // Limited and joined first; bubblewrap then builds the jail, whose shell reads its command from stdin.
-    child = execa("/bin/sh", ["-c", `${[limitSteps, ...joins].join(" && ")} && exec "$@"`, "sh", "bwrap", ...profile.args, "/bin/sh", "-s"], { env: {}, extendEnv: false, cwd: "/", stdin: "pipe", buffer: false, reject: false, detached: true, cleanup: true, stripFinalNewline: false, windowsHide: true });
+    try {
+      child = execa("/bin/sh", ["-c", `${[limitSteps, ...joins].join(" && ")} && exec "$@"`, "sh", "bwrap", ...profile.args, "/bin/sh", "-s"], { env: {}, extendEnv: false, cwd: "/", stdin: "pipe", buffer: false, reject: false, detached: true, cleanup: true, stripFinalNewline: false, windowsHide: true });
+    } catch {
+      done = true;
+      resolveExited({ exitCode: null, signal: null });
+      return false;
+    }
     child.stdout?.on("data", onStdout);
     child.stderr?.on("data", onStderr);
     child.stdin?.on("error", () => undefined);
