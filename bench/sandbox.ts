@@ -3,23 +3,37 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { createLogger } from "@aide/runtime";
-import { commandGitEnvironment, createSandbox } from "@aide/tools";
+import { commandGitEnvironment, createSandbox, type Sandbox } from "@aide/tools";
 import { percentile, writeBenchResult } from "./lib/results.js";
 
 /**
- * The cost of the command sandbox: one `true` through the tools service's Sandbox (sh wrapper,
- * per-command cgroups, bubblewrap with its namespaces, prlimit) against the same `true` spawned
- * plainly with execa, same run, alternating, after a warm-up.
+ * The cost of the command sandbox: one `true` through the tools service's Sandbox (per-command
+ * cgroups and limits, bubblewrap with its namespaces and mounts; the jail prepared ahead,
+ * prepared-jails.ts) against the same `true` spawned plainly with execa, and against a Sandbox
+ * that starts bubblewrap for every command (`preparedJails: 0`), same run, alternating, after a
+ * warm-up.
  */
 const runs = Number(process.env.BENCH_RUNS ?? 60);
+const loadAtStart = loadavg();
 const workspace = realpathSync(mkdtempSync(join(tmpdir(), "aide-bench-sandbox-")));
-const logger = createLogger("bench-sandbox", { level: "warn" });
+// Debug lines counted, not shown: how many commands ran in a prepared jail.
+let jailsTaken = 0;
+const logger = createLogger("bench-sandbox", {
+  level: "debug",
+  destination: {
+    write(line: string) {
+      if (line.includes('"prepared jail taken"')) jailsTaken += 1;
+      else if (/"level":(40|50|60)/.test(line)) process.stderr.write(line);
+    },
+  },
+});
 const sandbox = await createSandbox({ unsafeNoSandbox: false, logger });
+const freshSandbox = await createSandbox({ unsafeNoSandbox: false, logger: createLogger("bench-sandbox-fresh", { level: "warn" }), preparedJails: 0 });
 if (sandbox.mode !== "bwrap") throw new Error(`bubblewrap is not usable here (${sandbox.unavailableReason})`);
 
-async function sandboxed(): Promise<number> {
+async function sandboxed(box: Sandbox = sandbox): Promise<number> {
   const started = performance.now();
-  const result = await sandbox.run({ argv: ["true"], workspace, cwd: workspace, network: false, timeoutMs: 10_000 });
+  const result = await box.run({ argv: ["true"], workspace, cwd: workspace, network: false, timeoutMs: 10_000 });
   if (result.exitCode !== 0) throw new Error(`sandboxed true exited ${result.exitCode}: ${result.stdout}`);
   return performance.now() - started;
 }
@@ -47,13 +61,13 @@ for (let i = 0; i < 300; i += 1) {
   mkdirSync(folder, { recursive: true });
   for (let j = 0; j < 5; j += 1) writeFileSync(join(folder, `f${j}.ts`), `export const v${j} = ${i};\n`);
 }
-const commandContext = { workspace: { root: repository }, sandbox, signal: new AbortController().signal, session: "bench" };
+const signal = new AbortController().signal;
 
-async function commandStart(): Promise<number> {
+async function commandStart(box: Sandbox = sandbox): Promise<number> {
   const started = performance.now();
-  const git = await commandGitEnvironment(commandContext, repository);
+  const git = await commandGitEnvironment({ workspace: { root: repository }, sandbox: box, signal, session: "bench" }, repository);
   if (!git.ok || git.drivers < 1) throw new Error(`neutralization failed: ${JSON.stringify(git)}`);
-  const result = await sandbox.run({ argv: ["true"], workspace: repository, cwd: repository, network: false, timeoutMs: 10_000, env: git.env });
+  const result = await box.run({ argv: ["true"], workspace: repository, cwd: repository, network: false, timeoutMs: 10_000, env: git.env });
   if (result.exitCode !== 0) throw new Error(`sandboxed true in the repository exited ${result.exitCode}: ${result.stdout}`);
   return performance.now() - started;
 }
@@ -67,20 +81,40 @@ async function plain(): Promise<number> {
 
 for (let i = 0; i < 5; i += 1) {
   await sandboxed();
+  await sandboxed(freshSandbox);
   await plain();
   await commandStart();
+  await commandStart(freshSandbox);
 }
+const warmUpTaken = jailsTaken;
 const sandboxedTimes: number[] = [];
+const freshTimes: number[] = [];
 const plainTimes: number[] = [];
 const bwrapTimes: number[] = [];
 const commandTimes: number[] = [];
+const commandFreshTimes: number[] = [];
 for (let i = 0; i < runs; i += 1) {
-  sandboxedTimes.push(await sandboxed());
+  // Which of the two sandboxes goes first alternates.
+  if (i % 2 === 0) {
+    sandboxedTimes.push(await sandboxed());
+    freshTimes.push(await sandboxed(freshSandbox));
+  } else {
+    freshTimes.push(await sandboxed(freshSandbox));
+    sandboxedTimes.push(await sandboxed());
+  }
   plainTimes.push(await plain());
   bwrapTimes.push(await bwrapOnly());
-  commandTimes.push(await commandStart());
+  if (i % 2 === 0) {
+    commandTimes.push(await commandStart());
+    commandFreshTimes.push(await commandStart(freshSandbox));
+  } else {
+    commandFreshTimes.push(await commandStart(freshSandbox));
+    commandTimes.push(await commandStart());
+  }
 }
+const measuredTaken = jailsTaken - warmUpTaken;
 await sandbox.close();
+await freshSandbox.close();
 rmSync(workspace, { recursive: true, force: true });
 rmSync(repository, { recursive: true, force: true });
 const round = (value: number) => Math.round(value * 100) / 100;
@@ -91,6 +125,14 @@ const figures = {
   plain_ms: plainMs,
   added_ms: round(sandboxedMs - plainMs),
   bwrap_only_ms: round(percentile(bwrapTimes, 50)),
+  bwrap_only_added_ms: round(percentile(bwrapTimes, 50) - plainMs),
+  sandboxed_fresh_ms: round(percentile(freshTimes, 50)),
+  added_fresh_ms: round(percentile(freshTimes, 50) - plainMs),
+  sandboxed_fresh_p95_ms: round(percentile(freshTimes, 95)),
+  command_start_fresh_ms: round(percentile(commandFreshTimes, 50)),
+  prepared_jails_taken: measuredTaken,
+  prepared_jails_case: `commands that ran in a jail prepared ahead, of the ${runs * 2} measured on the prepared side (plus a git listing per command start that did not reuse one)`,
+  fresh_case: "the same Sandbox with preparedJails: 0 (bubblewrap started for every command, in a shell that joined its cgroups ahead)",
   command_start_ms: round(percentile(commandTimes, 50)),
   command_start_added_ms: round(percentile(commandTimes, 50) - plainMs),
   command_start_p95_ms: round(percentile(commandTimes, 95)),
@@ -102,9 +144,11 @@ const figures = {
   plain_p95_ms: round(percentile(plainTimes, 95)),
   runs,
   statistic: "median of alternating runs after 5 warm-up pairs",
-  target_added_ms: 20,
+  target_added_ms: 8,
   sandbox_mode: sandbox.mode,
   load_average_1m: Math.round(loadavg()[0] * 100) / 100,
+  load_average_at_start: loadAtStart.map((value) => Math.round(value * 100) / 100),
+  load_average_at_end: loadavg().map((value) => Math.round(value * 100) / 100),
 };
 const path = writeBenchResult("sandbox", figures);
 process.stdout.write(`${JSON.stringify(figures, null, 2)}\nwritten to ${path}\n`);

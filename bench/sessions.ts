@@ -43,6 +43,8 @@ interface Running {
 
 /** AIDE_BENCH_LOGS=DIR keeps the services' logs there (warn level and up). */
 const logRoot = process.env.AIDE_BENCH_LOGS;
+/** AIDE_BENCH_CPU_PROF=DIR: every service writes a V8 CPU profile there when it stops (`--cpu-prof`). */
+const cpuProfileRoot = process.env.AIDE_BENCH_CPU_PROF;
 
 async function startStack(dir: string): Promise<Running> {
   const logDirectory = logRoot ?? join(dir, "logs");
@@ -62,7 +64,8 @@ async function startStack(dir: string): Promise<Running> {
     orchestrator: { AIDE_WORKSPACE_ROOTS: dir },
   };
   for (const name of services) {
-    const child = spawn(process.execPath, [join(repoRoot, "services", name, "dist", "main.js")], {
+    const profiling = cpuProfileRoot !== undefined ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileRoot}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : [];
+    const child = spawn(process.execPath, [...profiling, join(repoRoot, "services", name, "dist", "main.js")], {
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_NATS_URL: server.url, AIDE_NATS_CREDS: server.credentialFiles[name]!, AIDE_LOG_LEVEL: process.env.AIDE_BENCH_LOG_LEVEL ?? "warn", ...env[name] },
       stdio: ["ignore", "ignore", "pipe"],
     });

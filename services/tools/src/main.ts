@@ -54,6 +54,7 @@ await runService("tools", async ({ connection, logger }) => {
     maxQueuedCommandsPerSession: settings.commands.maxQueuedPerSession,
     commandLimits: settings.commands.limits,
     cgroupRoot: settings.commands.cgroupRoot,
+    preparedJails: settings.commands.preparedJails,
     // Each workspace's commands keep Go's build cache here, apart from go vet's and from the workspace.
     buildCacheDirectory: join(settings.stateDirectory ?? scratchCaches, "command-caches"),
   });

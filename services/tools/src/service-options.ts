@@ -29,6 +29,8 @@ export interface ToolsServiceSettings {
     limits: "required" | "off";
     /** Where the cgroup v1 hierarchies are mounted. */
     cgroupRoot: string;
+    /** Jails set up ahead for the next foreground commands (AIDE_TOOLS_PREPARED_JAILS; 0 = none). */
+    preparedJails: number;
   };
   /** Where the call store keeps mutations' results across restarts; undefined = memory only. */
   stateDirectory: string | undefined;
@@ -81,6 +83,7 @@ const LimitSettingsSchema = z.object({
   AIDE_TOOLS_MAX_COMMANDS: count(4),
   AIDE_TOOLS_MAX_QUEUED_COMMANDS: count(16),
   AIDE_TOOLS_MAX_QUEUED_COMMANDS_PER_SESSION: count(4),
+  AIDE_TOOLS_PREPARED_JAILS: z.preprocess((value) => (value === undefined || value === "" ? undefined : Number(value)), z.number().int().min(0).default(4)),
   AIDE_TOOLS_CALL_STORE_ENTRIES: count(1000),
   AIDE_TOOLS_DIAGNOSTICS_TIMEOUT_MS: count(60_000),
   AIDE_TOOLS_DIAGNOSTICS_IDLE_MS: count(600_000),
@@ -125,6 +128,7 @@ export function readSettings(env: NodeJS.ProcessEnv, argv: readonly string[]): T
       maxQueuedPerSession: limits.AIDE_TOOLS_MAX_QUEUED_COMMANDS_PER_SESSION,
       limits: env.AIDE_TOOLS_COMMAND_LIMITS === "off" ? "off" : "required",
       cgroupRoot: limits.AIDE_TOOLS_CGROUP_ROOT ?? "/sys/fs/cgroup",
+      preparedJails: limits.AIDE_TOOLS_PREPARED_JAILS,
     },
     stateDirectory,
     callStoreEntries: limits.AIDE_TOOLS_CALL_STORE_ENTRIES,

@@ -8,7 +8,8 @@ import type { RunningCommand, Sandbox, SandboxMode, SandboxRunOptions } from "./
 import { bwrapArguments, shellLimits } from "./bwrap-arguments.js";
 import { sandboxEnvironment, secretPaths } from "./sandbox-environment.js";
 import { createCgroupLimits, type CgroupLimits } from "./cgroup-limits.js";
-import { startCommand } from "./start-command.js";
+import { halfOutputBytes, startCommand, superviseCommand } from "./start-command.js";
+import { createPreparedJails, type JailProfile } from "./prepared-jails.js";
 import { createCommandSlots } from "./command-slots.js";
 import { createWarmShells } from "./warm-shells.js";
 import { isInside } from "../jail/is-inside.js";
@@ -42,6 +43,11 @@ export interface SandboxSettings {
    * without it every `go test` compiles the standard library again (a minute on two cores).
    */
   buildCacheDirectory?: string;
+  /**
+   * Foreground commands' jails set up ahead, at most this many (one per workspace and network
+   * profile; default 4, 0 = none: every command starts bubblewrap itself). prepared-jails.ts.
+   */
+  preparedJails?: number;
 }
 
 /** bwrap works here if it can build the namespaces we use. */
@@ -95,10 +101,11 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
     mkdirSync(host, { recursive: true, mode: 0o700 });
     return [{ host, inside: "/tmp/home/.cache/go-build" }];
   };
+  const jailOptions = (options: SandboxRunOptions, gitDirectories: GitDirectory[], cwd: string) => ({ workspace: options.workspace, cwd, network: options.network, hide, hideRoots, gitDirectories, caches: caches(options.workspace) });
   const wrap = (options: SandboxRunOptions, gitDirectories: GitDirectory[] = []) => {
     const environment = sandboxEnvironment(env, options.env);
     // The limits are set by the shell that starts bubblewrap (startCommand), not by a prlimit inside.
-    if (mode === "bwrap") return { file: "bwrap", args: bwrapArguments({ workspace: options.workspace, cwd: options.cwd, network: options.network, hide, hideRoots, gitDirectories, caches: caches(options.workspace) }, options.argv), env: environment };
+    if (mode === "bwrap") return { file: "bwrap", args: bwrapArguments(jailOptions(options, gitDirectories, options.cwd), options.argv), env: environment };
     return { file: "prlimit", args: [`--fsize=${limits.fileSizeBytes}`, `--nofile=${limits.openFiles}`, "--core=0", "--", ...options.argv], env: { ...environment, HOME: options.workspace } };
   };
 
@@ -106,6 +113,25 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
   // Foreground commands take a shell that joined its cgroups ahead (only where commands run in groups).
   const limitSteps = mode === "bwrap" ? shellLimits(limits) : undefined;
   const warm = limitSteps !== undefined && cgroups.available ? createWarmShells(cgroups, logger, limitSteps) : undefined;
+  // And their whole jail, per workspace and network profile (the command then cds to its cwd).
+  const jails = warm !== undefined && limitSteps !== undefined && (settings.preparedJails ?? 4) > 0 ? createPreparedJails(cgroups, logger, limitSteps, settings.preparedJails ?? 4) : undefined;
+  const jailProfile = (options: SandboxRunOptions, gitDirectories: GitDirectory[]): JailProfile => ({ slot: `${options.workspace}\0${options.network ? "network" : "no-network"}`, args: bwrapArguments(jailOptions(options, gitDirectories, options.workspace), []) });
+  // Preparing is background work (a spawn blocks the event loop for milliseconds, more under
+  // load): only for a profile that has had a command in the last minute, and only while no other
+  // command is running or waiting, so it never competes with foreground work.
+  const lastCommand = new Map<string, number>();
+  const prepareNext = (options: SandboxRunOptions, profile: JailProfile) => {
+    const now = Date.now();
+    const previous = lastCommand.get(profile.slot);
+    lastCommand.delete(profile.slot);
+    lastCommand.set(profile.slot, now);
+    if (lastCommand.size > 1024) lastCommand.delete(lastCommand.keys().next().value as string);
+    if (previous === undefined || now - previous > 60_000 || slots.inUse() > 1 || slots.waiting() > 0) return;
+    void gitScans
+      .current(options.workspace)
+      .then((scan) => jails?.prepare(jailProfile(options, scan.directories)))
+      .catch((error: Error) => logger.debug({ err: error.message }, "no jail prepared for the next command"));
+  };
 
   const start = async (options: SandboxRunOptions, name: string): Promise<RunningCommand> => {
     if (mode === "unavailable") throw aideError("SANDBOX_UNAVAILABLE", { detail: problem ?? "bubblewrap is unavailable" });
@@ -113,6 +139,14 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
     // The repositories as they are now (one scan per workspace, re-checked by stat before each
     // command): a .git created by this command is not covered.
     const gitDirectories = mode === "bwrap" ? (await gitScans.current(options.workspace)).directories : [];
+    if (name === "run" && jails !== undefined) {
+      // A jail prepared for this profile, if it is still what this start would build; the next one is prepared once this command is done.
+      const profile = jailProfile(options, gitDirectories);
+      const jail = await jails.take(profile);
+      const running = jail !== undefined ? superviseCommand(jail.run(options.argv, sandboxEnvironment(env, options.env), options.cwd, halfOutputBytes(options)), jail.cgroup, options) : await startCommand(wrap(options, gitDirectories), options, cgroups, name, { ...(limitSteps !== undefined ? { limitSteps } : {}), ...(warm ? { warm } : {}) });
+      void running.finished.then(() => prepareNext(options, profile));
+      return running;
+    }
     return startCommand(wrap(options, gitDirectories), options, cgroups, name, { ...(limitSteps !== undefined ? { limitSteps } : {}), ...(name === "run" && warm ? { warm } : {}) });
   };
 
@@ -123,6 +157,7 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
     start,
     gitDirectories: (workspace) => gitScans.current(workspace),
     async close() {
+      await jails?.close();
       await warm?.close();
       await cgroups.drain();
     },

@@ -17,7 +17,7 @@ export async function startCommand(
   name: string,
   shell: { warm?: WarmShells; limitSteps?: string } = {},
 ): Promise<RunningCommand> {
-  const half = Math.floor((options.maxOutputBytes ?? 24_000) / 2);
+  const half = halfOutputBytes(options);
   const ready = shell.warm !== undefined ? await shell.warm.take() : undefined;
   let spawned: SpawnedCommand;
   let cgroup: CommandCgroup | null;
@@ -30,6 +30,16 @@ export async function startCommand(
     const steps = [...(shell.limitSteps !== undefined ? [shell.limitSteps] : []), ...(cgroup?.procsFiles ?? []).map((f) => `echo $$ > '${f}'`)];
     spawned = steps.length === 0 ? spawnSandboxed(wrapped.file, wrapped.args, spawnOptions) : spawnSandboxed("/bin/sh", ["-c", `${steps.join(" && ")} && exec "$@"`, "sh", wrapped.file, ...wrapped.args], spawnOptions);
   }
+  return superviseCommand(spawned, cgroup, options);
+}
+
+/** Head and tail kept per stream. */
+export function halfOutputBytes(options: SandboxRunOptions): number {
+  return Math.floor((options.maxOutputBytes ?? 24_000) / 2);
+}
+
+/** The deadline and abort wired to a process-group kill; `finished` once the group is dead and its cgroups emptied. */
+export function superviseCommand(spawned: SpawnedCommand, cgroup: CommandCgroup | null, options: SandboxRunOptions): RunningCommand {
   const started = performance.now();
   let timedOut = false;
   let aborted = false;
