@@ -115,6 +115,12 @@ export const ModelRespondedEvent = event(
      * a reply that tried to call and could not (the eval's well-formed-call rate). Absent: none.
      */
     call_errors: z.number().int().positive().optional(),
+    /**
+     * The reply stopped at the output limit (`finish_reason: "length"`) inside a call: the tool,
+     * the parameter that was open (absent when the cut fell between parameters) and the limit in
+     * tokens. The model is told the same and what to send instead. Absent: no call was cut.
+     */
+    cut: z.object({ tool: z.string(), parameter: z.string().optional(), limit_tokens: z.number().int().nonnegative() }).optional(),
   }),
 );
 export const ToolStartedEvent = event("tool.started", ToolCallSummary);

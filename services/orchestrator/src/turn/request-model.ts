@@ -59,7 +59,7 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
  * `model.responded` after parsing: its text is the prose only (tool-call blocks, with their write
  * bodies and patches, never go into events), plus the number of calls found.
  */
-export async function emitResponded(context: RunContext, turn: ModelTurn, prose: string, calls: number, callErrors = 0): Promise<void> {
+export async function emitResponded(context: RunContext, turn: ModelTurn, prose: string, calls: number, callErrors = 0, cut?: { tool: string; parameter?: string }): Promise<void> {
   const { reply } = turn;
   await context.session.emit(
     "model.responded",
@@ -75,6 +75,7 @@ export async function emitResponded(context: RunContext, turn: ModelTurn, prose:
       ...(reply.model === "" ? {} : { model: reply.model }),
       ...(reply.usage.evaluated_prompt_tokens !== undefined ? { evaluated_prompt_tokens: reply.usage.evaluated_prompt_tokens } : {}),
       ...(callErrors > 0 ? { call_errors: callErrors } : {}),
+      ...(cut !== undefined ? { cut: { ...cut, limit_tokens: reply.usage.completion_tokens } } : {}),
     },
     context.depth,
     context.run,
