@@ -89,7 +89,16 @@ export const ContextBuiltEvent = event(
     failing_output_chars: z.number().int().nonnegative().optional(),
   }),
 );
-export const ModelRequestedEvent = event("model.requested", z.object({ request_id: z.string(), model: z.string(), iteration: z.number().int() }));
+export const ModelRequestedEvent = event(
+  "model.requested",
+  z.object({
+    request_id: z.string(),
+    model: z.string(),
+    iteration: z.number().int(),
+    /** Tools the local model's grammar left out this turn (the completion_grammar strategy); absent: none. */
+    grammar_excluded: z.array(z.string()).optional(),
+  }),
+);
 export const ModelDeltaEvent = event("model.delta", z.object({ request_id: z.string(), text: z.string() }));
 export const ModelRespondedEvent = event(
   "model.responded",

@@ -188,6 +188,47 @@ describe.skipIf(!haveModel)(title, () => {
     expect(await accepts(grammarFor("git_diff"), call("git_diff", { staged: "true" }))).toBe(true);
   }, 120_000);
 
+  /**
+   * The completion_grammar strategy's half in the model service: a request that names
+   * attempt_completion in `grammar_exclude_tools` keeps it in the prompt's tools but the grammar
+   * cannot produce it. Sampled on the shipped model from a catalog of read_file and
+   * attempt_completion (the orchestrator's own schema), the way a run before any evidence asks;
+   * the same request without the exclusion (after a successful read, when the gate could accept)
+   * does produce completions, so the test can fail for the reason its name gives.
+   */
+  it("completion_grammar: with attempt_completion excluded no sampled reply is a completion; without the exclusion some are", async () => {
+    const { LlamaCompletion } = await import("node-llama-cpp");
+    const completionTool: ChatTool = { name: "attempt_completion", description: "Finish the task.", parameters: { type: "object", properties: { result: { type: "string", description: "What was done" } }, required: ["result"], additionalProperties: false } };
+    const pool = [catalog.find((tool) => tool.name === "read_file")!, completionTool];
+    const names = async (exclude: string[] | undefined): Promise<string[]> => {
+      const request = { request_id: "r", session: "s", messages: [{ role: "user", content: "x" }], tools: pool, tool_choice: "required", stream: false, ...(exclude ? { grammar_exclude_tools: exclude } : {}) } as ModelChatRequest;
+      const gbnf = requestGrammar({ grammar: true, maxOutputTokens: 200, thinking: false }, request)!;
+      const grammar = await llama.createGrammar({ grammar: gbnf });
+      const seen: string[] = [];
+      for (const seed of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]) {
+        await sequence.clearHistory();
+        const completion = new LlamaCompletion({ contextSequence: sequence, autoDisposeSequence: false });
+        try {
+          const reply = await completion.generateCompletionWithMeta("Once upon a time the agent finished the task:\n", { grammar, maxTokens: 200, temperature: 1.2, seed });
+          const parsed = parseTextToolCalls(reply.response, pool);
+          expect(parsed.errors, reply.response).toEqual([]);
+          seen.push(...parsed.calls.map((parsedCall) => parsedCall.name));
+        } finally {
+          completion.dispose({ disposeSequence: false });
+        }
+      }
+      return seen;
+    };
+    const excluded = await names(["attempt_completion"]);
+    expect(excluded).toHaveLength(10);
+    expect(excluded.filter((name) => name === "attempt_completion")).toEqual([]);
+    const offered = await names(undefined);
+    expect(offered.filter((name) => name === "attempt_completion").length).toBeGreaterThan(0);
+    // Excluding every tool would leave the grammar none: the exclusion is then ignored.
+    const all = requestGrammar({ grammar: true, maxOutputTokens: 200, thinking: false }, { request_id: "r", session: "s", messages: [{ role: "user", content: "x" }], tools: [completionTool], tool_choice: "required", stream: false, grammar_exclude_tools: ["attempt_completion"] } as ModelChatRequest);
+    expect(all).toContain('"<attempt_completion>"');
+  }, 300_000);
+
   it("the old default (typed values, no schema rules) lets refused arguments through: the failure this grammar fixes", async () => {
     const invalid: string[] = [];
     for (const name of ["read_file", "list_dir", "replace_in_file", "process_start"]) {

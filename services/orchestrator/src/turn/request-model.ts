@@ -2,6 +2,7 @@ import { AideError, aideError, type ChatMessage, type ModelChatResult, type Tool
 import { ProseDeltaFilter } from "../events/prose-delta-filter.js";
 import type { RunContext } from "../run/run-context.js";
 import { runCatalog } from "./build-context.js";
+import { grammarExcludedTools } from "../strategies/completion-grammar.js";
 
 export interface ModelTurn {
   reply: ModelChatResult;
@@ -15,7 +16,8 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
   const { seams, session } = context;
   const requestId = seams.generateId();
   const iteration = context.state.iterations;
-  await session.emit("model.requested", { request_id: requestId, model: session.record.model || "(default)", iteration }, context.depth, context.run);
+  const excluded = grammarExcludedTools(context, tools.map((tool) => tool.name));
+  await session.emit("model.requested", { request_id: requestId, model: session.record.model || "(default)", iteration, ...(excluded.length > 0 ? { grammar_excluded: excluded } : {}) }, context.depth, context.run);
   const started = performance.now();
   const prose = new ProseDeltaFilter(runCatalog(context).map((tool) => tool.name));
   let reply: ModelChatResult;
@@ -35,6 +37,8 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
         // An eval arm's grammar variant: the whole reply or prose then the call; the schemas' bounds or not.
         ...(context.modelFit?.grammarScope !== undefined ? { grammar_scope: context.modelFit.grammarScope } : {}),
         ...(context.modelFit?.grammarSchema !== undefined ? { grammar_schema: context.modelFit.grammarSchema } : {}),
+        // The completion_grammar strategy: attempt_completion stays in the prompt but out of the grammar until the gate could accept it.
+        ...(excluded.length > 0 ? { grammar_exclude_tools: excluded } : {}),
         stream: true,
         timeout_ms: seams.config.modelTimeoutMs,
       },
