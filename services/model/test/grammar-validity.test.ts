@@ -183,6 +183,10 @@ describe.skipIf(!haveModel)(title, () => {
     expect(await accepts(grammarFor("attempt_completion", {}, 256, [completion]), call("attempt_completion", { result: "r".repeat(150) }))).toBe(true);
     expect(await accepts(grammarFor("attempt_completion", {}, 256, [completion]), call("attempt_completion", { result: "r".repeat(200) }))).toBe(false);
     expect(await accepts(grammarFor("run_command", {}, 256), call("run_command", { command: `echo ${"x".repeat(150)}` }))).toBe(false);
+    // A body within a 200-token reply: 200 − 66 (tags, line breaks) − 1 (the end) = 133 characters, the path's share 66, the content the other 67.
+    expect(await accepts(grammarFor("write_file", {}, 200), call("write_file", { path: "a.txt", content: "x".repeat(67) }))).toBe(true);
+    expect(await accepts(grammarFor("write_file", {}, 200), call("write_file", { path: "a.txt", content: "x".repeat(68) }))).toBe(false);
+    expect(await accepts(grammarFor("write_file", {}, 200), call("write_file", { path: "a.txt", content: "<p>a < b</p>\n<<<<<<< x </conten" }))).toBe(true);
     // An optional parameter whose `pattern` the grammar does not translate is left out (git_diff's ref).
     expect(await accepts(grammarFor("git_diff"), call("git_diff", { ref: "HEAD" }))).toBe(false);
     expect(await accepts(grammarFor("git_diff"), call("git_diff", { staged: "true" }))).toBe(true);
