@@ -89,7 +89,16 @@ export const ContextBuiltEvent = event(
     failing_output_chars: z.number().int().nonnegative().optional(),
   }),
 );
-export const ModelRequestedEvent = event("model.requested", z.object({ request_id: z.string(), model: z.string(), iteration: z.number().int() }));
+export const ModelRequestedEvent = event(
+  "model.requested",
+  z.object({
+    request_id: z.string(),
+    model: z.string(),
+    iteration: z.number().int(),
+    /** Tools the local model's grammar left out this turn (the completion_grammar strategy); absent: none. */
+    grammar_excluded: z.array(z.string()).optional(),
+  }),
+);
 export const ModelDeltaEvent = event("model.delta", z.object({ request_id: z.string(), text: z.string() }));
 export const ModelRespondedEvent = event(
   "model.responded",
@@ -115,6 +124,12 @@ export const ModelRespondedEvent = event(
      * a reply that tried to call and could not (the eval's well-formed-call rate). Absent: none.
      */
     call_errors: z.number().int().positive().optional(),
+    /**
+     * The reply stopped at the output limit (`finish_reason: "length"`) inside a call: the tool,
+     * the parameter that was open (absent when the cut fell between parameters) and the limit in
+     * tokens. The model is told the same and what to send instead. Absent: no call was cut.
+     */
+    cut: z.object({ tool: z.string(), parameter: z.string().optional(), limit_tokens: z.number().int().nonnegative() }).optional(),
   }),
 );
 export const ToolStartedEvent = event("tool.started", ToolCallSummary);

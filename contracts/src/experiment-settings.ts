@@ -32,6 +32,13 @@ export type EditFormat = z.infer<typeof EditFormatSchema>;
 export const GrammarScopeSchema = z.enum(["call", "reply"]);
 export type GrammarScope = z.infer<typeof GrammarScopeSchema>;
 
+/**
+ * When the grammar (local models) offers `attempt_completion`: `off`, always (the default);
+ * `evidence`, only once the run has the evidence the gate could accept (the gate stays the authority).
+ */
+export const CompletionGrammarSchema = z.enum(["off", "evidence"]);
+export type CompletionGrammar = z.infer<typeof CompletionGrammarSchema>;
+
 /** An arm's name: what a report groups by. */
 export const ArmNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, "an arm name is 1-64 letters, digits, '.', '_' or '-'");
 
@@ -65,6 +72,8 @@ export const ExperimentSettingsSchema = z
     few_shot: z.boolean().optional(),
     /** The same failing call twice gets a different instruction; a third time ends the run. */
     loop_breaker: z.boolean().optional(),
+    /** `evidence`: the grammar offers attempt_completion only once the evidence gate could accept one (issue 28); default off. */
+    completion_grammar: CompletionGrammarSchema.optional(),
     /** Project instructions (AGENTS.md…): off loads none and never asks; on trusts what is found (eval runs are headless). Absent: the person's consent. */
     instructions: z.boolean().optional(),
   })
@@ -74,7 +83,7 @@ export type ExperimentSettings = z.infer<typeof ExperimentSettingsSchema>;
 /** The setting names an arm may set (for messages that list them). */
 export const experimentSettingNames = [
   "prompt_tier", "grammar", "grammar_schema", "context_policy", "edit_format", "scheduler",
-  "auto_test", "test_command", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "instructions",
+  "auto_test", "test_command", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "completion_grammar", "instructions",
 ] as const;
 
 /** The on/off strategies, as `run.created` records them (false when the start did not set one). */
@@ -105,6 +114,8 @@ export const RunExperimentSchema = z.object({
   code_map: z.boolean().optional(),
   few_shot: z.boolean().optional(),
   loop_breaker: z.boolean().optional(),
+  /** The completion_grammar strategy in force (`off` when the start did not set it); absent in events of older runs. */
+  completion_grammar: z.string().optional(),
   /** The instructions setting when the start set one (absent: the person's consent decides). */
   instructions: z.boolean().optional(),
   /** Where the edit format came from: the start's setting, the model's registry entry, or the default. */
@@ -136,6 +147,7 @@ export function runExperimentOf(settings: ExperimentSettings | undefined, defaul
     edit_format: settings?.edit_format ?? defaults.edit_format ?? defaultEditFormat,
     edit_format_source: editFormatSource,
     ...strategies,
+    completion_grammar: settings?.completion_grammar ?? "off",
     ...(settings?.test_command !== undefined ? { test_command: settings.test_command } : {}),
     ...(settings?.arm !== undefined ? { arm: settings.arm } : {}),
     ...(settings?.prompt_tier !== undefined ? { prompt_tier: settings.prompt_tier } : {}),

@@ -42,6 +42,12 @@ export const ModelChatRequestSchema = z.object({
   grammar_scope: z.enum(["call", "reply"]).optional(),
   /** The grammar also encodes the argument schemas' own rules (argument sets, integer ranges, string lengths); default on. */
   grammar_schema: z.boolean().optional(),
+  /**
+   * Tools the grammar leaves out while they stay offered in the prompt (the completion_grammar
+   * strategy: `attempt_completion` before the run has evidence the gate could accept). Ignored
+   * where it would leave the grammar no tool.
+   */
+  grammar_exclude_tools: z.array(z.string().min(1).max(128)).max(64).optional(),
   /** With tools: "required" forces at least one call, "none" forbids calls; default "auto". */
   tool_choice: z.enum(["auto", "required", "none"]).optional(),
   /** Most tool calls in one reply under the grammar (default 1: one call per message, then stop). */

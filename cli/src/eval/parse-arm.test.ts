@@ -20,6 +20,12 @@ describe("--arm NAME=SETTINGS", () => {
     expect(() => parseArm("x=few_shot=yes")).toThrow(/few_shot is one of on, off, not "yes"/);
   });
 
+  it("reads completion_grammar (off or evidence), which the start command's schema accepts", () => {
+    expect(parseArm("x=completion_grammar=evidence").settings).toEqual({ arm: "x", completion_grammar: "evidence" });
+    expect(parseArm("y=completion_grammar=off").settings).toEqual({ arm: "y", completion_grammar: "off" });
+    expect(() => parseArm("z=completion_grammar=on")).toThrow(/completion_grammar is one of off, evidence, not "on"/);
+  });
+
   it("reads the grammar's scope (call or reply, grammar on) and the schema-constraint switch", () => {
     expect(parseArm("whole=grammar=reply,grammar_schema=on").settings).toEqual({ arm: "whole", grammar: true, grammar_scope: "reply", grammar_schema: true });
     expect(parseArm("part=grammar=call,grammar_schema=off").settings).toEqual({ arm: "part", grammar: true, grammar_scope: "call", grammar_schema: false });

@@ -6,7 +6,7 @@
  * are checked with the start command's own schema (`ExperimentSettingsSchema`), so an arm the
  * orchestrator would refuse is refused here first, naming the setting and what it accepts.
  */
-import { ArmNameSchema, ContextPolicyIdSchema, EditFormatSchema, ExperimentSettingsSchema, PromptTierSchema, SchedulerIdSchema, experimentSettingNames, strategySettingNames, type ExperimentSettings } from "@aide/contracts";
+import { ArmNameSchema, CompletionGrammarSchema, ContextPolicyIdSchema, EditFormatSchema, ExperimentSettingsSchema, PromptTierSchema, SchedulerIdSchema, experimentSettingNames, strategySettingNames, type ExperimentSettings } from "@aide/contracts";
 
 export interface EvalArm {
   name: string;
@@ -32,6 +32,7 @@ const accepted: Record<(typeof experimentSettingNames)[number], readonly string[
   code_map: onOff,
   few_shot: onOff,
   loop_breaker: onOff,
+  completion_grammar: CompletionGrammarSchema.options,
   instructions: onOff,
 };
 

@@ -136,6 +136,51 @@ export function bodyRules(name: string): string[] {
   return lines;
 }
 
+/** The rule name of a body of at most `maxChars` characters (boundedBodyRules defines it). */
+export function boundedBodyRuleName(name: string, maxChars: number): string {
+  return `${bodyRuleName(name)}-n${maxChars}`;
+}
+
+/**
+ * A body of at most `maxChars` characters that cannot contain its own closing tag `</name>`.
+ * Two states per count of characters left: `a` (free text) and `b` (right after a `<`); a `/`
+ * after a `<` starts an attempt at the tag that ends before completing it (a character that
+ * breaks the match, another `<`, or the end of the value), counted at its longest (the tag's
+ * length less one) so the count never undercounts. So `2 × (maxChars + 1)` rules plus three
+ * chains of the tag's length, not a rule per count and matched prefix. Rules `NAME-nN` (may be
+ * empty) and `NAME-nN-1` (at least one character).
+ *
+ * What it guarantees: the value closes after at most `maxChars` characters, hence within that
+ * many tokens of ordinary text (a token is at least one character). Where it does not: a
+ * character the tokenizer splits into several byte tokens (multi-byte UTF-8 under a byte-level
+ * or byte-fallback vocabulary) can take up to four tokens.
+ */
+export function boundedBodyRules(name: string, maxChars: number): string[] {
+  const rest = `${name}>`;
+  const base = boundedBodyRuleName(name, maxChars);
+  const attempt = rest.length + 1; // "/" and a proper prefix of `name>` and the breaking character
+  const a = (left: number) => `${base}-a${left}`;
+  const b = (left: number) => `${base}-b${left}`;
+  const lines = [`${base} ::= ${a(maxChars)}`, maxChars === 0 ? `${base}-1 ::= [^<]` : `${base}-1 ::= [^<] ${a(maxChars - 1)} | "<" ${b(maxChars - 1)}`];
+  // The attempts at the tag after "</": to free text, to just-after-`<`, or to the value's end.
+  const chain = (kind: string, stop: (j: number) => string) => {
+    for (let j = 0; j < rest.length; j++) {
+      const go = j + 1 < rest.length ? ` | ${literal(rest[j])} ${base}-${kind}${j + 1}` : "";
+      lines.push(`${base}-${kind}${j} ::= ${stop(j)}${go}`);
+    }
+  };
+  chain("ta", (j) => `[^<${classChar(rest[j])}]`);
+  chain("tb", () => `"<"`);
+  chain("te", () => `""`);
+  lines.push(`${a(0)} ::= ""`, `${b(0)} ::= ""`);
+  for (let left = 1; left <= maxChars; left++) {
+    lines.push(`${a(left)} ::= "" | [^<] ${a(left - 1)} | "<" ${b(left - 1)}`);
+    const tag = left >= attempt ? ` | "/" ${base}-ta0 ${a(left - attempt)} | "/" ${base}-tb0 ${b(left - attempt)} | "/" ${base}-te0` : "";
+    lines.push(`${b(left)} ::= "" | "<" ${b(left - 1)} | [^</] ${a(left - 1)}${tag}`);
+  }
+  return lines;
+}
+
 /** The longest text a non-string value of this schema can take (digits, an enum, a boolean), or undefined for a string. */
 export function valueWidth(schema: JsonSchemaLike): number | undefined {
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return Math.max(...schema.enum.map((v) => String(v).length));
@@ -146,15 +191,28 @@ export function valueWidth(schema: JsonSchemaLike): number | undefined {
   return undefined;
 }
 
+/**
+ * The most characters a non-body string of this schema takes under the strict grammar with this
+ * `maxChars` (what valueRule allows, its optional line breaks aside; callOverhead counts those).
+ */
+export function stringWidth(schema: JsonSchemaLike, maxChars: number | undefined): number {
+  const min = Math.max(0, Math.floor(schema.minLength ?? 0));
+  if (typeof schema.maxLength === "number") {
+    const most = Math.max(1, Math.min(schema.maxLength, boundedRepeatLimit - 1, maxChars ?? Infinity));
+    return Math.max(min, most);
+  }
+  return Math.max(1, Math.min(boundedRepeatLimit - 1, maxChars ?? boundedRepeatLimit - 1));
+}
+
 /** Whether the strict grammar treats a string of this schema as a body (unbounded text). */
 export function isBody(schema: JsonSchemaLike): boolean {
   return typeof schema.maxLength === "number" && schema.maxLength > BODY_LENGTH;
 }
 
 /**
- * `maxChars` (strict only): the most characters a non-body string may take, so a whole call fits
- * the reply's token budget (a token is at least one character; tool-call-grammar.ts shares the
- * budget among a call's strings).
+ * `maxChars` (strict only): the most characters the string may take, so a whole call fits the
+ * reply's token budget (a token is at least one character; tool-call-grammar.ts shares the
+ * budget among a call's strings, bodies included).
  */
 export function valueRule(schema: JsonSchemaLike, level: ValueLevel, name?: string, maxChars?: number): string {
   if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean")) {
@@ -173,6 +231,8 @@ export function valueRule(schema: JsonSchemaLike, level: ValueLevel, name?: stri
     const min = Math.max(0, Math.floor(schema.minLength ?? 0));
     // A body (a file's content, a diff) may hold anything but a closing tag.
     if (limit !== undefined && limit > BODY_LENGTH) {
+      // Within a reply budget (maxChars), a body has its own count (tool-call-grammar.ts gives it what the call's other parts leave).
+      if (name !== undefined && maxChars !== undefined) return min >= 1 ? `${boundedBodyRuleName(name, maxChars)}-1` : boundedBodyRuleName(name, maxChars);
       if (name !== undefined) return min >= 1 ? `${bodyRuleName(name)}-1` : bodyRuleName(name);
       return min >= 1 ? `textchar text` : "text";
     }

@@ -122,7 +122,8 @@ export class LlamaProvider implements Provider<LlamaSpec> {
     const contextSize = sequence.contextSize;
     if (aligned.length + 1 >= contextSize) throw aideError("CONTEXT_FULL", { needed: aligned.length + 1, limit: contextSize }, { needed: aligned.length + 1, limit: contextSize });
     const maxTokens = Math.min(request.max_tokens ?? spec.maxOutputTokens, contextSize - aligned.length - 1);
-    const gbnf = requestGrammar(spec, request);
+    // The grammar's budget is the cap this reply really has (less than max_tokens when the window is nearly full), so its calls close within it.
+    const gbnf = requestGrammar(spec, { ...request, max_tokens: maxTokens });
     const grammar = gbnf === undefined ? undefined : await this.grammar(loaded, gbnf);
     if (signal.aborted) return { text: "", tool_calls: [], finish_reason: "abort", usage: { prompt_tokens: aligned.length, completion_tokens: 0, evaluated_prompt_tokens: 0 } };
 

@@ -16,6 +16,15 @@ describe("openAiBody for llama-server", () => {
     expect(body).not.toHaveProperty("tools");
   });
 
+  it("the completion_grammar strategy reaches llama-server: an excluded tool stays out of the grammar, and the grammar keeps the reply's budget", () => {
+    const completion = { name: "attempt_completion", description: "Finish", parameters: { type: "object", properties: { result: { type: "string" } }, required: ["result"] } };
+    const both = request({ tools: [...tools, completion] });
+    expect(openAiBody(spec("llamacpp"), both).grammar).toContain('"<attempt_completion>"');
+    const excluded = openAiBody(spec("llamacpp"), ModelChatRequestSchema.parse({ ...both, grammar_exclude_tools: ["attempt_completion"] }));
+    expect(excluded.grammar).not.toContain("attempt_completion");
+    expect(excluded.grammar).toContain('"<list_dir>"');
+  });
+
   it("sends no grammar when the request turns it off, when calls are native, or to other servers", () => {
     expect(openAiBody(spec("llamacpp"), request({ grammar: false }))).not.toHaveProperty("grammar");
     expect(openAiBody(spec("llamacpp", { nativeTools: true }), request())).not.toHaveProperty("grammar");

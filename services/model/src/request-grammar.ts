@@ -12,7 +12,10 @@ export function requestGrammar(spec: { grammar: boolean; maxOutputTokens: number
   // (a token is at least one character, so half the budget in characters is a safe bound).
   const maxTokens = request.max_tokens ?? spec.maxOutputTokens;
   const maxProseChars = choice === "required" ? Math.max(0, Math.min(256, Math.floor(maxTokens / 2))) : undefined;
-  return buildToolCallGrammar(request.tools, {
+  // The completion_grammar strategy: tools the grammar leaves out (they stay in the prompt), unless none would be left.
+  const excluded = new Set(request.grammar_exclude_tools ?? []);
+  const offered = request.tools.filter((tool) => !excluded.has(tool.name));
+  return buildToolCallGrammar(offered.length > 0 ? offered : request.tools, {
     choice,
     maxCalls: request.max_tool_calls ?? 1,
     thinking: spec.thinking,

@@ -83,13 +83,19 @@ describe("argument sets (anyOf): replace_in_file's diff, or search with replace"
 });
 
 describe("the reply's token budget (maxReplyTokens)", () => {
-  it("a call's non-body strings share what its tags and other values leave of the budget; a body stays unbounded", () => {
-    const tools: ChatTool[] = [{ name: "write_file", description: "", parameters: { type: "object", properties: { path: { type: "string", minLength: 1, maxLength: 4096 }, content: { type: "string", maxLength: 4194304 } }, required: ["path", "content"] } }];
+  it("a call's strings share what its tags and other values leave of the budget; one-line strings within their maxLength, the body takes the rest", () => {
+    const tools: ChatTool[] = [{ name: "write_file", description: "", parameters: { type: "object", properties: { path: { type: "string", minLength: 1, maxLength: 160 }, content: { type: "string", maxLength: 4194304 } }, required: ["path", "content"] } }];
     const grammar = buildToolCallGrammar(tools, { choice: "required", scope: "reply", schema: true, maxReplyTokens: 100 });
-    // 100 − (2 + "<write_file>\n</write_file>" + "<path></path>\n" + 2 + "<content></content>\n" + 2) = 34 characters for the path.
-    expect(grammar).toContain('param-write-file-path ::= "<path>" "\\n"? visible [^<\\n]{0,33} "\\n"? "</path>" nl');
-    expect(grammar).toContain('param-write-file-content ::= "<content>" body-content "</content>" nl');
-    expect(buildToolCallGrammar(tools, { choice: "required", scope: "reply", schema: true })).toContain("[^<\\n]{0,254}");
+    // 100 − (2 + "<write_file>\n</write_file>" + "<path></path>\n" + 2 + "<content></content>\n" + 2) − 1 = 33 characters for the strings:
+    // the path takes at most half (16), the content the remaining 17.
+    expect(grammar).toContain('param-write-file-path ::= "<path>" "\\n"? visible [^<\\n]{0,15} "\\n"? "</path>" nl');
+    expect(grammar).toContain('param-write-file-content ::= "<content>" body-content-n17 "</content>" nl');
+    const roomy = buildToolCallGrammar(tools, { choice: "required", scope: "reply", schema: true, maxReplyTokens: 512 });
+    // With room, the path keeps its own bound (160) and the content takes what is left: 512 − 66 − 1 − 160 = 285.
+    expect(roomy).toContain("visible [^<\\n]{0,159}");
+    expect(roomy).toContain("body-content-n285");
+    // Without a budget the body stays unbounded.
+    expect(buildToolCallGrammar(tools, { choice: "required", scope: "reply", schema: true })).toContain('"<content>" body-content "</content>"');
   });
 });
 

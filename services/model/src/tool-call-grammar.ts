@@ -1,5 +1,5 @@
 import type { ChatTool } from "@aide/contracts";
-import { bodyRuleName, bodyRules, expressible, freeTextRules, isBody, literal, valueRule, valueWidth, type JsonSchemaLike } from "./grammar-values.js";
+import { bodyRuleName, bodyRules, boundedBodyRuleName, boundedBodyRules, expressible, freeTextRules, isBody, literal, stringWidth, valueRule, valueWidth, type JsonSchemaLike } from "./grammar-values.js";
 
 export { boundedRepeatLimit } from "./grammar-values.js";
 
@@ -37,9 +37,9 @@ export interface ToolGrammarOptions {
   /** Encode the argument schemas' own rules (argument sets, ranges, string lengths). Builder default false. */
   schema?: boolean;
   /**
-   * With `schema`: the reply's token budget. A call's tags, its non-string values and its
-   * strings other than bodies then fit it (a token is at least one character), so such a call
-   * always closes before the cap; only a body (a file's content, a diff) can still be cut.
+   * With `schema`: the reply's token budget. A call's tags, its values and its strings, bodies
+   * included, then fit it (a token is at least one character of ordinary text), so a call always
+   * closes before the cap (stringBudget).
    */
   maxReplyTokens?: number;
 }
@@ -49,6 +49,25 @@ function callOverhead(tool: string, set: CatalogParam[]): number {
   let chars = 2 + `<${tool}>\n</${tool}>`.length;
   for (const param of set) chars += `<${param.name}></${param.name}>\n`.length + 2 + (valueWidth(param.schema) ?? 0);
   return chars;
+}
+
+/**
+ * What each string of a call's argument set may take within the reply's token budget: the
+ * characters the tags and non-string values leave (less one for the end-of-generation token),
+ * shared evenly among the strings as a cap; one-line strings take at most that (and their own
+ * maxLength: a path's 160, a pattern's 120), and the bodies (a file's content, search and replace)
+ * share what the one-line strings leave. So every reply the grammar allows is a complete call
+ * within `maxReplyTokens` characters, hence tokens for ordinary text (see boundedBodyRules for
+ * where a character can take more than one token).
+ */
+function stringBudget(tool: string, params: CatalogParam[], maxReplyTokens: number): { line: number; body: number } {
+  const strings = params.filter((param) => valueWidth(param.schema) === undefined);
+  const bodies = strings.filter((param) => isBody(param.schema));
+  const total = Math.max(0, maxReplyTokens - callOverhead(tool, params) - 1);
+  const line = strings.length > 0 ? Math.floor(total / strings.length) : total;
+  const spent = strings.filter((param) => !isBody(param.schema)).reduce((sum, param) => sum + stringWidth(param.schema, line), 0);
+  const body = bodies.length > 0 ? Math.max(0, Math.floor((total - spent) / bodies.length)) : 0;
+  return { line, body };
 }
 
 export type GrammarScope = "call" | "reply";
@@ -145,16 +164,15 @@ export function buildToolCallGrammar(tools: ChatTool[], options: ToolGrammarOpti
     const sets = entry.sets ?? [entry.params];
     const sequences = sets.map((set, setIndex) => {
       const params = options.schema ? set.filter((param) => param.required || expressible(param.schema)) : set;
-      // The budget left for the strings that are not bodies, shared evenly among them.
-      const strings = params.filter((param) => valueWidth(param.schema) === undefined && !isBody(param.schema));
-      const share = options.schema && options.maxReplyTokens !== undefined && strings.length > 0 ? Math.floor((options.maxReplyTokens - callOverhead(entry.name, params)) / strings.length) : undefined;
+      const budget = options.schema && options.maxReplyTokens !== undefined ? stringBudget(entry.name, params, options.maxReplyTokens) : undefined;
       const parts = params.map((param) => {
         const rule = unique(ruleName("param", entry.name, ...(sets.length > 1 ? [String(setIndex + 1)] : []), param.name));
-        const value = valueRule(param.schema, options.schema ? "strict" : "typed", param.name, share);
-        // A body rule (anything but its own closing tag) is defined once per parameter name.
-        if (value.startsWith(bodyRuleName(param.name)) && !bodies.has(param.name)) {
-          bodies.add(param.name);
-          lines.push(...bodyRules(param.name));
+        const value = valueRule(param.schema, options.schema ? "strict" : "typed", param.name, budget === undefined ? undefined : isBody(param.schema) ? budget.body : budget.line);
+        // A body rule (anything but its own closing tag, or that within a count) is defined once per parameter name and count.
+        const bodyRule = budget === undefined ? bodyRuleName(param.name) : boundedBodyRuleName(param.name, budget.body);
+        if (value.startsWith(bodyRule) && !bodies.has(bodyRule)) {
+          bodies.add(bodyRule);
+          lines.push(...(budget === undefined ? bodyRules(param.name) : boundedBodyRules(param.name, budget.body)));
         }
         lines.push(`${rule} ::= ${literal(`<${param.name}>`)} ${value} ${literal(`</${param.name}>`)} nl`);
         return param.required ? rule : `${rule}?`;

@@ -52,10 +52,10 @@ describe.skipIf(!haveModel)(title, () => {
     await model?.dispose();
   });
 
-  async function sample(tool: ChatTool, settings: Pick<ModelChatRequest, "grammar_scope" | "grammar_schema">): Promise<Sampled> {
+  async function sample(tool: ChatTool, settings: Pick<ModelChatRequest, "grammar_scope" | "grammar_schema">, grammarBudget = 200): Promise<Sampled> {
     const { LlamaCompletion } = await import("node-llama-cpp");
     const request = { request_id: "r", session: "s", messages: [{ role: "user", content: "x" }], tools: [tool], tool_choice: "required", stream: false, ...settings } as ModelChatRequest;
-    const gbnf = requestGrammar({ grammar: true, maxOutputTokens: 200, thinking: false }, request);
+    const gbnf = requestGrammar({ grammar: true, maxOutputTokens: grammarBudget, thinking: false }, request);
     expect(gbnf, tool.name).toBeDefined();
     const grammar = await llama.createGrammar({ grammar: gbnf! });
     const own = tools.find((candidate) => candidate.name === tool.name)!;
@@ -84,18 +84,30 @@ describe.skipIf(!haveModel)(title, () => {
     return result;
   }
 
-  it("under the default grammar, every finished reply for every tool of the real catalog is a call the validator accepts", async () => {
+  it("under the default grammar, every reply for every tool of the real catalog is complete before max_tokens and a call the validator accepts", async () => {
     const report: string[] = [];
     let finished = 0;
+    let cut = 0;
     for (const tool of catalog) {
       const sampled = await sample(tool, {});
       finished += sampled.finished;
+      cut += sampled.cut;
       report.push(`${tool.name}: ${sampled.finished} finished, ${sampled.cut} cut`);
       console.info(report.at(-1));
       expect(sampled.invalid, tool.name).toEqual([]);
     }
-    // Cuts (a body the model never closed within the cap) cannot hide a grammar that yields nothing.
-    expect(finished, report.join("; ")).toBeGreaterThanOrEqual(catalog.length * 2);
+    // The bounds (one-line values within their maxLength and the budget, bodies within what the
+    // call's other parts leave) close every call within the 200 tokens: none runs to the cap.
+    // (Before them, write_file, replace_in_file and apply_patch replies ran into the cap inside a body.)
+    expect(cut, report.join("; ")).toBe(0);
+    expect(finished, report.join("; ")).toBe(catalog.length * SEEDS.length);
+  }, 600_000);
+
+  it("a grammar for a larger budget than the generation's cap (bodies of thousands of characters) runs into the cap: what the bounds fix", async () => {
+    // The grammar for a 4096-token reply sampled to 200 tokens: the bodies run past the cap.
+    let cut = 0;
+    for (const name of ["write_file", "replace_in_file", "apply_patch"]) cut += (await sample(catalog.find((tool) => tool.name === name)!, {}, 4096)).cut;
+    expect(cut).toBeGreaterThan(0);
   }, 600_000);
 
   /**
@@ -149,7 +161,10 @@ describe.skipIf(!haveModel)(title, () => {
     expect(await accepts(grammarFor("read_file", old), call("read_file", { path: "src/index.ts", limit: "100000000000000" }))).toBe(true);
     expect(await accepts(grammarFor("read_file"), call("read_file", { path: "" }))).toBe(false);
     expect(await accepts(grammarFor("read_file"), call("read_file", { path: "src/a.ts\nand then some prose" }))).toBe(false);
-    // A one-line value has at most 255 characters, so it closes within the reply's token budget.
+    // A one-line value has at most 255 characters (and at most its maxLength: a path 160), so it closes within the reply's token budget.
+    expect(await accepts(grammarFor("read_file"), call("read_file", { path: "a/".repeat(80) }))).toBe(true);
+    expect(await accepts(grammarFor("read_file"), call("read_file", { path: "a/".repeat(80) + "b" }))).toBe(false);
+    expect(await accepts(grammarFor("search_files"), call("search_files", { pattern: "x".repeat(121) }))).toBe(false);
     expect(await accepts(grammarFor("run_command"), call("run_command", { command: `echo ${"x".repeat(200)}` }))).toBe(true);
     expect(await accepts(grammarFor("run_command"), call("run_command", { command: `echo ${"x".repeat(300)}` }))).toBe(false);
     expect(await accepts(grammarFor("process_poll"), call("process_poll", { id: "p".repeat(32) }))).toBe(true);
@@ -168,10 +183,55 @@ describe.skipIf(!haveModel)(title, () => {
     expect(await accepts(grammarFor("attempt_completion", {}, 256, [completion]), call("attempt_completion", { result: "r".repeat(150) }))).toBe(true);
     expect(await accepts(grammarFor("attempt_completion", {}, 256, [completion]), call("attempt_completion", { result: "r".repeat(200) }))).toBe(false);
     expect(await accepts(grammarFor("run_command", {}, 256), call("run_command", { command: `echo ${"x".repeat(150)}` }))).toBe(false);
+    // A body within a 200-token reply: 200 − 66 (tags, line breaks) − 1 (the end) = 133 characters, the path's share 66, the content the other 67.
+    expect(await accepts(grammarFor("write_file", {}, 200), call("write_file", { path: "a.txt", content: "x".repeat(67) }))).toBe(true);
+    expect(await accepts(grammarFor("write_file", {}, 200), call("write_file", { path: "a.txt", content: "x".repeat(68) }))).toBe(false);
+    expect(await accepts(grammarFor("write_file", {}, 200), call("write_file", { path: "a.txt", content: "<p>a < b</p>\n<<<<<<< x </conten" }))).toBe(true);
     // An optional parameter whose `pattern` the grammar does not translate is left out (git_diff's ref).
     expect(await accepts(grammarFor("git_diff"), call("git_diff", { ref: "HEAD" }))).toBe(false);
     expect(await accepts(grammarFor("git_diff"), call("git_diff", { staged: "true" }))).toBe(true);
   }, 120_000);
+
+  /**
+   * The completion_grammar strategy's half in the model service: a request that names
+   * attempt_completion in `grammar_exclude_tools` keeps it in the prompt's tools but the grammar
+   * cannot produce it. Sampled on the shipped model from a catalog of read_file and
+   * attempt_completion (the orchestrator's own schema), the way a run before any evidence asks;
+   * the same request without the exclusion (after a successful read, when the gate could accept)
+   * does produce completions, so the test can fail for the reason its name gives.
+   */
+  it("completion_grammar: with attempt_completion excluded no sampled reply is a completion; without the exclusion some are", async () => {
+    const { LlamaCompletion } = await import("node-llama-cpp");
+    const completionTool: ChatTool = { name: "attempt_completion", description: "Finish the task.", parameters: { type: "object", properties: { result: { type: "string", description: "What was done" } }, required: ["result"], additionalProperties: false } };
+    const pool = [catalog.find((tool) => tool.name === "read_file")!, completionTool];
+    const names = async (exclude: string[] | undefined): Promise<string[]> => {
+      const request = { request_id: "r", session: "s", messages: [{ role: "user", content: "x" }], tools: pool, tool_choice: "required", stream: false, ...(exclude ? { grammar_exclude_tools: exclude } : {}) } as ModelChatRequest;
+      const gbnf = requestGrammar({ grammar: true, maxOutputTokens: 200, thinking: false }, request)!;
+      const grammar = await llama.createGrammar({ grammar: gbnf });
+      const seen: string[] = [];
+      for (const seed of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]) {
+        await sequence.clearHistory();
+        const completion = new LlamaCompletion({ contextSequence: sequence, autoDisposeSequence: false });
+        try {
+          const reply = await completion.generateCompletionWithMeta("Once upon a time the agent finished the task:\n", { grammar, maxTokens: 200, temperature: 1.2, seed });
+          const parsed = parseTextToolCalls(reply.response, pool);
+          expect(parsed.errors, reply.response).toEqual([]);
+          seen.push(...parsed.calls.map((parsedCall) => parsedCall.name));
+        } finally {
+          completion.dispose({ disposeSequence: false });
+        }
+      }
+      return seen;
+    };
+    const excluded = await names(["attempt_completion"]);
+    expect(excluded).toHaveLength(10);
+    expect(excluded.filter((name) => name === "attempt_completion")).toEqual([]);
+    const offered = await names(undefined);
+    expect(offered.filter((name) => name === "attempt_completion").length).toBeGreaterThan(0);
+    // Excluding every tool would leave the grammar none: the exclusion is then ignored.
+    const all = requestGrammar({ grammar: true, maxOutputTokens: 200, thinking: false }, { request_id: "r", session: "s", messages: [{ role: "user", content: "x" }], tools: [completionTool], tool_choice: "required", stream: false, grammar_exclude_tools: ["attempt_completion"] } as ModelChatRequest);
+    expect(all).toContain('"<attempt_completion>"');
+  }, 300_000);
 
   it("the old default (typed values, no schema rules) lets refused arguments through: the failure this grammar fixes", async () => {
     const invalid: string[] = [];

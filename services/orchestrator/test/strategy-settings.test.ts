@@ -25,6 +25,8 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
         lint: [{ text: call.write("typed.ts", 'export const count: number = "three";') }, { text: call.complete("wrote typed.ts") }],
         whole: [{ text: call.read("math.js") }, { text: call.complete("read") }],
         malformed: [unclosed, unclosed, unclosed],
+        evidence: [missingRead, { text: call.read("math.js") }, { text: call.complete("math.js defines add.") }],
+        anyway: [{ text: call.read("math.js") }, { text: call.complete("math.js defines add.") }],
       },
       modelFields: { whole: { editFormat: "whole-file" } },
       // A cold TypeScript checker on a loaded machine: the edit waits for it (the most the service allows).
@@ -84,6 +86,25 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
     // code_map=on as a per-run setting (no AIDE_CODE_MAP_IN_PREFIX in this orchestrator's environment).
     expect(system).toContain("# Code map\n");
     expect(events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { few_shot: true, code_map: true, prompt_tier: "compact" } });
+  }, 180_000);
+
+  it("completion_grammar=evidence: the grammar leaves attempt_completion out until the gate could accept one (here: after a successful read), while the prompt still offers it; off by default", async () => {
+    const { end, events } = await run("evidence", "What does math.js define?", { experiment: { completion_grammar: "evidence" } });
+    expect(end.type).toBe("run.completed");
+    const requests = stack.modelRequests("evidence") as Array<{ tools: Array<{ name: string }>; grammar_exclude_tools?: string[] }>;
+    expect(requests).toHaveLength(3);
+    // No evidence at turn 1, nor after a read that failed; a successful read is what a question about the workspace needs.
+    expect(requests[0].grammar_exclude_tools).toEqual(["attempt_completion"]);
+    expect(requests[1].grammar_exclude_tools).toEqual(["attempt_completion"]);
+    expect(requests[2].grammar_exclude_tools).toBeUndefined();
+    for (const request of requests) expect(toolNames(request)).toContain("attempt_completion");
+    const requested = events.filter((event) => event.type === "model.requested").map((event) => (event.payload as { grammar_excluded?: string[] }).grammar_excluded);
+    expect(requested).toEqual([["attempt_completion"], ["attempt_completion"], undefined]);
+    expect(events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { completion_grammar: "evidence" } });
+
+    const plain = await run("anyway", "What does math.js define?");
+    expect((stack.modelRequests("anyway") as Array<{ grammar_exclude_tools?: string[] }>).map((request) => request.grammar_exclude_tools)).toEqual([undefined, undefined]);
+    expect(plain.events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { completion_grammar: "off" } });
   }, 180_000);
 
   it("auto_lint: an edit's new problems are restated to the model as an instruction of their own", async () => {

@@ -10,8 +10,12 @@ export type ParsedToolCall = {
   index: number;
 };
 
-/** A problem the model must fix; `message` is written for the model to act on. */
-export type ParseError = { tool?: string; message: string };
+/**
+ * A problem the model must fix; `message` is written for the model to act on. `open`: the block
+ * (and the parameter, when one was open) ran to the end of the text unclosed, what a reply cut at
+ * the output limit looks like.
+ */
+export type ParseError = { tool?: string; message: string; open?: { tool: string; param?: string } };
 
 export type ParseResult = { calls: ParsedToolCall[]; errors: ParseError[]; prose: string };
 
@@ -103,7 +107,7 @@ function missingRequired(entry: ToolEntry, args: Record<string, string>): string
 }
 
 function unclosedParam(tool: string, param: string): ParseError {
-  return { tool, message: `The <${param}> parameter of <${tool}> was not closed. End it with </${param}> and close the call with </${tool}>.` };
+  return { tool, message: `The <${param}> parameter of <${tool}> was not closed. End it with </${param}> and close the call with </${tool}>.`, open: { tool, param } };
 }
 
 /** Reads the params of one block in order, starting right after its opening tag. */
@@ -152,7 +156,7 @@ function parseBlock(scan: Scan, start: number, entry: ToolEntry): BlockOutcome {
     }
     position = open.end;
   }
-  return { kind: "error", error: unclosedBlock(tool), end: text.length };
+  return { kind: "error", error: unclosedBlock(tool, true), end: text.length };
 }
 
 /**
@@ -166,8 +170,8 @@ function withBareValue(entry: ToolEntry, args: Record<string, string>, inner: st
   return target === undefined ? args : { [target]: trimOneNewline(inner) };
 }
 
-function unclosedBlock(tool: string): ParseError {
-  return { tool, message: `The <${tool}> block was not closed. Write the whole call again and end it with </${tool}>.` };
+function unclosedBlock(tool: string, atEnd = false): ParseError {
+  return { tool, message: `The <${tool}> block was not closed. Write the whole call again and end it with </${tool}>.`, ...(atEnd ? { open: { tool } } : {}) };
 }
 
 function finishBlock(entry: ToolEntry, args: Record<string, string>, end: number): BlockOutcome {

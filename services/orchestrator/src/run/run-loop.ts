@@ -63,7 +63,7 @@ async function turn(context: RunContext): Promise<void> {
   if (reply.tool_calls.length > 0) assistant.tool_calls = reply.tool_calls;
   context.state.transcript.push(assistant);
   const parsed = parseCallsStep(reply, runCatalog(context), context.seams.generateId);
-  await emitResponded(context, modelTurn, parsed.prose, parsed.calls.length, parsed.errors.length);
+  await emitResponded(context, modelTurn, parsed.prose, parsed.calls.length, parsed.errors.length, parsed.cut);
   if (parsed.calls.length === 0) return noCalls(context, parsed.errors);
   context.lastParseErrors = undefined;
   const normalized = await normalizeCallsStep(context, parsed.calls);

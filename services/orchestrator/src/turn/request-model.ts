@@ -2,6 +2,7 @@ import { AideError, aideError, type ChatMessage, type ModelChatResult, type Tool
 import { ProseDeltaFilter } from "../events/prose-delta-filter.js";
 import type { RunContext } from "../run/run-context.js";
 import { runCatalog } from "./build-context.js";
+import { grammarExcludedTools } from "../strategies/completion-grammar.js";
 
 export interface ModelTurn {
   reply: ModelChatResult;
@@ -15,7 +16,8 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
   const { seams, session } = context;
   const requestId = seams.generateId();
   const iteration = context.state.iterations;
-  await session.emit("model.requested", { request_id: requestId, model: session.record.model || "(default)", iteration }, context.depth, context.run);
+  const excluded = grammarExcludedTools(context, tools.map((tool) => tool.name));
+  await session.emit("model.requested", { request_id: requestId, model: session.record.model || "(default)", iteration, ...(excluded.length > 0 ? { grammar_excluded: excluded } : {}) }, context.depth, context.run);
   const started = performance.now();
   const prose = new ProseDeltaFilter(runCatalog(context).map((tool) => tool.name));
   let reply: ModelChatResult;
@@ -35,6 +37,8 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
         // An eval arm's grammar variant: the whole reply or prose then the call; the schemas' bounds or not.
         ...(context.modelFit?.grammarScope !== undefined ? { grammar_scope: context.modelFit.grammarScope } : {}),
         ...(context.modelFit?.grammarSchema !== undefined ? { grammar_schema: context.modelFit.grammarSchema } : {}),
+        // The completion_grammar strategy: attempt_completion stays in the prompt but out of the grammar until the gate could accept it.
+        ...(excluded.length > 0 ? { grammar_exclude_tools: excluded } : {}),
         stream: true,
         timeout_ms: seams.config.modelTimeoutMs,
       },
@@ -59,7 +63,7 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
  * `model.responded` after parsing: its text is the prose only (tool-call blocks, with their write
  * bodies and patches, never go into events), plus the number of calls found.
  */
-export async function emitResponded(context: RunContext, turn: ModelTurn, prose: string, calls: number, callErrors = 0): Promise<void> {
+export async function emitResponded(context: RunContext, turn: ModelTurn, prose: string, calls: number, callErrors = 0, cut?: { tool: string; parameter?: string }): Promise<void> {
   const { reply } = turn;
   await context.session.emit(
     "model.responded",
@@ -75,6 +79,7 @@ export async function emitResponded(context: RunContext, turn: ModelTurn, prose:
       ...(reply.model === "" ? {} : { model: reply.model }),
       ...(reply.usage.evaluated_prompt_tokens !== undefined ? { evaluated_prompt_tokens: reply.usage.evaluated_prompt_tokens } : {}),
       ...(callErrors > 0 ? { call_errors: callErrors } : {}),
+      ...(cut !== undefined ? { cut: { ...cut, limit_tokens: reply.usage.completion_tokens } } : {}),
     },
     context.depth,
     context.run,

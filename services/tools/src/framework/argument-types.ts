@@ -28,7 +28,17 @@ export function booleanArg() {
   return z.preprocess(toBoolean, z.boolean());
 }
 
+/**
+ * The longest path argument (issue 28): a path relative to the workspace needs far less (the
+ * longest in the eval's projects is under 60), and the local models' grammar reads this bound
+ * from the schema, so two one-line values cannot eat a 512-token reply (SmolLM2 wrote 255
+ * characters of `2024/2024/…` twice). The model service's grammar and this validator are one rule.
+ */
+export const PATH_MAX_CHARS = 160;
+/** The longest search pattern or glob: a regular expression that finds a place, not a paragraph. */
+export const PATTERN_MAX_CHARS = 120;
+
 /** A path argument: a non-empty string (the jail decides what it means). */
 export function pathArg() {
-  return z.string().min(1, "must not be empty").max(4096);
+  return z.string().min(1, "must not be empty").max(PATH_MAX_CHARS, `must be at most ${PATH_MAX_CHARS} characters: give the path relative to the workspace`);
 }

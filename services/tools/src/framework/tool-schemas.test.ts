@@ -78,4 +78,14 @@ describe("argument normalization", () => {
     const negative = normalizeArguments(find("read_file"), { path: "a", offset: "0" });
     expect(negative.ok).toBe(false);
   });
+
+  it("a path over 160 characters or a pattern over 120 (the bounds the local models' grammar reads from these schemas) is refused, saying the bound", () => {
+    expect(normalizeArguments(find("read_file"), { path: "a/".repeat(80) }).ok).toBe(true);
+    const long = normalizeArguments(find("read_file"), { path: "a/".repeat(80) + "b" });
+    expect(long.ok).toBe(false);
+    if (!long.ok) expect(long.error).toContain("at most 160 characters: give the path relative to the workspace");
+    const pattern = normalizeArguments(find("search_files"), { pattern: "x".repeat(121) });
+    expect(pattern.ok).toBe(false);
+    if (!pattern.ok) expect(pattern.error).toContain("at most 120 characters");
+  });
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "../framework/tool-types.js";
-import { booleanArg, pathArg } from "../framework/argument-types.js";
+import { PATTERN_MAX_CHARS, booleanArg, pathArg } from "../framework/argument-types.js";
 import type { SearchOutcome, SearchQuery } from "../search/search-types.js";
 
 const maxFiles = 50;
@@ -17,11 +17,11 @@ export function createSearchFilesTool(engines: SearchEngines) {
     description:
       "Find which files contain a regular expression (or a literal string): lists up to 50 files with their match counts, most matches first. Then read_file the ones that matter. Honors .gitignore.",
     parameters: z.strictObject({
-      pattern: z.string().min(1).max(2000).describe("Regular expression (ripgrep/Rust syntax), or plain text with literal=true"),
+      pattern: z.string().min(1).max(PATTERN_MAX_CHARS, `must be at most ${PATTERN_MAX_CHARS} characters: a few words or a short expression that find the place`).describe("Regular expression (ripgrep/Rust syntax), or plain text with literal=true"),
       path: pathArg().default(".").describe("Directory or file to search, relative to the workspace root"),
       literal: booleanArg().default(false).describe("Treat the pattern as plain text"),
       case_insensitive: booleanArg().default(false).describe("Ignore case"),
-      include: z.string().max(500).optional().describe("Only files matching this glob, e.g. `*.ts` or `src/**/*.py`"),
+      include: z.string().max(PATTERN_MAX_CHARS).optional().describe("Only files matching this glob, e.g. `*.ts` or `src/**/*.py`"),
     }),
     aliases: { glob: "include", file_pattern: "include", ignore_case: "case_insensitive", fixed_strings: "literal" },
     kind: "read",
