@@ -86,7 +86,12 @@ export class LlamaProvider implements Provider<LlamaSpec> {
     const loaded = await this.models.acquire(params.spec);
     loaded.active++;
     try {
-      return await loaded.pool.use(params.request.session, (sequence) => this.generate(loaded, sequence, params));
+      const work = (sequence: LlamaContextSequence) => this.generate(loaded, sequence, params);
+      // A one-off (the compaction summary) must not overwrite the session's warm sequence.
+      if (params.request.one_off === true) {
+        return await loaded.pool.useOneOff(params.request.session, work, () => params.logger.warn({ sessions: params.spec.maxSessions }, "no free sequence for a one-off request: it runs on the session's own, whose cache is lost"));
+      }
+      return await loaded.pool.use(params.request.session, work);
     } finally {
       loaded.active--;
     }

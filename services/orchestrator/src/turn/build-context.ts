@@ -179,6 +179,8 @@ async function compactTranscript(context: RunContext): Promise<boolean> {
       {
         request_id: context.seams.generateId(),
         session: context.session.record.id,
+        // On a sequence of its own: the session's warm KV cache (its stable prefix) survives the summary.
+        one_off: true,
         model: context.session.record.model || undefined,
         messages: compactionPrompt(plan.summarize),
         tools: [],
