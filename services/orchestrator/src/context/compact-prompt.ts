@@ -1,5 +1,5 @@
 import type { ToolDescriptor } from "@aide/contracts";
-import { exampleCall, schemaParameters } from "./tool-examples.js";
+import { exampleCall, schemaParameters, type ExampleValues } from "./tool-examples.js";
 import type { SystemPromptInput } from "./system-prompt-input.js";
 
 /**
@@ -52,11 +52,35 @@ export function compactSystemPrompt(input: SystemPromptInput): string {
 }
 
 /**
+ * The few_shot strategy's values: the workspace's own names are UPPERCASE placeholders (FILE,
+ * WORD, COMMAND), never a concrete path. The examples used the realistic values of the full tier
+ * (`read_file src/index.ts`), and Gemma 3 270M sent that call in every turn of workspaces that
+ * have no such file (bench/results/eval-real/). A copied placeholder fails at once with a precise
+ * error ("No file at FILE"); the one concrete value is list_dir's ".", right in every workspace.
+ */
+const FEW_SHOT_VALUES: ExampleValues = {
+  byTool: {
+    list_dir: { path: "." },
+    search_files: { pattern: "WORD" },
+    write_file: { path: "FILE", content: "NEW CONTENT" },
+    replace_in_file: { path: "FILE", diff: "<<<<<<< SEARCH\nOLD LINES\n=======\nNEW LINES\n>>>>>>> REPLACE" },
+    apply_patch: { diff: "--- a/FILE\n+++ b/FILE\n@@ -1,1 +1,1 @@\n-OLD LINE\n+NEW LINE" },
+    run_command: { command: "COMMAND" },
+    process_start: { command: "COMMAND" },
+    attempt_completion: { result: "WHAT CHANGED AND THE RESULT THAT PROVES IT" },
+    switch_to_act_mode: { plan: "THE STEPS", reason: "WHY EDITS ARE NEEDED" },
+    update_plan: { items: "[completed] STEP ONE\n[in_progress] STEP TWO" },
+  },
+  byParam: { path: "FILE", content: "TEXT", command: "COMMAND", pattern: "WORD", query: "WORDS", result: "SUMMARY", text: "TEXT", id: "ID" },
+  fallback: "VALUE",
+};
+
+/**
  * The few_shot strategy: one well-formed call per offered tool, in the system contract (the stable
- * prefix, built once per run and mode, so the KV cache still covers it). The examples' values are
- * realistic but invented; the heading says so, so a model does not take them for the workspace's files.
+ * prefix, built once per run and mode, so the KV cache still covers it), with placeholders where
+ * the workspace's own names go (FEW_SHOT_VALUES).
  */
 export function fewShotExamples(tools: ToolDescriptor[]): string {
-  const calls = tools.map((tool) => exampleCall(tool)).join("\n");
-  return `Examples of good calls, one per tool (invented paths and values, not this workspace's):\n${calls}`;
+  const calls = tools.map((tool) => exampleCall(tool, FEW_SHOT_VALUES)).join("\n");
+  return `Examples of good calls, one per tool (UPPERCASE words stand for this workspace's own files and values):\n${calls}`;
 }

@@ -42,6 +42,20 @@ describe("the compact prompt tier", () => {
     expect(compact).toContain("<TOOL>\n<PARAM>value</PARAM>\n</TOOL>");
   });
 
+  it("few_shot: one call per offered tool, whose workspace values are placeholders and never a path to copy", () => {
+    const tools = selectTools("Fix the failing test and run it", catalog, "act", "compact");
+    const compact = systemPrompt({ mode: "act", tools, workspace: "/w", now, tier: "compact", fewShot: true });
+    const examples = compact.slice(compact.indexOf("Examples of good calls"));
+    for (const entry of tools) expect(examples).toContain(`<${entry.name}>\n`);
+    // Every value between tags: UPPERCASE placeholders (and list_dir's "."), no file name, no folder.
+    const values = [...examples.matchAll(/<(\w+)>([^<\n]+)<\/\1>/g)].map((match) => match[2]);
+    expect(values.length).toBeGreaterThan(0);
+    for (const value of values) expect(value, examples).toMatch(/^(\.|[A-Z][A-Z .]*)$/);
+    expect(examples).not.toMatch(/\w\.(ts|js|py|go|rs|java)\b/);
+    // The placeholders follow the tools: the shared fixed prefix is unchanged.
+    expect(compact.startsWith(systemPrompt({ mode: "act", tools, workspace: "/w", now, tier: "compact" }))).toBe(true);
+  });
+
   it("starts with the same fixed text whatever the task (a stable prefix for the KV cache)", () => {
     const a = systemPrompt({ mode: "act", tools: selectTools("hello", catalog, "act", "compact"), workspace: "/a", now, tier: "compact" });
     const b = systemPrompt({ mode: "act", tools: selectTools("Show the git diff", catalog, "act", "compact"), workspace: "/b", now: new Date("2027-01-01T00:00:00Z"), tier: "compact" });
