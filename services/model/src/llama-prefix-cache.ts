@@ -8,6 +8,7 @@ import type { LlamaContextSequence, Token } from "node-llama-cpp";
 interface Entry {
   tokens: readonly Token[];
   file: string;
+  bytes: number;
   lastUsed: number;
 }
 
@@ -17,6 +18,12 @@ export interface PrefixCacheOptions {
   maxEntries?: number;
   /** Fewest shared tokens worth loading a state for. */
   minTokens?: number;
+  /**
+   * Bytes of saved states kept per loaded model (default 256 MiB; the files are in the temp folder,
+   * a tmpfs in the service's sandbox, so in memory). A state is the whole sequence's KV cache:
+   * ~23 KB a token for SmolLM2-135M, ~130 KB for an 8B model with grouped-query attention.
+   */
+  maxBytes?: number;
 }
 
 function commonPrefix(a: readonly Token[], b: readonly Token[]): number {
@@ -44,11 +51,13 @@ export class PrefixCache {
   private files = 0;
   private readonly maxEntries: number;
   private readonly minTokens: number;
+  private readonly maxBytes: number;
 
   constructor(private readonly options: PrefixCacheOptions) {
     this.dir = mkdtempSync(join(tmpdir(), "aide-prefix-"));
     this.maxEntries = options.maxEntries ?? 4;
     this.minTokens = options.minTokens ?? 64;
+    this.maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
   }
 
   private best(wanted: readonly Token[]): { entry: Entry; shared: number } | undefined {
@@ -93,15 +102,17 @@ export class PrefixCache {
     const found = this.best(prompt);
     if (found && found.shared >= prompt.length * 0.9) return;
     const file = join(this.dir, `state-${++this.files}.bin`);
+    let bytes: number;
     try {
-      await sequence.saveStateToFile(file);
+      bytes = (await sequence.saveStateToFile(file)).fileSize;
     } catch (error) {
       this.options.logger.warn({ err: error }, "saving a prompt prefix failed; later sessions evaluate it themselves");
       rmSync(file, { force: true });
       return;
     }
-    this.entries.push({ tokens: [...sequence.contextTokens], file, lastUsed: ++this.clock });
-    while (this.entries.length > this.maxEntries) {
+    this.entries.push({ tokens: [...sequence.contextTokens], file, bytes, lastUsed: ++this.clock });
+    const total = () => this.entries.reduce((sum, entry) => sum + entry.bytes, 0);
+    while (this.entries.length > this.maxEntries || (this.entries.length > 0 && total() > this.maxBytes)) {
       const oldest = this.entries.reduce((a, b) => (a.lastUsed <= b.lastUsed ? a : b));
       this.entries.splice(this.entries.indexOf(oldest), 1);
       // A load that already opened the file keeps reading it; a later one fails and evaluates whole.
