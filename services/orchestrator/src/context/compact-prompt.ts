@@ -47,22 +47,25 @@ export function compactSystemPrompt(input: SystemPromptInput): string {
   const edits = input.mode === "act" && input.tools.some((tool) => tool.name === "replace_in_file") ? `\n${EDIT_FORMAT}` : "";
   // The workspace and date follow in the environment block (build-context.ts), after this prefix.
   const parts = [RULES, input.mode === "plan" ? PLAN : ACT, `Tools:\n${tools}${edits}`];
-  if (input.fewShot === true) parts.push(fewShotExamples(input.tools));
+  if (input.fewShot === true) parts.push(fewShotExamples(input.tools, input.fewShotFile));
   return parts.join("\n");
 }
 
 /**
  * The few_shot strategy's values: the workspace's own names are UPPERCASE placeholders (FILE,
- * WORD, COMMAND), never a concrete path. The examples used the realistic values of the full tier
- * (`read_file src/index.ts`), and Gemma 3 270M sent that call in every turn of workspaces that
- * have no such file (bench/results/eval-real/). A copied placeholder fails at once with a precise
- * error ("No file at FILE"); the one concrete value is list_dir's ".", right in every workspace.
+ * WORD, COMMAND), never an invented path. The examples used the realistic values of the full tier
+ * (`read_file src/index.ts`), and Gemma 3 270M sent that call in every turn of workspaces that have
+ * no such file (bench/results/eval-real/); with the placeholder alone it sent `read_file FILE`
+ * every turn instead (bench/results/eval-few-shot-placeholders/). So read_file names a real file
+ * of the workspace when the run found one (the one the task names, else a source file:
+ * strategies/few-shot-file.ts): a copied example then reads it. Only read_file: a copied
+ * write_file with a real path would overwrite it. list_dir's "." is right in every workspace.
  */
 const FEW_SHOT_VALUES: ExampleValues = {
   byTool: {
     list_dir: { path: "." },
     search_files: { pattern: "WORD" },
-    write_file: { path: "FILE", content: "NEW CONTENT" },
+    write_file: { path: "NEW_FILE", content: "NEW CONTENT" },
     replace_in_file: { path: "FILE", diff: "<<<<<<< SEARCH\nOLD LINES\n=======\nNEW LINES\n>>>>>>> REPLACE" },
     apply_patch: { diff: "--- a/FILE\n+++ b/FILE\n@@ -1,1 +1,1 @@\n-OLD LINE\n+NEW LINE" },
     run_command: { command: "COMMAND" },
@@ -78,9 +81,11 @@ const FEW_SHOT_VALUES: ExampleValues = {
 /**
  * The few_shot strategy: one well-formed call per offered tool, in the system contract (the stable
  * prefix, built once per run and mode, so the KV cache still covers it), with placeholders where
- * the workspace's own names go (FEW_SHOT_VALUES).
+ * the workspace's own names go (FEW_SHOT_VALUES) and `file`, a real file of the workspace, in the
+ * read_file example when given.
  */
-export function fewShotExamples(tools: ToolDescriptor[]): string {
-  const calls = tools.map((tool) => exampleCall(tool, FEW_SHOT_VALUES)).join("\n");
+export function fewShotExamples(tools: ToolDescriptor[], file?: string): string {
+  const values: ExampleValues = file === undefined ? FEW_SHOT_VALUES : { ...FEW_SHOT_VALUES, byTool: { ...FEW_SHOT_VALUES.byTool, read_file: { path: file } } };
+  const calls = tools.map((tool) => exampleCall(tool, values)).join("\n");
   return `Examples of good calls, one per tool (UPPERCASE words stand for this workspace's own files and values):\n${calls}`;
 }

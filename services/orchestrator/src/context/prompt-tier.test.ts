@@ -3,6 +3,7 @@ import type { ModelProfile, ToolDescriptor } from "@aide/contracts";
 import { selectTools } from "../routing/index.js";
 import { COMPACT_MAX_TOOLS } from "../routing/select-tools.js";
 import { compactToolLine } from "./compact-prompt.js";
+import { pickFewShotFile } from "../strategies/few-shot-file.js";
 import { firstTurnOverflow } from "./first-turn-overflow.js";
 import { modelFit } from "./model-fit.js";
 import { systemPrompt } from "./system-prompt.js";
@@ -50,10 +51,24 @@ describe("the compact prompt tier", () => {
     // Every value between tags: UPPERCASE placeholders (and list_dir's "."), no file name, no folder.
     const values = [...examples.matchAll(/<(\w+)>([^<\n]+)<\/\1>/g)].map((match) => match[2]);
     expect(values.length).toBeGreaterThan(0);
-    for (const value of values) expect(value, examples).toMatch(/^(\.|[A-Z][A-Z .]*)$/);
+    for (const value of values) expect(value, examples).toMatch(/^(\.|[A-Z][A-Z_ .]*)$/);
     expect(examples).not.toMatch(/\w\.(ts|js|py|go|rs|java)\b/);
     // The placeholders follow the tools: the shared fixed prefix is unchanged.
     expect(compact.startsWith(systemPrompt({ mode: "act", tools, workspace: "/w", now, tier: "compact" }))).toBe(true);
+    // With a workspace file picked for the run, read_file names it; nothing else does.
+    const named = systemPrompt({ mode: "act", tools, workspace: "/w", now, tier: "compact", fewShot: true, fewShotFile: "kv.go" });
+    expect(named).toContain("<read_file>\n<path>kv.go</path>\n</read_file>");
+    expect(named.split("kv.go").length - 1).toBe(1);
+  });
+
+  it("few_shot's read_file file: the one the task names (path, else base name, the longest), else a source file, else any file", () => {
+    const listing = ["README.md", "go.mod", "kv.go", "kv_test.go", "lib/", "lib/cart.js", "lib/cart.test.js", "link@"];
+    expect(pickFewShotFile(listing, "ParseKV gives the wrong value. Fix kv.go.")).toBe("kv.go");
+    expect(pickFewShotFile(listing, "The total in lib/cart.js is wrong")).toBe("lib/cart.js");
+    expect(pickFewShotFile(listing, "cart.test.js fails")).toBe("lib/cart.test.js");
+    expect(pickFewShotFile(listing, "Make the tests pass")).toBe("kv.go");
+    expect(pickFewShotFile(["README.md", "docs/"], "Tidy up")).toBe("README.md");
+    expect(pickFewShotFile(["docs/", "link@"], "Tidy up")).toBeUndefined();
   });
 
   it("starts with the same fixed text whatever the task (a stable prefix for the KV cache)", () => {

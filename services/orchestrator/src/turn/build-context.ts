@@ -4,6 +4,7 @@ import type { Memory } from "../memory/memory-store.js";
 import { applyEditFormat, selectTools } from "../routing/index.js";
 import type { RunContext } from "../run/run-context.js";
 import { loadFailingOutput } from "../strategies/failing-output.js";
+import { loadFewShotFile } from "../strategies/few-shot-file.js";
 import { modelText } from "../context/model-text.js";
 import { loadInstructions } from "../instructions/load-instructions.js";
 
@@ -58,7 +59,8 @@ function ensureSystem(context: RunContext, tools: ToolDescriptor[], fit: ModelFi
   const existing = (holder as { system?: string }).system;
   if (existing !== undefined) return existing;
   const fewShot = record.experiment?.few_shot === true;
-  const system = systemPrompt({ mode: record.mode, tools, workspace: record.workspace, now: context.seams.now(), tier: fit.tier, ...(fewShot ? { fewShot } : {}) });
+  const file = fewShot ? context.fewShotFile ?? undefined : undefined;
+  const system = systemPrompt({ mode: record.mode, tools, workspace: record.workspace, now: context.seams.now(), tier: fit.tier, ...(fewShot ? { fewShot } : {}), ...(file !== undefined ? { fewShotFile: file } : {}) });
   (holder as { system?: string }).system = system;
   return system;
 }
@@ -73,6 +75,8 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
   drainInbox(context);
   const fit = (context.modelFit ??= await resolveModelFit(context));
   const tools = applyEditFormat(selectTools(context.task, runCatalog(context), record.mode, fit.tier), runCatalog(context), record.mode, record.experiment?.edit_format ?? record.model_edit_format);
+  // The few_shot examples' read_file names a real file: the workspace is listed once, before the prefix is built.
+  if (record.experiment?.few_shot === true && context.fewShotFile === undefined && fit.tier === "compact") context.fewShotFile = (await loadFewShotFile(context)) ?? null;
   const system = ensureSystem(context, tools, fit);
   // Project instructions first: the person decides on them before anything else of the run happens.
   if (context.instructions === undefined) context.instructions = await loadInstructions(context, fit);
