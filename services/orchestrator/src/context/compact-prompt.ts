@@ -47,7 +47,7 @@ export function compactSystemPrompt(input: SystemPromptInput): string {
   const edits = input.mode === "act" && input.tools.some((tool) => tool.name === "replace_in_file") ? `\n${EDIT_FORMAT}` : "";
   // The workspace and date follow in the environment block (build-context.ts), after this prefix.
   const parts = [RULES, input.mode === "plan" ? PLAN : ACT, `Tools:\n${tools}${edits}`];
-  if (input.fewShot === true) parts.push(fewShotExamples(input.tools, input.fewShotFile));
+  if (input.fewShot === true) parts.push(fewShotExamples(input.tools, { file: input.fewShotFile, command: input.fewShotCommand }));
   return parts.join("\n");
 }
 
@@ -58,8 +58,9 @@ export function compactSystemPrompt(input: SystemPromptInput): string {
  * no such file (bench/results/eval-real/); with the placeholder alone it sent `read_file FILE`
  * every turn instead (bench/results/eval-few-shot-placeholders/). So read_file names a real file
  * of the workspace when the run found one (the one the task names, else a source file:
- * strategies/few-shot-file.ts): a copied example then reads it. Only read_file: a copied
- * write_file with a real path would overwrite it. list_dir's "." is right in every workspace.
+ * strategies/few-shot-file.ts): a copied example then reads it; and run_command names the run's
+ * test command when it has one (it sent `run_command COMMAND` every turn too). Only those two: a
+ * copied write_file with a real path would overwrite it. list_dir's "." is right everywhere.
  */
 const FEW_SHOT_VALUES: ExampleValues = {
   byTool: {
@@ -81,11 +82,14 @@ const FEW_SHOT_VALUES: ExampleValues = {
 /**
  * The few_shot strategy: one well-formed call per offered tool, in the system contract (the stable
  * prefix, built once per run and mode, so the KV cache still covers it), with placeholders where
- * the workspace's own names go (FEW_SHOT_VALUES) and `file`, a real file of the workspace, in the
- * read_file example when given.
+ * the workspace's own names go (FEW_SHOT_VALUES), a real file of the workspace in the read_file
+ * example and the run's test command in run_command's when given.
  */
-export function fewShotExamples(tools: ToolDescriptor[], file?: string): string {
-  const values: ExampleValues = file === undefined ? FEW_SHOT_VALUES : { ...FEW_SHOT_VALUES, byTool: { ...FEW_SHOT_VALUES.byTool, read_file: { path: file } } };
+export function fewShotExamples(tools: ToolDescriptor[], workspace: { file?: string | undefined; command?: string | undefined } = {}): string {
+  const byTool = { ...FEW_SHOT_VALUES.byTool };
+  if (workspace.file !== undefined) byTool["read_file"] = { path: workspace.file };
+  if (workspace.command !== undefined) byTool["run_command"] = { command: workspace.command };
+  const values: ExampleValues = { ...FEW_SHOT_VALUES, byTool };
   const calls = tools.map((tool) => exampleCall(tool, values)).join("\n");
   return `Examples of good calls, one per tool (UPPERCASE words stand for this workspace's own files and values):\n${calls}`;
 }

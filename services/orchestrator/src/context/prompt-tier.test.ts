@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ModelProfile, ToolDescriptor } from "@aide/contracts";
 import { selectTools } from "../routing/index.js";
 import { COMPACT_MAX_TOOLS } from "../routing/select-tools.js";
-import { compactToolLine } from "./compact-prompt.js";
+import { compactToolLine, fewShotExamples } from "./compact-prompt.js";
 import { pickFewShotFile } from "../strategies/few-shot-file.js";
 import { firstTurnOverflow } from "./first-turn-overflow.js";
 import { modelFit } from "./model-fit.js";
@@ -56,9 +56,12 @@ describe("the compact prompt tier", () => {
     // The placeholders follow the tools: the shared fixed prefix is unchanged.
     expect(compact.startsWith(systemPrompt({ mode: "act", tools, workspace: "/w", now, tier: "compact" }))).toBe(true);
     // With a workspace file picked for the run, read_file names it; nothing else does.
-    const named = systemPrompt({ mode: "act", tools, workspace: "/w", now, tier: "compact", fewShot: true, fewShotFile: "kv.go" });
+    const named = systemPrompt({ mode: "act", tools, workspace: "/w", now, tier: "compact", fewShot: true, fewShotFile: "kv.go", fewShotCommand: "go test ./..." });
     expect(named).toContain("<read_file>\n<path>kv.go</path>\n</read_file>");
     expect(named.split("kv.go").length - 1).toBe(1);
+    const runCommand = tool("run_command", false, "Run a command.", { command: { type: "string" } }, ["command"]);
+    expect(fewShotExamples([runCommand], { command: "go test ./..." })).toContain("<run_command>\n<command>go test ./...</command>\n</run_command>");
+    expect(fewShotExamples([runCommand])).toContain("<run_command>\n<command>COMMAND</command>\n</run_command>");
   });
 
   it("few_shot's read_file file: the one the task names (path, else base name, the longest), else a source file, else any file", () => {

@@ -14,4 +14,6 @@ export type SystemPromptInput = {
   fewShot?: boolean;
   /** A real file of the workspace for the few_shot read_file example (strategies/few-shot-file.ts); absent: a placeholder. */
   fewShotFile?: string;
+  /** The run's test command for the few_shot run_command example (resolve-test-command.ts); absent: a placeholder. */
+  fewShotCommand?: string;
 };
