@@ -64,7 +64,9 @@ async function main() {
   // spin badly when they outnumber the free cores (VERIFIED.md).
   const models = present.map((id) => ({ id, provider: "llama", file: join(cache, knownModels[id]), threads: 1, maxSessions: parallel, maxOutputTokens: 512 }));
   writeFileSync(join(home, "models.json"), JSON.stringify({ default: models[0].id, models }));
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_HOME: home, AIDE_MODEL_DISCOVERY: "off" };
+  // AIDE_MODEL_PREFIX_CACHE=0 passes through: the prefix cache's before/after (eval-real-time-notes.md).
+  const prefixCache = process.env.AIDE_MODEL_PREFIX_CACHE;
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_HOME: home, AIDE_MODEL_DISCOVERY: "off", ...(prefixCache !== undefined ? { AIDE_MODEL_PREFIX_CACHE: prefixCache } : {}) };
   const stack = await startStack({ workspace: join(home, "eval"), env });
   // A bench stopped by hand stops its stack too (it runs in its own process group).
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => (stack.signal(), process.exit(130)));

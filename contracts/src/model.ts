@@ -33,6 +33,11 @@ export const ModelChatRequestSchema = z.object({
   request_id: IdSchema,
   /** Keeps a warm context sequence per session for local models. */
   session: IdSchema,
+  /**
+   * A request outside the session's conversation (the compaction summary): it runs on a sequence of
+   * its own that is discarded after, so the session's warm sequence (its KV cache) is untouched.
+   */
+  one_off: z.boolean().optional(),
   model: z.string().min(1).max(128).optional(),
   messages: z.array(ChatMessageSchema).min(1),
   tools: z.array(ChatToolSchema).default([]),

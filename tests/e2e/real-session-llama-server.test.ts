@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "@aide/runtime";
 import { getJson, startStackProcess, type StackProcess } from "../helpers/stack-process.js";
-import { llamaServerBinary, realModelPath, type RealModelId } from "../helpers/real-models.js";
+import { llamaServerBinary, realModelPath, startLlamaServer, type RealModelId } from "../helpers/real-models.js";
 import { checkSession, runSampleSession } from "./real-session-checks.js";
 
 /**
@@ -30,21 +29,6 @@ const MAX_ITERATIONS = 4;
  */
 const experiment = { arm: "default" };
 
-async function startLlamaServer(model: string, port: number): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(binary!, ["-m", model, "--host", "127.0.0.1", "--port", String(port), "-c", "4096", "-n", "256", "-t", "1", "-np", "1", "--no-webui"], { stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
-  for (let attempt = 0; attempt < 600; attempt++) {
-    if (child.exitCode !== null) throw new Error(`llama-server exited: ${output.slice(-2000)}`);
-    const healthy = await fetch(`http://127.0.0.1:${port}/health`).then((response) => response.ok, () => false);
-    if (healthy) return { child, output: () => output };
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill("SIGKILL");
-  throw new Error(`llama-server never became healthy: ${output.slice(-2000)}`);
-}
-
 describe("real sessions through a real llama-server found by discovery", () => {
   const cleanups: (() => Promise<void>)[] = [];
   afterAll(async () => {
@@ -58,7 +42,7 @@ describe("real sessions through a real llama-server found by discovery", () => {
       const root = mkdtempSync(join(tmpdir(), "aide-real-server-"));
       mkdirSync(join(root, "workspaces"));
       const port = await freePort();
-      const server = await startLlamaServer(path!, port);
+      const server = await startLlamaServer(binary!, path!, port);
       let stack: StackProcess | undefined;
       cleanups.push(async () => {
         const code = stack ? await stack.stop() : 0;

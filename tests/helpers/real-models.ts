@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { modelCatalog, type RealModelId } from "../../services/model/src/pull/catalog.js";
@@ -26,4 +27,24 @@ export function llamaServerBinary(): string | undefined {
 /** Why a real-model test is skipped, for its visible title. */
 export function missingRealModel(id: RealModelId): string {
   return `${id} is not in ${modelCacheDir()} (run: bash scripts/install.sh --with-models)`;
+}
+
+/**
+ * A real llama-server on `port` serving `model` (4,096-token window, one slot, one thread,
+ * replies capped at `maxTokens`), once its /health answers; throws with its output when it exits
+ * or never becomes healthy.
+ */
+export async function startLlamaServer(binary: string, model: string, port: number, maxTokens = 256): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(binary, ["-m", model, "--host", "127.0.0.1", "--port", String(port), "-c", "4096", "-n", String(maxTokens), "-t", "1", "-np", "1", "--no-webui"], { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
+  child.stderr?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
+  for (let attempt = 0; attempt < 600; attempt++) {
+    if (child.exitCode !== null) throw new Error(`llama-server exited: ${output.slice(-2000)}`);
+    const healthy = await fetch(`http://127.0.0.1:${port}/health`).then((response) => response.ok, () => false);
+    if (healthy) return { child, output: () => output };
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`llama-server never became healthy: ${output.slice(-2000)}`);
 }

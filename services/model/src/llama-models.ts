@@ -5,6 +5,7 @@ import { aideError } from "@aide/contracts";
 import type { LlamaSpec } from "./model-spec.js";
 import { requireModelFile } from "./model-file.js";
 import { SessionPool } from "./llama-session-pool.js";
+import { PrefixCache } from "./llama-prefix-cache.js";
 
 export interface LoadedModel {
   spec: LlamaSpec;
@@ -19,6 +20,8 @@ export interface LoadedModel {
   grammars: Map<string, Promise<LlamaGrammar>>;
   lastUsed: number;
   active: number;
+  /** Saved states of first-turn prompts, loaded by new sessions that share their prefix (absent: off). */
+  prefixes?: PrefixCache;
 }
 
 export interface LlamaModelsOptions {
@@ -30,6 +33,8 @@ export interface LlamaModelsOptions {
   maxLoaded: number;
   /** The llama.cpp binding, created once on first use (a seam for tests and the benchmark). */
   getLlama: () => Promise<Llama>;
+  /** Keep a prompt-prefix cache per loaded model (llama-prefix-cache.ts). */
+  prefixCache?: boolean;
 }
 
 /**
@@ -91,6 +96,7 @@ export class LlamaModels {
     const loaded: LoadedModel = {
       spec, path, bytes, model, context, chatWrapper, threads, contextSize: context.contextSize,
       pool: new SessionPool(context), grammars: new Map(), lastUsed: ++this.clock, active: 0,
+      ...(this.options.prefixCache === true ? { prefixes: new PrefixCache({ logger }) } : {}),
     };
     this.ready.set(spec.id, loaded);
     return loaded;
@@ -114,6 +120,7 @@ export class LlamaModels {
     this.options.logger.info({ model: id }, "model unloaded");
     await model.context.dispose().catch(() => undefined);
     await model.model.dispose().catch(() => undefined);
+    model.prefixes?.dispose();
   }
 
   async close(): Promise<void> {

@@ -20,6 +20,8 @@ export interface LlamaProviderOptions {
   /** Default sampling temperature when the request gives none. */
   temperature?: number;
   getLlama?: () => Promise<Llama>;
+  /** A first turn loads the saved state of an earlier session's shared prompt prefix (default on). */
+  prefixCache?: boolean;
 }
 
 const GRAMMAR_CACHE = 16;
@@ -54,6 +56,7 @@ export class LlamaProvider implements Provider<LlamaSpec> {
       defaultThreads: options.defaultThreads,
       maxLoaded: options.maxLoaded ?? 2,
       getLlama: options.getLlama ?? llamaLoader(false),
+      prefixCache: options.prefixCache ?? true,
     });
   }
 
@@ -86,7 +89,12 @@ export class LlamaProvider implements Provider<LlamaSpec> {
     const loaded = await this.models.acquire(params.spec);
     loaded.active++;
     try {
-      return await loaded.pool.use(params.request.session, (sequence) => this.generate(loaded, sequence, params));
+      const work = (sequence: LlamaContextSequence) => this.generate(loaded, sequence, params);
+      // A one-off (the compaction summary) must not overwrite the session's warm sequence.
+      if (params.request.one_off === true) {
+        return await loaded.pool.useOneOff(params.request.session, work, () => params.logger.warn({ sessions: params.spec.maxSessions }, "no free sequence for a one-off request: it runs on the session's own, whose cache is lost"));
+      }
+      return await loaded.pool.use(params.request.session, work);
     } finally {
       loaded.active--;
     }
@@ -117,6 +125,9 @@ export class LlamaProvider implements Provider<LlamaSpec> {
     const bos = model.tokens.bos;
     const prependsBos = model.tokens.shouldPrependBosToken && bos != null;
     const wanted: Token[] = prependsBos && rendered.tokens[0] !== bos ? [bos as Token, ...rendered.tokens] : rendered.tokens;
+    // A fresh sequence (a session's first turn) starts from an earlier session's saved prefix.
+    const fresh = sequence.nextTokenIndex === 0;
+    const restored = loaded.prefixes ? await loaded.prefixes.restore(sequence, wanted) : 0;
     const aligned = alignWithCache(sequence.contextTokens, wanted, model);
     const input = prependsBos ? aligned.slice(1) : aligned;
     const contextSize = sequence.contextSize;
@@ -159,6 +170,8 @@ export class LlamaProvider implements Provider<LlamaSpec> {
     }
     const after = sequence.tokenMeter.getState();
     const stop = response.metadata.stopReason;
+    if (fresh && loaded.prefixes && request.one_off !== true && stop !== "abort") await loaded.prefixes.remember(sequence, aligned);
+    if (restored > 0) logger.debug({ restored, prompt: aligned.length }, "prompt prefix loaded from the prefix cache");
     // The library's TokenMeter counts a decoded token whose logits are read as "output": that is
     // every sampled token fed back plus the prompt's last token (whose logits give the first
     // sampled token). So the prompt tokens evaluated are the "input" count plus that one.

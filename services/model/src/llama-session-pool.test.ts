@@ -79,4 +79,33 @@ describe("SessionPool", () => {
     await Promise.all(["c", "d", "e"].map((id) => pool.use(id, async () => undefined)));
     expect(pool.ids()).toHaveLength(2);
   });
+
+  it("a one-off request runs on a sequence of its own, disposed after, and leaves the session's sequence alone", async () => {
+    const source = new FakeSource(2);
+    const pool = new SessionPool(source);
+    const own = await pool.use("a", async (s) => s);
+    const oneOff = await pool.useOneOff("a", async (s) => s);
+    expect(oneOff).not.toBe(own);
+    expect(oneOff.disposed).toBe(true);
+    expect(own.disposed).toBe(false);
+    expect(await pool.use("a", async (s) => s)).toBe(own);
+    expect(pool.ids()).toEqual(["a"]);
+  });
+
+  it("a one-off request evicts another idle session before the requesting one, and falls back to it only when alone", async () => {
+    const pool = new SessionPool(new FakeSource(2));
+    const a = await pool.use("a", async (s) => s);
+    const b = await pool.use("b", async (s) => s);
+    await pool.use("a", async () => undefined);
+    // "a" is the least recently used after this line, yet it is the requester: "b" goes.
+    await pool.use("b", async () => undefined);
+    await pool.useOneOff("a", async () => undefined);
+    expect(b.disposed).toBe(true);
+    expect(a.disposed).toBe(false);
+    const single = new SessionPool(new FakeSource(1));
+    const only = await single.use("a", async (s) => s);
+    let fellBack = false;
+    expect(await single.useOneOff("a", async (s) => s, () => (fellBack = true))).toBe(only);
+    expect(fellBack).toBe(true);
+  });
 });

@@ -54,6 +54,33 @@ export class SessionPool<Q extends { dispose(): unknown }> {
     }
   }
 
+  /**
+   * Runs `work` on a sequence of its own that is disposed after (a one-off request such as a
+   * compaction summary), so no session's warm cache is overwritten. When every sequence is taken
+   * the least recently used idle session other than `keep` (the requesting session) is evicted;
+   * when there is none, the work runs on `keep`'s own sequence (its cache is then lost) and
+   * `onFallback` says so.
+   */
+  async useOneOff<T>(keep: string, work: (sequence: Q) => Promise<T>, onFallback?: () => void): Promise<T> {
+    const claimed = this.creating.then(async () => {
+      if (this.source.sequencesLeft <= 0 && !(await this.evictOne(keep))) return undefined;
+      return this.source.getSequence();
+    });
+    this.creating = claimed.catch(() => undefined);
+    const sequence = await claimed;
+    if (sequence === undefined) {
+      onFallback?.();
+      return this.use(keep, work);
+    }
+    try {
+      return await work(sequence);
+    } finally {
+      // Disposing frees the slot asynchronously: the next creation waits for it.
+      const disposed = Promise.resolve(sequence.dispose()).catch(() => undefined);
+      this.creating = this.creating.then(() => disposed);
+    }
+  }
+
   /** The session with one user claimed (created, after evicting the LRU idle one if needed). */
   private create(id: string): Promise<PooledSession<Q>> {
     const created = this.creating.then(async () => {
@@ -71,15 +98,18 @@ export class SessionPool<Q extends { dispose(): unknown }> {
     return created;
   }
 
-  private async evictOne(): Promise<void> {
+  /** Evicts the LRU idle session (never `spare`); false when none is idle and `spare` is given. */
+  private async evictOne(spare?: string): Promise<boolean> {
     let victim: PooledSession<Q> | undefined;
     for (const session of this.sessions.values()) {
-      if (session.busy || session.users > 0) continue;
+      if (session.busy || session.users > 0 || session.id === spare) continue;
       if (!victim || session.lastUsed < victim.lastUsed) victim = session;
     }
+    if (!victim && spare !== undefined) return false;
     if (!victim) throw aideError("BUSY", { detail: `all ${this.sessions.size} model sessions are generating` });
     this.sessions.delete(victim.id);
     await Promise.resolve(victim.sequence.dispose()).catch(() => undefined);
+    return true;
   }
 
   /** Drops a session's warm cache (e.g. when the orchestrator ends the session). */

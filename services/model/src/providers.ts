@@ -16,7 +16,8 @@ export interface ProvidersOptions {
  * One instance of each provider kind, shared by every spec of that kind.
  * Env: AIDE_HOME (model files), AIDE_MODEL_THREADS (override the measured thread default),
  * AIDE_MODEL_MAX_LOADED (local models kept loaded at once, default 2), AIDE_MODEL_GPU ("auto" to
- * use a GPU prebuilt binary when one works; default CPU only).
+ * use a GPU prebuilt binary when one works; default CPU only), AIDE_MODEL_PREFIX_CACHE ("0" turns
+ * off the prompt-prefix cache shared across a local model's sessions, llama-prefix-cache.ts).
  */
 export function createProviders(options: ProvidersOptions): ProviderSet {
   const threadsOverride = Number.parseInt(options.env.AIDE_MODEL_THREADS ?? "", 10);
@@ -30,6 +31,7 @@ export function createProviders(options: ProvidersOptions): ProviderSet {
       defaultThreads: threadsOverride > 0 ? threadsOverride : defaultThreads(availableParallelism()),
       maxLoaded: maxLoaded > 0 ? maxLoaded : 2,
       getLlama: llamaLoader(options.env.AIDE_MODEL_GPU === "auto" ? "auto" : false),
+      prefixCache: options.env.AIDE_MODEL_PREFIX_CACHE !== "0",
     }),
   };
 }

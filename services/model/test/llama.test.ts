@@ -53,7 +53,9 @@ describe.skipIf(!haveModel)(title, () => {
     );
     bus = await startTestBus();
     client = await bus.connectAs("orchestrator");
-    service = await startServiceProcess(bus, "model", { env: { AIDE_MODELS_CONFIG: join(dir, "models.json"), AIDE_HOME: dir, AIDE_MODEL_MAX_LOADED: "2" } });
+    // Without the prefix cache shared across sessions (prefix-cache.test.ts tests it): here a new
+    // session must evaluate its whole prompt, which is what the per-session assertions below read.
+    service = await startServiceProcess(bus, "model", { env: { AIDE_MODELS_CONFIG: join(dir, "models.json"), AIDE_HOME: dir, AIDE_MODEL_MAX_LOADED: "2", AIDE_MODEL_PREFIX_CACHE: "0" } });
   });
   afterAll(async () => {
     await service?.stop();

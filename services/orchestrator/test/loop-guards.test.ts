@@ -102,6 +102,9 @@ describe("context policy", () => {
     expect(compacted.length).toBeGreaterThanOrEqual(1);
     const summaryRequest = h.model.requests.find((request) => request.tools.length === 0)!;
     expect(summaryRequest).toBeDefined();
+    // A one-off: the model service runs it on a sequence of its own, not the session's warm one.
+    expect(summaryRequest.one_off).toBe(true);
+    expect(h.model.requests.filter((request) => request !== summaryRequest).every((request) => request.one_off === undefined)).toBe(true);
     const after = h.model.requests.at(-1)!.messages;
     expect(after[0].role).toBe("system");
     expect(after.some((message) => message.content.includes("Summary: the files are full of x."))).toBe(true);

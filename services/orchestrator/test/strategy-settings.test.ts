@@ -81,7 +81,17 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
     const system = first.messages[0].content;
     expect(system).toContain("Examples of good calls, one per tool");
     for (const name of toolNames(first)) expect(system).toContain(`<${name}>`);
-    expect(system).toContain("<path>src/index.ts</path>");
+    // read_file names the workspace's file the task names (listed before the first turn), and
+    // run_command its test command; the other values are placeholders, never an invented path a
+    // model copies into a workspace without it.
+    const examples = system.slice(system.indexOf("Examples of good calls"), system.indexOf("# Code map"));
+    expect(examples).toContain("<read_file>\n<path>math.js</path>\n</read_file>");
+    expect(examples).not.toContain("src/");
+    // run_command names the workspace's test command (package.json scripts.test).
+    expect(examples).toContain("<run_command>\n<command>npm test</command>");
+    const real = ["<path>math.js</path>", "<command>npm test</command>"];
+    const values = [...examples.matchAll(/<(\w+)>([^<\n]+)<\/\1>/g)].filter((match) => !real.includes(match[0])).map((match) => match[2]);
+    for (const value of values) expect(value, examples).toMatch(/^(\.|[A-Z][A-Z_ .]*)$/);
     expect(second.messages[0].content).toBe(system);
     // code_map=on as a per-run setting (no AIDE_CODE_MAP_IN_PREFIX in this orchestrator's environment).
     expect(system).toContain("# Code map\n");

@@ -1,5 +1,5 @@
 import type { ToolDescriptor } from "@aide/contracts";
-import { exampleCall, schemaParameters } from "./tool-examples.js";
+import { exampleCall, schemaParameters, type ExampleValues } from "./tool-examples.js";
 import type { SystemPromptInput } from "./system-prompt-input.js";
 
 /**
@@ -47,16 +47,49 @@ export function compactSystemPrompt(input: SystemPromptInput): string {
   const edits = input.mode === "act" && input.tools.some((tool) => tool.name === "replace_in_file") ? `\n${EDIT_FORMAT}` : "";
   // The workspace and date follow in the environment block (build-context.ts), after this prefix.
   const parts = [RULES, input.mode === "plan" ? PLAN : ACT, `Tools:\n${tools}${edits}`];
-  if (input.fewShot === true) parts.push(fewShotExamples(input.tools));
+  if (input.fewShot === true) parts.push(fewShotExamples(input.tools, { file: input.fewShotFile, command: input.fewShotCommand }));
   return parts.join("\n");
 }
 
 /**
- * The few_shot strategy: one well-formed call per offered tool, in the system contract (the stable
- * prefix, built once per run and mode, so the KV cache still covers it). The examples' values are
- * realistic but invented; the heading says so, so a model does not take them for the workspace's files.
+ * The few_shot strategy's values: the workspace's own names are UPPERCASE placeholders (FILE,
+ * WORD, COMMAND), never an invented path. The examples used the realistic values of the full tier
+ * (`read_file src/index.ts`), and Gemma 3 270M sent that call in every turn of workspaces that have
+ * no such file (bench/results/eval-real/); with the placeholder alone it sent `read_file FILE`
+ * every turn instead (bench/results/eval-few-shot-placeholders/). So read_file names a real file
+ * of the workspace when the run found one (the one the task names, else a source file:
+ * strategies/few-shot-file.ts): a copied example then reads it; and run_command names the run's
+ * test command when it has one (it sent `run_command COMMAND` every turn too). Only those two: a
+ * copied write_file with a real path would overwrite it. list_dir's "." is right everywhere.
  */
-export function fewShotExamples(tools: ToolDescriptor[]): string {
-  const calls = tools.map((tool) => exampleCall(tool)).join("\n");
-  return `Examples of good calls, one per tool (invented paths and values, not this workspace's):\n${calls}`;
+const FEW_SHOT_VALUES: ExampleValues = {
+  byTool: {
+    list_dir: { path: "." },
+    search_files: { pattern: "WORD" },
+    write_file: { path: "NEW_FILE", content: "NEW CONTENT" },
+    replace_in_file: { path: "FILE", diff: "<<<<<<< SEARCH\nOLD LINES\n=======\nNEW LINES\n>>>>>>> REPLACE" },
+    apply_patch: { diff: "--- a/FILE\n+++ b/FILE\n@@ -1,1 +1,1 @@\n-OLD LINE\n+NEW LINE" },
+    run_command: { command: "COMMAND" },
+    process_start: { command: "COMMAND" },
+    attempt_completion: { result: "WHAT CHANGED AND THE RESULT THAT PROVES IT" },
+    switch_to_act_mode: { plan: "THE STEPS", reason: "WHY EDITS ARE NEEDED" },
+    update_plan: { items: "[completed] STEP ONE\n[in_progress] STEP TWO" },
+  },
+  byParam: { path: "FILE", content: "TEXT", command: "COMMAND", pattern: "WORD", query: "WORDS", result: "SUMMARY", text: "TEXT", id: "ID" },
+  fallback: "VALUE",
+};
+
+/**
+ * The few_shot strategy: one well-formed call per offered tool, in the system contract (the stable
+ * prefix, built once per run and mode, so the KV cache still covers it), with placeholders where
+ * the workspace's own names go (FEW_SHOT_VALUES), a real file of the workspace in the read_file
+ * example and the run's test command in run_command's when given.
+ */
+export function fewShotExamples(tools: ToolDescriptor[], workspace: { file?: string | undefined; command?: string | undefined } = {}): string {
+  const byTool = { ...FEW_SHOT_VALUES.byTool };
+  if (workspace.file !== undefined) byTool["read_file"] = { path: workspace.file };
+  if (workspace.command !== undefined) byTool["run_command"] = { command: workspace.command };
+  const values: ExampleValues = { ...FEW_SHOT_VALUES, byTool };
+  const calls = tools.map((tool) => exampleCall(tool, values)).join("\n");
+  return `Examples of good calls, one per tool (UPPERCASE words stand for this workspace's own files and values):\n${calls}`;
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { ModelProfile, ToolDescriptor } from "@aide/contracts";
 import { selectTools } from "../routing/index.js";
 import { COMPACT_MAX_TOOLS } from "../routing/select-tools.js";
-import { compactToolLine } from "./compact-prompt.js";
+import { compactToolLine, fewShotExamples } from "./compact-prompt.js";
+import { pickFewShotFile } from "../strategies/few-shot-file.js";
 import { firstTurnOverflow } from "./first-turn-overflow.js";
 import { modelFit } from "./model-fit.js";
 import { systemPrompt } from "./system-prompt.js";
@@ -40,6 +41,37 @@ describe("the compact prompt tier", () => {
     expect(compact).not.toContain("<read_file>");
     expect(compact).not.toContain("src/index.ts");
     expect(compact).toContain("<TOOL>\n<PARAM>value</PARAM>\n</TOOL>");
+  });
+
+  it("few_shot: one call per offered tool, whose workspace values are placeholders and never a path to copy", () => {
+    const tools = selectTools("Fix the failing test and run it", catalog, "act", "compact");
+    const compact = systemPrompt({ mode: "act", tools, workspace: "/w", now, tier: "compact", fewShot: true });
+    const examples = compact.slice(compact.indexOf("Examples of good calls"));
+    for (const entry of tools) expect(examples).toContain(`<${entry.name}>\n`);
+    // Every value between tags: UPPERCASE placeholders (and list_dir's "."), no file name, no folder.
+    const values = [...examples.matchAll(/<(\w+)>([^<\n]+)<\/\1>/g)].map((match) => match[2]);
+    expect(values.length).toBeGreaterThan(0);
+    for (const value of values) expect(value, examples).toMatch(/^(\.|[A-Z][A-Z_ .]*)$/);
+    expect(examples).not.toMatch(/\w\.(ts|js|py|go|rs|java)\b/);
+    // The placeholders follow the tools: the shared fixed prefix is unchanged.
+    expect(compact.startsWith(systemPrompt({ mode: "act", tools, workspace: "/w", now, tier: "compact" }))).toBe(true);
+    // With a workspace file picked for the run, read_file names it; nothing else does.
+    const named = systemPrompt({ mode: "act", tools, workspace: "/w", now, tier: "compact", fewShot: true, fewShotFile: "kv.go", fewShotCommand: "go test ./..." });
+    expect(named).toContain("<read_file>\n<path>kv.go</path>\n</read_file>");
+    expect(named.split("kv.go").length - 1).toBe(1);
+    const runCommand = tool("run_command", false, "Run a command.", { command: { type: "string" } }, ["command"]);
+    expect(fewShotExamples([runCommand], { command: "go test ./..." })).toContain("<run_command>\n<command>go test ./...</command>\n</run_command>");
+    expect(fewShotExamples([runCommand])).toContain("<run_command>\n<command>COMMAND</command>\n</run_command>");
+  });
+
+  it("few_shot's read_file file: the one the task names (path, else base name, the longest), else a source file, else any file", () => {
+    const listing = ["README.md", "go.mod", "kv.go", "kv_test.go", "lib/", "lib/cart.js", "lib/cart.test.js", "link@"];
+    expect(pickFewShotFile(listing, "ParseKV gives the wrong value. Fix kv.go.")).toBe("kv.go");
+    expect(pickFewShotFile(listing, "The total in lib/cart.js is wrong")).toBe("lib/cart.js");
+    expect(pickFewShotFile(listing, "cart.test.js fails")).toBe("lib/cart.test.js");
+    expect(pickFewShotFile(listing, "Make the tests pass")).toBe("kv.go");
+    expect(pickFewShotFile(["README.md", "docs/"], "Tidy up")).toBe("README.md");
+    expect(pickFewShotFile(["docs/", "link@"], "Tidy up")).toBeUndefined();
   });
 
   it("starts with the same fixed text whatever the task (a stable prefix for the KV cache)", () => {

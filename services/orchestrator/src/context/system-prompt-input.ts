@@ -12,4 +12,8 @@ export type SystemPromptInput = {
   tier?: PromptTier;
   /** The few_shot strategy: the compact tier adds one good example call per offered tool (the full tier always has them). */
   fewShot?: boolean;
+  /** A real file of the workspace for the few_shot read_file example (strategies/few-shot-file.ts); absent: a placeholder. */
+  fewShotFile?: string;
+  /** The run's test command for the few_shot run_command example (resolve-test-command.ts); absent: a placeholder. */
+  fewShotCommand?: string;
 };

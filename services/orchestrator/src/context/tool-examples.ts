@@ -39,13 +39,22 @@ export function schemaParameters(tool: ToolDescriptor): Parameters {
   return { properties, required };
 }
 
+/** Example values by tool and by parameter name, for one kind of example. */
+export interface ExampleValues {
+  byTool: Record<string, Record<string, string>>;
+  byParam: Record<string, string>;
+  fallback: string;
+}
+
+const REALISTIC: ExampleValues = { byTool: EXAMPLES_BY_TOOL, byParam: EXAMPLES_BY_PARAM, fallback: "…" };
+
 /** One example call per tool: its required params, plus the curated optional ones for well-known tools. */
-export function exampleCall(tool: ToolDescriptor): string {
+export function exampleCall(tool: ToolDescriptor, values: ExampleValues = REALISTIC): string {
   const { properties, required } = schemaParameters(tool);
-  const curated = EXAMPLES_BY_TOOL[tool.name] ?? {};
+  const curated = values.byTool[tool.name] ?? {};
   const params = Object.keys(properties).filter((name) => required.includes(name) || name in curated);
   const lines = params.map((name) => {
-    const value = curated[name] ?? EXAMPLES_BY_PARAM[name] ?? "…";
+    const value = curated[name] ?? values.byParam[name] ?? values.fallback;
     return value.includes("\n") ? `<${name}>\n${value}\n</${name}>` : `<${name}>${value}</${name}>`;
   });
   return [`<${tool.name}>`, ...lines, `</${tool.name}>`].join("\n");

@@ -85,6 +85,8 @@ export interface RunContext {
   testCommand?: { command: string; because: string } | null;
   /** The prefix_failing_output strategy's block (the test command's output before turn 1), run once; empty: none. */
   failingOutput?: string;
+  /** The few_shot strategy's workspace file for the read_file example, picked once; null: none (a placeholder). */
+  fewShotFile?: string | null;
   /** The loop_breaker strategy: the previous reply's parse errors, when it had no usable call. */
   lastParseErrors?: string[];
   /** Set once attempt_completion was accepted or the run must end. */

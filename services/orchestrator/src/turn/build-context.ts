@@ -4,6 +4,8 @@ import type { Memory } from "../memory/memory-store.js";
 import { applyEditFormat, selectTools } from "../routing/index.js";
 import type { RunContext } from "../run/run-context.js";
 import { loadFailingOutput } from "../strategies/failing-output.js";
+import { loadFewShotFile } from "../strategies/few-shot-file.js";
+import { resolveTestCommand } from "../strategies/resolve-test-command.js";
 import { modelText } from "../context/model-text.js";
 import { loadInstructions } from "../instructions/load-instructions.js";
 
@@ -58,7 +60,12 @@ function ensureSystem(context: RunContext, tools: ToolDescriptor[], fit: ModelFi
   const existing = (holder as { system?: string }).system;
   if (existing !== undefined) return existing;
   const fewShot = record.experiment?.few_shot === true;
-  const system = systemPrompt({ mode: record.mode, tools, workspace: record.workspace, now: context.seams.now(), tier: fit.tier, ...(fewShot ? { fewShot } : {}) });
+  const file = fewShot ? context.fewShotFile ?? undefined : undefined;
+  const command = fewShot ? context.testCommand?.command : undefined;
+  const system = systemPrompt({
+    mode: record.mode, tools, workspace: record.workspace, now: context.seams.now(), tier: fit.tier,
+    ...(fewShot ? { fewShot } : {}), ...(file !== undefined ? { fewShotFile: file } : {}), ...(command !== undefined ? { fewShotCommand: command } : {}),
+  });
   (holder as { system?: string }).system = system;
   return system;
 }
@@ -73,6 +80,12 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
   drainInbox(context);
   const fit = (context.modelFit ??= await resolveModelFit(context));
   const tools = applyEditFormat(selectTools(context.task, runCatalog(context), record.mode, fit.tier), runCatalog(context), record.mode, record.experiment?.edit_format ?? record.model_edit_format);
+  // The few_shot examples' read_file names a real file: the workspace is listed once, before the prefix is built.
+  // And its run_command names the run's test command, when the workspace has one.
+  if (record.experiment?.few_shot === true && context.fewShotFile === undefined && fit.tier === "compact") {
+    context.fewShotFile = (await loadFewShotFile(context)) ?? null;
+    await resolveTestCommand(context);
+  }
   const system = ensureSystem(context, tools, fit);
   // Project instructions first: the person decides on them before anything else of the run happens.
   if (context.instructions === undefined) context.instructions = await loadInstructions(context, fit);
@@ -179,6 +192,8 @@ async function compactTranscript(context: RunContext): Promise<boolean> {
       {
         request_id: context.seams.generateId(),
         session: context.session.record.id,
+        // On a sequence of its own: the session's warm KV cache (its stable prefix) survives the summary.
+        one_off: true,
         model: context.session.record.model || undefined,
         messages: compactionPrompt(plan.summarize),
         tools: [],

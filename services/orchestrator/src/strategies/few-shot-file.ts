@@ -1,0 +1,36 @@
+import type { RunContext } from "../run/run-context.js";
+
+const SOURCE = /\.(js|mjs|cjs|ts|tsx|jsx|py|go|rs|java|kt|rb|php|c|h|cc|cpp|hpp|cs|swift)$/;
+
+/**
+ * The workspace file the few_shot examples' read_file call names: a file of the listing that the
+ * task names (its path, else its base name; the longest), else the first source file, else the
+ * first file; undefined when the listing has none. A model that copies the example (Gemma 3 270M
+ * copied `src/index.ts`, then the placeholder `FILE`, into every turn) then reads a real file,
+ * most often the one the task is about.
+ */
+export function pickFewShotFile(listing: string[], task: string): string | undefined {
+  const files = listing.filter((entry) => entry !== "" && !entry.endsWith("/") && !entry.endsWith("@"));
+  const named = files
+    .filter((file) => task.includes(file) || new RegExp(`(^|[^\\w.-])${(file.split("/").at(-1) ?? file).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\w-])`).test(task))
+    .sort((a, b) => b.length - a.length);
+  return named[0] ?? files.find((file) => SOURCE.test(file)) ?? files[0];
+}
+
+/**
+ * Lists the workspace once before the first turn (the tools service's list_dir, recursive, 200
+ * entries; no event: it is the prompt's own input, like the code map) and picks the file for the
+ * few_shot examples. Any failure gives undefined: the examples keep their placeholder.
+ */
+export async function loadFewShotFile(context: RunContext): Promise<string | undefined> {
+  const record = context.session.record;
+  try {
+    const result = await context.seams.tools.exec(record.id, record.workspace, { id: context.seams.generateId(), name: "list_dir", arguments: { path: ".", recursive: true, max_entries: 200 } }, { network: false });
+    if (result.is_error === true) return undefined;
+    const listing = result.output.split("\n\n")[0]?.split("\n") ?? [];
+    return pickFewShotFile(listing, context.task);
+  } catch (error) {
+    context.logger.warn({ err: error }, "listing the workspace for the few_shot examples failed; they keep placeholders");
+    return undefined;
+  }
+}
