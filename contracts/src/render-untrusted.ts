@@ -21,6 +21,8 @@
  *   for both targets. Invisible characters are left as they are (the tools service flags them with
  *   their positions instead), unless `invisible: true` is asked for.
  */
+import { mapEntries } from "./map-entries.js";
+
 export type UntrustedCharacterKind = "escape" | "control" | "carriage_return" | "c1" | "bidi" | "zero_width" | "tag" | "invisible" | "surrogate";
 
 export interface RenderTarget {
@@ -136,8 +138,8 @@ export function renderUntrustedValue(value: unknown, options: RenderTarget = { t
     }
     if (Array.isArray(item)) return item.map(walk);
     if (item !== null && typeof item === "object") {
-      // fromEntries defines own properties, so a `__proto__` key stays a key.
-      return Object.fromEntries(Object.entries(item).map(([key, inner]) => [walk(key) as string, walk(inner)]));
+      // A `__proto__` key stays a key (mapEntries defines own properties).
+      return mapEntries(item, (key, inner) => [walk(key) as string, walk(inner)]);
     }
     return item;
   };
