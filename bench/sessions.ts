@@ -62,7 +62,9 @@ async function startStack(dir: string): Promise<Running> {
     orchestrator: { AIDE_WORKSPACE_ROOTS: dir },
   };
   for (const name of services) {
-    const child = spawn(process.execPath, [join(repoRoot, "services", name, "dist", "main.js")], {
+    // BENCH_SESSIONS_PROFILE=DIR: the orchestrator writes a V8 CPU profile there (`node --cpu-prof`).
+    const profile = process.env.BENCH_SESSIONS_PROFILE && name === "orchestrator" ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_SESSIONS_PROFILE}`] : [];
+    const child = spawn(process.execPath, [...profile, join(repoRoot, "services", name, "dist", "main.js")], {
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_NATS_URL: server.url, AIDE_NATS_CREDS: server.credentialFiles[name]!, AIDE_LOG_LEVEL: process.env.AIDE_BENCH_LOG_LEVEL ?? "warn", ...env[name] },
       stdio: ["ignore", "ignore", "pipe"],
     });
