@@ -8,7 +8,7 @@
  *  4. the thread default: direct tokens/s with 1 and 2 threads.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, type NatsConnection } from "nats";
@@ -16,6 +16,7 @@ import { getLlama, LlamaCompletion, LlamaLogLevel } from "node-llama-cpp";
 import { startNatsServer, waitForService } from "@aide/runtime";
 import { ModelChatReplySchema, type ChatTool, type ModelChatResult } from "@aide/contracts";
 import { percentile, repoRoot, writeBenchResult } from "./lib/results.js";
+import { cpuMs } from "./lib/process-cpu.js";
 
 const modelPath = process.env.AIDE_TEST_MODEL ?? join(repoRoot, "..", "shared", "models", "stories260K.gguf");
 const GEN_TOKENS = 256;
@@ -25,30 +26,6 @@ const PROMPT = "Once upon a time, in a small village by the sea, there lived a l
 const median = (values: number[]) => percentile(values, 50);
 const best = (values: number[]) => Math.max(...values);
 
-/**
- * CPU time (ms) used so far by the given processes, all their threads, from the scheduler's own
- * nanosecond counters (/proc/<pid>/task/<tid>/schedstat). The machine is shared (2 cores, other
- * engineers' tests running), so wall time is noisy; CPU time per token is what a path costs.
- */
-function cpuMs(pids: number[]): number {
-  let total = 0;
-  for (const pid of pids) {
-    let tasks: string[] = [];
-    try {
-      tasks = readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue;
-    }
-    for (const tid of tasks) {
-      try {
-        total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
-      } catch {
-        // The thread ended between the listing and the read.
-      }
-    }
-  }
-  return total;
-}
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 async function startModelService(url: string, creds: string, env: Record<string, string>, pinger: NatsConnection): Promise<ChildProcess> {

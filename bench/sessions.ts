@@ -44,7 +44,8 @@ interface Running {
 /** AIDE_BENCH_LOGS=DIR keeps the services' logs there (warn level and up). */
 const logRoot = process.env.AIDE_BENCH_LOGS;
 /** AIDE_BENCH_CPU_PROF=DIR: every service writes a V8 CPU profile there when it stops (`--cpu-prof`). */
-const cpuProfileRoot = process.env.AIDE_BENCH_CPU_PROF;
+// AIDE_BENCH_CPU_PROF=DIR (or BENCH_SESSIONS_PROFILE=DIR): every service writes a V8 CPU profile there (`node --cpu-prof`).
+const cpuProfileRoot = process.env.AIDE_BENCH_CPU_PROF ?? process.env.BENCH_SESSIONS_PROFILE;
 
 async function startStack(dir: string): Promise<Running> {
   const logDirectory = logRoot ?? join(dir, "logs");

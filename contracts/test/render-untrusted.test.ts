@@ -41,6 +41,14 @@ describe("renderUntrusted", () => {
   it("shows a lone surrogate and C1 controls by code point", () => {
     expect(renderForScreen("a\uD800b\u0085c")).toBe("a⟨U+D800⟩b⟨U+0085⟩c");
   });
+
+  // Only runs of characters outside printable ASCII are scanned with the long pattern: a
+  // candidate inside such a run, at its edges, and a CR whose LF lies past the run's end.
+  it("escapes candidates inside and at the edges of non-ASCII runs, and reads a CR's next character across the run's end", () => {
+    expect(renderUntrusted("日\u202E本 é\r\nx é\ry 😀\u{E0041}\u2066")).toEqual({ text: "日⟨U+202E⟩本 é\r\nx é⟨CR⟩y 😀⟨U+E0041⟩⟨U+2066⟩", escaped: { bidi: 2, carriage_return: 1, tag: 1 } });
+    expect(renderUntrusted("\u001b\u00e9")).toEqual({ text: "⟨ESC⟩é", escaped: { escape: 1 } });
+    expect(jsonForScreen(`"日\u202E本\u0085"\r\n`)).toBe('"日\\u202e本\\u0085"\r\n');
+  });
 });
 
 describe("renderUntrustedValue", () => {

@@ -11,9 +11,21 @@ import type { Endpoint } from "./service.js";
  */
 export const workspaceRootsMetadataKey = "workspace_roots";
 
+/** Tokens by the root as given: every routed request asks again for one of a few roots. */
+const rootTokens = new Map<string, string>();
+const maxRootTokens = 1_024;
+
 /** A subject token for a root (subjects cannot hold `/` or `.`). */
 export function workspaceRootToken(root: string): string {
-  return createHash("sha256").update(resolve(root)).digest("hex").slice(0, 16);
+  const known = rootTokens.get(root);
+  if (known !== undefined) return known;
+  const token = createHash("sha256").update(resolve(root)).digest("hex").slice(0, 16);
+  // `resolve` of a relative root depends on the working directory: only absolute roots are kept.
+  if (root.startsWith("/")) {
+    if (rootTokens.size >= maxRootTokens) rootTokens.clear();
+    rootTokens.set(root, token);
+  }
+  return token;
 }
 
 /** `agent.tools.exec` → `agent.tools.root.<token>.exec`. */

@@ -1,3 +1,4 @@
+import { mapEntries } from "@aide/contracts";
 /**
  * Redaction of secret values in text that goes into events (tool.completed summaries and
  * metadata, on the stream and the WebSocket). The key stays visible so the person can tell what
@@ -52,5 +53,5 @@ export function redactSecretsDeep(value: unknown, depth = 0): unknown {
   if (typeof value === "string") return redactSecrets(value);
   if (depth > 6 || value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map((item) => redactSecretsDeep(item, depth + 1));
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, redactSecretsDeep(item, depth + 1)]));
+  return mapEntries(value, (key, item) => [key, redactSecretsDeep(item, depth + 1)]);
 }

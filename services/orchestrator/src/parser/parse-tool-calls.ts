@@ -232,6 +232,17 @@ function isBareMention(scan: Scan, openEnd: number, entry: ToolEntry): boolean {
   return child === undefined || !entry.params.has(child.name.toLowerCase());
 }
 
+/** The lookup per spec list (the turn step keeps one spec list per run catalog): built once, not per reply. */
+const catalogs = new WeakMap<ToolSpecForParser[], ParserCatalog>();
+function catalogOf(tools: ToolSpecForParser[]): ParserCatalog {
+  let catalog = catalogs.get(tools);
+  if (catalog === undefined) {
+    catalog = buildParserCatalog(tools);
+    catalogs.set(tools, catalog);
+  }
+  return catalog;
+}
+
 /**
  * Extracts XML tool calls from a MODEL message. Never give it tool output: tool results enter the
  * transcript wrapped as untrusted data and are not parsed. Single pass, index based: a known tool's
@@ -240,7 +251,7 @@ function isBareMention(scan: Scan, openEnd: number, entry: ToolEntry): boolean {
  * than as a stray unknown tag. Closing tags are indexed once, so degenerate replies stay cheap.
  */
 export function parseToolCalls(text: string, tools: ToolSpecForParser[]): ParseResult {
-  const scan: Scan = { text, catalog: buildParserCatalog(tools), closes: new CloseTagIndex(text) };
+  const scan: Scan = { text, catalog: catalogOf(tools), closes: new CloseTagIndex(text) };
   const calls: ParsedToolCall[] = [];
   const errors: ParseError[] = [];
   const proseParts: string[] = [];

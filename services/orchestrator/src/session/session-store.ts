@@ -3,6 +3,9 @@ import type { SessionKv } from "./spilling-kv.js";
 import { decodeJson, encodeJson } from "@aide/runtime";
 import { isWrongRevision, storeUnavailable } from "../bus/jetstream-errors.js";
 import { SessionRecordSchema, isLive, type SessionRecord } from "./session-record.js";
+import { recordJson } from "./record-json.js";
+
+const textEncoder = new TextEncoder();
 
 /** Another instance holds the session now (it changed the record under a live lease): stop touching it. */
 export class LeaseLostError extends Error {
@@ -44,7 +47,7 @@ const maxRecordBytes = 900_000;
  * sees excerpts of early tool output, which the context policy would have compacted anyway.
  */
 export function encodeRecord(record: SessionRecord): Uint8Array {
-  let data = encodeJson(record);
+  let data: Uint8Array = textEncoder.encode(recordJson(record));
   if (data.length <= maxRecordBytes) return data;
   const copy = structuredClone(record);
   for (const limit of [4_000, 1_000, 200]) {
