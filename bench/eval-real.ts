@@ -62,7 +62,10 @@ async function main() {
   if (existsSync(profileCache)) cpSync(profileCache, profiles, { recursive: true });
   // One thread per session: two sessions side by side fill the two cores, and llama.cpp's threads
   // spin badly when they outnumber the free cores (VERIFIED.md).
-  const models = present.map((id) => ({ id, provider: "llama", file: join(cache, knownModels[id]), threads: 1, maxSessions: parallel, maxOutputTokens: 512 }));
+  // BENCH_FLASH_ATTENTION=off runs the contexts without flash attention (the model service's
+  // default is on since issue 28 item 4; off is the earlier behaviour, for before/after runs).
+  const flash = process.env.BENCH_FLASH_ATTENTION === "off" ? { flashAttention: false } : {};
+  const models = present.map((id) => ({ id, provider: "llama", file: join(cache, knownModels[id]), threads: 1, maxSessions: parallel, maxOutputTokens: 512, ...flash }));
   writeFileSync(join(home, "models.json"), JSON.stringify({ default: models[0].id, models }));
   // AIDE_MODEL_PREFIX_CACHE=0 passes through: the prefix cache's before/after (eval-real-time-notes.md).
   const prefixCache = process.env.AIDE_MODEL_PREFIX_CACHE;

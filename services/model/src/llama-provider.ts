@@ -62,7 +62,7 @@ export class LlamaProvider implements Provider<LlamaSpec> {
 
   async status(spec: LlamaSpec): Promise<ProviderStatus> {
     const loaded = this.models.get(spec.id);
-    if (loaded) return { available: true, loaded: true, detail: `${loaded.path} (threads ${loaded.threads}, context ${loaded.contextSize}, sessions ${loaded.pool.ids().length}/${spec.maxSessions})` };
+    if (loaded) return { available: true, loaded: true, detail: `${loaded.path} (threads ${loaded.threads}, context ${loaded.contextSize}, flash attention ${loaded.context.flashAttention ? "on" : "off"}, sessions ${loaded.pool.ids().length}/${spec.maxSessions})` };
     const path = modelFilePath(spec, this.options.home);
     if (existsSync(path)) return { available: true, loaded: false, detail: path };
     return { available: false, loaded: false, detail: spec.uri ? `not pulled yet: aide models pull ${spec.id}` : `no GGUF file at ${path}` };

@@ -55,6 +55,11 @@ export const LlamaSpecSchema = z
     maxSessions: z.number().int().positive().max(64).default(4),
     /** Grammar-constrained tool calls by default (a request may turn it off). */
     grammar: z.boolean().default(true),
+    /**
+     * llama.cpp's flash attention for the context (default on: 15-30 % less CPU per token on the
+     * real 135M-270M models, bench/results/eval-real-time-notes.md; llama-server's default too).
+     */
+    flashAttention: z.boolean().optional(),
   })
   .strict()
   .refine((spec) => spec.file !== undefined || spec.uri !== undefined, { message: "a llama model needs file or uri", path: ["file"] });

@@ -46,6 +46,7 @@ describe.skipIf(!haveModel)(title, () => {
         models: [
           { id: "stories", provider: "llama", file: sharedModelPath, contextBudget: 2048, maxOutputTokens: 64, maxSessions: 3 },
           { id: "tiny-context", provider: "llama", file: sharedModelPath, contextBudget: 256, maxSessions: 1 },
+          { id: "no-flash", provider: "llama", file: sharedModelPath, contextBudget: 256, maxSessions: 1, flashAttention: false },
           { id: "missing", provider: "llama", file: join(dir, "nope.gguf") },
           { id: "not-pulled", provider: "llama", uri: "hf:someone/some-model/model.Q4_K_M.gguf" },
         ],
@@ -241,4 +242,15 @@ describe.skipIf(!haveModel)(title, () => {
       if (mustParse) expect(parsedCalls, `${JSON.stringify(variant)}: ${outcomes.join(" | ")}`).toBeGreaterThanOrEqual(1);
     }
   }, 300_000);
+
+  it("runs llama.cpp's flash attention unless the spec turns it off (the loaded context's own setting)", async () => {
+    await chat(client, { request_id: "fa1", session: "fa", messages: [{ role: "user", content: "Hi." }], max_tokens: 4, temperature: 0 });
+    await chat(client, { request_id: "fa2", session: "fa", model: "no-flash", messages: [{ role: "user", content: "Hi." }], max_tokens: 4, temperature: 0 });
+    const list = ModelListReplySchema.parse(await requestJson(client, "agent.model.list", {}));
+    if (!list.ok) throw new Error(list.error.message);
+    const detail = (id: string) => list.result.models.find((m) => m.id === id)?.detail ?? "";
+    expect(detail("no-flash")).toContain("flash attention off");
+    // The list reports loaded models only; MAX_LOADED 2 keeps both loaded after these two turns.
+    expect(detail("stories")).toContain("flash attention on");
+  });
 });
