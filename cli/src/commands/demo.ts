@@ -81,10 +81,23 @@ export async function run(options: UpOptions, flags: { replay?: boolean } = {}):
     { ...options, natsPort: 0, gatewayPort: 0, workspaces: [workspace], modelsConfig: model.modelsConfig, model: model.model },
     { ...process.env, AIDE_HOME: join(demoRoot, "stack") },
   );
-  const stop = async () => {
-    say(style.dim("stopping the stack…"));
-    await supervisor.stop();
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      say(style.dim("stopping the stack…"));
+      await supervisor.stop();
+    })());
+  // A signal at any point (nats-server or a service still starting, the session running) stops
+  // what started, nats-server included, and exits 130/143; without this the default action ended
+  // the process and left the demo's nats-server running.
+  const onSignal = (signal: NodeJS.Signals) => {
+    process.stderr.write(`aide demo: ${signal}; stopping what started\n`);
+    void stop()
+      .catch(() => undefined)
+      .finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
   };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
   let exitCode = 1;
   try {
     say(style.dim("starting nats-server and the five services (each in its own sandbox)…"));
@@ -116,6 +129,8 @@ export async function run(options: UpOptions, flags: { replay?: boolean } = {}):
     process.stderr.write(`aide demo: ${(error as Error).message}\n`);
     exitCode = 1;
   } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
     await stop();
   }
   return exitCode;
