@@ -69,6 +69,8 @@ export const serviceStartOrder = ["model", "tools", "checkpoints", "mcp", "orche
 
 export class Supervisor {
   private nats: RunningNatsServer | undefined;
+  /** nats-server while it starts: a stop() meanwhile waits for it, so it is stopped too, not orphaned. */
+  private natsStarting: Promise<RunningNatsServer | undefined> | undefined;
   private processes: ManagedProcess[] = [];
   private pinger: NatsConnection | undefined;
   private info: StackInfo | undefined;
@@ -121,7 +123,9 @@ export class Supervisor {
       );
     } else {
       // TLS with a fresh per-stack CA: services pin it, so none can join a foreign server on the port.
-      this.nats = await startNatsServer({ runDir: home.runDir, port: this.options.natsPort, tls: true }).catch((error: Error) => {
+      const starting = startNatsServer({ runDir: home.runDir, port: this.options.natsPort, tls: true });
+      this.natsStarting = starting.catch(() => undefined);
+      this.nats = await starting.catch((error: Error) => {
         throw new Error(`${error.message}${this.options.natsPort ? ` (is port ${this.options.natsPort} in use? pass --nats-port)` : ""}`);
       });
       natsUrl = this.nats.url;
@@ -301,7 +305,9 @@ export class Supervisor {
     this.stopMcpWatch?.();
     for (const managed of [...this.processes].reverse()) await managed.stop();
     await this.pinger?.close().catch(() => undefined);
-    await this.nats?.stop();
+    // A stop during nats-server's start waits for that start (it ends with the server ready or failed).
+    const nats = this.nats ?? (await this.natsStarting);
+    await nats?.stop();
     for (const delegation of this.cgroups) delegation.release();
     // A supervisor refused for a running stack owns nothing of it: that stack's files stay.
     if (this.ownsHome) {
