@@ -71,6 +71,23 @@ function diskBytes(root: string): number {
   return total;
 }
 
+/** Allocated bytes under `root` by kind of file: packs, pack indexes, loose objects, the stat cache or git index, the rest. */
+function diskBreakdown(root: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  const walk = (dir: string, rel: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      const stats = lstatSync(path);
+      const inner = rel === "" ? name : `${rel}/${name}`;
+      const kind = name.endsWith(".pack") ? "pack" : name.endsWith(".idx") ? "pack_index" : /^objects\/[0-9a-f]{2}\//.test(inner) ? "loose_objects" : name === "aide-stat-cache" || name === "index" ? "stat_cache_or_index" : stats.isDirectory() ? "folders" : "other";
+      out[kind] = (out[kind] ?? 0) + stats.blocks * 512;
+      if (stats.isDirectory()) walk(path, inner);
+    }
+  };
+  walk(root, "");
+  return out;
+}
+
 const ms = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e6;
 
 async function main() {
@@ -236,6 +253,8 @@ async function main() {
     const pruned = await call("agent.checkpoints.prune", { workspace: oursWs, keep_tasks: 1000 });
     const pruneMs = ms(pruneStarted);
     const gitBytes = diskBytes(gitDir);
+    const shadowBase = join(oursWs, ".aide", "checkpoints");
+    const oursBreakdown = diskBreakdown(join(shadowBase, readdirSync(shadowBase)[0]!));
     serviceMs.splice(0);
     const gcStarted = process.hrtime.bigint();
     git("gc", "-q", "--prune=now");
@@ -252,6 +271,8 @@ async function main() {
       ours_prune_ms: Math.round(pruneMs),
       git_gc_ms: Math.round(gcMs),
       checkpoints: pruned.after.checkpoints,
+      ours_breakdown: oursBreakdown,
+      git_gc_breakdown: diskBreakdown(gitDir),
     };
     process.stderr.write(`size: ${JSON.stringify(size)}\n`);
     const path = writeBenchResult("checkpoints", {
