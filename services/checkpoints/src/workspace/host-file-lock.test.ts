@@ -66,6 +66,21 @@ describe.skipIf(!hasFlock)(`HostFileLocker${hasFlock ? "" : " [SKIPPED: util-lin
     expect(freeForOthers(path)).toBe(true);
   });
 
+  it("locks the file the path names now when the lock file was deleted and made again (the shadow repository recreated)", async () => {
+    const path = lockFile();
+    const first = locker(path);
+    const held = await first.hold(never);
+    const helper = first.helperPid;
+    await held!.release();
+    rmSync(path);
+    const again = await first.hold(never);
+    expect(freeForOthers(path)).toBe(false);
+    // The old helper held the deleted file (its inode number may well be reused): a new one holds the new file.
+    expect(first.helperPid).not.toBe(helper);
+    await again!.release();
+    expect(freeForOthers(path)).toBe(true);
+  });
+
   it("is freed by the kernel when its holder is killed with SIGKILL", async () => {
     const path = lockFile();
     const moduleUrl = new URL("./host-file-lock.js", import.meta.url).href.replace("/src/", "/dist/");

@@ -1,7 +1,7 @@
 /** An flock(2) on a file that the kernel frees when this process dies, however it dies. */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { lstat } from "node:fs/promises";
+import { lstat, stat } from "node:fs/promises";
 import { aideError } from "@aide/contracts";
 
 /** A lock this process holds until `release` (or its death: the kernel then frees it). */
@@ -56,7 +56,11 @@ interface Helper {
   nextLine(): Promise<string>;
   exited: Promise<void>;
   alive: boolean;
+  /** Device and inode of the file the helper holds open (from /proc), once it is ready. */
+  fileKey?: string;
 }
+
+const fileKey = (stats: { dev: number; ino: number }) => `${stats.dev}:${stats.ino}`;
 
 function startHelper(path: string): Helper {
   // Its own process group, so an abandoned wait can end the shell and its waiting `flock` together.
@@ -130,47 +134,61 @@ export class HostFileLocker {
   async hold(signal: AbortSignal): Promise<HostFileLock | undefined> {
     const bootId = hostBootId();
     if (bootId === null) return undefined;
-    const existing = await lstat(this.path).catch(() => undefined);
-    if (existing && !existing.isFile()) throw aideError("CHECKPOINT_FAILED", { detail: `the lock file ${this.path} is not a regular file` });
-    if (signal.aborted) throw signal.reason ?? aideError("ABORTED");
     clearTimeout(this.idleTimer);
-    let helper = this.helper;
-    if (helper === undefined || !helper.alive) {
-      helper = startHelper(this.path);
-      this.helper = helper;
-      const first = await helper.nextLine();
-      if (first !== "ready") {
-        this.helper = undefined;
-        // No shell (the spawn failed) or no `flock`: the caller relies on its lease alone.
-        if (first === "missing" || helper.child.pid === undefined) return undefined;
-        throw aideError("CHECKPOINT_FAILED", { detail: `the lock helper for ${this.path} did not start (${first || "it exited"})` });
+    for (let attempt = 0; ; attempt++) {
+      const existing = await lstat(this.path).catch(() => undefined);
+      if (existing && !existing.isFile()) throw aideError("CHECKPOINT_FAILED", { detail: `the lock file ${this.path} is not a regular file` });
+      if (signal.aborted) throw signal.reason ?? aideError("ABORTED");
+      // The helper's open file must be the one at the path now (the shadow repository may have
+      // been deleted and made again): another process locks whatever file the path names.
+      if (this.helper?.alive && (existing === undefined || fileKey(existing) !== this.helper.fileKey)) this.end(this.helper);
+      if (this.helper === undefined || !this.helper.alive) {
+        const started = startHelper(this.path);
+        this.helper = started;
+        const first = await started.nextLine();
+        if (first !== "ready") {
+          this.helper = undefined;
+          // No shell (the spawn failed) or no `flock`: the caller relies on its lease alone.
+          if (first === "missing" || started.child.pid === undefined) return undefined;
+          throw aideError("CHECKPOINT_FAILED", { detail: `the lock helper for ${this.path} did not start (${first || "it exited"})` });
+        }
+        const open = await stat(`/proc/${started.child.pid}/fd/9`).catch(() => undefined);
+        started.fileKey = open === undefined ? undefined : fileKey(open);
       }
+      const helper = this.helper;
+      const onAbort = () => this.end(helper, "SIGKILL");
+      signal.addEventListener("abort", onAbort, { once: true });
+      let answer: string;
+      try {
+        helper.child.stdin!.write("lock\n");
+        answer = await helper.nextLine();
+      } finally {
+        signal.removeEventListener("abort", onAbort);
+      }
+      if (signal.aborted) throw signal.reason ?? aideError("ABORTED");
+      if (answer !== "locked") {
+        this.end(helper, "SIGKILL");
+        throw aideError("CHECKPOINT_FAILED", { detail: `flock ${this.path} failed (${answer || "the helper exited"})` });
+      }
+      const now = await lstat(this.path).catch(() => undefined);
+      if (now !== undefined && helper.fileKey !== undefined && fileKey(now) === helper.fileKey) return this.held(helper, `${bootId}:${helper.fileKey}`);
+      // The file was replaced while we waited: drop this lock and take the one at the path.
+      this.end(helper, "SIGKILL");
+      await helper.exited;
+      if (attempt >= 3) throw aideError("CHECKPOINT_FAILED", { detail: `the lock file ${this.path} keeps being replaced` });
     }
-    const started = helper;
-    const onAbort = () => this.end(started, "SIGKILL");
-    signal.addEventListener("abort", onAbort, { once: true });
-    let answer: string;
-    try {
-      started.child.stdin!.write("lock\n");
-      answer = await started.nextLine();
-    } finally {
-      signal.removeEventListener("abort", onAbort);
-    }
-    if (signal.aborted) throw signal.reason ?? aideError("ABORTED");
-    if (answer !== "locked") {
-      this.end(started, "SIGKILL");
-      throw aideError("CHECKPOINT_FAILED", { detail: `flock ${this.path} failed (${answer || "the helper exited"})` });
-    }
-    const stats = await lstat(this.path);
+  }
+
+  private held(helper: Helper, identity: string): HostFileLock {
     return {
-      identity: `${bootId}:${stats.dev}:${stats.ino}`,
+      identity,
       release: async () => {
-        if (!started.alive) return;
-        started.child.stdin!.write("unlock\n");
-        const released = await started.nextLine();
+        if (!helper.alive) return;
+        helper.child.stdin!.write("unlock\n");
+        const released = await helper.nextLine();
         // A helper that did not answer is ended: its exit frees the lock.
-        if (released !== "unlocked") { this.end(started, "SIGKILL"); await started.exited; return; }
-        this.idleTimer = setTimeout(() => this.end(started), idleHelperMs);
+        if (released !== "unlocked") { this.end(helper, "SIGKILL"); await helper.exited; return; }
+        this.idleTimer = setTimeout(() => this.end(helper), idleHelperMs);
         this.idleTimer.unref();
       },
     };
