@@ -1,7 +1,7 @@
 /** An flock(2) on a file that the kernel frees when this process dies, however it dies. */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { lstat, stat } from "node:fs/promises";
+import { lstat } from "node:fs/promises";
 import { aideError } from "@aide/contracts";
 
 /** A lock this process holds until `release` (or its death: the kernel then frees it). */
@@ -38,7 +38,7 @@ export function hostBootId(): string | null {
  */
 const helperScript = `exec 9>>"$1" || { echo failed; exit 1; }
 command -v flock >/dev/null 2>&1 || { echo missing; exit 0; }
-echo ready
+echo "ready $(stat -L -c %d:%i /dev/fd/9 2>/dev/null)"
 while read -r command; do
   case "$command" in
     lock) if flock -x 9; then echo locked; else echo failed; fi ;;
@@ -56,7 +56,7 @@ interface Helper {
   nextLine(): Promise<string>;
   exited: Promise<void>;
   alive: boolean;
-  /** Device and inode of the file the helper holds open (from /proc), once it is ready. */
+  /** Device and inode of the file the helper holds open, once it is ready. */
   fileKey?: string;
 }
 
@@ -146,14 +146,17 @@ export class HostFileLocker {
         const started = startHelper(this.path);
         this.helper = started;
         const first = await started.nextLine();
-        if (first !== "ready") {
+        if (!first.startsWith("ready")) {
           this.helper = undefined;
           // No shell (the spawn failed) or no `flock`: the caller relies on its lease alone.
           if (first === "missing" || started.child.pid === undefined) return undefined;
           throw aideError("CHECKPOINT_FAILED", { detail: `the lock helper for ${this.path} did not start (${first || "it exited"})` });
         }
-        const open = await stat(`/proc/${started.child.pid}/fd/9`).catch(() => undefined);
-        started.fileKey = open === undefined ? undefined : fileKey(open);
+        // The helper names the file it opened (its own /dev/fd, right in any PID namespace);
+        // without coreutils `stat`, the file at the path just after it started stands in.
+        const reported = /^ready (\d+:\d+)$/.exec(first)?.[1];
+        const atPath = reported === undefined ? await lstat(this.path).catch(() => undefined) : undefined;
+        started.fileKey = reported ?? (atPath === undefined ? undefined : fileKey(atPath));
       }
       const helper = this.helper;
       const onAbort = () => this.end(helper, "SIGKILL");
