@@ -1,7 +1,6 @@
 /** An flock(2) on a file that the kernel frees when this process dies, however it dies. */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { lstat } from "node:fs/promises";
+import { lstatSync, readFileSync } from "node:fs";
 import { aideError } from "@aide/contracts";
 
 /** A lock this process holds until `release` (or its death: the kernel then frees it). */
@@ -56,6 +55,8 @@ interface Helper {
   nextLine(): Promise<string>;
   exited: Promise<void>;
   alive: boolean;
+  /** A `lock` was written with the start, its answer not read yet. */
+  lockAsked?: boolean;
   /** Device and inode of the file the helper holds open, once it is ready. */
   fileKey?: string;
 }
@@ -136,34 +137,44 @@ export class HostFileLocker {
     if (bootId === null) return undefined;
     clearTimeout(this.idleTimer);
     for (let attempt = 0; ; attempt++) {
-      const existing = await lstat(this.path).catch(() => undefined);
+      // Synchronous stats (a few microseconds): each await here would wait out another
+      // workspace's scan slice.
+      const existing = lstatSync(this.path, { throwIfNoEntry: false });
       if (existing && !existing.isFile()) throw aideError("CHECKPOINT_FAILED", { detail: `the lock file ${this.path} is not a regular file` });
       if (signal.aborted) throw signal.reason ?? aideError("ABORTED");
       // The helper's open file must be the one at the path now (the shadow repository may have
       // been deleted and made again): another process locks whatever file the path names.
       if (this.helper?.alive && (existing === undefined || fileKey(existing) !== this.helper.fileKey)) this.end(this.helper);
-      if (this.helper === undefined || !this.helper.alive) {
-        const started = startHelper(this.path);
-        this.helper = started;
-        const first = await started.nextLine();
-        if (!first.startsWith("ready")) {
-          this.helper = undefined;
-          // No shell (the spawn failed) or no `flock`: the caller relies on its lease alone.
-          if (first === "missing" || started.child.pid === undefined) return undefined;
-          throw aideError("CHECKPOINT_FAILED", { detail: `the lock helper for ${this.path} did not start (${first || "it exited"})` });
-        }
-        // The helper names the file it opened (its own /dev/fd, right in any PID namespace);
-        // without coreutils `stat`, the file at the path just after it started stands in.
-        const reported = /^ready (\d+:\d+)$/.exec(first)?.[1];
-        const atPath = reported === undefined ? await lstat(this.path).catch(() => undefined) : undefined;
-        started.fileKey = reported ?? (atPath === undefined ? undefined : fileKey(atPath));
-      }
-      const helper = this.helper;
-      const onAbort = () => this.end(helper, "SIGKILL");
+      // An abandoned wait ends the helper (and its waiting `flock`): a lock asked for is never taken later.
+      const onAbort = () => { if (this.helper) this.end(this.helper, "SIGKILL"); };
       signal.addEventListener("abort", onAbort, { once: true });
+      let helper: Helper;
       let answer: string;
       try {
-        helper.child.stdin!.write("lock\n");
+        if (this.helper === undefined || !this.helper.alive) {
+          const started = startHelper(this.path);
+          this.helper = started;
+          // Asked at once: the shell reads it after it said ready, so both answers come together.
+          started.child.stdin!.write("lock\n");
+          started.lockAsked = true;
+          const first = await started.nextLine();
+          if (!first.startsWith("ready")) {
+            if (this.helper === started) this.helper = undefined;
+            if (signal.aborted) throw signal.reason ?? aideError("ABORTED");
+            // No shell (the spawn failed) or no `flock`: the caller relies on its lease alone.
+            if (first === "missing" || started.child.pid === undefined) return undefined;
+            throw aideError("CHECKPOINT_FAILED", { detail: `the lock helper for ${this.path} did not start (${first || "it exited"})` });
+          }
+          // The helper names the file it opened (its own /dev/fd, right in any PID namespace);
+          // without coreutils `stat`, the file at the path just after it started stands in.
+          const reported = /^ready (\d+:\d+)$/.exec(first)?.[1];
+          const atPath = reported === undefined ? lstatSync(this.path, { throwIfNoEntry: false }) : undefined;
+          started.fileKey = reported ?? (atPath === undefined ? undefined : fileKey(atPath));
+        }
+        helper = this.helper!;
+        if (signal.aborted) onAbort();
+        if (!helper.lockAsked) helper.child.stdin!.write("lock\n");
+        helper.lockAsked = false;
         answer = await helper.nextLine();
       } finally {
         signal.removeEventListener("abort", onAbort);
@@ -173,7 +184,7 @@ export class HostFileLocker {
         this.end(helper, "SIGKILL");
         throw aideError("CHECKPOINT_FAILED", { detail: `flock ${this.path} failed (${answer || "the helper exited"})` });
       }
-      const now = await lstat(this.path).catch(() => undefined);
+      const now = lstatSync(this.path, { throwIfNoEntry: false });
       if (now !== undefined && helper.fileKey !== undefined && fileKey(now) === helper.fileKey) return this.held(helper, `${bootId}:${helper.fileKey}`);
       // The file was replaced while we waited: drop this lock and take the one at the path.
       this.end(helper, "SIGKILL");
