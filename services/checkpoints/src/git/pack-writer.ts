@@ -50,7 +50,7 @@ export class PackWriter {
    * Adds an object (once per oid) and returns its id. With `base` (an object written earlier to
    * this writer, with its content), the object is stored as a delta against it when that is under
    * a third of its size, the base is still in the pack being written and its chain is short
-   * enough; otherwise whole. Returns whether it went in as a delta.
+   * enough; otherwise whole. Returns its id.
    */
   async write(type: GitObjectType, content: Uint8Array, knownOid?: string, base?: { oid: string; content: Uint8Array }): Promise<string> {
     await this.add(type, content, knownOid, base);
