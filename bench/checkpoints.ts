@@ -8,7 +8,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { openSync } from "node:fs";
 import { mkdirSync, mkdtempSync, readdirSync, lstatSync, rmSync, writeFileSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, type NatsConnection } from "nats";
 import { decodeJson, encodeJson, startNatsServer, waitForService } from "@aide/runtime";
@@ -18,6 +18,7 @@ const folders = Number(process.env.BENCH_FOLDERS ?? 200);
 const filesPerFolder = Number(process.env.BENCH_FILES_PER_FOLDER ?? 50);
 const averageBytes = Number(process.env.BENCH_FILE_BYTES ?? 6000);
 const repeats = Number(process.env.BENCH_REPEATS ?? 5);
+/** Which side runs first in each round, for every timed case: alternating, or (BENCH_RESTORE_ORDER=ours-first) always ours. */
 const restoreOrder = process.env.BENCH_RESTORE_ORDER === "ours-first" ? "ours-first" : "alternate";
 
 /** Deterministic source-like text: words from a small vocabulary, so it compresses like code. */
@@ -70,9 +71,27 @@ function diskBytes(root: string): number {
   return total;
 }
 
+/** Allocated bytes under `root` by kind of file: packs, pack indexes, loose objects, the stat cache or git index, the rest. */
+function diskBreakdown(root: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  const walk = (dir: string, rel: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      const stats = lstatSync(path);
+      const inner = rel === "" ? name : `${rel}/${name}`;
+      const kind = name.endsWith(".pack") ? "pack" : name.endsWith(".idx") ? "pack_index" : /^objects\/[0-9a-f]{2}\//.test(inner) ? "loose_objects" : name === "aide-stat-cache" || name === "index" ? "stat_cache_or_index" : stats.isDirectory() ? "folders" : "other";
+      out[kind] = (out[kind] ?? 0) + stats.blocks * 512;
+      if (stats.isDirectory()) walk(path, inner);
+    }
+  };
+  walk(root, "");
+  return out;
+}
+
 const ms = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e6;
 
 async function main() {
+  const loadAtStart = loadavg().map((v) => Math.round(v * 100) / 100);
   const base = mkdtempSync(join(tmpdir(), "aide-bench-cp-"));
   const oursWs = join(base, "ours");
   const gitWs = join(base, "git");
@@ -122,13 +141,15 @@ async function main() {
     git("config", "gc.auto", "0");
     writeFileSync(join(gitDir, "info", "exclude"), ".aide/\n");
 
-    const cases: Record<string, { ours_ms: number; git_ms: number; ratio: number; ours_runs: number[]; git_runs: number[]; ours_in_service_ms?: number[] }> = {};
+    const cases: Record<string, { ours_ms: number; git_ms: number; ratio: number; ours_runs: number[]; git_runs: number[]; ours_in_service_ms?: number[]; load_1m: number }> = {};
     const record = (name: string, ours: number[], gitRuns: number[], inService?: number[]) => {
       const o = percentile(ours, 50);
       const g = percentile(gitRuns, 50);
       const round = (v: number) => Math.round(v * 10) / 10;
-      cases[name] = { ours_ms: round(o), git_ms: round(g), ratio: Math.round((o / g) * 100) / 100, ours_runs: ours.map(round), git_runs: gitRuns.map(round), ...(inService ? { ours_in_service_ms: inService.map(round) } : {}) };
-      process.stderr.write(`${name}: ours ${round(o)} ms, git ${round(g)} ms, ratio ${cases[name].ratio} (runs ${cases[name].ours_runs.join("/")} vs ${cases[name].git_runs.join("/")})\n`);
+      // The machine is shared: the 1-minute load average as the case ends says how far to trust it.
+      const load = Math.round(loadavg()[0] * 100) / 100;
+      cases[name] = { ours_ms: round(o), git_ms: round(g), ratio: Math.round((o / g) * 100) / 100, ours_runs: ours.map(round), git_runs: gitRuns.map(round), ...(inService ? { ours_in_service_ms: inService.map(round) } : {}), load_1m: load };
+      process.stderr.write(`${name}: ours ${round(o)} ms, git ${round(g)} ms, ratio ${cases[name].ratio} (runs ${cases[name].ours_runs.join("/")} vs ${cases[name].git_runs.join("/")}), load ${load}\n`);
     };
 
     // First checkpoint (once each: it is the cold, whole-tree case).
@@ -142,13 +163,20 @@ async function main() {
     // No change.
     const oursRuns: number[] = [];
     const gitRuns: number[] = [];
+    // Which side goes first alternates (ours first in even rounds), as in the restores below.
+    const inTurn = async (round: number, ours: () => Promise<void>, theirs: () => void) => {
+      if (round % 2 === 0 || restoreOrder === "ours-first") { await ours(); theirs(); } else { theirs(); await ours(); }
+    };
     for (let i = 0; i < repeats; i++) {
-      started = process.hrtime.bigint();
-      await ourCommit("no change");
-      oursRuns.push(ms(started));
-      started = process.hrtime.bigint();
-      gitCommit("no change");
-      gitRuns.push(ms(started));
+      await inTurn(i, async () => {
+        started = process.hrtime.bigint();
+        await ourCommit("no change");
+        oursRuns.push(ms(started));
+      }, () => {
+        started = process.hrtime.bigint();
+        gitCommit("no change");
+        gitRuns.push(ms(started));
+      });
     }
     record("no_change", oursRuns, gitRuns, serviceMs.splice(0));
 
@@ -166,13 +194,16 @@ async function main() {
       for (let i = 0; i < repeats; i++) {
         const paths = pick(count, i + (passPaths ? 100 : 0) + count);
         mutate(paths, i);
-        started = process.hrtime.bigint();
-        await ourCommit(name, passPaths ? paths : undefined);
-        ours.push(ms(started));
-        inService.push(...serviceMs.splice(0));
-        started = process.hrtime.bigint();
-        gitCommit(name);
-        gitTimes.push(ms(started));
+        await inTurn(i, async () => {
+          started = process.hrtime.bigint();
+          await ourCommit(name, passPaths ? paths : undefined);
+          ours.push(ms(started));
+          inService.push(...serviceMs.splice(0));
+        }, () => {
+          started = process.hrtime.bigint();
+          gitCommit(name);
+          gitTimes.push(ms(started));
+        });
       }
       record(name, ours, gitTimes, inService);
     }
@@ -204,7 +235,7 @@ async function main() {
         // Whoever writes first right after the change (thousands of unlinks or writes on both
         // sides) meets the file system's backlog of it (ext4's journal): the order alternates,
         // ours first in even rounds (BENCH_RESTORE_ORDER=ours-first: always ours first).
-        if (i % 2 === 0 || restoreOrder === "ours-first") { await ours(); theirs(); } else { theirs(); await ours(); }
+        await inTurn(i, ours, theirs);
       }
       record(name, oursRestore, gitRestore);
     };
@@ -222,6 +253,8 @@ async function main() {
     const pruned = await call("agent.checkpoints.prune", { workspace: oursWs, keep_tasks: 1000 });
     const pruneMs = ms(pruneStarted);
     const gitBytes = diskBytes(gitDir);
+    const shadowBase = join(oursWs, ".aide", "checkpoints");
+    const oursBreakdown = diskBreakdown(join(shadowBase, readdirSync(shadowBase)[0]!));
     serviceMs.splice(0);
     const gcStarted = process.hrtime.bigint();
     git("gc", "-q", "--prune=now");
@@ -238,6 +271,8 @@ async function main() {
       ours_prune_ms: Math.round(pruneMs),
       git_gc_ms: Math.round(gcMs),
       checkpoints: pruned.after.checkpoints,
+      ours_breakdown: oursBreakdown,
+      git_gc_breakdown: diskBreakdown(gitDir),
     };
     process.stderr.write(`size: ${JSON.stringify(size)}\n`);
     const path = writeBenchResult("checkpoints", {
@@ -246,6 +281,7 @@ async function main() {
       cases,
       size,
       restore_order: restoreOrder,
+      load_average: { start: loadAtStart, end: loadavg().map((v) => Math.round(v * 100) / 100) },
       targets: { time_ratio_max: 2.0, paths_passed_ratio_max: 0.5, disk_ratio_max: 1.5 },
     });
     process.stderr.write(`wrote ${path}\n`);

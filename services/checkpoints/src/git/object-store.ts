@@ -5,6 +5,7 @@ import { inflateSync } from "node:zlib";
 import git from "isomorphic-git";
 import * as fs from "node:fs";
 import { aideError } from "@aide/contracts";
+import { applyDelta } from "./delta.js";
 import { decodeTree, type GitObjectType, type TreeEntry } from "./git-objects.js";
 import { looseObjectPath, readLooseObject } from "./loose-object.js";
 
@@ -23,6 +24,12 @@ const maxOpenPacks = 8;
 /** Tree entries kept decoded (about 15 MB): ten snapshots' worth of changed folders of a 10,000-file workspace. */
 const maxCachedTreeEntries = 100_000;
 const typeNames: Record<number, StoredObject["type"]> = { 1: "commit", 2: "tree", 3: "blob", 4: "tag" };
+const offsetDelta = 6;
+const referenceDelta = 7;
+/** Delta chains longer than this are refused as malformed (git writes at most 50; prune writes 10). */
+const maxDeltaDepth = 64;
+/** Bases of deltas kept inflated (bytes), so a chain read object by object is not rebuilt from its root each time. */
+const maxCachedBaseBytes = 32 * 1024 * 1024;
 
 function parseIndex(name: string, data: Buffer): PackIndex {
   const offsets = new Map<string, number>();
@@ -41,9 +48,10 @@ function parseIndex(name: string, data: Buffer): PackIndex {
 }
 
 /**
- * Reads objects from the shadow repository. Undeltified pack entries (all this service writes)
- * are read directly with one positioned read and a native inflate; anything else (loose
- * objects, deltas from another writer) goes through isomorphic-git.
+ * Reads objects from the shadow repository. Pack entries, whole or deltas (prune writes
+ * offset deltas; a reference delta's base is looked up by id), are read directly with
+ * positioned reads and a native inflate; loose objects are inflated from their file; anything
+ * else goes through isomorphic-git.
  */
 export class ObjectStore {
   private packs: PackIndex[] = [];
@@ -78,6 +86,8 @@ export class ObjectStore {
     // The repository may have been replaced: a cached tree must not stand in for a lost object.
     this.trees.clear();
     this.cachedTreeEntries = 0;
+    this.bases.clear();
+    this.cachedBaseBytes = 0;
   }
 
   /**
@@ -126,7 +136,7 @@ export class ObjectStore {
       try {
         const entry = this.entries.get(oid);
         if (entry) {
-          const direct = this.readPacked(entry.pack, entry.offset);
+          const direct = await this.readPacked(entry.pack, entry.offset);
           if (direct) return direct;
         }
         break;
@@ -172,8 +182,26 @@ export class ObjectStore {
     this.openFiles.clear();
   }
 
-  private readPacked(name: string, offset: number): StoredObject | undefined {
+  /** Objects read as delta bases, by pack and offset, least recently used first. */
+  private bases = new Map<string, StoredObject>();
+  private cachedBaseBytes = 0;
+
+  private rememberBase(key: string, object: StoredObject): void {
+    if (object.content.length > maxCachedBaseBytes / 4) return;
+    this.bases.set(key, object);
+    this.cachedBaseBytes += object.content.length;
+    for (const [old, oldObject] of this.bases) {
+      if (this.cachedBaseBytes <= maxCachedBaseBytes) break;
+      this.bases.delete(old);
+      this.cachedBaseBytes -= oldObject.content.length;
+    }
+  }
+
+  private async readPacked(name: string, offset: number, depth = 0): Promise<StoredObject | undefined> {
     const fd = this.packFile(name);
+    let type: StoredObject["type"] | undefined;
+    let content: Buffer;
+    let base: { offset: number } | { oid: string } | undefined;
     try {
       const head = Buffer.alloc(32);
       readSync(fd, head, 0, head.length, offset);
@@ -187,19 +215,48 @@ export class ObjectStore {
         size += (byte & 0x7f) * 2 ** shift;
         shift += 7;
       }
-      const type = typeNames[typeNumber];
-      if (type === undefined) return undefined; // a delta: let isomorphic-git resolve it
+      if (typeNumber === offsetDelta) {
+        // The base's distance back from this entry, in git's offset encoding (each continuation adds one).
+        byte = head[position++];
+        let distance = byte & 0x7f;
+        while (byte & 0x80) {
+          byte = head[position++];
+          distance = (distance + 1) * 128 + (byte & 0x7f);
+        }
+        base = { offset: offset - distance };
+      } else if (typeNumber === referenceDelta) {
+        base = { oid: head.toString("hex", position, position + 20) };
+        position += 20;
+      } else {
+        type = typeNames[typeNumber];
+        if (type === undefined) return undefined;
+      }
       // Deflated data is at most a little larger than the content; read generously and let inflate stop.
       const budget = size + Math.ceil(size / 1000) * 5 + 64;
       const body = Buffer.alloc(budget);
       const got = readSync(fd, body, 0, budget, offset + position);
-      const content = inflateSync(body.subarray(0, got), { finishFlush: 2 });
+      content = inflateSync(body.subarray(0, got), { finishFlush: 2 });
       if (content.length !== size) return undefined;
-      return { type, content };
     } catch (error) {
       this.openFiles.delete(name);
       closeSync(fd);
       throw error;
     }
+    if (base === undefined) return { type: type!, content };
+    if (depth >= maxDeltaDepth) throw new Error(`${name}.pack: a delta chain deeper than ${maxDeltaDepth} at offset ${offset}`);
+    let baseObject: StoredObject | undefined;
+    if ("offset" in base) {
+      const key = `${name}:${base.offset}`;
+      baseObject = this.bases.get(key);
+      if (baseObject !== undefined) {
+        this.bases.delete(key);
+        this.bases.set(key, baseObject);
+      } else {
+        baseObject = await this.readPacked(name, base.offset, depth + 1);
+        if (baseObject !== undefined) this.rememberBase(key, baseObject);
+      }
+    } else baseObject = await this.read(base.oid);
+    if (baseObject === undefined) return undefined;
+    return { type: baseObject.type, content: applyDelta(baseObject.content, content) };
   }
 }

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { encodeTree, hashObject } from "./git-objects.js";
 import { ObjectStore } from "./object-store.js";
-import { PackWriter } from "./pack-writer.js";
+import { maxDeltaDepth, PackWriter } from "./pack-writer.js";
 
 const dirs: string[] = [];
 afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
@@ -63,5 +63,39 @@ describe("PackWriter", () => {
     const store = new ObjectStore(gitdir);
     expect((await store.read(b)).content.toString()).toBe(base + "more\n");
     expect((await store.read(a)).content.toString()).toBe(base);
+  });
+
+  it("writes offset deltas against a named base that git verifies and ObjectStore rebuilds byte-exact, chains bounded", async () => {
+    const gitdir = bareRepo();
+    const packDir = join(gitdir, "objects", "pack");
+    const writer = new PackWriter(packDir, 6);
+    const versions: Buffer[] = [Buffer.from(Array.from({ length: 3000 }, (_, i) => `line ${i} ${(i * 31) % 97}\n`).join(""))];
+    for (let i = 1; i < 25; i++) versions.push(Buffer.concat([versions[i - 1], Buffer.from(`// edit ${i}\n`)]));
+    const stored: string[] = [];
+    const oids: string[] = [];
+    // Newest first, each older version offered against the one before it, as the repack does.
+    for (let i = versions.length - 1; i >= 0; i--) {
+      const base = stored.length === 0 ? undefined : { oid: oids[oids.length - 1], content: versions[i + 1] };
+      stored.push(await writer.add("blob", versions[i], undefined, base));
+      oids.push(hashObject("blob", versions[i]));
+    }
+    const unrelated = randomBytes(5000);
+    expect(await writer.add("blob", unrelated, undefined, { oid: oids[0], content: versions[versions.length - 1] })).toBe("whole");
+    // A base not in this writer's pack is not used.
+    expect(await writer.add("blob", Buffer.concat([versions[0], Buffer.from("x")]), undefined, { oid: "1".repeat(40), content: versions[0] })).toBe("whole");
+    const [name] = await writer.finish();
+    expect(stored[0]).toBe("whole");
+    expect(stored.filter((s) => s === "delta").length).toBe(versions.length - 1 - Math.floor((versions.length - 1) / (maxDeltaDepth + 1)));
+    const verify = execFileSync("git", ["verify-pack", "-v", join(packDir, `${name}.idx`)]).toString();
+    expect(verify).toContain(": ok");
+    const chains = [...verify.matchAll(/^chain length = (\d+): (\d+) object/gm)].map((m) => Number(m[1]));
+    expect(Math.max(...chains)).toBe(maxDeltaDepth);
+    execFileSync("git", ["--git-dir", gitdir, "fsck", "--full", "--no-dangling"], { stdio: "pipe" });
+    const store = new ObjectStore(gitdir);
+    for (let i = 0; i < versions.length; i++) {
+      const oid = hashObject("blob", versions[i]);
+      expect(execFileSync("git", ["--git-dir", gitdir, "cat-file", "blob", oid]).equals(versions[i])).toBe(true);
+      expect((await store.read(oid)).content.equals(versions[i])).toBe(true);
+    }
   });
 });

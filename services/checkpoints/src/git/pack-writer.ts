@@ -1,13 +1,17 @@
-/** Writes git packs (version 2, no deltas) with their index. */
+/** Writes git packs (version 2; offset deltas when the caller names a base) with their index. */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { crc32, deflateSync } from "node:zlib";
+import { encodeDelta } from "./delta.js";
 import { hashObject, type GitObjectType } from "./git-objects.js";
 
 const typeNumbers: Record<GitObjectType, number> = { commit: 1, tree: 2, blob: 3 };
 /** A pack is flushed once its compressed objects pass this size, bounding memory. */
 const defaultFlushBytes = 64 * 1024 * 1024;
+const offsetDeltaType = 6;
+/** Longest chain of deltas written: reading the last one applies this many. */
+export const maxDeltaDepth = 10;
 
 interface PackedObject {
   oid: string;
@@ -16,7 +20,7 @@ interface PackedObject {
 }
 
 /**
- * Collects objects into git pack files (version 2, no deltas) with their version-2 index,
+ * Collects objects into git pack files (version 2) with their version-2 index,
  * instead of one loose file per object: ten thousand small files become one write. Objects are
  * visible to readers only when `finish` renames the index into place, so a process killed
  * mid-write leaves nothing but a temp file.
@@ -27,6 +31,8 @@ export class PackWriter {
   private seen = new Set<string>();
   private offset = 12;
   private written: string[] = [];
+  /** The objects of the pack being written: where each starts and how many deltas it lies under. */
+  private placed = new Map<string, { offset: number; depth: number }>();
 
   constructor(
     private readonly packDirectory: string,
@@ -40,19 +46,40 @@ export class PackWriter {
     return this.seen.size;
   }
 
-  /** Adds an object (once per oid) and returns its id. */
-  async write(type: GitObjectType, content: Uint8Array, knownOid?: string): Promise<string> {
+  /**
+   * Adds an object (once per oid) and returns its id. With `base` (an object written earlier to
+   * this writer, with its content), the object is stored as a delta against it when that is under
+   * a third of its size, the base is still in the pack being written and its chain is short
+   * enough; otherwise whole. Returns its id.
+   */
+  async write(type: GitObjectType, content: Uint8Array, knownOid?: string, base?: { oid: string; content: Uint8Array }): Promise<string> {
+    await this.add(type, content, knownOid, base);
+    return knownOid ?? hashObject(type, content);
+  }
+
+  /** As `write`, telling how the object was stored (`delta`, `whole`, or `present` when it was not written again). */
+  async add(type: GitObjectType, content: Uint8Array, knownOid?: string, base?: { oid: string; content: Uint8Array }): Promise<"delta" | "whole" | "present"> {
     const oid = knownOid ?? hashObject(type, content);
-    if (this.seen.has(oid) || this.exists(oid)) return oid;
+    if (this.seen.has(oid) || this.exists(oid)) return "present";
     this.seen.add(oid);
-    const header = encodeEntryHeader(typeNumbers[type], content.length);
-    const body = deflateSync(content, { level: this.level });
+    const placedBase = base === undefined ? undefined : this.placed.get(base.oid);
+    const delta = placedBase !== undefined && placedBase.depth < maxDeltaDepth ? encodeDelta(base!.content, content, Math.floor(content.length / 3)) : undefined;
+    let header: Buffer;
+    let body: Buffer;
+    if (delta !== undefined) {
+      header = Buffer.concat([encodeEntryHeader(offsetDeltaType, delta.length), encodeBaseDistance(this.offset - placedBase!.offset)]);
+      body = deflateSync(delta, { level: this.level });
+    } else {
+      header = encodeEntryHeader(typeNumbers[type], content.length);
+      body = deflateSync(content, { level: this.level });
+    }
     const crc = crc32(body, crc32(header));
+    this.placed.set(oid, { offset: this.offset, depth: delta !== undefined ? placedBase!.depth + 1 : 0 });
     this.objects.push({ oid, offset: this.offset, crc });
     this.chunks.push(header, body);
     this.offset += header.length + body.length;
     if (this.offset >= this.flushBytes) await this.flush();
-    return oid;
+    return delta !== undefined ? "delta" : "whole";
   }
 
   /** Writes what is pending as a pack; returns the pack names written so far. */
@@ -65,6 +92,8 @@ export class PackWriter {
   discard(): void {
     this.chunks = [];
     this.objects = [];
+    this.placed = new Map();
+    this.offset = 12;
   }
 
   private async flush(): Promise<void> {
@@ -93,8 +122,21 @@ export class PackWriter {
     this.written.push(name);
     this.chunks = [];
     this.objects = [];
+    this.placed = new Map();
     this.offset = 12;
   }
+}
+
+/** How far back an offset delta's base starts, in git's encoding (each continuation byte adds one). */
+function encodeBaseDistance(distance: number): Buffer {
+  const bytes = [distance & 0x7f];
+  let rest = Math.floor(distance / 128);
+  while (rest > 0) {
+    rest -= 1;
+    bytes.unshift(0x80 | (rest & 0x7f));
+    rest = Math.floor(rest / 128);
+  }
+  return Buffer.from(bytes);
 }
 
 function encodeEntryHeader(type: number, size: number): Buffer {

@@ -1,7 +1,6 @@
 /** An flock(2) on a file that the kernel frees when this process dies, however it dies. */
-import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { lstat } from "node:fs/promises";
+import { spawn, type ChildProcess } from "node:child_process";
+import { lstatSync, readFileSync } from "node:fs";
 import { aideError } from "@aide/contracts";
 
 /** A lock this process holds until `release` (or its death: the kernel then frees it). */
@@ -29,53 +28,200 @@ export function hostBootId(): string | null {
 }
 
 /**
- * Waits for an exclusive flock on `path` and holds it. Node has no flock of its own, so util-linux
- * `flock` holds it for us, with a child that reads our end of a pipe: when this process dies (even
- * by SIGKILL) the kernel closes the pipe, the child sees end of file and exits, and the lock is
- * freed — no lease, no pid that a namespace or a reuse could make lie. Resolves undefined when the
- * `flock` program is missing (the caller falls back to its lease).
+ * The helper that holds the flock: a shell with the lock file open on descriptor 9. `lock` runs
+ * util-linux `flock` on that descriptor (the lock belongs to the open file, so it outlives the
+ * short `flock` child and stays with the shell); `unlock` closes and reopens the descriptor, a
+ * builtin. When this process dies (even by SIGKILL) the kernel closes the shell's stdin, `read`
+ * ends, the shell exits and the kernel frees the lock — no lease, no pid that a namespace or a
+ * reuse could make lie.
  */
-export async function holdHostFileLock(path: string, signal: AbortSignal): Promise<HostFileLock | undefined> {
-  const bootId = hostBootId();
-  if (bootId === null) return undefined;
-  const existing = await lstat(path).catch(() => undefined);
-  if (existing && !existing.isFile()) throw aideError("CHECKPOINT_FAILED", { detail: `the lock file ${path} is not a regular file` });
-  if (signal.aborted) throw signal.reason ?? aideError("ABORTED");
-  const child = spawn("flock", ["--exclusive", path, "sh", "-c", "echo locked; exec cat >/dev/null"], { stdio: ["pipe", "pipe", "ignore"] });
-  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
-  // A child gone early makes our end of its pipe fail: never an uncaught error that ends the service.
-  child.stdin.on("error", () => undefined);
-  const locked = await new Promise<boolean>((resolve, reject) => {
-    let output = "";
-    const onAbort = () => {
-      child.kill("SIGKILL");
-      reject(signal.reason ?? aideError("ABORTED"));
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes("locked")) {
-        signal.removeEventListener("abort", onAbort);
-        resolve(true);
-      }
-    });
-    child.once("error", (error: NodeJS.ErrnoException) => {
-      signal.removeEventListener("abort", onAbort);
-      if (error.code === "ENOENT") resolve(false);
-      else reject(error);
-    });
-    child.once("exit", (code) => {
-      signal.removeEventListener("abort", onAbort);
-      if (!output.includes("locked")) reject(aideError("CHECKPOINT_FAILED", { detail: `flock ${path} exited with ${code}` }));
-    });
-  });
-  if (!locked) return undefined;
-  const stats = await lstat(path);
-  return {
-    identity: `${bootId}:${stats.dev}:${stats.ino}`,
-    async release() {
-      child.stdin.end();
-      await exited;
+const helperScript = `exec 9>>"$1" || { echo failed; exit 1; }
+command -v flock >/dev/null 2>&1 || { echo missing; exit 0; }
+echo "ready $(stat -L -c %d:%i /dev/fd/9 2>/dev/null)"
+while read -r command; do
+  case "$command" in
+    lock) if flock -x 9; then echo locked; else echo failed; fi ;;
+    unlock) exec 9>&-; exec 9>>"$1"; echo unlocked ;;
+    *) exit 1 ;;
+  esac
+done`;
+
+/** A helper left idle this long is ended (the next lock starts another). */
+const idleHelperMs = 30_000;
+
+interface Helper {
+  child: ChildProcess;
+  /** Resolves with the next line the helper prints ("" once it has exited). */
+  nextLine(): Promise<string>;
+  exited: Promise<void>;
+  alive: boolean;
+  /** A `lock` was written with the start, its answer not read yet. */
+  lockAsked?: boolean;
+  /** Device and inode of the file the helper holds open, once it is ready. */
+  fileKey?: string;
+}
+
+const fileKey = (stats: { dev: number; ino: number }) => `${stats.dev}:${stats.ino}`;
+
+function startHelper(path: string): Helper {
+  // Its own process group, so an abandoned wait can end the shell and its waiting `flock` together.
+  const child = spawn("sh", ["-c", helperScript, "sh", path], { stdio: ["pipe", "pipe", "ignore"], detached: true });
+  const lines: string[] = [];
+  const waiting: Array<(line: string) => void> = [];
+  let buffered = "";
+  const pipe = child.stdout as unknown as { ref?: () => void; unref?: () => void };
+  const helper: Helper = {
+    child,
+    alive: true,
+    exited: new Promise<void>((resolve) => child.once("close", () => resolve())),
+    nextLine: () => {
+      const line = lines.shift();
+      if (line !== undefined) return Promise.resolve(line);
+      if (!helper.alive) return Promise.resolve("");
+      // Waiting for an answer keeps this process up (idle, the pipe does not).
+      pipe.ref?.();
+      return new Promise((resolve) => waiting.push(resolve));
     },
   };
+  const deliver = (line: string) => {
+    const waiter = waiting.shift();
+    if (waiting.length === 0) pipe.unref?.();
+    if (waiter) waiter(line);
+    else lines.push(line);
+  };
+  child.stdout!.on("data", (chunk: Buffer) => {
+    buffered += chunk.toString();
+    for (let end = buffered.indexOf("\n"); end !== -1; end = buffered.indexOf("\n")) {
+      deliver(buffered.slice(0, end));
+      buffered = buffered.slice(end + 1);
+    }
+  });
+  const gone = () => {
+    helper.alive = false;
+    for (const waiter of waiting.splice(0)) waiter("");
+  };
+  child.once("error", gone);
+  child.once("close", gone);
+  // A helper gone early makes our end of its pipe fail: never an uncaught error that ends the service.
+  child.stdin!.on("error", () => undefined);
+  // An idle helper never keeps the service from exiting.
+  child.unref();
+  (child.stdin as unknown as { unref?: () => void }).unref?.();
+  pipe.unref?.();
+  return helper;
+}
+
+/**
+ * The kernel lock on one file, taken and dropped through one long-lived helper (started on first
+ * use, ended after a while idle), so a lock costs two lines on a pipe and one short `flock`
+ * child of a small shell, instead of starting a child of this (large) process per lock.
+ */
+export class HostFileLocker {
+  private helper: Helper | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly path: string) {}
+
+  /** The helper's pid while one runs (one per locker, reused from lock to lock). */
+  get helperPid(): number | undefined {
+    return this.helper?.alive ? this.helper.child.pid : undefined;
+  }
+
+  /**
+   * Waits for the exclusive lock and holds it until `release`. Resolves undefined off Linux or
+   * when the `flock` program is missing (the caller falls back to its lease). One hold at a time
+   * per locker (the workspace queue sees to that).
+   */
+  async hold(signal: AbortSignal): Promise<HostFileLock | undefined> {
+    const bootId = hostBootId();
+    if (bootId === null) return undefined;
+    clearTimeout(this.idleTimer);
+    for (let attempt = 0; ; attempt++) {
+      // Synchronous stats (a few microseconds): each await here would wait out another
+      // workspace's scan slice.
+      const existing = lstatSync(this.path, { throwIfNoEntry: false });
+      if (existing && !existing.isFile()) throw aideError("CHECKPOINT_FAILED", { detail: `the lock file ${this.path} is not a regular file` });
+      if (signal.aborted) throw signal.reason ?? aideError("ABORTED");
+      // The helper's open file must be the one at the path now (the shadow repository may have
+      // been deleted and made again): another process locks whatever file the path names.
+      if (this.helper?.alive && (existing === undefined || fileKey(existing) !== this.helper.fileKey)) this.end(this.helper);
+      // An abandoned wait ends the helper (and its waiting `flock`): a lock asked for is never taken later.
+      const onAbort = () => { if (this.helper) this.end(this.helper, "SIGKILL"); };
+      signal.addEventListener("abort", onAbort, { once: true });
+      let helper: Helper;
+      let answer: string;
+      try {
+        if (this.helper === undefined || !this.helper.alive) {
+          const started = startHelper(this.path);
+          this.helper = started;
+          // Asked at once: the shell reads it after it said ready, so both answers come together.
+          started.child.stdin!.write("lock\n");
+          started.lockAsked = true;
+          const first = await started.nextLine();
+          if (!first.startsWith("ready")) {
+            if (this.helper === started) this.helper = undefined;
+            if (signal.aborted) throw signal.reason ?? aideError("ABORTED");
+            // No shell (the spawn failed) or no `flock`: the caller relies on its lease alone.
+            if (first === "missing" || started.child.pid === undefined) return undefined;
+            throw aideError("CHECKPOINT_FAILED", { detail: `the lock helper for ${this.path} did not start (${first || "it exited"})` });
+          }
+          // The helper names the file it opened (its own /dev/fd, right in any PID namespace);
+          // without coreutils `stat`, the file at the path just after it started stands in.
+          const reported = /^ready (\d+:\d+)$/.exec(first)?.[1];
+          const atPath = reported === undefined ? lstatSync(this.path, { throwIfNoEntry: false }) : undefined;
+          started.fileKey = reported ?? (atPath === undefined ? undefined : fileKey(atPath));
+        }
+        helper = this.helper!;
+        if (signal.aborted) onAbort();
+        if (!helper.lockAsked) helper.child.stdin!.write("lock\n");
+        helper.lockAsked = false;
+        answer = await helper.nextLine();
+      } finally {
+        signal.removeEventListener("abort", onAbort);
+      }
+      if (signal.aborted) throw signal.reason ?? aideError("ABORTED");
+      if (answer !== "locked") {
+        this.end(helper, "SIGKILL");
+        throw aideError("CHECKPOINT_FAILED", { detail: `flock ${this.path} failed (${answer || "the helper exited"})` });
+      }
+      const now = lstatSync(this.path, { throwIfNoEntry: false });
+      if (now !== undefined && helper.fileKey !== undefined && fileKey(now) === helper.fileKey) return this.held(helper, `${bootId}:${helper.fileKey}`);
+      // The file was replaced while we waited: drop this lock and take the one at the path.
+      this.end(helper, "SIGKILL");
+      await helper.exited;
+      if (attempt >= 3) throw aideError("CHECKPOINT_FAILED", { detail: `the lock file ${this.path} keeps being replaced` });
+    }
+  }
+
+  private held(helper: Helper, identity: string): HostFileLock {
+    return {
+      identity,
+      release: async () => {
+        if (!helper.alive) return;
+        helper.child.stdin!.write("unlock\n");
+        const released = await helper.nextLine();
+        // A helper that did not answer is ended: its exit frees the lock.
+        if (released !== "unlocked") { this.end(helper, "SIGKILL"); await helper.exited; return; }
+        this.idleTimer = setTimeout(() => this.end(helper), idleHelperMs);
+        this.idleTimer.unref();
+      },
+    };
+  }
+
+  /** Ends the helper (the lock, if held, is freed with it). */
+  close(): void {
+    clearTimeout(this.idleTimer);
+    if (this.helper) this.end(this.helper);
+  }
+
+  private end(helper: Helper, signal?: NodeJS.Signals): void {
+    if (this.helper === helper) this.helper = undefined;
+    if (!helper.alive) return;
+    if (signal === undefined) { helper.child.stdin!.end(); return; }
+    try {
+      process.kill(-(helper.child.pid as number), signal);
+    } catch {
+      // already gone
+    }
+  }
 }

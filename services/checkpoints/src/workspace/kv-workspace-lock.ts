@@ -61,6 +61,8 @@ export function kvWorkspaceLock(options: KvWorkspaceLockOptions): CrossHostLock 
   const now = options.now ?? Date.now;
   const holder = options.holder ?? `${hostname()}:${process.pid}`;
   const pollMs = options.pollMs ?? 100;
+  /** Per key, our last revision before a release that the bus confirmed. */
+  const releasedRevisions = new Map<string, number>();
   const valueOf = (token: string, hostLock: string | undefined) => encodeJson({ holder, token, at: now(), ...(hostLock ? { host_lock: hostLock } : {}) });
 
   async function take(key: string, token: string, seen: { revision: number; since: number } | undefined, hostLock: string | undefined, started: number): Promise<{ revision?: number; seen?: { revision: number; since: number } }> {
@@ -109,6 +111,12 @@ export function kvWorkspaceLock(options: KvWorkspaceLockOptions): CrossHostLock 
       let seen: { revision: number; since: number } | undefined;
       let revision: number | undefined;
       const started = now();
+      // Our own release was the key's last write when its marker directly follows our last
+      // revision: then one revision-checked update takes it (instead of a create that fails on
+      // the marker, a get and an update). Any other write since makes the check fail.
+      const releasedAfter = releasedRevisions.get(key);
+      releasedRevisions.delete(key);
+      if (releasedAfter !== undefined && !signal.aborted) revision = await kv.update(key, value(token), releasedAfter + 1).catch(() => undefined);
       for (let attempt = 0; revision === undefined; attempt += 1) {
         if (signal.aborted) throw signal.reason ?? aideError("ABORTED");
         const result = await take(key, token, seen, hostLock, started).catch((error: Error) => {
@@ -147,7 +155,11 @@ export function kvWorkspaceLock(options: KvWorkspaceLockOptions): CrossHostLock 
         // A renewal in flight moves the revision: release with the newest one.
         await renewing;
         if (lost) return;
-        await kv.delete(key, { previousSeq: current }).catch((error: Error) => logger.warn({ err: error, key }, "could not release the workspace lock; it expires after its lease"));
+        const released = await kv.delete(key, { previousSeq: current }).then(() => true, (error: Error) => {
+          logger.warn({ err: error, key }, "could not release the workspace lock; it expires after its lease");
+          return false;
+        });
+        if (released) releasedRevisions.set(key, current);
       };
     },
   };

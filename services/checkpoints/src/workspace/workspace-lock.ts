@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { aideError } from "@aide/contracts";
-import { holdHostFileLock } from "./host-file-lock.js";
+import { HostFileLocker } from "./host-file-lock.js";
 import type { CrossHostLock } from "./kv-workspace-lock.js";
 
 /** Identifies this process in lock files, so a lock left by an earlier process with a reused pid is seen as stale. */
@@ -54,6 +54,7 @@ export class WorkspaceLock {
   private readonly now: () => number;
   private readonly prepare: () => Promise<void>;
   private readonly crossHost: WorkspaceLockOptions["crossHost"];
+  private hostLocker: HostFileLocker | undefined;
 
   constructor(private readonly lockPath: string, options: WorkspaceLockOptions = {}) {
     this.crossHost = options.crossHost;
@@ -91,7 +92,8 @@ export class WorkspaceLock {
         await this.prepare();
         // This host's processes first take a kernel lock that dies with its holder; holding it,
         // a KV entry written under the same kernel lock is known to be a dead holder's.
-        const hostLock = await holdHostFileLock(`${this.lockPath}.flock`, signal);
+        this.hostLocker ??= new HostFileLocker(`${this.lockPath}.flock`);
+        const hostLock = await this.hostLocker.hold(signal);
         try {
           const releaseShared = await this.crossHost.lock.acquire(this.crossHost.workspace, signal, hostLock?.identity);
           try {
