@@ -1,8 +1,47 @@
 import { createHash } from "node:crypto";
 import { appendFileSync, chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import type { NatsConnection } from "nats";
-import { requestJson } from "../../../tests/helpers/service-process.js";
+import { afterAll, beforeAll } from "vitest";
+import { startTestBus, type TestBus } from "../../../tests/helpers/bus.js";
+import { requestJson, startServiceProcess, type ServiceProcess } from "../../../tests/helpers/service-process.js";
+
+/** A real checkpoints service on a real bus for one test file, with its workspaces under `root`. */
+export interface CheckpointsHarness {
+  bus: TestBus;
+  service: ServiceProcess;
+  /** Connected as the orchestrator, the service's caller. */
+  client: NatsConnection;
+  root: string;
+  env(): Record<string, string>;
+  /** Stops the service and starts a fresh process (nothing cached) with the same settings. */
+  restart(): Promise<void>;
+}
+
+/** Registers the file's beforeAll/afterAll: a bus, the service (`extraEnv` over the defaults), a client. */
+export function useCheckpointsService(prefix: string, extraEnv: Record<string, string> = {}): CheckpointsHarness {
+  const harness = {
+    env: () => ({ AIDE_WORKSPACE_ROOTS: harness.root, AIDE_LOG_LEVEL: "info", ...extraEnv }),
+    restart: async () => {
+      await harness.service.stop();
+      harness.service = await startServiceProcess(harness.bus, "checkpoints", { env: harness.env() });
+    },
+  } as CheckpointsHarness;
+  beforeAll(async () => {
+    harness.root = mkdtempSync(join(tmpdir(), prefix));
+    harness.bus = await startTestBus();
+    harness.service = await startServiceProcess(harness.bus, "checkpoints", { env: harness.env() });
+    harness.client = await harness.bus.connectAs("orchestrator");
+  });
+  afterAll(async () => {
+    await harness.service?.stop();
+    await harness.bus?.stop();
+    if (harness.root) rmSync(harness.root, { recursive: true, force: true });
+  });
+  return harness;
+}
 
 /** Sends a request and returns the result, failing with the error body when the reply is an error. */
 export async function call(connection: NatsConnection, subject: string, body: unknown, timeoutMs = 60_000): Promise<any> {

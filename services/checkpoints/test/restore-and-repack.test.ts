@@ -1,12 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { appendFileSync, chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, chmodSync, lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { NatsConnection } from "nats";
-import { startTestBus, type TestBus } from "../../../tests/helpers/bus.js";
-import { startServiceProcess, type ServiceProcess } from "../../../tests/helpers/service-process.js";
-import { call, snapshotTree } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { call, snapshotTree, useCheckpointsService } from "./helpers.js";
 
 /** Source-like text that differs per file, so each file is its own object. */
 const text = (seed: number, lines: number) => Array.from({ length: lines }, (_, i) => `export const value${i} = ${(seed * 7919 + i * 104729) % 100003}; // ${seed}\n`).join("");
@@ -28,36 +24,20 @@ function fileStamps(root: string): Map<string, string> {
 }
 
 describe("restore writes only what differs; a repacked store restores every checkpoint (real service over the bus)", () => {
-  let bus: TestBus;
-  let service: ServiceProcess;
-  let client: NatsConnection;
-  let root: string;
-  const env = () => ({ AIDE_WORKSPACE_ROOTS: root, AIDE_LOG_LEVEL: "info" });
-
-  beforeAll(async () => {
-    root = mkdtempSync(join(tmpdir(), "aide-cp-repack-"));
-    bus = await startTestBus();
-    service = await startServiceProcess(bus, "checkpoints", { env: env() });
-    client = await bus.connectAs("orchestrator");
-  });
-  afterAll(async () => {
-    await service?.stop();
-    await bus?.stop();
-    rmSync(root, { recursive: true, force: true });
-  });
+  const cp = useCheckpointsService("aide-cp-repack-");
 
   it("a restore of a tree that differs in N files writes exactly those N files and no other", async () => {
-    const ws = join(root, "exact");
+    const ws = join(cp.root, "exact");
     for (let f = 0; f < 10; f++) {
       mkdirSync(join(ws, `mod${f}`), { recursive: true });
       for (let i = 0; i < 30; i++) writeFileSync(join(ws, `mod${f}`, `file${i}.ts`), text(f * 100 + i, 20));
     }
-    const before = (await call(client, "agent.checkpoints.commit", { workspace: ws, session: "s", run: "r1", label: "before" })).checkpoint.id;
+    const before = (await call(cp.client, "agent.checkpoints.commit", { workspace: ws, session: "s", run: "r1", label: "before" })).checkpoint.id;
     const changed = ["mod0/file3.ts", "mod2/file0.ts", "mod2/file29.ts", "mod5/file7.ts", "mod9/file11.ts", "mod9/file12.ts", "mod7/file20.ts"];
     for (const path of changed) appendFileSync(join(ws, path), "// edited\n");
-    await call(client, "agent.checkpoints.commit", { workspace: ws, session: "s", run: "r1", label: "after" });
+    await call(cp.client, "agent.checkpoints.commit", { workspace: ws, session: "s", run: "r1", label: "after" });
     const stamps = fileStamps(ws);
-    const restored = await call(client, "agent.checkpoints.restore", { workspace: ws, session: "s", checkpoint: before, mode: "files" });
+    const restored = await call(cp.client, "agent.checkpoints.restore", { workspace: ws, session: "s", checkpoint: before, mode: "files" });
     expect([...restored.plan.modified].sort()).toEqual([...changed].sort());
     const after = fileStamps(ws);
     const written = [...after].filter(([path, stamp]) => stamps.get(path) !== stamp).map(([path]) => path).sort();
@@ -66,7 +46,7 @@ describe("restore writes only what differs; a repacked store restores every chec
   });
 
   it("prune packs versions as deltas that git verifies, and every checkpoint still restores byte-exact (cold reads after a restart)", async () => {
-    const ws = join(root, "packed");
+    const ws = join(cp.root, "packed");
     mkdirSync(join(ws, "src", "deep"), { recursive: true });
     for (let i = 0; i < 40; i++) writeFileSync(join(ws, i % 2 ? "src" : join("src", "deep"), `f${i}.ts`), text(i, 60));
     writeFileSync(join(ws, "run.sh"), "#!/bin/sh\necho hi\n");
@@ -78,14 +58,14 @@ describe("restore writes only what differs; a repacked store restores every chec
       if (step === 4) rmSync(join(ws, "src", "f1.ts"));
       if (step === 6) writeFileSync(join(ws, "src", "new.ts"), text(999, 30));
       if (step === 9) chmodSync(join(ws, "run.sh"), 0o644);
-      const id = (await call(client, "agent.checkpoints.commit", { workspace: ws, session: "s", run: `r${step}`, label: `step ${step}` })).checkpoint.id;
+      const id = (await call(cp.client, "agent.checkpoints.commit", { workspace: ws, session: "s", run: `r${step}`, label: `step ${step}` })).checkpoint.id;
       checkpoints.push({ id, snapshot: snapshotTree(ws) });
     }
-    const pruned = await call(client, "agent.checkpoints.prune", { workspace: ws, keep_tasks: 1000 });
+    const pruned = await call(cp.client, "agent.checkpoints.prune", { workspace: ws, keep_tasks: 1000 });
     expect(pruned.after.checkpoints).toBe(14);
     expect(pruned.after.packs).toBe(1);
     expect(pruned.after.bytes).toBeLessThan(pruned.before.bytes);
-    const deltas = Number(/"deltas":(\d+)[^\n]*checkpoints pruned/.exec(service.logs())?.[1] ?? 0);
+    const deltas = Number(/"deltas":(\d+)[^\n]*checkpoints pruned/.exec(cp.service.logs())?.[1] ?? 0);
     expect(deltas).toBeGreaterThan(40);
 
     const gitdir = join(ws, ".aide", "checkpoints", readdirSync(join(ws, ".aide", "checkpoints"))[0]);
@@ -95,10 +75,9 @@ describe("restore writes only what differs; a repacked store restores every chec
     expect(verify).toMatch(/^chain length = 1: \d+ object/m);
 
     // A fresh process: nothing cached, every delta chain rebuilt from the pack.
-    await service.stop();
-    service = await startServiceProcess(bus, "checkpoints", { env: env() });
+    await cp.restart();
     for (const checkpoint of [...checkpoints].reverse().concat(checkpoints)) {
-      await call(client, "agent.checkpoints.restore", { workspace: ws, session: "s", checkpoint: checkpoint.id, mode: "files" });
+      await call(cp.client, "agent.checkpoints.restore", { workspace: ws, session: "s", checkpoint: checkpoint.id, mode: "files" });
       expect(snapshotTree(ws)).toEqual(checkpoint.snapshot);
     }
   });
