@@ -19,6 +19,9 @@ export const echoEndpoint = defineEndpoint({
 
 if (process.argv[1]?.endsWith("bus-echo-service.js")) {
   void runService("bench-echo", async ({ connection, logger }) => {
+    // The anchor: the same echo as a bare nats.js subscription (no runtime: no admission, no
+    // envelope, no zod), so bench:bus can say what the bus itself costs and what the runtime adds.
+    const bare = connection.subscribe("agent.bench.bare", { callback: (_error, message) => message.respond(message.data) });
     const service = await startService({
       connection,
       name: "aide-bench-echo",
@@ -27,6 +30,9 @@ if (process.argv[1]?.endsWith("bus-echo-service.js")) {
       endpoints: [echoEndpoint],
       logger,
     });
-    return () => service.stop();
+    return async () => {
+      bare.unsubscribe();
+      await service.stop();
+    };
   });
 }

@@ -30,14 +30,30 @@ async function main() {
     samples[name] = list;
   }
   // The path services call each other by: busRequest with heartbeats (as the orchestrator calls
-  // tools), the small payload, zod-validated reply.
+  // tools), the small payload, zod-validated reply; and its anchor, a raw request to a bare
+  // subscription in the same echo process (the bus alone). The two alternate call by call, and
+  // which goes first alternates, so neither is the warmer one.
   const viaBusRequest: number[] = [];
-  for (let i = 0; i < warmup + iterations; i++) {
+  const bare: number[] = [];
+  const body = encodeJson({ id: 0, payload: "x".repeat(64) });
+  const timed = async (list: number[], keep: boolean, call: () => Promise<unknown>) => {
     const started = process.hrtime.bigint();
-    await busRequest(connection, "agent.bench.echo", { id: i, payload: "x".repeat(64) }, EchoReply, { timeoutMs: 5000, heartbeat: { intervalMs: 5_000, timeoutMs: 20_000, mayHaveRun: false } });
-    if (i >= warmup) viaBusRequest.push(Number(process.hrtime.bigint() - started) / 1000);
+    await call();
+    if (keep) list.push(Number(process.hrtime.bigint() - started) / 1000);
+  };
+  for (let i = 0; i < warmup + iterations; i++) {
+    const viaRuntime = () => busRequest(connection, "agent.bench.echo", { id: i, payload: "x".repeat(64) }, EchoReply, { timeoutMs: 5000, heartbeat: { intervalMs: 5_000, timeoutMs: 20_000, mayHaveRun: false } });
+    const viaBare = () => connection.request("agent.bench.bare", body, { timeout: 5000 });
+    if (i % 2 === 0) {
+      await timed(viaBusRequest, i >= warmup, viaRuntime);
+      await timed(bare, i >= warmup, viaBare);
+    } else {
+      await timed(bare, i >= warmup, viaBare);
+      await timed(viaBusRequest, i >= warmup, viaRuntime);
+    }
   }
   samples.small_busrequest = viaBusRequest;
+  samples.small_bare = bare;
   process.stdout.write(JSON.stringify(samples) + "\n");
   await connection.close();
 }

@@ -133,6 +133,11 @@ async function main() {
       busrequest_p50_us: round(percentile(merge(plainRounds, "small_busrequest"), 50)),
       busrequest_p99_us: round(percentile(merge(plainRounds, "small_busrequest"), 99)),
       busrequest_tls_p50_us: round(percentile(merge(tlsRounds, "small_busrequest"), 50)),
+      // The bus alone: a raw request to a bare nats.js subscription in the echo process (no runtime).
+      bare_nats_p50_us: round(percentile(merge(plainRounds, "small_bare"), 50)),
+      bare_nats_p99_us: round(percentile(merge(plainRounds, "small_bare"), 99)),
+      bare_nats_tls_p50_us: round(percentile(merge(tlsRounds, "small_bare"), 50)),
+      busrequest_over_bare_p50: Number((percentile(merge(plainRounds, "small_busrequest"), 50) / percentile(merge(plainRounds, "small_bare"), 50)).toFixed(3)),
       bus_overhead_p50_us: round(percentile(plain.small, 50) - percentile(localSmall, 50)),
       p50_us_sandboxed: sandboxed ? round(percentile(sandboxed.small, 50)) : null,
       p99_us_sandboxed: sandboxed ? round(percentile(sandboxed.small, 99)) : null,
