@@ -8,7 +8,7 @@ import type { SystemPromptInput } from "./system-prompt-input.js";
  * line per tool, and the call's form with placeholders (`<TOOL>`, `<PARAM>`: no tool has such a
  * name, so the grammar cannot produce it and a model that copies text cannot run it; a concrete
  * example call, `read_file src/index.ts`, was copied by Gemma 3 270M every turn of every eval
- * attempt, bench/results/eval-real/). The fixed rules come first and the per-run parts (the tools,
+ * attempt, bench/results/eval-real-8tasks/). The fixed rules come first and the per-run parts (the tools,
  * then the environment block with workspace and date) last, so runs share the longest prefix in the KV cache.
  */
 const RULES = `You are aide, a coding agent. Act only through tool calls, written as XML: the tool's name outside, one tag per parameter, plain values. The form, not a call (TOOL and PARAM stand for names from the Tools list):
@@ -55,7 +55,7 @@ export function compactSystemPrompt(input: SystemPromptInput): string {
  * The few_shot strategy's values: the workspace's own names are UPPERCASE placeholders (FILE,
  * WORD, COMMAND), never an invented path. The examples used the realistic values of the full tier
  * (`read_file src/index.ts`), and Gemma 3 270M sent that call in every turn of workspaces that have
- * no such file (bench/results/eval-real/); with the placeholder alone it sent `read_file FILE`
+ * no such file (bench/results/eval-real-8tasks/); with the placeholder alone it sent `read_file FILE`
  * every turn instead (bench/results/eval-few-shot-placeholders/). So read_file names a real file
  * of the workspace when the run found one (the one the task names, else a source file:
  * strategies/few-shot-file.ts): a copied example then reads it; and run_command names the run's
