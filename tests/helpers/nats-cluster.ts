@@ -41,9 +41,21 @@ export interface TestCluster {
 
 /** A cluster file for `count` nodes on 127.0.0.1 with free ports (client, route, monitoring each). */
 export async function loopbackClusterFile(count: number): Promise<{ name: string; nodes: Array<{ host: string; port: number; cluster_port: number; monitor_port: number }> }> {
+  // Each free port is released before the next is asked for, so the kernel can hand out the same
+  // one twice (the config check then refuses two listeners on one port): ask again until distinct.
+  const taken = new Set<number>();
+  const distinctPort = async () => {
+    for (;;) {
+      const port = await freePort();
+      if (!taken.has(port)) {
+        taken.add(port);
+        return port;
+      }
+    }
+  };
   const nodes = [];
   for (let index = 0; index < count; index += 1) {
-    nodes.push({ host: "127.0.0.1", port: await freePort(), cluster_port: await freePort(), monitor_port: await freePort() });
+    nodes.push({ host: "127.0.0.1", port: await distinctPort(), cluster_port: await distinctPort(), monitor_port: await distinctPort() });
   }
   return { name: "aide", nodes };
 }
