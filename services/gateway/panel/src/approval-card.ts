@@ -104,12 +104,15 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
     if (network && decision === "approve") body.consent_network = choice === "approve-network";
     if (payload.checkpoint_failed && decision === "approve") body.checkpoint = proceedWithout.checked ? "proceed_without" : "retry";
     error.textContent = "";
+    // Known before the POST: the decision's event can arrive over the socket before its reply,
+    // and the card must then word the answer that was sent, not a plain "Not trusted".
+    if (answer) sentAnswer = answer.answer;
     try {
       await api("POST", "/api/agent/decision", body);
       card.classList.add("sent");
-      if (answer) sentAnswer = answer.answer;
       onDecided();
     } catch (caught) {
+      sentAnswer = undefined;
       if (caught instanceof ApiError && caught.code === "APPROVAL_NOT_FOUND") markGone();
       else error.textContent = shown(`${(caught as ApiError).code}: ${(caught as Error).message}`);
     }
