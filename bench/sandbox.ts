@@ -93,24 +93,15 @@ const plainTimes: number[] = [];
 const bwrapTimes: number[] = [];
 const commandTimes: number[] = [];
 const commandFreshTimes: number[] = [];
+/** Times `a` and `b` into their lists; which goes first alternates with `i`. */
+async function pair(i: number, a: [number[], () => Promise<number>], b: [number[], () => Promise<number>]): Promise<void> {
+  for (const [list, run] of i % 2 === 0 ? [a, b] : [b, a]) list.push(await run());
+}
 for (let i = 0; i < runs; i += 1) {
-  // Which of the two sandboxes goes first alternates.
-  if (i % 2 === 0) {
-    sandboxedTimes.push(await sandboxed());
-    freshTimes.push(await sandboxed(freshSandbox));
-  } else {
-    freshTimes.push(await sandboxed(freshSandbox));
-    sandboxedTimes.push(await sandboxed());
-  }
+  await pair(i, [sandboxedTimes, () => sandboxed()], [freshTimes, () => sandboxed(freshSandbox)]);
   plainTimes.push(await plain());
   bwrapTimes.push(await bwrapOnly());
-  if (i % 2 === 0) {
-    commandTimes.push(await commandStart());
-    commandFreshTimes.push(await commandStart(freshSandbox));
-  } else {
-    commandFreshTimes.push(await commandStart(freshSandbox));
-    commandTimes.push(await commandStart());
-  }
+  await pair(i, [commandTimes, () => commandStart()], [commandFreshTimes, () => commandStart(freshSandbox)]);
 }
 const measuredTaken = jailsTaken - warmUpTaken;
 await sandbox.close();

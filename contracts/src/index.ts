@@ -14,7 +14,6 @@ export * from "./memory.js";
 export * from "./events.js";
 export * from "./rest.js";
 export * from "./render-untrusted.js";
-export * from "./map-entries.js";
 export * from "./workspace-scripts.js";
 export * from "./eval-task.js";
 export * from "./broad-workspace.js";

@@ -200,7 +200,7 @@ export function screenSafeJson(value: unknown): string {
 }
 
 /**
- * (Defined here, not imported: the web panel loads this module as it is, and it has no imports.)
+ * (Defined here, not in a module of its own: the web panel loads this module as it is, and it has no imports.)
  * A new plain object with `map` applied to each own enumerable string-keyed entry of `value`, in
  * order: what `Object.fromEntries(Object.entries(value).map(...))` gives (a `__proto__` key stays an
  * own key and never sets the prototype), without building the entry arrays; in Node 20 that
