@@ -18,6 +18,21 @@ async function main() {
   const tls = process.env.AIDE_NATS_CA ? { tls: { caFile: process.env.AIDE_NATS_CA } } : {};
   const connection = await connect({ servers: process.env.AIDE_NATS_URL, user: creds.user, pass: creds.password, inboxPrefix: creds.inbox_prefix, ...tls });
   await waitForService(connection, "bench-echo", { timeoutMs: 15_000 });
+  if (process.env.BENCH_SUSTAINED) {
+    // Many raw requests in a row to one responder connection (the bare subscription): what a
+    // long-running service sees after thousands of requests, each with its own reply subject.
+    const count = Number(process.env.BENCH_SUSTAINED);
+    const body = encodeJson({ id: 0, payload: "x".repeat(64) });
+    const list: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const started = process.hrtime.bigint();
+      await connection.request("agent.bench.bare", body, { timeout: 5000 });
+      list.push(Number(process.hrtime.bigint() - started) / 1000);
+    }
+    process.stdout.write(JSON.stringify({ sustained: list }) + "\n");
+    await connection.close();
+    return;
+  }
   const samples: Record<string, number[]> = {};
   for (const [name, payload] of [["small", "x".repeat(64)], ["64k", "y".repeat(64 * 1024)]] as const) {
     const list: number[] = [];

@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { decodeJson, encodeJson, startNatsServer, type RunningNatsServer } from "@aide/runtime";
+import { busPermissions, decodeJson, encodeJson, startNatsServer, type RunningNatsServer } from "@aide/runtime";
 import { bwrapArguments, checkSandboxSupport, installRoot, sandboxProfiles } from "@aide/cli/supervisor";
 import { echoEndpoint, EchoRequestSchema } from "./bus-echo-service.js";
 import { percentile, writeBenchResult } from "./lib/results.js";
@@ -46,12 +46,12 @@ function command(script: string, user: string, server: RunningNatsServer, runDir
   return { file: "bwrap", args, env: { PATH: env.PATH } };
 }
 
-async function busPair(server: RunningNatsServer, runDir: string, sandboxed: boolean): Promise<Record<string, number[]>> {
-  const responder = command("bus-echo-service.js", "bench_responder", server, runDir, sandboxed);
+async function busPair(server: RunningNatsServer, runDir: string, sandboxed: boolean, options: { responder?: string; env?: Record<string, string> } = {}): Promise<Record<string, number[]>> {
+  const responder = command("bus-echo-service.js", options.responder ?? "bench_responder", server, runDir, sandboxed);
   const echo = spawn(responder.file, responder.args, { env: responder.env, stdio: ["ignore", "ignore", "inherit"] });
   try {
     const requester = command("bus-requester.js", "bench_requester", server, runDir, sandboxed);
-    const child = spawn(requester.file, requester.args, { env: requester.env, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(requester.file, requester.args, { env: { ...requester.env, ...options.env }, stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout?.on("data", (chunk: Buffer) => (out += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
@@ -77,9 +77,19 @@ async function inProcess(payload: string): Promise<number[]> {
   return samples;
 }
 
+/**
+ * Two response permissions for the sustained case: the services' own (one reply per request;
+ * heartbeats go to `agent.hb.<service>.>`), and what the model, tools and checkpoints services had
+ * before, when heartbeats went to the reply subject (`max: 5000, expires: 1h`). nats-server keeps
+ * a reply subject until its responses are used up or it expires, and once a connection holds more
+ * than 4,096 of them it looks through all of them on every new request.
+ */
+const serviceResponses = busPermissions().tools.allow_responses ?? true;
+const replyHeartbeatResponses = { max: 5000, expires: "1h" };
 const benchUsers = {
-  bench_responder: { publish: { deny: [">"] }, subscribe: { allow: ["agent.bench.>", "$SRV.>"] }, allow_responses: true },
-  bench_requester: { publish: { allow: ["agent.bench.>", "$SRV.>"] }, subscribe: { allow: ["_INBOX_bench_requester.>"] } },
+  bench_responder: { publish: { allow: ["agent.hb.bench.>"] }, subscribe: { allow: ["agent.bench.>", "$SRV.>"] }, allow_responses: serviceResponses },
+  bench_responder_reply_heartbeats: { publish: { deny: [">"] }, subscribe: { allow: ["agent.bench.>", "$SRV.>"] }, allow_responses: replyHeartbeatResponses },
+  bench_requester: { publish: { allow: ["agent.bench.>", "$SRV.>"] }, subscribe: { allow: ["_INBOX_bench_requester.>", "agent.hb.*.*.*"] } },
 };
 
 async function main() {
@@ -108,6 +118,18 @@ async function main() {
       }
     } finally {
       await tlsServer.stop();
+    }
+    // Sustained: 12,000 raw requests to one fresh responder connection, once with each response
+    // permission, taking turns; the p50 of the first and of the last 3,000.
+    const sustainedCount = Number(process.env.BENCH_SUSTAINED_REQUESTS ?? 12_000);
+    const sustained: Record<string, { first: number[]; last: number[] }> = { services: { first: [], last: [] }, reply_heartbeats: { first: [], last: [] } };
+    for (let index = 0; index < Math.max(1, Math.min(rounds, 2)); index++) {
+      for (const [name, responder] of (index % 2 === 0 ? [["services", "bench_responder"], ["reply_heartbeats", "bench_responder_reply_heartbeats"]] : [["reply_heartbeats", "bench_responder_reply_heartbeats"], ["services", "bench_responder"]]) as Array<[string, string]>) {
+        const samples = (await busPair(server, runDir, false, { responder, env: { BENCH_SUSTAINED: String(sustainedCount) } })).sustained;
+        const quarter = Math.floor(samples.length / 4);
+        sustained[name].first.push(...samples.slice(100, quarter + 100));
+        sustained[name].last.push(...samples.slice(samples.length - quarter));
+      }
     }
     const merge = (all: Array<Record<string, number[]>>, key: string) => all.flatMap((samples) => samples[key]);
     const plain = { small: merge(plainRounds, "small"), "64k": merge(plainRounds, "64k") };
@@ -145,6 +167,14 @@ async function main() {
       sandboxed_ratio_p50: sandboxed ? Number((percentile(sandboxed.small, 50) / percentile(plain.small, 50)).toFixed(3)) : null,
       sandboxed_ratio_p50_median_of_rounds: roundRatios.length > 0 ? Number(median(roundRatios).toFixed(3)) : null,
       sandboxed_ratio_p50_by_round: roundRatios.map((ratio) => Number(ratio.toFixed(3))),
+      sustained_requests: sustainedCount,
+      sustained_response_permission: { services: serviceResponses, reply_heartbeats: replyHeartbeatResponses },
+      sustained_services_p50_us_first: round(percentile(sustained.services.first, 50)),
+      sustained_services_p50_us_last: round(percentile(sustained.services.last, 50)),
+      sustained_reply_heartbeats_p50_us_first: round(percentile(sustained.reply_heartbeats.first, 50)),
+      sustained_reply_heartbeats_p50_us_last: round(percentile(sustained.reply_heartbeats.last, 50)),
+      sustained_last_over_first_services: Number((percentile(sustained.services.last, 50) / percentile(sustained.services.first, 50)).toFixed(3)),
+      sustained_last_over_first_reply_heartbeats: Number((percentile(sustained.reply_heartbeats.last, 50) / percentile(sustained.reply_heartbeats.first, 50)).toFixed(3)),
       load_average_1m: Number(loadavg()[0].toFixed(2)),
       sandbox: support.detail,
       targets: "p50 under 300 us for the small payload; sandboxed p50 within 10% of unsandboxed",

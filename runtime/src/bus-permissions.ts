@@ -9,11 +9,14 @@ export interface UserPermissions {
 
 const stream = eventStreamName;
 /**
- * Services that handle long requests answer with heartbeats before the reply (runtime/src/heartbeat.ts),
- * so each request they receive may be answered more than once: at most `max` messages within
- * `expires` (past the longest request: the model's 10 min, the tools' 15 min ceiling).
+ * Services that handle long requests send heartbeats before the reply (runtime/src/heartbeat.ts)
+ * on subjects of their own, `agent.hb.<service>.>`, each service under its own name only; the one
+ * reply goes to the request's reply subject, once (`allow_responses: true`), so nats-server drops
+ * each reply subject when it has been answered instead of keeping it for an hour.
  */
-const heartbeatResponses = { max: 5000, expires: "1h" };
+const heartbeats = (service: string) => `agent.hb.${service}.>`;
+/** Requesters that ask for heartbeats receive them here (their own id in the subject's fourth token). */
+const heartbeatInbox = "agent.hb.*.*.*";
 const kv = (bucket: string) => [`$KV.${bucket}.>`, `$JS.API.STREAM.INFO.KV_${bucket}`, `$JS.API.STREAM.CREATE.KV_${bucket}`];
 export const memoryBucketName = "aide_memory";
 /** The checkpoints services' cross-host workspace locks (services/checkpoints kv-workspace-lock.ts). */
@@ -57,19 +60,20 @@ export function busPermissions(): Record<string, UserPermissions> {
           `$O.${sessionOverflowBucketName}.>`,
         ],
       },
-      subscribe: { allow: ["agent.cmd.>", "agent.model.delta.>", "agent.model.progress.>", "agent.orch.>", "_INBOX_orchestrator.>", discovery] },
+      subscribe: { allow: ["agent.cmd.>", "agent.model.delta.>", "agent.model.progress.>", "agent.orch.>", "_INBOX_orchestrator.>", heartbeatInbox, discovery] },
       allow_responses: true,
     },
     model: {
-      publish: { allow: ["agent.model.delta.>", "agent.model.progress.>"] },
+      publish: { allow: ["agent.model.delta.>", "agent.model.progress.>", heartbeats("model")] },
       // Its own inbox: a reply over the max payload is sent as a chain of requests (chunked-transfer.ts).
       subscribe: { allow: ["agent.model.chat", "agent.model.list", "agent.model.abort", "agent.model.probe", "agent.model.reload", "_INBOX_model.>", discovery] },
-      allow_responses: heartbeatResponses,
+      allow_responses: true,
     },
     tools: {
-      publish: { deny: [">"] },
+      // Nothing but its heartbeats and its replies.
+      publish: { allow: [heartbeats("tools")] },
       subscribe: { allow: ["agent.tools.>", "_INBOX_tools.>", discovery] },
-      allow_responses: heartbeatResponses,
+      allow_responses: true,
     },
     checkpoints: {
       // Only its workspace-lock bucket: take, renew, read and release a lock (never another stream).
@@ -78,10 +82,11 @@ export function busPermissions(): Record<string, UserPermissions> {
           ...kv(workspaceLockBucketName),
           `$JS.API.DIRECT.GET.KV_${workspaceLockBucketName}.>`,
           `$JS.API.STREAM.MSG.GET.KV_${workspaceLockBucketName}`,
+          heartbeats("checkpoints"),
         ],
       },
       subscribe: { allow: ["agent.checkpoints.>", "_INBOX_checkpoints.>", discovery] },
-      allow_responses: heartbeatResponses,
+      allow_responses: true,
     },
     /** MCP clients: answers `agent.mcp.*` requests, publishes nothing else. */
     mcp: {

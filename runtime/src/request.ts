@@ -1,10 +1,10 @@
-import { createInbox, headers as natsHeaders, type Msg, type NatsConnection } from "nats";
+import { createInbox, headers as natsHeaders, nuid, type Msg, type NatsConnection } from "nats";
 import type { z } from "zod";
 import { AideError, aideError, type ErrorBody } from "@aide/contracts";
 import { completeReply, fitsOneMessage, requestLarge } from "./chunked-transfer.js";
 import { decodeJson, encodeJson } from "./codec.js";
 import { formatZodError } from "./service.js";
-import { heartbeatHeader, heartbeatRequestHeader } from "./heartbeat.js";
+import { heartbeatHeader, heartbeatRequestHeader, heartbeatSubject, heartbeatSubjectHeader } from "./heartbeat.js";
 import { withRetry, type RetryPolicy } from "./retry-policy.js";
 
 export interface HeartbeatPolicy {
@@ -85,13 +85,16 @@ async function requestOnce(
 }
 
 /**
- * One wildcard subscription per connection (`<inbox>.*`) that every heartbeat request's reply
- * inbox lives under, instead of a SUB and an UNSUB per request: messages are handed to the
- * request whose token they carry. Made on first use; dropped (and its waiters told) when the
- * subscription ends, so the next request makes a new one.
+ * Per connection: one wildcard subscription (`<inbox>.*`) that every heartbeat request's reply
+ * inbox lives under, and one (`agent.hb.*.<id>.*`) for the heartbeats of all of them, instead of a
+ * SUB and an UNSUB per request: messages are handed to the request whose token they carry. Made
+ * on first use; dropped (and its waiters told) when either subscription ends, so the next request
+ * makes new ones.
  */
 interface HeartbeatInboxes {
   prefix: string;
+  /** This connection's part of its heartbeat subjects (random: other requesters' heartbeats never reach it). */
+  id: string;
   waiters: Map<string, (error: Error | null, message: Msg | undefined) => void>;
 }
 
@@ -101,48 +104,58 @@ function heartbeatInboxes(connection: NatsConnection): HeartbeatInboxes {
   const existing = inboxesByConnection.get(connection);
   if (existing !== undefined) return existing;
   const inboxPrefix = (connection as unknown as { options?: { inboxPrefix?: string } }).options?.inboxPrefix;
-  const inboxes: HeartbeatInboxes = { prefix: createInbox(inboxPrefix), waiters: new Map() };
-  const subscription = connection.subscribe(`${inboxes.prefix}.*`, {
-    callback: (error, message) => {
-      if (error) {
-        drop(error);
-        return;
-      }
-      inboxes.waiters.get(message.subject.slice(inboxes.prefix.length + 1))?.(null, message);
-    },
-  });
+  const inboxes: HeartbeatInboxes = { prefix: createInbox(inboxPrefix), id: nuid.next(), waiters: new Map() };
   const drop = (error: Error) => {
-    if (inboxesByConnection.get(connection) === inboxes) inboxesByConnection.delete(connection);
+    if (inboxesByConnection.get(connection) !== inboxes) return;
+    inboxesByConnection.delete(connection);
+    replies.unsubscribe();
+    beats.unsubscribe();
     for (const waiter of [...inboxes.waiters.values()]) waiter(error, undefined);
     inboxes.waiters.clear();
   };
-  void subscription.closed.then(() => drop(Object.assign(new Error("the heartbeat inbox subscription closed"), { code: "CONNECTION_CLOSED" })));
+  const replies = connection.subscribe(`${inboxes.prefix}.*`, {
+    callback: (error, message) => {
+      if (error) return drop(error);
+      inboxes.waiters.get(message.subject.slice(inboxes.prefix.length + 1))?.(null, message);
+    },
+  });
+  const beats = connection.subscribe(heartbeatSubject("*", inboxes.id, "*"), {
+    callback: (error, message) => {
+      if (error) return drop(error);
+      // Only a heartbeat counts here: a reply is only ever taken from the reply inbox.
+      if (message.headers?.has(heartbeatHeader) !== true) return;
+      inboxes.waiters.get(message.subject.slice(message.subject.lastIndexOf(".") + 1))?.(null, message);
+    },
+  });
+  const closed = (what: string) => () => drop(Object.assign(new Error(`the ${what} subscription closed`), { code: "CONNECTION_CLOSED" }));
+  void replies.closed.then(closed("heartbeat reply inbox"));
+  void beats.closed.then(closed("heartbeat"));
   inboxesByConnection.set(connection, inboxes);
   return inboxes;
 }
 
 let heartbeatToken = 0;
 
-/** The request header asking for heartbeats, one per interval (headers are only read at publish). */
-const requestHeadersByInterval = new Map<number, ReturnType<typeof natsHeaders>>();
-function heartbeatRequestHeaders(intervalMs: number): ReturnType<typeof natsHeaders> {
-  let headers = requestHeadersByInterval.get(intervalMs);
-  if (headers === undefined) {
-    headers = natsHeaders();
-    headers.set(heartbeatRequestHeader, String(intervalMs));
-    if (requestHeadersByInterval.size < 64) requestHeadersByInterval.set(intervalMs, headers);
-  }
+/** The request's headers: the heartbeat interval and the subject the heartbeats go to. */
+function heartbeatRequestHeaders(intervalMs: number, subject: string): ReturnType<typeof natsHeaders> {
+  const headers = natsHeaders();
+  headers.set(heartbeatRequestHeader, String(intervalMs));
+  headers.set(heartbeatSubjectHeader, subject);
   return headers;
 }
 
 /**
- * A request on a reply inbox of its own (under the connection's shared heartbeat subscription),
- * so the responder can send heartbeats (empty messages with the heartbeat header) before its one
- * reply. Silence for `policy.timeoutMs` ends it INTERRUPTED. The silence check yields to I/O once
- * before it decides, so heartbeats already buffered while this process was busy count.
+ * A request on a reply inbox of its own (under the connection's shared reply subscription), with
+ * a heartbeat subject of its own under the service's name (`agent.hb.<service>.<id>.<token>`), where
+ * the responder sends heartbeats (empty messages with the heartbeat header) until its one reply.
+ * Silence for `policy.timeoutMs` ends it INTERRUPTED. The silence check yields to I/O once before
+ * it decides, so heartbeats already buffered while this process was busy count.
  */
 function requestWithHeartbeats(connection: NatsConnection, subject: string, data: Uint8Array, timeoutMs: number, policy: HeartbeatPolicy, service: string): Promise<Msg> {
   const inboxes = heartbeatInboxes(connection);
+  // The responding service is the subject's second token (agent.tools.exec → tools): the bus lets
+  // each service publish heartbeats under its own name only.
+  const responder = subject.split(".")[1] ?? service;
   heartbeatToken = (heartbeatToken + 1) % Number.MAX_SAFE_INTEGER;
   const token = heartbeatToken.toString(36);
   const inbox = `${inboxes.prefix}.${token}`;
@@ -176,7 +189,7 @@ function requestWithHeartbeats(connection: NatsConnection, subject: string, data
       });
     }, Math.max(50, Math.min(policy.intervalMs, Math.floor(policy.timeoutMs / 4))));
     try {
-      connection.publish(subject, data, { reply: inbox, headers: heartbeatRequestHeaders(policy.intervalMs) });
+      connection.publish(subject, data, { reply: inbox, headers: heartbeatRequestHeaders(policy.intervalMs, heartbeatSubject(responder, inboxes.id, token)) });
     } catch (error) {
       finish(() => reject(error));
     }

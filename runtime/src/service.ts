@@ -186,7 +186,7 @@ interface HandleContext {
  */
 async function admitAndHandle(endpoint: Endpoint, message: ServiceMsg, context: HandleContext, admit: (key: string) => Promise<() => void>): Promise<void> {
   const { connection, logger, maxBytes } = context;
-  const stopHeartbeats = startHeartbeats(message, logger);
+  const stopHeartbeats = startHeartbeats(connection, message, logger);
   let release: (() => void) | undefined;
   try {
     const received = await receiveLarge(connection, message, maxBytes);
