@@ -1,4 +1,5 @@
-import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { linkSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { processAlive } from "./stack-file.js";
 
@@ -17,6 +18,7 @@ import { processAlive } from "./stack-file.js";
  * Returns undefined when taken, or the pid of the live supervisor that holds it.
  */
 export function acquireHomeLock(path: string, pid = process.pid): number | undefined {
+  removeLeftovers(path);
   const mine = `${path}.${pid}.${randomBytes(6).toString("hex")}`;
   writeFileSync(mine, `${pid}\n`, { mode: 0o600 });
   try {
@@ -58,6 +60,22 @@ function takeAwayStale(path: string, judged: string, pid: number): void {
     }
   }
   rmSync(aside, { force: true });
+}
+
+/** Private files of starters killed between writing and removing them (`<lock>.<pid>.*`, `<lock>.stale.<pid>.*`). */
+function removeLeftovers(path: string): void {
+  const prefix = `${basename(path)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const match = /^(?:stale\.)?(\d+)\.[0-9a-f]{12}$/.exec(name.slice(prefix.length));
+    if (match && !processAlive(Number(match[1]))) rmSync(join(dirname(path), name), { force: true });
+  }
 }
 
 function lockText(path: string): string | undefined {
