@@ -179,7 +179,7 @@ function spawnJail(profile: JailProfile, cgroups: CgroupLimits, limitSteps: stri
     exited,
     spoiled: () => spoiled,
     isReady: () => setupMounts !== undefined,
-    alive: () => !done && child?.pid !== undefined,
+    alive: () => !done && child?.pid !== undefined && child.gone?.() !== true,
     kill,
     mountsChanged: () => {
       const now = mountTable();

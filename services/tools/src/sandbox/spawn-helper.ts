@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import type { Socket } from "node:net";
 import type { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
@@ -20,6 +21,12 @@ export interface LaunchedShell {
   stderr: Readable | null;
   /** Once it has exited and both its output pipes are closed (all of its output was read). */
   exited: Promise<ShellExit>;
+  /**
+   * True once it is known to be gone or unreportable: it exited, or the helper that forked it
+   * stopped (checked on the spot, before the service has handled the helper's exit), so a shell
+   * whose end could no longer be reported is never handed a command.
+   */
+  gone?(): boolean;
 }
 
 export interface SpawnHelper {
@@ -43,7 +50,7 @@ interface Pending {
   streams: Partial<Record<"stdin" | "stdout" | "stderr", Socket>>;
   pid?: number;
   settled: boolean;
-  exit?: ShellExit;
+  gone: boolean;
   resolveExit(exit: ShellExit): void;
 }
 
@@ -68,6 +75,7 @@ export function createSpawnHelper(options: { logger: Logger; script?: string; ma
   let closing = false;
   let givenUp = false;
   let counter = 0;
+  let starting = 0;
   const pending = new Map<number, Pending>();
 
   const killGroup = (pid: number | undefined) => {
@@ -81,6 +89,7 @@ export function createSpawnHelper(options: { logger: Logger; script?: string; ma
 
   const lose = (entry: Pending, id: number, reason: string) => {
     pending.delete(id);
+    entry.gone = true;
     killGroup(entry.pid);
     if (!entry.settled) {
       entry.settled = true;
@@ -89,6 +98,17 @@ export function createSpawnHelper(options: { logger: Logger; script?: string; ma
       return;
     }
     entry.resolveExit({ exitCode: null, signal: "SIGKILL", lost: reason });
+  };
+
+  // Alive and not yet reaped as a zombie (a helper that just died is one until its exit is handled).
+  const running = (pid: number | undefined) => {
+    if (pid === undefined) return false;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+    } catch {
+      return false;
+    }
   };
 
   const onMessage = (raw: unknown, handle: unknown) => {
@@ -112,6 +132,7 @@ export function createSpawnHelper(options: { logger: Logger; script?: string; ma
     }
     if (message.type === "exited") {
       pending.delete(message.id);
+      entry.gone = true;
       entry.resolveExit({ exitCode: message.exitCode, signal: message.signal });
       if (!entry.settled) {
         entry.settled = true;
@@ -141,7 +162,8 @@ export function createSpawnHelper(options: { logger: Logger; script?: string; ma
       stdin.destroy();
       return result;
     });
-    entry.resolve({ pid: message.pid, stdin, stdout, stderr, exited });
+    const forkedBy = helper?.pid;
+    entry.resolve({ pid: message.pid, stdin, stdout, stderr, exited, gone: () => entry.gone || !running(forkedBy) });
   };
 
   const start = (): ChildProcess | undefined => {
@@ -163,10 +185,10 @@ export function createSpawnHelper(options: { logger: Logger; script?: string; ma
         givenUp = losses.length > maxRestarts;
         logger.error(
           { code: "SANDBOX_SPAWNER_LOST", exit_code: exitCode, signal, losses_last_minute: losses.length },
-          givenUp ? "the sandbox's spawn helper stopped again: the service spawns every command's shell itself from now on" : "the sandbox's spawn helper stopped; its running commands were killed, and a new helper starts for the next shell",
+          givenUp ? "the sandbox's spawn helper stopped again: the service spawns every command's shell itself from now on" : "the sandbox's spawn helper stopped; what it had started was killed (a running command is reported so), and a new helper starts for the next shell",
         );
       });
-      // Neither the helper nor its channel keeps the service alive.
+      // Neither the helper nor its channel keeps the service alive, except while a shell is being started.
       child.unref();
       child.channel?.unref();
       return child;
@@ -185,8 +207,21 @@ export function createSpawnHelper(options: { logger: Logger; script?: string; ma
       if (current === undefined || !current.connected) return Promise.resolve(undefined);
       counter += 1;
       const id = counter;
+      starting += 1;
+      if (starting === 1) {
+        current.ref();
+        current.channel?.ref();
+      }
+      const settle = (resolve: (shell: LaunchedShell | undefined) => void) => (shell: LaunchedShell | undefined) => {
+        starting -= 1;
+        if (starting === 0) {
+          current.unref();
+          current.channel?.unref();
+        }
+        resolve(shell);
+      };
       return new Promise<LaunchedShell | undefined>((resolve) => {
-        pending.set(id, { resolve, streams: {}, settled: false, resolveExit: () => undefined });
+        pending.set(id, { resolve: settle(resolve), streams: {}, settled: false, gone: false, resolveExit: () => undefined });
         const request: SpawnRequest = { type: "spawn", id, file: "/bin/sh", args: [...args] };
         current.send(request, (error: Error | null) => {
           if (error === null) return;

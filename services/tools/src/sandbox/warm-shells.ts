@@ -68,7 +68,7 @@ function warmShell(cgroup: CommandCgroup, limitSteps: string, child: LaunchedShe
   return {
     cgroup,
     exited,
-    alive: () => !done && pid !== undefined,
+    alive: () => !done && pid !== undefined && child.gone?.() !== true,
     kill,
     run(argv, env, cwd, halfOutputBytes) {
       output = new HeadTailBuffer(halfOutputBytes);
