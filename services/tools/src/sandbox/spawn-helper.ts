@@ -114,6 +114,7 @@ export function createSpawnHelper(options: { logger: Logger; script?: string; ma
   const onMessage = (raw: unknown, handle: unknown) => {
     const parsed = SpawnReplySchema.safeParse(raw);
     if (!parsed.success) {
+      (handle as Socket | undefined)?.destroy?.();
       logger.warn({ code: "SANDBOX_SPAWNER_LOST", issues: parsed.error.issues.length }, "the spawn helper sent a message that is not one of its replies; ignored");
       return;
     }
@@ -126,6 +127,7 @@ export function createSpawnHelper(options: { logger: Logger; script?: string; ma
     if (message.type === "failed") {
       pending.delete(message.id);
       entry.settled = true;
+      for (const stream of Object.values(entry.streams)) stream?.destroy();
       logger.debug({ err: message.message }, "the spawn helper could not start a shell");
       entry.resolve(undefined);
       return;
