@@ -1,9 +1,12 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "@aide/runtime";
 import { createSandbox, type Sandbox, type SandboxRunOptions } from "../src/index.js";
+import { defaultSpawnHelperScript } from "../src/sandbox/spawn-helper.js";
 import { startToolsHarness, type ToolsHarness } from "./helpers.js";
 import { cgroupUsable, descendantsOf, hostProcessesWith } from "./host-processes.js";
 
@@ -173,6 +176,25 @@ describe.skipIf(!cgroupsUsable)("the spawn helper (real bubblewrap and cgroups)"
       await broken.close();
     }
     expect(helpersOf(process.pid)).toHaveLength(1);
+  });
+});
+
+describe("the spawn helper whose service is gone while a pipe is being handed over", () => {
+  it("kills what it forked and exits, though Node never says 'disconnect' then (the pipe's acknowledgement never comes)", async () => {
+    // The helper's channel is a plain socket here that never acknowledges a handle: what a service
+    // SIGKILLed in the middle of a hand-over leaves.
+    const helper = spawn(process.execPath, [defaultSpawnHelperScript], { env: { NODE_CHANNEL_FD: "3", NODE_CHANNEL_SERIALIZATION_MODE: "json" }, stdio: ["ignore", "ignore", "ignore", "pipe"] });
+    const channel = helper.stdio[3] as Socket;
+    let received = "";
+    channel.on("data", (chunk: Buffer) => (received += chunk.toString()));
+    const exited = new Promise((resolve) => helper.once("exit", resolve));
+    channel.write(`${JSON.stringify({ type: "spawn", id: 1, file: "/bin/sh", args: ["-s"] })}\n`);
+    expect(await until(() => received.includes("NODE_HANDLE")), "the helper is handing over the first pipe").toBe(true);
+    const forked = descendantsOf(helper.pid!).map((child) => child.pid);
+    expect(forked.length).toBe(1);
+    channel.destroy();
+    await exited;
+    expect(await until(() => forked.every((pid) => !alive(pid))), "the shell it forked is gone").toBe(true);
   });
 });
 

@@ -59,7 +59,7 @@ process.on("message", (raw) => {
     killGroup(pid);
     children.delete(id);
     void reply({ type: "exited", id, exitCode, signal });
-    if (!process.connected && children.size === 0) process.exit(0);
+    if (parentGone && children.size === 0) process.exit(0);
   });
   child.once("error", () => undefined);
   void (async () => {
@@ -71,11 +71,27 @@ process.on("message", (raw) => {
   })();
 });
 
-process.on("disconnect", () => {
-  for (const child of children.values()) killGroup(child.pid);
+let parentGone = false;
+const parent = process.ppid;
+/** The service is gone: every group it had is killed, and the helper exits once they are reaped. */
+const onParentGone = () => {
+  if (parentGone) return;
+  parentGone = true;
+  for (const child of children.values()) {
+    killGroup(child.pid);
+    // Pipes not yet handed over (their acknowledgement will never come) are closed here.
+    for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as unknown as Socket | null)?.destroy?.();
+  }
   if (children.size === 0) process.exit(0);
   // Reaped by the exit handlers above; a child that cannot die in time is left to init.
   setTimeout(() => process.exit(0), 5_000).unref();
-});
+};
+// Node emits no 'disconnect' when the channel ends while a passed handle waits for its
+// acknowledgement (which a service killed in that moment never sends); it only marks the channel
+// not connected. So that, and the parent itself (a reparented helper has lost it), are watched too.
+process.on("disconnect", onParentGone);
+setInterval(() => {
+  if (!process.connected || process.ppid !== parent) onParentGone();
+}, 250).unref();
 
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => undefined);
