@@ -14,6 +14,7 @@ import { percentile, writeBenchResult } from "./lib/results.js";
  * warm-up.
  */
 const runs = Number(process.env.BENCH_RUNS ?? 60);
+const gapMs = Number(process.env.BENCH_GAP_MS ?? 0);
 const loadAtStart = loadavg();
 const workspace = realpathSync(mkdtempSync(join(tmpdir(), "aide-bench-sandbox-")));
 // Debug lines counted, not shown: how many commands ran in a prepared jail.
@@ -29,6 +30,14 @@ const logger = createLogger("bench-sandbox", {
 });
 const sandbox = await createSandbox({ unsafeNoSandbox: false, logger });
 const freshSandbox = await createSandbox({ unsafeNoSandbox: false, logger: createLogger("bench-sandbox-fresh", { level: "warn" }), preparedJails: 0 });
+const freshDirectSandbox = await createSandbox({ unsafeNoSandbox: false, logger: createLogger("bench-sandbox-fresh-direct", { level: "warn" }), preparedJails: 0, spawnHelper: false });
+// The same as `sandbox` with its shells and jails forked by the service itself (AIDE_TOOLS_SPAWN_HELPER=off).
+let directJailsTaken = 0;
+const directSandbox = await createSandbox({
+  unsafeNoSandbox: false,
+  spawnHelper: false,
+  logger: createLogger("bench-sandbox-direct", { level: "debug", destination: { write: (line: string) => void (line.includes('"prepared jail taken"') ? (directJailsTaken += 1) : /"level":(40|50|60)/.test(line) && process.stderr.write(line)) } }),
+});
 if (sandbox.mode !== "bwrap") throw new Error(`bubblewrap is not usable here (${sandbox.unavailableReason})`);
 
 async function sandboxed(box: Sandbox = sandbox): Promise<number> {
@@ -80,6 +89,8 @@ async function plain(): Promise<number> {
 }
 
 for (let i = 0; i < 5; i += 1) {
+  await sandboxed(directSandbox);
+  await sandboxed(freshDirectSandbox);
   await sandboxed();
   await sandboxed(freshSandbox);
   await plain();
@@ -87,6 +98,9 @@ for (let i = 0; i < 5; i += 1) {
   await commandStart(freshSandbox);
 }
 const warmUpTaken = jailsTaken;
+const directWarmUpTaken = directJailsTaken;
+const directTimes: number[] = [];
+const freshDirectTimes: number[] = [];
 const sandboxedTimes: number[] = [];
 const freshTimes: number[] = [];
 const plainTimes: number[] = [];
@@ -95,10 +109,17 @@ const commandTimes: number[] = [];
 const commandFreshTimes: number[] = [];
 /** Times `a` and `b` into their lists; which goes first alternates with `i`. */
 async function pair(i: number, a: [number[], () => Promise<number>], b: [number[], () => Promise<number>]): Promise<void> {
-  for (const [list, run] of i % 2 === 0 ? [a, b] : [b, a]) list.push(await run());
+  for (const [list, run] of i % 2 === 0 ? [a, b] : [b, a]) {
+    // BENCH_GAP_MS: a pause before each timed command, so that what the previous one left to do in
+    // the background (its sandbox preparing the next jail or shell) is not timed as this one's.
+    if (gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
+    list.push(await run());
+  }
 }
 for (let i = 0; i < runs; i += 1) {
-  await pair(i, [sandboxedTimes, () => sandboxed()], [freshTimes, () => sandboxed(freshSandbox)]);
+  // The spawn helper's A/B: the same sandboxes with the service forking their shells and jails itself.
+  await pair(i, [sandboxedTimes, () => sandboxed()], [directTimes, () => sandboxed(directSandbox)]);
+  await pair(i, [freshTimes, () => sandboxed(freshSandbox)], [freshDirectTimes, () => sandboxed(freshDirectSandbox)]);
   plainTimes.push(await plain());
   bwrapTimes.push(await bwrapOnly());
   await pair(i, [commandTimes, () => commandStart()], [commandFreshTimes, () => commandStart(freshSandbox)]);
@@ -106,6 +127,8 @@ for (let i = 0; i < runs; i += 1) {
 const measuredTaken = jailsTaken - warmUpTaken;
 await sandbox.close();
 await freshSandbox.close();
+await directSandbox.close();
+await freshDirectSandbox.close();
 rmSync(workspace, { recursive: true, force: true });
 rmSync(repository, { recursive: true, force: true });
 const round = (value: number) => Math.round(value * 100) / 100;
@@ -118,11 +141,17 @@ const figures = {
   bwrap_only_ms: round(percentile(bwrapTimes, 50)),
   bwrap_only_added_ms: round(percentile(bwrapTimes, 50) - plainMs),
   sandboxed_fresh_ms: round(percentile(freshTimes, 50)),
+  sandboxed_direct_spawn_ms: round(percentile(directTimes, 50)),
+  added_direct_spawn_ms: round(percentile(directTimes, 50) - plainMs),
+  direct_spawn_jails_taken: directJailsTaken - directWarmUpTaken,
+  sandboxed_fresh_direct_spawn_ms: round(percentile(freshDirectTimes, 50)),
+  sandboxed_direct_spawn_p95_ms: round(percentile(directTimes, 95)),
+  direct_spawn_case: "the same Sandboxes as sandboxed_ms and sandboxed_fresh_ms with AIDE_TOOLS_SPAWN_HELPER=off (spawnHelper: false): their shells and jails forked by this process instead of the spawn helper; each pair alternates which goes first",
   added_fresh_ms: round(percentile(freshTimes, 50) - plainMs),
   sandboxed_fresh_p95_ms: round(percentile(freshTimes, 95)),
   command_start_fresh_ms: round(percentile(commandFreshTimes, 50)),
   prepared_jails_taken: measuredTaken,
-  prepared_jails_case: `commands that ran in a jail prepared ahead, of the ${runs * 2} measured on the prepared side (plus a git listing per command start that did not reuse one)`,
+  prepared_jails_case: `commands that ran in a jail prepared ahead, of the ${runs} measured on each prepared side (plus a git listing per command start that did not reuse one)`,
   fresh_case: "the same Sandbox with preparedJails: 0 (bubblewrap started for every command, in a shell that joined its cgroups ahead)",
   command_start_ms: round(percentile(commandTimes, 50)),
   command_start_added_ms: round(percentile(commandTimes, 50) - plainMs),
@@ -134,6 +163,7 @@ const figures = {
   sandboxed_p95_ms: round(percentile(sandboxedTimes, 95)),
   plain_p95_ms: round(percentile(plainTimes, 95)),
   runs,
+  gap_ms: gapMs,
   statistic: "median of alternating runs after 5 warm-up pairs",
   target_added_ms: 8,
   sandbox_mode: sandbox.mode,

@@ -39,6 +39,7 @@ export const errorCatalog = {
   TOOL_FAILED: "The tool {tool} failed: {detail}",
   SANDBOX_UNAVAILABLE: "Commands are refused: {detail}",
   SANDBOX_LIMITS_UNAVAILABLE: "The command was not run: its process and memory limits could not be applied ({detail})",
+  SANDBOX_SPAWNER_LOST: "The tools service's spawn helper stopped: {detail}",
   CALL_ID_CONFLICT: "The call id {call} was already used for a different call ({detail}); send a new id",
   CALL_INTERRUPTED: "The call {call} started before the tools service restarted; its outcome is unknown and it is not run again",
   MODEL_NOT_FOUND: "No model with id {model}; known ids: {known}",

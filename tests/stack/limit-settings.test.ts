@@ -23,6 +23,8 @@ describe("aide up passes the services' limits through from its own environment",
       env: {
         AIDE_TOOLS_MAX_CONCURRENT: "7",
         AIDE_TOOLS_MAX_QUEUED_COMMANDS_PER_SESSION: "3",
+        AIDE_TOOLS_PREPARED_JAILS: "2",
+        AIDE_TOOLS_SPAWN_HELPER: "off",
         AIDE_ORCHESTRATOR_MAX_IN_FLIGHT: "11",
         AIDE_HEARTBEAT_TIMEOUT_MS: "20000",
         AIDE_LEASE_MS: "45000",
@@ -41,7 +43,7 @@ describe("aide up passes the services' limits through from its own environment",
     const tools = environmentOf(pids.tools!.pid);
     const orchestrator = environmentOf(pids.orchestrator!.pid);
     const gateway = environmentOf(pids.gateway!.pid);
-    expect(tools).toMatchObject({ AIDE_TOOLS_MAX_CONCURRENT: "7", AIDE_TOOLS_MAX_QUEUED_COMMANDS_PER_SESSION: "3" });
+    expect(tools).toMatchObject({ AIDE_TOOLS_MAX_CONCURRENT: "7", AIDE_TOOLS_MAX_QUEUED_COMMANDS_PER_SESSION: "3", AIDE_TOOLS_PREPARED_JAILS: "2", AIDE_TOOLS_SPAWN_HELPER: "off" });
     expect(orchestrator).toMatchObject({ AIDE_ORCHESTRATOR_MAX_IN_FLIGHT: "11", AIDE_HEARTBEAT_TIMEOUT_MS: "20000", AIDE_LEASE_MS: "45000" });
     expect(gateway).toMatchObject({ AIDE_GATEWAY_RATE_LIMIT: "1234" });
     expect(tools.AIDE_ORCHESTRATOR_MAX_IN_FLIGHT).toBeUndefined();

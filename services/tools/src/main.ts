@@ -55,6 +55,7 @@ await runService("tools", async ({ connection, logger }) => {
     commandLimits: settings.commands.limits,
     cgroupRoot: settings.commands.cgroupRoot,
     preparedJails: settings.commands.preparedJails,
+    spawnHelper: settings.commands.spawnHelper,
     // Each workspace's commands keep Go's build cache here, apart from go vet's and from the workspace.
     buildCacheDirectory: join(settings.stateDirectory ?? scratchCaches, "command-caches"),
   });

@@ -31,6 +31,8 @@ export interface ToolsServiceSettings {
     cgroupRoot: string;
     /** Jails set up ahead for the next foreground commands (AIDE_TOOLS_PREPARED_JAILS; 0 = none). */
     preparedJails: number;
+    /** The shells and jails made ahead forked by the spawn helper (AIDE_TOOLS_SPAWN_HELPER, default on; `off`: by the service itself). */
+    spawnHelper: boolean;
   };
   /** Where the call store keeps mutations' results across restarts; undefined = memory only. */
   stateDirectory: string | undefined;
@@ -84,6 +86,7 @@ const LimitSettingsSchema = z.object({
   AIDE_TOOLS_MAX_QUEUED_COMMANDS: count(16),
   AIDE_TOOLS_MAX_QUEUED_COMMANDS_PER_SESSION: count(4),
   AIDE_TOOLS_PREPARED_JAILS: z.preprocess((value) => (value === undefined || value === "" ? undefined : Number(value)), z.number().int().min(0).default(4)),
+  AIDE_TOOLS_SPAWN_HELPER: z.preprocess((value) => (value === undefined || value === "" ? undefined : value), z.enum(["on", "off"]).default("on")),
   AIDE_TOOLS_CALL_STORE_ENTRIES: count(1000),
   AIDE_TOOLS_DIAGNOSTICS_TIMEOUT_MS: count(60_000),
   AIDE_TOOLS_DIAGNOSTICS_IDLE_MS: count(600_000),
@@ -129,6 +132,7 @@ export function readSettings(env: NodeJS.ProcessEnv, argv: readonly string[]): T
       limits: env.AIDE_TOOLS_COMMAND_LIMITS === "off" ? "off" : "required",
       cgroupRoot: limits.AIDE_TOOLS_CGROUP_ROOT ?? "/sys/fs/cgroup",
       preparedJails: limits.AIDE_TOOLS_PREPARED_JAILS,
+      spawnHelper: limits.AIDE_TOOLS_SPAWN_HELPER === "on",
     },
     stateDirectory,
     callStoreEntries: limits.AIDE_TOOLS_CALL_STORE_ENTRIES,

@@ -10,20 +10,30 @@ import { cgroupOf, cgroupUsable, hostProcessesWith } from "./host-processes.js";
 const cgroupsUsable = cgroupUsable("pids") && cgroupUsable("memory");
 if (!cgroupsUsable) console.warn("warm-shells.test: cgroup v1 pids/memory not writable here; commands run without groups, so no shell is made ahead and these tests are skipped");
 
-/** Children of this process whose command line is exactly `/bin/sh -s` (the waiting shells). */
-function waitingShells(): number[] {
+/** Processes whose parent is one of `parents` and whose command line passes `matches`. */
+function childrenOf(parents: readonly number[], matches: (cmdline: string) => boolean): number[] {
   return readdirSync("/proc")
     .filter((name) => /^\d+$/.test(name))
     .filter((pid) => {
       try {
         const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
         const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-        return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, "utf8") === "/bin/sh\0-s\0";
+        return parents.includes(parent) && matches(readFileSync(`/proc/${pid}/cmdline`, "utf8"));
       } catch {
         return false;
       }
     })
     .map(Number);
+}
+
+/** This process's spawn helpers (spawn-helper.ts): they fork the shells made ahead. */
+export function spawnHelpers(): number[] {
+  return childrenOf([process.pid], (cmdline) => cmdline.includes("spawn-helper-process.js"));
+}
+
+/** The waiting shells (command line exactly `/bin/sh -s`), children of this process or of its spawn helpers. */
+function waitingShells(): number[] {
+  return childrenOf([process.pid, ...spawnHelpers()], (cmdline) => cmdline === "/bin/sh\0-s\0");
 }
 
 /**
@@ -128,8 +138,12 @@ describe.skipIf(!cgroupsUsable)("commands given to a shell made ahead (real bubb
     // Both sandboxes have one waiting (made in the background after each command).
     for (let tries = 0; waitingShells().length < 2 && tries < 200; tries += 1) await new Promise((resolve) => setTimeout(resolve, 25));
     expect(waitingShells()).toHaveLength(2);
+    // Forked by their spawn helpers, one per sandbox, not by this process.
+    expect(spawnHelpers()).toHaveLength(2);
+    expect(childrenOf([process.pid], (cmdline) => cmdline === "/bin/sh\0-s\0")).toEqual([]);
     await other.close();
     await sandbox.close();
     expect(waitingShells()).toEqual([]);
+    expect(spawnHelpers()).toEqual([]);
   });
 });

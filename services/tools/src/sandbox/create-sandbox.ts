@@ -12,6 +12,8 @@ import { halfOutputBytes, startCommand, superviseCommand } from "./start-command
 import { createPreparedJails, type JailProfile } from "./prepared-jails.js";
 import { createCommandSlots } from "./command-slots.js";
 import { createWarmShells } from "./warm-shells.js";
+import { createSpawnHelper } from "./spawn-helper.js";
+import { shellLauncher } from "./launch-shell.js";
 import { isInside } from "../jail/is-inside.js";
 import type { GitDirectory } from "../files/find-git-directories.js";
 import { createGitDirectoryCache } from "../files/git-directory-cache.js";
@@ -48,6 +50,14 @@ export interface SandboxSettings {
    * profile; default 4, 0 = none: every command starts bubblewrap itself). prepared-jails.ts.
    */
   preparedJails?: number;
+  /**
+   * The shells and jails made ahead are forked by a small helper process and their pipes passed
+   * back (spawn-helper.ts), so no fork of the service blocks its event loop (default true;
+   * AIDE_TOOLS_SPAWN_HELPER=off: the service forks them itself, as before).
+   */
+  spawnHelper?: boolean;
+  /** The helper's entry (tests; default the compiled spawn-helper-process.js). */
+  spawnHelperScript?: string;
 }
 
 /** bwrap works here if it can build the namespaces we use. */
@@ -112,9 +122,13 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
   const gitScans = createGitDirectoryCache();
   // Foreground commands take a shell that joined its cgroups ahead (only where commands run in groups).
   const limitSteps = mode === "bwrap" ? shellLimits(limits) : undefined;
-  const warm = limitSteps !== undefined && cgroups.available ? createWarmShells(cgroups, logger, limitSteps) : undefined;
+  const madeAhead = limitSteps !== undefined && cgroups.available;
+  // Both are forked off the service's event loop by the spawn helper when it can (else directly).
+  const helper = madeAhead && settings.spawnHelper !== false ? createSpawnHelper({ logger, ...(settings.spawnHelperScript !== undefined ? { script: settings.spawnHelperScript } : {}) }) : undefined;
+  const launch = shellLauncher(helper);
+  const warm = madeAhead ? createWarmShells(cgroups, logger, limitSteps, launch) : undefined;
   // And their whole jail, per workspace and network profile (the command then cds to its cwd).
-  const jails = warm !== undefined && limitSteps !== undefined && (settings.preparedJails ?? 4) > 0 ? createPreparedJails(cgroups, logger, limitSteps, settings.preparedJails ?? 4) : undefined;
+  const jails = warm !== undefined && limitSteps !== undefined && (settings.preparedJails ?? 4) > 0 ? createPreparedJails(cgroups, logger, limitSteps, settings.preparedJails ?? 4, undefined, launch) : undefined;
   const jailProfile = (options: SandboxRunOptions, gitDirectories: GitDirectory[]): JailProfile => ({ slot: `${options.workspace}\0${options.network ? "network" : "no-network"}`, args: bwrapArguments(jailOptions(options, gitDirectories, options.workspace), []) });
   // Preparing is background work (a spawn blocks the event loop for milliseconds, more under
   // load): only for a profile that has had a command in the last minute, and only while no other
@@ -159,6 +173,8 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
     async close() {
       await jails?.close();
       await warm?.close();
+      // Last: what the two above ended was the helper's to reap.
+      await helper?.close();
       await cgroups.drain();
     },
     async run(options) {

@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
-import { execa } from "execa";
 import type { Logger } from "pino";
 import type { CgroupLimits, CommandCgroup } from "./command-cgroups.js";
 import { HeadTailBuffer } from "./head-tail-buffer.js";
 import type { SpawnedCommand } from "./spawn-sandboxed.js";
 import { commandScript, shellWord } from "./warm-shells.js";
+import { launchDirectly, type ShellLauncher } from "./launch-shell.js";
+import type { LaunchedShell, ShellExit } from "./spawn-helper.js";
 
 /**
  * A foreground command's jail set up ahead of need: bubblewrap with the namespaces and mounts of
@@ -86,9 +87,9 @@ interface Jail extends PreparedJail {
   idle?: NodeJS.Timeout;
 }
 
-function spawnJail(profile: JailProfile, cgroups: CgroupLimits, limitSteps: string, identities: string[], paths: string[]): Jail {
+function spawnJail(profile: JailProfile, cgroups: CgroupLimits, limitSteps: string, identities: string[], paths: string[], launch: ShellLauncher): Jail {
   const marker = Buffer.from(`aide-jail-ready-${randomBytes(6).toString("hex")}\n`);
-  let child: ReturnType<typeof execa> | undefined;
+  let child: LaunchedShell | undefined;
   let cgroup: CommandCgroup | null = null;
   let output: HeadTailBuffer | undefined;
   let early = Buffer.alloc(0);
@@ -114,8 +115,8 @@ function spawnJail(profile: JailProfile, cgroups: CgroupLimits, limitSteps: stri
     spoiled = true;
     signalReady(false);
   };
-  let resolveExited: (value: { exitCode: number | null; signal: string | null }) => void = () => undefined;
-  const exited = new Promise<{ exitCode: number | null; signal: string | null }>((resolve) => (resolveExited = resolve));
+  let resolveExited: (value: ShellExit) => void = () => undefined;
+  const exited = new Promise<ShellExit>((resolve) => (resolveExited = resolve));
   const kill = () => {
     if (child?.pid === undefined) return;
     try {
@@ -147,7 +148,7 @@ function spawnJail(profile: JailProfile, cgroups: CgroupLimits, limitSteps: stri
     const joins = cgroup.procsFiles.map((file) => `echo $$ > ${shellWord(file)}`);
     // Limited and joined first; bubblewrap then builds the jail, whose shell reads its command from stdin.
     try {
-      child = execa("/bin/sh", ["-c", `${[limitSteps, ...joins].join(" && ")} && exec "$@"`, "sh", "bwrap", ...profile.args, "/bin/sh", "-s"], { env: {}, extendEnv: false, cwd: "/", stdin: "pipe", buffer: false, reject: false, detached: true, cleanup: true, stripFinalNewline: false, windowsHide: true });
+      child = await launch(["-c", `${[limitSteps, ...joins].join(" && ")} && exec "$@"`, "sh", "bwrap", ...profile.args, "/bin/sh", "-s"]);
     } catch {
       done = true;
       resolveExited({ exitCode: null, signal: null });
@@ -157,10 +158,7 @@ function spawnJail(profile: JailProfile, cgroups: CgroupLimits, limitSteps: stri
     child.stderr?.on("data", onStderr);
     child.stdin?.on("error", () => undefined);
     child.stdin?.write(`printf '%s' ${shellWord(marker.toString())}\n`);
-    void child.then(
-      (result) => resolveExited({ exitCode: result.exitCode ?? null, signal: result.signal ?? null }),
-      (error: { exitCode?: number; signal?: string }) => resolveExited({ exitCode: error.exitCode ?? null, signal: error.signal ?? null }),
-    );
+    void child.exited.then(resolveExited);
     void exited.then(() => {
       done = true;
       signalReady(false);
@@ -181,7 +179,7 @@ function spawnJail(profile: JailProfile, cgroups: CgroupLimits, limitSteps: stri
     exited,
     spoiled: () => spoiled,
     isReady: () => setupMounts !== undefined,
-    alive: () => !done && child?.pid !== undefined,
+    alive: () => !done && child?.pid !== undefined && child.gone?.() !== true,
     kill,
     mountsChanged: () => {
       const now = mountTable();
@@ -197,7 +195,7 @@ function spawnJail(profile: JailProfile, cgroups: CgroupLimits, limitSteps: stri
 }
 
 /** Up to `capacity` jails, one per slot (the least recently prepared goes first), each dropped after `idleMs` unused. */
-export function createPreparedJails(cgroups: CgroupLimits, logger: Logger, limitSteps: string, capacity: number, idleMs = 30_000): PreparedJails {
+export function createPreparedJails(cgroups: CgroupLimits, logger: Logger, limitSteps: string, capacity: number, idleMs = 30_000, launch: ShellLauncher = async (args) => launchDirectly(args)): PreparedJails {
   const jails = new Map<string, Jail>();
   const pending = new Set<Promise<void>>();
   let closed = false;
@@ -257,7 +255,7 @@ export function createPreparedJails(cgroups: CgroupLimits, logger: Logger, limit
         jails.delete(oldestKey);
         discard(oldest, oldestKey, "capacity");
       }
-      const jail = spawnJail(profile, cgroups, limitSteps, identities.map((identity) => identity.key), paths);
+      const jail = spawnJail(profile, cgroups, limitSteps, identities.map((identity) => identity.key), paths, launch);
       jails.set(key, jail);
       jail.idle = setTimeout(() => {
         if (jails.get(key) !== jail) return;

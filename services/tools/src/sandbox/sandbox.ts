@@ -31,6 +31,8 @@ export interface SandboxRunResult {
   durationMs: number;
   /** Lines in the full output (before truncation). */
   totalLines: number;
+  /** Why the sandbox itself ended the command (its spawn helper stopped: SANDBOX_SPAWNER_LOST). */
+  interrupted?: string;
 }
 
 export interface RunningCommand {

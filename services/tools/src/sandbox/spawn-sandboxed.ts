@@ -5,7 +5,8 @@ export interface SpawnedCommand {
   pid: number | undefined;
   /** stdout and stderr interleaved as they arrive. */
   output: HeadTailBuffer;
-  exited: Promise<{ exitCode: number | null; signal: string | null }>;
+  /** `lost`: the process that started it (the spawn helper) stopped under it, and it was killed then. */
+  exited: Promise<{ exitCode: number | null; signal: string | null; lost?: string }>;
   /** SIGKILL to the whole process group (the sandbox and everything in it). Idempotent. */
   kill(): void;
 }

@@ -53,7 +53,7 @@ export function superviseCommand(spawned: SpawnedCommand, cgroup: CommandCgroup 
   };
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener("abort", onAbort, { once: true });
-  const finished = spawned.exited.then(async ({ exitCode, signal }): Promise<SandboxRunResult> => {
+  const finished = spawned.exited.then(async ({ exitCode, signal, lost }): Promise<SandboxRunResult> => {
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
     spawned.kill();
@@ -68,6 +68,7 @@ export function superviseCommand(spawned: SpawnedCommand, cgroup: CommandCgroup 
       truncated: spawned.output.truncated,
       durationMs: Math.round(performance.now() - started),
       totalLines: spawned.output.totalLines,
+      ...(lost !== undefined ? { interrupted: lost } : {}),
     };
   });
   return { output: spawned.output, finished, cancel: onAbort };

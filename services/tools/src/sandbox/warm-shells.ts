@@ -1,8 +1,9 @@
-import { execa } from "execa";
 import type { Logger } from "pino";
 import type { CgroupLimits, CommandCgroup } from "./command-cgroups.js";
 import { HeadTailBuffer } from "./head-tail-buffer.js";
 import type { SpawnedCommand } from "./spawn-sandboxed.js";
+import { launchDirectly, type ShellLauncher } from "./launch-shell.js";
+import type { LaunchedShell } from "./spawn-helper.js";
 
 /**
  * Joining a cgroup (a write to `cgroup.procs`) waits for an RCU grace period in the kernel
@@ -43,8 +44,7 @@ export function commandScript(argv: readonly string[], env: Record<string, strin
   return `${steps.join(" && ")}\n`;
 }
 
-function spawnWarmShell(cgroup: CommandCgroup, limitSteps: string): WarmShell & { exited: Promise<unknown>; alive(): boolean; kill(): void } {
-  const child = execa("/bin/sh", ["-s"], { env: {}, extendEnv: false, cwd: "/", stdin: "pipe", buffer: false, reject: false, detached: true, cleanup: true, stripFinalNewline: false, windowsHide: true });
+function warmShell(cgroup: CommandCgroup, limitSteps: string, child: LaunchedShell): WarmShell & { exited: Promise<unknown>; alive(): boolean; kill(): void } {
   const early: Buffer[] = [];
   let output: HeadTailBuffer | undefined;
   const take = (chunk: Buffer) => (output ? output.push(chunk) : early.push(chunk));
@@ -55,10 +55,7 @@ function spawnWarmShell(cgroup: CommandCgroup, limitSteps: string): WarmShell & 
   child.stdin?.write(`${[limitSteps, ...cgroup.procsFiles.map((file) => `echo $$ > ${shellWord(file)}`)].join(" && ")} || exit 2\n`);
   const pid = child.pid;
   let done = false;
-  const exited = child.then(
-    (result) => ({ exitCode: result.exitCode ?? null, signal: result.signal ?? null }),
-    (error: { exitCode?: number; signal?: string }) => ({ exitCode: error.exitCode ?? null, signal: error.signal ?? null }),
-  );
+  const exited = child.exited;
   void exited.then(() => (done = true));
   const kill = () => {
     if (pid === undefined) return;
@@ -71,7 +68,7 @@ function spawnWarmShell(cgroup: CommandCgroup, limitSteps: string): WarmShell & 
   return {
     cgroup,
     exited,
-    alive: () => !done && pid !== undefined,
+    alive: () => !done && pid !== undefined && child.gone?.() !== true,
     kill,
     run(argv, env, cwd, halfOutputBytes) {
       output = new HeadTailBuffer(halfOutputBytes);
@@ -82,15 +79,29 @@ function spawnWarmShell(cgroup: CommandCgroup, limitSteps: string): WarmShell & 
   };
 }
 
-/** One shell kept ready ahead of the next foreground command. */
-export function createWarmShells(cgroups: CgroupLimits, logger: Logger, limitSteps: string): WarmShells {
+/** One shell kept ready ahead of the next foreground command, started by `launch` (the spawn helper's, or directly). */
+export function createWarmShells(cgroups: CgroupLimits, logger: Logger, limitSteps: string, launch: ShellLauncher = async (args) => launchDirectly(args)): WarmShells {
   let closed = false;
-  const make = async (): Promise<ReturnType<typeof spawnWarmShell> | undefined> => {
+  const make = async (): Promise<ReturnType<typeof warmShell> | undefined> => {
     if (closed) return undefined;
     try {
       const cgroup = await cgroups.create("run");
       if (cgroup === null) return undefined;
-      return spawnWarmShell(cgroup, limitSteps);
+      const child = await launch(["-s"]);
+      // Closed meanwhile: the sandbox is stopping, this one is not handed out.
+      if (closed) {
+        try {
+          if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+        child.stdout?.resume();
+        child.stderr?.resume();
+        await child.exited;
+        await cgroup.release();
+        return undefined;
+      }
+      return warmShell(cgroup, limitSteps, child);
     } catch (error) {
       logger.debug({ err: (error as Error).message }, "no warm shell for the next command");
       return undefined;

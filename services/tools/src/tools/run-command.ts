@@ -67,6 +67,7 @@ export const runCommandTool = defineTool({
     let status: string;
     if (result.timedOut) status = `The command timed out after ${prepared.timeoutMs} ms and was killed with every process it started.`;
     else if (result.aborted) status = "The command was aborted.";
+    else if (result.interrupted !== undefined) status = `The command was killed: ${result.interrupted} (SANDBOX_SPAWNER_LOST); it may have run in part. Run it again if that is safe.`;
     else if (result.exitCode === null) status = `The command was killed by ${result.signal ?? "a signal"} (a resource limit, or out of memory).`;
     else status = `Exit code: ${result.exitCode}`;
     if (protectedChanges.length > 0) status += `\nThis command changed protected files: ${protectedChanges.map((flag) => `${flag.path} (${flag.reason})`).join("; ")}.`;
