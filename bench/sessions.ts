@@ -59,7 +59,8 @@ async function startStack(dir: string): Promise<Running> {
   const tester = await connect({ servers: server.url, user: "tester", pass: server.credentials.tester!.password, inboxPrefix: server.credentials.tester!.inbox_prefix });
   const children: Record<string, ChildProcess> = {};
   const env: Record<string, Record<string, string>> = {
-    model: { AIDE_MODELS_CONFIG: join(dir, "models.json"), AIDE_HOME: join(dir, "home"), AIDE_MODEL_DISCOVERY: "off" },
+    // AIDE_MODEL_MAX_CONCURRENT from the bench's environment: the model service's admission (default 64 chats at once).
+    model: { AIDE_MODELS_CONFIG: join(dir, "models.json"), AIDE_HOME: join(dir, "home"), AIDE_MODEL_DISCOVERY: "off", ...(process.env.AIDE_MODEL_MAX_CONCURRENT !== undefined ? { AIDE_MODEL_MAX_CONCURRENT: process.env.AIDE_MODEL_MAX_CONCURRENT } : {}) },
     // AIDE_TOOLS_SPAWN_HELPER=off|on from the bench's environment: the spawn helper's A/B.
     tools: { AIDE_WORKSPACE_ROOTS: dir, AIDE_TOOLS_STATE_DIR: join(dir, "tools-state"), ...(process.env.AIDE_TOOLS_SPAWN_HELPER !== undefined ? { AIDE_TOOLS_SPAWN_HELPER: process.env.AIDE_TOOLS_SPAWN_HELPER } : {}) },
     checkpoints: { AIDE_WORKSPACE_ROOTS: dir },
@@ -290,6 +291,7 @@ async function main(): Promise<void> {
     results,
     load_average_1m: Math.round(loadavg()[0] * 10) / 10,
     spawn_helper: process.env.AIDE_TOOLS_SPAWN_HELPER ?? "on (default)",
+    model_max_concurrent: process.env.AIDE_MODEL_MAX_CONCURRENT ?? "64 (default)",
     note: "Each size on a fresh stack (default limits: tools 16 requests + 64 queued, 4 commands + 16 queued; orchestrator 64 commands). Session time = start request sent → terminal event seen by the client; ratio = that / the scripted model's own delays. Events are read back from the JetStream stream. Double execution = a call id started twice or ran.log with more than one line. A shared 2-core machine (see load_average_1m).",
   });
   process.stdout.write(`written to ${path}\n`);

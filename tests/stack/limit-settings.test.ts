@@ -29,6 +29,7 @@ describe("aide up passes the services' limits through from its own environment",
         AIDE_HEARTBEAT_TIMEOUT_MS: "20000",
         AIDE_LEASE_MS: "45000",
         AIDE_GATEWAY_RATE_LIMIT: "1234",
+        AIDE_MODEL_MAX_CONCURRENT: "5",
       },
     });
   });
@@ -43,6 +44,9 @@ describe("aide up passes the services' limits through from its own environment",
     const tools = environmentOf(pids.tools!.pid);
     const orchestrator = environmentOf(pids.orchestrator!.pid);
     const gateway = environmentOf(pids.gateway!.pid);
+    const model = environmentOf(pids.model!.pid);
+    expect(model).toMatchObject({ AIDE_MODEL_MAX_CONCURRENT: "5" });
+    expect(tools.AIDE_MODEL_MAX_CONCURRENT).toBeUndefined();
     expect(tools).toMatchObject({ AIDE_TOOLS_MAX_CONCURRENT: "7", AIDE_TOOLS_MAX_QUEUED_COMMANDS_PER_SESSION: "3", AIDE_TOOLS_PREPARED_JAILS: "2", AIDE_TOOLS_SPAWN_HELPER: "off" });
     expect(orchestrator).toMatchObject({ AIDE_ORCHESTRATOR_MAX_IN_FLIGHT: "11", AIDE_HEARTBEAT_TIMEOUT_MS: "20000", AIDE_LEASE_MS: "45000" });
     expect(gateway).toMatchObject({ AIDE_GATEWAY_RATE_LIMIT: "1234" });

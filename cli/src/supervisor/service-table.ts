@@ -42,7 +42,7 @@ export interface ServiceDefinition {
 const modelPassThrough = [
   "AIDE_MODEL_DISCOVERY", "AIDE_MODEL_DISCOVERY_TIMEOUT_MS", "AIDE_MODEL_MAX_CONTEXT", "AIDE_MODEL_PROBE_TRIALS",
   "AIDE_MODEL_THREADS", "AIDE_MODEL_MAX_LOADED", "AIDE_MODEL_GPU", "AIDE_MODEL_DELTA_MS",
-  "AIDE_MODEL_PREFIX_CACHE",
+  "AIDE_MODEL_PREFIX_CACHE", "AIDE_MODEL_MAX_CONCURRENT", "AIDE_MODEL_MAX_QUEUED", "AIDE_MODEL_MAX_QUEUED_PER_SESSION",
 ];
 
 /** Settings of the shared runtime (runtime/src/shutdown-settings.ts, chunked-transfer.ts) every service takes. */

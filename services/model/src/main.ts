@@ -10,6 +10,7 @@ import { discoverFiles } from "./discovery/discover-files.js";
 import { discoverServers } from "./discovery/discover-servers.js";
 import { modelStateDir, ProfileStore } from "./probe/profile-store.js";
 import { watchRegistry } from "./registry-watch.js";
+import { readModelLoadLimits } from "./load-limits.js";
 
 function deltaInterval(raw: string | undefined): number {
   const value = Number.parseInt(raw ?? "", 10);
@@ -44,6 +45,7 @@ await runService("model", async ({ connection, logger }) => {
     const [files, servers] = await Promise.all([discoverFiles(join(home, "models"), settings.maxContext), discoverServers(settings)]);
     return mergeRegistry(configured, [...files, ...servers.specs], home, servers.report);
   };
+  const limits = readModelLoadLimits(env);
   const service = await startService({
     connection,
     name: "aide-model",
@@ -51,6 +53,9 @@ await runService("model", async ({ connection, logger }) => {
     description: "Models: local GGUF (node-llama-cpp), OpenAI-compatible endpoints, scripted transcripts; discovery and the capability probe",
     endpoints: modelEndpoints(engine, { reload, publishProgress: (token, progress) => connection.publish(modelProgressSubject(token), encodeJson(progress)) }),
     logger,
+    maxConcurrent: limits.maxConcurrent,
+    maxQueued: limits.maxQueued,
+    maxQueuedPerSession: limits.maxQueuedPerSession,
   });
   const unwatch = watchRegistry({ configFile: registryPath(env), modelsDir: join(home, "models") }, () => {
     loadRegistry(env).then(
