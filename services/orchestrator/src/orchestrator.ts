@@ -206,7 +206,6 @@ export class Orchestrator {
       startedAtMs: Date.parse(record.run_started_at ?? this.seams.now().toISOString()),
       logger: this.seams.logger.child({ session: record.id, run: record.run }),
       persist: () => runtime.persist(),
-      persistSoon: () => runtime.persistSoon((error: unknown) => context.logger.warn({ err: error }, "session write failed")),
       runChild: runLoop,
     };
     const done = runLoop(context)

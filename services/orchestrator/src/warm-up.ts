@@ -8,6 +8,12 @@ import { warmEventSamples } from "./events/warm-event-samples.js";
 import { extractClaims } from "./evidence/extract-claims.js";
 import { mergeCatalog } from "./orchestrator-tools/orchestrator-tool-descriptors.js";
 import { parseCallsStep } from "./turn/parse-tool-calls.js";
+import { isBareInteractive, isDataFileExecution } from "./guards/index.js";
+import { classifyNetwork } from "./network/index.js";
+import { createRunPolicies } from "./run/run-policies.js";
+import { secretPathRule } from "./secrets/secret-paths.js";
+import { recordJson } from "./session/record-json.js";
+import { newSessionRecord } from "./session/session-record.js";
 
 export interface WarmUpReport {
   ms: number;
@@ -23,7 +29,8 @@ const output = "file 0\nAPI_KEY=sk-warmupwarmupwarmupwarmup\u001b[0m\n";
  * before the service answers anything: every event schema's first validation (with the render
  * and encode paths around it), the model's and the tools' reply schemas, the reply parser, the
  * tool-output path of `tool.completed` (redaction, preview, summary), the model's wrapping of a
- * result and the claims extraction. Only pure functions on samples: nothing is published, stored
+ * result, the claims extraction, a call's guards (secret paths, command checks, network
+ * classification, retry guards) and the session record's encoding. Only pure functions on samples: nothing is published, stored
  * or sent. Costs some milliseconds of start time, once.
  */
 export function warmUp(events: EventSink, logger: Logger): WarmUpReport {
@@ -50,6 +57,20 @@ export function warmUp(events: EventSink, logger: Logger): WarmUpReport {
   const preview = outputPreview(redactSecrets(output));
   wrapToolResult({ call_id: id, tool: "read_file", output: `${summary}${preview.output_preview}${JSON.stringify(args)}`, is_error: false, error_code: undefined });
   extractClaims("Done: ran `npm test`, 12 tests passed, exit code 0, changed src/a.ts.");
+  // A call's guards before it runs: the secret-path table, the command checks, the retry guards.
+  secretPathRule("src/f0.txt");
+  isBareInteractive("node t.js");
+  isDataFileExecution("node t.js");
+  classifyNetwork("npm test && curl https://example.com");
+  // A run's policies classify its task (task-intent's patterns compile on first use: 30–100 ms
+  // for the first task of a fresh process, before its first turn): a question, a change, a run.
+  for (const task of ["What do the f files say?", "Fix the failing test in src/a.ts", "Run the tests and tell me what fails"]) {
+    createRunPolicies(task).guards.check({ name: "read_file", arguments: { path: "f0.txt" } });
+  }
+  // The session write's encoding (a record with a transcript).
+  const record = newSessionRecord({ id, user: "warm-up", workspace: "/workspace", mode: "act", task: "warm up", max_iterations: 1 }, new Date(0).toISOString());
+  record.transcript.push({ role: "user", content: "warm up" }, { role: "assistant", content: reply.text });
+  recordJson(record);
   const ms = Math.round((performance.now() - started) * 10) / 10;
   logger.info({ ms, event_types: Object.keys(warmEventSamples).length }, "warmed up");
   return { ms, failed };

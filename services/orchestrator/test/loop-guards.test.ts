@@ -12,9 +12,10 @@ const complete = (result: string) => `<attempt_completion>\n<result>${result}</r
 describe("guards in the loop", () => {
   it("an unchanged failed command is blocked until something changes", async () => {
     const h = createLoopHarness([run("node t.js"), run("node t.js"), write("t.js", "fixed"), run("node t.js"), complete("tests pass")]);
-    // Fails until the write fixed t.js (decided when the command runs, not when a test sees an event).
-    h.tools.commandFromFiles = (command, files) => (command === "node t.js" ? (files.get("t.js") === "fixed" ? { exit: 0, output: "ok" } : { exit: 1, output: "Error: boom" }) : undefined);
+    h.tools.commands["node t.js"] = { exit: 1, output: "Error: boom" };
     const session = await h.start("Run the tests", { auto_approve: { edits: true, commands: ["node"] } });
+    await h.waitFor("tool.completed", (event) => (event.payload as { tool: string }).tool === "write_file");
+    h.tools.commands["node t.js"] = { exit: 0, output: "ok" };
     const end = await h.finished(session);
     expect(end.payload).toMatchObject({ state: "done" });
     expect(h.tools.execs.filter((exec) => exec.arguments["command"] === "node t.js")).toHaveLength(2);

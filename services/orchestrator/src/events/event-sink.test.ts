@@ -34,60 +34,6 @@ describe("EventSink: stored before it counts", () => {
     expect(holder.outbox).toEqual([]);
   });
 
-  it("a turn's progress events start publishing once the loop waits on I/O, not inside emit: in the outbox and pending at once, flush waits for them, order is seq order", async () => {
-    const stored: number[] = [];
-    const sink = sinkWith(async (_subject, data) => {
-      stored.push(decode(data).seq);
-    });
-    const holder: SequenceHolder = { last_seq: 0, outbox: [] };
-    void sink.emit(scope, holder, "model.requested", { request_id: "q1", model: "m", iteration: 1 });
-    void sink.emit(scope, holder, "model.delta", { request_id: "q1", text: "hi" });
-    // Synchronously after emit: nothing sent yet (no encode, no socket write on the step's path).
-    expect(stored).toEqual([]);
-    expect(holder.outbox.map((entry) => entry.seq)).toEqual([1, 2]);
-    expect(sink.pendingCount("s1")).toBe(2);
-    // Microtasks alone (the loop's awaits of resolved promises) do not start it either.
-    await Promise.resolve();
-    await Promise.resolve();
-    expect(stored).toEqual([]);
-    await sink.flush("s1");
-    expect(stored).toEqual([1, 2]);
-    expect(holder.outbox).toEqual([]);
-  });
-
-  it("any other event starts at once, inside emit, and takes a waiting progress event with it, in seq order", async () => {
-    const attempted: number[] = [];
-    const sink = sinkWith(async (_subject, data) => {
-      attempted.push(decode(data).seq);
-    });
-    const holder: SequenceHolder = { last_seq: 0, outbox: [] };
-    void sink.emit(scope, holder, "run.state", { state: "running" });
-    // Started synchronously, as a command's event must be before the command answers.
-    expect(attempted).toEqual([1]);
-    await sink.flush("s1");
-    void sink.emit(scope, holder, "tool.started", { call_id: "c1", tool: "read_file", args: {} });
-    expect(attempted).toEqual([1]);
-    void sink.emit(scope, holder, "mode.changed", { mode: "plan" });
-    // The waiting progress event (seq 2) went first, at once; 3 follows its acknowledgement.
-    expect(attempted).toEqual([1, 2]);
-    await sink.flush("s1");
-    expect(attempted).toEqual([1, 2, 3]);
-  });
-
-  it("publishes nothing after stop, even a progress event emitted just before (it stays in the outbox)", async () => {
-    const stored: number[] = [];
-    const sink = sinkWith(async (_subject, data) => {
-      stored.push(decode(data).seq);
-    });
-    const holder: SequenceHolder = { last_seq: 0, outbox: [] };
-    void sink.emit(scope, holder, "tool.started", { call_id: "c1", tool: "read_file", args: {} });
-    sink.stop();
-    await new Promise((resolve) => setImmediate(resolve));
-    await sink.flush();
-    expect(stored).toEqual([]);
-    expect(holder.outbox.map((entry) => entry.seq)).toEqual([1]);
-  });
-
   it("replays only the outbox entries the stream does not have, in order", async () => {
     const stored: number[] = [];
     const sink = sinkWith(async (_subject, data) => {

@@ -53,17 +53,7 @@ interface Pending {
 interface SessionQueue {
   pending: Pending[];
   worker?: Promise<void>;
-  /** Set while the worker waits to start (a progress event came first): starts it now. */
-  startNow?: () => void;
 }
-
-/**
- * What a turn reports as it goes: no client waits on one of these and no decision follows from
- * it, so their publish may start once the loop waits on I/O instead of inside the step. Every
- * other event (run lifecycle, approvals, mode changes, what a command emits before it answers)
- * starts at once, and starts a waiting queue with it.
- */
-const progressTypes: ReadonlySet<string> = new Set<AgentEventType>(["context.built", "model.requested", "model.delta", "model.responded", "tool.started", "tool.completed"]);
 
 export function messageIdOf(session: string, seq: number): string {
   return `${session}-${seq}`;
@@ -196,7 +186,7 @@ export class EventSink {
     holder.outbox.push(entry);
     const queue = this.queueOf(session);
     queue.pending.push({ entry, holder });
-    this.wake(session, queue, progressTypes.has(String(event["type"])));
+    this.wake(session, queue);
   }
 
   private queueOf(session: string): SessionQueue {
@@ -208,38 +198,12 @@ export class EventSink {
     return queue;
   }
 
-  /**
-   * Starts the session's worker unless it runs. `soon`: the first publish starts once the loop
-   * waits on I/O (setImmediate), not inside the step that emitted a progress event: encoding it,
-   * setting up its request and the socket write leave the turn's path. The worker exists from
-   * now on either way, so flush() and pendingCount() see the event at once, and an event that
-   * must not wait starts a waiting worker at once (order stays seq order: one queue).
-   */
-  private wake(session: string, queue: SessionQueue, soon = false): void {
-    if (queue.worker) {
-      if (!soon) queue.startNow?.();
-      return;
-    }
-    if (queue.pending.length === 0) return;
-    const run = (): Promise<void> => this.drain(session, queue);
-    const started = soon ? this.startSoon(queue, run) : run();
-    queue.worker = started.finally(() => {
+  private wake(session: string, queue: SessionQueue): void {
+    if (queue.worker || queue.pending.length === 0) return;
+    queue.worker = this.drain(session, queue).finally(() => {
       queue.worker = undefined;
       if (queue.pending.length === 0) this.queues.delete(session);
       else if (!this.stopped) this.wake(session, queue);
-    });
-  }
-
-  /** Runs `run` at the next setImmediate, or synchronously when `startNow` is called first. */
-  private startSoon(queue: SessionQueue, run: () => Promise<void>): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const start = () => {
-        clearImmediate(timer);
-        queue.startNow = undefined;
-        run().then(resolve, reject);
-      };
-      const timer = setImmediate(start);
-      queue.startNow = start;
     });
   }
 

@@ -71,11 +71,6 @@ export interface RunContext {
   runChild(child: RunContext): Promise<RunOutcome>;
   /** Persists the durable state (a no-op for child agents, which are not durable). */
   persist(): Promise<void>;
-  /**
-   * A write of progress that needs no barrier, started once the loop waits on I/O (a `persist`
-   * before then covers it); absent for child agents (nothing to write) and in tests that do not set it.
-   */
-  persistSoon?(): void;
   /** The user's memories given to the model this run, with their authors (loaded once: a stable prompt prefix). */
   memories?: Memory[];
   /** The code map in the first turn's stable prefix (AIDE_CODE_MAP_IN_PREFIX=1), loaded once per run; empty text: none. */

@@ -110,12 +110,10 @@ function overflowOnFirstTurn(context: RunContext, built: BuiltContext, error: Ai
 
 /**
  * Progress that needs no durability barrier (read-only work is safe to repeat after a crash):
- * not awaited, and started once the loop waits on I/O (`persistSoon`: the record's encoding and
- * its socket write leave the turn's path; the write is queued in order behind earlier ones).
- * Every side effect (a mutation, an approval) awaits its own persist first, which covers it.
+ * the write is queued in order behind earlier ones and not awaited. Every side effect (a
+ * mutation, an approval) awaits its own persist first.
  */
 function persistInBackground(context: RunContext): void {
-  if (context.persistSoon) return context.persistSoon();
   context.persist().catch((error: unknown) => context.logger.warn({ err: error }, "session write failed"));
 }
 

@@ -27,7 +27,6 @@ export class SessionRuntime {
   lease?: { owner: string; ms: number };
   /** Another instance took the session over: this process publishes and writes nothing more for it. */
   leaseLost = false;
-  private soon?: NodeJS.Immediate;
   private readonly writer: DurableWriter;
   private readonly logger: SessionRuntimeOptions["logger"];
 
@@ -61,25 +60,7 @@ export class SessionRuntime {
     return this.events.emit(scope, this.record, type, payload);
   }
 
-  /**
-   * A write of progress that needs no durability barrier (read-only work, safe to redo after a
-   * crash), started once the loop waits on I/O instead of inside the step: its encoding and
-   * socket write leave the turn's path. A `persist` before then covers it (it writes the record as
-   * it is then), so the deferred one is dropped. Failures are logged, as they were when not awaited.
-   */
-  persistSoon(onError: (error: unknown) => void): void {
-    if (this.soon !== undefined || this.leaseLost) return;
-    this.soon = setImmediate(() => {
-      this.soon = undefined;
-      this.persist().catch(onError);
-    });
-  }
-
   persist(): Promise<void> {
-    if (this.soon !== undefined) {
-      clearImmediate(this.soon);
-      this.soon = undefined;
-    }
     return this.writer.request().catch((error: unknown) => {
       if (error instanceof LeaseLostError) this.loseLease(error);
       throw error;

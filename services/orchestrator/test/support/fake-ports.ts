@@ -61,11 +61,6 @@ export class FakeTools implements ToolsPort {
   /** Sessions whose background processes the orchestrator asked to reap. */
   readonly closed: string[] = [];
   commands: Record<string, { exit: number; output: string }> = {};
-  /**
-   * A command's result from the workspace as it is when it runs (before `commands`), as a real
-   * command's would be: a test that changes the outcome after a write does not race the loop.
-   */
-  commandFromFiles?: (command: string, files: ReadonlyMap<string, string>) => { exit: number; output: string } | undefined;
   protectedPaths = new Set<string>([".github/workflows/ci.yml"]);
   /** Writes whose content contains this text fail (as a lint-gate refusal would). */
   failWritesContaining?: string;
@@ -128,7 +123,7 @@ export class FakeTools implements ToolsPort {
         return result(false, `Wrote ${path}`, { changed_paths: [path] });
       case "run_command": {
         const command = String(call.arguments["command"] ?? "");
-        const scripted = this.commandFromFiles?.(command, this.files) ?? this.commands[command] ?? { exit: 0, output: "" };
+        const scripted = this.commands[command] ?? { exit: 0, output: "" };
         return result(scripted.exit !== 0, scripted.output || `exit ${scripted.exit}`, { metadata: { exit_code: scripted.exit, timed_out: false } });
       }
       default:
