@@ -5,6 +5,7 @@ import { configFromEnv } from "./config/orchestrator-config.js";
 import { defaultBackpressure } from "./config/backpressure-settings.js";
 import { createBusOrchestrator } from "./create-orchestrator.js";
 import { claimInstanceId } from "./config/instance-id-claim.js";
+import { warmUp } from "./warm-up.js";
 
 await runService("orchestrator", async ({ connection, logger }) => {
   const config = configFromEnv();
@@ -19,6 +20,8 @@ await runService("orchestrator", async ({ connection, logger }) => {
       });
   if (claim) config.instanceId = claim.id;
   const orchestrator = await createBusOrchestrator(connection, config, logger);
+  // First-use compilation (every event schema's first validation) before anything is answered.
+  warmUp(orchestrator.seams.events, logger.child({ module: "warm-up" }));
   // Resume before answering commands: a decision for a re-offered approval must find its waiter.
   const forwarded = serveForwardedCommands(connection, orchestrator, logger.child({ module: "forwarded" }));
   const resumed = await orchestrator.resumeAll();

@@ -83,10 +83,49 @@ export class EventSink {
 
   emit<T extends AgentEventType>(scope: EventScope, holder: SequenceHolder, type: T, payload: AgentEventPayload<T>): Promise<void> {
     holder.last_seq += 1;
+    const built = this.build(scope, holder.last_seq, type, payload);
+    if (!built.ok) {
+      // A bug in the orchestrator, not the person's fault: keep the seq contiguous with a state event.
+      this.options.logger.error({ type, issues: built.issues }, "event failed its schema");
+      this.enqueue(holder, fallbackEvent(built.candidate));
+      return Promise.resolve();
+    }
+    this.enqueue(holder, built.event);
+    return Promise.resolve();
+  }
+
+  /**
+   * At start, before the first request: every event type goes once through what `emit` does to
+   * an event (render, envelope, `AgentEventSchema`, the bus encoding), nothing published and no
+   * seq taken, so that no run's turn pays the first use of a schema (zod compiles it then) or of
+   * the code around it. Returns the types whose sample failed its schema (a bug; logged).
+   */
+  warm(samples: Partial<{ [T in AgentEventType]: AgentEventPayload<T> }>): AgentEventType[] {
+    const scope: EventScope = { session: "warm-up", run: "warm-up", user: "warm-up", depth: 0 };
+    const failed: AgentEventType[] = [];
+    let seq = 0;
+    for (const [type, payload] of Object.entries(samples) as Array<[AgentEventType, AgentEventPayload<AgentEventType>]>) {
+      seq += 1;
+      const built = this.build(scope, seq, type, payload);
+      if (built.ok) encodeJson(built.event);
+      else failed.push(type);
+    }
+    // The discriminated union's lookup for a type it does not know (the fallback path).
+    AgentEventSchema.safeParse({ type: "warm-up.unknown" });
+    if (failed.length > 0) this.options.logger.error({ types: failed }, "warm-up samples failed their schema");
+    return failed;
+  }
+
+  private build<T extends AgentEventType>(
+    scope: EventScope,
+    seq: number,
+    type: T,
+    payload: AgentEventPayload<T>,
+  ): { ok: true; event: Record<string, unknown> } | { ok: false; candidate: Record<string, unknown>; issues: unknown[] } {
     const candidate = {
       session: scope.session,
       run: scope.run,
-      seq: holder.last_seq,
+      seq,
       ts: this.options.now().toISOString(),
       user: scope.user,
       depth: scope.depth,
@@ -97,14 +136,8 @@ export class EventSink {
       payload: renderEventPayload(type, payload),
     };
     const parsed = AgentEventSchema.safeParse(candidate);
-    if (!parsed.success) {
-      // A bug in the orchestrator, not the person's fault: keep the seq contiguous with a state event.
-      this.options.logger.error({ type, issues: parsed.error.issues.slice(0, 5) }, "event failed its schema");
-      this.enqueue(holder, fallbackEvent(candidate));
-      return Promise.resolve();
-    }
-    this.enqueue(holder, parsed.data as unknown as Record<string, unknown>);
-    return Promise.resolve();
+    if (!parsed.success) return { ok: false, candidate, issues: parsed.error.issues.slice(0, 5) };
+    return { ok: true, event: parsed.data as unknown as Record<string, unknown> };
   }
 
   /**

@@ -241,9 +241,18 @@ function descriptorIsMutating(call: BatchCall, context: RunContext): boolean {
   return descriptor ? !descriptor.read_only : true;
 }
 
-/** Arguments as tool events show them: sanitized, with secret values redacted (the approval itself shows them exactly). */
+/**
+ * Arguments as tool events show them: sanitized, with secret values redacted (the approval itself
+ * shows them exactly). `tool.started` and `tool.completed` show the same arguments: kept per call
+ * while its arguments object is the very same one (a repaired call gets a new object).
+ */
+const shownArgs = new WeakMap<BatchCall, { of: Record<string, unknown>; shown: Record<string, unknown> }>();
 function eventArgs(call: BatchCall): Record<string, unknown> {
-  return redactSecretsDeep(sanitizeArgs(call.arguments)) as Record<string, unknown>;
+  const known = shownArgs.get(call);
+  if (known !== undefined && known.of === call.arguments) return known.shown;
+  const shown = redactSecretsDeep(sanitizeArgs(call.arguments)) as Record<string, unknown>;
+  shownArgs.set(call, { of: call.arguments, shown });
+  return shown;
 }
 
 /**
@@ -255,12 +264,12 @@ function withheld(outcome: CallOutcome): boolean {
   return outcome.metadata["secret_read"] === true;
 }
 
-function eventSummary(outcome: CallOutcome): string {
+function eventSummary(outcome: CallOutcome, redacted: string): string {
   if (withheld(outcome)) {
     const lines = typeof outcome.metadata["lines_shown"] === "number" ? `${outcome.metadata["lines_shown"]} lines` : "its content";
     return `(secret-looking file ${String(outcome.metadata["path"] ?? "")}: ${lines} given to the model as approved; not shown in events)`;
   }
-  return summarizeOutput(redactSecrets(outcome.output));
+  return summarizeOutput(redacted);
 }
 
 /**
@@ -268,18 +277,21 @@ function eventSummary(outcome: CallOutcome): string {
  * Write bodies never reach an event: a client shows an edit from the checkpoint diff.
  */
 export async function emitCompleted(context: RunContext, call: BatchCall, outcome: CallOutcome, durationMs: number): Promise<void> {
+  // The output redacted once, for both the summary and the preview (it was redacted twice).
+  const redacted = withheld(outcome) ? "" : redactSecrets(outcome.output);
+  const server = mcpServerOf(context.catalog, call.name);
   await context.session.emit(
     "tool.completed",
     {
       call_id: call.id,
       tool: call.name,
       args: eventArgs(call),
-      ...(mcpServerOf(context.catalog, call.name) ? { server: mcpServerOf(context.catalog, call.name) } : {}),
+      ...(server ? { server } : {}),
       is_error: outcome.is_error,
-      summary: eventSummary(outcome),
+      summary: eventSummary(outcome, redacted),
       duration_ms: Math.round(durationMs * 1000) / 1000,
       metadata: redactSecretsDeep(sanitizeArgs(outcome.metadata)) as Record<string, unknown>,
-      ...(withheld(outcome) ? {} : outputPreview(redactSecrets(outcome.output))),
+      ...(withheld(outcome) ? {} : outputPreview(redacted)),
     },
     context.depth,
     context.run,
