@@ -93,8 +93,9 @@ export function workspaceRelative(workspace: string, paths: readonly string[]): 
   return out;
 }
 
-/** Publishes the writer's packs and makes them readable. */
+/** Publishes the writer's packs and makes them readable; the trees the scan encoded go to the tree cache as they are. */
 export async function finishWriter(repo: ShadowRepo, writer: PackWriter): Promise<void> {
   const names = await writer.finish();
   for (const name of names) repo.objects.addPack(name);
+  repo.objects.rememberTrees(writer.takeTrees());
 }

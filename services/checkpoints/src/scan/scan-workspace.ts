@@ -10,6 +10,8 @@ import { decodeName, fsPath } from "../git/raw-names.js";
 /** Where objects go: must keep what it accepted once `finish` (not part of this seam) succeeds. */
 export interface ObjectSink {
   write(type: GitObjectType, content: Uint8Array, knownOid?: string): Promise<string>;
+  /** Told the entries of every tree the scan encoded (written now or already stored), so they need never be decoded. */
+  knowTree?(oid: string, entries: readonly TreeEntry[]): void;
 }
 
 export interface ScanOptions {
@@ -317,9 +319,11 @@ export async function writeTreeOf(sink: ObjectSink, dir: DirNode, storedOid?: st
       if (node.oid !== emptyTreeOid) entries.push({ name, mode: "40000", oid: node.oid });
     }
   }
-  const content = encodeTree(sortTreeEntries(entries));
+  const sorted = Object.freeze(sortTreeEntries(entries));
+  const content = encodeTree(sorted);
   const oid = hashObject("tree", content);
   if (oid !== dir.oid && oid !== storedOid) await sink.write("tree", content, oid);
+  sink.knowTree?.(oid, sorted);
   return oid;
 }
 
