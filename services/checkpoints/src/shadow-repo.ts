@@ -40,11 +40,12 @@ export function shadowGitdir(workspace: string): string {
   return join(workspace, ".aide", "checkpoints", hash);
 }
 
-export function openShadowRepo(workspace: string, crossHostLock?: CrossHostLock): ShadowRepo {
+export function openShadowRepo(workspace: string, crossHostLock?: CrossHostLock, onLockReleaseError?: (error: unknown) => void): ShadowRepo {
   const gitdir = shadowGitdir(workspace);
   const lock = new WorkspaceLock(join(gitdir, "aide.lock"), {
     prepare: () => ensureShadowFolders(workspace, gitdir),
     ...(crossHostLock ? { crossHost: { lock: crossHostLock, workspace } } : {}),
+    ...(onLockReleaseError ? { onReleaseError: onLockReleaseError } : {}),
   });
   return { workspace, gitdir, refs: new RefStore(gitdir), objects: new ObjectStore(gitdir), lock };
 }
