@@ -66,6 +66,7 @@ export class CheckpointService {
       await repo.lock.settled();
       await flushCache(repo);
     }));
+    await this.context.statPrefetcher?.close();
   }
 
   async commit(request: CheckpointCommitRequest, signal: AbortSignal): Promise<CommitResult> {
