@@ -88,8 +88,14 @@ export async function ensureShadowRepo(repo: ShadowRepo): Promise<void> {
   repo.ready = true;
 }
 
-function repositoryIdentity(repo: ShadowRepo): Promise<string | undefined> {
-  return lstat(join(repo.gitdir, "HEAD")).then((stats) => `${stats.ino}:${stats.ctimeMs}`, () => undefined);
+/** One synchronous lstat (every operation starts with it; the thread pool only added an event-loop turn). */
+async function repositoryIdentity(repo: ShadowRepo): Promise<string | undefined> {
+  try {
+    const stats = fs.lstatSync(join(repo.gitdir, "HEAD"));
+    return `${stats.ino}:${stats.ctimeMs}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
