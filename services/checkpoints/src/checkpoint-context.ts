@@ -9,6 +9,7 @@ import { scanWorkspace, type ScanResult } from "./scan/scan-workspace.js";
 import { loadCache, type ShadowRepo } from "./shadow-repo.js";
 import type { FileNode } from "./scan/stat-cache-tree.js";
 import type { CrossHostLock } from "./workspace/kv-workspace-lock.js";
+import { StatPrefetcher } from "./scan/stat-prefetcher.js";
 
 /** What every operation needs besides the repository: injected, no globals. */
 export interface CheckpointContext {
@@ -20,6 +21,8 @@ export interface CheckpointContext {
   now: () => number;
   /** Workspace locks shared with checkpoints services on other hosts; absent: a lock file (one host). */
   crossHostLock?: CrossHostLock;
+  /** The second thread for a full walk's lstats (`scan_stat_thread`); absent: one thread. Ended by CheckpointService.close. */
+  statPrefetcher?: StatPrefetcher;
 }
 
 export function createCheckpointContext(config: CheckpointConfig, logger: Logger, now: () => number = Date.now, crossHostLock?: CrossHostLock): CheckpointContext {
@@ -29,7 +32,15 @@ export function createCheckpointContext(config: CheckpointConfig, logger: Logger
     const rule = parseIgnoreRule(pattern);
     if (rule) { excludes.push(rule); sources.push(pattern); }
   }
-  return { config, excludes, compiledExcludes: compileRules(excludes, sources), logger, now, ...(crossHostLock ? { crossHostLock } : {}) };
+  return {
+    config,
+    excludes,
+    compiledExcludes: compileRules(excludes, sources),
+    logger,
+    now,
+    ...(crossHostLock ? { crossHostLock } : {}),
+    ...(config.scan_stat_thread ? { statPrefetcher: new StatPrefetcher() } : {}),
+  };
 }
 
 export function newPackWriter(repo: ShadowRepo, context: CheckpointContext, level = context.config.compression_level): PackWriter {
@@ -58,6 +69,7 @@ export async function scanInto(
     signal,
     now: context.now,
     progress,
+    ...(context.statPrefetcher ? { prefetch: context.statPrefetcher } : {}),
   };
   const relative = changedPaths === undefined ? undefined : workspaceRelative(repo.workspace, changedPaths);
   const usable = relative !== undefined && cache.commit !== undefined && cache.root.oid !== undefined;
@@ -93,8 +105,9 @@ export function workspaceRelative(workspace: string, paths: readonly string[]): 
   return out;
 }
 
-/** Publishes the writer's packs and makes them readable. */
+/** Publishes the writer's packs and makes them readable; the trees the scan encoded go to the tree cache as they are. */
 export async function finishWriter(repo: ShadowRepo, writer: PackWriter): Promise<void> {
   const names = await writer.finish();
   for (const name of names) repo.objects.addPack(name);
+  repo.objects.rememberTrees(writer.takeTrees());
 }

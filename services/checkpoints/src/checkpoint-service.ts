@@ -54,15 +54,19 @@ export class CheckpointService {
     const real = await resolveWorkspace(workspace, this.context.config.workspace_roots);
     let repo = this.repos.get(real);
     if (repo === undefined) {
-      repo = openShadowRepo(real, this.context.crossHostLock);
+      repo = openShadowRepo(real, this.context.crossHostLock, (error) => this.context.logger.warn({ err: error, workspace: real }, "could not release the workspace lock"));
       this.repos.set(real, repo);
     }
     return repo;
   }
 
-  /** Waits for pending cache writes (on shutdown). */
+  /** Waits for the locks to be let go of and for pending cache writes (on shutdown). */
   async close(): Promise<void> {
-    await Promise.all([...this.repos.values()].map((repo) => flushCache(repo)));
+    await Promise.all([...this.repos.values()].map(async (repo) => {
+      await repo.lock.settled();
+      await flushCache(repo);
+    }));
+    await this.context.statPrefetcher?.close();
   }
 
   async commit(request: CheckpointCommitRequest, signal: AbortSignal): Promise<CommitResult> {

@@ -50,6 +50,8 @@ export const CheckpointConfigSchema = z
     repack_level: z.number().int().min(0).max(9).default(6),
     /** The cross-host workspace lock: renewed every third of this; a holder silent this long loses it. */
     lock_lease_ms: z.number().int().min(500).default(15_000),
+    /** A full walk of a large tree (2,000 cached paths or more) lstats half of them on a worker thread. */
+    scan_stat_thread: z.boolean().default(true),
   })
   .strict();
 export type CheckpointConfig = z.infer<typeof CheckpointConfigSchema>;
@@ -77,6 +79,7 @@ export function loadCheckpointConfig(env: NodeJS.ProcessEnv = process.env, readF
   if (env.AIDE_CHECKPOINT_EXTRA_EXCLUDES !== undefined) overrides.extra_excludes = commaList(env.AIDE_CHECKPOINT_EXTRA_EXCLUDES);
   if (env.AIDE_CHECKPOINT_MAX_FILE_BYTES) overrides.max_file_bytes = Number(env.AIDE_CHECKPOINT_MAX_FILE_BYTES);
   if (env.AIDE_CHECKPOINT_RESPECT_GITIGNORE) overrides.respect_gitignore = ["1", "true", "yes"].includes(env.AIDE_CHECKPOINT_RESPECT_GITIGNORE);
+  if (env.AIDE_CHECKPOINT_SCAN_STAT_THREAD) overrides.scan_stat_thread = ["1", "true", "yes"].includes(env.AIDE_CHECKPOINT_SCAN_STAT_THREAD);
   if (env.AIDE_CHECKPOINT_TIMEOUT_MS) overrides.commit_timeout_ms = Number(env.AIDE_CHECKPOINT_TIMEOUT_MS);
   if (env.AIDE_CHECKPOINT_KEEP_TASKS) overrides.keep_tasks = Number(env.AIDE_CHECKPOINT_KEEP_TASKS);
   if (env.AIDE_CHECKPOINT_LOCK_LEASE_MS) overrides.lock_lease_ms = Number(env.AIDE_CHECKPOINT_LOCK_LEASE_MS);

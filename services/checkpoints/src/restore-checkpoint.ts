@@ -13,6 +13,7 @@ import { fileNodeOf } from "./scan/scan-workspace.js";
 import { ensureShadowRepo, loadCache, storeCache, type ShadowRepo } from "./shadow-repo.js";
 import type { DirNode, FileNode } from "./scan/stat-cache-tree.js";
 import { displayPath } from "./git/raw-names.js";
+import { treeFromTarget } from "./restored-tree.js";
 
 export interface RestoreInput {
   session: string;
@@ -75,9 +76,8 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
     lap("scan");
     const latestTree = (await latestCheckpoint(repo))?.tree;
     const workspaceChanged = latestTree !== undefined && latestTree !== current.oid;
-    const changes = (await compareTrees(repo.objects, { kind: "stored", oid: target.tree }, { kind: "scanned", node: current })).filter(
-      (change) => !isPathExcluded(context, change.path),
-    );
+    const compared = await compareTrees(repo.objects, { kind: "stored", oid: target.tree }, { kind: "scanned", node: current });
+    const changes = compared.filter((change) => !isPathExcluded(context, change.path));
     const plan = planOf(changes);
     lap("plan");
     if (input.dry_run) return { checkpoint: target.checkpoint, plan, applied: false, workspace_changed: workspaceChanged };
@@ -93,23 +93,28 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
     // files written through their own descriptor are known (content and stat): only the rest
     // (removed files, links, files over the size limit now) are looked at again.
     const settled = context.now();
-    const known: Array<[string, FileNode]> = [];
-    for (const [path, file] of written) if (file.stats.size <= context.config.max_file_bytes) known.push([path, fileNodeOf(file.stats, file.oid, settled)]);
-    const knownPaths = new Set(known.map(([path]) => path));
-    const writer = newPackWriter(repo, context);
-    const rescan = await scanChangedPaths(mergeFileNodes(current, known), changes.map((c) => c.path).filter((path) => !knownPaths.has(path)), {
-      workspace: repo.workspace,
-      excludes: context.compiledExcludes,
-      respectGitignore: context.config.respect_gitignore,
-      maxFileBytes: context.config.max_file_bytes,
-      sink: writer,
-      signal: new AbortController().signal,
-      now: context.now,
-    });
-    await finishWriter(repo, writer);
+    const known = new Map<string, FileNode>();
+    for (const [path, file] of written) if (file.stats.size <= context.config.max_file_bytes) known.set(path, fileNodeOf(file.stats, file.oid, settled));
+    // Every file written came from the target and nothing else differed: the folders are the
+    // target's (no tree to hash again). Otherwise the trees above the changes are rebuilt.
+    let restoredRoot = changes.length === compared.length ? await treeFromTarget(repo.objects, target.tree, current, changes, known) : undefined;
+    if (restoredRoot === undefined) {
+      const writer = newPackWriter(repo, context);
+      const rescan = await scanChangedPaths(mergeFileNodes(current, known), changes.map((c) => c.path).filter((path) => !known.has(path)), {
+        workspace: repo.workspace,
+        excludes: context.compiledExcludes,
+        respectGitignore: context.config.respect_gitignore,
+        maxFileBytes: context.config.max_file_bytes,
+        sink: writer,
+        signal: new AbortController().signal,
+        now: context.now,
+      });
+      await finishWriter(repo, writer);
+      restoredRoot = rescan.root;
+    }
     lap("rescan");
     let latestId = target.checkpoint.id;
-    if (rescan.root.oid === target.tree) {
+    if (restoredRoot.oid === target.tree) {
       // createdMs only orders new checkpoints after every existing one: keep the newest time seen.
       const newest = Math.max(Date.parse(target.checkpoint.created_at) || 0, (await latestCheckpoint(repo))?.createdMs ?? 0);
       await setLatestCheckpoint(repo, { id: target.checkpoint.id, tree: target.tree, createdMs: newest });
@@ -117,10 +122,10 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
       // Something in the checkpoint is excluded or too large now, so the tree differs from it:
       // record what the workspace is, so the next restore does not see a change nobody made.
       const label = `after restoring ${input.checkpoint.slice(0, 12)}`;
-      const recorded = await recordCheckpoint(repo, context, rescan.root, await countChangesSinceLatest(repo, rescan.root), { session: input.session, run: "restore", label }, new AbortController().signal);
+      const recorded = await recordCheckpoint(repo, context, restoredRoot, await countChangesSinceLatest(repo, restoredRoot), { session: input.session, run: "restore", label }, new AbortController().signal);
       latestId = recorded.id;
     }
-    storeCache(repo, { commit: latestId, root: rescan.root }, (error) => context.logger.warn({ err: error }, "stat cache not saved"));
+    storeCache(repo, { commit: latestId, root: restoredRoot }, (error) => context.logger.warn({ err: error }, "stat cache not saved"));
     lap("record");
     context.logger.info({ workspace: repo.workspace, checkpoint: target.checkpoint.id, ...counts(plan), safety, phases }, "checkpoint restored");
     return { checkpoint: target.checkpoint, plan, applied: true, workspace_changed: workspaceChanged, ...(safety ? { safety_checkpoint: safety } : {}) };

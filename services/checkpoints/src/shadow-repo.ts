@@ -40,11 +40,12 @@ export function shadowGitdir(workspace: string): string {
   return join(workspace, ".aide", "checkpoints", hash);
 }
 
-export function openShadowRepo(workspace: string, crossHostLock?: CrossHostLock): ShadowRepo {
+export function openShadowRepo(workspace: string, crossHostLock?: CrossHostLock, onLockReleaseError?: (error: unknown) => void): ShadowRepo {
   const gitdir = shadowGitdir(workspace);
   const lock = new WorkspaceLock(join(gitdir, "aide.lock"), {
     prepare: () => ensureShadowFolders(workspace, gitdir),
     ...(crossHostLock ? { crossHost: { lock: crossHostLock, workspace } } : {}),
+    ...(onLockReleaseError ? { onReleaseError: onLockReleaseError } : {}),
   });
   return { workspace, gitdir, refs: new RefStore(gitdir), objects: new ObjectStore(gitdir), lock };
 }
@@ -87,8 +88,14 @@ export async function ensureShadowRepo(repo: ShadowRepo): Promise<void> {
   repo.ready = true;
 }
 
-function repositoryIdentity(repo: ShadowRepo): Promise<string | undefined> {
-  return lstat(join(repo.gitdir, "HEAD")).then((stats) => `${stats.ino}:${stats.ctimeMs}`, () => undefined);
+/** One synchronous lstat (every operation starts with it; the thread pool only added an event-loop turn). */
+async function repositoryIdentity(repo: ShadowRepo): Promise<string | undefined> {
+  try {
+    const stats = fs.lstatSync(join(repo.gitdir, "HEAD"));
+    return `${stats.ino}:${stats.ctimeMs}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

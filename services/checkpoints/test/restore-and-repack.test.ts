@@ -45,6 +45,48 @@ describe("restore writes only what differs; a repacked store restores every chec
     expect(after.size).toBe(300);
   });
 
+  it("after a restore that follows a commit, the restored checkpoint and the next commits hold the trees git computes for the working tree", async () => {
+    const ws = join(cp.root, "tree-ids");
+    for (let f = 0; f < 6; f++) {
+      mkdirSync(join(ws, `pkg${f % 2}`, `mod${f}`), { recursive: true });
+      for (let i = 0; i < 12; i++) writeFileSync(join(ws, `pkg${f % 2}`, `mod${f}`, `file${i}.ts`), text(f * 50 + i, 10));
+    }
+    writeFileSync(join(ws, "run.sh"), "#!/bin/sh\necho run\n");
+    chmodSync(join(ws, "run.sh"), 0o755);
+    const commit = async (label: string, changed?: string[]) => (await call(cp.client, "agent.checkpoints.commit", { workspace: ws, session: "s", run: "r1", label, ...(changed ? { changed_paths: changed } : {}) })).checkpoint.id as string;
+    const shadow = () => join(ws, ".aide", "checkpoints", readdirSync(join(ws, ".aide", "checkpoints")).filter((name) => name !== ".gitignore")[0]);
+    const treeOf = (commitId: string) => execFileSync("git", ["--git-dir", shadow(), "rev-parse", `${commitId}^{tree}`]).toString().trim();
+    /** The tree id git computes for the working tree (its own index, outside the workspace). */
+    const gitTree = () => {
+      const index = join(cp.root, `tree-ids-index-${Math.random().toString(36).slice(2)}`);
+      const env = { ...process.env, GIT_DIR: shadow(), GIT_WORK_TREE: ws, GIT_INDEX_FILE: index };
+      execFileSync("git", ["-c", "core.bare=false", "-c", "core.fileMode=true", "add", "-A", "--", ".", ":!.aide"], { env });
+      const id = execFileSync("git", ["-c", "core.bare=false", "write-tree"], { env }).toString().trim();
+      rmSync(index, { force: true });
+      return id;
+    };
+    const before = await commit("before");
+    expect(treeOf(before)).toBe(gitTree());
+    const edited = ["pkg0/mod0/file1.ts", "pkg0/mod2/file5.ts", "pkg1/mod3/file0.ts", "pkg1/mod5/file11.ts"];
+    for (const path of edited) appendFileSync(join(ws, path), "// edited\n");
+    await commit("after", edited);
+    const restored = await call(cp.client, "agent.checkpoints.restore", { workspace: ws, session: "s", checkpoint: before, mode: "files" });
+    expect([...restored.plan.modified].sort()).toEqual([...edited].sort());
+    // The restore recorded no new checkpoint (the working tree is the target's), and what it
+    // remembers of the folders is right: a commit of the unchanged tree, and one after an edit in a
+    // restored folder and one in a folder beside it, hold what git computes.
+    const again = await commit("unchanged after the restore");
+    expect(treeOf(again)).toBe(treeOf(before));
+    expect(treeOf(again)).toBe(gitTree());
+    appendFileSync(join(ws, "pkg0/mod2/file6.ts"), "// after\n");
+    appendFileSync(join(ws, "pkg1/mod1/file2.ts"), "// after\n");
+    const later = await commit("edited after the restore", ["pkg0/mod2/file6.ts", "pkg1/mod1/file2.ts"]);
+    expect(treeOf(later)).toBe(gitTree());
+    const walked = await commit("walked");
+    expect(treeOf(walked)).toBe(treeOf(later));
+    execFileSync("git", ["--git-dir", shadow(), "fsck", "--full", "--no-dangling"], { stdio: "pipe" });
+  });
+
   it("prune packs versions as deltas that git verifies, and every checkpoint still restores byte-exact (cold reads after a restart)", async () => {
     const ws = join(cp.root, "packed");
     mkdirSync(join(ws, "src", "deep"), { recursive: true });

@@ -103,6 +103,24 @@ export class ObjectStore {
       return cached;
     }
     const entries: readonly TreeEntry[] = Object.freeze(decodeTree((await this.read(oid)).content));
+    this.keepTree(oid, entries);
+    return entries;
+  }
+
+  /**
+   * Trees whose entries the caller already has (a commit's scan encoded them) and whose objects
+   * are stored now (the writer that wrote them has finished, or they were there before): kept as
+   * if read, so the plan of the next restore or diff opens no pack for them. Entries must be in
+   * the tree's stored order, as encodeTree wrote them.
+   */
+  rememberTrees(trees: Iterable<[string, readonly TreeEntry[]]>): void {
+    for (const [oid, entries] of trees) {
+      if (this.trees.has(oid)) continue;
+      this.keepTree(oid, Object.isFrozen(entries) ? entries : Object.freeze([...entries]));
+    }
+  }
+
+  private keepTree(oid: string, entries: readonly TreeEntry[]): void {
     this.trees.set(oid, entries);
     this.cachedTreeEntries += entries.length;
     for (const [old, oldEntries] of this.trees) {
@@ -110,7 +128,6 @@ export class ObjectStore {
       this.trees.delete(old);
       this.cachedTreeEntries -= oldEntries.length;
     }
-    return entries;
   }
 
   addPack(name: string): void {

@@ -4,7 +4,7 @@ import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { crc32, deflateSync } from "node:zlib";
 import { encodeDelta } from "./delta.js";
-import { hashObject, type GitObjectType } from "./git-objects.js";
+import { hashObject, type GitObjectType, type TreeEntry } from "./git-objects.js";
 
 const typeNumbers: Record<GitObjectType, number> = { commit: 1, tree: 2, blob: 3 };
 /** A pack is flushed once its compressed objects pass this size, bounding memory. */
@@ -33,6 +33,8 @@ export class PackWriter {
   private written: string[] = [];
   /** The objects of the pack being written: where each starts and how many deltas it lies under. */
   private placed = new Map<string, { offset: number; depth: number }>();
+  /** Entries of the trees the scan encoded for this writer (see takeTrees). */
+  private trees = new Map<string, readonly TreeEntry[]>();
 
   constructor(
     private readonly packDirectory: string,
@@ -82,6 +84,20 @@ export class PackWriter {
     return delta !== undefined ? "delta" : "whole";
   }
 
+  knowTree(oid: string, entries: readonly TreeEntry[]): void {
+    this.trees.set(oid, entries);
+  }
+
+  /**
+   * The trees told to knowTree since the last call, for the object store's tree cache. Only
+   * after `finish` succeeded are they all stored (in a published pack, or there before).
+   */
+  takeTrees(): Map<string, readonly TreeEntry[]> {
+    const trees = this.trees;
+    this.trees = new Map();
+    return trees;
+  }
+
   /** Writes what is pending as a pack; returns the pack names written so far. */
   async finish(): Promise<string[]> {
     await this.flush();
@@ -90,6 +106,7 @@ export class PackWriter {
 
   /** Drops what is pending (an abandoned commit); packs already flushed stay, unreferenced, until prune. */
   discard(): void {
+    this.trees = new Map();
     this.chunks = [];
     this.objects = [];
     this.placed = new Map();

@@ -15,6 +15,11 @@ export function decodeName(bytes: Uint8Array): string {
   return rawMarker + buffer.toString("latin1");
 }
 
+/** A name in this `/`-separated path is not UTF-8 (node:fs needs its bytes: fsPath). */
+export function hasRawName(path: string): boolean {
+  return path.includes(rawMarker);
+}
+
 export function isRawName(name: string): boolean {
   return name.startsWith(rawMarker);
 }

@@ -1,6 +1,7 @@
 /** Loose refs of the shadow repository. */
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, readdir, rename, rm, rmdir, writeFile } from "node:fs/promises";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readFile, readdir, rm, rmdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 /**
@@ -19,12 +20,21 @@ export class RefStore {
     }
   }
 
+  /**
+   * Synchronous calls: three short syscalls on the path of every commit and restore, which the
+   * thread pool only delayed (an event-loop turn each; several milliseconds on a busy machine).
+   */
   async write(ref: string, oid: string): Promise<void> {
     const path = join(this.gitdir, ref);
-    await mkdir(dirname(path), { recursive: true });
+    mkdirSync(dirname(path), { recursive: true });
     const temp = `${path}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
-    await writeFile(temp, `${oid}\n`);
-    await rename(temp, path);
+    try {
+      writeFileSync(temp, `${oid}\n`);
+      renameSync(temp, path);
+    } catch (error) {
+      rmSync(temp, { force: true });
+      throw error;
+    }
   }
 
   async delete(ref: string): Promise<void> {

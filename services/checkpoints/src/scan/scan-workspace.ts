@@ -1,15 +1,18 @@
 /** The full walk of a workspace into a tree of hashed files. */
-import { lstatSync, readdirSync, readFileSync, readlinkSync, type Dirent, type Stats } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, readlinkSync, type Dirent } from "node:fs";
 import { aideError } from "@aide/contracts";
 import { emptyTreeOid, encodeTree, hashObject, sortTreeEntries, type GitObjectType, type TreeEntry } from "../git/git-objects.js";
 import { compileRules, matchCompiled, parseIgnoreFile, type CompiledRules, type IgnoreRule } from "./exclude-rules.js";
 import { forEachFile } from "./stat-cache.js";
 import type { DirNode, FileNode, FolderListing, TreeNode } from "./stat-cache-tree.js";
-import { decodeName, fsPath } from "../git/raw-names.js";
+import { decodeName, fsPath, hasRawName } from "../git/raw-names.js";
+import { minPrefetchPaths, type EntryStats, type PrefetchRequest, type StatPrefetcher } from "./stat-prefetcher.js";
 
 /** Where objects go: must keep what it accepted once `finish` (not part of this seam) succeeds. */
 export interface ObjectSink {
   write(type: GitObjectType, content: Uint8Array, knownOid?: string): Promise<string>;
+  /** Told the entries of every tree the scan encoded (written now or already stored), so they need never be decoded. */
+  knowTree?(oid: string, entries: readonly TreeEntry[]): void;
 }
 
 export interface ScanOptions {
@@ -24,6 +27,8 @@ export interface ScanOptions {
   now: () => number;
   /** Receives every file hashed in this scan, so an abandoned scan's work can be kept. */
   progress?: Array<[string, FileNode]>;
+  /** A second thread for the lstats of a full walk (stat-prefetcher.ts); absent: all on this thread. */
+  prefetch?: StatPrefetcher;
 }
 
 export interface ScanResult {
@@ -46,6 +51,8 @@ export interface ScanState extends ScanOptions {
   started: number;
   sinceYield: number;
   gitignoreRules: Map<string, CompiledRules>;
+  /** The worker thread's lstats of this walk, taken path by path as they arrive. */
+  prefetched?: PrefetchRequest;
 }
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -95,13 +102,13 @@ export function countFiles(node: TreeNode | undefined): number {
   return count;
 }
 
-function fileMode(stats: Stats): FileNode["mode"] {
+function fileMode(stats: EntryStats): FileNode["mode"] {
   if (stats.isSymbolicLink()) return "120000";
   return (stats.mode & 0o100) !== 0 ? "100755" : "100644";
 }
 
 /** The cached node still describes the file: same stat, not racy. */
-function statUnchanged(previous: TreeNode | undefined, stats: Stats, mode: FileNode["mode"]): boolean {
+function statUnchanged(previous: TreeNode | undefined, stats: EntryStats, mode: FileNode["mode"]): boolean {
   return (
     previous?.kind === "file" &&
     !previous.racy &&
@@ -114,7 +121,7 @@ function statUnchanged(previous: TreeNode | undefined, stats: Stats, mode: FileN
 }
 
 /** Hashes (and stores) one file or symlink unless its stat matches the cached node. */
-async function scanFile(state: ScanState, path: string, stats: Stats, previous: TreeNode | undefined): Promise<TreeNode> {
+async function scanFile(state: ScanState, path: string, stats: EntryStats, previous: TreeNode | undefined): Promise<TreeNode> {
   const mode = fileMode(stats);
   if (mode !== "120000" && stats.size > state.maxFileBytes) {
     const reason = `larger than ${state.maxFileBytes} bytes (${stats.size})`;
@@ -146,13 +153,13 @@ async function scanFile(state: ScanState, path: string, stats: Stats, previous: 
  * began (a scan's start, or the moment a restore finished writing); a stat that recent is racy,
  * because a later write within the same clock tick would leave it unchanged.
  */
-export function fileNodeOf(stats: Stats, oid: string, since: number): FileNode {
+export function fileNodeOf(stats: EntryStats, oid: string, since: number): FileNode {
   const racy = stats.mtimeMs >= since - racyWindowMs || stats.ctimeMs >= since - racyWindowMs;
   return { kind: "file", mode: fileMode(stats), size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino, oid, ...(racy ? { racy: true } : {}) };
 }
 
 /** Scans one workspace entry (file, link or folder) given its lstat. */
-export async function scanEntry(state: ScanState, relativeDir: string, name: string, stats: Stats, previous: TreeNode | undefined): Promise<TreeNode | undefined> {
+export async function scanEntry(state: ScanState, relativeDir: string, name: string, stats: EntryStats, previous: TreeNode | undefined): Promise<TreeNode | undefined> {
   const path = relativeDir === "" ? name : `${relativeDir}/${name}`;
   if (state.signal.aborted) checkSignal(state.signal);
   if (stats.isDirectory()) {
@@ -170,7 +177,7 @@ export async function scanEntry(state: ScanState, relativeDir: string, name: str
  * exclude rules. With `.gitignore` files in play a listing is never reused (an edited
  * `.gitignore` changes what is excluded without touching the folder).
  */
-function listingHolds(state: ScanState, previous: DirNode | undefined, stats: Stats | undefined): boolean {
+function listingHolds(state: ScanState, previous: DirNode | undefined, stats: EntryStats | undefined): boolean {
   const listing = previous?.listing;
   return (
     listing !== undefined &&
@@ -184,7 +191,7 @@ function listingHolds(state: ScanState, previous: DirNode | undefined, stats: St
 }
 
 /** The listing to remember for a folder just listed; none when its stat is too recent to vouch for it (racy, as for files). */
-function newListing(state: ScanState, stats: Stats | undefined): FolderListing | undefined {
+function newListing(state: ScanState, stats: EntryStats | undefined): FolderListing | undefined {
   if (stats === undefined || state.respectGitignore) return undefined;
   if (stats.mtimeMs >= state.started - racyWindowMs || stats.ctimeMs >= state.started - racyWindowMs) return undefined;
   return { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino, rules: state.excludes };
@@ -204,7 +211,7 @@ function sameContent(node: TreeNode, before: TreeNode | undefined): boolean {
  * nothing below changed. `folderStats` is the folder's lstat, taken before it is listed; when it matches the
  * previous listing the folder is not read again: only its known entries are looked at.
  */
-async function scanDirectory(state: ScanState, path: string, folderStats: Stats | undefined, previous: DirNode | undefined, replaced?: TreeNode): Promise<DirNode> {
+async function scanDirectory(state: ScanState, path: string, folderStats: EntryStats | undefined, previous: DirNode | undefined, replaced?: TreeNode): Promise<DirNode> {
   checkSignal(state.signal);
   if (state.sinceYield >= entriesPerYield) {
     state.sinceYield = 0;
@@ -230,9 +237,10 @@ async function scanDirectory(state: ScanState, path: string, folderStats: Stats 
     seen.add(name);
     if (isAlwaysExcluded(path, name)) continue;
     const before = previous?.children.get(name);
-    let stats: Stats;
+    const childPath = path === "" ? name : `${path}/${name}`;
+    let stats: EntryStats;
     try {
-      stats = lstatSync(fsPath(state.workspace, path === "" ? name : `${path}/${name}`));
+      stats = state.prefetched?.take(childPath) ?? lstatSync(fsPath(state.workspace, childPath));
     } catch (error) {
       const isDirectory = listed === undefined ? before?.kind === "dir" : listed[index].isDirectory();
       if (!isExcluded(state, path, name, isDirectory)) {
@@ -317,9 +325,11 @@ export async function writeTreeOf(sink: ObjectSink, dir: DirNode, storedOid?: st
       if (node.oid !== emptyTreeOid) entries.push({ name, mode: "40000", oid: node.oid });
     }
   }
-  const content = encodeTree(sortTreeEntries(entries));
+  const sorted = Object.freeze(sortTreeEntries(entries));
+  const content = encodeTree(sorted);
   const oid = hashObject("tree", content);
   if (oid !== dir.oid && oid !== storedOid) await sink.write("tree", content, oid);
+  sink.knowTree?.(oid, sorted);
   return oid;
 }
 
@@ -330,13 +340,39 @@ export function newScanState(options: ScanOptions): ScanState {
 
 export async function scanWorkspace(previous: DirNode, options: ScanOptions): Promise<ScanResult> {
   const state = newScanState(options);
-  let rootStats: Stats | undefined;
+  let rootStats: EntryStats | undefined;
   try {
     rootStats = lstatSync(options.workspace);
   } catch {
     rootStats = undefined;
   }
-  const root = await scanDirectory(state, "", rootStats, previous);
+  const prefetch = options.prefetch === undefined ? undefined : startPrefetch(options.prefetch, options.workspace, previous);
+  state.prefetched = prefetch?.request;
+  let root: DirNode;
+  try {
+    root = await scanDirectory(state, "", rootStats, previous);
+  } finally {
+    prefetch?.done();
+  }
   if (root === previous && root.oid === undefined) root.oid = await writeTreeOf(options.sink, root);
   return { root, changes: state.changes, listedFolders: state.listedFolders };
+}
+
+/**
+ * Hands the last half of the paths the cache knows (in the order the walk visits them: each
+ * folder before what it holds) to the worker thread, so both halves are lstatted at once.
+ */
+function startPrefetch(prefetcher: StatPrefetcher, workspace: string, previous: DirNode): ReturnType<StatPrefetcher["request"]> {
+  const paths: string[] = [];
+  const collect = (dir: DirNode, prefix: string) => {
+    for (const [name, node] of dir.children) {
+      const path = prefix === "" ? name : `${prefix}/${name}`;
+      paths.push(path);
+      if (node.kind === "dir") collect(node, path);
+    }
+  };
+  collect(previous, "");
+  if (paths.length < minPrefetchPaths) return undefined;
+  // Paths cross to the worker one per line, as text: a name with a newline or not UTF-8 stays here.
+  return prefetcher.request(workspace, paths.slice(paths.length >> 1).filter((path) => !hasRawName(path) && !path.includes("\n")));
 }

@@ -171,8 +171,12 @@ export class HostFileLocker {
           const atPath = reported === undefined ? lstatSync(this.path, { throwIfNoEntry: false }) : undefined;
           started.fileKey = reported ?? (atPath === undefined ? undefined : fileKey(atPath));
         }
-        helper = this.helper!;
-        if (signal.aborted) onAbort();
+        // Abandoned while the helper started: onAbort ended it (this.helper is gone with it).
+        if (signal.aborted || this.helper === undefined) {
+          onAbort();
+          throw signal.reason ?? aideError("ABORTED");
+        }
+        helper = this.helper;
         if (!helper.lockAsked) helper.child.stdin!.write("lock\n");
         helper.lockAsked = false;
         answer = await helper.nextLine();

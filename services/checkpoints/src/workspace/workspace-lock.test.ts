@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { WorkspaceLock } from "./workspace-lock.js";
+import type { CrossHostLock } from "./kv-workspace-lock.js";
 
 const dirs: string[] = [];
 afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
@@ -34,13 +35,52 @@ describe("WorkspaceLock", () => {
       expect(JSON.parse(readFileSync(path, "utf8")).pid).toBe(process.pid);
       throw new Error("boom");
     })).rejects.toThrow("boom");
+    // The failure is answered first; the file goes right after, before anything else may run.
+    await lock.settled();
     expect(existsSync(path)).toBe(false);
     await lock.run(never, async () => undefined);
   });
 
+  it("answers before letting go of the cross-host lock, and lets no other run in until it has", async () => {
+    const events: string[] = [];
+    let letGo!: () => void;
+    const gate = new Promise<void>((resolve) => (letGo = resolve));
+    let entered!: () => void;
+    const releasing = new Promise<void>((resolve) => (entered = resolve));
+    const crossHost: CrossHostLock = {
+      acquire: async () => {
+        events.push("acquired");
+        return async () => {
+          events.push("releasing");
+          entered();
+          await gate;
+          events.push("released");
+        };
+      },
+    };
+    const lock = new WorkspaceLock(lockPath(), { crossHost: { lock: crossHost, workspace: "/ws/one" } });
+    const first = lock.run(never, async () => "first");
+    void first.then((value) => events.push(`answered ${value}`));
+    await releasing;
+    await new Promise((resolve) => setImmediate(resolve));
+    // Answered while the release is still under way; the workspace is still held.
+    expect(events).toEqual(["acquired", "releasing", "answered first"]);
+    expect(lock.busy).toBe(true);
+    const second = lock.run(never, async () => { events.push("second ran"); });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events).not.toContain("second ran");
+    letGo();
+    await second;
+    expect(events.slice(0, 6)).toEqual(["acquired", "releasing", "answered first", "released", "acquired", "second ran"]);
+    await lock.settled();
+    expect(lock.busy).toBe(false);
+  });
+
   it("clears a lock left by a dead process, or by an earlier process with our pid", async () => {
     const path = lockPath();
-    await new WorkspaceLock(path).run(never, async () => undefined); // creates the folder
+    const setup = new WorkspaceLock(path);
+    await setup.run(never, async () => undefined); // creates the folder
+    await setup.settled(); // and has removed its lock file
     writeFileSync(path, JSON.stringify({ pid: 999_999, token: "x", since: Date.now() }));
     const lock = new WorkspaceLock(path, { isAlive: (pid) => pid !== 999_999 });
     expect(await lock.run(never, async () => "ran")).toBe("ran");
@@ -52,7 +92,9 @@ describe("WorkspaceLock", () => {
 
   it("waits for a live owner and gives up with the signal's reason", async () => {
     const path = lockPath();
-    await new WorkspaceLock(path).run(never, async () => undefined);
+    const setup = new WorkspaceLock(path);
+    await setup.run(never, async () => undefined);
+    await setup.settled();
     writeFileSync(path, JSON.stringify({ pid: 4242, token: "other", since: Date.now() }));
     const lock = new WorkspaceLock(path, { isAlive: () => true });
     const controller = new AbortController();

@@ -28,6 +28,11 @@ export interface WorkspaceLockOptions {
    * replaces the lock file: a pid says nothing about a process on another host.
    */
   crossHost?: { lock: CrossHostLock; workspace: string };
+  /**
+   * Told when letting go of the lock failed after the work was answered (the lock file could not
+   * be removed); the next run then waits as for any holder. The KV release logs its own failures.
+   */
+  onReleaseError?: (error: unknown) => void;
 }
 
 function defaultIsAlive(pid: number): boolean {
@@ -54,6 +59,7 @@ export class WorkspaceLock {
   private readonly now: () => number;
   private readonly prepare: () => Promise<void>;
   private readonly crossHost: WorkspaceLockOptions["crossHost"];
+  private readonly onReleaseError: (error: unknown) => void;
   private hostLocker: HostFileLocker | undefined;
 
   constructor(private readonly lockPath: string, options: WorkspaceLockOptions = {}) {
@@ -62,6 +68,7 @@ export class WorkspaceLock {
     this.isAlive = options.isAlive ?? defaultIsAlive;
     this.staleAfterMs = options.staleAfterMs ?? 10 * 60_000;
     this.now = options.now ?? Date.now;
+    this.onReleaseError = options.onReleaseError ?? (() => undefined);
   }
 
   private runs = 0;
@@ -71,50 +78,74 @@ export class WorkspaceLock {
     return this.runs > 0;
   }
 
-  /** Runs `work` alone; waiting ends early with the signal's reason. */
+  /**
+   * Runs `work` alone; waiting ends early with the signal's reason. Resolves (or rejects) as soon
+   * as `work` has, so the reply need not wait for the release: the cross-process locks are let go
+   * after, and until they are, this workspace stays `busy` and the next `run` in this process does
+   * not start (it queues behind the release, as other processes wait on the locks themselves).
+   */
   async run<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
     this.runs++;
-    try {
-      return await this.runAlone(signal, work);
-    } finally {
+    const previous = this.tail;
+    let settle!: () => void;
+    const mine = new Promise<void>((resolve) => (settle = resolve));
+    this.tail = previous.then(() => mine);
+    const finished = () => {
       this.runs--;
+      settle();
+    };
+    let releaseHeld: () => Promise<void>;
+    try {
+      await abortable(previous, signal);
+      releaseHeld = await this.acquireHeld(signal);
+    } catch (error) {
+      finished();
+      throw error;
+    }
+    const releaseAfter = () => {
+      void releaseHeld().catch((error: unknown) => this.onReleaseError(error)).finally(finished);
+    };
+    try {
+      const result = await work();
+      releaseAfter();
+      return result;
+    } catch (error) {
+      releaseAfter();
+      throw error;
     }
   }
 
-  private async runAlone<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
-    const previous = this.tail;
-    let release!: () => void;
-    const mine = new Promise<void>((resolve) => (release = resolve));
-    this.tail = previous.then(() => mine);
-    try {
-      await abortable(previous, signal);
-      if (this.crossHost) {
-        await this.prepare();
-        // This host's processes first take a kernel lock that dies with its holder; holding it,
-        // a KV entry written under the same kernel lock is known to be a dead holder's.
-        this.hostLocker ??= new HostFileLocker(`${this.lockPath}.flock`);
-        const hostLock = await this.hostLocker.hold(signal);
+  /** Resolves once every run queued so far has finished and released what it held (before shutdown). */
+  async settled(): Promise<void> {
+    await this.tail;
+  }
+
+  /** Takes the locks other processes see; resolves with their release (KV entry, then kernel lock; or the lock file). */
+  private async acquireHeld(signal: AbortSignal): Promise<() => Promise<void>> {
+    if (this.crossHost) {
+      await this.prepare();
+      // This host's processes first take a kernel lock that dies with its holder; holding it,
+      // a KV entry written under the same kernel lock is known to be a dead holder's.
+      this.hostLocker ??= new HostFileLocker(`${this.lockPath}.flock`);
+      const hostLock = await this.hostLocker.hold(signal);
+      let releaseShared: () => Promise<void>;
+      try {
+        releaseShared = await this.crossHost.lock.acquire(this.crossHost.workspace, signal, hostLock?.identity);
+      } catch (error) {
+        await hostLock?.release();
+        throw error;
+      }
+      return async () => {
         try {
-          const releaseShared = await this.crossHost.lock.acquire(this.crossHost.workspace, signal, hostLock?.identity);
-          try {
-            return await work();
-          } finally {
-            // The KV entry goes before the kernel lock: whoever gets the kernel lock next sees it gone.
-            await releaseShared();
-          }
+          // The KV entry goes before the kernel lock: whoever gets the kernel lock next sees it gone.
+          await releaseShared();
         } finally {
           await hostLock?.release();
         }
-      }
-      await this.acquireFile(signal);
-      try {
-        return await work();
-      } finally {
-        await rm(this.lockPath, { force: true });
-      }
-    } finally {
-      release();
+      };
     }
+    await this.acquireFile(signal);
+    return () => rm(this.lockPath, { force: true });
   }
 
   private async acquireFile(signal: AbortSignal): Promise<void> {
