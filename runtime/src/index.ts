@@ -24,3 +24,4 @@ export * from "./own-cgroup-paths.js";
 export * from "./home-workspace-rule.js";
 export * from "./cgroup-v2.js";
 export * from "./toolchain-homes.js";
+export * from "./env-settings.js";

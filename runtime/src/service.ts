@@ -76,6 +76,12 @@ export function formatZodError(error: z.ZodError): string {
     .join("; ");
 }
 
+/** A service's admission with the runtime's defaults filled in: 64 at once, 4 × that waiting, as many per session (at least 4). */
+export function admissionLimits(options: { maxConcurrent?: number; maxQueued?: number; maxQueuedPerSession?: number }): { maxConcurrent: number; maxQueued: number; maxQueuedPerSession: number } {
+  const maxConcurrent = options.maxConcurrent ?? 64;
+  return { maxConcurrent, maxQueued: options.maxQueued ?? maxConcurrent * 4, maxQueuedPerSession: options.maxQueuedPerSession ?? Math.max(4, maxConcurrent) };
+}
+
 /**
  * Registers a NATS micro service whose every endpoint decodes, size-checks and validates a
  * request, calls the handler, and answers `{ok,result}` or `{ok:false,error}`. A handler that
@@ -84,11 +90,11 @@ export function formatZodError(error: z.ZodError): string {
 export async function startService(options: StartServiceOptions): Promise<RunningService> {
   const { connection, logger } = options;
   const maxBytes = options.maxRequestBytes ?? maxMessageBytesFromEnv();
-  const maxConcurrent = options.maxConcurrent ?? 64;
+  const limits = admissionLimits(options);
   const admission = createFairQueue({
-    concurrency: maxConcurrent,
-    maxQueued: options.maxQueued ?? maxConcurrent * 4,
-    maxQueuedPerKey: options.maxQueuedPerSession ?? Math.max(4, maxConcurrent),
+    concurrency: limits.maxConcurrent,
+    maxQueued: limits.maxQueued,
+    maxQueuedPerKey: limits.maxQueuedPerSession,
     maxWaitMs: options.maxQueueWaitMs ?? 10_000,
     what: "requests",
   });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { aideError } from "@aide/contracts";
+import { admissionLimits, optionalPositiveIntegerSetting } from "@aide/runtime";
 
 /**
  * The model service's admission limits (documented in services/model/README.md, "Settings"):
@@ -13,13 +14,10 @@ export interface ModelLoadLimits {
   maxQueuedPerSession: number;
 }
 
-const count = (fallback: number) =>
-  z.preprocess((value) => (value === undefined || value === "" ? undefined : Number(value)), z.number().int().positive().default(fallback));
-
 const LoadLimitsSchema = z.object({
-  AIDE_MODEL_MAX_CONCURRENT: count(64),
-  AIDE_MODEL_MAX_QUEUED: z.preprocess((value) => (value === undefined || value === "" ? undefined : Number(value)), z.number().int().positive().optional()),
-  AIDE_MODEL_MAX_QUEUED_PER_SESSION: z.preprocess((value) => (value === undefined || value === "" ? undefined : Number(value)), z.number().int().positive().optional()),
+  AIDE_MODEL_MAX_CONCURRENT: optionalPositiveIntegerSetting(),
+  AIDE_MODEL_MAX_QUEUED: optionalPositiveIntegerSetting(),
+  AIDE_MODEL_MAX_QUEUED_PER_SESSION: optionalPositiveIntegerSetting(),
 });
 
 /** Reads the limits; one that is set but not a positive integer is refused (CONFIG_INVALID), never replaced by its default. */
@@ -29,11 +27,6 @@ export function readModelLoadLimits(env: NodeJS.ProcessEnv): ModelLoadLimits {
     const detail = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message} (got ${JSON.stringify(env[String(issue.path[0])])})`).join("; ");
     throw aideError("CONFIG_INVALID", { detail });
   }
-  const maxConcurrent = parsed.data.AIDE_MODEL_MAX_CONCURRENT;
-  return {
-    maxConcurrent,
-    // The runtime's defaults: four times the slots waiting in all, as many as the slots (at least 4) per session.
-    maxQueued: parsed.data.AIDE_MODEL_MAX_QUEUED ?? maxConcurrent * 4,
-    maxQueuedPerSession: parsed.data.AIDE_MODEL_MAX_QUEUED_PER_SESSION ?? Math.max(4, maxConcurrent),
-  };
+  // Unset ones take the runtime's own defaults (one rule, in startService's admissionLimits).
+  return admissionLimits({ maxConcurrent: parsed.data.AIDE_MODEL_MAX_CONCURRENT, maxQueued: parsed.data.AIDE_MODEL_MAX_QUEUED, maxQueuedPerSession: parsed.data.AIDE_MODEL_MAX_QUEUED_PER_SESSION });
 }

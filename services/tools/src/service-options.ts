@@ -1,6 +1,7 @@
 import { isAbsolute, join } from "node:path";
 import { z } from "zod";
 import { aideError } from "@aide/contracts";
+import { positiveIntegerSetting } from "@aide/runtime";
 
 export interface ToolsServiceSettings {
   workspaceRoots: string[];
@@ -61,8 +62,7 @@ export interface ToolsServiceSettings {
 }
 
 /** A positive integer setting: unset or empty takes the default; anything else must parse. */
-const count = (fallback: number) =>
-  z.preprocess((value) => (value === undefined || value === "" ? undefined : Number(value)), z.number().int().positive().default(fallback));
+const count = positiveIntegerSetting;
 const absolutePath = z.string().refine((value) => isAbsolute(value)).optional().catch(undefined);
 
 /** A command line as words split on spaces (no shell); refused unless its program is an absolute path. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { aideError } from "@aide/contracts";
+import { positiveIntegerSetting } from "@aide/runtime";
 
 /** How the orchestrator waits out busy services and notices dead ones (services/orchestrator/README.md, "Settings"). */
 export interface BackpressureSettings {
@@ -26,8 +27,7 @@ export const defaultBackpressure: BackpressureSettings = {
   commandReplyMarginMs: 30_000,
 };
 
-const count = (fallback: number) =>
-  z.preprocess((value) => (value === undefined || value === "" ? undefined : Number(value)), z.number().int().positive().default(fallback));
+const count = positiveIntegerSetting;
 
 const BackpressureEnvSchema = z.object({
   AIDE_ORCHESTRATOR_MAX_IN_FLIGHT: count(defaultBackpressure.maxInFlight),
