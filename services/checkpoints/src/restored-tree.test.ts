@@ -1,8 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { lstatSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ObjectStore } from "./git/object-store.js";
 import { PackWriter } from "./git/pack-writer.js";
 import { treeFromTarget } from "./restored-tree.js";
@@ -12,14 +11,9 @@ import { mergeFileNodes } from "./scan/scan-changed-paths.js";
 import { fileNodeOf, scanWorkspace, writeTreeOf, type ObjectSink } from "./scan/scan-workspace.js";
 import { emptyDir, type DirNode, type FileNode } from "./scan/stat-cache-tree.js";
 import { hashObject } from "./git/git-objects.js";
+import { useTempDirs } from "../test/temp-dirs.js";
 
-const dirs: string[] = [];
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = useTempDirs();
 
 const files: Record<string, string> = { "a/b/x.txt": "x\n", "a/y.txt": "y\n", "c/z.txt": "z\n", "d/w.txt": "w\n", "top.txt": "top\n" };
 

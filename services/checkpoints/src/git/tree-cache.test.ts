@@ -1,21 +1,15 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, readdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { compileRules } from "../scan/exclude-rules.js";
 import { scanWorkspace } from "../scan/scan-workspace.js";
 import { emptyDir, type DirNode } from "../scan/stat-cache-tree.js";
 import { ObjectStore } from "./object-store.js";
 import { PackWriter } from "./pack-writer.js";
+import { useTempDirs } from "../../test/temp-dirs.js";
 
-const dirs: string[] = [];
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = useTempDirs();
 
 function treeIds(dir: DirNode, out: string[] = []): string[] {
   out.push(dir.oid!);

@@ -1,23 +1,16 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { compileRules, parseIgnoreRule } from "./exclude-rules.js";
 import { normalizeChangedPath, scanChangedPaths } from "./scan-changed-paths.js";
 import { scanWorkspace, type ObjectSink, type ScanOptions } from "./scan-workspace.js";
 import { collectSkipped, forEachFile } from "./stat-cache.js";
 import { emptyDir, type DirNode } from "./stat-cache-tree.js";
 import { hashObject } from "../git/git-objects.js";
+import { useTempDirs } from "../../test/temp-dirs.js";
 
-const dirs: string[] = [];
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
-
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = useTempDirs();
 
 class MemorySink implements ObjectSink {
   writes: { type: string; oid: string }[] = [];

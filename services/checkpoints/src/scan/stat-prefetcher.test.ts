@@ -1,5 +1,4 @@
-import { lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { lstatSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { hashObject } from "../git/git-objects.js";
@@ -7,18 +6,13 @@ import { compileRules } from "./exclude-rules.js";
 import { scanWorkspace, type ObjectSink } from "./scan-workspace.js";
 import { emptyDir, type DirNode } from "./stat-cache-tree.js";
 import { StatPrefetcher, type PrefetchRequest } from "./stat-prefetcher.js";
+import { useTempDirs } from "../../test/temp-dirs.js";
 
-const dirs: string[] = [];
+const tempDir = useTempDirs();
 const prefetchers: StatPrefetcher[] = [];
 afterEach(async () => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   for (const p of prefetchers.splice(0)) await p.close();
 });
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  dirs.push(dir);
-  return dir;
-}
 /** The worker as built (`tsc -b`): vitest runs this file from src/, where only the .ts exists. */
 const builtWorker = new URL("../../dist/scan/lstat-worker.js", import.meta.url);
 const sink: ObjectSink = { write: async (type, content, knownOid) => knownOid ?? hashObject(type, content) };
