@@ -33,7 +33,22 @@ function natsCli(): string | undefined {
   return candidates.find((path): path is string => path !== undefined && path !== "" && existsSync(path) && spawnSync(path, ["--version"]).status === 0);
 }
 const nats = natsCli();
-const scriptCommand = spawnSync("script", ["--version"]).status === 0;
+const quote = (part: string) => `'${part.replace(/'/g, `'\\''`)}'`;
+/**
+ * Why the CLI cannot be watched in a pty here, or "" when it can: `script(1)` must be installed and
+ * able to open a pseudo-terminal (a container without /dev/pts cannot), and the CLI must print its
+ * version through it. Checked before the stack starts, so a machine without ptys says so instead
+ * of waiting for output that cannot come.
+ */
+function ptyProblem(): string {
+  if (!nats) return "no nats CLI: go install github.com/nats-io/natscli/nats@v0.5.0, or set AIDE_NATS_CLI";
+  if (spawnSync("script", ["--version"]).status !== 0) return "no script(1) for a pty";
+  const tried = spawnSync("script", ["-qfec", `${quote(nats)} --version`, "/dev/null"], { encoding: "utf8", timeout: 30_000, stdio: ["pipe", "pipe", "pipe"] });
+  if (/\d+\.\d+\.\d+/.test(tried.stdout ?? "")) return "";
+  const said = `${tried.stderr ?? ""} ${tried.stdout ?? ""} ${tried.error?.message ?? ""}`.replace(/\s+/g, " ").trim().slice(0, 200);
+  return `script(1) could not run the nats CLI in a pty (exit ${tried.status ?? tried.signal}: ${JSON.stringify(said)})`;
+}
+const noPty = ptyProblem();
 
 describe.skipIf(skipReason !== "")(`hostile bytes never reach an observer or the model raw (issue 26, real stack)${skipReason}`, () => {
   let stack: Stack;
@@ -71,14 +86,22 @@ describe.skipIf(skipReason !== "")(`hostile bytes never reach an observer or the
     // A subscriber that keeps exactly the bytes each message carried.
     stack.tester.subscribe("agent.>", { callback: (_error, message) => void exact.push(Buffer.from(message.data)) });
     await stack.tester.flush();
-    if (nats && scriptCommand) {
+    if (nats && noPty === "") {
       home = mkdtempSync(join(tmpdir(), "aide-natscli-"));
       const creds = stack.bus.credentials("tester");
-      const line = [nats, "--server", stack.bus.url, "--user", creds.user, "--password", creds.password, "sub", "agent.>"].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(" ");
+      const line = [nats, "--server", stack.bus.url, "--user", creds.user, "--password", creds.password, "sub", "agent.>"].map(quote).join(" ");
       // `script` gives the CLI a real pty: what it prints is what an operator's terminal would get.
-      observer = spawn("script", ["-qfec", line, "/dev/null"], { env: { ...process.env, HOME: home, TERM: "xterm-256color" }, stdio: ["pipe", "pipe", "pipe"] });
-      observer.stdout!.on("data", (chunk: Buffer) => void (observed = Buffer.concat([observed, chunk])));
-      await until(() => (/Subscribing on agent\.>/.test(observed.toString("utf8")) ? true : undefined), `nats sub to start (saw ${JSON.stringify(observed.toString("utf8").slice(0, 300))})`, 60_000);
+      const watcher = spawn("script", ["-qfec", line, "/dev/null"], { env: { ...process.env, HOME: home, TERM: "xterm-256color" }, stdio: ["pipe", "pipe", "pipe"] });
+      observer = watcher;
+      let stderr = "";
+      watcher.stdout!.on("data", (chunk: Buffer) => void (observed = Buffer.concat([observed, chunk])));
+      watcher.stderr!.on("data", (chunk: Buffer) => void (stderr += chunk.toString("utf8")));
+      const seen = () => `(exit ${watcher.exitCode ?? watcher.signalCode ?? "none yet"}; printed ${JSON.stringify(observed.toString("utf8").slice(0, 300))}; stderr ${JSON.stringify(stderr.slice(0, 300))})`;
+      await until(() => {
+        if (/Subscribing on agent\.>/.test(observed.toString("utf8"))) return true;
+        if (watcher.exitCode !== null || watcher.signalCode !== null) throw new Error(`nats sub ended before it subscribed ${seen()}`);
+        return undefined;
+      }, () => `nats sub to start ${seen()}`, 60_000);
     }
     gateway = createGateway({ connection: await stack.bus.connectAs("gateway"), logger: pino({ level: "silent" }), token, port: 0, panelDir: join(repoRoot, "services", "gateway", "panel") });
     port = await gateway.listen();
@@ -173,7 +196,7 @@ describe.skipIf(skipReason !== "")(`hostile bytes never reach an observer or the
     }
   });
 
-  it.skipIf(!nats || !scriptCommand)(`\`nats sub 'agent.>'\` in a pty prints no raw control or invisible byte${!nats ? " [SKIPPED: no nats CLI: go install github.com/nats-io/natscli/nats@v0.5.0, or set AIDE_NATS_CLI]" : !scriptCommand ? " [SKIPPED: no script(1) for a pty]" : ""}`, async () => {
+  it.skipIf(noPty !== "")(`\`nats sub 'agent.>'\` in a pty prints no raw control or invisible byte${noPty === "" ? "" : ` [SKIPPED: ${noPty}]`}`, async () => {
     await until(() => (/agent\.evt\.[^\s]+\.run\.(completed|failed)/.test(observed.toString("utf8")) ? true : undefined), "nats sub to print the run's last event", 60_000);
     // The pty turns each newline into CRLF (its onlcr): that CR is the terminal's, not a message's.
     const text = observed.toString("utf8").replace(/\r\n/g, "\n");

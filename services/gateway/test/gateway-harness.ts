@@ -50,12 +50,13 @@ export async function startHarness(options: Partial<GatewayOptions> & { listen?:
   };
 }
 
-export async function until<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+/** Polls `probe` until it gives a value; `what` may be a function, read only when the wait times out (so it can say what was seen by then). */
+export async function until<T>(probe: () => T | undefined | Promise<T | undefined>, what: string | (() => string), timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined && value !== false) return value as T;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === "function" ? what() : what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
