@@ -41,7 +41,7 @@ interface Running {
   stop(): Promise<void>;
 }
 
-/** AIDE_BENCH_LOGS=DIR keeps the services' logs there (warn level and up). */
+/** AIDE_BENCH_LOGS=DIR keeps the services' logs there (warn level and up; AIDE_BENCH_LOG_LEVEL, or AIDE_BENCH_LOG_LEVEL_<SERVICE> for one service, e.g. _CHECKPOINTS=debug for each commit's phases). */
 const logRoot = process.env.AIDE_BENCH_LOGS;
 /** AIDE_BENCH_CPU_PROF=DIR: every service writes a V8 CPU profile there when it stops (`--cpu-prof`). */
 // AIDE_BENCH_CPU_PROF=DIR (or BENCH_SESSIONS_PROFILE=DIR): every service writes a V8 CPU profile there (`node --cpu-prof`).
@@ -69,7 +69,7 @@ async function startStack(dir: string): Promise<Running> {
   for (const name of services) {
     const profiling = cpuProfileRoot !== undefined ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileRoot}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : [];
     const child = spawn(process.execPath, [...profiling, join(repoRoot, "services", name, "dist", "main.js")], {
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_NATS_URL: server.url, AIDE_NATS_CREDS: server.credentialFiles[name]!, AIDE_LOG_LEVEL: process.env.AIDE_BENCH_LOG_LEVEL ?? "warn", ...env[name] },
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_NATS_URL: server.url, AIDE_NATS_CREDS: server.credentialFiles[name]!, AIDE_LOG_LEVEL: process.env[`AIDE_BENCH_LOG_LEVEL_${name.toUpperCase()}`] ?? process.env.AIDE_BENCH_LOG_LEVEL ?? "warn", ...env[name] },
       stdio: ["ignore", "ignore", "pipe"],
     });
     child.stderr?.pipe(createWriteStream(join(logDirectory, `${name}.log`)));

@@ -73,9 +73,9 @@ export async function recordCheckpoint(repo: ShadowRepo, context: CheckpointCont
  * save the stat cache. Abandoned with CHECKPOINT_TIMEOUT when `signal` fires; the previous
  * refs and cache stay as they were.
  */
-export async function commitCheckpoint(repo: ShadowRepo, context: CheckpointContext, input: CommitInput, signal: AbortSignal): Promise<CommitResult> {
+export async function commitCheckpoint(repo: ShadowRepo, context: CheckpointContext, input: CommitInput, outer: AbortSignal): Promise<CommitResult> {
   const started = performance.now();
-  return repo.lock.run(signal, async () => {
+  return repo.lock.run(outer, async (signal) => {
     await ensureShadowRepo(repo);
     await loadCache(repo);
     const writer = newPackWriter(repo, context);

@@ -1,7 +1,7 @@
 /** The shadow repository of one workspace: its folder, objects, refs, stat cache and lock. */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import { lstat, mkdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, stat, writeFile } from "node:fs/promises";
 import { aideError } from "@aide/contracts";
 import { join } from "node:path";
 import git from "isomorphic-git";
@@ -60,7 +60,9 @@ export async function ensureShadowFolders(workspace: string, gitdir: string): Pr
   let current = workspace;
   for (const segment of [...relative, "objects", "pack"]) {
     current = join(current, segment);
-    const stats = await lstat(current).catch(() => undefined);
+    // Synchronous (a few microseconds each, every operation checks the way again): each await
+    // here cost a thread-pool hop and an event-loop turn, five per operation.
+    const stats = fs.lstatSync(current, { throwIfNoEntry: false });
     if (stats === undefined) await mkdir(current).catch((error: NodeJS.ErrnoException) => { if (error.code !== "EEXIST") throw error; });
     else if (!stats.isDirectory()) throw aideError("CHECKPOINT_FAILED", { detail: `${current} is not a folder (a symlink or file is in the way)` });
   }
@@ -75,7 +77,7 @@ const cachePath = (repo: ShadowRepo) => join(repo.gitdir, "aide-stat-cache");
 export async function ensureShadowRepo(repo: ShadowRepo): Promise<void> {
   // HEAD is written once, at init: its inode and change time identify this repository (a
   // folder's inode alone is reused at once when `.aide` is deleted and recreated).
-  const identity = await repositoryIdentity(repo);
+  const identity = repositoryIdentity(repo);
   if (repo.ready && identity !== undefined && identity === repo.identity) return;
   if (repo.ready) forgetState(repo);
   await ensureShadowFolders(repo.workspace, repo.gitdir);
@@ -84,12 +86,12 @@ export async function ensureShadowRepo(repo: ShadowRepo): Promise<void> {
   await writeFile(ignore, "*\n", { flag: "wx" }).catch((error: NodeJS.ErrnoException) => { if (error.code !== "EEXIST") throw error; });
   const exists = await stat(join(repo.gitdir, "HEAD")).then(() => true, () => false);
   if (!exists) await git.init({ fs, dir: repo.workspace, gitdir: repo.gitdir, defaultBranch: "checkpoints" });
-  repo.identity = await repositoryIdentity(repo);
+  repo.identity = repositoryIdentity(repo);
   repo.ready = true;
 }
 
 /** One synchronous lstat (every operation starts with it; the thread pool only added an event-loop turn). */
-async function repositoryIdentity(repo: ShadowRepo): Promise<string | undefined> {
+function repositoryIdentity(repo: ShadowRepo): string | undefined {
   try {
     const stats = fs.lstatSync(join(repo.gitdir, "HEAD"));
     return `${stats.ino}:${stats.ctimeMs}`;

@@ -83,8 +83,10 @@ export class WorkspaceLock {
    * as `work` has, so the reply need not wait for the release: the cross-process locks are let go
    * after, and until they are, this workspace stays `busy` and the next `run` in this process does
    * not start (it queues behind the release, as other processes wait on the locks themselves).
+   * `work` is given `signal`, also fired when the kernel lock was dropped under it (its helper
+   * exited): work that checks it stops rather than go on unlocked.
    */
-  async run<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+  async run<T>(signal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     this.runs++;
     const previous = this.tail;
     let settle!: () => void;
@@ -95,9 +97,12 @@ export class WorkspaceLock {
       settle();
     };
     let releaseHeld: () => Promise<void>;
+    let bounded = signal;
     try {
       await abortable(previous, signal);
-      releaseHeld = await this.acquireHeld(signal);
+      const held = await this.acquireHeld(signal);
+      releaseHeld = held.release;
+      if (held.lost) bounded = AbortSignal.any([signal, held.lost]);
     } catch (error) {
       finished();
       throw error;
@@ -106,7 +111,7 @@ export class WorkspaceLock {
       void releaseHeld().catch((error: unknown) => this.onReleaseError(error)).finally(finished);
     };
     try {
-      const result = await work();
+      const result = await work(bounded);
       releaseAfter();
       return result;
     } catch (error) {
@@ -121,7 +126,7 @@ export class WorkspaceLock {
   }
 
   /** Takes the locks other processes see; resolves with their release (KV entry, then kernel lock; or the lock file). */
-  private async acquireHeld(signal: AbortSignal): Promise<() => Promise<void>> {
+  private async acquireHeld(signal: AbortSignal): Promise<{ release: () => Promise<void>; lost?: AbortSignal }> {
     if (this.crossHost) {
       await this.prepare();
       // This host's processes first take a kernel lock that dies with its holder; holding it,
@@ -135,7 +140,7 @@ export class WorkspaceLock {
         await hostLock?.release();
         throw error;
       }
-      return async () => {
+      const release = async () => {
         try {
           // The KV entry goes before the kernel lock: whoever gets the kernel lock next sees it gone.
           await releaseShared();
@@ -143,9 +148,10 @@ export class WorkspaceLock {
           await hostLock?.release();
         }
       };
+      return hostLock?.lost ? { release, lost: hostLock.lost } : { release };
     }
     await this.acquireFile(signal);
-    return () => rm(this.lockPath, { force: true });
+    return { release: () => rm(this.lockPath, { force: true }) };
   }
 
   private async acquireFile(signal: AbortSignal): Promise<void> {
