@@ -63,7 +63,8 @@ async function startStack(dir: string): Promise<Running> {
     model: { AIDE_MODELS_CONFIG: join(dir, "models.json"), AIDE_HOME: join(dir, "home"), AIDE_MODEL_DISCOVERY: "off", ...(process.env.AIDE_MODEL_MAX_CONCURRENT !== undefined ? { AIDE_MODEL_MAX_CONCURRENT: process.env.AIDE_MODEL_MAX_CONCURRENT } : {}) },
     // AIDE_TOOLS_SPAWN_HELPER=off|on from the bench's environment: the spawn helper's A/B.
     tools: { AIDE_WORKSPACE_ROOTS: dir, AIDE_TOOLS_STATE_DIR: join(dir, "tools-state"), ...(process.env.AIDE_TOOLS_SPAWN_HELPER !== undefined ? { AIDE_TOOLS_SPAWN_HELPER: process.env.AIDE_TOOLS_SPAWN_HELPER } : {}) },
-    checkpoints: { AIDE_WORKSPACE_ROOTS: dir },
+    // AIDE_CHECKPOINT_MAX_CONCURRENT / _MAX_QUEUED from the bench's environment: the checkpoints service's admission.
+    checkpoints: { AIDE_WORKSPACE_ROOTS: dir, ...Object.fromEntries(["AIDE_CHECKPOINT_MAX_CONCURRENT", "AIDE_CHECKPOINT_MAX_QUEUED"].flatMap((key) => (process.env[key] !== undefined ? [[key, process.env[key]!]] : []))) },
     orchestrator: { AIDE_WORKSPACE_ROOTS: dir },
   };
   for (const name of services) {
@@ -292,6 +293,8 @@ async function main(): Promise<void> {
     load_average_1m: Math.round(loadavg()[0] * 10) / 10,
     spawn_helper: process.env.AIDE_TOOLS_SPAWN_HELPER ?? "on (default)",
     model_max_concurrent: process.env.AIDE_MODEL_MAX_CONCURRENT ?? "64 (default)",
+    checkpoint_max_concurrent: process.env.AIDE_CHECKPOINT_MAX_CONCURRENT ?? "64 (default)",
+    checkpoint_max_queued: process.env.AIDE_CHECKPOINT_MAX_QUEUED ?? "1024 (default)",
     note: "Each size on a fresh stack (default limits: tools 16 requests + 64 queued, 4 commands + 16 queued; orchestrator 64 commands). Session time = start request sent → terminal event seen by the client; ratio = that / the scripted model's own delays. Events are read back from the JetStream stream. Double execution = a call id started twice or ran.log with more than one line. A shared 2-core machine (see load_average_1m).",
   });
   process.stdout.write(`written to ${path}\n`);
