@@ -73,6 +73,12 @@ export class WorkspaceLock {
 
   private runs = 0;
 
+  /**
+   * Where the current run's wait went, ms (read by the work when it starts, for its debug log):
+   * the in-process queue, the lock file's folder check, the kernel lock, the cross-host entry.
+   */
+  waited: { queue: number; prepare: number; flock: number; kv: number } = { queue: 0, prepare: 0, flock: 0, kv: 0 };
+
   /** Work is running or waiting on this workspace (background chores wait for a quiet moment). */
   get busy(): boolean {
     return this.runs > 0;
@@ -98,8 +104,10 @@ export class WorkspaceLock {
     };
     let releaseHeld: () => Promise<void>;
     let bounded = signal;
+    const queued = performance.now();
     try {
       await abortable(previous, signal);
+      this.waited = { queue: performance.now() - queued, prepare: 0, flock: 0, kv: 0 };
       const held = await this.acquireHeld(signal);
       releaseHeld = held.release;
       if (held.lost) bounded = AbortSignal.any([signal, held.lost]);
@@ -128,14 +136,19 @@ export class WorkspaceLock {
   /** Takes the locks other processes see; resolves with their release (KV entry, then kernel lock; or the lock file). */
   private async acquireHeld(signal: AbortSignal): Promise<{ release: () => Promise<void>; lost?: AbortSignal }> {
     if (this.crossHost) {
+      let mark = performance.now();
+      const lap = (phase: "prepare" | "flock" | "kv") => { const now = performance.now(); this.waited[phase] = now - mark; mark = now; };
       await this.prepare();
+      lap("prepare");
       // This host's processes first take a kernel lock that dies with its holder; holding it,
       // a KV entry written under the same kernel lock is known to be a dead holder's.
       this.hostLocker ??= new HostFileLocker(`${this.lockPath}.flock`);
       const hostLock = await this.hostLocker.hold(signal);
+      lap("flock");
       let releaseShared: () => Promise<void>;
       try {
         releaseShared = await this.crossHost.lock.acquire(this.crossHost.workspace, signal, hostLock?.identity);
+        lap("kv");
       } catch (error) {
         await hostLock?.release();
         throw error;
