@@ -41,7 +41,7 @@ interface Running {
   stop(): Promise<void>;
 }
 
-/** AIDE_BENCH_LOGS=DIR keeps the services' logs there (warn level and up). */
+/** AIDE_BENCH_LOGS=DIR keeps the services' logs there (warn level and up; AIDE_BENCH_LOG_LEVEL, or AIDE_BENCH_LOG_LEVEL_<SERVICE> for one service, e.g. _CHECKPOINTS=debug for each commit's phases). */
 const logRoot = process.env.AIDE_BENCH_LOGS;
 /** AIDE_BENCH_CPU_PROF=DIR: every service writes a V8 CPU profile there when it stops (`--cpu-prof`). */
 // AIDE_BENCH_CPU_PROF=DIR (or BENCH_SESSIONS_PROFILE=DIR): every service writes a V8 CPU profile there (`node --cpu-prof`).
@@ -63,13 +63,14 @@ async function startStack(dir: string): Promise<Running> {
     model: { AIDE_MODELS_CONFIG: join(dir, "models.json"), AIDE_HOME: join(dir, "home"), AIDE_MODEL_DISCOVERY: "off", ...(process.env.AIDE_MODEL_MAX_CONCURRENT !== undefined ? { AIDE_MODEL_MAX_CONCURRENT: process.env.AIDE_MODEL_MAX_CONCURRENT } : {}) },
     // AIDE_TOOLS_SPAWN_HELPER=off|on from the bench's environment: the spawn helper's A/B.
     tools: { AIDE_WORKSPACE_ROOTS: dir, AIDE_TOOLS_STATE_DIR: join(dir, "tools-state"), ...(process.env.AIDE_TOOLS_SPAWN_HELPER !== undefined ? { AIDE_TOOLS_SPAWN_HELPER: process.env.AIDE_TOOLS_SPAWN_HELPER } : {}) },
-    checkpoints: { AIDE_WORKSPACE_ROOTS: dir },
+    // AIDE_CHECKPOINT_MAX_CONCURRENT / _MAX_QUEUED from the bench's environment: the checkpoints service's admission.
+    checkpoints: { AIDE_WORKSPACE_ROOTS: dir, ...Object.fromEntries(["AIDE_CHECKPOINT_MAX_CONCURRENT", "AIDE_CHECKPOINT_MAX_QUEUED"].flatMap((key) => (process.env[key] !== undefined ? [[key, process.env[key]!]] : []))) },
     orchestrator: { AIDE_WORKSPACE_ROOTS: dir },
   };
   for (const name of services) {
     const profiling = cpuProfileRoot !== undefined ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileRoot}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : [];
     const child = spawn(process.execPath, [...profiling, join(repoRoot, "services", name, "dist", "main.js")], {
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_NATS_URL: server.url, AIDE_NATS_CREDS: server.credentialFiles[name]!, AIDE_LOG_LEVEL: process.env.AIDE_BENCH_LOG_LEVEL ?? "warn", ...env[name] },
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_NATS_URL: server.url, AIDE_NATS_CREDS: server.credentialFiles[name]!, AIDE_LOG_LEVEL: process.env[`AIDE_BENCH_LOG_LEVEL_${name.toUpperCase()}`] ?? process.env.AIDE_BENCH_LOG_LEVEL ?? "warn", ...env[name] },
       stdio: ["ignore", "ignore", "pipe"],
     });
     child.stderr?.pipe(createWriteStream(join(logDirectory, `${name}.log`)));
@@ -292,6 +293,8 @@ async function main(): Promise<void> {
     load_average_1m: Math.round(loadavg()[0] * 10) / 10,
     spawn_helper: process.env.AIDE_TOOLS_SPAWN_HELPER ?? "on (default)",
     model_max_concurrent: process.env.AIDE_MODEL_MAX_CONCURRENT ?? "64 (default)",
+    checkpoint_max_concurrent: process.env.AIDE_CHECKPOINT_MAX_CONCURRENT ?? "64 (default)",
+    checkpoint_max_queued: process.env.AIDE_CHECKPOINT_MAX_QUEUED ?? "1024 (default)",
     note: "Each size on a fresh stack (default limits: tools 16 requests + 64 queued, 4 commands + 16 queued; orchestrator 64 commands). Session time = start request sent → terminal event seen by the client; ratio = that / the scripted model's own delays. Events are read back from the JetStream stream. Double execution = a call id started twice or ran.log with more than one line. A shared 2-core machine (see load_average_1m).",
   });
   process.stdout.write(`written to ${path}\n`);

@@ -30,6 +30,8 @@ describe("aide up passes the services' limits through from its own environment",
         AIDE_LEASE_MS: "45000",
         AIDE_GATEWAY_RATE_LIMIT: "1234",
         AIDE_MODEL_MAX_CONCURRENT: "5",
+        AIDE_CHECKPOINT_MAX_CONCURRENT: "9",
+        AIDE_CHECKPOINT_MAX_QUEUED: "99",
       },
     });
   });
@@ -45,6 +47,9 @@ describe("aide up passes the services' limits through from its own environment",
     const orchestrator = environmentOf(pids.orchestrator!.pid);
     const gateway = environmentOf(pids.gateway!.pid);
     const model = environmentOf(pids.model!.pid);
+    const checkpoints = environmentOf(pids.checkpoints!.pid);
+    expect(checkpoints).toMatchObject({ AIDE_CHECKPOINT_MAX_CONCURRENT: "9", AIDE_CHECKPOINT_MAX_QUEUED: "99" });
+    expect(tools.AIDE_CHECKPOINT_MAX_QUEUED).toBeUndefined();
     expect(model).toMatchObject({ AIDE_MODEL_MAX_CONCURRENT: "5" });
     expect(tools.AIDE_MODEL_MAX_CONCURRENT).toBeUndefined();
     expect(tools).toMatchObject({ AIDE_TOOLS_MAX_CONCURRENT: "7", AIDE_TOOLS_MAX_QUEUED_COMMANDS_PER_SESSION: "3", AIDE_TOOLS_PREPARED_JAILS: "2", AIDE_TOOLS_SPAWN_HELPER: "off" });

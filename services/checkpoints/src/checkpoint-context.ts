@@ -108,6 +108,6 @@ export function workspaceRelative(workspace: string, paths: readonly string[]): 
 /** Publishes the writer's packs and makes them readable; the trees the scan encoded go to the tree cache as they are. */
 export async function finishWriter(repo: ShadowRepo, writer: PackWriter): Promise<void> {
   const names = await writer.finish();
-  for (const name of names) repo.objects.addPack(name);
+  for (const name of names) repo.objects.addPack(name, writer.indexOf(name));
   repo.objects.rememberTrees(writer.takeTrees());
 }

@@ -73,15 +73,19 @@ export async function recordCheckpoint(repo: ShadowRepo, context: CheckpointCont
  * save the stat cache. Abandoned with CHECKPOINT_TIMEOUT when `signal` fires; the previous
  * refs and cache stay as they were.
  */
-export async function commitCheckpoint(repo: ShadowRepo, context: CheckpointContext, input: CommitInput, signal: AbortSignal): Promise<CommitResult> {
+export async function commitCheckpoint(repo: ShadowRepo, context: CheckpointContext, input: CommitInput, outer: AbortSignal): Promise<CommitResult> {
   const started = performance.now();
-  return repo.lock.run(signal, async () => {
+  return repo.lock.run(outer, async (signal) => {
+    const held = performance.now();
     await ensureShadowRepo(repo);
     await loadCache(repo);
     const writer = newPackWriter(repo, context);
-    const phases: Record<string, number> = { wait: performance.now() - started };
-    let mark = performance.now();
-    const lap = (name: string) => { const now = performance.now(); phases[name] = Math.round((now - mark) * 10) / 10; mark = now; };
+    const round = (ms: number) => Math.round(ms * 10) / 10;
+    const waited = repo.lock.waited;
+    const phases: Record<string, number> = { wait: round(held - started), wait_queue: round(waited.queue), wait_prepare: round(waited.prepare), wait_flock: round(waited.flock), wait_kv: round(waited.kv) };
+    let mark = held;
+    const lap = (name: string) => { const now = performance.now(); phases[name] = round(now - mark); mark = now; };
+    lap("open");
     const progress: Array<[string, FileNode]> = [];
     let scan;
     try {

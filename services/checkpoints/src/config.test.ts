@@ -10,6 +10,16 @@ describe("loadCheckpointConfig", () => {
     expect(config.excludes).toEqual(defaultExcludes);
     expect(config.excludes).toContain("node_modules");
     expect(config.workspace_roots).toEqual([]);
+    expect(config).toMatchObject({ max_concurrent: 64, max_queued: 1024 });
+  });
+
+  it("sizes the admission from the file or the environment, refusing what is not a positive integer", () => {
+    expect(loadCheckpointConfig({ AIDE_CHECKPOINT_MAX_CONCURRENT: "8", AIDE_CHECKPOINT_MAX_QUEUED: "40" })).toMatchObject({ max_concurrent: 8, max_queued: 40 });
+    expect(loadCheckpointConfig({ AIDE_CHECKPOINT_CONFIG: "/c.json" }, () => JSON.stringify({ max_queued: 7 }))).toMatchObject({ max_concurrent: 64, max_queued: 7 });
+    for (const bad of ["0", "-3", "2.5", "many"]) {
+      expect(() => loadCheckpointConfig({ AIDE_CHECKPOINT_MAX_CONCURRENT: bad })).toThrow(expect.objectContaining({ code: "CONFIG_INVALID" }));
+      expect(() => loadCheckpointConfig({ AIDE_CHECKPOINT_MAX_QUEUED: bad })).toThrow(expect.objectContaining({ code: "CONFIG_INVALID" }));
+    }
   });
 
   it("reads a JSON file and lets the environment win", () => {

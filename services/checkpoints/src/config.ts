@@ -29,6 +29,11 @@ export const defaultExcludes = [
   ".DS_Store",
 ];
 
+/** Commits, restores, diffs handled at once: the runtime's default; past it they wait their turn. */
+export const defaultMaxConcurrent = 64;
+/** Requests waiting at most: a burst of this many sessions' checkpoints waits in turn instead of being refused BUSY. */
+export const defaultMaxQueued = 1024;
+
 export const CheckpointConfigSchema = z
   .object({
     /** Realpaths under which a workspace may live; empty means any directory. */
@@ -52,6 +57,14 @@ export const CheckpointConfigSchema = z
     lock_lease_ms: z.number().int().min(500).default(15_000),
     /** A full walk of a large tree (2,000 cached paths or more) lstats half of them on a worker thread. */
     scan_stat_thread: z.boolean().default(true),
+    /**
+     * Admission (the runtime's fair queue): requests handled at once, and waiting at most over all
+     * sessions (past it, or after 10 s of waiting, BUSY and the caller backs off). A session has
+     * one checkpoint in flight at a time and a waiting request is a small parsed body, so the
+     * queue is sized to the sessions that may checkpoint together, not to 4 × the slots.
+     */
+    max_concurrent: z.number().int().positive().default(defaultMaxConcurrent),
+    max_queued: z.number().int().positive().default(defaultMaxQueued),
   })
   .strict();
 export type CheckpointConfig = z.infer<typeof CheckpointConfigSchema>;
@@ -83,6 +96,8 @@ export function loadCheckpointConfig(env: NodeJS.ProcessEnv = process.env, readF
   if (env.AIDE_CHECKPOINT_TIMEOUT_MS) overrides.commit_timeout_ms = Number(env.AIDE_CHECKPOINT_TIMEOUT_MS);
   if (env.AIDE_CHECKPOINT_KEEP_TASKS) overrides.keep_tasks = Number(env.AIDE_CHECKPOINT_KEEP_TASKS);
   if (env.AIDE_CHECKPOINT_LOCK_LEASE_MS) overrides.lock_lease_ms = Number(env.AIDE_CHECKPOINT_LOCK_LEASE_MS);
+  if (env.AIDE_CHECKPOINT_MAX_CONCURRENT) overrides.max_concurrent = Number(env.AIDE_CHECKPOINT_MAX_CONCURRENT);
+  if (env.AIDE_CHECKPOINT_MAX_QUEUED) overrides.max_queued = Number(env.AIDE_CHECKPOINT_MAX_QUEUED);
   const parsed = CheckpointConfigSchema.safeParse({ ...raw, ...overrides });
   if (!parsed.success) {
     throw aideError("CONFIG_INVALID", { detail: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });

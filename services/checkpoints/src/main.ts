@@ -1,5 +1,5 @@
 /** The checkpoints service process. */
-import { announcedRoots, runService, startService, withWorkspaceRoots, workspaceRootsMetadata } from "@aide/runtime";
+import { admissionLimits, announcedRoots, runService, startService, withWorkspaceRoots, workspaceRootsMetadata } from "@aide/runtime";
 import { createCheckpointContext } from "./checkpoint-context.js";
 import { CheckpointService } from "./checkpoint-service.js";
 import { loadCheckpointConfig } from "./config.js";
@@ -22,9 +22,11 @@ await runService("checkpoints", async ({ connection, logger }) => {
     // Also at agent.checkpoints.root.<token>.* per served root, announced in $SRV.INFO (workspace affinity).
     endpoints: withWorkspaceRoots(checkpointEndpoints(service), announcedRoots(config.workspace_roots)),
     metadata: workspaceRootsMetadata(announcedRoots(config.workspace_roots)),
+    // Sized by the configuration (max_concurrent, max_queued); per session: the runtime's rule.
+    ...admissionLimits({ maxConcurrent: config.max_concurrent, maxQueued: config.max_queued }),
     logger,
   });
-  logger.info({ roots: config.workspace_roots, max_file_bytes: config.max_file_bytes, timeout_ms: config.commit_timeout_ms }, "checkpoints ready");
+  logger.info({ roots: config.workspace_roots, max_file_bytes: config.max_file_bytes, timeout_ms: config.commit_timeout_ms, max_concurrent: config.max_concurrent, max_queued: config.max_queued }, "checkpoints ready");
   return async () => {
     await running.stop();
     await service.close();

@@ -45,12 +45,12 @@ async function dropRuns(repo: ShadowRepo, context: CheckpointContext, input: Pru
 export async function pruneCheckpoints(repo: ShadowRepo, context: CheckpointContext, input: PruneInput, signal: AbortSignal): Promise<{ before: CheckpointUsage; after: CheckpointUsage }> {
   const before = await repositoryUsage(repo);
   if (before.bytes === 0) return { before, after: before };
-  await repo.lock.run(signal, async () => {
+  await repo.lock.run(signal, async (bounded) => {
     await ensureShadowRepo(repo);
     // The cache file must not name objects the repack is about to drop.
     await flushCache(repo);
     const dropped = await dropRuns(repo, context, input);
-    const packed = await repack(repo, context, signal);
+    const packed = await repack(repo, context, bounded);
     context.logger.info({ workspace: repo.workspace, dropped_tasks: dropped, ...packed }, "checkpoints pruned");
   });
   return { before, after: await repositoryUsage(repo) };

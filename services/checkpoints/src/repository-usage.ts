@@ -1,29 +1,35 @@
 /** Disk usage of a shadow repository (bytes, packs, loose objects). */
-import { readdir, lstat } from "node:fs/promises";
+import { lstatSync, readdirSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 
-/** Allocated bytes of everything under `root` (what the disk really loses), plus counts. */
+/**
+ * Allocated bytes of everything under `root` (what the disk really loses), plus counts. A shadow
+ * repository holds few files (packs, one loose commit per checkpoint since the last prune, refs),
+ * so the walk is synchronous: every prune walks it twice, and an awaited readdir or lstat per entry
+ * cost a thread-pool hop and an event-loop turn each, on the loop other sessions' commits share.
+ */
 export async function diskUsage(root: string): Promise<{ bytes: number; apparent: number; files: number }> {
   let bytes = 0;
   let apparent = 0;
   let files = 0;
-  const walk = async (dir: string): Promise<void> => {
+  const walk = (dir: string): void => {
     let entries;
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       return;
     }
     for (const entry of entries) {
       const path = join(dir, entry.name);
-      const stats = await lstat(path).catch(() => undefined);
+      const stats = lstatSync(path, { throwIfNoEntry: false });
       if (!stats) continue;
       bytes += stats.blocks * 512;
-      if (entry.isDirectory()) await walk(path);
+      if (entry.isDirectory()) walk(path);
       else { apparent += stats.size; files++; }
     }
   };
-  await walk(root);
+  walk(root);
   return { bytes, apparent, files };
 }
 

@@ -1,7 +1,6 @@
 /** One object as a loose file, as git stores it. */
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateSync, inflateSync } from "node:zlib";
 import { hashObject, type GitObjectType } from "./git-objects.js";
@@ -18,13 +17,21 @@ export async function writeLooseObject(gitdir: string, type: GitObjectType, cont
   const oid = hashObject(type, content);
   const path = looseObjectPath(gitdir, oid);
   if (existsSync(path)) return oid;
-  await mkdir(join(gitdir, "objects", oid.slice(0, 2)), { recursive: true });
   const temp = `${path}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const data = deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), { level: 1 });
+  // Synchronous: a commit object is a few hundred bytes, and the thread pool cost a hop and an
+  // event-loop turn per call. The fan-out folder is made only when it is missing.
   try {
-    await writeFile(temp, deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), { level: 1 }));
-    await rename(temp, path);
+    try {
+      writeFileSync(temp, data);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      mkdirSync(join(gitdir, "objects", oid.slice(0, 2)), { recursive: true });
+      writeFileSync(temp, data);
+    }
+    renameSync(temp, path);
   } catch (error) {
-    await rm(temp, { force: true });
+    rmSync(temp, { force: true });
     throw error;
   }
   return oid;

@@ -130,9 +130,10 @@ export class ObjectStore {
     }
   }
 
-  addPack(name: string): void {
+  /** Makes a pack readable; `indexData`: its index as the writer just wrote it (else read from disk). */
+  addPack(name: string, indexData?: Buffer): void {
     if (this.packs.some((p) => p.name === name)) return;
-    const index = parseIndex(name, readFileSync(join(this.packDirectory, `${name}.idx`)));
+    const index = parseIndex(name, indexData ?? readFileSync(join(this.packDirectory, `${name}.idx`)));
     this.packs.push({ name, offsets: new Map() });
     for (const [oid, offset] of index.offsets) if (!this.entries.has(oid)) this.entries.set(oid, { pack: name, offset });
   }

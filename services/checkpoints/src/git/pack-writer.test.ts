@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -19,6 +19,26 @@ function bareRepo(): string {
 }
 
 describe("PackWriter", () => {
+  it("hands the object store each pack's index as written, so a commit does not read it back from disk; a missing pack folder is made again", async () => {
+    const gitdir = bareRepo();
+    const packDir = join(gitdir, "objects", "pack");
+    // Removed after the repository was made: the small pack's synchronous write makes it again.
+    rmSync(packDir, { recursive: true });
+    const writer = new PackWriter(packDir, 1);
+    const oid = await writer.write("blob", Buffer.from("checkpointed\n"));
+    const [name] = await writer.finish();
+    const index = writer.indexOf(name!);
+    expect(index).toEqual(readFileSync(join(packDir, `${name}.idx`)));
+    expect(execFileSync("git", ["verify-pack", "-v", join(packDir, `${name}.idx`)]).toString()).toContain("ok");
+    // With the index given, the store needs no index file (deleted here) to find the object in the pack.
+    rmSync(join(packDir, `${name}.idx`));
+    const store = new ObjectStore(gitdir);
+    expect(store.packNames()).toEqual([]);
+    store.addPack(name!, index);
+    expect(store.has(oid)).toBe(true);
+    expect((await store.read(oid)).content.toString()).toBe("checkpointed\n");
+  });
+
   it("writes packs that the git CLI verifies and reads, and that ObjectStore reads back", async () => {
     const gitdir = bareRepo();
     const packDir = join(gitdir, "objects", "pack");

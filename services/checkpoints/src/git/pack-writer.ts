@@ -1,6 +1,7 @@
 /** Writes git packs (version 2; offset deltas when the caller names a base) with their index. */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { crc32, deflateSync } from "node:zlib";
 import { encodeDelta } from "./delta.js";
@@ -31,6 +32,8 @@ export class PackWriter {
   private seen = new Set<string>();
   private offset = 12;
   private written: string[] = [];
+  /** Each written pack's index as it was written (the object store reads it from here, not back from disk). */
+  private readonly indexes = new Map<string, Buffer>();
   /** The objects of the pack being written: where each starts and how many deltas it lies under. */
   private placed = new Map<string, { offset: number; depth: number }>();
   /** Entries of the trees the scan encoded for this writer (see takeTrees). */
@@ -99,7 +102,12 @@ export class PackWriter {
   }
 
   /** Writes what is pending as a pack; returns the pack names written so far. */
-  async finish(): Promise<string[]> {
+  /** The index of a pack this writer wrote. */
+  indexOf(name: string): Buffer | undefined {
+    return this.indexes.get(name);
+  }
+
+  async finish(): Promise<string[]>{
     await this.flush();
     return this.written;
   }
@@ -124,24 +132,58 @@ export class PackWriter {
     const checksum = hash.digest();
     const name = `pack-${checksum.toString("hex")}`;
     const index = encodeIndex(this.objects, checksum);
-    await mkdir(this.packDirectory, { recursive: true });
+    const pack = Buffer.concat([header, ...this.chunks, checksum]);
     const temp = join(this.packDirectory, `tmp_${process.pid}_${randomBytes(6).toString("hex")}`);
     try {
-      await writeFile(`${temp}.pack`, Buffer.concat([header, ...this.chunks, checksum]));
-      await writeFile(`${temp}.idx`, index);
-      await rename(`${temp}.pack`, join(this.packDirectory, `${name}.pack`));
-      await rename(`${temp}.idx`, join(this.packDirectory, `${name}.idx`));
+      // The pack, then its index, each under a temp name, then renamed in that order: the index
+      // (what makes the objects visible) never names a pack that is not whole in place.
+      if (pack.length + index.length <= syncWriteBytes) writeSmallPack(this.packDirectory, temp, name, pack, index);
+      else await writeLargePack(this.packDirectory, temp, name, pack, index);
     } catch (error) {
-      await rm(`${temp}.pack`, { force: true });
-      await rm(`${temp}.idx`, { force: true });
+      rmSync(`${temp}.pack`, { force: true });
+      rmSync(`${temp}.idx`, { force: true });
       throw error;
     }
+    this.indexes.set(name, index);
     this.written.push(name);
     this.chunks = [];
     this.objects = [];
     this.placed = new Map();
     this.offset = 12;
   }
+}
+
+/**
+ * A pack and index this small (a checkpoint of a few changed files) are written with synchronous
+ * calls: six short syscalls, where the thread pool cost a hop and an event-loop turn each (the
+ * turns are what a commit waits for when hundreds of sessions checkpoint at once). A larger one
+ * (a first checkpoint of a big tree, a repack) is written off the event loop as before.
+ */
+const syncWriteBytes = 1024 * 1024;
+
+const isMissingFolder = (error: unknown) => (error as NodeJS.ErrnoException).code === "ENOENT";
+
+function writeSmallPack(directory: string, temp: string, name: string, pack: Buffer, index: Buffer): void {
+  try {
+    writeFileSync(`${temp}.pack`, pack);
+  } catch (error) {
+    // The folder is made when the shadow repository is (and checked before every lock): only
+    // made here again when something removed it.
+    if (!isMissingFolder(error)) throw error;
+    mkdirSync(directory, { recursive: true });
+    writeFileSync(`${temp}.pack`, pack);
+  }
+  writeFileSync(`${temp}.idx`, index);
+  renameSync(`${temp}.pack`, join(directory, `${name}.pack`));
+  renameSync(`${temp}.idx`, join(directory, `${name}.idx`));
+}
+
+async function writeLargePack(directory: string, temp: string, name: string, pack: Buffer, index: Buffer): Promise<void> {
+  await mkdir(directory, { recursive: true });
+  await writeFile(`${temp}.pack`, pack);
+  await writeFile(`${temp}.idx`, index);
+  await rename(`${temp}.pack`, join(directory, `${name}.pack`));
+  await rename(`${temp}.idx`, join(directory, `${name}.idx`));
 }
 
 /** How far back an offset delta's base starts, in git's encoding (each continuation byte adds one). */

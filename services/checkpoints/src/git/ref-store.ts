@@ -1,7 +1,7 @@
 /** Loose refs of the shadow repository. */
 import { randomBytes } from "node:crypto";
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { readFile, readdir, rm, rmdir } from "node:fs/promises";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readdir, rm, rmdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 /**
@@ -11,9 +11,10 @@ import { dirname, join } from "node:path";
 export class RefStore {
   constructor(private readonly gitdir: string) {}
 
+  /** Synchronous (open, fstat, read, close of a 41-byte file): through the thread pool each was a hop and a turn. */
   async read(ref: string): Promise<string | undefined> {
     try {
-      const value = (await readFile(join(this.gitdir, ref), "utf8")).trim();
+      const value = readFileSync(join(this.gitdir, ref), "utf8").trim();
       return /^[0-9a-f]{40}$/.test(value) ? value : undefined;
     } catch {
       return undefined;
@@ -26,10 +27,16 @@ export class RefStore {
    */
   async write(ref: string, oid: string): Promise<void> {
     const path = join(this.gitdir, ref);
-    mkdirSync(dirname(path), { recursive: true });
     const temp = `${path}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
     try {
-      writeFileSync(temp, `${oid}\n`);
+      try {
+        writeFileSync(temp, `${oid}\n`);
+      } catch (error) {
+        // The ref's folder is made on its first write only (a mkdir of an existing folder was two syscalls per write).
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(temp, `${oid}\n`);
+      }
       renameSync(temp, path);
     } catch (error) {
       rmSync(temp, { force: true });

@@ -1,7 +1,8 @@
 /** An flock(2) on a file that the kernel frees when this process dies, however it dies. */
 import { spawn, type ChildProcess } from "node:child_process";
 import { lstatSync, readFileSync } from "node:fs";
-import { aideError } from "@aide/contracts";
+import { AideError, aideError } from "@aide/contracts";
+import { helperExitedReason, hostLockHelper, type HostLockHelper } from "./host-lock-helper.js";
 
 /** A lock this process holds until `release` (or its death: the kernel then frees it). */
 export interface HostFileLock {
@@ -10,6 +11,8 @@ export interface HostFileLock {
    * lock with the same identity holds it on the same file of the same running kernel.
    */
   identity: string;
+  /** Fires when the lock was dropped while held (its helper exited): whatever runs under it must stop. */
+  lost?: AbortSignal;
   release(): Promise<void>;
 }
 
@@ -63,6 +66,8 @@ interface Helper {
 
 const fileKey = (stats: { dev: number; ino: number }) => `${stats.dev}:${stats.ino}`;
 
+const isHelperExit = (error: unknown) => error instanceof AideError && error.details?.["reason"] === helperExitedReason;
+
 function startHelper(path: string): Helper {
   // Its own process group, so an abandoned wait can end the shell and its waiting `flock` together.
   const child = spawn("sh", ["-c", helperScript, "sh", path], { stdio: ["pipe", "pipe", "ignore"], detached: true });
@@ -111,20 +116,26 @@ function startHelper(path: string): Helper {
   return helper;
 }
 
+/** A lock asked of the shared helper is tried again this many times when the helper exits meanwhile. */
+const sharedHelperAttempts = 3;
+
 /**
- * The kernel lock on one file, taken and dropped through one long-lived helper (started on first
- * use, ended after a while idle), so a lock costs two lines on a pipe and one short `flock`
- * child of a small shell, instead of starting a child of this (large) process per lock.
+ * The kernel lock on one file. Taken through the process's one lock helper (host-lock-helper.ts:
+ * a descriptor per lock, no process started per workspace or per lock); where that helper cannot
+ * run (no perl), through a shell of its own for this file (started on first use, ended after a
+ * while idle; one short `flock` child per lock).
  */
 export class HostFileLocker {
   private helper: Helper | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly path: string) {}
+  /** `shared`: the helper to lock through (null: this file's own shell only). */
+  constructor(private readonly path: string, private readonly shared: HostLockHelper | null = hostLockHelper) {}
 
-  /** The helper's pid while one runs (one per locker, reused from lock to lock). */
+  /** The pid of the helper that holds this file's locks while one runs (the shared one, or this locker's shell). */
   get helperPid(): number | undefined {
-    return this.helper?.alive ? this.helper.child.pid : undefined;
+    if (this.helper?.alive) return this.helper.child.pid;
+    return this.shared !== null && !this.shared.missing ? this.shared.pid : undefined;
   }
 
   /**
@@ -135,6 +146,38 @@ export class HostFileLocker {
   async hold(signal: AbortSignal): Promise<HostFileLock | undefined> {
     const bootId = hostBootId();
     if (bootId === null) return undefined;
+    if (this.shared !== null && !this.shared.missing) {
+      const held = await this.holdShared(this.shared, bootId, signal);
+      if (held !== undefined) return held;
+    }
+    return this.holdWithShell(bootId, signal);
+  }
+
+  /** Through the shared helper; undefined when it cannot run here (the shell's way is used then). */
+  private async holdShared(shared: HostLockHelper, bootId: string, signal: AbortSignal): Promise<HostFileLock | undefined> {
+    for (let attempt = 0, replaced = 0; ; ) {
+      const existing = lstatSync(this.path, { throwIfNoEntry: false });
+      if (existing && !existing.isFile()) throw aideError("CHECKPOINT_FAILED", { detail: `the lock file ${this.path} is not a regular file` });
+      let lock;
+      try {
+        lock = await shared.lock(this.path, signal);
+      } catch (error) {
+        // The helper exited while we waited: a new one is started (the kernel dropped nothing of ours).
+        if (signal.aborted || attempt + 1 >= sharedHelperAttempts || !isHelperExit(error)) throw error;
+        attempt++;
+        continue;
+      }
+      if (lock === undefined) return undefined;
+      // The lock is on the file the helper opened; another process locks whatever the path names now.
+      const now = lstatSync(this.path, { throwIfNoEntry: false });
+      if (now !== undefined && fileKey(now) === lock.fileKey) return { identity: `${bootId}:${lock.fileKey}`, lost: lock.lost, release: lock.release };
+      await lock.release();
+      if (++replaced > 3) throw aideError("CHECKPOINT_FAILED", { detail: `the lock file ${this.path} keeps being replaced` });
+    }
+  }
+
+  /** Through this file's own shell helper. */
+  private async holdWithShell(bootId: string, signal: AbortSignal): Promise<HostFileLock | undefined> {
     clearTimeout(this.idleTimer);
     for (let attempt = 0; ; attempt++) {
       // Synchronous stats (a few microseconds): each await here would wait out another

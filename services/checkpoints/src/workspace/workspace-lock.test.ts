@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
 import { WorkspaceLock } from "./workspace-lock.js";
+import { hostLockHelper } from "./host-lock-helper.js";
 import type { CrossHostLock } from "./kv-workspace-lock.js";
 
 const dirs: string[] = [];
@@ -74,6 +76,25 @@ describe("WorkspaceLock", () => {
     expect(events.slice(0, 6)).toEqual(["acquired", "releasing", "answered first", "released", "acquired", "second ran"]);
     await lock.settled();
     expect(lock.busy).toBe(false);
+  });
+
+  it.skipIf(spawnSync("perl", ["-e", "1"]).status !== 0)("stops the work it runs when the kernel lock is dropped under it (the lock helper died), never going on unlocked", async () => {
+    const crossHost: CrossHostLock = { acquire: async () => async () => undefined };
+    const lock = new WorkspaceLock(lockPath(), { crossHost: { lock: crossHost, workspace: "/ws/lost" } });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const work = lock.run(never, (signal) => new Promise<string>((resolve, reject) => {
+      expect(signal.aborted).toBe(false);
+      signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+      started();
+    }));
+    await running;
+    process.kill(hostLockHelper.pid!, "SIGKILL");
+    await expect(work).rejects.toMatchObject({ code: "CHECKPOINT_FAILED", details: { reason: "lock_helper_exited" } });
+    await lock.settled();
+    // The next run takes the lock again through a new helper.
+    expect(await lock.run(never, async (signal) => signal.aborted)).toBe(false);
+    await lock.settled();
   });
 
   it("clears a lock left by a dead process, or by an earlier process with our pid", async () => {

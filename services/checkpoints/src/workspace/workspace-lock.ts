@@ -73,6 +73,12 @@ export class WorkspaceLock {
 
   private runs = 0;
 
+  /**
+   * Where the current run's wait went, ms (read by the work when it starts, for its debug log):
+   * the in-process queue, the lock file's folder check, the kernel lock, the cross-host entry.
+   */
+  waited: { queue: number; prepare: number; flock: number; kv: number } = { queue: 0, prepare: 0, flock: 0, kv: 0 };
+
   /** Work is running or waiting on this workspace (background chores wait for a quiet moment). */
   get busy(): boolean {
     return this.runs > 0;
@@ -83,8 +89,10 @@ export class WorkspaceLock {
    * as `work` has, so the reply need not wait for the release: the cross-process locks are let go
    * after, and until they are, this workspace stays `busy` and the next `run` in this process does
    * not start (it queues behind the release, as other processes wait on the locks themselves).
+   * `work` is given `signal`, also fired when the kernel lock was dropped under it (its helper
+   * exited): work that checks it stops rather than go on unlocked.
    */
-  async run<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+  async run<T>(signal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     this.runs++;
     const previous = this.tail;
     let settle!: () => void;
@@ -95,9 +103,14 @@ export class WorkspaceLock {
       settle();
     };
     let releaseHeld: () => Promise<void>;
+    let bounded = signal;
+    const queued = performance.now();
     try {
       await abortable(previous, signal);
-      releaseHeld = await this.acquireHeld(signal);
+      this.waited = { queue: performance.now() - queued, prepare: 0, flock: 0, kv: 0 };
+      const held = await this.acquireHeld(signal);
+      releaseHeld = held.release;
+      if (held.lost) bounded = AbortSignal.any([signal, held.lost]);
     } catch (error) {
       finished();
       throw error;
@@ -106,7 +119,7 @@ export class WorkspaceLock {
       void releaseHeld().catch((error: unknown) => this.onReleaseError(error)).finally(finished);
     };
     try {
-      const result = await work();
+      const result = await work(bounded);
       releaseAfter();
       return result;
     } catch (error) {
@@ -121,21 +134,26 @@ export class WorkspaceLock {
   }
 
   /** Takes the locks other processes see; resolves with their release (KV entry, then kernel lock; or the lock file). */
-  private async acquireHeld(signal: AbortSignal): Promise<() => Promise<void>> {
+  private async acquireHeld(signal: AbortSignal): Promise<{ release: () => Promise<void>; lost?: AbortSignal }> {
     if (this.crossHost) {
+      let mark = performance.now();
+      const lap = (phase: "prepare" | "flock" | "kv") => { const now = performance.now(); this.waited[phase] = now - mark; mark = now; };
       await this.prepare();
+      lap("prepare");
       // This host's processes first take a kernel lock that dies with its holder; holding it,
       // a KV entry written under the same kernel lock is known to be a dead holder's.
       this.hostLocker ??= new HostFileLocker(`${this.lockPath}.flock`);
       const hostLock = await this.hostLocker.hold(signal);
+      lap("flock");
       let releaseShared: () => Promise<void>;
       try {
         releaseShared = await this.crossHost.lock.acquire(this.crossHost.workspace, signal, hostLock?.identity);
+        lap("kv");
       } catch (error) {
         await hostLock?.release();
         throw error;
       }
-      return async () => {
+      const release = async () => {
         try {
           // The KV entry goes before the kernel lock: whoever gets the kernel lock next sees it gone.
           await releaseShared();
@@ -143,9 +161,10 @@ export class WorkspaceLock {
           await hostLock?.release();
         }
       };
+      return hostLock?.lost ? { release, lost: hostLock.lost } : { release };
     }
     await this.acquireFile(signal);
-    return () => rm(this.lockPath, { force: true });
+    return { release: () => rm(this.lockPath, { force: true }) };
   }
 
   private async acquireFile(signal: AbortSignal): Promise<void> {

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { serviceDefinitions, type StackSettings } from "../src/supervisor/service-table.js";
+
+const settings: StackSettings = {
+  aideHome: "/tmp/aide-home",
+  natsUrl: "nats://127.0.0.1:4233",
+  credentialFiles: {},
+  gatewayPort: 4280,
+  tokenFile: "/tmp/aide-home/token",
+  workspaceRoots: ["/tmp"],
+  logLevel: "info",
+  unsafeNoSandbox: false,
+  unsandboxedServices: false,
+};
+
+describe("aide up passes the checkpoints service's admission settings to it only", () => {
+  it("forwards AIDE_CHECKPOINT_MAX_CONCURRENT and AIDE_CHECKPOINT_MAX_QUEUED when set, and to no other service", () => {
+    const definitions = serviceDefinitions(settings, { PATH: "/usr/bin", AIDE_CHECKPOINT_MAX_CONCURRENT: "16", AIDE_CHECKPOINT_MAX_QUEUED: "300" });
+    const checkpoints = definitions.find((definition) => definition.name === "checkpoints")!;
+    expect(checkpoints.env).toMatchObject({ AIDE_CHECKPOINT_MAX_CONCURRENT: "16", AIDE_CHECKPOINT_MAX_QUEUED: "300" });
+    for (const other of definitions.filter((definition) => definition.name !== "checkpoints")) {
+      expect(other.env).not.toHaveProperty("AIDE_CHECKPOINT_MAX_CONCURRENT");
+      expect(other.env).not.toHaveProperty("AIDE_CHECKPOINT_MAX_QUEUED");
+    }
+    // Unset: nothing is passed, the service takes its defaults.
+    const plain = serviceDefinitions(settings, { PATH: "/usr/bin" }).find((definition) => definition.name === "checkpoints")!;
+    expect(plain.env).not.toHaveProperty("AIDE_CHECKPOINT_MAX_QUEUED");
+  });
+});
