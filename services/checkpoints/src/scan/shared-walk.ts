@@ -13,7 +13,7 @@ import type { CompiledRules } from "./exclude-rules.js";
 import { fileStillCached, listingHolds } from "./entry-checks.js";
 import { BoardStats, type ClaimedStats, type EntryStats, type StatThreadCounts } from "./stat-claims.js";
 import type { DirNode, TreeNode } from "./stat-cache-tree.js";
-import { hasRawName } from "../git/raw-names.js";
+import { hasRawName, isRawName } from "../git/raw-names.js";
 import type { StatPrefetcher } from "./stat-prefetcher.js";
 
 /** What the sweep needs to know of the scan. */
@@ -44,10 +44,12 @@ export class SharedWalk {
     const paths: string[] = [];
     const nodes: TreeNode[] = [];
     const ends: number[] = [];
+    let textOnly = true;
     const collect = (dir: DirNode, prefix: string) => {
       for (const [name, node] of dir.children) {
         const path = prefix === "" ? name : `${prefix}/${name}`;
         const slot = paths.length;
+        if (textOnly && (isRawName(name) || name.includes("\n"))) textOnly = false;
         paths.push(path);
         nodes.push(node);
         ends.push(slot + 1);
@@ -60,7 +62,7 @@ export class SharedWalk {
     collect(previous, "");
     if (paths.length < minPaths) return undefined;
     // Paths cross to the worker one per line, as text: a name with a newline or not UTF-8 is left to the walk ("").
-    const boardPaths = paths.map((path) => (hasRawName(path) || path.includes("\n") ? "" : path));
+    const boardPaths = textOnly ? paths : paths.map((path) => (hasRawName(path) || path.includes("\n") ? "" : path));
     const claims = prefetcher.request(workspace, boardPaths);
     return claims === undefined ? undefined : new SharedWalk(claims, paths, nodes, Int32Array.from(ends));
   }
@@ -110,7 +112,7 @@ export class SharedWalk {
 
   /** The lstat of the path at `slot` (-1: not on the board). Throws as lstatSync does. */
   stats(slot: number, absolute: string | Buffer): EntryStats {
-    return (slot < 0 ? undefined : this.claims.at(slot)) ?? this.claims.lstatHere(absolute, slot >= 0);
+    return (slot < 0 ? undefined : this.claims.at(slot)) ?? this.claims.lstatHere(absolute, slot);
   }
 
   finish(): StatThreadCounts {

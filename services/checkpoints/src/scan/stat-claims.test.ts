@@ -82,7 +82,7 @@ describe("the claim board (both sides on one thread, interleaved by hand)", () =
     await claimed.takeFront(1000, async () => {});
     expect(claimed.at(4)).toBeUndefined();
     expect(claimed.at(5)).toBeUndefined();
-    expect(() => claimed.lstatHere(join(ws, "d/missing"), true)).toThrow(/ENOENT/);
+    expect(() => claimed.lstatHere(join(ws, "d/missing"), 4)).toThrow(/ENOENT/);
     expectAsLstat(claimed, ws, paths);
     expect(claimed.finish()).toEqual({ paths: 6, walk: 1, worker: 5, waited: 0, twice: 1 });
   });

@@ -195,10 +195,11 @@ export class ClaimedStats {
     return this.fallback.get(i);
   }
 
-  /** The walk's own lstat of a path without numbers on the board (`onBoard`: its lstat there failed, or was never taken). Throws as lstatSync does. */
-  lstatHere(absolute: string | Buffer, onBoard: boolean): EntryStats {
+  /** The walk's own lstat of a path without numbers on the board (`slot`: its place there, -1 for none). Throws as lstatSync does. */
+  lstatHere(absolute: string | Buffer, slot = -1): EntryStats {
     this.counts.walk++;
-    if (onBoard) this.counts.twice++;
+    // Taken on the board already, but failed (or its fallback did): this is the second look.
+    if (slot >= 0 && Atomics.load(this.board.claims, slot) !== claimFree) this.counts.twice++;
     return lstatSync(absolute);
   }
 

@@ -100,6 +100,26 @@ describe("StatPrefetcher: the walk and the lstat thread share one board", () => 
     expect(helped.statThread!.walk + helped.statThread!.worker).toBe(paths + 1);
   });
 
+  it("names that cannot cross to the worker as text (not UTF-8, a newline) are lstatted by the walk, with the same result", async () => {
+    const ws = tempDir("aide-prefetch-raw-");
+    const paths = largeTree(ws);
+    const rawName = Buffer.concat([Buffer.from(`${ws}/mod10/raw-`), Buffer.from([0xff, 0xfe]), Buffer.from(".txt")]);
+    writeFileSync(rawName, "raw\n");
+    mkdirSync(join(ws, "mod20", "line\nbreak"));
+    writeFileSync(join(ws, "mod20", "line\nbreak", "inside.txt"), "inside\n");
+    const first = await scan(ws, emptyDir());
+    const both = prefetcher({ workerUrl: builtWorker, claimWaitMs: 60_000 });
+    const still = await scan(ws, first.root, both);
+    expect(still.root).toBe(first.root);
+    expect(still.statThread).toMatchObject({ paths: paths + 3, twice: 0 });
+    // The three left to the walk are the raw name, the folder with the newline and the file in it; they are not on the board for either side.
+    expect(still.statThread!.walk + still.statThread!.worker).toBe(paths + 3);
+    writeFileSync(rawName, "raw, edited\n");
+    writeFileSync(join(ws, "mod20", "line\nbreak", "inside.txt"), "inside, edited\n");
+    edit(ws);
+    expectSame(await scan(ws, first.root, both), await scan(ws, first.root));
+  });
+
   it("a slow worker: the walk's thread takes more of the board, still each path once, same result", async () => {
     const ws = tempDir("aide-prefetch-slow-");
     const paths = largeTree(ws);
