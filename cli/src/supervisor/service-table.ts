@@ -82,6 +82,9 @@ const orchestratorPassThrough = [
   "AIDE_HEARTBEAT_INTERVAL_MS", "AIDE_HEARTBEAT_TIMEOUT_MS", "AIDE_COMMAND_REPLY_MARGIN_MS",
 ];
 
+/** The checkpoints service's own settings that `aide up` forwards (services/checkpoints/README.md, "Configuration"). */
+const checkpointsPassThrough = ["AIDE_CHECKPOINT_SCAN_STAT_THREAD"];
+
 /** The gateway's request rate limit (services/gateway/README.md). */
 const gatewayPassThrough = ["AIDE_GATEWAY_RATE_LIMIT"];
 
@@ -156,7 +159,7 @@ export function serviceDefinitions(settings: StackSettings, env: NodeJS.ProcessE
     // The home-folder rule holds in every service that opens a workspace, not only at the start of a run.
     // RUSTUP_HOME, PYENV_ROOT: where the toolchains under the home live (its profile binds them back).
     tools: { AIDE_WORKSPACE_ROOTS: roots, ...homeRule, ...(settings.unsafeNoSandbox ? { AIDE_UNSAFE_NO_SANDBOX: "1" } : {}), ...toolsLimits(env), ...toolchainHomes(env).env },
-    checkpoints: { AIDE_WORKSPACE_ROOTS: roots, ...homeRule },
+    checkpoints: { AIDE_WORKSPACE_ROOTS: roots, ...homeRule, ...passThrough(checkpointsPassThrough, env) },
     orchestrator: {
       AIDE_WORKSPACE_ROOTS: roots,
       ...(settings.orchestratorId ? { AIDE_ORCHESTRATOR_ID: settings.orchestratorId } : {}),
