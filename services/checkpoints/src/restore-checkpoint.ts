@@ -68,6 +68,7 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
   if (input.mode === "task") return { checkpoint: target.checkpoint, plan: { modified: [], created_since: [], deleted_since: [] }, applied: !input.dry_run };
   const started = performance.now();
   return repo.lock.run(signal, async () => {
+    const readBefore = repo.objects.objectsRead;
     const phases: Record<string, number> = {};
     let mark = started;
     const lap = (name: string) => { const now = performance.now(); phases[name] = Math.round((now - mark) * 10) / 10; mark = now; };
@@ -128,7 +129,7 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
     }
     storeCache(repo, { commit: latestId, root: restoredRoot }, (error) => context.logger.warn({ err: error }, "stat cache not saved"));
     lap("record");
-    context.logger.info({ workspace: repo.workspace, checkpoint: target.checkpoint.id, ...counts(plan), safety, phases, ...(scan.statThread ? { stat_thread: scan.statThread } : {}) }, "checkpoint restored");
+    context.logger.info({ workspace: repo.workspace, checkpoint: target.checkpoint.id, ...counts(plan), safety, phases, objects_read: repo.objects.objectsRead - readBefore, ...(scan.statThread ? { stat_thread: scan.statThread } : {}) }, "checkpoint restored");
     return { checkpoint: target.checkpoint, plan, applied: true, workspace_changed: workspaceChanged, ...(safety ? { safety_checkpoint: safety } : {}) };
   });
 }

@@ -7,7 +7,10 @@ import { parentPort } from "node:worker_threads";
 import { boardOf, lstatFromBack } from "./stat-claims.js";
 import type { PrefetchAsk } from "./stat-prefetcher.js";
 
+/** The paths of the previous ask: an ask without paths has the same ones. */
+let paths: string[] = [];
+
 parentPort?.on("message", (ask: PrefetchAsk) => {
-  const paths = ask.paths.split("\n");
+  if (ask.paths !== undefined) paths = ask.paths.split("\n");
   lstatFromBack(boardOf(ask.board, paths.length), paths, ask.workspace);
 });

@@ -25,8 +25,9 @@ const slowWorker = workerFrom(`
   import { parentPort } from "node:worker_threads";
   import { boardOf, lstatFromBack, tryLstat } from ${JSON.stringify(builtClaims)};
   const nap = new Int32Array(new SharedArrayBuffer(4));
+  let paths = [];
   parentPort.on("message", (ask) => {
-    const paths = ask.paths.split("\\n");
+    if (ask.paths !== undefined) paths = ask.paths.split("\\n");
     lstatFromBack(boardOf(ask.board, paths.length), paths, ask.workspace, (path) => { Atomics.wait(nap, 0, 0, 3); return tryLstat(path); });
   });`);
 /** Claims the last path and dies before it lstats it. */
@@ -98,6 +99,13 @@ describe("StatPrefetcher: the walk and the lstat thread share one board", () => 
     expect(helped.statThread).toMatchObject({ paths, twice: 0, kept: 44 });
     // The board's paths once each, plus what the board did not know: mod47/new.txt.
     expect(helped.statThread!.walk + helped.statThread!.worker).toBe(paths + 1);
+    // The same paths again: the worker is not sent them again (it kept the last list), and the answer is the same.
+    const again = await scan(ws, helped.root, both);
+    expect(again.root).toBe(helped.root);
+    expect(again.statThread).toMatchObject({ twice: 0 });
+    expect(again.statThread!.walk + again.statThread!.worker).toBe(again.statThread!.paths);
+    writeFileSync(join(ws, "mod44", "file0.txt"), "edited after\n");
+    expectSame(await scan(ws, helped.root, both), await scan(ws, helped.root));
   });
 
   it("names that cannot cross to the worker as text (not UTF-8, a newline) are lstatted by the walk, with the same result", async () => {

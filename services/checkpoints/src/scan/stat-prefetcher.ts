@@ -13,7 +13,8 @@ import { ClaimedStats, createClaimBoard } from "./stat-claims.js";
 export interface PrefetchAsk {
   /** The workspace's real path; `paths` are relative to it, one per line ("" for a slot to leave alone). */
   workspace: string;
-  paths: string;
+  /** Absent: the same paths as in this worker's previous ask (a tree whose paths did not change is not sent again). */
+  paths?: string;
   board: SharedArrayBuffer;
 }
 
@@ -37,6 +38,8 @@ export interface StatPrefetcherOptions {
  */
 export class StatPrefetcher {
   private worker: Worker | undefined;
+  /** The paths of the last ask sent to `worker` (it keeps them). */
+  private sent: { workspace: string; paths: readonly string[] } | undefined;
   private failures = 0;
   private closed = false;
   private readonly workerUrl: URL;
@@ -61,8 +64,11 @@ export class StatPrefetcher {
     const worker = this.ensureWorker();
     if (worker === undefined || paths.length === 0) return undefined;
     const board = createClaimBoard(paths.length);
-    const ask: PrefetchAsk = { workspace, paths: paths.join("\n"), board: board.buffer };
+    // Comparing the list is a tenth of the cost of joining and copying it to the worker.
+    const unchanged = this.sent !== undefined && this.sent.workspace === workspace && samePaths(this.sent.paths, paths);
+    const ask: PrefetchAsk = { workspace, board: board.buffer, ...(unchanged ? {} : { paths: paths.join("\n") }) };
     worker.postMessage(ask);
+    this.sent = { workspace, paths };
     return new ClaimedStats(board, workspace, paths, this.claimWaitMs);
   }
 
@@ -84,6 +90,7 @@ export class StatPrefetcher {
       return undefined;
     }
     worker.unref();
+    this.sent = undefined;
     // A worker that fails or ends on its own counts as a failure; a new one is started at once
     // (warm for the next walk) until maxWorkerFailures.
     const lost = () => {
@@ -97,4 +104,10 @@ export class StatPrefetcher {
     this.worker = worker;
     return worker;
   }
+}
+
+function samePaths(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
