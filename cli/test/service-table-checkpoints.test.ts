@@ -13,17 +13,17 @@ const settings: StackSettings = {
   unsandboxedServices: false,
 };
 
-describe("aide up passes the checkpoints service's admission settings to it only", () => {
-  it("forwards AIDE_CHECKPOINT_MAX_CONCURRENT and AIDE_CHECKPOINT_MAX_QUEUED when set, and to no other service", () => {
-    const definitions = serviceDefinitions(settings, { PATH: "/usr/bin", AIDE_CHECKPOINT_MAX_CONCURRENT: "16", AIDE_CHECKPOINT_MAX_QUEUED: "300" });
+describe("aide up passes the checkpoints service's own settings to it only", () => {
+  it("forwards AIDE_CHECKPOINT_MAX_CONCURRENT, AIDE_CHECKPOINT_MAX_QUEUED and AIDE_CHECKPOINT_SCAN_STAT_THREAD when set, and to no other service", () => {
+    const passed = { AIDE_CHECKPOINT_MAX_CONCURRENT: "16", AIDE_CHECKPOINT_MAX_QUEUED: "300", AIDE_CHECKPOINT_SCAN_STAT_THREAD: "false" };
+    const definitions = serviceDefinitions(settings, { PATH: "/usr/bin", ...passed });
     const checkpoints = definitions.find((definition) => definition.name === "checkpoints")!;
-    expect(checkpoints.env).toMatchObject({ AIDE_CHECKPOINT_MAX_CONCURRENT: "16", AIDE_CHECKPOINT_MAX_QUEUED: "300" });
+    expect(checkpoints.env).toMatchObject(passed);
     for (const other of definitions.filter((definition) => definition.name !== "checkpoints")) {
-      expect(other.env).not.toHaveProperty("AIDE_CHECKPOINT_MAX_CONCURRENT");
-      expect(other.env).not.toHaveProperty("AIDE_CHECKPOINT_MAX_QUEUED");
+      for (const key of Object.keys(passed)) expect(other.env).not.toHaveProperty(key);
     }
     // Unset: nothing is passed, the service takes its defaults.
     const plain = serviceDefinitions(settings, { PATH: "/usr/bin" }).find((definition) => definition.name === "checkpoints")!;
-    expect(plain.env).not.toHaveProperty("AIDE_CHECKPOINT_MAX_QUEUED");
+    for (const key of Object.keys(passed)) expect(plain.env).not.toHaveProperty(key);
   });
 });

@@ -82,8 +82,8 @@ const orchestratorPassThrough = [
   "AIDE_HEARTBEAT_INTERVAL_MS", "AIDE_HEARTBEAT_TIMEOUT_MS", "AIDE_COMMAND_REPLY_MARGIN_MS",
 ];
 
-/** The checkpoints service's admission (services/checkpoints/README.md, "Configuration"). */
-const checkpointsPassThrough = ["AIDE_CHECKPOINT_MAX_CONCURRENT", "AIDE_CHECKPOINT_MAX_QUEUED"];
+/** The checkpoints service's own settings that `aide up` forwards: admission and the scan's lstat thread (services/checkpoints/README.md, "Configuration"). */
+const checkpointsPassThrough = ["AIDE_CHECKPOINT_MAX_CONCURRENT", "AIDE_CHECKPOINT_MAX_QUEUED", "AIDE_CHECKPOINT_SCAN_STAT_THREAD"];
 
 /** The gateway's request rate limit (services/gateway/README.md). */
 const gatewayPassThrough = ["AIDE_GATEWAY_RATE_LIMIT"];

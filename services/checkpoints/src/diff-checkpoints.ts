@@ -44,7 +44,7 @@ export async function diffCheckpoints(repo: ShadowRepo, context: CheckpointConte
   const fromTree = (await readCheckpoint(repo, from)).tree;
   let toSide: TreeSide;
   if (to !== undefined) toSide = { kind: "stored", oid: (await readCheckpoint(repo, to)).tree };
-  else toSide = { kind: "scanned", node: await repo.lock.run(signal, (bounded) => scanWorkingTree(repo, context, bounded)) };
+  else toSide = { kind: "scanned", node: (await repo.lock.run(signal, (bounded) => scanWorkingTree(repo, context, bounded))).root };
   const changes = await compareTrees(repo.objects, { kind: "stored", oid: fromTree }, toSide);
   let budget = diffBudgetBytes;
   let replyBytes = 64;

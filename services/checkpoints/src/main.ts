@@ -13,6 +13,8 @@ await runService("checkpoints", async ({ connection, logger }) => {
   const lockBucket = await openWorkspaceLockBucket(connection);
   const crossHostLock = kvWorkspaceLock({ kv: lockBucket, logger: logger.child({ module: "workspace-lock" }), leaseMs: config.lock_lease_ms });
   const context = createCheckpointContext(config, logger.child({ module: "checkpoints" }), Date.now, crossHostLock);
+  // The lstat thread loads now, so the first full walk has it ready.
+  context.statPrefetcher?.start();
   const service = new CheckpointService(context);
   const running = await startService({
     connection,

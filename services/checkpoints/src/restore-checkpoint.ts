@@ -9,7 +9,7 @@ import { compareTrees, type TreeChange } from "./scan/compare-trees.js";
 import { isPathExcluded } from "./path-filter.js";
 import { readCheckpoint } from "./list-checkpoints.js";
 import { mergeFileNodes, scanChangedPaths } from "./scan/scan-changed-paths.js";
-import { fileNodeOf } from "./scan/scan-workspace.js";
+import { fileNodeOf, type ScanResult } from "./scan/scan-workspace.js";
 import { ensureShadowRepo, loadCache, storeCache, type ShadowRepo } from "./shadow-repo.js";
 import type { DirNode, FileNode } from "./scan/stat-cache-tree.js";
 import { displayPath } from "./git/raw-names.js";
@@ -46,14 +46,14 @@ export function planOf(changes: readonly TreeChange[]): RestorePlan {
 }
 
 /** Scans the working tree under the lock and stores what changed, keeping the cache's commit. */
-export async function scanWorkingTree(repo: ShadowRepo, context: CheckpointContext, signal: AbortSignal): Promise<DirNode> {
+export async function scanWorkingTree(repo: ShadowRepo, context: CheckpointContext, signal: AbortSignal): Promise<ScanResult> {
   await ensureShadowRepo(repo);
   const cache = await loadCache(repo);
   const writer = newPackWriter(repo, context);
   const scan = await scanInto(repo, context, writer, signal);
   await finishWriter(repo, writer);
   if (scan.root !== cache.root) storeCache(repo, { commit: cache.commit, root: scan.root }, (error) => context.logger.warn({ err: error }, "stat cache not saved"));
-  return scan.root;
+  return scan;
 }
 
 /**
@@ -67,12 +67,16 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
   if (target.checkpoint.session !== input.session) throw aideError("CHECKPOINT_NOT_FOUND", { checkpoint: input.checkpoint });
   if (input.mode === "task") return { checkpoint: target.checkpoint, plan: { modified: [], created_since: [], deleted_since: [] }, applied: !input.dry_run };
   const started = performance.now();
-  return repo.lock.run(signal, async () => {
+  // `bounded` also fires when the host lock is lost under the work (its helper died): up to the
+  // first write the restore stops then; once files are being written it finishes, as on a timeout.
+  return repo.lock.run(signal, async (bounded) => {
+    const readBefore = repo.objects.objectsRead;
     const phases: Record<string, number> = {};
     let mark = started;
     const lap = (name: string) => { const now = performance.now(); phases[name] = Math.round((now - mark) * 10) / 10; mark = now; };
     lap("wait");
-    const current = await scanWorkingTree(repo, context, signal);
+    const scan = await scanWorkingTree(repo, context, bounded);
+    const current = scan.root;
     lap("scan");
     const latestTree = (await latestCheckpoint(repo))?.tree;
     const workspaceChanged = latestTree !== undefined && latestTree !== current.oid;
@@ -84,9 +88,10 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
     if (workspaceChanged && !input.force) throw aideError("WORKSPACE_CHANGED");
     let safety: string | undefined;
     if (workspaceChanged) {
-      const recorded = await recordCheckpoint(repo, context, current, await countChangesSinceLatest(repo, current), { session: input.session, run: "safety", label: `before restoring ${input.checkpoint.slice(0, 12)}` }, signal);
+      const recorded = await recordCheckpoint(repo, context, current, await countChangesSinceLatest(repo, current), { session: input.session, run: "safety", label: `before restoring ${input.checkpoint.slice(0, 12)}` }, bounded);
       safety = recorded.id;
     }
+    if (bounded.aborted) throw bounded.reason ?? aideError("ABORTED");
     const written = await applyRestore(repo.workspace, repo.objects, changes, join(repo.gitdir, "tmp"));
     lap("apply");
     // Refresh the cache for the restored paths; their objects exist, so nothing is written. The
@@ -127,7 +132,7 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
     }
     storeCache(repo, { commit: latestId, root: restoredRoot }, (error) => context.logger.warn({ err: error }, "stat cache not saved"));
     lap("record");
-    context.logger.info({ workspace: repo.workspace, checkpoint: target.checkpoint.id, ...counts(plan), safety, phases }, "checkpoint restored");
+    context.logger.info({ workspace: repo.workspace, checkpoint: target.checkpoint.id, ...counts(plan), safety, phases, objects_read: repo.objects.objectsRead - readBefore, ...(scan.statThread ? { stat_thread: scan.statThread } : {}) }, "checkpoint restored");
     return { checkpoint: target.checkpoint, plan, applied: true, workspace_changed: workspaceChanged, ...(safety ? { safety_checkpoint: safety } : {}) };
   });
 }

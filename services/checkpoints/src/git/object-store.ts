@@ -62,6 +62,8 @@ export class ObjectStore {
   /** Decoded trees, least recently used first: objects never change, so nothing goes stale. */
   private trees = new Map<string, readonly TreeEntry[]>();
   private cachedTreeEntries = 0;
+  /** Objects read from disk so far (trees served from the decoded cache are not counted): for the restore's log line. */
+  objectsRead = 0;
 
   constructor(private readonly gitdir: string) {}
 
@@ -150,6 +152,7 @@ export class ObjectStore {
 
   async read(oid: string): Promise<StoredObject> {
     if (!this.loaded) this.reload();
+    this.objectsRead++;
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         const entry = this.entries.get(oid);

@@ -1,31 +1,16 @@
 /**
- * The thread behind StatPrefetcher: lstats the paths it is sent and answers with the numbers a
- * scan compares (no Stats objects cross the thread boundary). Reads nothing, writes nothing.
+ * The thread behind StatPrefetcher: for each walk it is sent, lstats that walk's paths from the
+ * back of the shared board (stat-claims.ts) until it meets the walk. Reads nothing, writes
+ * nothing but the board.
  */
-import { lstatSync } from "node:fs";
 import { parentPort } from "node:worker_threads";
-import { statFields, type PrefetchAnswer, type PrefetchAsk } from "./stat-prefetcher.js";
+import { boardOf, lstatFromBack } from "./stat-claims.js";
+import type { PrefetchAsk } from "./stat-prefetcher.js";
+
+/** The paths of the previous ask: an ask without paths has the same ones. */
+let paths: string[] = [];
 
 parentPort?.on("message", (ask: PrefetchAsk) => {
-  const paths = ask.paths.split("\n");
-  const values = new Float64Array(paths.length * statFields);
-  for (let i = 0; i < paths.length; i++) {
-    const at = i * statFields;
-    let stats;
-    try {
-      stats = lstatSync(`${ask.workspace}/${paths[i]}`, { throwIfNoEntry: false });
-    } catch {
-      stats = undefined;
-    }
-    // No entry or unreadable: NaN, so the scan looks at it itself (and reports what it finds).
-    if (stats === undefined) { values[at] = Number.NaN; continue; }
-    values[at] = stats.mode;
-    values[at + 1] = stats.size;
-    values[at + 2] = stats.mtimeMs;
-    values[at + 3] = stats.ctimeMs;
-    values[at + 4] = stats.ino;
-    values[at + 5] = stats.nlink;
-  }
-  const answer: PrefetchAnswer = { id: ask.id, values };
-  parentPort!.postMessage(answer, [values.buffer]);
+  if (ask.paths !== undefined) paths = ask.paths.split("\n");
+  lstatFromBack(boardOf(ask.board, paths.length), paths, ask.workspace);
 });

@@ -5,8 +5,11 @@ import { emptyTreeOid, encodeTree, hashObject, sortTreeEntries, type GitObjectTy
 import { compileRules, matchCompiled, parseIgnoreFile, type CompiledRules, type IgnoreRule } from "./exclude-rules.js";
 import { forEachFile } from "./stat-cache.js";
 import type { DirNode, FileNode, FolderListing, TreeNode } from "./stat-cache-tree.js";
-import { decodeName, fsPath, hasRawName } from "../git/raw-names.js";
-import { minPrefetchPaths, type EntryStats, type PrefetchRequest, type StatPrefetcher } from "./stat-prefetcher.js";
+import { decodeName, fsPath } from "../git/raw-names.js";
+import { minPrefetchPaths, type StatPrefetcher } from "./stat-prefetcher.js";
+import type { EntryStats, StatThreadCounts } from "./stat-claims.js";
+import { fileMode, fileStillCached, listingHolds, statUnchanged } from "./entry-checks.js";
+import { SharedWalk } from "./shared-walk.js";
 
 /** Where objects go: must keep what it accepted once `finish` (not part of this seam) succeeds. */
 export interface ObjectSink {
@@ -37,6 +40,8 @@ export interface ScanResult {
   changes: number;
   /** Folders read with readdir (the others' listings still held). */
   listedFolders: number;
+  /** Who took the lstats, when the walk shared them with the lstat thread. */
+  statThread?: StatThreadCounts;
 }
 
 /** Git's id of the empty tree. */
@@ -51,8 +56,8 @@ export interface ScanState extends ScanOptions {
   started: number;
   sinceYield: number;
   gitignoreRules: Map<string, CompiledRules>;
-  /** The worker thread's lstats of this walk, taken path by path as they arrive. */
-  prefetched?: PrefetchRequest;
+  /** The lstats this walk took up front with the lstat thread (shared-walk.ts). */
+  shared?: SharedWalk;
 }
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -100,24 +105,6 @@ export function countFiles(node: TreeNode | undefined): number {
   let count = 0;
   forEachFile(node, () => count++);
   return count;
-}
-
-function fileMode(stats: EntryStats): FileNode["mode"] {
-  if (stats.isSymbolicLink()) return "120000";
-  return (stats.mode & 0o100) !== 0 ? "100755" : "100644";
-}
-
-/** The cached node still describes the file: same stat, not racy. */
-function statUnchanged(previous: TreeNode | undefined, stats: EntryStats, mode: FileNode["mode"]): boolean {
-  return (
-    previous?.kind === "file" &&
-    !previous.racy &&
-    previous.mode === mode &&
-    previous.size === stats.size &&
-    previous.mtimeMs === stats.mtimeMs &&
-    previous.ctimeMs === stats.ctimeMs &&
-    previous.ino === stats.ino
-  );
 }
 
 /** Hashes (and stores) one file or symlink unless its stat matches the cached node. */
@@ -172,24 +159,6 @@ export async function scanEntry(state: ScanState, relativeDir: string, name: str
   return { kind: "skipped", reason: "not a regular file, folder or symlink" };
 }
 
-/**
- * The cached listing still holds: the folder's stat is the one it was listed with, under the same
- * exclude rules. With `.gitignore` files in play a listing is never reused (an edited
- * `.gitignore` changes what is excluded without touching the folder).
- */
-function listingHolds(state: ScanState, previous: DirNode | undefined, stats: EntryStats | undefined): boolean {
-  const listing = previous?.listing;
-  return (
-    listing !== undefined &&
-    stats !== undefined &&
-    !state.respectGitignore &&
-    listing.rules === state.excludes &&
-    listing.mtimeMs === stats.mtimeMs &&
-    listing.ctimeMs === stats.ctimeMs &&
-    listing.ino === stats.ino
-  );
-}
-
 /** The listing to remember for a folder just listed; none when its stat is too recent to vouch for it (racy, as for files). */
 function newListing(state: ScanState, stats: EntryStats | undefined): FolderListing | undefined {
   if (stats === undefined || state.respectGitignore) return undefined;
@@ -238,9 +207,18 @@ async function scanDirectory(state: ScanState, path: string, folderStats: EntryS
     if (isAlwaysExcluded(path, name)) continue;
     const before = previous?.children.get(name);
     const childPath = path === "" ? name : `${path}/${name}`;
+    const shared = state.shared;
+    const slot = shared === undefined ? -1 : shared.slotOf(childPath);
+    // Known from the lstats taken up front to be as cached, with all below it: kept as it is.
+    if (slot >= 0 && before !== undefined && shared!.unchangedAt(slot, before) && !isExcluded(state, path, name, before.kind === "dir")) {
+      children.set(name, before);
+      if (before.kind === "dir") shared!.skipBelow(slot);
+      continue;
+    }
     let stats: EntryStats;
     try {
-      stats = state.prefetched?.take(childPath) ?? lstatSync(fsPath(state.workspace, childPath));
+      const absolute = fsPath(state.workspace, childPath);
+      stats = shared === undefined ? lstatSync(absolute) : shared.stats(slot, absolute);
     } catch (error) {
       const isDirectory = listed === undefined ? before?.kind === "dir" : listed[index].isDirectory();
       if (!isExcluded(state, path, name, isDirectory)) {
@@ -251,7 +229,7 @@ async function scanDirectory(state: ScanState, path: string, folderStats: EntryS
       continue;
     }
     // The common case, an unchanged file, stays synchronous: no promise per entry.
-    if (before?.kind === "file" && (stats.isFile() ? stats.size <= state.maxFileBytes : stats.isSymbolicLink()) && statUnchanged(before, stats, fileMode(stats)) && !isExcluded(state, path, name, false)) {
+    if (before?.kind === "file" && fileStillCached(before, stats, state.maxFileBytes) && !isExcluded(state, path, name, false)) {
       children.set(name, before);
       continue;
     }
@@ -346,33 +324,15 @@ export async function scanWorkspace(previous: DirNode, options: ScanOptions): Pr
   } catch {
     rootStats = undefined;
   }
-  const prefetch = options.prefetch === undefined ? undefined : startPrefetch(options.prefetch, options.workspace, previous);
-  state.prefetched = prefetch?.request;
+  state.shared = options.prefetch === undefined ? undefined : SharedWalk.start(options.prefetch, options.workspace, previous, minPrefetchPaths);
   let root: DirNode;
+  let statThread: StatThreadCounts | undefined;
   try {
+    await state.shared?.takeLstats(state, async () => { checkSignal(state.signal); await yieldToLoop(); }, entriesPerYield);
     root = await scanDirectory(state, "", rootStats, previous);
   } finally {
-    prefetch?.done();
+    statThread = state.shared?.finish();
   }
   if (root === previous && root.oid === undefined) root.oid = await writeTreeOf(options.sink, root);
-  return { root, changes: state.changes, listedFolders: state.listedFolders };
-}
-
-/**
- * Hands the last half of the paths the cache knows (in the order the walk visits them: each
- * folder before what it holds) to the worker thread, so both halves are lstatted at once.
- */
-function startPrefetch(prefetcher: StatPrefetcher, workspace: string, previous: DirNode): ReturnType<StatPrefetcher["request"]> {
-  const paths: string[] = [];
-  const collect = (dir: DirNode, prefix: string) => {
-    for (const [name, node] of dir.children) {
-      const path = prefix === "" ? name : `${prefix}/${name}`;
-      paths.push(path);
-      if (node.kind === "dir") collect(node, path);
-    }
-  };
-  collect(previous, "");
-  if (paths.length < minPrefetchPaths) return undefined;
-  // Paths cross to the worker one per line, as text: a name with a newline or not UTF-8 stays here.
-  return prefetcher.request(workspace, paths.slice(paths.length >> 1).filter((path) => !hasRawName(path) && !path.includes("\n")));
+  return { root, changes: state.changes, listedFolders: state.listedFolders, ...(statThread ? { statThread } : {}) };
 }

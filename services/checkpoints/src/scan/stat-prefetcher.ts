@@ -2,135 +2,86 @@
  * A second thread for the scan's lstats. The full walk lstats every captured path (the plan of a
  * restore and its WORKSPACE_CHANGED check need the working tree as it is now); on a large tree
  * that is most of a scan, and one thread leaves the machine's other core idle (git's index
- * refresh lstats from several threads too). At the start of a walk, the last part of the paths
- * the cache knows is sent to a worker thread, which lstats them while the scan works through the
- * first part; the scan takes each answer it finds when it gets to that path and lstats any other
- * path itself, so a slow, dead or missing worker only costs the parallelism, never an answer.
- * The numbers are taken during the walk (never reused by a later one), exactly as the scan's own.
+ * refresh lstats from several threads too). At the start of a walk the paths the cache knows
+ * are put on a shared board (stat-claims.ts) that the walk claims from the front and this
+ * thread from the back, so no path is lstatted twice and the walk never waits for more than the
+ * one lstat the worker may be in; a slow, dead or missing worker only costs the parallelism.
  */
-import { constants } from "node:fs";
 import { Worker } from "node:worker_threads";
-
-/** Per path: mode, size, mtimeMs, ctimeMs, ino, nlink. */
-export const statFields = 6;
+import { ClaimedStats, createClaimBoard } from "./stat-claims.js";
 
 export interface PrefetchAsk {
-  id: number;
-  /** The workspace's real path; `paths` are relative to it, one per line. */
+  /** The workspace's real path; `paths` are relative to it, one per line ("" for a slot to leave alone). */
   workspace: string;
-  paths: string;
-}
-
-export interface PrefetchAnswer {
-  id: number;
-  values: Float64Array;
-}
-
-/** What a scan reads of an lstat (node's Stats has all of it). */
-export interface EntryStats {
-  mode: number;
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-  ino: number;
-  nlink: number;
-  isFile(): boolean;
-  isDirectory(): boolean;
-  isSymbolicLink(): boolean;
-}
-
-class PrefetchedStats implements EntryStats {
-  constructor(
-    readonly mode: number,
-    readonly size: number,
-    readonly mtimeMs: number,
-    readonly ctimeMs: number,
-    readonly ino: number,
-    readonly nlink: number,
-  ) {}
-
-  isFile(): boolean {
-    return (this.mode & constants.S_IFMT) === constants.S_IFREG;
-  }
-
-  isDirectory(): boolean {
-    return (this.mode & constants.S_IFMT) === constants.S_IFDIR;
-  }
-
-  isSymbolicLink(): boolean {
-    return (this.mode & constants.S_IFMT) === constants.S_IFLNK;
-  }
-}
-
-/** One walk's request: answers arrive while the walk yields to the event loop. */
-export class PrefetchRequest {
-  private values: Float64Array | undefined;
-  private index: Map<string, number> | undefined;
-
-  constructor(private readonly paths: readonly string[]) {}
-
-  /** The worker's lstat of `path` if it has arrived (each is handed out once), else undefined. */
-  take(path: string): EntryStats | undefined {
-    if (this.values === undefined) return undefined;
-    this.index ??= new Map(this.paths.map((p, i) => [p, i]));
-    const i = this.index.get(path);
-    if (i === undefined) return undefined;
-    this.index.delete(path);
-    const at = i * statFields;
-    const v = this.values;
-    if (Number.isNaN(v[at])) return undefined;
-    return new PrefetchedStats(v[at], v[at + 1], v[at + 2], v[at + 3], v[at + 4], v[at + 5]);
-  }
-
-  /** @internal the worker's answer. */
-  fill(values: Float64Array): void {
-    if (values.length === this.paths.length * statFields) this.values = values;
-  }
+  /** Absent: the same paths as in this worker's previous ask (a tree whose paths did not change is not sent again). */
+  paths?: string;
+  board: SharedArrayBuffer;
 }
 
 /** Walks with fewer cached paths than this lstat on their own thread only (the hand-over costs more than it saves). */
 export const minPrefetchPaths = 2000;
 /** After this many worker failures the prefetcher stops starting workers. */
 const maxWorkerFailures = 3;
+/** How long the walk waits for a path the worker is lstatting before it lstats it itself. */
+const defaultClaimWaitMs = 5;
+
+export interface StatPrefetcherOptions {
+  /** The worker's module (the built lstat-worker.js next to this file by default). */
+  workerUrl?: URL;
+  /** Bound of the walk's wait for a path the worker claimed but has not finished. */
+  claimWaitMs?: number;
+}
 
 /**
- * Owns the worker thread (started on first use, kept for the next walk, unref'd so it never keeps
- * the process alive); `close` ends it. One per service (injected through the context).
+ * Owns the worker thread (started by `start`, or on first use; kept for the next walk; unref'd so
+ * it never keeps the process alive); `close` ends it. One per service (injected through the context).
  */
 export class StatPrefetcher {
   private worker: Worker | undefined;
-  private nextId = 1;
-  private readonly pending = new Map<number, PrefetchRequest>();
+  /** The paths of the last ask sent to `worker` (it keeps them). */
+  private sent: { workspace: string; paths: readonly string[] } | undefined;
   private failures = 0;
+  private closed = false;
+  private readonly workerUrl: URL;
+  private readonly claimWaitMs: number;
 
-  constructor(private readonly workerUrl: URL = new URL("./lstat-worker.js", import.meta.url)) {}
+  constructor(options: StatPrefetcherOptions = {}) {
+    this.workerUrl = options.workerUrl ?? new URL("./lstat-worker.js", import.meta.url);
+    this.claimWaitMs = options.claimWaitMs ?? defaultClaimWaitMs;
+  }
+
+  /** Starts the worker now (at service start), so the first walk finds it loaded. */
+  start(): void {
+    this.ensureWorker();
+  }
 
   /**
-   * Starts lstats of `paths` (workspace-relative, no name that needs its raw bytes) on the worker
-   * thread. Returns undefined when there is no worker to ask. `done` must be called when the walk
-   * ends: an answer arriving later is dropped.
+   * Puts `paths` (workspace-relative, in the order the walk will most likely visit them; "" for
+   * a slot neither side takes) on a new board and hands it to the worker. Returns the walk's
+   * side, or undefined when there is no worker. The walk must call `finish` when it ends.
    */
-  request(workspace: string, paths: readonly string[]): { request: PrefetchRequest; done: () => void } | undefined {
+  request(workspace: string, paths: readonly string[]): ClaimedStats | undefined {
     const worker = this.ensureWorker();
     if (worker === undefined || paths.length === 0) return undefined;
-    const id = this.nextId++;
-    const request = new PrefetchRequest(paths);
-    this.pending.set(id, request);
-    const ask: PrefetchAsk = { id, workspace, paths: paths.join("\n") };
+    const board = createClaimBoard(paths.length);
+    // Comparing the list is a tenth of the cost of joining and copying it to the worker.
+    const unchanged = this.sent !== undefined && this.sent.workspace === workspace && samePaths(this.sent.paths, paths);
+    const ask: PrefetchAsk = { workspace, board: board.buffer, ...(unchanged ? {} : { paths: paths.join("\n") }) };
     worker.postMessage(ask);
-    return { request, done: () => this.pending.delete(id) };
+    this.sent = { workspace, paths };
+    return new ClaimedStats(board, workspace, paths, this.claimWaitMs);
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const worker = this.worker;
     this.worker = undefined;
-    this.pending.clear();
     if (worker !== undefined) await worker.terminate();
   }
 
   private ensureWorker(): Worker | undefined {
     if (this.worker !== undefined) return this.worker;
-    if (this.failures >= maxWorkerFailures) return undefined;
+    if (this.closed || this.failures >= maxWorkerFailures) return undefined;
     let worker: Worker;
     try {
       worker = new Worker(this.workerUrl);
@@ -139,16 +90,24 @@ export class StatPrefetcher {
       return undefined;
     }
     worker.unref();
-    worker.on("message", (answer: PrefetchAnswer) => {
-      this.pending.get(answer.id)?.fill(answer.values);
-      this.pending.delete(answer.id);
-    });
+    this.sent = undefined;
+    // A worker that fails or ends on its own counts as a failure; a new one is started at once
+    // (warm for the next walk) until maxWorkerFailures.
     const lost = () => {
-      if (this.worker === worker) this.worker = undefined;
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      this.failures++;
+      this.ensureWorker();
     };
-    worker.on("error", () => { this.failures++; lost(); });
+    worker.on("error", lost);
     worker.on("exit", lost);
     this.worker = worker;
     return worker;
   }
+}
+
+function samePaths(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

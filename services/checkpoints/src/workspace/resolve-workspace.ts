@@ -1,5 +1,5 @@
 /** Which workspaces the service may touch: the real path under a configured root. */
-import { realpath, stat } from "node:fs/promises";
+import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, sep } from "node:path";
 import { aideError, workspaceOnDiskTooBroadError } from "@aide/contracts";
 import { homeWorkspaceRuleFromEnv, type HomeWorkspaceRule } from "@aide/runtime";
@@ -14,9 +14,10 @@ export async function resolveWorkspace(requested: string, roots: readonly string
   if (!isAbsolute(requested)) throw aideError("WORKSPACE_NOT_FOUND", { workspace: requested });
   let real: string;
   let directory: boolean;
+  // Synchronous: two short syscalls, where each thread-pool round trip costs an event-loop turn per request.
   try {
-    real = await realpath(requested);
-    directory = (await stat(real)).isDirectory();
+    real = realpathSync.native(requested);
+    directory = statSync(real).isDirectory();
   } catch {
     throw aideError("WORKSPACE_NOT_FOUND", { workspace: requested });
   }
@@ -27,8 +28,12 @@ export async function resolveWorkspace(requested: string, roots: readonly string
   if (real === "/") throw aideError("WORKSPACE_NOT_ALLOWED", { workspace: requested });
   if (roots.length === 0) return real;
   for (const root of roots) {
-    const realRoot = await realpath(root).catch(() => undefined);
-    if (realRoot === undefined) continue;
+    let realRoot: string;
+    try {
+      realRoot = realpathSync.native(root);
+    } catch {
+      continue;
+    }
     const rel = relative(realRoot, real);
     if (rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel))) return real;
   }
