@@ -70,6 +70,30 @@ describe.skipIf(skipReason !== "")(`hostile bytes never reach an observer or the
     return JSON.parse(bytes.toString("utf8")) as Record<string, unknown>;
   };
   let home = "";
+  /** How each WebSocket of the watch ended (code and reason), for the failure message. */
+  const closes: string[] = [];
+  let watching = true;
+  let socket: WebSocket | undefined;
+  /**
+   * The session's events over the gateway's WebSocket, as every aide client follows them: a socket
+   * the gateway closes (`unavailable` when the stream could not be followed in time on a loaded
+   * machine, `resume` for a slow reader) is opened again with `since` = the last seq received.
+   */
+  const watch = async (since: number): Promise<void> => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/events?session=${session}&since=${since}`, { headers: { authorization: `Bearer ${token}`, host: `127.0.0.1:${port}` } });
+    socket = ws;
+    let last = since;
+    ws.on("message", (data: Buffer) => {
+      frames.push(Buffer.from(data));
+      const frame = JSON.parse(data.toString("utf8")) as { type?: string; event?: { seq?: number } };
+      if (frame.type === "event" && typeof frame.event?.seq === "number") last = Math.max(last, frame.event.seq);
+    });
+    ws.on("close", (code: number, reason: Buffer) => {
+      closes.push(`${code} ${reason.toString("utf8")}`);
+      if (watching) setTimeout(() => void watch(last).catch((error: Error) => closes.push(`reopen failed: ${error.message}`)), 250);
+    });
+    await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
+  };
 
   beforeAll(async () => {
     stack = await startStack(
@@ -108,6 +132,8 @@ describe.skipIf(skipReason !== "")(`hostile bytes never reach an observer or the
   }, 180_000);
 
   afterAll(async () => {
+    watching = false;
+    socket?.close();
     if (observer && observer.exitCode === null) observer.kill("SIGTERM");
     await gateway?.close();
     await stack?.stop();
@@ -117,9 +143,7 @@ describe.skipIf(skipReason !== "")(`hostile bytes never reach an observer or the
   it("a run through a hostile file, write, command and MCP server: approvals show rendered text with the raw bytes only as base64, and the approved raw is what ran", async () => {
     const started = await rest("/api/agent/start", { task: `Read hostile.txt, note it, run the printf, look x up ${hostile}`, workspace: stack.workspace });
     session = started.session as string;
-    const socket = new WebSocket(`ws://127.0.0.1:${port}/api/events?session=${session}&since=0`, { headers: { authorization: `Bearer ${token}`, host: `127.0.0.1:${port}` } });
-    socket.on("message", (data: Buffer) => void frames.push(Buffer.from(data)));
-    await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
+    await watch(0);
     const decided = new Set<string>();
     const approvals: AgentEvent[] = [];
     for (;;) {
@@ -188,7 +212,7 @@ describe.skipIf(skipReason !== "")(`hostile bytes never reach an observer or the
   });
 
   it("the gateway's WebSocket frames hold no raw control or invisible byte", async () => {
-    await until(() => (frames.some((frame) => frame.toString("utf8").includes('"run.completed"') || frame.toString("utf8").includes('"run.failed"')) ? true : undefined), "the terminal event on the WebSocket", 60_000);
+    await until(() => (frames.some((frame) => frame.toString("utf8").includes('"run.completed"') || frame.toString("utf8").includes('"run.failed"')) ? true : undefined), () => `the terminal event on the WebSocket (${frames.length} frames: ${frames.map((frame) => (JSON.parse(frame.toString("utf8")) as { type?: string; event?: { type?: string } }).event?.type ?? (JSON.parse(frame.toString("utf8")) as { type?: string }).type).join(", ")}; sockets closed: ${JSON.stringify(closes)})`, 50_000);
     for (const frame of frames) {
       const text = frame.toString("utf8");
       expect(text, firstRaw(text)).not.toMatch(rawControlPattern);
