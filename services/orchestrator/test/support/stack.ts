@@ -98,15 +98,6 @@ export async function startStack(
   await tester.flush();
   const roots = { AIDE_WORKSPACE_ROOTS: dir };
   const services: Record<string, ServiceProcess> = {};
-  services.model = await startServiceProcess(bus, "model", { env: { AIDE_MODELS_CONFIG: modelsConfig, AIDE_HOME: join(dir, "home"), AIDE_LOG_LEVEL: "info" }, pinger: tester });
-  services.tools = await startServiceProcess(bus, "tools", { env: { ...roots, AIDE_LOG_LEVEL: "info", ...options.toolsEnv }, pinger: tester });
-  services.checkpoints = await startServiceProcess(bus, "checkpoints", { env: { ...roots, AIDE_LOG_LEVEL: "info" }, pinger: tester });
-  if (options.mcpServers) {
-    const mcpHome = join(dir, "mcp-home");
-    (await import("node:fs")).mkdirSync(mcpHome, { mode: 0o700 });
-    writeFileSync(join(mcpHome, "mcp.json"), JSON.stringify({ servers: options.mcpServers }));
-    services.mcp = await startServiceProcess(bus, "mcp", { env: { ...roots, AIDE_HOME: mcpHome, AIDE_LOG_LEVEL: "info" }, pinger: tester, readyTimeoutMs: 60_000 });
-  }
   const orchestrators: ServiceProcess[] = [];
   const startOrchestrator = async (env: Record<string, string> = {}) => {
     services.orchestrator = await startServiceProcess(bus, "orchestrator", {
@@ -117,7 +108,25 @@ export async function startStack(
     orchestrators.push(services.orchestrator);
     return services.orchestrator;
   };
-  await startOrchestrator();
+  // A service that fails to start must not leave the ones started before it (and the bus) running.
+  try {
+    services.model = await startServiceProcess(bus, "model", { env: { AIDE_MODELS_CONFIG: modelsConfig, AIDE_HOME: join(dir, "home"), AIDE_LOG_LEVEL: "info" }, pinger: tester });
+    services.tools = await startServiceProcess(bus, "tools", { env: { ...roots, AIDE_LOG_LEVEL: "info", ...options.toolsEnv }, pinger: tester });
+    services.checkpoints = await startServiceProcess(bus, "checkpoints", { env: { ...roots, AIDE_LOG_LEVEL: "info" }, pinger: tester });
+    if (options.mcpServers) {
+      const mcpHome = join(dir, "mcp-home");
+      (await import("node:fs")).mkdirSync(mcpHome, { mode: 0o700 });
+      writeFileSync(join(mcpHome, "mcp.json"), JSON.stringify({ servers: options.mcpServers }));
+      services.mcp = await startServiceProcess(bus, "mcp", { env: { ...roots, AIDE_HOME: mcpHome, AIDE_LOG_LEVEL: "info" }, pinger: tester, readyTimeoutMs: 60_000 });
+    }
+    await startOrchestrator();
+  } catch (error) {
+    subscription.unsubscribe();
+    for (const service of Object.values(services)) await service.stop().catch(() => undefined);
+    await bus.stop().catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   const waitFor: Stack["waitFor"] = (predicate, timeoutMs = 30_000) =>
     new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
