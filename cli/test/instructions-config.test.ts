@@ -4,18 +4,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { instructionsSetting } from "../src/commands/up.js";
 import { serviceDefinitions, type StackSettings } from "../src/supervisor/service-table.js";
+import { testStackSettings } from "./stack-settings.js";
 
-const settings: StackSettings = {
-  aideHome: "/tmp/aide-home",
-  natsUrl: "nats://127.0.0.1:4233",
-  credentialFiles: {},
-  gatewayPort: 4280,
-  tokenFile: "/tmp/aide-home/token",
-  workspaceRoots: ["/tmp"],
-  logLevel: "info",
-  unsafeNoSandbox: false,
-  unsandboxedServices: false,
-};
+const settings = testStackSettings;
 const orchestratorEnv = (stack: StackSettings, env: NodeJS.ProcessEnv) => serviceDefinitions(stack, env).find((definition) => definition.name === "orchestrator")!.env;
 
 describe("the person's instructions key reaches the orchestrator through aide up (issue 25)", () => {

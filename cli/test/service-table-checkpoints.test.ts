@@ -1,17 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { serviceDefinitions, type StackSettings } from "../src/supervisor/service-table.js";
+import { serviceDefinitions } from "../src/supervisor/service-table.js";
+import { testStackSettings } from "./stack-settings.js";
 
-const settings: StackSettings = {
-  aideHome: "/tmp/aide-home",
-  natsUrl: "nats://127.0.0.1:4233",
-  credentialFiles: {},
-  gatewayPort: 4280,
-  tokenFile: "/tmp/aide-home/token",
-  workspaceRoots: ["/tmp"],
-  logLevel: "info",
-  unsafeNoSandbox: false,
-  unsandboxedServices: false,
-};
+const settings = testStackSettings;
 
 describe("aide up passes the checkpoints service's own settings to it only", () => {
   it("forwards AIDE_CHECKPOINT_MAX_CONCURRENT, AIDE_CHECKPOINT_MAX_QUEUED and AIDE_CHECKPOINT_SCAN_STAT_THREAD when set, and to no other service", () => {

@@ -1,17 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { serviceDefinitions, type StackSettings } from "../src/supervisor/service-table.js";
+import { serviceDefinitions } from "../src/supervisor/service-table.js";
+import { testStackSettings } from "./stack-settings.js";
 
-const settings: StackSettings = {
-  aideHome: "/tmp/aide-home",
-  natsUrl: "nats://127.0.0.1:4233",
-  credentialFiles: {},
-  gatewayPort: 4280,
-  tokenFile: "/tmp/aide-home/token",
-  workspaceRoots: ["/tmp"],
-  logLevel: "info",
-  unsafeNoSandbox: false,
-  unsandboxedServices: false,
-};
+const settings = testStackSettings;
 
 describe("aide up passes the JetStream and store-outage settings to the orchestrator only", () => {
   it("forwards AIDE_JETSTREAM_REPLICAS and the retention/pause settings that are set, and nothing to other services", () => {
