@@ -9,7 +9,7 @@ import { compareTrees, type TreeChange } from "./scan/compare-trees.js";
 import { isPathExcluded } from "./path-filter.js";
 import { readCheckpoint } from "./list-checkpoints.js";
 import { mergeFileNodes, scanChangedPaths } from "./scan/scan-changed-paths.js";
-import { fileNodeOf, type ScanResult } from "./scan/scan-workspace.js";
+import { checkSignal, fileNodeOf, type ScanResult } from "./scan/scan-workspace.js";
 import { ensureShadowRepo, loadCache, storeCache, type ShadowRepo } from "./shadow-repo.js";
 import type { DirNode, FileNode } from "./scan/stat-cache-tree.js";
 import { displayPath } from "./git/raw-names.js";
@@ -91,7 +91,7 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
       const recorded = await recordCheckpoint(repo, context, current, await countChangesSinceLatest(repo, current), { session: input.session, run: "safety", label: `before restoring ${input.checkpoint.slice(0, 12)}` }, bounded);
       safety = recorded.id;
     }
-    if (bounded.aborted) throw bounded.reason ?? aideError("ABORTED");
+    checkSignal(bounded);
     const written = await applyRestore(repo.workspace, repo.objects, changes, join(repo.gitdir, "tmp"));
     lap("apply");
     // Refresh the cache for the restored paths; their objects exist, so nothing is written. The
