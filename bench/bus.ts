@@ -26,6 +26,8 @@ function command(script: string, user: string, server: RunningNatsServer, runDir
     AIDE_NATS_CREDS: server.credentialFiles[user],
     AIDE_LOG_LEVEL: "warn",
     BENCH_ITERATIONS: String(iterations),
+    // The responder runs the service runtime: its writes per turn (on by default) or per microtask.
+    ...(process.env.AIDE_BUS_COALESCE_WRITES !== undefined ? { AIDE_BUS_COALESCE_WRITES: process.env.AIDE_BUS_COALESCE_WRITES } : {}),
     ...(server.caFile ? { AIDE_NATS_CA: server.caFile } : {}),
   };
   // BENCH_BUS_PROFILE=DIR: each process writes a V8 CPU profile there (`node --cpu-prof`).

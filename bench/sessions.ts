@@ -70,7 +70,7 @@ async function startStack(dir: string): Promise<Running> {
   for (const name of services) {
     const profiling = cpuProfileRoot !== undefined ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileRoot}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : [];
     const child = spawn(process.execPath, [...profiling, join(repoRoot, "services", name, "dist", "main.js")], {
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_NATS_URL: server.url, AIDE_NATS_CREDS: server.credentialFiles[name]!, AIDE_LOG_LEVEL: process.env[`AIDE_BENCH_LOG_LEVEL_${name.toUpperCase()}`] ?? process.env.AIDE_BENCH_LOG_LEVEL ?? "warn", ...env[name] },
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_NATS_URL: server.url, AIDE_NATS_CREDS: server.credentialFiles[name]!, AIDE_LOG_LEVEL: process.env[`AIDE_BENCH_LOG_LEVEL_${name.toUpperCase()}`] ?? process.env.AIDE_BENCH_LOG_LEVEL ?? "warn", ...(process.env.AIDE_BUS_COALESCE_WRITES !== undefined ? { AIDE_BUS_COALESCE_WRITES: process.env.AIDE_BUS_COALESCE_WRITES } : {}), ...env[name] },
       stdio: ["ignore", "ignore", "pipe"],
     });
     child.stderr?.pipe(createWriteStream(join(logDirectory, `${name}.log`)));
@@ -292,6 +292,7 @@ async function main(): Promise<void> {
     results,
     load_average_1m: Math.round(loadavg()[0] * 10) / 10,
     spawn_helper: process.env.AIDE_TOOLS_SPAWN_HELPER ?? "on (default)",
+    bus_coalesce_writes: process.env.AIDE_BUS_COALESCE_WRITES ?? "on (default)",
     model_max_concurrent: process.env.AIDE_MODEL_MAX_CONCURRENT ?? "64 (default)",
     checkpoint_max_concurrent: process.env.AIDE_CHECKPOINT_MAX_CONCURRENT ?? "64 (default)",
     checkpoint_max_queued: process.env.AIDE_CHECKPOINT_MAX_QUEUED ?? "1024 (default)",

@@ -2,6 +2,7 @@ import { connect, type NatsConnection } from "nats";
 import type { Logger } from "pino";
 import { aideError } from "@aide/contracts";
 import type { BusConfig } from "./bus-config.js";
+import { coalesceWrites } from "./coalesce-writes.js";
 
 export interface ConnectBusOptions {
   config: BusConfig;
@@ -10,6 +11,8 @@ export interface ConnectBusOptions {
   /** Reconnect forever (services) or fail fast (CLI, tests). */
   reconnect?: boolean;
   timeoutMs?: number;
+  /** One socket write per event-loop turn (coalesce-writes.ts); services take `AIDE_BUS_COALESCE_WRITES`. */
+  coalesceWrites?: boolean;
 }
 
 export async function connectBus(options: ConnectBusOptions): Promise<NatsConnection> {
@@ -40,7 +43,9 @@ export async function connectBus(options: ConnectBusOptions): Promise<NatsConnec
     }
     throw error;
   });
-  logger.info({ server: connection.getServer() }, "connected to the bus");
+  const coalesced = options.coalesceWrites === true && coalesceWrites(connection);
+  if (options.coalesceWrites === true && !coalesced) logger.warn("this nats.js does not have the shape coalesce-writes.ts expects; its writes stay one per microtask");
+  logger.info({ server: connection.getServer(), coalesce_writes: coalesced }, "connected to the bus");
   void (async () => {
     for await (const status of connection.status()) {
       if (status.type === "pingTimer") continue;

@@ -2,6 +2,7 @@ export * from "./logger.js";
 export * from "./codec.js";
 export * from "./bus-config.js";
 export * from "./connect-bus.js";
+export * from "./coalesce-writes.js";
 export * from "./service.js";
 export * from "./request.js";
 export * from "./bus-permissions.js";

@@ -2,6 +2,7 @@ import type { NatsConnection } from "nats";
 import type { Logger } from "pino";
 import { busConfigFromEnv, type BusConfig } from "./bus-config.js";
 import { connectBus } from "./connect-bus.js";
+import { coalesceWritesFromEnv } from "./coalesce-writes.js";
 import { startHealthFile } from "./health-file.js";
 import { createLogger } from "./logger.js";
 import { shutdownGraceMsFromEnv, shutdownMarginMs } from "./shutdown-settings.js";
@@ -39,7 +40,8 @@ export async function runService(name: string, main: (context: ServiceMainContex
   try {
     graceMs = shutdownGraceMsFromEnv();
     const bus = busConfigFromEnv();
-    connection = await connectBus({ config: bus, name: `aide-${name}`, logger: logger.child({ module: "bus" }) });
+    const coalesce = coalesceWritesFromEnv();
+    connection = await connectBus({ config: bus, name: `aide-${name}`, logger: logger.child({ module: "bus" }), coalesceWrites: coalesce });
     stop = await main({ connection, logger, bus, signal: controller.signal });
   } catch (error) {
     logger.fatal({ err: error }, "service failed to start");

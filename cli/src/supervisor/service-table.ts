@@ -46,7 +46,7 @@ const modelPassThrough = [
 ];
 
 /** Settings of the shared runtime (runtime/src/shutdown-settings.ts, chunked-transfer.ts) every service takes. */
-const runtimePassThrough = ["AIDE_SHUTDOWN_GRACE_MS", "AIDE_BUS_MAX_MESSAGE_BYTES"];
+const runtimePassThrough = ["AIDE_SHUTDOWN_GRACE_MS", "AIDE_BUS_MAX_MESSAGE_BYTES", "AIDE_BUS_COALESCE_WRITES"];
 
 /** The tools service's command limits an operator may set in the environment of `aide up` (services/tools/README.md). */
 const toolsLimitSettings = [
