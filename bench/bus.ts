@@ -26,7 +26,7 @@ function command(script: string, user: string, server: RunningNatsServer, runDir
     AIDE_NATS_CREDS: server.credentialFiles[user],
     AIDE_LOG_LEVEL: "warn",
     BENCH_ITERATIONS: String(iterations),
-    // The responder runs the service runtime: its writes per turn (on by default) or per microtask.
+    // The responder runs the service runtime: its writes per microtask (default) or per turn.
     ...(process.env.AIDE_BUS_COALESCE_WRITES !== undefined ? { AIDE_BUS_COALESCE_WRITES: process.env.AIDE_BUS_COALESCE_WRITES } : {}),
     ...(server.caFile ? { AIDE_NATS_CA: server.caFile } : {}),
   };

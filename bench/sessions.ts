@@ -292,7 +292,7 @@ async function main(): Promise<void> {
     results,
     load_average_1m: Math.round(loadavg()[0] * 10) / 10,
     spawn_helper: process.env.AIDE_TOOLS_SPAWN_HELPER ?? "on (default)",
-    bus_coalesce_writes: process.env.AIDE_BUS_COALESCE_WRITES ?? "on (default)",
+    bus_coalesce_writes: process.env.AIDE_BUS_COALESCE_WRITES ?? "off (default)",
     model_max_concurrent: process.env.AIDE_MODEL_MAX_CONCURRENT ?? "64 (default)",
     checkpoint_max_concurrent: process.env.AIDE_CHECKPOINT_MAX_CONCURRENT ?? "64 (default)",
     checkpoint_max_queued: process.env.AIDE_CHECKPOINT_MAX_QUEUED ?? "1024 (default)",

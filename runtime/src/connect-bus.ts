@@ -11,7 +11,7 @@ export interface ConnectBusOptions {
   /** Reconnect forever (services) or fail fast (CLI, tests). */
   reconnect?: boolean;
   timeoutMs?: number;
-  /** One socket write per event-loop turn (coalesce-writes.ts); services take `AIDE_BUS_COALESCE_WRITES`. */
+  /** One socket write per event-loop turn (coalesce-writes.ts); services take `AIDE_BUS_COALESCE_WRITES` (off by default). */
   coalesceWrites?: boolean;
 }
 

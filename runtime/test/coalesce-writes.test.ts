@@ -88,9 +88,9 @@ describe("coalesced bus writes (AIDE_BUS_COALESCE_WRITES)", () => {
     expect(coalesceWrites({ protocol: { flushPending: () => undefined } } as unknown as NatsConnection)).toBe(false);
   });
 
-  it("reads the setting: on by default, off, and a clear error for anything else", () => {
-    expect(coalesceWritesFromEnv({})).toBe(true);
-    expect(coalesceWritesFromEnv({ AIDE_BUS_COALESCE_WRITES: "" })).toBe(true);
+  it("reads the setting: off by default, on, and a clear error for anything else", () => {
+    expect(coalesceWritesFromEnv({})).toBe(false);
+    expect(coalesceWritesFromEnv({ AIDE_BUS_COALESCE_WRITES: "" })).toBe(false);
     expect(coalesceWritesFromEnv({ AIDE_BUS_COALESCE_WRITES: "on" })).toBe(true);
     expect(coalesceWritesFromEnv({ AIDE_BUS_COALESCE_WRITES: "off" })).toBe(false);
     expect(() => coalesceWritesFromEnv({ AIDE_BUS_COALESCE_WRITES: "yes" })).toThrow(/AIDE_BUS_COALESCE_WRITES must be "on" or "off"/);
