@@ -113,7 +113,7 @@ describe.skipIf(skipReason !== "")(`hostile bytes never reach an observer or the
     if (nats && noPty === "") {
       home = mkdtempSync(join(tmpdir(), "aide-natscli-"));
       const creds = stack.bus.credentials("tester");
-      const line = [nats, "--server", stack.bus.url, "--user", creds.user, "--password", creds.password, "sub", "agent.>"].map(quote).join(" ");
+      const line = [nats, "--server", stack.bus.url, `--user=${creds.user}`, `--password=${creds.password}`, "sub", "agent.>"].map(quote).join(" ");
       // `script` gives the CLI a real pty: what it prints is what an operator's terminal would get.
       const watcher = spawn("script", ["-qfec", line, "/dev/null"], { env: { ...process.env, HOME: home, TERM: "xterm-256color" }, stdio: ["pipe", "pipe", "pipe"] });
       observer = watcher;
