@@ -12,6 +12,7 @@ import { busPermissions, decodeJson, encodeJson, startNatsServer, type RunningNa
 import { bwrapArguments, checkSandboxSupport, installRoot, sandboxProfiles } from "@aide/cli/supervisor";
 import { echoEndpoint, EchoRequestSchema } from "./bus-echo-service.js";
 import { percentile, writeBenchResult } from "./lib/results.js";
+import { busWriteSetting } from "./lib/bus-write-setting.js";
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 2000);
 /** Plain and sandboxed pairs alternate, round by round, so load changes on this shared machine hit both alike. */
@@ -26,8 +27,8 @@ function command(script: string, user: string, server: RunningNatsServer, runDir
     AIDE_NATS_CREDS: server.credentialFiles[user],
     AIDE_LOG_LEVEL: "warn",
     BENCH_ITERATIONS: String(iterations),
-    // The responder runs the service runtime: its writes per microtask (default) or per turn.
-    ...(process.env.AIDE_BUS_COALESCE_WRITES !== undefined ? { AIDE_BUS_COALESCE_WRITES: process.env.AIDE_BUS_COALESCE_WRITES } : {}),
+    // The responder runs the service runtime.
+    ...busWriteSetting,
     ...(server.caFile ? { AIDE_NATS_CA: server.caFile } : {}),
   };
   // BENCH_BUS_PROFILE=DIR: each process writes a V8 CPU profile there (`node --cpu-prof`).

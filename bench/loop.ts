@@ -17,10 +17,8 @@ import { join } from "node:path";
 import { connect, type NatsConnection } from "nats";
 import { startNatsServer, waitForService } from "@aide/runtime";
 import { percentile, repoRoot, writeBenchResult } from "./lib/results.js";
+import { busWriteSetting } from "./lib/bus-write-setting.js";
 import { cpuMs } from "./lib/process-cpu.js";
-
-/** `AIDE_BUS_COALESCE_WRITES` passes through to the services (their bus writes per turn or per microtask). */
-const coalesceSetting = process.env.AIDE_BUS_COALESCE_WRITES !== undefined ? { AIDE_BUS_COALESCE_WRITES: process.env.AIDE_BUS_COALESCE_WRITES } : {};
 
 const turns = 20;
 /** Sessions run one after another on the same stack; the percentiles are over all their turns. */
@@ -30,7 +28,7 @@ async function startProcess(name: string, url: string, creds: string, env: Recor
   // BENCH_LOOP_PROFILE=DIR: the orchestrator writes a V8 CPU profile there (`node --cpu-prof`).
   const profile = process.env.BENCH_LOOP_PROFILE && name === "orchestrator" ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_LOOP_PROFILE}`] : [];
   const child = spawn(process.execPath, [...profile, join(repoRoot, "services", name, "dist", "main.js")], {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_NATS_URL: url, AIDE_NATS_CREDS: creds, AIDE_LOG_LEVEL: "warn", ...coalesceSetting, ...env },
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_NATS_URL: url, AIDE_NATS_CREDS: creds, AIDE_LOG_LEVEL: "warn", ...busWriteSetting, ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
   await waitForService(pinger, name, { timeoutMs: 20_000, stillStarting: () => (child.exitCode !== null ? `exited with ${child.exitCode}` : undefined) });

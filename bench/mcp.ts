@@ -24,9 +24,7 @@ import { busRequest, startNatsServer, waitForService } from "@aide/runtime";
 import { rawJsonRpcClient } from "./lib/raw-json-rpc.js";
 import { turnOrder } from "./lib/turn-order.js";
 import { percentile, repoRoot, writeBenchResult } from "./lib/results.js";
-
-/** `AIDE_BUS_COALESCE_WRITES` passes through to the services (their bus writes per turn or per microtask). */
-const coalesceSetting = process.env.AIDE_BUS_COALESCE_WRITES !== undefined ? { AIDE_BUS_COALESCE_WRITES: process.env.AIDE_BUS_COALESCE_WRITES } : {};
+import { busWriteSetting } from "./lib/bus-write-setting.js";
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 300);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -69,7 +67,7 @@ async function main() {
   // Logging as `aide up` runs the service: level info (two lines a call), stderr to a log file.
   const logFile = openSync(join(root, "mcp.log"), "a");
   const service = spawn(process.execPath, [...profile, join(repoRoot, "services", "mcp", "dist", "main.js")], {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_HOME: aideHome, AIDE_WORKSPACE_ROOTS: workspace, AIDE_NATS_URL: nats.url, AIDE_NATS_CREDS: nats.credentialFiles.mcp!, AIDE_LOG_LEVEL: logLevel, ...coalesceSetting, ...(nats.caFile ? { AIDE_NATS_CA: nats.caFile } : {}) },
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_HOME: aideHome, AIDE_WORKSPACE_ROOTS: workspace, AIDE_NATS_URL: nats.url, AIDE_NATS_CREDS: nats.credentialFiles.mcp!, AIDE_LOG_LEVEL: logLevel, ...busWriteSetting, ...(nats.caFile ? { AIDE_NATS_CA: nats.caFile } : {}) },
     stdio: ["ignore", logFile, logFile],
   });
   // The supervisor's user pings; the calls go as the orchestrator's, whose permissions they are.

@@ -20,6 +20,7 @@ import { eventStreamName } from "@aide/contracts";
 import { startNatsServer, waitForService } from "@aide/runtime";
 import { percentile, repoRoot, writeBenchResult } from "./lib/results.js";
 import { createBreakdownRecorder } from "./lib/session-breakdown.js";
+import { busWriteSetting } from "./lib/bus-write-setting.js";
 
 const modelDelayMs = 1_500;
 const services = ["model", "tools", "checkpoints", "orchestrator"] as const;
@@ -70,7 +71,7 @@ async function startStack(dir: string): Promise<Running> {
   for (const name of services) {
     const profiling = cpuProfileRoot !== undefined ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileRoot}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : [];
     const child = spawn(process.execPath, [...profiling, join(repoRoot, "services", name, "dist", "main.js")], {
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_NATS_URL: server.url, AIDE_NATS_CREDS: server.credentialFiles[name]!, AIDE_LOG_LEVEL: process.env[`AIDE_BENCH_LOG_LEVEL_${name.toUpperCase()}`] ?? process.env.AIDE_BENCH_LOG_LEVEL ?? "warn", ...(process.env.AIDE_BUS_COALESCE_WRITES !== undefined ? { AIDE_BUS_COALESCE_WRITES: process.env.AIDE_BUS_COALESCE_WRITES } : {}), ...env[name] },
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_NATS_URL: server.url, AIDE_NATS_CREDS: server.credentialFiles[name]!, AIDE_LOG_LEVEL: process.env[`AIDE_BENCH_LOG_LEVEL_${name.toUpperCase()}`] ?? process.env.AIDE_BENCH_LOG_LEVEL ?? "warn", ...busWriteSetting, ...env[name] },
       stdio: ["ignore", "ignore", "pipe"],
     });
     child.stderr?.pipe(createWriteStream(join(logDirectory, `${name}.log`)));
