@@ -21,6 +21,7 @@ import { startNatsServer, waitForService } from "@aide/runtime";
 import { percentile, repoRoot, writeBenchResult } from "./lib/results.js";
 import { createBreakdownRecorder } from "./lib/session-breakdown.js";
 import { busWriteSetting } from "./lib/bus-write-setting.js";
+import { cpuBetween, machineCpu, processTreeCpuMs } from "./lib/machine-cpu.js";
 
 const modelDelayMs = 1_500;
 const services = ["model", "tools", "checkpoints", "orchestrator"] as const;
@@ -38,6 +39,7 @@ const modelTimeMs = replies.length * modelDelayMs;
 
 interface Running {
   children: Record<string, ChildProcess>;
+  natsServerPid: number | undefined;
   tester: NatsConnection;
   stop(): Promise<void>;
 }
@@ -81,6 +83,7 @@ async function startStack(dir: string): Promise<Running> {
   }
   return {
     children,
+    natsServerPid: server.process.pid,
     tester,
     async stop() {
       for (const child of Object.values(children)) child.kill("SIGTERM");
@@ -136,6 +139,8 @@ interface SizeFigures {
   finished_in_time: boolean;
   /** Where each session's time went, from its events (bench/lib/session-breakdown.ts). */
   breakdown: Record<string, unknown>;
+  /** Where the machine's CPU went from the first start to the last end (bench/lib/machine-cpu.ts). */
+  cpu: Record<string, unknown>;
   first_failures?: string[];
 }
 
@@ -185,6 +190,15 @@ async function runSize(count: number): Promise<SizeFigures> {
     });
     await tester.flush();
     let startFailures = 0;
+    const cpuSnapshot = () => ({
+      machine: machineCpu(),
+      processes: {
+        ...Object.fromEntries(services.map((name) => [name, processTreeCpuMs(stack.children[name]?.pid)])),
+        "nats-server": processTreeCpuMs(stack.natsServerPid),
+        "bench client": processTreeCpuMs(process.pid),
+      },
+    });
+    const cpuBefore = cpuSnapshot();
     const wallStart = performance.now();
     await Promise.all(
       workspaces.map(async (workspace) => {
@@ -210,6 +224,7 @@ async function runSize(count: number): Promise<SizeFigures> {
     const inTime = await Promise.race([finished.then(() => true), new Promise<boolean>((resolve) => (limit = setTimeout(() => resolve(false), perSizeLimitMs)))]);
     clearTimeout(limit);
     const wallMs = performance.now() - wallStart;
+    const cpuAfter = cpuSnapshot();
     clearInterval(progress);
     subscription.unsubscribe();
     const peaks = Object.fromEntries(services.map((name) => [name, peakRssMb(stack.children[name]?.pid)]));
@@ -270,6 +285,7 @@ async function runSize(count: number): Promise<SizeFigures> {
       peak_rss_mb: peaks,
       finished_in_time: inTime,
       breakdown: breakdown.summary(modelTimeMs),
+      cpu: cpuBetween(cpuBefore, cpuAfter, count),
       ...(failures.length > 0 ? { first_failures: failures } : {}),
     };
   } finally {
