@@ -72,6 +72,12 @@ export const ExperimentSettingsSchema = z
     few_shot: z.boolean().optional(),
     /** The same failing call twice gets a different instruction; a third time ends the run. */
     loop_breaker: z.boolean().optional(),
+    /**
+     * The grammar spells the `path` of a call that reads or changes an existing file (read_file,
+     * replace_in_file) as one of the workspace's files, and a new file's path (write_file) as one of
+     * them or a plain relative path (letters, digits, `_`, `.`, `-`, `/`).
+     */
+    path_grammar: z.boolean().optional(),
     /** `evidence`: the grammar offers attempt_completion only once the evidence gate could accept one (issue 28); default off. */
     completion_grammar: CompletionGrammarSchema.optional(),
     /** Project instructions (AGENTS.md…): off loads none and never asks; on trusts what is found (eval runs are headless). Absent: the person's consent. */
@@ -83,11 +89,11 @@ export type ExperimentSettings = z.infer<typeof ExperimentSettingsSchema>;
 /** The setting names an arm may set (for messages that list them). */
 export const experimentSettingNames = [
   "prompt_tier", "grammar", "grammar_schema", "context_policy", "edit_format", "scheduler",
-  "auto_test", "test_command", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "completion_grammar", "instructions",
+  "auto_test", "test_command", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar", "completion_grammar", "instructions",
 ] as const;
 
 /** The on/off strategies, as `run.created` records them (false when the start did not set one). */
-export const strategySettingNames = ["auto_test", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker"] as const;
+export const strategySettingNames = ["auto_test", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar"] as const;
 export type StrategySetting = (typeof strategySettingNames)[number];
 
 /**
@@ -114,6 +120,7 @@ export const RunExperimentSchema = z.object({
   code_map: z.boolean().optional(),
   few_shot: z.boolean().optional(),
   loop_breaker: z.boolean().optional(),
+  path_grammar: z.boolean().optional(),
   /** The completion_grammar strategy in force (`off` when the start did not set it); absent in events of older runs. */
   completion_grammar: z.string().optional(),
   /** The instructions setting when the start set one (absent: the person's consent decides). */

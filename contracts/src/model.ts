@@ -53,6 +53,19 @@ export const ModelChatRequestSchema = z.object({
    * where it would leave the grammar no tool.
    */
   grammar_exclude_tools: z.array(z.string().min(1).max(128)).max(64).optional(),
+  /**
+   * The path_grammar strategy: the `path` argument of `tools` is one of `paths` (files that
+   * exist), and that of `new_path_tools` one of them or a plain relative path. Entries longer than
+   * what the reply's budget leaves a path are left out of the grammar.
+   */
+  grammar_paths: z
+    .object({
+      paths: z.array(z.string().min(1).max(1024)).max(1024),
+      tools: z.array(z.string().min(1).max(128)).max(64),
+      new_path_tools: z.array(z.string().min(1).max(128)).max(64).default([]),
+    })
+    .strict()
+    .optional(),
   /** With tools: "required" forces at least one call, "none" forbids calls; default "auto". */
   tool_choice: z.enum(["auto", "required", "none"]).optional(),
   /** Most tool calls in one reply under the grammar (default 1: one call per message, then stop). */

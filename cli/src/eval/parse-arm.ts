@@ -32,6 +32,7 @@ const accepted: Record<(typeof experimentSettingNames)[number], readonly string[
   code_map: onOff,
   few_shot: onOff,
   loop_breaker: onOff,
+  path_grammar: onOff,
   completion_grammar: CompletionGrammarSchema.options,
   instructions: onOff,
 };

@@ -115,3 +115,29 @@ describe("parseTextToolCalls", () => {
     expect(parseTextToolCalls("<git_status></git_status>\n\n", tools)).toMatchObject({ errors: [], calls: [{ name: "git_status" }] });
   });
 });
+
+describe("path choices (the path_grammar strategy)", () => {
+  const pathTools: ChatTool[] = [
+    { name: "read_file", description: "", parameters: { type: "object", properties: { path: { type: "string", minLength: 1, maxLength: 4096 } }, required: ["path"] } },
+    { name: "write_file", description: "", parameters: { type: "object", properties: { path: { type: "string", minLength: 1, maxLength: 4096 }, content: { type: "string", maxLength: 1_000_000 } }, required: ["path", "content"] } },
+    { name: "list_dir", description: "", parameters: { type: "object", properties: { path: { type: "string", minLength: 1, maxLength: 4096 } } } },
+  ];
+  const long = `src/${"a".repeat(300)}.js`;
+  const paths = { choices: ["src/a.js", "src/a.js", "docs/", "two words.md", long], tools: ["read_file"], newPathTools: ["write_file"] };
+
+  it("a listed tool's path is one of the files that fit the call's budget; a creating tool's also a plain relative path; other tools keep their rule", () => {
+    const grammar = buildToolCallGrammar(pathTools, { choice: "required", scope: "reply", schema: true, maxReplyTokens: 200, paths });
+    expect(grammar).toContain('param-read-file-path ::= "<path>" ("src/a.js") "</path>" nl');
+    expect(grammar).toMatch(/param-write-file-path ::= "<path>" \("src\/a\.js" \| \(\[A-Za-z0-9_\] \[A-Za-z0-9_\.\/-\]\{0,\d+\}\)\) "<\/path>" nl/);
+    // A directory, a choice with a space, and one longer than the budget leaves a path are not spelled.
+    expect(grammar).not.toContain("docs/");
+    expect(grammar).not.toContain("two words");
+    expect(grammar).not.toContain(long);
+    expect(grammar).toMatch(/param-list-dir-path ::= "<path>" "\\n"\? visible/);
+  });
+
+  it("with no listed file a reading tool keeps its own rule", () => {
+    const grammar = buildToolCallGrammar(pathTools, { choice: "required", scope: "reply", schema: true, maxReplyTokens: 200, paths: { choices: [], tools: ["read_file"], newPathTools: [] } });
+    expect(grammar).toMatch(/param-read-file-path ::= "<path>" "\\n"\? visible/);
+  });
+});

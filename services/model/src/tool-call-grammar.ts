@@ -42,6 +42,31 @@ export interface ToolGrammarOptions {
    * closes before the cap (stringBudget).
    */
   maxReplyTokens?: number;
+  /**
+   * The `path` parameter of `tools` is one of `choices` (the workspace's files); that of
+   * `newPathTools` one of them or a plain relative path (newPath). A choice the call's budget
+   * for a one-line string cannot hold, or that is not plain text, is left out; with none left the
+   * parameter keeps its schema's rule.
+   */
+  paths?: { choices: readonly string[]; tools: readonly string[]; newPathTools: readonly string[] };
+}
+
+/** A new file's path under path_grammar, at most `width` characters: relative, plain characters, not starting with `.`, `-` or `/`. */
+const newPath = (width: number) => `[A-Za-z0-9_] [A-Za-z0-9_./-]{0,${Math.max(0, Math.min(159, width - 1))}}`;
+/** Characters a path choice may hold (anything else could not be spelled back from the protocol's text unchanged). */
+const PLAIN_CHOICE = /^[^\s<>&"]+$/;
+
+/** The path rule for a parameter under `paths`, or undefined when the parameter keeps its own. */
+function pathRule(tool: string, param: CatalogParam, paths: ToolGrammarOptions["paths"], width: number): string | undefined {
+  if (paths === undefined || param.name !== "path") return undefined;
+  const existing = paths.tools.includes(tool);
+  const created = paths.newPathTools.includes(tool);
+  if (!existing && !created) return undefined;
+  const choices = [...new Set(paths.choices)].filter((choice) => choice.length <= width && PLAIN_CHOICE.test(choice) && !choice.endsWith("/"));
+  const alternatives = choices.map((choice) => literal(choice));
+  if (created) alternatives.push(`(${newPath(width)})`);
+  if (alternatives.length === 0) return undefined;
+  return `(${alternatives.join(" | ")})`;
 }
 
 /** Characters a call of this argument set takes besides its strings: the tags, line breaks, and non-string values at their widest. */
@@ -167,7 +192,9 @@ export function buildToolCallGrammar(tools: ChatTool[], options: ToolGrammarOpti
       const budget = options.schema && options.maxReplyTokens !== undefined ? stringBudget(entry.name, params, options.maxReplyTokens) : undefined;
       const parts = params.map((param) => {
         const rule = unique(ruleName("param", entry.name, ...(sets.length > 1 ? [String(setIndex + 1)] : []), param.name));
-        const value = valueRule(param.schema, options.schema ? "strict" : "typed", param.name, budget === undefined ? undefined : isBody(param.schema) ? budget.body : budget.line);
+        const lineChars = budget === undefined ? undefined : isBody(param.schema) ? budget.body : budget.line;
+        const value =
+          pathRule(entry.name, param, options.paths, stringWidth(param.schema, lineChars)) ?? valueRule(param.schema, options.schema ? "strict" : "typed", param.name, lineChars);
         // A body rule (anything but its own closing tag, or that within a count) is defined once per parameter name and count.
         const bodyRule = budget === undefined ? bodyRuleName(param.name) : boundedBodyRuleName(param.name, budget.body);
         if (value.startsWith(bodyRule) && !bodies.has(bodyRule)) {

@@ -233,6 +233,56 @@ describe.skipIf(!haveModel)(title, () => {
     expect(all).toContain('"<attempt_completion>"');
   }, 300_000);
 
+  /**
+   * path_grammar: a read or an edit's path is one of the workspace's files, a new file's path one
+   * of them or a plain relative path. Checked token by token on the real tokenizer, and by
+   * sampling: every sampled read names a listed file, while without the choices the same samples
+   * name other text (so the test can fail for the reason its name gives).
+   */
+  it("path_grammar: read_file and replace_in_file name only listed files; write_file a listed file or a plain relative path; without it the paths wander", async () => {
+    const { LlamaCompletion } = await import("node-llama-cpp");
+    const choices = ["src/math.js", "test/math.test.js", "README.md", "notes with space.txt"];
+    const grammarPaths = { paths: choices, tools: ["read_file", "replace_in_file"], new_path_tools: ["write_file"] };
+    const pathGrammar = (name: string, withPaths = true, budget = 4096) =>
+      requestGrammar({ grammar: true, maxOutputTokens: budget, thinking: false }, { request_id: "r", session: "s", messages: [{ role: "user", content: "x" }], tools: [catalog.find((tool) => tool.name === name)!], tool_choice: "required", stream: false, ...(withPaths ? { grammar_paths: grammarPaths } : {}) } as ModelChatRequest)!;
+    const read = pathGrammar("read_file");
+    expect(await accepts(read, call("read_file", { path: "src/math.js" }))).toBe(true);
+    expect(await accepts(read, call("read_file", { path: "README.md" }))).toBe(true);
+    for (const path of ["# ", "- ", "(", "src/other.js", "src/math.jsx"]) expect(await accepts(read, call("read_file", { path })), path).toBe(false);
+    // A choice the protocol's text could not carry back unchanged (a space here) is left out.
+    expect(await accepts(read, call("read_file", { path: "notes with space.txt" }))).toBe(false);
+    expect(await accepts(pathGrammar("replace_in_file"), call("replace_in_file", { path: "src/math.js", diff: blocks }))).toBe(true);
+    expect(await accepts(pathGrammar("replace_in_file"), call("replace_in_file", { path: "# ", diff: blocks }))).toBe(false);
+    const write = pathGrammar("write_file");
+    for (const path of ["src/math.js", "notes/added.txt", "lib_2/x-y.py"]) expect(await accepts(write, call("write_file", { path, content: "x" })), path).toBe(true);
+    for (const path of ["- ", "# ", ".hidden", "/etc/passwd", "a b.txt"]) expect(await accepts(write, call("write_file", { path, content: "x" })), path).toBe(false);
+    // Without the strategy the same spellings pass the grammar (the tools service then refuses or creates them).
+    expect(await accepts(pathGrammar("read_file", false), call("read_file", { path: "# " }))).toBe(true);
+
+    const sampledPaths = async (gbnf: string): Promise<string[]> => {
+      const grammar = await llama.createGrammar({ grammar: gbnf });
+      const tool = [catalog.find((candidate) => candidate.name === "read_file")!];
+      const paths: string[] = [];
+      for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+        await sequence.clearHistory();
+        const completion = new LlamaCompletion({ contextSequence: sequence, autoDisposeSequence: false });
+        try {
+          const reply = await completion.generateCompletionWithMeta("Once upon a time the agent read a file:\n", { grammar, maxTokens: 200, temperature: 1.2, seed });
+          const parsed = parseTextToolCalls(reply.response, tool);
+          if (parsed.calls.length === 1) paths.push(String(parsed.calls[0].arguments.path));
+        } finally {
+          completion.dispose({ disposeSequence: false });
+        }
+      }
+      return paths;
+    };
+    const constrained = await sampledPaths(pathGrammar("read_file", true, 200));
+    expect(constrained.length).toBeGreaterThan(0);
+    expect(constrained.filter((path) => !choices.includes(path))).toEqual([]);
+    const free = await sampledPaths(pathGrammar("read_file", false, 200));
+    expect(free.filter((path) => !choices.includes(path)).length, JSON.stringify(free)).toBeGreaterThan(0);
+  }, 300_000);
+
   it("the old default (typed values, no schema rules) lets refused arguments through: the failure this grammar fixes", async () => {
     const invalid: string[] = [];
     for (const name of ["read_file", "list_dir", "replace_in_file", "process_start"]) {

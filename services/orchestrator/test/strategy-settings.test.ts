@@ -27,6 +27,7 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
         malformed: [unclosed, unclosed, unclosed],
         evidence: [missingRead, { text: call.read("math.js") }, { text: call.complete("math.js defines add.") }],
         anyway: [{ text: call.read("math.js") }, { text: call.complete("math.js defines add.") }],
+        paths: [{ text: call.write("notes/added.txt", "a note") }, { text: call.read("notes/added.txt") }, { text: call.read("math.js") }, { text: call.complete("wrote notes/added.txt; math.js defines add.") }],
       },
       modelFields: { whole: { editFormat: "whole-file" } },
       // A cold TypeScript checker on a loaded machine: the edit waits for it (the most the service allows).
@@ -115,6 +116,28 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
     const plain = await run("anyway", "What does math.js define?");
     expect((stack.modelRequests("anyway") as Array<{ grammar_exclude_tools?: string[] }>).map((request) => request.grammar_exclude_tools)).toEqual([undefined, undefined]);
     expect(plain.events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { completion_grammar: "off" } });
+  }, 180_000);
+
+  it("path_grammar: the grammar's paths are the workspace's files (read_file, replace_in_file) and those or a plain new path (write_file); a file the run created joins; off by default", async () => {
+    const { end, events } = await run("paths", "Add notes/added.txt and tell me what math.js defines", { experiment: { path_grammar: true }, auto_approve: { edits: true, commands: [] } });
+    expect(end.type, JSON.stringify(end.payload)).toBe("run.completed");
+    type PathRequest = { tools: Array<{ name: string }>; grammar_paths?: { paths: string[]; tools: string[]; new_path_tools: string[] } };
+    const requests = stack.modelRequests("paths") as PathRequest[];
+    // write, read it back (the evidence a change needs before done), read math.js, complete.
+    expect(requests).toHaveLength(4);
+    const first = requests[0].grammar_paths!;
+    expect(first.paths).toContain("math.js");
+    expect(first.paths).not.toContain("notes/added.txt");
+    // Files only: no directory (`…/`) and no link (`…@`) entry of the listing.
+    expect(first.paths.filter((path) => path.endsWith("/") || path.endsWith("@"))).toEqual([]);
+    const offered = toolNames(requests[0]);
+    expect(first.tools.every((tool) => offered.includes(tool))).toBe(true);
+    expect(first.tools).toContain("read_file");
+    expect(first.new_path_tools).toEqual(offered.includes("write_file") ? ["write_file"] : []);
+    expect(requests[1].grammar_paths!.paths).toContain("notes/added.txt");
+    expect(events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { path_grammar: true } });
+    // Off by default: the "anyway" run of the completion_grammar test above set nothing.
+    expect((stack.modelRequests("anyway") as PathRequest[]).map((request) => request.grammar_paths)).toEqual([undefined, undefined]);
   }, 180_000);
 
   it("auto_lint: an edit's new problems are restated to the model as an instruction of their own", async () => {

@@ -3,6 +3,7 @@ import { ProseDeltaFilter } from "../events/prose-delta-filter.js";
 import type { RunContext } from "../run/run-context.js";
 import { runCatalog } from "./build-context.js";
 import { grammarExcludedTools } from "../strategies/completion-grammar.js";
+import { grammarPaths } from "../strategies/path-grammar.js";
 
 export interface ModelTurn {
   reply: ModelChatResult;
@@ -17,6 +18,7 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
   const requestId = seams.generateId();
   const iteration = context.state.iterations;
   const excluded = grammarExcludedTools(context, tools.map((tool) => tool.name));
+  const paths = await grammarPaths(context, tools.map((tool) => tool.name));
   await session.emit("model.requested", { request_id: requestId, model: session.record.model || "(default)", iteration, ...(excluded.length > 0 ? { grammar_excluded: excluded } : {}) }, context.depth, context.run);
   const started = performance.now();
   const prose = new ProseDeltaFilter(runCatalog(context).map((tool) => tool.name));
@@ -39,6 +41,8 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
         ...(context.modelFit?.grammarSchema !== undefined ? { grammar_schema: context.modelFit.grammarSchema } : {}),
         // The completion_grammar strategy: attempt_completion stays in the prompt but out of the grammar until the gate could accept it.
         ...(excluded.length > 0 ? { grammar_exclude_tools: excluded } : {}),
+        // The path_grammar strategy: a path is spelled as one of the workspace's files (or a plain new one).
+        ...(paths !== undefined ? { grammar_paths: paths } : {}),
         stream: true,
         timeout_ms: seams.config.modelTimeoutMs,
       },
