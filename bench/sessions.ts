@@ -7,8 +7,10 @@
  * (this process) starts the sessions and answers approvals over the bus, as the gateway would.
  *
  * Per N: sessions reaching `done`, event sequences checked from the JetStream stream (per session
- * 1..n with no gap and no duplicate), double executions (ran.log lines ≠ 1, or a call id started
- * twice), p50/p99 session time as a ratio to the model's own time (the scripted delays), peak RSS
+ * 1..n with no gap and no duplicate), double executions (ran.log lines ≠ 1, or a call id with
+ * more than one stored `tool.started`), live re-deliveries (an event the live subscription saw
+ * twice under one seq: a publish retried after its acknowledgement was late, which the stream
+ * stored once), p50/p99 session time as a ratio to the model's own time (the scripted delays), peak RSS
  * (VmHWM) per service. `npm run bench:sessions [N,N,…]` (default 10,50,200,500).
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -130,6 +132,12 @@ interface SizeFigures {
   sessions_with_gaps: number;
   duplicated_events: number;
   double_executions: number;
+  /** Of those: workspaces whose ran.log holds more than one line (the command ran twice). */
+  commands_run_twice: number;
+  /** Of those: call ids with more than one stored tool.started (each a different seq). */
+  calls_started_twice: number;
+  /** Events the live subscription received twice under one session and seq (stored once). */
+  live_redeliveries: number;
   session_ms_p50: number;
   session_ms_p99: number;
   ratio_to_model_p50: number;
@@ -142,6 +150,8 @@ interface SizeFigures {
   /** Where the machine's CPU went from the first start to the last end (bench/lib/machine-cpu.ts). */
   cpu: Record<string, unknown>;
   first_failures?: string[];
+  first_calls_started_twice?: string[];
+  first_live_redeliveries?: string[];
 }
 
 async function runSize(count: number): Promise<SizeFigures> {
@@ -159,7 +169,10 @@ async function runSize(count: number): Promise<SizeFigures> {
     const startedAt = new Map<string, number>();
     const endedAt = new Map<string, number>();
     const outcome = new Map<string, string>();
-    const starts = new Map<string, number>();
+    /** Per session and seq, how often the live subscription saw it. */
+    const seen = new Map<string, number>();
+    /** The first few re-delivered events (session/seq type), to read what a retry carried. */
+    const redelivered: string[] = [];
     const decided = new Set<string>();
     let startsSettled = false;
     const failures: string[] = [];
@@ -171,10 +184,10 @@ async function runSize(count: number): Promise<SizeFigures> {
         const event = decode(message.data);
         if (event.depth === 0) breakdown.event(event);
         if (process.env.AIDE_BENCH_DEBUG && logRoot) writeFileSync(join(logRoot, "events.jsonl"), `${JSON.stringify(event).slice(0, 1500)}\n`, { flag: "a" });
-        if (event.type === "tool.started") {
-          const key = `${event.session}/${event.payload.call_id}`;
-          starts.set(key, (starts.get(key) ?? 0) + 1);
-        }
+        const seenKey = `${event.session}/${event.seq}`;
+        const times = (seen.get(seenKey) ?? 0) + 1;
+        seen.set(seenKey, times);
+        if (times === 2 && redelivered.length < 5) redelivered.push(`${seenKey} ${event.type}`);
         if (event.type === "approval.requested" && !decided.has(event.payload.approval)) {
           decided.add(event.payload.approval);
           void command(tester, "decision", { session: event.session, approval: event.payload.approval, decision: "approve" });
@@ -232,6 +245,9 @@ async function runSize(count: number): Promise<SizeFigures> {
     if (process.env.AIDE_BENCH_DEBUG) process.stderr.write(`  finished: ${JSON.stringify([...outcome.values()])}\n`);
     // Events as stored: every session's seqs must be 1..n, each once.
     const perSession = new Map<string, number[]>();
+    /** Stored tool.started events per session and call id. */
+    const starts = new Map<string, number>();
+    const startedTwice: string[] = [];
     const jsm = await tester.jetstreamManager();
     const info = await jsm.streams.info(eventStreamName);
     let read = 0;
@@ -243,6 +259,11 @@ async function runSize(count: number): Promise<SizeFigures> {
         const list = perSession.get(event.session) ?? [];
         list.push(event.seq);
         perSession.set(event.session, list);
+        if (event.type === "tool.started") {
+          const key = `${event.session}/${event.payload.call_id}`;
+          starts.set(key, (starts.get(key) ?? 0) + 1);
+          if (starts.get(key) === 2 && startedTwice.length < 5) startedTwice.push(`${key} ${event.payload.tool} seq ${event.seq}`);
+        }
         read += 1;
       }
     }
@@ -255,11 +276,13 @@ async function runSize(count: number): Promise<SizeFigures> {
       const max = Math.max(0, ...seqs);
       if (unique.size !== max) gaps += 1;
     }
-    let doubles = [...starts.values()].filter((times) => times > 1).length;
+    const callsStartedTwice = [...starts.values()].filter((times) => times > 1).length;
+    let commandsRunTwice = 0;
     for (const workspace of workspaces) {
       const log = join(workspace, "ran.log");
-      if (existsSync(log) && readFileSync(log, "utf8").trim().split("\n").length > 1) doubles += 1;
+      if (existsSync(log) && readFileSync(log, "utf8").trim().split("\n").length > 1) commandsRunTwice += 1;
     }
+    const liveRedeliveries = [...seen.values()].reduce((sum, times) => sum + times - 1, 0);
     const times = [...endedAt.entries()].map(([session, end]) => end - (startedAt.get(session) ?? end));
     const outcomes: Record<string, number> = {};
     for (const session of startedAt.keys()) {
@@ -276,7 +299,10 @@ async function runSize(count: number): Promise<SizeFigures> {
       events_checked: read,
       sessions_with_gaps: gaps,
       duplicated_events: duplicates,
-      double_executions: doubles,
+      double_executions: callsStartedTwice + commandsRunTwice,
+      commands_run_twice: commandsRunTwice,
+      calls_started_twice: callsStartedTwice,
+      live_redeliveries: liveRedeliveries,
       session_ms_p50: Math.round(p50),
       session_ms_p99: Math.round(p99),
       ratio_to_model_p50: Math.round((p50 / modelTimeMs) * 100) / 100,
@@ -287,6 +313,8 @@ async function runSize(count: number): Promise<SizeFigures> {
       breakdown: breakdown.summary(modelTimeMs),
       cpu: cpuBetween(cpuBefore, cpuAfter, count),
       ...(failures.length > 0 ? { first_failures: failures } : {}),
+      ...(startedTwice.length > 0 ? { first_calls_started_twice: startedTwice } : {}),
+      ...(redelivered.length > 0 ? { first_live_redeliveries: redelivered } : {}),
     };
   } finally {
     await stack.stop();
@@ -313,7 +341,7 @@ async function main(): Promise<void> {
     model_max_concurrent: process.env.AIDE_MODEL_MAX_CONCURRENT ?? "64 (default)",
     checkpoint_max_concurrent: process.env.AIDE_CHECKPOINT_MAX_CONCURRENT ?? "64 (default)",
     checkpoint_max_queued: process.env.AIDE_CHECKPOINT_MAX_QUEUED ?? "1024 (default)",
-    note: "Each size on a fresh stack (default limits: tools 16 requests + 64 queued, 4 commands + 16 queued; orchestrator 64 commands). Session time = start request sent → terminal event seen by the client; ratio = that / the scripted model's own delays. Events are read back from the JetStream stream. Double execution = a call id started twice or ran.log with more than one line. A shared 2-core machine (see load_average_1m).",
+    note: "Each size on a fresh stack (default limits: tools 16 requests + 64 queued, 4 commands + 16 queued; orchestrator 64 commands). Session time = start request sent → terminal event seen by the client; ratio = that / the scripted model's own delays. Events are read back from the JetStream stream. Double execution = a call id with two stored tool.started events, or ran.log with more than one line; live re-deliveries (a late-acknowledged publish retried under its message id: the stream stored it once, a core subscriber sees it twice) are counted apart. A shared 2-core machine (see load_average_1m).",
   });
   process.stdout.write(`written to ${path}\n`);
 }
