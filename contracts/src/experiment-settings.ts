@@ -78,6 +78,12 @@ export const ExperimentSettingsSchema = z
      * them or a plain relative path (letters, digits, `_`, `.`, `-`, `/`).
      */
     path_grammar: z.boolean().optional(),
+    /**
+     * Until the run has read something of the workspace (a successful read_file, list_dir,
+     * search_files, list_code_definitions or code_map), the grammar offers only those tools; the
+     * prompt still lists them all.
+     */
+    explore_first: z.boolean().optional(),
     /** `evidence`: the grammar offers attempt_completion only once the evidence gate could accept one (issue 28); default off. */
     completion_grammar: CompletionGrammarSchema.optional(),
     /** Project instructions (AGENTS.md…): off loads none and never asks; on trusts what is found (eval runs are headless). Absent: the person's consent. */
@@ -89,11 +95,11 @@ export type ExperimentSettings = z.infer<typeof ExperimentSettingsSchema>;
 /** The setting names an arm may set (for messages that list them). */
 export const experimentSettingNames = [
   "prompt_tier", "grammar", "grammar_schema", "context_policy", "edit_format", "scheduler",
-  "auto_test", "test_command", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar", "completion_grammar", "instructions",
+  "auto_test", "test_command", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar", "explore_first", "completion_grammar", "instructions",
 ] as const;
 
 /** The on/off strategies, as `run.created` records them (false when the start did not set one). */
-export const strategySettingNames = ["auto_test", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar"] as const;
+export const strategySettingNames = ["auto_test", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar", "explore_first"] as const;
 export type StrategySetting = (typeof strategySettingNames)[number];
 
 /**
@@ -121,6 +127,7 @@ export const RunExperimentSchema = z.object({
   few_shot: z.boolean().optional(),
   loop_breaker: z.boolean().optional(),
   path_grammar: z.boolean().optional(),
+  explore_first: z.boolean().optional(),
   /** The completion_grammar strategy in force (`off` when the start did not set it); absent in events of older runs. */
   completion_grammar: z.string().optional(),
   /** The instructions setting when the start set one (absent: the person's consent decides). */

@@ -33,6 +33,7 @@ const accepted: Record<(typeof experimentSettingNames)[number], readonly string[
   few_shot: onOff,
   loop_breaker: onOff,
   path_grammar: onOff,
+  explore_first: onOff,
   completion_grammar: CompletionGrammarSchema.options,
   instructions: onOff,
 };

@@ -27,6 +27,7 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
         malformed: [unclosed, unclosed, unclosed],
         evidence: [missingRead, { text: call.read("math.js") }, { text: call.complete("math.js defines add.") }],
         anyway: [{ text: call.read("math.js") }, { text: call.complete("math.js defines add.") }],
+        explore: [missingRead, { text: call.read("math.js") }, { text: call.complete("math.js defines add.") }],
         paths: [{ text: call.write("notes/added.txt", "a note") }, { text: call.read("notes/added.txt") }, { text: call.read("math.js") }, { text: call.complete("wrote notes/added.txt; math.js defines add.") }],
       },
       modelFields: { whole: { editFormat: "whole-file" } },
@@ -138,6 +139,30 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
     expect(events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { path_grammar: true } });
     // Off by default: the "anyway" run of the completion_grammar test above set nothing.
     expect((stack.modelRequests("anyway") as PathRequest[]).map((request) => request.grammar_paths)).toEqual([undefined, undefined]);
+  }, 180_000);
+
+  it("explore_first: until a read of the workspace succeeded the grammar offers only the reading tools (a failed read does not count); then every tool; off by default", async () => {
+    const { end, events } = await run("explore", "What does math.js define?", { experiment: { explore_first: true } });
+    expect(end.type, JSON.stringify(end.payload)).toBe("run.completed");
+    type ExcludingRequest = { tools: Array<{ name: string }>; grammar_exclude_tools?: string[] };
+    const requests = stack.modelRequests("explore") as ExcludingRequest[];
+    expect(requests).toHaveLength(3);
+    const reading = ["read_file", "list_dir", "search_files", "list_code_definitions", "code_map"];
+    for (const request of requests.slice(0, 2)) {
+      const offered = toolNames(request);
+      // Everything offered that does not read the workspace is out of the grammar, the completion too.
+      expect([...(request.grammar_exclude_tools ?? [])].sort()).toEqual(offered.filter((name) => !reading.includes(name)).sort());
+      expect(request.grammar_exclude_tools).toContain("attempt_completion");
+      expect(request.grammar_exclude_tools).toContain("write_file");
+    }
+    // The read of math.js succeeded: the third request's grammar offers every tool.
+    expect(requests[2].grammar_exclude_tools).toBeUndefined();
+    expect(events.find((event) => event.type === "model.requested")!.payload).toMatchObject({ grammar_excluded: expect.arrayContaining(["attempt_completion"]) });
+    expect(events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { explore_first: true } });
+    // Off by default: the "plain" run of the loop_breaker test set nothing.
+    const plain = stack.modelRequests("plain") as ExcludingRequest[];
+    expect(plain.length).toBeGreaterThan(0);
+    expect(plain.filter((request) => request.grammar_exclude_tools !== undefined)).toEqual([]);
   }, 180_000);
 
   it("auto_lint: an edit's new problems are restated to the model as an instruction of their own", async () => {

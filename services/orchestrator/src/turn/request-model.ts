@@ -4,6 +4,7 @@ import type { RunContext } from "../run/run-context.js";
 import { runCatalog } from "./build-context.js";
 import { grammarExcludedTools } from "../strategies/completion-grammar.js";
 import { grammarPaths } from "../strategies/path-grammar.js";
+import { exploreFirstExcluded } from "../strategies/explore-first.js";
 
 export interface ModelTurn {
   reply: ModelChatResult;
@@ -17,8 +18,9 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
   const { seams, session } = context;
   const requestId = seams.generateId();
   const iteration = context.state.iterations;
-  const excluded = grammarExcludedTools(context, tools.map((tool) => tool.name));
-  const paths = await grammarPaths(context, tools.map((tool) => tool.name));
+  const offered = tools.map((tool) => tool.name);
+  const excluded = [...new Set([...grammarExcludedTools(context, offered), ...exploreFirstExcluded(context, offered)])];
+  const paths = await grammarPaths(context, offered);
   await session.emit("model.requested", { request_id: requestId, model: session.record.model || "(default)", iteration, ...(excluded.length > 0 ? { grammar_excluded: excluded } : {}) }, context.depth, context.run);
   const started = performance.now();
   const prose = new ProseDeltaFilter(runCatalog(context).map((tool) => tool.name));
@@ -39,7 +41,8 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
         // An eval arm's grammar variant: the whole reply or prose then the call; the schemas' bounds or not.
         ...(context.modelFit?.grammarScope !== undefined ? { grammar_scope: context.modelFit.grammarScope } : {}),
         ...(context.modelFit?.grammarSchema !== undefined ? { grammar_schema: context.modelFit.grammarSchema } : {}),
-        // The completion_grammar strategy: attempt_completion stays in the prompt but out of the grammar until the gate could accept it.
+        // The completion_grammar strategy: attempt_completion stays in the prompt but out of the grammar until the gate could accept it;
+        // explore_first: only the tools that read the workspace until one of them succeeded.
         ...(excluded.length > 0 ? { grammar_exclude_tools: excluded } : {}),
         // The path_grammar strategy: a path is spelled as one of the workspace's files (or a plain new one).
         ...(paths !== undefined ? { grammar_paths: paths } : {}),
