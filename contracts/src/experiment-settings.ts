@@ -75,7 +75,8 @@ export const ExperimentSettingsSchema = z
     /**
      * The grammar spells the `path` of a call that reads or changes an existing file (read_file,
      * replace_in_file) as one of the workspace's files, and a new file's path (write_file) as one of
-     * them or a plain relative path (letters, digits, `_`, `.`, `-`, `/`).
+     * them or a plain relative path (letters, digits, `_`, `.`, `-`, `/`); a folder's (list_dir,
+     * search_files) as one of the workspace's folders.
      */
     path_grammar: z.boolean().optional(),
     /**

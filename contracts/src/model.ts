@@ -63,6 +63,9 @@ export const ModelChatRequestSchema = z.object({
       paths: z.array(z.string().min(1).max(1024)).max(1024),
       tools: z.array(z.string().min(1).max(128)).max(64),
       new_path_tools: z.array(z.string().min(1).max(128)).max(64).default([]),
+      /** The workspace's folders (`.` first) that the `path` of `directory_tools` (list_dir, search_files) is spelled as. */
+      directories: z.array(z.string().min(1).max(1024)).max(1024).default([]),
+      directory_tools: z.array(z.string().min(1).max(128)).max(64).default([]),
     })
     .strict()
     .optional(),

@@ -136,6 +136,17 @@ describe("path choices (the path_grammar strategy)", () => {
     expect(grammar).toMatch(/param-list-dir-path ::= "<path>" "\\n"\? visible/);
   });
 
+  it("a folder tool's path is one of the listed folders (`.` the root; a trailing `/` dropped, a folder with a space left out)", () => {
+    const folders = { ...paths, directories: [".", "src/", "docs", "two words"], directoryTools: ["list_dir"] };
+    const grammar = buildToolCallGrammar(pathTools, { choice: "required", scope: "reply", schema: true, maxReplyTokens: 200, paths: folders });
+    expect(grammar).toContain('param-list-dir-path ::= "<path>" ("." | "src" | "docs") "</path>" nl');
+    // The file tools are unchanged by the folders.
+    expect(grammar).toContain('param-read-file-path ::= "<path>" ("src/a.js") "</path>" nl');
+    // No folder to name: the folder tool keeps its own rule.
+    const none = buildToolCallGrammar(pathTools, { choice: "required", scope: "reply", schema: true, maxReplyTokens: 200, paths: { ...folders, directories: ["two words"] } });
+    expect(none).toMatch(/param-list-dir-path ::= "<path>" "\\n"\? visible/);
+  });
+
   it("with no listed file a reading tool keeps its own rule", () => {
     const grammar = buildToolCallGrammar(pathTools, { choice: "required", scope: "reply", schema: true, maxReplyTokens: 200, paths: { choices: [], tools: ["read_file"], newPathTools: [] } });
     expect(grammar).toMatch(/param-read-file-path ::= "<path>" "\\n"\? visible/);

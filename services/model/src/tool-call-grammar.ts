@@ -46,9 +46,10 @@ export interface ToolGrammarOptions {
    * The `path` parameter of `tools` is one of `choices` (the workspace's files); that of
    * `newPathTools` one of them or a plain relative path (newPath). A choice the call's budget
    * for a one-line string cannot hold, or that is not plain text, is left out; with none left the
-   * parameter keeps its schema's rule.
+   * parameter keeps its schema's rule. The `path` of `directoryTools` is one of `directories`
+   * (the workspace's folders, `.` for its root).
    */
-  paths?: { choices: readonly string[]; tools: readonly string[]; newPathTools: readonly string[] };
+  paths?: { choices: readonly string[]; tools: readonly string[]; newPathTools: readonly string[]; directories?: readonly string[]; directoryTools?: readonly string[] };
 }
 
 /** A new file's path under path_grammar, at most `width` characters: relative, plain characters, not starting with `.`, `-` or `/`. */
@@ -59,6 +60,11 @@ const PLAIN_CHOICE = /^[^\s<>&"]+$/;
 /** The path rule for a parameter under `paths`, or undefined when the parameter keeps its own. */
 function pathRule(tool: string, param: CatalogParam, paths: ToolGrammarOptions["paths"], width: number): string | undefined {
   if (paths === undefined || param.name !== "path") return undefined;
+  if (paths.directoryTools?.includes(tool) === true) {
+    // A folder of the workspace, spelled as listed (`.` for the root); a trailing `/` is dropped.
+    const folders = [...new Set((paths.directories ?? []).map((folder) => (folder.length > 1 ? folder.replace(/\/+$/, "") : folder)))].filter((folder) => folder !== "" && folder.length <= width && PLAIN_CHOICE.test(folder));
+    return folders.length === 0 ? undefined : `(${folders.map((folder) => literal(folder)).join(" | ")})`;
+  }
   const existing = paths.tools.includes(tool);
   const created = paths.newPathTools.includes(tool);
   if (!existing && !created) return undefined;

@@ -256,6 +256,9 @@ describe.skipIf(!haveModel)(title, () => {
     const write = pathGrammar("write_file");
     for (const path of ["src/math.js", "notes/added.txt", "lib_2/x-y.py"]) expect(await accepts(write, call("write_file", { path, content: "x" })), path).toBe(true);
     for (const path of ["- ", "# ", ".hidden", "/etc/passwd", "a b.txt"]) expect(await accepts(write, call("write_file", { path, content: "x" })), path).toBe(false);
+    const folderGrammar = requestGrammar({ grammar: true, maxOutputTokens: 4096, thinking: false }, { request_id: "r", session: "s", messages: [{ role: "user", content: "x" }], tools: [catalog.find((tool) => tool.name === "list_dir")!], tool_choice: "required", stream: false, grammar_paths: { ...grammarPaths, directories: [".", "src", "test"], directory_tools: ["list_dir"] } } as ModelChatRequest)!;
+    for (const path of [".", "src", "test"]) expect(await accepts(folderGrammar, call("list_dir", { path })), path).toBe(true);
+    for (const path of ["# ", "#", "|", "src/math.js", "lib"]) expect(await accepts(folderGrammar, call("list_dir", { path })), path).toBe(false);
     // Without the strategy the same spellings pass the grammar (the tools service then refuses or creates them).
     expect(await accepts(pathGrammar("read_file", false), call("read_file", { path: "# " }))).toBe(true);
 

@@ -122,7 +122,7 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
   it("path_grammar: the grammar's paths are the workspace's files (read_file, replace_in_file) and those or a plain new path (write_file); a file the run created joins; off by default", async () => {
     const { end, events } = await run("paths", "Add notes/added.txt and tell me what math.js defines", { experiment: { path_grammar: true }, auto_approve: { edits: true, commands: [] } });
     expect(end.type, JSON.stringify(end.payload)).toBe("run.completed");
-    type PathRequest = { tools: Array<{ name: string }>; grammar_paths?: { paths: string[]; tools: string[]; new_path_tools: string[] } };
+    type PathRequest = { tools: Array<{ name: string }>; grammar_paths?: { paths: string[]; tools: string[]; new_path_tools: string[]; directories: string[]; directory_tools: string[] } };
     const requests = stack.modelRequests("paths") as PathRequest[];
     // write, read it back (the evidence a change needs before done), read math.js, complete.
     expect(requests).toHaveLength(4);
@@ -136,6 +136,10 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
     expect(first.tools).toContain("read_file");
     expect(first.new_path_tools).toEqual(offered.includes("write_file") ? ["write_file"] : []);
     expect(requests[1].grammar_paths!.paths).toContain("notes/added.txt");
+    // Folders: the root first, listed folders without their `/`; list_dir and search_files name one of them.
+    expect(first.directories[0]).toBe(".");
+    expect(first.directories.filter((folder) => folder.endsWith("/"))).toEqual([]);
+    expect(first.directory_tools).toEqual(["list_dir", "search_files"].filter((tool) => offered.includes(tool)));
     expect(events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { path_grammar: true } });
     // Off by default: the "anyway" run of the completion_grammar test above set nothing.
     expect((stack.modelRequests("anyway") as PathRequest[]).map((request) => request.grammar_paths)).toEqual([undefined, undefined]);

@@ -87,8 +87,8 @@ export interface RunContext {
   failingOutput?: string;
   /** The few_shot strategy's workspace file for the read_file example, picked once; null: none (a placeholder). */
   fewShotFile?: string | null;
-  /** The path_grammar strategy's workspace files, listed once before the first turn. */
-  workspaceFiles?: string[];
+  /** The path_grammar strategy's workspace files and folders, listed once before the first turn. */
+  workspaceFiles?: { files: string[]; folders: string[] };
   /** The loop_breaker strategy: the previous reply's parse errors, when it had no usable call. */
   lastParseErrors?: string[];
   /** Set once attempt_completion was accepted or the run must end. */

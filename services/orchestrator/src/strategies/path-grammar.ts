@@ -5,6 +5,8 @@ import type { RunContext } from "../run/run-context.js";
 const EXISTING = ["read_file", "replace_in_file"];
 /** Tools whose `path` may name a new file. */
 const CREATING = ["write_file"];
+/** Tools whose `path` names a folder. */
+const FOLDERS = ["list_dir", "search_files"];
 /** The most files the workspace listing contributes (the grammar holds one literal per file). */
 const MAX_LISTED = 400;
 
@@ -22,24 +24,27 @@ export async function grammarPaths(context: RunContext, offered: readonly string
   if (context.session.record.experiment?.path_grammar !== true) return undefined;
   const tools = EXISTING.filter((name) => offered.includes(name));
   const newPathTools = CREATING.filter((name) => offered.includes(name));
-  if (tools.length === 0 && newPathTools.length === 0) return undefined;
-  if (context.workspaceFiles === undefined) context.workspaceFiles = await listWorkspaceFiles(context);
-  const paths = [...new Set([...context.workspaceFiles, ...context.state.files_changed])].slice(0, 1024);
+  const folderTools = FOLDERS.filter((name) => offered.includes(name));
+  if (tools.length === 0 && newPathTools.length === 0 && folderTools.length === 0) return undefined;
+  if (context.workspaceFiles === undefined) context.workspaceFiles = await listWorkspace(context);
+  const { files, folders } = context.workspaceFiles;
+  const paths = [...new Set([...files, ...context.state.files_changed])].slice(0, 1024);
+  // The root is always a folder to name; folders the run created are not added (a listing would show them).
+  const directories = [".", ...folders].slice(0, 1024);
   // Without a file to name, the tools that need one keep their own rule; a new path is still plain.
-  if (paths.length === 0) return newPathTools.length > 0 ? { paths: [], tools: [], new_path_tools: newPathTools } : undefined;
-  return { paths, tools, new_path_tools: newPathTools };
+  return { paths, tools: paths.length > 0 ? tools : [], new_path_tools: newPathTools, directories, directory_tools: folderTools };
 }
 
-/** The workspace's files (no directories, no links), or none when the listing fails. */
-async function listWorkspaceFiles(context: RunContext): Promise<string[]> {
+/** The workspace's files and folders (no links), or none when the listing fails. */
+async function listWorkspace(context: RunContext): Promise<{ files: string[]; folders: string[] }> {
   const record = context.session.record;
   try {
     const result = await context.seams.tools.exec(record.id, record.workspace, { id: context.seams.generateId(), name: "list_dir", arguments: { path: ".", recursive: true, max_entries: MAX_LISTED } }, { network: false });
-    if (result.is_error === true) return [];
-    const listing = result.output.split("\n\n")[0]?.split("\n") ?? [];
-    return listing.filter((entry) => entry !== "" && !entry.endsWith("/") && !entry.endsWith("@"));
+    if (result.is_error === true) return { files: [], folders: [] };
+    const listing = (result.output.split("\n\n")[0]?.split("\n") ?? []).filter((entry) => entry !== "" && !entry.endsWith("@"));
+    return { files: listing.filter((entry) => !entry.endsWith("/")), folders: listing.filter((entry) => entry.endsWith("/")).map((entry) => entry.slice(0, -1)) };
   } catch (error) {
     context.logger.warn({ err: error }, "listing the workspace for path_grammar failed; paths keep their own rule");
-    return [];
+    return { files: [], folders: [] };
   }
 }
