@@ -130,13 +130,19 @@ export function checkSession(events: any[], workspace: string, trace: string, op
     expect(wellFormed + cut, trace).toBe(responded.length);
   }
 
-  // The KV cache: every later turn evaluates well under its prompt (the cached prefix is reused).
+  // The KV cache: every later turn takes at least 90 % of the turn before's prompt from the cache,
+  // so what it evaluates is the new part (the reply, re-rendered as the transcript holds it, and the
+  // results). "Under half its prompt" failed a reused cache when one reply was long (Gemma on
+  // llama-server: 402 of a 402-token prompt cached, then a 588-token reply and its result new).
   const promptTokens = responded.map((event) => event.payload.prompt_tokens as number);
   const evaluated = responded.map((event) => event.payload.evaluated_prompt_tokens as number | undefined);
   for (const [index, event] of responded.entries()) {
     expect(event.payload.prompt_tokens, trace).toBeGreaterThan(0);
     expect(event.payload.evaluated_prompt_tokens, `no evaluated-token figure: ${JSON.stringify(event.payload)}`).toBeTypeOf("number");
-    if (index > 0) expect(evaluated[index]!, `turn ${index + 1} re-evaluated its prompt: ${JSON.stringify(event.payload)}`).toBeLessThan(promptTokens[index] * 0.5);
+    if (index > 0) {
+      const reusable = Math.floor(promptTokens[index - 1] * 0.9);
+      expect(evaluated[index]!, `turn ${index + 1} re-evaluated turn ${index}'s prompt (${promptTokens[index - 1]} tokens): ${JSON.stringify(event.payload)}`).toBeLessThanOrEqual(promptTokens[index] - reusable);
+    }
   }
 
   // The outcome the evidence gate gave agrees with the hidden check: never `done` when it fails.
