@@ -57,19 +57,22 @@ const newPath = (width: number) => `[A-Za-z0-9_] [A-Za-z0-9_./-]{0,${Math.max(0,
 /** Characters a path choice may hold (anything else could not be spelled back from the protocol's text unchanged). */
 const PLAIN_CHOICE = /^[^\s<>&"]+$/;
 
+/** The distinct values a one-line string of `width` characters can hold and the protocol's text carries back unchanged, as literals. */
+const plainLiterals = (values: readonly string[], width: number): string[] =>
+  [...new Set(values)].filter((value) => value.length <= width && PLAIN_CHOICE.test(value)).map((value) => literal(value));
+
 /** The path rule for a parameter under `paths`, or undefined when the parameter keeps its own. */
 function pathRule(tool: string, param: CatalogParam, paths: ToolGrammarOptions["paths"], width: number): string | undefined {
   if (paths === undefined || param.name !== "path") return undefined;
   if (paths.directoryTools?.includes(tool) === true) {
     // A folder of the workspace, spelled as listed (`.` for the root); a trailing `/` is dropped.
-    const folders = [...new Set((paths.directories ?? []).map((folder) => (folder.length > 1 ? folder.replace(/\/+$/, "") : folder)))].filter((folder) => folder !== "" && folder.length <= width && PLAIN_CHOICE.test(folder));
-    return folders.length === 0 ? undefined : `(${folders.map((folder) => literal(folder)).join(" | ")})`;
+    const folders = plainLiterals((paths.directories ?? []).map((folder) => (folder.length > 1 ? folder.replace(/\/+$/, "") : folder)), width);
+    return folders.length === 0 ? undefined : `(${folders.join(" | ")})`;
   }
   const existing = paths.tools.includes(tool);
   const created = paths.newPathTools.includes(tool);
   if (!existing && !created) return undefined;
-  const choices = [...new Set(paths.choices)].filter((choice) => choice.length <= width && PLAIN_CHOICE.test(choice) && !choice.endsWith("/"));
-  const alternatives = choices.map((choice) => literal(choice));
+  const alternatives = plainLiterals(paths.choices.filter((choice) => !choice.endsWith("/")), width);
   if (created) alternatives.push(`(${newPath(width)})`);
   if (alternatives.length === 0) return undefined;
   return `(${alternatives.join(" | ")})`;

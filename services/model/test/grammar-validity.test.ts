@@ -127,7 +127,7 @@ describe.skipIf(!haveModel)(title, () => {
     return sampler.canBeNextTokenForGrammarEvaluationState(state._state, model.tokens.eos!);
   }
 
-  const grammarFor = (name: string, settings: Pick<ModelChatRequest, "grammar_scope" | "grammar_schema"> = {}, budget = 4096, pool: ChatTool[] = catalog) =>
+  const grammarFor = (name: string, settings: Pick<ModelChatRequest, "grammar_scope" | "grammar_schema" | "grammar_paths"> = {}, budget = 4096, pool: ChatTool[] = catalog) =>
     requestGrammar({ grammar: true, maxOutputTokens: budget, thinking: false }, { request_id: "r", session: "s", messages: [{ role: "user", content: "x" }], tools: [pool.find((tool) => tool.name === name)!], tool_choice: "required", stream: false, ...settings } as ModelChatRequest)!;
   const old = { grammar_scope: "call", grammar_schema: false } as const;
   const call = (name: string, params: Record<string, string>) => `<${name}>\n${Object.entries(params).map(([key, value]) => `<${key}>${value}</${key}>\n`).join("")}</${name}>`;
@@ -242,9 +242,8 @@ describe.skipIf(!haveModel)(title, () => {
   it("path_grammar: read_file and replace_in_file name only listed files; write_file a listed file or a plain relative path; without it the paths wander", async () => {
     const { LlamaCompletion } = await import("node-llama-cpp");
     const choices = ["src/math.js", "test/math.test.js", "README.md", "notes with space.txt"];
-    const grammarPaths = { paths: choices, tools: ["read_file", "replace_in_file"], new_path_tools: ["write_file"] };
-    const pathGrammar = (name: string, withPaths = true, budget = 4096) =>
-      requestGrammar({ grammar: true, maxOutputTokens: budget, thinking: false }, { request_id: "r", session: "s", messages: [{ role: "user", content: "x" }], tools: [catalog.find((tool) => tool.name === name)!], tool_choice: "required", stream: false, ...(withPaths ? { grammar_paths: grammarPaths } : {}) } as ModelChatRequest)!;
+    const grammarPaths = { paths: choices, tools: ["read_file", "replace_in_file"], new_path_tools: ["write_file"], directories: [], directory_tools: [] };
+    const pathGrammar = (name: string, withPaths = true, budget = 4096) => grammarFor(name, withPaths ? { grammar_paths: grammarPaths } : {}, budget);
     const read = pathGrammar("read_file");
     expect(await accepts(read, call("read_file", { path: "src/math.js" }))).toBe(true);
     expect(await accepts(read, call("read_file", { path: "README.md" }))).toBe(true);
@@ -256,7 +255,7 @@ describe.skipIf(!haveModel)(title, () => {
     const write = pathGrammar("write_file");
     for (const path of ["src/math.js", "notes/added.txt", "lib_2/x-y.py"]) expect(await accepts(write, call("write_file", { path, content: "x" })), path).toBe(true);
     for (const path of ["- ", "# ", ".hidden", "/etc/passwd", "a b.txt"]) expect(await accepts(write, call("write_file", { path, content: "x" })), path).toBe(false);
-    const folderGrammar = requestGrammar({ grammar: true, maxOutputTokens: 4096, thinking: false }, { request_id: "r", session: "s", messages: [{ role: "user", content: "x" }], tools: [catalog.find((tool) => tool.name === "list_dir")!], tool_choice: "required", stream: false, grammar_paths: { ...grammarPaths, directories: [".", "src", "test"], directory_tools: ["list_dir"] } } as ModelChatRequest)!;
+    const folderGrammar = grammarFor("list_dir", { grammar_paths: { ...grammarPaths, directories: [".", "src", "test"], directory_tools: ["list_dir"] } });
     for (const path of [".", "src", "test"]) expect(await accepts(folderGrammar, call("list_dir", { path })), path).toBe(true);
     for (const path of ["# ", "#", "|", "src/math.js", "lib"]) expect(await accepts(folderGrammar, call("list_dir", { path })), path).toBe(false);
     // Without the strategy the same spellings pass the grammar (the tools service then refuses or creates them).

@@ -14,8 +14,7 @@ const OBSERVING = ["read_file", "list_dir", "search_files", "list_code_definitio
  */
 export function exploreFirstExcluded(context: RunContext, offered: readonly string[]): string[] {
   if (context.session.record.experiment?.explore_first !== true) return [];
-  const observing = offered.filter((name) => OBSERVING.includes(name));
-  if (observing.length === 0) return [];
+  if (!offered.some((name) => OBSERVING.includes(name))) return [];
   const explored = context.state.tool_log.some((entry) => !entry.is_error && OBSERVING.includes(entry.tool));
   return explored ? [] : offered.filter((name) => !OBSERVING.includes(name));
 }
