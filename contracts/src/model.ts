@@ -69,6 +69,19 @@ export const ModelChatRequestSchema = z.object({
     })
     .strict()
     .optional(),
+  /**
+   * The search_grammar strategy: the `path` and `search` of `tool` (replace_in_file) are spelled
+   * together as one of `files` and one of its `lines` (lines of a file the run read, each found
+   * once in it); the `search`+`replace` argument set is the only one. Lines longer than what the
+   * reply's budget leaves are left out; with none left the tool keeps its own rules.
+   */
+  grammar_edits: z
+    .object({
+      tool: z.string().min(1).max(128),
+      files: z.array(z.object({ path: z.string().min(1).max(1024), lines: z.array(z.string().min(1).max(2000)).max(400) }).strict()).max(16),
+    })
+    .strict()
+    .optional(),
   /** With tools: "required" forces at least one call, "none" forbids calls; default "auto". */
   tool_choice: z.enum(["auto", "required", "none"]).optional(),
   /** Most tool calls in one reply under the grammar (default 1: one call per message, then stop). */

@@ -34,6 +34,8 @@ const accepted: Record<(typeof experimentSettingNames)[number], readonly string[
   loop_breaker: onOff,
   path_grammar: onOff,
   explore_first: onOff,
+  search_grammar: onOff,
+  act_after_reads: onOff,
   completion_grammar: CompletionGrammarSchema.options,
   instructions: onOff,
 };

@@ -3,6 +3,7 @@ import { DeltaBatcher, maxDeltaChars } from "./delta-batcher.js";
 import { isLoopbackUrl } from "./endpoint-policy.js";
 import { InFlight } from "./in-flight.js";
 import { defaultThreads } from "./llama-threads.js";
+import { buildEnvironment } from "./pull/llama-server-pull.js";
 import { splitIntoChunks } from "./scripted-provider.js";
 
 describe("defaultThreads", () => {
@@ -83,5 +84,12 @@ describe("ThinkSplitter", () => {
     expect(deltas.join("")).toBe(splitter.text);
     expect(deltas.join("")).not.toContain("plan");
     expect(ThinkSplitter.split("no tags <here>")).toEqual({ text: "no tags <here>", reasoning: "" });
+  });
+});
+
+describe("the llama-server source build's environment", () => {
+  it("bounds make by the load average and cmake by the core count; a person's own settings win", () => {
+    expect(buildEnvironment({ PATH: "/bin" }, 2)).toEqual({ PATH: "/bin", MAKEFLAGS: "-l2", CMAKE_BUILD_PARALLEL_LEVEL: "2" });
+    expect(buildEnvironment({ MAKEFLAGS: "-j8", CMAKE_BUILD_PARALLEL_LEVEL: "8" }, 2)).toEqual({ MAKEFLAGS: "-j8", CMAKE_BUILD_PARALLEL_LEVEL: "8" });
   });
 });

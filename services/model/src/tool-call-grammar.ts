@@ -50,6 +50,14 @@ export interface ToolGrammarOptions {
    * (the workspace's folders, `.` for its root).
    */
   paths?: { choices: readonly string[]; tools: readonly string[]; newPathTools: readonly string[]; directories?: readonly string[]; directoryTools?: readonly string[] };
+  /**
+   * The `path` and `search` of `tool` are spelled together: one of `files`, then one of that
+   * file's `lines` (each a literal, so the SEARCH text is always a line the file holds). Only the
+   * argument set with `search` is kept. A file whose path is not plain text, and a line the
+   * call's budget for a body cannot hold or that would close its own tag, is left out; with
+   * nothing left the tool keeps its own rules.
+   */
+  edits?: { tool: string; files: readonly { path: string; lines: readonly string[] }[] };
 }
 
 /** A new file's path under path_grammar, at most `width` characters: relative, plain characters, not starting with `.`, `-` or `/`. */
@@ -76,6 +84,21 @@ function pathRule(tool: string, param: CatalogParam, paths: ToolGrammarOptions["
   if (created) alternatives.push(`(${newPath(width)})`);
   if (alternatives.length === 0) return undefined;
   return `(${alternatives.join(" | ")})`;
+}
+
+/**
+ * The anchored alternatives of an `edits` tool's set (path, search, then the set's other
+ * parameters as `rest` spells them), or undefined when no file keeps a line.
+ */
+function anchoredEdits(edits: NonNullable<ToolGrammarOptions["edits"]>, pathWidth: number, searchWidth: number, rest: string): string | undefined {
+  const alternatives: string[] = [];
+  for (const file of edits.files.slice(0, 16)) {
+    if (file.path.length > pathWidth || !PLAIN_CHOICE.test(file.path)) continue;
+    const lines = [...new Set(file.lines)].filter((line) => line.trim() !== "" && line.length <= searchWidth && !line.includes("</search>") && !/[\r\n]/.test(line));
+    if (lines.length === 0) continue;
+    alternatives.push(`${literal(`<path>${file.path}</path>`)} nl ${literal("<search>")} (${lines.map((line) => literal(line)).join(" | ")}) ${literal("</search>")} nl${rest === "" ? "" : ` ${rest}`}`);
+  }
+  return alternatives.length === 0 ? undefined : `(${alternatives.join(" | ")})`;
 }
 
 /** Characters a call of this argument set takes besides its strings: the tags, line breaks, and non-string values at their widest. */
@@ -196,7 +219,7 @@ export function buildToolCallGrammar(tools: ChatTool[], options: ToolGrammarOpti
   for (const [index, entry] of entries.entries()) {
     // One sequence of parameter rules per argument set; a set that is the whole parameter list keeps the plain names.
     const sets = entry.sets ?? [entry.params];
-    const sequences = sets.map((set, setIndex) => {
+    const built = sets.map((set, setIndex) => {
       const params = options.schema ? set.filter((param) => param.required || expressible(param.schema)) : set;
       const budget = options.schema && options.maxReplyTokens !== undefined ? stringBudget(entry.name, params, options.maxReplyTokens) : undefined;
       const parts = params.map((param) => {
@@ -213,8 +236,24 @@ export function buildToolCallGrammar(tools: ChatTool[], options: ToolGrammarOpti
         lines.push(`${rule} ::= ${literal(`<${param.name}>`)} ${value} ${literal(`</${param.name}>`)} nl`);
         return param.required ? rule : `${rule}?`;
       });
-      return parts.join(" ");
+      return { params, budget, parts };
     });
+    const sequences = built.map((set) => set.parts.join(" "));
+    // The search_grammar strategy: only the set with `search`, its path and SEARCH text spelled as a read file and one of its lines.
+    const withSearch = options.edits?.tool === entry.name ? built.find((set) => set.params[0]?.name === "path" && set.params[1]?.name === "search") : undefined;
+    const anchored =
+      withSearch === undefined
+        ? undefined
+        : anchoredEdits(
+            options.edits!,
+            stringWidth(withSearch.params[0].schema, withSearch.budget?.line),
+            Math.min(withSearch.budget?.body ?? Infinity, withSearch.params[1].schema.maxLength ?? Infinity, 2000),
+            withSearch.parts.slice(2).join(" "),
+          );
+    if (anchored !== undefined) {
+      lines.push(`${toolRules[index]} ::= ${literal(`<${entry.name}>`)} nl ${anchored} ${literal(`</${entry.name}>`)}`);
+      continue;
+    }
     const body = sequences.length === 1 ? sequences[0] : `(${sequences.map((sequence) => sequence || '""').join(" | ")})`;
     lines.push(`${toolRules[index]} ::= ${literal(`<${entry.name}>`)} nl ${body} ${literal(`</${entry.name}>`)}`);
   }

@@ -127,7 +127,7 @@ describe.skipIf(!haveModel)(title, () => {
     return sampler.canBeNextTokenForGrammarEvaluationState(state._state, model.tokens.eos!);
   }
 
-  const grammarFor = (name: string, settings: Pick<ModelChatRequest, "grammar_scope" | "grammar_schema" | "grammar_paths"> = {}, budget = 4096, pool: ChatTool[] = catalog) =>
+  const grammarFor = (name: string, settings: Pick<ModelChatRequest, "grammar_scope" | "grammar_schema" | "grammar_paths" | "grammar_edits"> = {}, budget = 4096, pool: ChatTool[] = catalog) =>
     requestGrammar({ grammar: true, maxOutputTokens: budget, thinking: false }, { request_id: "r", session: "s", messages: [{ role: "user", content: "x" }], tools: [pool.find((tool) => tool.name === name)!], tool_choice: "required", stream: false, ...settings } as ModelChatRequest)!;
   const old = { grammar_scope: "call", grammar_schema: false } as const;
   const call = (name: string, params: Record<string, string>) => `<${name}>\n${Object.entries(params).map(([key, value]) => `<${key}>${value}</${key}>\n`).join("")}</${name}>`;
@@ -283,6 +283,49 @@ describe.skipIf(!haveModel)(title, () => {
     expect(constrained.filter((path) => !choices.includes(path))).toEqual([]);
     const free = await sampledPaths(pathGrammar("read_file", false, 200));
     expect(free.filter((path) => !choices.includes(path)).length, JSON.stringify(free)).toBeGreaterThan(0);
+  }, 300_000);
+
+  it("search_grammar: replace_in_file's path and SEARCH text are a read file and one of its lines, in the search/replace form only; sampled calls always name one", async () => {
+    const { LlamaCompletion } = await import("node-llama-cpp");
+    const files = [
+      { path: "src/cart.js", lines: ["export function total(items) {", "    total += item.price;", "  return total;"] },
+      { path: "test/cart.test.js", lines: ['import { total } from "../src/cart.js";', "assert.equal(total([{ price: 2, quantity: 3 }]), 6);"] },
+    ];
+    const edits = { tool: "replace_in_file", files };
+    const grammar = grammarFor("replace_in_file", { grammar_edits: edits });
+    expect(await accepts(grammar, call("replace_in_file", { path: "src/cart.js", search: "    total += item.price;", replace: "    total += item.price * item.quantity;" }))).toBe(true);
+    expect(await accepts(grammar, call("replace_in_file", { path: "test/cart.test.js", search: 'import { total } from "../src/cart.js";', replace: "" }))).toBe(true);
+    // A line of the other file, a line not listed, a part of a line, the other argument set: none can be spelled.
+    expect(await accepts(grammar, call("replace_in_file", { path: "src/cart.js", search: "  return total;", replace: "x" }))).toBe(true);
+    expect(await accepts(grammar, call("replace_in_file", { path: "src/cart.js", search: 'import { total } from "../src/cart.js";', replace: "x" }))).toBe(false);
+    expect(await accepts(grammar, call("replace_in_file", { path: "src/cart.js", search: "  let total = 0;", replace: "x" }))).toBe(false);
+    expect(await accepts(grammar, call("replace_in_file", { path: "src/cart.js", search: "total += item.price;", replace: "x" }))).toBe(false);
+    expect(await accepts(grammar, call("replace_in_file", { path: "src/other.js", search: "  return total;", replace: "x" }))).toBe(false);
+    expect(await accepts(grammar, call("replace_in_file", { path: "src/cart.js", diff: blocks }))).toBe(false);
+    // Nothing left to spell (a path with a space, a blank line): the tool keeps its own rules.
+    const none = grammarFor("replace_in_file", { grammar_edits: { tool: "replace_in_file", files: [{ path: "two words.js", lines: ["a"] }, { path: "src/a.js", lines: ["   "] }] } });
+    expect(await accepts(none, call("replace_in_file", { path: "src/sum.js", diff: blocks }))).toBe(true);
+    // Another tool's grammar is not touched.
+    expect(await accepts(grammarFor("read_file", { grammar_edits: edits }), call("read_file", { path: "anything.txt" }))).toBe(true);
+
+    const gbnf = grammarFor("replace_in_file", { grammar_edits: edits }, 200);
+    const llamaGrammar = await llama.createGrammar({ grammar: gbnf });
+    const tool = [catalog.find((candidate) => candidate.name === "replace_in_file")!];
+    const spelled: string[] = [];
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      await sequence.clearHistory();
+      const completion = new LlamaCompletion({ contextSequence: sequence, autoDisposeSequence: false });
+      try {
+        const reply = await completion.generateCompletionWithMeta("Once upon a time the agent changed a line:\n", { grammar: llamaGrammar, maxTokens: 200, temperature: 1.2, seed });
+        const parsed = parseTextToolCalls(reply.response, tool);
+        expect(parsed.errors, reply.response).toEqual([]);
+        spelled.push(`${parsed.calls[0].arguments.path}|${parsed.calls[0].arguments.search}`);
+      } finally {
+        completion.dispose({ disposeSequence: false });
+      }
+    }
+    const allowed = files.flatMap((file) => file.lines.map((line) => `${file.path}|${line}`));
+    expect(spelled.filter((pair) => !allowed.includes(pair))).toEqual([]);
   }, 300_000);
 
   it("the old default (typed values, no schema rules) lets refused arguments through: the failure this grammar fixes", async () => {

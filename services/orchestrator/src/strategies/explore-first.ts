@@ -1,7 +1,7 @@
 import type { RunContext } from "../run/run-context.js";
 
 /** Tools that read the workspace and change nothing. */
-const OBSERVING = ["read_file", "list_dir", "search_files", "list_code_definitions", "code_map"];
+export const OBSERVING = ["read_file", "list_dir", "search_files", "list_code_definitions", "code_map"];
 
 /**
  * The explore_first strategy (issue 28; off unless the start sets it): until this run has a

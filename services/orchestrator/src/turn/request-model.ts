@@ -5,6 +5,8 @@ import { runCatalog } from "./build-context.js";
 import { grammarExcludedTools } from "../strategies/completion-grammar.js";
 import { grammarPaths } from "../strategies/path-grammar.js";
 import { exploreFirstExcluded } from "../strategies/explore-first.js";
+import { actAfterReadsExcluded } from "../strategies/act-after-reads.js";
+import { grammarEdits } from "../strategies/search-grammar.js";
 
 export interface ModelTurn {
   reply: ModelChatResult;
@@ -19,8 +21,9 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
   const requestId = seams.generateId();
   const iteration = context.state.iterations;
   const offered = tools.map((tool) => tool.name);
-  const excluded = [...new Set([...grammarExcludedTools(context, offered), ...exploreFirstExcluded(context, offered)])];
+  const excluded = [...new Set([...grammarExcludedTools(context, offered), ...exploreFirstExcluded(context, offered), ...actAfterReadsExcluded(context, offered)])];
   const paths = await grammarPaths(context, offered);
+  const edits = await grammarEdits(context, offered);
   await session.emit("model.requested", { request_id: requestId, model: session.record.model || "(default)", iteration, ...(excluded.length > 0 ? { grammar_excluded: excluded } : {}) }, context.depth, context.run);
   const started = performance.now();
   const prose = new ProseDeltaFilter(runCatalog(context).map((tool) => tool.name));
@@ -42,10 +45,13 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
         ...(context.modelFit?.grammarScope !== undefined ? { grammar_scope: context.modelFit.grammarScope } : {}),
         ...(context.modelFit?.grammarSchema !== undefined ? { grammar_schema: context.modelFit.grammarSchema } : {}),
         // The completion_grammar strategy: attempt_completion stays in the prompt but out of the grammar until the gate could accept it;
-        // explore_first: only the tools that read the workspace until one of them succeeded.
+        // explore_first: only the tools that read the workspace until one of them succeeded;
+        // act_after_reads: not those tools once the run has read a file since its last change.
         ...(excluded.length > 0 ? { grammar_exclude_tools: excluded } : {}),
         // The path_grammar strategy: a path is spelled as one of the workspace's files (or a plain new one).
         ...(paths !== undefined ? { grammar_paths: paths } : {}),
+        // The search_grammar strategy: replace_in_file's path and SEARCH text are a read file and one of its lines.
+        ...(edits !== undefined ? { grammar_edits: edits } : {}),
         stream: true,
         timeout_ms: seams.config.modelTimeoutMs,
       },
