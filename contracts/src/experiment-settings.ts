@@ -91,11 +91,13 @@ export const ExperimentSettingsSchema = z
      */
     search_grammar: z.boolean().optional(),
     /**
-     * Once the run has read a file's text (a successful read_file), or made three successful reads
-     * of any kind, since its last applied change, the grammar leaves the reading tools out until a
-     * change is applied; the prompt still lists them all.
+     * Since the run's last applied change: after two successful reads that show no file's text,
+     * read_file is the only reading tool in the grammar; once a read_file succeeded, none is,
+     * until a change is applied. The prompt still lists them all.
      */
     act_after_reads: z.boolean().optional(),
+    /** The grammar spells only each call's required parameters; the optional ones (offsets, limits, flags) take their defaults. */
+    lean_calls: z.boolean().optional(),
     /** `evidence`: the grammar offers attempt_completion only once the evidence gate could accept one (issue 28); default off. */
     completion_grammar: CompletionGrammarSchema.optional(),
     /** Project instructions (AGENTS.md…): off loads none and never asks; on trusts what is found (eval runs are headless). Absent: the person's consent. */
@@ -107,11 +109,11 @@ export type ExperimentSettings = z.infer<typeof ExperimentSettingsSchema>;
 /** The setting names an arm may set (for messages that list them). */
 export const experimentSettingNames = [
   "prompt_tier", "grammar", "grammar_schema", "context_policy", "edit_format", "scheduler",
-  "auto_test", "test_command", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar", "explore_first", "search_grammar", "act_after_reads", "completion_grammar", "instructions",
+  "auto_test", "test_command", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar", "explore_first", "search_grammar", "act_after_reads", "lean_calls", "completion_grammar", "instructions",
 ] as const;
 
 /** The on/off strategies, as `run.created` records them (false when the start did not set one). */
-export const strategySettingNames = ["auto_test", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar", "explore_first", "search_grammar", "act_after_reads"] as const;
+export const strategySettingNames = ["auto_test", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar", "explore_first", "search_grammar", "act_after_reads", "lean_calls"] as const;
 export type StrategySetting = (typeof strategySettingNames)[number];
 
 /**
@@ -142,6 +144,7 @@ export const RunExperimentSchema = z.object({
   explore_first: z.boolean().optional(),
   search_grammar: z.boolean().optional(),
   act_after_reads: z.boolean().optional(),
+  lean_calls: z.boolean().optional(),
   /** The completion_grammar strategy in force (`off` when the start did not set it); absent in events of older runs. */
   completion_grammar: z.string().optional(),
   /** The instructions setting when the start set one (absent: the person's consent decides). */

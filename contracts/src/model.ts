@@ -82,6 +82,8 @@ export const ModelChatRequestSchema = z.object({
     })
     .strict()
     .optional(),
+  /** The lean_calls strategy: the grammar spells only each call's required parameters (the optional ones take their defaults). */
+  grammar_required_only: z.boolean().optional(),
   /** With tools: "required" forces at least one call, "none" forbids calls; default "auto". */
   tool_choice: z.enum(["auto", "required", "none"]).optional(),
   /** Most tool calls in one reply under the grammar (default 1: one call per message, then stop). */

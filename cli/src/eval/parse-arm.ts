@@ -36,6 +36,7 @@ const accepted: Record<(typeof experimentSettingNames)[number], readonly string[
   explore_first: onOff,
   search_grammar: onOff,
   act_after_reads: onOff,
+  lean_calls: onOff,
   completion_grammar: CompletionGrammarSchema.options,
   instructions: onOff,
 };

@@ -28,6 +28,8 @@ export function requestGrammar(spec: { grammar: boolean; maxOutputTokens: number
     ...(request.grammar_paths !== undefined ? { paths: { choices: request.grammar_paths.paths, tools: request.grammar_paths.tools, newPathTools: request.grammar_paths.new_path_tools ?? [], directories: request.grammar_paths.directories ?? [], directoryTools: request.grammar_paths.directory_tools ?? [] } } : {}),
     // The search_grammar strategy: replace_in_file's path and SEARCH text spelled as a read file and one of its lines.
     ...(request.grammar_edits !== undefined ? { edits: request.grammar_edits } : {}),
+    // The lean_calls strategy: only the required parameters.
+    ...(request.grammar_required_only === true ? { requiredOnly: true } : {}),
     // Only one call fits the budget by construction (scope reply, or one call after bounded prose counts too much).
     ...((request.grammar_scope ?? "reply") === "reply" ? { maxReplyTokens: maxTokens } : {}),
   });

@@ -152,3 +152,15 @@ describe("path choices (the path_grammar strategy)", () => {
     expect(grammar).toMatch(/param-read-file-path ::= "<path>" "\\n"\? visible/);
   });
 });
+
+describe("required parameters only (the lean_calls strategy)", () => {
+  it("spells each call's required parameters and leaves the optional ones out", () => {
+    const grammar = buildToolCallGrammar(tools, { choice: "required", scope: "reply", schema: true, maxReplyTokens: 200, requiredOnly: true });
+    expect(grammar).toContain('tool-read-file ::= "<read_file>" nl param-read-file-path "</read_file>"');
+    expect(grammar).not.toContain("param-read-file-offset");
+    // A tool with no required parameter is its bare tags.
+    expect(grammar).toContain('tool-git-status ::= "<git_status>" nl  "</git_status>"');
+    expect(buildToolCallGrammar(tools, { choice: "required", scope: "reply", schema: true, maxReplyTokens: 200 })).toContain("param-read-file-offset?");
+  });
+});
+

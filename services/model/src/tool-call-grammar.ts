@@ -58,6 +58,8 @@ export interface ToolGrammarOptions {
    * nothing left the tool keeps its own rules.
    */
   edits?: { tool: string; files: readonly { path: string; lines: readonly string[] }[] };
+  /** Spell only each call's required parameters (the lean_calls strategy): the optional ones take their defaults. */
+  requiredOnly?: boolean;
 }
 
 /** A new file's path under path_grammar, at most `width` characters: relative, plain characters, not starting with `.`, `-` or `/`. */
@@ -220,7 +222,7 @@ export function buildToolCallGrammar(tools: ChatTool[], options: ToolGrammarOpti
     // One sequence of parameter rules per argument set; a set that is the whole parameter list keeps the plain names.
     const sets = entry.sets ?? [entry.params];
     const built = sets.map((set, setIndex) => {
-      const params = options.schema ? set.filter((param) => param.required || expressible(param.schema)) : set;
+      const params = (options.schema ? set.filter((param) => param.required || expressible(param.schema)) : set).filter((param) => param.required || options.requiredOnly !== true);
       const budget = options.schema && options.maxReplyTokens !== undefined ? stringBudget(entry.name, params, options.maxReplyTokens) : undefined;
       const parts = params.map((param) => {
         const rule = unique(ruleName("param", entry.name, ...(sets.length > 1 ? [String(setIndex + 1)] : []), param.name));

@@ -29,6 +29,8 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
         anyway: [{ text: call.read("math.js") }, { text: call.complete("math.js defines add.") }],
         explore: [missingRead, { text: call.read("math.js") }, { text: call.complete("math.js defines add.") }],
         anchored: [
+          { text: "<list_dir>\n<path>.</path>\n</list_dir>" },
+          { text: "<list_dir>\n<path>.</path>\n</list_dir>" },
           { text: call.read("math.js") },
           { text: "<replace_in_file>\n<path>math.js</path>\n<search>  return a - b;</search>\n<replace>  return a + b;</replace>\n</replace_in_file>" },
           { text: call.read("math.js") },
@@ -151,30 +153,36 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
     expect((stack.modelRequests("anyway") as PathRequest[]).map((request) => request.grammar_paths)).toEqual([undefined, undefined]);
   }, 180_000);
 
-  it("search_grammar and act_after_reads: after a file was read the grammar spells replace_in_file's SEARCH as one of its lines found once and leaves the reads out until a change is applied; off by default", async () => {
-    const { end, events } = await run("anchored", "Fix add in math.js", { experiment: { search_grammar: true, act_after_reads: true }, auto_approve: { edits: true, commands: [] } });
+  it("search_grammar, act_after_reads and lean_calls: two looks leave read_file the only read, a read file leaves none until a change is applied; SEARCH is one of the read file's lines found once; only required parameters; off by default", async () => {
+    const { end, events } = await run("anchored", "Fix add in math.js", { experiment: { search_grammar: true, act_after_reads: true, lean_calls: true }, auto_approve: { edits: true, commands: [] } });
     expect(end.type, JSON.stringify(end.payload)).toBe("run.completed");
-    type AnchoredRequest = { tools: Array<{ name: string }>; grammar_exclude_tools?: string[]; grammar_edits?: { tool: string; files: Array<{ path: string; lines: string[] }> } };
+    type AnchoredRequest = { tools: Array<{ name: string }>; grammar_exclude_tools?: string[]; grammar_required_only?: boolean; grammar_edits?: { tool: string; files: Array<{ path: string; lines: string[] }> } };
     const requests = stack.modelRequests("anchored") as AnchoredRequest[];
-    expect(requests).toHaveLength(4);
+    // list_dir, list_dir, read math.js, replace, read it back, complete.
+    expect(requests).toHaveLength(6);
     const reading = ["read_file", "list_dir", "search_files", "list_code_definitions", "code_map"];
     const offeredReads = (request: AnchoredRequest) => toolNames(request).filter((name) => reading.includes(name)).sort();
-    // Nothing read yet: no lines to spell, every tool in the grammar.
-    expect(requests[0].grammar_edits).toBeUndefined();
-    expect(requests[0].grammar_exclude_tools).toBeUndefined();
+    // Nothing read yet: no lines to spell, every tool in the grammar; one look is not two.
+    for (const request of requests.slice(0, 2)) {
+      expect(request.grammar_edits).toBeUndefined();
+      expect(request.grammar_exclude_tools).toBeUndefined();
+    }
+    // Two looks: every reading tool but read_file is out.
+    expect([...(requests[2].grammar_exclude_tools ?? [])].sort()).toEqual(offeredReads(requests[2]).filter((name) => name !== "read_file"));
     // math.js read: its lines that occur once (not `}` or the blank line), and no reading tool.
-    expect(requests[1].grammar_edits).toEqual({ tool: "replace_in_file", files: [{ path: "math.js", lines: ["// A tiny library with one bug: the agent's scripted session fixes it.", "export function add(a, b) {", "  return a - b;", "export function multiply(a, b) {", "  return a * b;"] }] });
-    expect([...(requests[1].grammar_exclude_tools ?? [])].sort()).toEqual(offeredReads(requests[1]));
-    // The edit applied: the reads are back, and the lines are the file's new ones.
-    expect(requests[2].grammar_exclude_tools).toBeUndefined();
-    expect(requests[2].grammar_edits!.files[0].lines).toContain("  return a + b;");
-    expect(requests[2].grammar_edits!.files[0].lines).not.toContain("  return a - b;");
-    // Read again since the change: out once more.
+    expect(requests[3].grammar_edits).toEqual({ tool: "replace_in_file", files: [{ path: "math.js", lines: ["// A tiny library with one bug: the agent's scripted session fixes it.", "export function add(a, b) {", "  return a - b;", "export function multiply(a, b) {", "  return a * b;"] }] });
     expect([...(requests[3].grammar_exclude_tools ?? [])].sort()).toEqual(offeredReads(requests[3]));
-    expect(events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { search_grammar: true, act_after_reads: true } });
-    // Off by default: the "anyway" run set neither.
+    // The edit applied: the reads are back, and the lines are the file's new ones.
+    expect(requests[4].grammar_exclude_tools).toBeUndefined();
+    expect(requests[4].grammar_edits!.files[0].lines).toContain("  return a + b;");
+    expect(requests[4].grammar_edits!.files[0].lines).not.toContain("  return a - b;");
+    // Read again since the change: out once more.
+    expect([...(requests[5].grammar_exclude_tools ?? [])].sort()).toEqual(offeredReads(requests[5]));
+    expect(requests.map((request) => request.grammar_required_only)).toEqual(requests.map(() => true));
+    expect(events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { search_grammar: true, act_after_reads: true, lean_calls: true } });
+    // Off by default: the "anyway" run set none of them.
     const plain = stack.modelRequests("anyway") as AnchoredRequest[];
-    expect(plain.map((request) => [request.grammar_edits, request.grammar_exclude_tools])).toEqual([[undefined, undefined], [undefined, undefined]]);
+    expect(plain.map((request) => [request.grammar_edits, request.grammar_exclude_tools, request.grammar_required_only])).toEqual([[undefined, undefined, undefined], [undefined, undefined, undefined]]);
   }, 180_000);
 
   it("explore_first: until a read of the workspace succeeded the grammar offers only the reading tools (a failed read does not count); then every tool; off by default", async () => {

@@ -52,6 +52,8 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
         ...(paths !== undefined ? { grammar_paths: paths } : {}),
         // The search_grammar strategy: replace_in_file's path and SEARCH text are a read file and one of its lines.
         ...(edits !== undefined ? { grammar_edits: edits } : {}),
+        // The lean_calls strategy: the grammar spells only each call's required parameters.
+        ...(session.record.experiment?.lean_calls === true ? { grammar_required_only: true } : {}),
         stream: true,
         timeout_ms: seams.config.modelTimeoutMs,
       },
