@@ -153,31 +153,32 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
     expect((stack.modelRequests("anyway") as PathRequest[]).map((request) => request.grammar_paths)).toEqual([undefined, undefined]);
   }, 180_000);
 
-  it("search_grammar, act_after_reads and lean_calls: two looks leave read_file the only read, a read file leaves none until a change is applied; SEARCH is one of the read file's lines found once; only required parameters; off by default", async () => {
+  it("search_grammar, act_after_reads and lean_calls: two looks leave read_file alone, a read file leaves only the changing tools and the completion until a change applies; SEARCH is one of the read file's lines found once, and no replace_in_file before a read; only required parameters; off by default", async () => {
     const { end, events } = await run("anchored", "Fix add in math.js", { experiment: { search_grammar: true, act_after_reads: true, lean_calls: true }, auto_approve: { edits: true, commands: [] } });
     expect(end.type, JSON.stringify(end.payload)).toBe("run.completed");
     type AnchoredRequest = { tools: Array<{ name: string }>; grammar_exclude_tools?: string[]; grammar_required_only?: boolean; grammar_edits?: { tool: string; files: Array<{ path: string; lines: string[] }> } };
     const requests = stack.modelRequests("anchored") as AnchoredRequest[];
     // list_dir, list_dir, read math.js, replace, read it back, complete.
     expect(requests).toHaveLength(6);
-    const reading = ["read_file", "list_dir", "search_files", "list_code_definitions", "code_map"];
-    const offeredReads = (request: AnchoredRequest) => toolNames(request).filter((name) => reading.includes(name)).sort();
-    // Nothing read yet: no lines to spell, every tool in the grammar; one look is not two.
+    const sorted = (names: readonly string[] | undefined) => [...(names ?? [])].sort();
+    const allBut = (request: AnchoredRequest, kept: string[]) => sorted(toolNames(request).filter((name) => !kept.includes(name)));
+    // Nothing read yet: no lines to spell, so no replace_in_file; one look is not two.
     for (const request of requests.slice(0, 2)) {
       expect(request.grammar_edits).toBeUndefined();
-      expect(request.grammar_exclude_tools).toBeUndefined();
+      expect(request.grammar_exclude_tools).toEqual(["replace_in_file"]);
     }
-    // Two looks: every reading tool but read_file is out.
-    expect([...(requests[2].grammar_exclude_tools ?? [])].sort()).toEqual(offeredReads(requests[2]).filter((name) => name !== "read_file"));
-    // math.js read: its lines that occur once (not `}` or the blank line), and no reading tool.
+    // Two looks: read_file alone.
+    expect(sorted(requests[2].grammar_exclude_tools)).toEqual(allBut(requests[2], ["read_file"]));
+    // math.js read: its lines that occur once (not `}` or the blank line); only the changing tools and the completion.
     expect(requests[3].grammar_edits).toEqual({ tool: "replace_in_file", files: [{ path: "math.js", lines: ["// A tiny library with one bug: the agent's scripted session fixes it.", "export function add(a, b) {", "  return a - b;", "export function multiply(a, b) {", "  return a * b;"] }] });
-    expect([...(requests[3].grammar_exclude_tools ?? [])].sort()).toEqual(offeredReads(requests[3]));
-    // The edit applied: the reads are back, and the lines are the file's new ones.
+    expect(sorted(requests[3].grammar_exclude_tools)).toEqual(allBut(requests[3], ["write_file", "replace_in_file", "apply_patch", "attempt_completion"]));
+    expect(requests[3].grammar_exclude_tools).toContain("run_command");
+    // The edit applied: every tool is back, and the lines are the file's new ones.
     expect(requests[4].grammar_exclude_tools).toBeUndefined();
     expect(requests[4].grammar_edits!.files[0].lines).toContain("  return a + b;");
     expect(requests[4].grammar_edits!.files[0].lines).not.toContain("  return a - b;");
-    // Read again since the change: out once more.
-    expect([...(requests[5].grammar_exclude_tools ?? [])].sort()).toEqual(offeredReads(requests[5]));
+    // Read again since the change: the change stage once more.
+    expect(sorted(requests[5].grammar_exclude_tools)).toEqual(allBut(requests[5], ["write_file", "replace_in_file", "apply_patch", "attempt_completion"]));
     expect(requests.map((request) => request.grammar_required_only)).toEqual(requests.map(() => true));
     expect(events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { search_grammar: true, act_after_reads: true, lean_calls: true } });
     // Off by default: the "anyway" run set none of them.

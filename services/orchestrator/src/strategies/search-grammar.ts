@@ -20,7 +20,7 @@ const NUMBERED = /^ *(\d+)\t(.*)$/;
  * tools service still checks and applies the edit as any other.
  */
 export async function grammarEdits(context: RunContext, offered: readonly string[]): Promise<ModelChatRequest["grammar_edits"]> {
-  if (context.session.record.experiment?.search_grammar !== true || !offered.includes(TOOL)) return undefined;
+  if (!searchGrammarOn(context, offered)) return undefined;
   const paths: string[] = [];
   for (let index = context.state.tool_log.length - 1; index >= 0 && paths.length < MOST_FILES; index -= 1) {
     const entry = context.state.tool_log[index];
@@ -34,6 +34,18 @@ export async function grammarEdits(context: RunContext, offered: readonly string
     if (lines.length > 0) files.push({ path, lines });
   }
   return files.length === 0 ? undefined : { tool: TOOL, files };
+}
+
+const searchGrammarOn = (context: RunContext, offered: readonly string[]) => context.session.record.experiment?.search_grammar === true && offered.includes(TOOL);
+
+/**
+ * Under search_grammar, replace_in_file is out of the grammar while no file it could spell was
+ * found (none read or changed yet, or none with a line to spell): a SEARCH text the model has not
+ * seen is what failed (measured: SmolLM2's and Gemma's edits before any read, every one
+ * `EDIT_NOT_FOUND`). The tool stays in the prompt.
+ */
+export function searchGrammarExcluded(context: RunContext, offered: readonly string[], edits: ModelChatRequest["grammar_edits"]): string[] {
+  return searchGrammarOn(context, offered) && edits === undefined ? [TOOL] : [];
 }
 
 /** The file's lines that occur once in it (trailing whitespace and indent aside) and hold more than whitespace, or none when it cannot be read whole. */

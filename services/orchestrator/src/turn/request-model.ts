@@ -6,7 +6,7 @@ import { grammarExcludedTools } from "../strategies/completion-grammar.js";
 import { grammarPaths } from "../strategies/path-grammar.js";
 import { exploreFirstExcluded } from "../strategies/explore-first.js";
 import { actAfterReadsExcluded } from "../strategies/act-after-reads.js";
-import { grammarEdits } from "../strategies/search-grammar.js";
+import { grammarEdits, searchGrammarExcluded } from "../strategies/search-grammar.js";
 
 export interface ModelTurn {
   reply: ModelChatResult;
@@ -21,9 +21,11 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
   const requestId = seams.generateId();
   const iteration = context.state.iterations;
   const offered = tools.map((tool) => tool.name);
-  const excluded = [...new Set([...grammarExcludedTools(context, offered), ...exploreFirstExcluded(context, offered), ...actAfterReadsExcluded(context, offered)])];
   const paths = await grammarPaths(context, offered);
   const edits = await grammarEdits(context, offered);
+  const excluded = [
+    ...new Set([...grammarExcludedTools(context, offered), ...exploreFirstExcluded(context, offered), ...actAfterReadsExcluded(context, offered), ...searchGrammarExcluded(context, offered, edits)]),
+  ];
   await session.emit("model.requested", { request_id: requestId, model: session.record.model || "(default)", iteration, ...(excluded.length > 0 ? { grammar_excluded: excluded } : {}) }, context.depth, context.run);
   const started = performance.now();
   const prose = new ProseDeltaFilter(runCatalog(context).map((tool) => tool.name));
@@ -46,7 +48,7 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
         ...(context.modelFit?.grammarSchema !== undefined ? { grammar_schema: context.modelFit.grammarSchema } : {}),
         // The completion_grammar strategy: attempt_completion stays in the prompt but out of the grammar until the gate could accept it;
         // explore_first: only the tools that read the workspace until one of them succeeded;
-        // act_after_reads: not those tools once the run has read a file since its last change.
+        // act_after_reads: read_file alone after two looks, then only the changing tools; search_grammar: no replace_in_file before a read.
         ...(excluded.length > 0 ? { grammar_exclude_tools: excluded } : {}),
         // The path_grammar strategy: a path is spelled as one of the workspace's files (or a plain new one).
         ...(paths !== undefined ? { grammar_paths: paths } : {}),
