@@ -23,6 +23,18 @@ const ABOUT_WORKSPACE =
 const ABOUT_WORKSPACE_OTHER_LANGUAGES =
   /(?<![\p{L}])(dies\p{L}*|diese[rsmn]?|unser\p{L}*|der|die|das|den|dem|ce|cet|cette|ces|notre|nos|le|la|les|este|esta|estos|estas|nuestro|nuestra|el|los|las) (repo|projekt|projet|proyecto|code|código|datei|dateien|fichier|fichiers|archivo|archivos|funktion|fonction|función|tests?|konfiguration|configuration|configuración|config|pruebas?|prueba|programm|programme|programa)(?![\p{L}])/iu;
 
+/** Wording that asks for something to be run, not only looked at ("go run . prints …", "make the failing test pass"). */
+const RUN = /\b(run|runs|running|execute|executes|test|tests|testing|compile|compiles|reproduce)\b/i;
+
+/**
+ * A change task whose wording asks for something to be run: once the run changed a file, only an
+ * execution after its last change meets the task's execution requirement (`EvidenceLedger.evaluate`'s
+ * `runAfterChange`); a read shows that a file holds what was written, not that it runs.
+ */
+export function asksToRun(task: string): boolean {
+  return classifyTask(task) !== "question" && RUN.test(task);
+}
+
 /**
  * A question about a failure ("why does the test in a.test.js fail?", "warum schlägt der Test
  * fehl?"): a plain question (no change asked for) whose wording reports a defect. For it, a run

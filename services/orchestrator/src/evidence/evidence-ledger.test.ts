@@ -266,3 +266,23 @@ describe("a question about a failure (issue 26): a run that shows the failure is
     expect(result.missing).toContain("execution");
   });
 });
+
+describe("a change task that asks for a run (runAfterChange)", () => {
+  it("after a change to a file that runs or builds, a read back is not the run: only an execution after the change is", () => {
+    // Measured: SmolLM2 filled go.mod with junk on "… go run . -name bob -upper prints HELLO, BOB!", read it back, and was done.
+    const readOnly = ledgerOf(read("main.go"), write("go.mod"), read("go.mod")).evaluate(["artifact", "execution"], "", { runAfterChange: true });
+    expect(readOnly).toMatchObject({ satisfied: false, missing: ["execution"] });
+    expect(readOnly.instruction).toContain("You changed go.mod and the task asks for it to be run or tested");
+    // Without the wording the same events pass, as before.
+    expect(ledgerOf(read("main.go"), write("go.mod"), read("go.mod")).evaluate(["artifact", "execution"], "").satisfied).toBe(true);
+    // A run before the change does not count; one after it does.
+    expect(ledgerOf(run("go run .", 0), write("main.go"), read("main.go")).evaluate(["artifact", "execution"], "", { runAfterChange: true }).satisfied).toBe(false);
+    expect(ledgerOf(write("main.go"), read("main.go"), run("go run . -upper", 0)).evaluate(["artifact", "execution"], "", { runAfterChange: true }).satisfied).toBe(true);
+  });
+
+  it("a report or document written from a run needs no second run; a command that made the change is the run", () => {
+    expect(ledgerOf(run("node math.test.js", 0), write("report.md"), read("report.md")).evaluate(["artifact", "execution"], "", { runAfterChange: true }).satisfied).toBe(true);
+    const script = event("run_command", { command: "node write-rules.js" }, { metadata: { exit_code: 0 }, changed_paths: ["GEMINI.md", "out.js"] });
+    expect(ledgerOf(script, read("out.js")).evaluate(["artifact", "execution"], "", { runAfterChange: true }).satisfied).toBe(true);
+  });
+});

@@ -43,8 +43,12 @@ export class EvidenceLedger {
    * `failureIsAnswer`: the task is a question about a failure (`asksAboutFailure`). While the run
    * changed nothing, a run that shows the failure (it ran and exited non-zero) answers it; once
    * anything was changed, the strict rules hold (a failing run never proves a change works).
+   * `runAfterChange`: the task asks for something to be run (`asksToRun`); once the run changed a
+   * file that runs or builds (not a report or a document), its execution requirement takes a
+   * successful execution after that change, not an inspection (measured: SmolLM2 filled go.mod with junk on "add an -upper flag … go run . …
+   * prints HELLO, BOB!", read it back, and the read passed as the run the task asked for).
    */
-  evaluate(required: EvidenceKind[], completionText: string, options: { failureIsAnswer?: boolean } = {}): EvidenceEvaluation {
+  evaluate(required: EvidenceKind[], completionText: string, options: { failureIsAnswer?: boolean; runAfterChange?: boolean } = {}): EvidenceEvaluation {
     const shortfalls: Shortfall[] = [];
     const evidence: string[] = [];
     const changed = this.successfulMutations().length > 0;
@@ -60,7 +64,7 @@ export class EvidenceLedger {
     if (allRejected !== undefined) shortfalls.push(allRejected);
     for (const kind of ["artifact", "execution", "source_file", "report", "measurements"] as const) {
       if (!needs.has(kind) || (kind === "artifact" && allRejected !== undefined)) continue;
-      const check = this.check(kind, completionText, unresolved);
+      const check = this.check(kind, completionText, unresolved, options.runAfterChange === true ? this.lastRunnableChange() : undefined);
       if (check.ok) evidence.push(...check.evidence);
       else shortfalls.push(check.shortfall);
     }
@@ -91,12 +95,13 @@ export class EvidenceLedger {
     kind: EvidenceKind,
     completionText: string,
     unresolved: EvidenceEvent | undefined,
+    runnableChange: EvidenceEvent | undefined,
   ): { ok: true; evidence: string[] } | { ok: false; shortfall: Shortfall } {
     switch (kind) {
       case "artifact":
         return this.checkArtifact();
       case "execution":
-        return this.checkExecution(unresolved);
+        return runnableChange !== undefined ? this.checkRunAfterChange(unresolved, runnableChange) : this.checkExecution(unresolved);
       case "source_file":
         return this.checkWritten(kind, (path) => SOURCE_EXTENSION.test(path), 0);
       case "report":
@@ -176,6 +181,26 @@ export class EvidenceLedger {
     const inspection = [...this.events].reverse().find((event) => INSPECTION_TOOLS.has(event.tool) && succeeded(event));
     if (inspection !== undefined) return { ok: true, evidence: [describe(inspection)] };
     return { ok: false, shortfall: { kind: "execution", detail: "nothing_run" } };
+  }
+
+  /**
+   * The run's last successful change to a file that runs or builds (not a report or a document:
+   * a report is written from a run, and running again does not check it).
+   */
+  private lastRunnableChange(): EvidenceEvent | undefined {
+    const runnable = (path: string) => !REPORT_PATH.test(path) || SOURCE_EXTENSION.test(path);
+    return [...this.successfulMutations()].reverse().find((event) => mutatedPaths(event).some(runnable));
+  }
+
+  /** A successful execution at or after the run's last change to a runnable file (no inspection: the task asks for a run). */
+  private checkRunAfterChange(unresolved: EvidenceEvent | undefined, last: EvidenceEvent): { ok: true; evidence: string[] } | { ok: false; shortfall: Shortfall } {
+    if (unresolved !== undefined) {
+      return { ok: false, shortfall: { kind: "execution", detail: "unresolved_failure", failure: describe(unresolved), output: unresolved.output } };
+    }
+    // A command that made the change is itself the run ("run write-rules.js").
+    const execution = [...this.events].reverse().find((event) => event.seq >= last.seq && this.isExecution(event) && succeeded(event));
+    if (execution !== undefined) return { ok: true, evidence: [describe(execution)] };
+    return { ok: false, shortfall: { kind: "execution", detail: "not_run_after_change", paths: mutatedPaths(last) } };
   }
 
   private checkWritten(

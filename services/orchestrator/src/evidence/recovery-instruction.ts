@@ -6,6 +6,7 @@ export type Shortfall =
   | { kind: "artifact"; detail: "no_verification"; paths: string[] }
   | { kind: "artifact"; detail: "all_rejected"; attempts: string[] }
   | { kind: "execution"; detail: "nothing_run" }
+  | { kind: "execution"; detail: "not_run_after_change"; paths: string[] }
   | { kind: "execution"; detail: "unresolved_failure"; failure: string; output: string }
   | { kind: "source_file"; detail: "not_written" }
   | { kind: "report"; detail: "not_written" | "no_execution_before" }
@@ -31,6 +32,9 @@ function sentence(shortfall: Shortfall): string {
         ? "No file was created or changed in this run. Make the change the task asks for with write_file or replace_in_file."
         : `You changed ${shortfall.paths.join(", ")} but never checked the result. Verify it: read the file back, run it or its tests, or look at git_diff.`;
     case "execution":
+      if (shortfall.detail === "not_run_after_change") {
+        return `You changed ${shortfall.paths.join(", ")} and the task asks for it to be run or tested, but nothing ran after your last change. Run the program or the tests with run_command now; reading the file back does not show that it works.`;
+      }
       return shortfall.detail === "nothing_run"
         ? "Nothing was run or inspected in this run. Run the program or the tests with run_command and base your answer on the real output."
         : `${shortfall.failure} and nothing has succeeded since. Its output ended with:\n${lastLines(shortfall.output, 8)}\nFix the cause and run it again until it succeeds.`;

@@ -1,4 +1,4 @@
-import { CompletionBudget, EvidenceLedger, asksAboutFailure, deriveEvidenceRequirements } from "../evidence/index.js";
+import { CompletionBudget, EvidenceLedger, asksAboutFailure, asksToRun, deriveEvidenceRequirements } from "../evidence/index.js";
 import { LoopBreaker, MistakeCounter, RetryGuards, StallDetector } from "../guards/index.js";
 import type { ToolLogEntry } from "../session/session-record.js";
 
@@ -10,6 +10,8 @@ export interface RunPolicies {
   required: ReturnType<typeof deriveEvidenceRequirements>;
   /** The task asks why something fails: a run showing the failure is its evidence (while nothing was changed). */
   failureIsAnswer: boolean;
+  /** The task asks for something to be run: after a change, only a run after it is its execution evidence. */
+  runAfterChange: boolean;
   ledger: EvidenceLedger;
   guards: RetryGuards;
   stall: StallDetector;
@@ -23,6 +25,7 @@ export function createRunPolicies(task: string, toolLog: ToolLogEntry[] = [], co
   const policies: RunPolicies = {
     required: deriveEvidenceRequirements(task),
     failureIsAnswer: asksAboutFailure(task),
+    runAfterChange: asksToRun(task),
     ledger: new EvidenceLedger(),
     guards: new RetryGuards(),
     stall: new StallDetector(),

@@ -15,6 +15,6 @@ export function grammarExcludedTools(context: RunContext, offered: readonly stri
   if (context.session.record.experiment?.completion_grammar !== "evidence" || !offered.includes(COMPLETION)) return [];
   const { policies } = context;
   const required = policies.required.filter((kind) => kind !== "measurements");
-  const verdict = policies.ledger.evaluate(required, "", { failureIsAnswer: policies.failureIsAnswer });
+  const verdict = policies.ledger.evaluate(required, "", { failureIsAnswer: policies.failureIsAnswer, runAfterChange: policies.runAfterChange });
   return verdict.satisfied ? [] : [COMPLETION];
 }
