@@ -98,6 +98,12 @@ export const ExperimentSettingsSchema = z
     act_after_reads: z.boolean().optional(),
     /** The grammar spells only each call's required parameters; the optional ones (offsets, limits, flags) take their defaults. */
     lean_calls: z.boolean().optional(),
+    /**
+     * The evidence gate takes a run (run_command, process_poll) or a clean type check (diagnostics)
+     * after a change to code or a build file as its verification, not a read back; default off
+     * (seed 002's minimum: a later read verifies a change).
+     */
+    code_needs_run: z.boolean().optional(),
     /** `evidence`: the grammar offers attempt_completion only once the evidence gate could accept one (issue 28); default off. */
     completion_grammar: CompletionGrammarSchema.optional(),
     /** Project instructions (AGENTS.md…): off loads none and never asks; on trusts what is found (eval runs are headless). Absent: the person's consent. */
@@ -109,11 +115,11 @@ export type ExperimentSettings = z.infer<typeof ExperimentSettingsSchema>;
 /** The setting names an arm may set (for messages that list them). */
 export const experimentSettingNames = [
   "prompt_tier", "grammar", "grammar_schema", "context_policy", "edit_format", "scheduler",
-  "auto_test", "test_command", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar", "explore_first", "search_grammar", "act_after_reads", "lean_calls", "completion_grammar", "instructions",
+  "auto_test", "test_command", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar", "explore_first", "search_grammar", "act_after_reads", "lean_calls", "code_needs_run", "completion_grammar", "instructions",
 ] as const;
 
 /** The on/off strategies, as `run.created` records them (false when the start did not set one). */
-export const strategySettingNames = ["auto_test", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar", "explore_first", "search_grammar", "act_after_reads", "lean_calls"] as const;
+export const strategySettingNames = ["auto_test", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar", "explore_first", "search_grammar", "act_after_reads", "lean_calls", "code_needs_run"] as const;
 export type StrategySetting = (typeof strategySettingNames)[number];
 
 /**
@@ -145,6 +151,7 @@ export const RunExperimentSchema = z.object({
   search_grammar: z.boolean().optional(),
   act_after_reads: z.boolean().optional(),
   lean_calls: z.boolean().optional(),
+  code_needs_run: z.boolean().optional(),
   /** The completion_grammar strategy in force (`off` when the start did not set it); absent in events of older runs. */
   completion_grammar: z.string().optional(),
   /** The instructions setting when the start set one (absent: the person's consent decides). */

@@ -37,6 +37,7 @@ const accepted: Record<(typeof experimentSettingNames)[number], readonly string[
   search_grammar: onOff,
   act_after_reads: onOff,
   lean_calls: onOff,
+  code_needs_run: onOff,
   completion_grammar: CompletionGrammarSchema.options,
   instructions: onOff,
 };

@@ -286,3 +286,20 @@ describe("a change task that asks for a run (runAfterChange)", () => {
     expect(ledgerOf(script, read("out.js")).evaluate(["artifact", "execution"], "", { runAfterChange: true }).satisfied).toBe(true);
   });
 });
+
+describe("the code_needs_run setting (codeNeedsRun)", () => {
+  it("a change to code or a build file is verified by a run or a clean type check after it, not by a read back; documents as before; off, seed 002's later read", () => {
+    // Measured: Gemma and SmolLM2 edited go.mod on "… Fix words.go.", read it back, and were done.
+    const readBack = () => ledgerOf(read("go.mod"), write("go.mod"), read("go.mod"));
+    expect(readBack().evaluate(["artifact"], "").satisfied).toBe(true);
+    const strict = readBack().evaluate(["artifact"], "", { codeNeedsRun: true });
+    expect(strict).toMatchObject({ satisfied: false, missing: ["artifact"] });
+    expect(strict.instruction).toContain("You changed code (go.mod) and only looked at it since");
+    expect(ledgerOf(write("words.go"), read("words.go"), run("go test ./...", 0)).evaluate(["artifact"], "", { codeNeedsRun: true }).satisfied).toBe(true);
+    const typeChecked = () => event("diagnostics", { path: "a.ts" }, { metadata: { errors: 0, type_checked: true } });
+    expect(ledgerOf(write("a.ts"), typeChecked()).evaluate(["artifact"], "", { codeNeedsRun: true }).satisfied).toBe(true);
+    expect(ledgerOf(write("notes.md"), read("notes.md")).evaluate(["artifact"], "", { codeNeedsRun: true }).satisfied).toBe(true);
+    // A run before the change does not count.
+    expect(ledgerOf(run("go test ./...", 1), write("words.go"), read("words.go")).evaluate(["artifact"], "", { codeNeedsRun: true }).satisfied).toBe(false);
+  });
+});

@@ -11,6 +11,12 @@ const VERIFICATION_TOOLS = new Set(["read_file", "git_status", "git_diff", "run_
 
 const SOURCE_EXTENSION = /\.(py|js|mjs|cjs|ts|mts|tsx|jsx|sh|bash|rb|pl|php|go|rs|java|kt|c|cc|cpp|cs|swift|lua|r|jl|scala|dart|ex|exs|ps1)$/i;
 const REPORT_PATH = /\.(md|markdown|txt|rst|html|htm|adoc|csv|json|pdf)$|report|results|summary|findings/i;
+/** Files a build reads besides source code: a change to one runs or breaks like code. */
+const BUILD_FILE = /(^|\/)(go\.mod|go\.sum|Cargo\.toml|Cargo\.lock|package\.json|pom\.xml|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|Makefile|GNUmakefile|CMakeLists\.txt|pyproject\.toml|setup\.cfg|tsconfig\.json|Dockerfile)$/;
+/** Code or a build file: what a read back cannot show works. */
+const isCode = (path: string) => SOURCE_EXTENSION.test(path) || BUILD_FILE.test(path);
+/** What shows that changed code works: a run, or a type check that found no errors. */
+const RUNS_CODE = new Set(["run_command", "process_poll", "diagnostics"]);
 
 /**
  * Calls the loop refused (guards, plan mode, no consent), the person rejected, or skipped as a
@@ -47,8 +53,10 @@ export class EvidenceLedger {
    * file that runs or builds (not a report or a document), its execution requirement takes a
    * successful execution after that change, not an inspection (measured: SmolLM2 filled go.mod with junk on "add an -upper flag … go run . …
    * prints HELLO, BOB!", read it back, and the read passed as the run the task asked for).
+   * `codeNeedsRun` (the code_needs_run setting; seed 002's minimum, a later read, is the default):
+   * a change to code or a build file is verified only by a run or a clean type check after it.
    */
-  evaluate(required: EvidenceKind[], completionText: string, options: { failureIsAnswer?: boolean; runAfterChange?: boolean } = {}): EvidenceEvaluation {
+  evaluate(required: EvidenceKind[], completionText: string, options: { failureIsAnswer?: boolean; runAfterChange?: boolean; codeNeedsRun?: boolean } = {}): EvidenceEvaluation {
     const shortfalls: Shortfall[] = [];
     const evidence: string[] = [];
     const changed = this.successfulMutations().length > 0;
@@ -64,7 +72,7 @@ export class EvidenceLedger {
     if (allRejected !== undefined) shortfalls.push(allRejected);
     for (const kind of ["artifact", "execution", "source_file", "report", "measurements"] as const) {
       if (!needs.has(kind) || (kind === "artifact" && allRejected !== undefined)) continue;
-      const check = this.check(kind, completionText, unresolved, options.runAfterChange === true ? this.lastRunnableChange() : undefined);
+      const check = this.check(kind, completionText, unresolved, options.runAfterChange === true ? this.lastRunnableChange() : undefined, options.codeNeedsRun === true);
       if (check.ok) evidence.push(...check.evidence);
       else shortfalls.push(check.shortfall);
     }
@@ -96,10 +104,11 @@ export class EvidenceLedger {
     completionText: string,
     unresolved: EvidenceEvent | undefined,
     runnableChange: EvidenceEvent | undefined,
+    codeNeedsRun: boolean,
   ): { ok: true; evidence: string[] } | { ok: false; shortfall: Shortfall } {
     switch (kind) {
       case "artifact":
-        return this.checkArtifact();
+        return this.checkArtifact(codeNeedsRun);
       case "execution":
         return runnableChange !== undefined ? this.checkRunAfterChange(unresolved, runnableChange) : this.checkExecution(unresolved);
       case "source_file":
@@ -119,16 +128,24 @@ export class EvidenceLedger {
     return this.events.filter((event) => succeeded(event) && mutatedPaths(event).length > 0 && (MUTATION_TOOLS.has(event.tool) || event.changed_paths.length > 0));
   }
 
-  private checkArtifact(): { ok: true; evidence: string[] } | { ok: false; shortfall: Shortfall } {
+  private checkArtifact(codeNeedsRun: boolean): { ok: true; evidence: string[] } | { ok: false; shortfall: Shortfall } {
     const mutations = this.successfulMutations();
     if (mutations.length === 0) return { ok: false, shortfall: { kind: "artifact", detail: "no_mutation" } };
+    // code_needs_run: a change to code or a build file is verified by a run or a clean type check
+    // after it; a read back, git_diff or git_status shows only that the text landed (measured:
+    // Gemma and SmolLM2 under search_grammar edited go.mod on "… Fix words.go.", read it back, and
+    // seed 002's later read made the run done).
+    let unran: EvidenceEvent | undefined;
     for (const mutation of [...mutations].reverse()) {
       const paths = new Set(mutatedPaths(mutation));
+      const code = codeNeedsRun && [...paths].some(isCode);
       const verification = this.events.find(
-        (event) => event.seq > mutation.seq && succeeded(event) && VERIFICATION_TOOLS.has(event.tool) && this.verifies(event, paths),
+        (event) => event.seq > mutation.seq && succeeded(event) && VERIFICATION_TOOLS.has(event.tool) && this.verifies(event, paths) && (!code || RUNS_CODE.has(event.tool)),
       );
       if (verification !== undefined) return { ok: true, evidence: [describe(mutation), describe(verification)] };
+      if (code && unran === undefined && this.events.some((event) => event.seq > mutation.seq && succeeded(event) && VERIFICATION_TOOLS.has(event.tool) && this.verifies(event, paths))) unran = mutation;
     }
+    if (unran !== undefined) return { ok: false, shortfall: { kind: "artifact", detail: "code_not_run", paths: mutatedPaths(unran).filter(isCode) } };
     const last = mutations[mutations.length - 1];
     return { ok: false, shortfall: { kind: "artifact", detail: "no_verification", paths: mutatedPaths(last) } };
   }

@@ -4,6 +4,7 @@ import type { MissingEvidence } from "./evidence-kind.js";
 export type Shortfall =
   | { kind: "artifact"; detail: "no_mutation" }
   | { kind: "artifact"; detail: "no_verification"; paths: string[] }
+  | { kind: "artifact"; detail: "code_not_run"; paths: string[] }
   | { kind: "artifact"; detail: "all_rejected"; attempts: string[] }
   | { kind: "execution"; detail: "nothing_run" }
   | { kind: "execution"; detail: "not_run_after_change"; paths: string[] }
@@ -27,6 +28,9 @@ function sentence(shortfall: Shortfall): string {
           `Every change proposed in this run was rejected, refused or failed (${shortfall.attempts.slice(-4).join("; ")}), so nothing was changed. ` +
           "Do not claim the change was made. Propose a change the person can accept, or, if you cannot, say plainly what you found and that nothing was changed (the run then ends unverified, not done)."
         );
+      }
+      if (shortfall.detail === "code_not_run") {
+        return `You changed code (${shortfall.paths.join(", ")}) and only looked at it since; reading code back does not show that it works. Run its tests or the program with run_command (or type-check it with diagnostics) and base your answer on the result.`;
       }
       return shortfall.detail === "no_mutation"
         ? "No file was created or changed in this run. Make the change the task asks for with write_file or replace_in_file."

@@ -15,6 +15,6 @@ export function grammarExcludedTools(context: RunContext, offered: readonly stri
   if (context.session.record.experiment?.completion_grammar !== "evidence" || !offered.includes(COMPLETION)) return [];
   const { policies } = context;
   const required = policies.required.filter((kind) => kind !== "measurements");
-  const verdict = policies.ledger.evaluate(required, "", { failureIsAnswer: policies.failureIsAnswer, runAfterChange: policies.runAfterChange });
+  const verdict = policies.ledger.evaluate(required, "", { failureIsAnswer: policies.failureIsAnswer, runAfterChange: policies.runAfterChange, codeNeedsRun: context.session.record.experiment?.code_needs_run === true });
   return verdict.satisfied ? [] : [COMPLETION];
 }

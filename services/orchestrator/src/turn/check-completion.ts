@@ -11,7 +11,7 @@ import type { CallOutcome } from "../session/session-record.js";
  */
 export async function checkCompletion(context: RunContext, resultText: string): Promise<CallOutcome> {
   const { policies, session } = context;
-  const verdict = policies.ledger.evaluate(policies.required, resultText, { failureIsAnswer: policies.failureIsAnswer, runAfterChange: policies.runAfterChange });
+  const verdict = policies.ledger.evaluate(policies.required, resultText, { failureIsAnswer: policies.failureIsAnswer, runAfterChange: policies.runAfterChange, codeNeedsRun: session.record.experiment?.code_needs_run === true });
   if (verdict.satisfied) {
     context.outcome = { kind: "done", result: resultText, evidence: verdict.evidence };
     return { is_error: false, output: "Completion accepted.", metadata: {}, changed_paths: [], notices: [] };
