@@ -70,9 +70,10 @@ export class EvidenceLedger {
     if (unresolved !== undefined && (needs.has("artifact") || needs.has("execution"))) needs.add("execution");
     const allRejected = this.allMutationsRejected();
     if (allRejected !== undefined) shortfalls.push(allRejected);
+    const runnableChange = options.runAfterChange === true ? this.lastRunnableChange() : undefined;
     for (const kind of ["artifact", "execution", "source_file", "report", "measurements"] as const) {
       if (!needs.has(kind) || (kind === "artifact" && allRejected !== undefined)) continue;
-      const check = this.check(kind, completionText, unresolved, options.runAfterChange === true ? this.lastRunnableChange() : undefined, options.codeNeedsRun === true);
+      const check = this.check(kind, completionText, unresolved, runnableChange, options.codeNeedsRun === true);
       if (check.ok) evidence.push(...check.evidence);
       else shortfalls.push(check.shortfall);
     }
@@ -110,7 +111,7 @@ export class EvidenceLedger {
       case "artifact":
         return this.checkArtifact(codeNeedsRun);
       case "execution":
-        return runnableChange !== undefined ? this.checkRunAfterChange(unresolved, runnableChange) : this.checkExecution(unresolved);
+        return this.checkExecution(unresolved, runnableChange);
       case "source_file":
         return this.checkWritten(kind, (path) => SOURCE_EXTENSION.test(path), 0);
       case "report":
@@ -139,11 +140,10 @@ export class EvidenceLedger {
     for (const mutation of [...mutations].reverse()) {
       const paths = new Set(mutatedPaths(mutation));
       const code = codeNeedsRun && [...paths].some(isCode);
-      const verification = this.events.find(
-        (event) => event.seq > mutation.seq && succeeded(event) && VERIFICATION_TOOLS.has(event.tool) && this.verifies(event, paths) && (!code || RUNS_CODE.has(event.tool)),
-      );
+      const checks = this.events.filter((event) => event.seq > mutation.seq && succeeded(event) && VERIFICATION_TOOLS.has(event.tool) && this.verifies(event, paths));
+      const verification = code ? checks.find((event) => RUNS_CODE.has(event.tool)) : checks[0];
       if (verification !== undefined) return { ok: true, evidence: [describe(mutation), describe(verification)] };
-      if (code && unran === undefined && this.events.some((event) => event.seq > mutation.seq && succeeded(event) && VERIFICATION_TOOLS.has(event.tool) && this.verifies(event, paths))) unran = mutation;
+      if (code && unran === undefined && checks.length > 0) unran = mutation;
     }
     if (unran !== undefined) return { ok: false, shortfall: { kind: "artifact", detail: "code_not_run", paths: mutatedPaths(unran).filter(isCode) } };
     const last = mutations[mutations.length - 1];
@@ -189,12 +189,18 @@ export class EvidenceLedger {
     return ranToExit && last.metadata["timed_out"] !== true && last.metadata["aborted"] !== true ? last : undefined;
   }
 
-  private checkExecution(unresolved: EvidenceEvent | undefined): { ok: true; evidence: string[] } | { ok: false; shortfall: Shortfall } {
+  /**
+   * `after` (runAfterChange): the run's last change to a runnable file; then only a successful
+   * execution at or after it counts, never an inspection (a command that made the change is
+   * itself the run: "run write-rules.js").
+   */
+  private checkExecution(unresolved: EvidenceEvent | undefined, after?: EvidenceEvent): { ok: true; evidence: string[] } | { ok: false; shortfall: Shortfall } {
     if (unresolved !== undefined) {
       return { ok: false, shortfall: { kind: "execution", detail: "unresolved_failure", failure: describe(unresolved), output: unresolved.output } };
     }
-    const execution = [...this.events].reverse().find((event) => this.isExecution(event) && succeeded(event));
+    const execution = [...this.events].reverse().find((event) => (after === undefined || event.seq >= after.seq) && this.isExecution(event) && succeeded(event));
     if (execution !== undefined) return { ok: true, evidence: [describe(execution)] };
+    if (after !== undefined) return { ok: false, shortfall: { kind: "execution", detail: "not_run_after_change", paths: mutatedPaths(after) } };
     const inspection = [...this.events].reverse().find((event) => INSPECTION_TOOLS.has(event.tool) && succeeded(event));
     if (inspection !== undefined) return { ok: true, evidence: [describe(inspection)] };
     return { ok: false, shortfall: { kind: "execution", detail: "nothing_run" } };
@@ -207,17 +213,6 @@ export class EvidenceLedger {
   private lastRunnableChange(): EvidenceEvent | undefined {
     const runnable = (path: string) => !REPORT_PATH.test(path) || SOURCE_EXTENSION.test(path);
     return [...this.successfulMutations()].reverse().find((event) => mutatedPaths(event).some(runnable));
-  }
-
-  /** A successful execution at or after the run's last change to a runnable file (no inspection: the task asks for a run). */
-  private checkRunAfterChange(unresolved: EvidenceEvent | undefined, last: EvidenceEvent): { ok: true; evidence: string[] } | { ok: false; shortfall: Shortfall } {
-    if (unresolved !== undefined) {
-      return { ok: false, shortfall: { kind: "execution", detail: "unresolved_failure", failure: describe(unresolved), output: unresolved.output } };
-    }
-    // A command that made the change is itself the run ("run write-rules.js").
-    const execution = [...this.events].reverse().find((event) => event.seq >= last.seq && this.isExecution(event) && succeeded(event));
-    if (execution !== undefined) return { ok: true, evidence: [describe(execution)] };
-    return { ok: false, shortfall: { kind: "execution", detail: "not_run_after_change", paths: mutatedPaths(last) } };
   }
 
   private checkWritten(

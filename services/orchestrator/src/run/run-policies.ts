@@ -1,5 +1,6 @@
 import { CompletionBudget, EvidenceLedger, asksAboutFailure, asksToRun, deriveEvidenceRequirements } from "../evidence/index.js";
 import { LoopBreaker, MistakeCounter, RetryGuards, StallDetector } from "../guards/index.js";
+import type { ExperimentSettings } from "@aide/contracts";
 import type { ToolLogEntry } from "../session/session-record.js";
 
 /**
@@ -19,6 +20,11 @@ export interface RunPolicies {
   completion: CompletionBudget;
   /** The loop_breaker strategy's count of identical failures (consulted only when the run sets it). */
   loopBreaker: LoopBreaker;
+}
+
+/** The gate's options for a run (the completion check and completion_grammar ask the ledger alike). */
+export function verdictOptions(policies: RunPolicies, experiment: ExperimentSettings | undefined): { failureIsAnswer: boolean; runAfterChange: boolean; codeNeedsRun: boolean } {
+  return { failureIsAnswer: policies.failureIsAnswer, runAfterChange: policies.runAfterChange, codeNeedsRun: experiment?.code_needs_run === true };
 }
 
 export function createRunPolicies(task: string, toolLog: ToolLogEntry[] = [], completionRejections = 0): RunPolicies {

@@ -1,10 +1,9 @@
 import type { RunContext } from "../run/run-context.js";
+import { MUTATION_TOOLS } from "../evidence/event-facts.js";
 import { OBSERVING } from "./explore-first.js";
 
 /** Successful reads that show no file's text (list_dir, search_files, …) since the last applied change after which read_file is the one call left. */
 const MOST_LOOKS = 2;
-/** Tools that change files (an applied one, with changed paths, starts the count again). */
-const CHANGING = ["write_file", "replace_in_file", "apply_patch"];
 /** What the change stage keeps besides the changing tools. */
 const FINISHING = ["attempt_completion"];
 
@@ -28,11 +27,12 @@ export function actAfterReadsExcluded(context: RunContext, offered: readonly str
   for (let index = context.state.tool_log.length - 1; index >= 0 && !read; index -= 1) {
     const entry = context.state.tool_log[index];
     if (entry.is_error) continue;
-    if (CHANGING.includes(entry.tool) && entry.changed_paths.length > 0) break;
+    // An applied change (a file tool with changed paths) starts the count again.
+    if (MUTATION_TOOLS.has(entry.tool) && entry.changed_paths.length > 0) break;
     if (entry.tool === "read_file") read = true;
     else if (OBSERVING.includes(entry.tool)) looks += 1;
   }
-  const keep = read ? [...CHANGING, ...FINISHING] : looks >= MOST_LOOKS ? ["read_file"] : undefined;
+  const keep = read ? [...MUTATION_TOOLS, ...FINISHING] : looks >= MOST_LOOKS ? ["read_file"] : undefined;
   if (keep === undefined) return [];
   const left = offered.filter((name) => !keep.includes(name));
   // Only when the stage has a tool of its own to offer (beyond the completion).

@@ -1,4 +1,5 @@
 import type { RunContext } from "../run/run-context.js";
+import { verdictOptions } from "../run/run-policies.js";
 
 const COMPLETION = "attempt_completion";
 
@@ -15,6 +16,6 @@ export function grammarExcludedTools(context: RunContext, offered: readonly stri
   if (context.session.record.experiment?.completion_grammar !== "evidence" || !offered.includes(COMPLETION)) return [];
   const { policies } = context;
   const required = policies.required.filter((kind) => kind !== "measurements");
-  const verdict = policies.ledger.evaluate(required, "", { failureIsAnswer: policies.failureIsAnswer, runAfterChange: policies.runAfterChange, codeNeedsRun: context.session.record.experiment?.code_needs_run === true });
+  const verdict = policies.ledger.evaluate(required, "", verdictOptions(policies, context.session.record.experiment));
   return verdict.satisfied ? [] : [COMPLETION];
 }
