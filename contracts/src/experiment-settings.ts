@@ -96,6 +96,11 @@ export const ExperimentSettingsSchema = z
      * until a change is applied. The prompt still lists them all.
      */
     act_after_reads: z.boolean().optional(),
+    /**
+     * With search_grammar: the grammar spells replace_in_file's REPLACE as one line that starts
+     * with the chosen SEARCH line's own indent (a one-line change; no new lines, no protocol tags).
+     */
+    line_edits: z.boolean().optional(),
     /** The grammar spells only each call's required parameters; the optional ones (offsets, limits, flags) take their defaults. */
     lean_calls: z.boolean().optional(),
     /**
@@ -115,11 +120,11 @@ export type ExperimentSettings = z.infer<typeof ExperimentSettingsSchema>;
 /** The setting names an arm may set (for messages that list them). */
 export const experimentSettingNames = [
   "prompt_tier", "grammar", "grammar_schema", "context_policy", "edit_format", "scheduler",
-  "auto_test", "test_command", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar", "explore_first", "search_grammar", "act_after_reads", "lean_calls", "code_needs_run", "completion_grammar", "instructions",
+  "auto_test", "test_command", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar", "explore_first", "search_grammar", "line_edits", "act_after_reads", "lean_calls", "code_needs_run", "completion_grammar", "instructions",
 ] as const;
 
 /** The on/off strategies, as `run.created` records them (false when the start did not set one). */
-export const strategySettingNames = ["auto_test", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar", "explore_first", "search_grammar", "act_after_reads", "lean_calls", "code_needs_run"] as const;
+export const strategySettingNames = ["auto_test", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar", "explore_first", "search_grammar", "line_edits", "act_after_reads", "lean_calls", "code_needs_run"] as const;
 export type StrategySetting = (typeof strategySettingNames)[number];
 
 /**
@@ -149,6 +154,7 @@ export const RunExperimentSchema = z.object({
   path_grammar: z.boolean().optional(),
   explore_first: z.boolean().optional(),
   search_grammar: z.boolean().optional(),
+  line_edits: z.boolean().optional(),
   act_after_reads: z.boolean().optional(),
   lean_calls: z.boolean().optional(),
   code_needs_run: z.boolean().optional(),

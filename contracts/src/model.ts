@@ -79,6 +79,8 @@ export const ModelChatRequestSchema = z.object({
     .object({
       tool: z.string().min(1).max(128),
       files: z.array(z.object({ path: z.string().min(1).max(1024), lines: z.array(z.string().min(1).max(2000)).max(400) }).strict()).max(16),
+      /** The line_edits strategy: `replace` is one line that starts with the chosen line's own indent. */
+      one_line: z.boolean().optional(),
     })
     .strict()
     .optional(),

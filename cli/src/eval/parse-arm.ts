@@ -35,6 +35,7 @@ const accepted: Record<(typeof experimentSettingNames)[number], readonly string[
   path_grammar: onOff,
   explore_first: onOff,
   search_grammar: onOff,
+  line_edits: onOff,
   act_after_reads: onOff,
   lean_calls: onOff,
   code_needs_run: onOff,

@@ -1,5 +1,5 @@
 import type { ChatTool } from "@aide/contracts";
-import { bodyRuleName, bodyRules, boundedBodyRuleName, boundedBodyRules, expressible, freeTextRules, isBody, literal, stringWidth, valueRule, valueWidth, type JsonSchemaLike } from "./grammar-values.js";
+import { bodyRuleName, bodyRules, boundedBodyRuleName, boundedBodyRules, boundedRepeatLimit, expressible, freeTextRules, isBody, literal, stringWidth, valueRule, valueWidth, type JsonSchemaLike } from "./grammar-values.js";
 
 export { boundedRepeatLimit } from "./grammar-values.js";
 
@@ -55,9 +55,10 @@ export interface ToolGrammarOptions {
    * file's `lines` (each a literal, so the SEARCH text is always a line the file holds). Only the
    * argument set with `search` is kept. A file whose path is not plain text, and a line the
    * call's budget for a body cannot hold or that would close its own tag, is left out; with
-   * nothing left the tool keeps its own rules.
+   * nothing left the tool keeps its own rules. With `oneLine` (the line_edits strategy) the
+   * parameter after `search` is one line that starts with the chosen line's indent.
    */
-  edits?: { tool: string; files: readonly { path: string; lines: readonly string[] }[] };
+  edits?: { tool: string; files: readonly { path: string; lines: readonly string[] }[]; oneLine?: boolean };
   /** Spell only each call's required parameters (the lean_calls strategy): the optional ones take their defaults. */
   requiredOnly?: boolean;
 }
@@ -90,17 +91,52 @@ function pathRule(tool: string, param: CatalogParam, paths: ToolGrammarOptions["
 
 /**
  * The anchored alternatives of an `edits` tool's set (path, search, then the set's other
- * parameters as `rest` spells them), or undefined when no file keeps a line.
+ * parameters as `rest` spells them), or undefined when no file keeps a line. With `oneLine`
+ * (the line_edits strategy), the parameter after `search` is not `rest`'s first rule but one line
+ * that starts with the chosen line's own indent: the lines of a file are grouped by indent, each
+ * group followed by its own REPLACE rule, then `oneLine.after` (the set's remaining parameters).
  */
-function anchoredEdits(edits: NonNullable<ToolGrammarOptions["edits"]>, pathWidth: number, searchWidth: number, rest: string): string | undefined {
+function anchoredEdits(
+  edits: NonNullable<ToolGrammarOptions["edits"]>,
+  pathWidth: number,
+  searchWidth: number,
+  rest: string,
+  oneLine?: { name: string; rule: string; after: string },
+): string | undefined {
   const alternatives: string[] = [];
+  const tail = (text: string) => (text === "" ? "" : ` ${text}`);
   for (const file of edits.files.slice(0, 16)) {
     if (file.path.length > pathWidth || !PLAIN_CHOICE.test(file.path)) continue;
     const lines = [...new Set(file.lines)].filter((line) => line.trim() !== "" && line.length <= searchWidth && !line.includes("</search>") && !/[\r\n]/.test(line));
     if (lines.length === 0) continue;
-    alternatives.push(`${literal(`<path>${file.path}</path>`)} nl ${literal("<search>")} (${lines.map((line) => literal(line)).join(" | ")}) ${literal("</search>")} nl${rest === "" ? "" : ` ${rest}`}`);
+    const head = `${literal(`<path>${file.path}</path>`)} nl ${literal("<search>")}`;
+    if (oneLine === undefined) {
+      alternatives.push(`${head} (${lines.map((line) => literal(line)).join(" | ")}) ${literal("</search>")} nl${tail(rest)}`);
+      continue;
+    }
+    const byIndent = new Map<string, string[]>();
+    for (const line of lines) {
+      const indent = /^[ \t]*/.exec(line)![0];
+      byIndent.set(indent, [...(byIndent.get(indent) ?? []), line]);
+    }
+    const groups = [...byIndent].map(
+      ([indent, group]) =>
+        `(${group.map((line) => literal(line)).join(" | ")}) ${literal(`</search>`)} nl ${literal(`<${oneLine.name}>${indent}`)} ${oneLine.rule} ${literal(`</${oneLine.name}>`)} nl${tail(oneLine.after)}`,
+    );
+    alternatives.push(`${head} (${groups.join(" | ")})`);
   }
   return alternatives.length === 0 ? undefined : `(${alternatives.join(" | ")})`;
+}
+
+/**
+ * The line_edits strategy's REPLACE text after the indent: one line of at most about `maxChars`
+ * characters, no line break and no `</` (so it cannot close its own tag early), as a rule name
+ * and its definition.
+ */
+function oneLineRule(maxChars: number): { name: string; definition: string } {
+  const steps = Math.max(1, Math.min(boundedRepeatLimit, Math.floor(maxChars / 2)));
+  const name = `one-line-${steps}`;
+  return { name, definition: `${name} ::= ([^\r\n<] | "<" [^/\r\n<]){0,${steps}}` };
 }
 
 /** Characters a call of this argument set takes besides its strings: the tags, line breaks, and non-string values at their widest. */
@@ -243,6 +279,8 @@ export function buildToolCallGrammar(tools: ChatTool[], options: ToolGrammarOpti
     const sequences = built.map((set) => set.parts.join(" "));
     // The search_grammar strategy: only the set with `search`, its path and SEARCH text spelled as a read file and one of its lines.
     const withSearch = options.edits?.tool === entry.name ? built.find((set) => set.params[0]?.name === "path" && set.params[1]?.name === "search") : undefined;
+    // The line_edits strategy: REPLACE (the set's third parameter) is one line, within the body budget.
+    const oneLine = withSearch !== undefined && options.edits?.oneLine === true && withSearch.params.length >= 3 ? oneLineRule(withSearch.budget?.body ?? 2 * boundedRepeatLimit) : undefined;
     const anchored =
       withSearch === undefined
         ? undefined
@@ -251,7 +289,9 @@ export function buildToolCallGrammar(tools: ChatTool[], options: ToolGrammarOpti
             stringWidth(withSearch.params[0].schema, withSearch.budget?.line),
             Math.min(withSearch.budget?.body ?? Infinity, withSearch.params[1].schema.maxLength ?? Infinity, 2000),
             withSearch.parts.slice(2).join(" "),
+            oneLine === undefined ? undefined : { name: withSearch.params[2].name, rule: oneLine.name, after: withSearch.parts.slice(3).join(" ") },
           );
+    if (anchored !== undefined && oneLine !== undefined && !lines.includes(oneLine.definition)) lines.push(oneLine.definition);
     if (anchored !== undefined) {
       lines.push(`${toolRules[index]} ::= ${literal(`<${entry.name}>`)} nl ${anchored} ${literal(`</${entry.name}>`)}`);
       continue;

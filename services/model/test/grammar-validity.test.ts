@@ -328,6 +328,41 @@ describe.skipIf(!haveModel)(title, () => {
     expect(spelled.filter((pair) => !allowed.includes(pair))).toEqual([]);
   }, 300_000);
 
+  it("line_edits: REPLACE is one line that starts with the chosen line's own indent, and cannot close its own tag early; sampled replies always parse to one", async () => {
+    const { LlamaCompletion } = await import("node-llama-cpp");
+    const files = [{ path: "src/range.js", lines: ["export function range(n) {", "  for (let i = 0; i <= n; i++) out.push(i);", "\treturn out;"] }];
+    const grammar = grammarFor("replace_in_file", { grammar_edits: { tool: "replace_in_file", files, one_line: true } });
+    const edit = (search: string, replace: string) => call("replace_in_file", { path: "src/range.js", search, replace });
+    expect(await accepts(grammar, edit("  for (let i = 0; i <= n; i++) out.push(i);", "  for (let i = 0; i < n; i++) out.push(i);"))).toBe(true);
+    expect(await accepts(grammar, edit("\treturn out;", "\treturn out.slice();"))).toBe(true);
+    expect(await accepts(grammar, edit("export function range(n) {", "export function range(n = 0) {"))).toBe(true);
+    // Another indent, a second line, a line break, a closing tag inside: none can be spelled.
+    expect(await accepts(grammar, edit("  for (let i = 0; i <= n; i++) out.push(i);", "for (let i = 0; i < n; i++) out.push(i);"))).toBe(false);
+    expect(await accepts(grammar, edit("\treturn out;", "  return out;"))).toBe(false);
+    expect(await accepts(grammar, edit("export function range(n) {", "export function range(n) {\n  const out = [];"))).toBe(false);
+    expect(await accepts(grammar, edit("  for (let i = 0; i <= n; i++) out.push(i);", "  </path>"))).toBe(false);
+    // Without it, the same grammar takes a body of several lines.
+    expect(await accepts(grammarFor("replace_in_file", { grammar_edits: { tool: "replace_in_file", files } }), edit("export function range(n) {", "export function range(n) {\n  const out = [];"))).toBe(true);
+
+    const llamaGrammar = await llama.createGrammar({ grammar: grammarFor("replace_in_file", { grammar_edits: { tool: "replace_in_file", files, one_line: true } }, 200) });
+    const tool = [catalog.find((candidate) => candidate.name === "replace_in_file")!];
+    for (const seed of [1, 2, 3, 4]) {
+      await sequence.clearHistory();
+      const completion = new LlamaCompletion({ contextSequence: sequence, autoDisposeSequence: false });
+      try {
+        const reply = await completion.generateCompletionWithMeta("Once upon a time the agent changed a line:\n", { grammar: llamaGrammar, maxTokens: 200, temperature: 1.2, seed });
+        const parsed = parseTextToolCalls(reply.response, tool);
+        expect(parsed.errors, reply.response).toEqual([]);
+        const { search, replace } = parsed.calls[0].arguments as { search: string; replace: string };
+        expect(files[0].lines, reply.response).toContain(search);
+        expect(replace, reply.response).not.toMatch(/[\r\n]/);
+        expect(replace.startsWith(/^[ \t]*/.exec(search)![0]), reply.response).toBe(true);
+      } finally {
+        completion.dispose({ disposeSequence: false });
+      }
+    }
+  }, 300_000);
+
   it("the old default (typed values, no schema rules) lets refused arguments through: the failure this grammar fixes", async () => {
     const invalid: string[] = [];
     for (const name of ["read_file", "list_dir", "replace_in_file", "process_start"]) {

@@ -36,6 +36,12 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
           { text: call.read("math.js") },
           { text: call.complete("add in math.js now adds.") },
         ],
+        lines: [
+          { text: call.read("math.js") },
+          { text: "<replace_in_file>\n<path>math.js</path>\n<search>  return a * b;</search>\n<replace>  return b * a;</replace>\n</replace_in_file>" },
+          { text: call.read("math.js") },
+          { text: call.complete("multiply in math.js now reads b * a.") },
+        ],
         paths: [{ text: call.write("notes/added.txt", "a note") }, { text: call.read("notes/added.txt") }, { text: call.read("math.js") }, { text: call.complete("wrote notes/added.txt; math.js defines add.") }],
       },
       modelFields: { whole: { editFormat: "whole-file" } },
@@ -184,6 +190,19 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
     // Off by default: the "anyway" run set none of them.
     const plain = stack.modelRequests("anyway") as AnchoredRequest[];
     expect(plain.map((request) => [request.grammar_edits, request.grammar_exclude_tools, request.grammar_required_only])).toEqual([[undefined, undefined, undefined], [undefined, undefined, undefined]]);
+  }, 180_000);
+
+  it("line_edits: with search_grammar, the request asks for a one-line REPLACE once a file was read; without it, not", async () => {
+    const { end, events } = await run("lines", "Swap the operands in multiply in math.js", { experiment: { search_grammar: true, line_edits: true }, auto_approve: { edits: true, commands: [] } });
+    expect(end.type, JSON.stringify(end.payload)).toBe("run.completed");
+    const requests = stack.modelRequests("lines") as Array<{ grammar_edits?: { tool: string; files: Array<{ path: string; lines: string[] }>; one_line?: boolean } }>;
+    expect(requests).toHaveLength(4);
+    expect(requests[0].grammar_edits).toBeUndefined();
+    for (const request of requests.slice(1)) expect(request.grammar_edits).toMatchObject({ tool: "replace_in_file", one_line: true, files: [{ path: "math.js" }] });
+    expect(requests[3].grammar_edits!.files[0].lines).toContain("  return b * a;");
+    expect(events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { search_grammar: true, line_edits: true } });
+    // The anchored run above set search_grammar alone: no one_line.
+    expect((stack.modelRequests("anchored") as Array<{ grammar_edits?: { one_line?: boolean } }>).every((request) => request.grammar_edits?.one_line === undefined)).toBe(true);
   }, 180_000);
 
   it("explore_first: until a read of the workspace succeeded the grammar offers only the reading tools (a failed read does not count); then every tool; off by default", async () => {
