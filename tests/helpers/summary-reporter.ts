@@ -1,4 +1,8 @@
+import { relative } from "node:path";
 import type { Reporter, TestCase, TestModule, TestSuite } from "vitest/node";
+
+/** How many of the slowest test files the summary names. */
+const SLOWEST = 8;
 
 /** Whether the test, or a suite or module around it, recorded an error (a hook that threw, a file that failed to import). */
 function enclosingFailed(test: TestCase): boolean {
@@ -13,7 +17,7 @@ function enclosingFailed(test: TestCase): boolean {
  * read vitest's own summary recognise in any language. A test that was meant to run but did not,
  * because a `beforeAll` around it threw, is failed, not skipped (a missing nats-server must not
  * read as "0 failed"); a file that failed to import, or whose hooks threw after its tests passed,
- * counts as one failed test.
+ * counts as one failed test. Before it, one line names the slowest files.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
@@ -32,6 +36,12 @@ export default class SummaryReporter implements Reporter {
       if (failedHere === 0 && (module.errors().length > 0 || module.state() === "failed")) failedHere = 1;
       failed += failedHere;
     }
+    // The files that took longest (their tests and hooks): where to look when the suite nears CI's 20 minutes.
+    const slowest = [...testModules]
+      .map((module) => ({ file: relative(process.cwd(), module.moduleId), seconds: module.diagnostic().duration / 1000 }))
+      .sort((a, b) => b.seconds - a.seconds)
+      .slice(0, SLOWEST);
+    if (slowest.length > 0) process.stdout.write(`\nslowest files: ${slowest.map((entry) => `${entry.file} ${entry.seconds.toFixed(0)} s`).join(", ")}\n`);
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }

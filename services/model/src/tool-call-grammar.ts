@@ -92,51 +92,88 @@ function pathRule(tool: string, param: CatalogParam, paths: ToolGrammarOptions["
 /**
  * The anchored alternatives of an `edits` tool's set (path, search, then the set's other
  * parameters as `rest` spells them), or undefined when no file keeps a line. With `oneLine`
- * (the line_edits strategy), the parameter after `search` is not `rest`'s first rule but one line
- * that starts with the chosen line's own indent: the lines of a file are grouped by indent, each
- * group followed by its own REPLACE rule, then `oneLine.after` (the set's remaining parameters).
+ * (the line_edits strategy) the parameter after `search` is not `rest`'s first rule but one line
+ * that starts with the chosen line's own indent and is not that line (the tools service refuses a
+ * REPLACE equal to its SEARCH), then `oneLine.after` (the set's remaining parameters); the rules
+ * this needs go into `rules`.
  */
 function anchoredEdits(
   edits: NonNullable<ToolGrammarOptions["edits"]>,
   pathWidth: number,
   searchWidth: number,
   rest: string,
-  oneLine?: { name: string; rule: string; after: string },
+  oneLine?: { name: string; body: number; after: string; rules: string[] },
 ): string | undefined {
   const alternatives: string[] = [];
   const tail = (text: string) => (text === "" ? "" : ` ${text}`);
+  // One line: the line and its REPLACE share the body budget, half each (oneLineEdits).
+  const width = oneLine === undefined ? searchWidth : Math.min(searchWidth, Math.floor(oneLine.body / 2));
+  const lineEdits = oneLine === undefined ? undefined : oneLineEdits(oneLine.name, oneLine.body, oneLine.rules);
   for (const file of edits.files.slice(0, 16)) {
     if (file.path.length > pathWidth || !PLAIN_CHOICE.test(file.path)) continue;
-    const lines = [...new Set(file.lines)].filter((line) => line.trim() !== "" && line.length <= searchWidth && !line.includes("</search>") && !/[\r\n]/.test(line));
+    const lines = [...new Set(file.lines)].filter(
+      (line) => line.trim() !== "" && line.length <= width && !line.includes("</search>") && !/[\r\n]/.test(line) && (lineEdits === undefined || !line.includes("</")),
+    );
     if (lines.length === 0) continue;
     const head = `${literal(`<path>${file.path}</path>`)} nl ${literal("<search>")}`;
-    if (oneLine === undefined) {
+    if (lineEdits === undefined) {
       alternatives.push(`${head} (${lines.map((line) => literal(line)).join(" | ")}) ${literal("</search>")} nl${tail(rest)}`);
       continue;
     }
-    const byIndent = new Map<string, string[]>();
-    for (const line of lines) {
-      const indent = /^[ \t]*/.exec(line)![0];
-      byIndent.set(indent, [...(byIndent.get(indent) ?? []), line]);
-    }
-    const groups = [...byIndent].map(
-      ([indent, group]) =>
-        `(${group.map((line) => literal(line)).join(" | ")}) ${literal(`</search>`)} nl ${literal(`<${oneLine.name}>${indent}`)} ${oneLine.rule} ${literal(`</${oneLine.name}>`)} nl${tail(oneLine.after)}`,
-    );
-    alternatives.push(`${head} (${groups.join(" | ")})`);
+    alternatives.push(`${head} (${lines.map((line) => `${literal(line)} ${literal("</search>")} nl ${lineEdits(line)}${tail(oneLine!.after)}`).join(" | ")})`);
   }
   return alternatives.length === 0 ? undefined : `(${alternatives.join(" | ")})`;
 }
 
 /**
- * The line_edits strategy's REPLACE text after the indent: one line of at most about `maxChars`
- * characters, no line break and no `</` (so it cannot close its own tag early), as a rule name
- * and its definition.
+ * Most characters of SEARCH lines that get their own "not this line" rules (one rule a character;
+ * measured: 8 files of 100 lines, ~15,000 characters, made the grammar 2 MB and llama.cpp's parse
+ * of it ~0.1 s a request); past it, a line's REPLACE is any one line with its indent.
  */
-function oneLineRule(maxChars: number): { name: string; definition: string } {
-  const steps = Math.max(1, Math.min(boundedRepeatLimit, Math.floor(maxChars / 2)));
-  const name = `one-line-${steps}`;
-  return { name, definition: `${name} ::= ([^\r\n<] | "<" [^/\r\n<]){0,${steps}}` };
+const DISTINCT_LINE_CHARS = 8_000;
+
+/** A character inside a GBNF class: letters, digits and spaces as they are, anything else as its code point. */
+function classEscape(char: string): string {
+  if (/^[A-Za-z0-9 ]$/.test(char)) return char;
+  const hex = char.codePointAt(0)!.toString(16);
+  return hex.length <= 4 ? `\\u${hex.padStart(4, "0")}` : `\\U${hex.padStart(8, "0")}`;
+}
+
+/**
+ * The line_edits strategy's REPLACE rules: for a SEARCH line, `<name>`, the line's indent, then
+ * one line of text that is not the rest of that line, `</name>`. "Not the line" is a chain with
+ * one rule per character: the text may stop early, turn off at any character, or go on past the
+ * line's end, but not end exactly where the line does. No line break and no `</` anywhere (so it
+ * cannot close its own tag early); lines holding `</` are left out by the caller. Length: the
+ * line is at most half the body budget and what follows a turn at most the other half, so the call
+ * stays within its budget. Past DISTINCT_LINE_CHARS characters of lines, a line's REPLACE is any
+ * such line after its indent (the tools service still refuses one equal to SEARCH).
+ */
+function oneLineEdits(name: string, body: number, rules: string[]): (line: string) => string {
+  const steps = Math.max(1, Math.min(boundedRepeatLimit, Math.floor((Math.floor(body / 2) - 2) / 2)));
+  const free = `one-line-${steps}`;
+  rules.push(`${free} ::= ([^\\r\\n<] | "<" [^/\\r\\n<]){0,${steps}}`);
+  let spent = 0;
+  let count = 0;
+  return (line) => {
+    const indent = /^[ \t]*/.exec(line)![0];
+    const text = [...line.slice(indent.length)];
+    const open = literal(`<${name}>${indent}`);
+    const close = literal(`</${name}>`);
+    spent += text.length;
+    if (spent > DISTINCT_LINE_CHARS) return `${open} ${free} ${close} nl`;
+    const base = `line-edit-${(count += 1)}`;
+    const rule = (k: number) => `${base}-${k}`;
+    for (let k = 0; k <= text.length; k += 1) {
+      const here = text[k] as string | undefined;
+      // A turn is a character other than the line's own here; right after a '<' not '/' (that would open a closing tag).
+      const banned = `\\r\\n<${k > 0 && text[k - 1] === "<" ? "/" : ""}${here !== undefined && here !== "<" ? classEscape(here) : ""}`;
+      // A turn may be a '<' (and the character after it) unless the line itself has '<' here.
+      const turn = `[^${banned}] ${free}${here === "<" ? "" : ` | "<" [^/\\r\\n<] ${free}`}`;
+      rules.push(here === undefined ? `${rule(k)} ::= ${turn}` : `${rule(k)} ::= "" | ${turn} | ${literal(here)} ${rule(k + 1)}`);
+    }
+    return `${open} ${rule(0)} ${close} nl`;
+  };
 }
 
 /** Characters a call of this argument set takes besides its strings: the tags, line breaks, and non-string values at their widest. */
@@ -280,7 +317,11 @@ export function buildToolCallGrammar(tools: ChatTool[], options: ToolGrammarOpti
     // The search_grammar strategy: only the set with `search`, its path and SEARCH text spelled as a read file and one of its lines.
     const withSearch = options.edits?.tool === entry.name ? built.find((set) => set.params[0]?.name === "path" && set.params[1]?.name === "search") : undefined;
     // The line_edits strategy: REPLACE (the set's third parameter) is one line, within the body budget.
-    const oneLine = withSearch !== undefined && options.edits?.oneLine === true && withSearch.params.length >= 3 ? oneLineRule(withSearch.budget?.body ?? 2 * boundedRepeatLimit) : undefined;
+    const oneLineRules: string[] = [];
+    const oneLine =
+      withSearch !== undefined && options.edits?.oneLine === true && withSearch.params.length >= 3
+        ? { name: withSearch.params[2].name, body: withSearch.budget?.body ?? 4 * boundedRepeatLimit, after: withSearch.parts.slice(3).join(" "), rules: oneLineRules }
+        : undefined;
     const anchored =
       withSearch === undefined
         ? undefined
@@ -289,9 +330,10 @@ export function buildToolCallGrammar(tools: ChatTool[], options: ToolGrammarOpti
             stringWidth(withSearch.params[0].schema, withSearch.budget?.line),
             Math.min(withSearch.budget?.body ?? Infinity, withSearch.params[1].schema.maxLength ?? Infinity, 2000),
             withSearch.parts.slice(2).join(" "),
-            oneLine === undefined ? undefined : { name: withSearch.params[2].name, rule: oneLine.name, after: withSearch.parts.slice(3).join(" ") },
+            oneLine,
           );
-    if (anchored !== undefined && oneLine !== undefined && !lines.includes(oneLine.definition)) lines.push(oneLine.definition);
+    // Its rules are new to this grammar (one tool carries `edits`).
+    if (anchored !== undefined) lines.push(...oneLineRules);
     if (anchored !== undefined) {
       lines.push(`${toolRules[index]} ::= ${literal(`<${entry.name}>`)} nl ${anchored} ${literal(`</${entry.name}>`)}`);
       continue;

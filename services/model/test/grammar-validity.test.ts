@@ -328,7 +328,7 @@ describe.skipIf(!haveModel)(title, () => {
     expect(spelled.filter((pair) => !allowed.includes(pair))).toEqual([]);
   }, 300_000);
 
-  it("line_edits: REPLACE is one line that starts with the chosen line's own indent, and cannot close its own tag early; sampled replies always parse to one", async () => {
+  it("line_edits: REPLACE is one line that starts with the chosen line's own indent, is not that line, and cannot close its own tag early; sampled replies always parse to one", async () => {
     const { LlamaCompletion } = await import("node-llama-cpp");
     const files = [{ path: "src/range.js", lines: ["export function range(n) {", "  for (let i = 0; i <= n; i++) out.push(i);", "\treturn out;"] }];
     const grammar = grammarFor("replace_in_file", { grammar_edits: { tool: "replace_in_file", files, one_line: true } });
@@ -341,6 +341,14 @@ describe.skipIf(!haveModel)(title, () => {
     expect(await accepts(grammar, edit("\treturn out;", "  return out;"))).toBe(false);
     expect(await accepts(grammar, edit("export function range(n) {", "export function range(n) {\n  const out = [];"))).toBe(false);
     expect(await accepts(grammar, edit("  for (let i = 0; i <= n; i++) out.push(i);", "  </path>"))).toBe(false);
+    expect(await accepts(grammar, edit("  for (let i = 0; i <= n; i++) out.push(i);", "  for (let i = 0; i </= n; i++) out.push(i);"))).toBe(false);
+    // Not the line itself (the tools service refuses a REPLACE equal to SEARCH), but its start, or more than it.
+    for (const line of files[0].lines) expect(await accepts(grammar, edit(line, line)), line).toBe(false);
+    expect(await accepts(grammar, edit("export function range(n) {", "export function range(n) { // n >= 0"))).toBe(true);
+    expect(await accepts(grammar, edit("export function range(n) {", "export function range(n)"))).toBe(true);
+    expect(await accepts(grammar, edit("  for (let i = 0; i <= n; i++) out.push(i);", "  for (let i = 0; i <"))).toBe(true);
+    expect(await accepts(grammar, edit("  for (let i = 0; i <= n; i++) out.push(i);", "  for (let i = 0; i << n; i++) out.push(i);"))).toBe(true);
+    expect(await accepts(grammar, edit("  for (let i = 0; i <= n; i++) out.push(i);", "  "))).toBe(true);
     // Without it, the same grammar takes a body of several lines.
     expect(await accepts(grammarFor("replace_in_file", { grammar_edits: { tool: "replace_in_file", files } }), edit("export function range(n) {", "export function range(n) {\n  const out = [];"))).toBe(true);
 
@@ -357,6 +365,7 @@ describe.skipIf(!haveModel)(title, () => {
         expect(files[0].lines, reply.response).toContain(search);
         expect(replace, reply.response).not.toMatch(/[\r\n]/);
         expect(replace.startsWith(/^[ \t]*/.exec(search)![0]), reply.response).toBe(true);
+        expect(replace, reply.response).not.toBe(search);
       } finally {
         completion.dispose({ disposeSequence: false });
       }
