@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { asksAboutFailure, deriveEvidenceRequirements } from "./derive-requirements.js";
+import { asksAboutFailure, asksQuestion, deriveEvidenceRequirements } from "./derive-requirements.js";
 
 describe("deriveEvidenceRequirements", () => {
   it.each([
@@ -54,5 +54,18 @@ describe("asksAboutFailure (issue 26)", () => {
     ["Why does the test fail? Fix it.", false],
   ])("%s → %s", (task, expected) => {
     expect(asksAboutFailure(task)).toBe(expected);
+  });
+});
+
+describe("asksQuestion", () => {
+  it.each([
+    ["Which environment variable sets the folder that build.sh writes its output to, and what is the default?", true],
+    ["On which port does the server in this project listen when nothing is configured? Answer with the number.", true],
+    ["Where is parseDuration defined?", true],
+    ["Fix words.go.", false],
+    ["Can you fix the failing test in sum.test.js?", false],
+    ["hi", false],
+  ])("%s -> %s", (task, expected) => {
+    expect(asksQuestion(task)).toBe(expected);
   });
 });

@@ -36,6 +36,14 @@ export function asksToRun(task: string): boolean {
 }
 
 /**
+ * A plain question (no change asked for): its completion is the answer, so an empty one answers
+ * nothing (`EvidenceLedger.evaluate`'s `answerRequired`).
+ */
+export function asksQuestion(task: string): boolean {
+  return classifyTask(task) === "question";
+}
+
+/**
  * A question about a failure ("why does the test in a.test.js fail?", "warum schlägt der Test
  * fehl?"): a plain question (no change asked for) whose wording reports a defect. For it, a run
  * that shows the failure is the evidence (`EvidenceLedger.evaluate`'s `failureIsAnswer`).

@@ -16,8 +16,8 @@ export type EvidenceEvent = {
   changed_paths: string[];
 };
 
-/** What a rejected completion lacks: a kind of the table, or `claims` when its text claims results no event backs. */
-export type MissingEvidence = EvidenceKind | "claims";
+/** What a rejected completion lacks: a kind of the table, `claims` when its text claims results no event backs, or `answer` when a question's completion says nothing. */
+export type MissingEvidence = EvidenceKind | "claims" | "answer";
 
 export type EvidenceEvaluation = {
   satisfied: boolean;

@@ -287,6 +287,25 @@ describe("a change task that asks for a run (runAfterChange)", () => {
   });
 });
 
+describe("a question's answer (answerRequired)", () => {
+  it("an empty completion answers no question, whatever the run inspected or changed; any text is judged by the other rules as before", () => {
+    // Measured: SmolLM2 asked "Which environment variable sets the folder that build.sh writes its
+    // output to …?" edited src/readme.md, read it back, and its empty completion was accepted.
+    const edited = () => ledgerOf(read("src/readme.md"), write("src/readme.md"), read("src/readme.md"));
+    const empty = edited().evaluate(["execution"], "  \n", { answerRequired: true });
+    expect(empty).toMatchObject({ satisfied: false, missing: ["answer"] });
+    expect(empty.instruction).toContain("The task is a question and your completion is empty");
+    expect(ledgerOf(read("build.sh")).evaluate(["execution"], "", { answerRequired: true }).missing).toEqual(["answer"]);
+    expect(ledgerOf(read("build.sh")).evaluate(["execution"], "OUT_DIR, default dist", { answerRequired: true }).satisfied).toBe(true);
+    // Nothing inspected: both are missing.
+    expect(ledgerOf().evaluate(["execution"], "", { answerRequired: true }).missing).toEqual(["execution", "answer"]);
+    // A question that needs no inspection still needs its answer.
+    expect(ledgerOf().evaluate([], "", { answerRequired: true }).missing).toEqual(["answer"]);
+    // Without the option (a change task), an empty completion is judged by the events alone, as before.
+    expect(edited().evaluate(["execution"], "").satisfied).toBe(true);
+  });
+});
+
 describe("the code_needs_run setting (codeNeedsRun)", () => {
   it("a change to code or a build file is verified by a run or a clean type check after it, not by a read back; documents as before; off, seed 002's later read", () => {
     // Measured: Gemma and SmolLM2 edited go.mod on "… Fix words.go.", read it back, and were done.

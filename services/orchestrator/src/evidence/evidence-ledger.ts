@@ -55,8 +55,11 @@ export class EvidenceLedger {
    * prints HELLO, BOB!", read it back, and the read passed as the run the task asked for).
    * `codeNeedsRun` (the code_needs_run setting; seed 002's minimum, a later read, is the default):
    * a change to code or a build file is verified only by a run or a clean type check after it.
+   * `answerRequired`: the task is a question (`asksQuestion`); a completion with no text answers
+   * nothing, whatever the events (measured: SmolLM2 asked "Which environment variable sets the
+   * folder …?" edited a readme, read it back, and sent an empty completion, which was accepted).
    */
-  evaluate(required: EvidenceKind[], completionText: string, options: { failureIsAnswer?: boolean; runAfterChange?: boolean; codeNeedsRun?: boolean } = {}): EvidenceEvaluation {
+  evaluate(required: EvidenceKind[], completionText: string, options: { failureIsAnswer?: boolean; runAfterChange?: boolean; codeNeedsRun?: boolean; answerRequired?: boolean } = {}): EvidenceEvaluation {
     const shortfalls: Shortfall[] = [];
     const evidence: string[] = [];
     const changed = this.successfulMutations().length > 0;
@@ -77,6 +80,7 @@ export class EvidenceLedger {
       if (check.ok) evidence.push(...check.evidence);
       else shortfalls.push(check.shortfall);
     }
+    if (options.answerRequired === true && completionText.trim() === "") shortfalls.push({ kind: "answer", detail: "empty" });
     const audit = auditClaims(completionText, { ran: this.events, notRun: this.notRun });
     if (audit.unbacked.length > 0) shortfalls.push({ kind: "claims", detail: "unbacked", claims: audit.reasons, summary: audit.summary });
     const missing = [...new Set(shortfalls.map((shortfall) => shortfall.kind))];

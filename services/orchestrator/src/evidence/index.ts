@@ -1,6 +1,6 @@
 export type { EvidenceKind, EvidenceEvent, EvidenceEvaluation, MissingEvidence } from "./evidence-kind.js";
 export { EVIDENCE_KINDS } from "./evidence-kind.js";
-export { asksAboutFailure, asksToRun, deriveEvidenceRequirements } from "./derive-requirements.js";
+export { asksAboutFailure, asksQuestion, asksToRun, deriveEvidenceRequirements } from "./derive-requirements.js";
 export { EvidenceLedger } from "./evidence-ledger.js";
 export { CompletionBudget } from "./completion-budget.js";
 export type { CompletionOutcome } from "./completion-budget.js";

@@ -13,7 +13,8 @@ export type Shortfall =
   | { kind: "report"; detail: "not_written" | "no_execution_before" }
   | { kind: "measurements"; detail: "no_numbers" }
   | { kind: "measurements"; detail: "unbacked"; numbers: string[] }
-  | { kind: "claims"; detail: "unbacked"; claims: Array<{ quote: string; reason: string }>; summary: string };
+  | { kind: "claims"; detail: "unbacked"; claims: Array<{ quote: string; reason: string }>; summary: string }
+  | { kind: "answer"; detail: "empty" };
 
 function lastLines(output: string, count: number): string {
   const lines = output.trimEnd().split("\n");
@@ -52,6 +53,8 @@ function sentence(shortfall: Shortfall): string {
       return shortfall.detail === "no_numbers"
         ? "Your completion contains no measurements. Copy the exact numbers from a successful command's output into the result."
         : `These numbers in your completion do not appear in any successful command output: ${shortfall.numbers.join(", ")}. Run the measurement and copy the exact figures; never estimate.`;
+    case "answer":
+      return "The task is a question and your completion is empty. Put the answer itself in attempt_completion's result, taken from what the tool results showed.";
     case "claims":
       return (
         "Your completion claims results that no event of this run shows:\n" +

@@ -1,4 +1,4 @@
-import { CompletionBudget, EvidenceLedger, asksAboutFailure, asksToRun, deriveEvidenceRequirements } from "../evidence/index.js";
+import { CompletionBudget, EvidenceLedger, asksAboutFailure, asksQuestion, asksToRun, deriveEvidenceRequirements } from "../evidence/index.js";
 import { LoopBreaker, MistakeCounter, RetryGuards, StallDetector } from "../guards/index.js";
 import type { ExperimentSettings } from "@aide/contracts";
 import type { ToolLogEntry } from "../session/session-record.js";
@@ -13,6 +13,8 @@ export interface RunPolicies {
   failureIsAnswer: boolean;
   /** The task asks for something to be run: after a change, only a run after it is its execution evidence. */
   runAfterChange: boolean;
+  /** The task is a question: its completion must say something (the answer). */
+  answerRequired: boolean;
   ledger: EvidenceLedger;
   guards: RetryGuards;
   stall: StallDetector;
@@ -23,8 +25,11 @@ export interface RunPolicies {
 }
 
 /** The gate's options for a run (the completion check and completion_grammar ask the ledger alike). */
-export function verdictOptions(policies: RunPolicies, experiment: ExperimentSettings | undefined): { failureIsAnswer: boolean; runAfterChange: boolean; codeNeedsRun: boolean } {
-  return { failureIsAnswer: policies.failureIsAnswer, runAfterChange: policies.runAfterChange, codeNeedsRun: experiment?.code_needs_run === true };
+export function verdictOptions(
+  policies: RunPolicies,
+  experiment: ExperimentSettings | undefined,
+): { failureIsAnswer: boolean; runAfterChange: boolean; codeNeedsRun: boolean; answerRequired: boolean } {
+  return { failureIsAnswer: policies.failureIsAnswer, runAfterChange: policies.runAfterChange, codeNeedsRun: experiment?.code_needs_run === true, answerRequired: policies.answerRequired };
 }
 
 export function createRunPolicies(task: string, toolLog: ToolLogEntry[] = [], completionRejections = 0): RunPolicies {
@@ -32,6 +37,7 @@ export function createRunPolicies(task: string, toolLog: ToolLogEntry[] = [], co
     required: deriveEvidenceRequirements(task),
     failureIsAnswer: asksAboutFailure(task),
     runAfterChange: asksToRun(task),
+    answerRequired: asksQuestion(task),
     ledger: new EvidenceLedger(),
     guards: new RetryGuards(),
     stall: new StallDetector(),

@@ -9,13 +9,15 @@ const COMPLETION = "attempt_completion";
  * `attempt_completion` (it stays in the prompt, so the cached prefix does not change). Both real
  * models' first call was an empty completion in 47-51 of 55 attempts, each refused by the gate;
  * this removes only an option the gate would certainly refuse. "Could accept" is the ledger's own
- * verdict on an empty result with the measurements kind left out (a result's numbers are the one
- * thing only the completion's text can supply); the gate still judges every completion.
+ * verdict on an empty result with the measurements kind and a question's answer left out (a
+ * result's numbers and an answer are what only the completion's text can supply); the gate still
+ * judges every completion.
  */
 export function grammarExcludedTools(context: RunContext, offered: readonly string[]): string[] {
   if (context.session.record.experiment?.completion_grammar !== "evidence" || !offered.includes(COMPLETION)) return [];
   const { policies } = context;
   const required = policies.required.filter((kind) => kind !== "measurements");
-  const verdict = policies.ledger.evaluate(required, "", verdictOptions(policies, context.session.record.experiment));
+  // The answer to a question is the completion's own text too.
+  const verdict = policies.ledger.evaluate(required, "", { ...verdictOptions(policies, context.session.record.experiment), answerRequired: false });
   return verdict.satisfied ? [] : [COMPLETION];
 }
