@@ -35,6 +35,7 @@ export const errorCatalog = {
   PATH_DENIED: "The path {path} is not accessible to tools: {detail}",
   PATH_INVALID: "The path {path} is not valid: {detail}",
   FILE_NOT_FOUND: "No file at {path}",
+  NOT_A_DIRECTORY: "{path} is a file, not a directory",
   TOOL_NOT_FOUND: "No tool named {tool}",
   TOOL_FAILED: "The tool {tool} failed: {detail}",
   SANDBOX_UNAVAILABLE: "Commands are refused: {detail}",

@@ -137,7 +137,22 @@ describe("run_command sandbox over the bus", () => {
       const result = await run(command);
       expect(result.is_error, command).toBe(true);
       expect(result.output, command).toMatch(/interactive/);
+      expect(result.metadata.error_code, command).toBe("VALIDATION");
     }
+  });
+
+  it("a cwd that is a file or missing is the wrong place (NOT_A_DIRECTORY, FILE_NOT_FOUND), not a malformed call; list_dir on a file alike", async () => {
+    writeFileSync(join(h.workspace, "cwd-file.go"), "package main\n");
+    const file = await run("echo never", {}, { cwd: "cwd-file.go" });
+    expect(file).toMatchObject({ is_error: true, metadata: { error_code: "NOT_A_DIRECTORY" } });
+    expect(file.output).toContain("cwd cwd-file.go is a file, not a directory");
+    const missing = await run("echo never", {}, { cwd: "no-such-folder" });
+    expect(missing).toMatchObject({ is_error: true, metadata: { error_code: "FILE_NOT_FOUND" } });
+    const listed = await h.exec("list_dir", { path: "cwd-file.go" });
+    expect(listed.result).toMatchObject({ is_error: true, metadata: { error_code: "NOT_A_DIRECTORY" } });
+    // A folder is fine.
+    mkdirSync(join(h.workspace, "cwd-folder"), { recursive: true });
+    expect(await run("pwd", {}, { cwd: "cwd-folder" })).toMatchObject({ is_error: false });
   });
 
   it("lists the files a command changed, automation surfaces included", async () => {

@@ -32,4 +32,13 @@ describe("the loop breaker", () => {
     const verdict = breaker.observe(listing, invalid);
     expect(verdict.action === "redirect" && verdict.message).toContain("do not match the tool's parameters");
   });
+
+  it("points a command whose cwd is a file or missing at the cwd, not at the code", () => {
+    const breaker = new LoopBreaker();
+    const command = { name: "run_command", arguments: { command: "go test", cwd: "test.go" } };
+    const wrongPlace = { is_error: true, output: "cwd test.go is a file, not a directory; give the folder that holds it.", changed_paths: [], error_code: "NOT_A_DIRECTORY" };
+    breaker.observe(command, wrongPlace);
+    const verdict = breaker.observe(command, wrongPlace);
+    expect(verdict.action === "redirect" && verdict.message).toContain("leave cwd out");
+  });
 });

@@ -27,7 +27,7 @@ export const listDirTool = defineTool({
     const opened = await context.workspace.openDirectory(args.path);
     const target = { relative: opened.relative };
     if (opened.kind === "missing") return { isError: true, output: `No directory at ${target.relative}.`, metadata: { error_code: "FILE_NOT_FOUND" } };
-    if (opened.kind === "not-directory") return { isError: true, output: `${target.relative} is a file, not a directory; use read_file.` };
+    if (opened.kind === "not-directory") return { isError: true, output: `${target.relative} is a file, not a directory; use read_file.`, metadata: { error_code: "NOT_A_DIRECTORY" } };
     const entries: string[] = [];
     let capped = false;
     // Each directory below is opened again from the root without following links (the jail's walk).

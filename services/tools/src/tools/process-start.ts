@@ -29,7 +29,7 @@ export const processStartTool = defineTool({
   },
   async execute(args, context) {
     const prepared = await prepareCommand(context, args.command, args.cwd, args.timeout_ms ?? 30 * 60_000);
-    if (!prepared.ok) return { isError: true, output: prepared.error };
+    if (!prepared.ok) return { isError: true, output: prepared.error, metadata: { error_code: prepared.code } };
     const git = await commandGitEnvironment(context, prepared.cwd);
     if (!git.ok) return { isError: true, output: git.error, metadata: { error_code: "FORBIDDEN" } };
     let process: BackgroundProcess;

@@ -30,7 +30,7 @@ export const runCommandTool = defineTool({
   },
   async execute(args, context) {
     const prepared = await prepareCommand(context, args.command, args.cwd, args.timeout_ms);
-    if (!prepared.ok) return { isError: true, output: prepared.error, metadata: { error_code: "VALIDATION" } };
+    if (!prepared.ok) return { isError: true, output: prepared.error, metadata: { error_code: prepared.code } };
     const git = await commandGitEnvironment(context, prepared.cwd);
     if (!git.ok) return { isError: true, output: git.error, metadata: { error_code: "FORBIDDEN" } };
     // File times come from the kernel's coarse clock, up to a tick (1-10 ms) behind Date.now().
