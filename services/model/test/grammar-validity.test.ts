@@ -285,8 +285,28 @@ describe.skipIf(!haveModel)(title, () => {
     expect(free.filter((path) => !choices.includes(path)).length, JSON.stringify(free)).toBeGreaterThan(0);
   }, 300_000);
 
-  it("search_grammar: replace_in_file's path and SEARCH text are a read file and one of its lines, in the search/replace form only; sampled calls always name one", async () => {
+  /** replace_in_file replies sampled under `gbnf` (stories260K, temperature 1.2, one per seed), each parsed to exactly one call. */
+  async function sampledEdits(gbnf: string, seeds: number[]): Promise<Array<{ response: string; args: Record<string, string> }>> {
     const { LlamaCompletion } = await import("node-llama-cpp");
+    const llamaGrammar = await llama.createGrammar({ grammar: gbnf });
+    const tool = [catalog.find((candidate) => candidate.name === "replace_in_file")!];
+    const sampled: Array<{ response: string; args: Record<string, string> }> = [];
+    for (const seed of seeds) {
+      await sequence.clearHistory();
+      const completion = new LlamaCompletion({ contextSequence: sequence, autoDisposeSequence: false });
+      try {
+        const reply = await completion.generateCompletionWithMeta("Once upon a time the agent changed a line:\n", { grammar: llamaGrammar, maxTokens: 200, temperature: 1.2, seed });
+        const parsed = parseTextToolCalls(reply.response, tool);
+        expect(parsed.errors, reply.response).toEqual([]);
+        sampled.push({ response: reply.response, args: parsed.calls[0].arguments as Record<string, string> });
+      } finally {
+        completion.dispose({ disposeSequence: false });
+      }
+    }
+    return sampled;
+  }
+
+  it("search_grammar: replace_in_file's path and SEARCH text are a read file and one of its lines, in the search/replace form only; sampled calls always name one", async () => {
     const files = [
       { path: "src/cart.js", lines: ["export function total(items) {", "    total += item.price;", "  return total;"] },
       { path: "test/cart.test.js", lines: ['import { total } from "../src/cart.js";', "assert.equal(total([{ price: 2, quantity: 3 }]), 6);"] },
@@ -308,28 +328,12 @@ describe.skipIf(!haveModel)(title, () => {
     // Another tool's grammar is not touched.
     expect(await accepts(grammarFor("read_file", { grammar_edits: edits }), call("read_file", { path: "anything.txt" }))).toBe(true);
 
-    const gbnf = grammarFor("replace_in_file", { grammar_edits: edits }, 200);
-    const llamaGrammar = await llama.createGrammar({ grammar: gbnf });
-    const tool = [catalog.find((candidate) => candidate.name === "replace_in_file")!];
-    const spelled: string[] = [];
-    for (const seed of [1, 2, 3, 4, 5, 6]) {
-      await sequence.clearHistory();
-      const completion = new LlamaCompletion({ contextSequence: sequence, autoDisposeSequence: false });
-      try {
-        const reply = await completion.generateCompletionWithMeta("Once upon a time the agent changed a line:\n", { grammar: llamaGrammar, maxTokens: 200, temperature: 1.2, seed });
-        const parsed = parseTextToolCalls(reply.response, tool);
-        expect(parsed.errors, reply.response).toEqual([]);
-        spelled.push(`${parsed.calls[0].arguments.path}|${parsed.calls[0].arguments.search}`);
-      } finally {
-        completion.dispose({ disposeSequence: false });
-      }
-    }
+    const spelled = (await sampledEdits(grammarFor("replace_in_file", { grammar_edits: edits }, 200), [1, 2, 3, 4, 5, 6])).map(({ args }) => `${args.path}|${args.search}`);
     const allowed = files.flatMap((file) => file.lines.map((line) => `${file.path}|${line}`));
     expect(spelled.filter((pair) => !allowed.includes(pair))).toEqual([]);
   }, 300_000);
 
   it("line_edits: REPLACE is one line that starts with the chosen line's own indent, is not that line, and cannot close its own tag early; sampled replies always parse to one", async () => {
-    const { LlamaCompletion } = await import("node-llama-cpp");
     const files = [{ path: "src/range.js", lines: ["export function range(n) {", "  for (let i = 0; i <= n; i++) out.push(i);", "\treturn out;"] }];
     const grammar = grammarFor("replace_in_file", { grammar_edits: { tool: "replace_in_file", files, one_line: true } });
     const edit = (search: string, replace: string) => call("replace_in_file", { path: "src/range.js", search, replace });
@@ -352,23 +356,11 @@ describe.skipIf(!haveModel)(title, () => {
     // Without it, the same grammar takes a body of several lines.
     expect(await accepts(grammarFor("replace_in_file", { grammar_edits: { tool: "replace_in_file", files } }), edit("export function range(n) {", "export function range(n) {\n  const out = [];"))).toBe(true);
 
-    const llamaGrammar = await llama.createGrammar({ grammar: grammarFor("replace_in_file", { grammar_edits: { tool: "replace_in_file", files, one_line: true } }, 200) });
-    const tool = [catalog.find((candidate) => candidate.name === "replace_in_file")!];
-    for (const seed of [1, 2, 3, 4]) {
-      await sequence.clearHistory();
-      const completion = new LlamaCompletion({ contextSequence: sequence, autoDisposeSequence: false });
-      try {
-        const reply = await completion.generateCompletionWithMeta("Once upon a time the agent changed a line:\n", { grammar: llamaGrammar, maxTokens: 200, temperature: 1.2, seed });
-        const parsed = parseTextToolCalls(reply.response, tool);
-        expect(parsed.errors, reply.response).toEqual([]);
-        const { search, replace } = parsed.calls[0].arguments as { search: string; replace: string };
-        expect(files[0].lines, reply.response).toContain(search);
-        expect(replace, reply.response).not.toMatch(/[\r\n]/);
-        expect(replace.startsWith(/^[ \t]*/.exec(search)![0]), reply.response).toBe(true);
-        expect(replace, reply.response).not.toBe(search);
-      } finally {
-        completion.dispose({ disposeSequence: false });
-      }
+    for (const { response, args } of await sampledEdits(grammarFor("replace_in_file", { grammar_edits: { tool: "replace_in_file", files, one_line: true } }, 200), [1, 2, 3, 4])) {
+      expect(files[0].lines, response).toContain(args.search);
+      expect(args.replace, response).not.toMatch(/[\r\n]/);
+      expect(args.replace.startsWith(/^[ \t]*/.exec(args.search)![0]), response).toBe(true);
+      expect(args.replace, response).not.toBe(args.search);
     }
   }, 300_000);
 
