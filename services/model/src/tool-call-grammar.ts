@@ -332,9 +332,9 @@ export function buildToolCallGrammar(tools: ChatTool[], options: ToolGrammarOpti
             withSearch.parts.slice(2).join(" "),
             oneLine,
           );
-    // Its rules are new to this grammar (one tool carries `edits`).
-    if (anchored !== undefined) lines.push(...oneLineRules);
     if (anchored !== undefined) {
+      // line_edits' rules are new to this grammar (one tool carries `edits`).
+      lines.push(...oneLineRules);
       lines.push(`${toolRules[index]} ::= ${literal(`<${entry.name}>`)} nl ${anchored} ${literal(`</${entry.name}>`)}`);
       continue;
     }

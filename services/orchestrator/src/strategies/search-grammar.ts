@@ -33,9 +33,8 @@ export async function grammarEdits(context: RunContext, offered: readonly string
     const lines = await onceLines(context, path);
     if (lines.length > 0) files.push({ path, lines });
   }
-  if (files.length === 0) return undefined;
   // The line_edits strategy: REPLACE is one line, indented as the line it replaces.
-  return context.session.record.experiment?.line_edits === true ? { tool: TOOL, files, one_line: true } : { tool: TOOL, files };
+  return files.length === 0 ? undefined : { tool: TOOL, files, ...(context.session.record.experiment?.line_edits === true ? { one_line: true } : {}) };
 }
 
 const searchGrammarOn = (context: RunContext, offered: readonly string[]) => context.session.record.experiment?.search_grammar === true && offered.includes(TOOL);
