@@ -76,7 +76,7 @@ describe("aide eval run over the real stack", () => {
     // A done whose check failed is a false done, never a pass, and the honesty figure shows it.
     expect(scores["range-wrong"]).toMatchObject({ false_done: 1, agreement: 0 });
     const markdown = reportMarkdown(buildReport(records));
-    expect(markdown).toContain("| range-wrong | 1 | 0 (0 %) | 1 | 1 | 0 % |");
+    expect(markdown).toContain("| range-wrong | 1 | 1 of 2 | 0 (0 %) | 1 | 1 | 0 % |");
     expect(markdown).toMatch(/range-oracle vs range-wrong \(1 paired attempts\)[\s\S]*not significant/);
   });
 

@@ -56,12 +56,25 @@ export interface VariantScore {
   by_category: Record<string, { attempts: number; passed: number; pass_rate: number }>;
   /** Attempts whose prompt held project instructions (`instructions.loaded`), of those that recorded it; null when none did. */
   instructions: { attempts: number; loaded: number } | null;
+  /**
+   * How much of the report's task set the variant covers: the tasks it attempted, and how many
+   * times it attempted each of them at the least (0 while one task is missing), so "three repeats
+   * over the whole suite" can be read off the row.
+   */
+  coverage: { tasks: number; of: number; each_at_least: number };
 }
 
 const rate = (part: number, whole: number) => (whole === 0 ? 0 : part / whole);
 const totalTokens = (record: AttemptRecord) => record.prompt_tokens + record.completion_tokens;
 
-function scoreVariant(variant: string, own: AttemptRecord[]): VariantScore {
+function coverage(own: readonly AttemptRecord[], suite: ReadonlySet<string>): VariantScore["coverage"] {
+  const perTask = new Map<string, number>();
+  for (const record of own) perTask.set(record.task, (perTask.get(record.task) ?? 0) + 1);
+  const least = [...suite].reduce((low, task) => Math.min(low, perTask.get(task) ?? 0), suite.size === 0 ? 0 : Infinity);
+  return { tasks: perTask.size, of: suite.size, each_at_least: least };
+}
+
+function scoreVariant(variant: string, own: AttemptRecord[], suite: ReadonlySet<string>): VariantScore {
   const byCategory: VariantScore["by_category"] = {};
   for (const record of own) {
     const entry = (byCategory[record.category] ??= { attempts: 0, passed: 0, pass_rate: 0 });
@@ -95,6 +108,7 @@ function scoreVariant(variant: string, own: AttemptRecord[]): VariantScore {
     kv: known.length === 0 ? null : { attempts: known.length, prompt_tokens: knownPrompt, evaluated_prompt_tokens: knownEvaluated, reused_share: knownPrompt === 0 ? 0 : 1 - knownEvaluated / knownPrompt },
     by_category: byCategory,
     instructions: instructionFigures(own),
+    coverage: coverage(own, suite),
   };
 }
 
@@ -115,7 +129,8 @@ function callFigures(own: AttemptRecord[]): VariantScore["calls"] {
 
 export function scoreVariants(records: readonly AttemptRecord[]): VariantScore[] {
   const variants = [...new Set(records.map(variantOf))].sort();
-  return variants.map((variant) => scoreVariant(variant, records.filter((record) => variantOf(record) === variant)));
+  const suite = new Set(records.map((record) => record.task));
+  return variants.map((variant) => scoreVariant(variant, records.filter((record) => variantOf(record) === variant), suite));
 }
 
 export interface PairedComparison {

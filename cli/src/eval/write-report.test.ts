@@ -61,6 +61,23 @@ describe("the eval report", () => {
     expect(same.comparisons[0].tokens.significant).toBe(false);
   });
 
+  it("says how much of the suite each arm covers: every task at least k times, or how many tasks it has", async () => {
+    // Arm "full" tries tasks 0-3 twice each (task 2 three times); arm "part" only tasks 0 and 1.
+    const twice = [0, 1, 2, 3, 0, 1, 2, 3, 2].map((task) => attempt(task, "m", "full", false, "failed", 1000, 100));
+    const part = [0, 1].map((task) => attempt(task, "m", "part", false, "failed", 1000, 100));
+    const report = buildReport([...twice, ...part]);
+    expect(report.variants.map((s) => s.coverage)).toEqual([
+      { tasks: 4, of: 4, each_at_least: 2 },
+      { tasks: 2, of: 4, each_at_least: 0 },
+    ]);
+    const dir = mkdtempSync(join(tmpdir(), "aide-eval-report-"));
+    dirs.push(dir);
+    await writeReport(dir, [...twice, ...part]);
+    const markdown = readFileSync(join(dir, "report.md"), "utf8");
+    expect(markdown).toContain("| m / full | 9 | 4 × 2 | 0 (0 %) |");
+    expect(markdown).toContain("| m / part | 2 | 2 of 4 | 0 (0 %) |");
+  });
+
   it("counts the attempts whose prompt held project instructions, and says so per arm when any did", async () => {
     const loaded = [{ path: "AGENTS.md", tokens: 80, truncated: false }];
     const own = [
@@ -93,9 +110,9 @@ describe("the eval report", () => {
     expect(html).toContain("<figure><svg");
     expect(html).not.toMatch(/<script/i);
     const markdown = readFileSync(join(dir, "report.md"), "utf8");
-    expect(markdown).toContain("| m / a | 20 | 6 (30 %) | 9 | 3 | 85 % |");
-    expect(markdown).toContain("| m / b | 20 | 20 (100 %) | 20 | 0 | 100 % | not recorded | 11 s | 2501 | 20000 of");
-    expect(markdown).toContain("| other | 20 | 10 (50 %)");
+    expect(markdown).toContain("| m / a | 20 | 20 × 1 | 6 (30 %) | 9 | 3 | 85 % |");
+    expect(markdown).toContain("| m / b | 20 | 20 × 1 | 20 (100 %) | 20 | 0 | 100 % | not recorded | 11 s | 2501 | 20000 of");
+    expect(markdown).toContain("| other | 20 | 20 × 1 | 10 (50 %)");
     expect(markdown).toMatch(/## m \/ a vs m \/ b \(20 paired attempts\)\n\n- pass\/fail: 0 passed only by m \/ a, 14 only by m \/ b; exact McNemar p = 0\.000122 \(significant at 5 %\)/);
     const json = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
     expect(json).toMatchObject({ attempts: 60, tasks: 20, chart: "pass-vs-time.svg" });
