@@ -202,7 +202,7 @@ export function createProgram(exit: ExitCodeSink): Command {
   conventions(evaluation.command("run").description("each task in a fresh copy, headless through the real stack; the hidden check decides"))
     .requiredOption("--model <ids>", "model ids, comma-separated")
     .option("--tasks <glob>", "task ids or globs (repeatable; default: all)", collect)
-    .option("--arm <name=settings>", "an A/B arm, e.g. lean=prompt_tier=compact,grammar=off (repeatable; settings: prompt_tier, grammar (on|off|call|reply), grammar_schema, context_policy, edit_format, scheduler, auto_test, test_command, auto_lint, prefix_failing_output, code_map, few_shot, loop_breaker, completion_grammar (off|evidence), path_grammar, explore_first, search_grammar, line_edits, act_after_reads, lean_calls, code_needs_run, instructions)", collect)
+    .option("--arm <name=settings>", "an A/B arm, e.g. lean=prompt_tier=compact,grammar=off (repeatable; settings: prompt_tier, grammar (on|off|call|reply), grammar_schema, context_policy, edit_format, scheduler, auto_test, test_command, auto_lint, prefix_failing_output, code_map, few_shot, loop_breaker, completion_grammar (off|evidence), path_grammar, explore_first, search_grammar, line_edits, act_after_reads, follow_imports, lean_calls, code_needs_run, instructions)", collect)
     .option("--repeat <k>", "attempts per task, model and arm", "1")
     .option("--parallel <n>", "attempts at once", "2")
     .option("--budget <seconds>", "wall-clock budget of one attempt", "600")

@@ -97,6 +97,12 @@ export const ExperimentSettingsSchema = z
      */
     act_after_reads: z.boolean().optional(),
     /**
+     * With act_after_reads: after a read, the reads stay open while a file read since the last
+     * change imports a workspace file this run has not read (under path_grammar the read's path is
+     * one of them), up to three reads; then the change stage opens.
+     */
+    follow_imports: z.boolean().optional(),
+    /**
      * With search_grammar: the grammar spells replace_in_file's REPLACE as one line that starts
      * with the chosen SEARCH line's own indent (a one-line change; no new lines, no protocol tags).
      */
@@ -120,11 +126,11 @@ export type ExperimentSettings = z.infer<typeof ExperimentSettingsSchema>;
 /** The setting names an arm may set (for messages that list them). */
 export const experimentSettingNames = [
   "prompt_tier", "grammar", "grammar_schema", "context_policy", "edit_format", "scheduler",
-  "auto_test", "test_command", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar", "explore_first", "search_grammar", "line_edits", "act_after_reads", "lean_calls", "code_needs_run", "completion_grammar", "instructions",
+  "auto_test", "test_command", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar", "explore_first", "search_grammar", "line_edits", "act_after_reads", "follow_imports", "lean_calls", "code_needs_run", "completion_grammar", "instructions",
 ] as const;
 
 /** The on/off strategies, as `run.created` records them (false when the start did not set one). */
-export const strategySettingNames = ["auto_test", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar", "explore_first", "search_grammar", "line_edits", "act_after_reads", "lean_calls", "code_needs_run"] as const;
+export const strategySettingNames = ["auto_test", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar", "explore_first", "search_grammar", "line_edits", "act_after_reads", "follow_imports", "lean_calls", "code_needs_run"] as const;
 export type StrategySetting = (typeof strategySettingNames)[number];
 
 /**
@@ -156,6 +162,7 @@ export const RunExperimentSchema = z.object({
   search_grammar: z.boolean().optional(),
   line_edits: z.boolean().optional(),
   act_after_reads: z.boolean().optional(),
+  follow_imports: z.boolean().optional(),
   lean_calls: z.boolean().optional(),
   code_needs_run: z.boolean().optional(),
   /** The completion_grammar strategy in force (`off` when the start did not set it); absent in events of older runs. */

@@ -60,7 +60,7 @@ describe("aide eval run over the real stack", () => {
     expect(byModel["range-oracle"].tool_calls).toBeGreaterThanOrEqual(3);
     // The scripted provider does not say what it evaluated: KV reuse is unknown, not zero.
     expect(byModel["range-oracle"].evaluated_prompt_tokens).toBeUndefined();
-    expect(byModel["range-oracle"].experiment).toEqual({ strategy: "agent-loop-v3", scheduler: "safe-parallel-v1", context_policy: "stable-prefix-compact-v1", edit_format: "routed-v1", edit_format_source: "default", auto_test: false, auto_lint: false, prefix_failing_output: false, code_map: false, few_shot: false, loop_breaker: false, path_grammar: false, explore_first: false, search_grammar: false, line_edits: false, act_after_reads: false, lean_calls: false, code_needs_run: false, completion_grammar: "off" });
+    expect(byModel["range-oracle"].experiment).toEqual({ strategy: "agent-loop-v3", scheduler: "safe-parallel-v1", context_policy: "stable-prefix-compact-v1", edit_format: "routed-v1", edit_format_source: "default", auto_test: false, auto_lint: false, prefix_failing_output: false, code_map: false, few_shot: false, loop_breaker: false, path_grammar: false, explore_first: false, search_grammar: false, line_edits: false, act_after_reads: false, follow_imports: false, lean_calls: false, code_needs_run: false, completion_grammar: "off" });
     // The wrong fix is "verified" by its own command, so the run claims done: the check says otherwise.
     expect(byModel["range-wrong"]).toMatchObject({ outcome: "done", check_passed: false });
     expect(byModel["port-oracle"]).toMatchObject({ task: "py-default-port", check_passed: true });
@@ -86,7 +86,7 @@ describe("aide eval run over the real stack", () => {
     const records = await runEval({ ...common, out, run: "run-arms", select: ["js-range-off-by-one"], models: ["range-oracle"], arms });
     const byArm = Object.fromEntries(records.map((record) => [record.arm, record]));
     expect(Object.keys(byArm).sort()).toEqual(["full", "lean"]);
-    expect(byArm.lean.experiment).toEqual({ strategy: "agent-loop-v3", scheduler: "serial-v1", context_policy: "stable-prefix-drop-v1", edit_format: "routed-v1", edit_format_source: "setting", arm: "lean", prompt_tier: "compact", grammar: false, auto_test: false, auto_lint: false, prefix_failing_output: false, code_map: false, few_shot: false, loop_breaker: false, path_grammar: false, explore_first: false, search_grammar: false, line_edits: false, act_after_reads: false, lean_calls: false, code_needs_run: false, completion_grammar: "off" });
+    expect(byArm.lean.experiment).toEqual({ strategy: "agent-loop-v3", scheduler: "serial-v1", context_policy: "stable-prefix-drop-v1", edit_format: "routed-v1", edit_format_source: "setting", arm: "lean", prompt_tier: "compact", grammar: false, auto_test: false, auto_lint: false, prefix_failing_output: false, code_map: false, few_shot: false, loop_breaker: false, path_grammar: false, explore_first: false, search_grammar: false, line_edits: false, act_after_reads: false, follow_imports: false, lean_calls: false, code_needs_run: false, completion_grammar: "off" });
     expect(byArm.full.experiment).toMatchObject({ arm: "full", prompt_tier: "full", scheduler: "safe-parallel-v1" });
     const lean = readEvents(join(out, byArm.lean.events));
     const full = readEvents(join(out, byArm.full.events));

@@ -37,6 +37,7 @@ const accepted: Record<(typeof experimentSettingNames)[number], readonly string[
   search_grammar: onOff,
   line_edits: onOff,
   act_after_reads: onOff,
+  follow_imports: onOff,
   lean_calls: onOff,
   code_needs_run: onOff,
   completion_grammar: CompletionGrammarSchema.options,

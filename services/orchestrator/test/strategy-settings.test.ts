@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgentEvent } from "@aide/contracts";
 import { call } from "./support/scripted-calls.js";
@@ -41,6 +43,13 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
           { text: "<replace_in_file>\n<path>math.js</path>\n<search>  return a * b;</search>\n<replace>  return b * a;</replace>\n</replace_in_file>" },
           { text: call.read("math.js") },
           { text: call.complete("multiply in math.js now reads b * a.") },
+        ],
+        follow: [
+          { text: call.read("follow/price.test.js") },
+          { text: call.read("follow/price.js") },
+          { text: "<replace_in_file>\n<path>follow/price.js</path>\n<search>  return amount - rate;</search>\n<replace>  return amount * (1 + rate);</replace>\n</replace_in_file>" },
+          { text: call.read("follow/price.js") },
+          { text: call.complete("withTax in follow/price.js now adds the rate; price.test.js imports it.") },
         ],
         paths: [{ text: call.write("notes/added.txt", "a note") }, { text: call.read("notes/added.txt") }, { text: call.read("math.js") }, { text: call.complete("wrote notes/added.txt; math.js defines add.") }],
       },
@@ -203,6 +212,38 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
     expect(events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { search_grammar: true, line_edits: true } });
     // The anchored run above set search_grammar alone: no one_line.
     expect((stack.modelRequests("anchored") as Array<{ grammar_edits?: { one_line?: boolean } }>).every((request) => request.grammar_edits?.one_line === undefined)).toBe(true);
+  }, 180_000);
+
+  it("follow_imports: after a read of a test the reads stay open for the file it imports (the only path to spell); once read, the change stage; off by default", async () => {
+    // A file of its own (the runs above change math.js): a test that imports the code it tests.
+    mkdirSync(join(stack.workspace, "follow"), { recursive: true });
+    writeFileSync(join(stack.workspace, "follow", "price.js"), "export function withTax(amount, rate) {\n  return amount - rate;\n}\n");
+    writeFileSync(join(stack.workspace, "follow", "price.test.js"), 'import assert from "node:assert/strict";\nimport { withTax } from "./price.js";\n\nassert.equal(withTax(100, 0.5), 150);\n');
+    const { end, events } = await run("follow", "Fix withTax in follow/price.js", {
+      experiment: { act_after_reads: true, follow_imports: true, path_grammar: true, search_grammar: true },
+      auto_approve: { edits: true, commands: [] },
+    });
+    expect(end.type, JSON.stringify(end.payload)).toBe("run.completed");
+    type FollowRequest = { tools: Array<{ name: string }>; grammar_exclude_tools?: string[]; grammar_paths?: { paths: string[]; tools: string[] }; grammar_edits?: { files: Array<{ path: string }> } };
+    const requests = stack.modelRequests("follow") as FollowRequest[];
+    expect(requests).toHaveLength(5);
+    const sorted = (names: readonly string[] | undefined) => [...(names ?? [])].sort();
+    const allBut = (request: FollowRequest, kept: string[]) => sorted(toolNames(request).filter((name) => !kept.includes(name)));
+    // Nothing read: every workspace file is a path to spell.
+    expect(requests[0].grammar_paths!.paths).toEqual(expect.arrayContaining(["math.js", "follow/price.js", "follow/price.test.js"]));
+    // price.test.js read, and it imports ./price.js: read_file alone, its path follow/price.js alone.
+    expect(sorted(requests[1].grammar_exclude_tools)).toEqual(allBut(requests[1], ["read_file"]));
+    expect(requests[1].grammar_paths!.paths).toEqual(["follow/price.js"]);
+    // price.js read too: the change stage, both files' lines to spell (the latest read first), every path back.
+    expect(sorted(requests[2].grammar_exclude_tools)).toEqual(allBut(requests[2], ["write_file", "replace_in_file", "apply_patch", "attempt_completion"]));
+    expect(requests[2].grammar_edits!.files.map((file) => file.path)).toEqual(["follow/price.js", "follow/price.test.js"]);
+    expect(requests[2].grammar_paths!.paths.length).toBeGreaterThan(1);
+    // After the change and the read back: nothing left to follow (price.js imports nothing).
+    expect(sorted(requests[4].grammar_exclude_tools)).toEqual(allBut(requests[4], ["write_file", "replace_in_file", "apply_patch", "attempt_completion"]));
+    expect(events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { act_after_reads: true, follow_imports: true } });
+    // Off by default: the anchored run (act_after_reads alone) went to the change stage right after its one read.
+    expect(stack.modelRequests("anchored").length).toBe(6);
+    expect(events.filter((event) => event.type === "run.created").every((event) => (event.payload as { experiment: { follow_imports?: boolean } }).experiment.follow_imports === true)).toBe(true);
   }, 180_000);
 
   it("explore_first: until a read of the workspace succeeded the grammar offers only the reading tools (a failed read does not count); then every tool; off by default", async () => {

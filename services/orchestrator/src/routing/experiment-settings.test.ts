@@ -31,7 +31,7 @@ describe("experiment settings (eval arms)", () => {
   it("records the identifiers in force, defaults filled in", () => {
     expect(runExperimentOf(undefined, experiment)).toEqual({
       strategy: "agent-loop-v3", scheduler: "safe-parallel-v1", context_policy: "stable-prefix-compact-v1", edit_format: "routed-v1", edit_format_source: "default",
-      auto_test: false, auto_lint: false, prefix_failing_output: false, code_map: false, few_shot: false, loop_breaker: false, path_grammar: false, explore_first: false, search_grammar: false, line_edits: false, act_after_reads: false, lean_calls: false, code_needs_run: false, completion_grammar: "off",
+      auto_test: false, auto_lint: false, prefix_failing_output: false, code_map: false, few_shot: false, loop_breaker: false, path_grammar: false, explore_first: false, search_grammar: false, line_edits: false, act_after_reads: false, follow_imports: false, lean_calls: false, code_needs_run: false, completion_grammar: "off",
     });
     // The model's registry entry gives the edit format when the start sets none; a configured default turns a strategy on.
     expect(runExperimentOf(undefined, { ...experiment, edit_format: "whole-file", strategies: { code_map: true } })).toMatchObject({ edit_format: "whole-file", edit_format_source: "model", code_map: true });

@@ -19,8 +19,10 @@ const FINISHING = ["attempt_completion"];
  * the same list_dir or search_files three times; with only the reads left out they wrote commands
  * such as `#  ` and `1.` instead, every one refused. Like explore_first it refuses nothing: a call
  * the grammar leaves out cannot be spelled. A stage whose tools are not offered leaves nothing out.
+ * With follow_imports, `importsToRead` (files a read file imports, not read yet) keeps read_file
+ * alone after a read too.
  */
-export function actAfterReadsExcluded(context: RunContext, offered: readonly string[]): string[] {
+export function actAfterReadsExcluded(context: RunContext, offered: readonly string[], importsToRead: readonly string[] = []): string[] {
   if (context.session.record.experiment?.act_after_reads !== true) return [];
   let looks = 0;
   let read = false;
@@ -32,7 +34,8 @@ export function actAfterReadsExcluded(context: RunContext, offered: readonly str
     if (entry.tool === "read_file") read = true;
     else if (OBSERVING.includes(entry.tool)) looks += 1;
   }
-  const keep = read ? [...MUTATION_TOOLS, ...FINISHING] : looks >= MOST_LOOKS ? ["read_file"] : undefined;
+  // follow_imports: a file read imports one this run has not read; read_file alone until it is read.
+  const keep = read && importsToRead.length > 0 ? ["read_file"] : read ? [...MUTATION_TOOLS, ...FINISHING] : looks >= MOST_LOOKS ? ["read_file"] : undefined;
   if (keep === undefined) return [];
   const left = offered.filter((name) => !keep.includes(name));
   // Only when the stage has a tool of its own to offer (beyond the completion).

@@ -20,19 +20,25 @@ const MAX_LISTED = 400;
  * (list_dir, recursive, no event: like the code map, it is the request's own input); files this
  * run created join the list.
  */
-export async function grammarPaths(context: RunContext, offered: readonly string[]): Promise<ModelChatRequest["grammar_paths"]> {
+export async function grammarPaths(context: RunContext, offered: readonly string[], only?: readonly string[]): Promise<ModelChatRequest["grammar_paths"]> {
   if (context.session.record.experiment?.path_grammar !== true) return undefined;
   const tools = EXISTING.filter((name) => offered.includes(name));
   const newPathTools = CREATING.filter((name) => offered.includes(name));
   const folderTools = FOLDERS.filter((name) => offered.includes(name));
   if (tools.length === 0 && newPathTools.length === 0 && folderTools.length === 0) return undefined;
-  if (context.workspaceFiles === undefined) context.workspaceFiles = await listWorkspace(context);
-  const { files, folders } = context.workspaceFiles;
-  const paths = [...new Set([...files, ...context.state.files_changed])].slice(0, 1024);
+  const { files, folders } = await workspaceListing(context);
+  // follow_imports: while its reads are open, the file to read is one of those it names.
+  const paths = only !== undefined && only.length > 0 ? [...only] : [...new Set([...files, ...context.state.files_changed])].slice(0, 1024);
   // The root is always a folder to name; folders the run created are not added (a listing would show them).
   const directories = [".", ...folders].slice(0, 1024);
   // Without a file to name, the tools that need one keep their own rule; a new path is still plain.
   return { paths, tools: paths.length > 0 ? tools : [], new_path_tools: newPathTools, directories, directory_tools: folderTools };
+}
+
+/** The workspace's files and folders, listed once a run (the listing path_grammar and follow_imports share). */
+export async function workspaceListing(context: RunContext): Promise<{ files: string[]; folders: string[] }> {
+  if (context.workspaceFiles === undefined) context.workspaceFiles = await listWorkspace(context);
+  return context.workspaceFiles;
 }
 
 /** The workspace's files and folders (no links), or none when the listing fails. */

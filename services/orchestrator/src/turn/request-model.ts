@@ -7,6 +7,7 @@ import { grammarPaths } from "../strategies/path-grammar.js";
 import { exploreFirstExcluded } from "../strategies/explore-first.js";
 import { actAfterReadsExcluded } from "../strategies/act-after-reads.js";
 import { grammarEdits, searchGrammarExcluded } from "../strategies/search-grammar.js";
+import { importsToRead } from "../strategies/follow-imports.js";
 
 export interface ModelTurn {
   reply: ModelChatResult;
@@ -21,10 +22,11 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
   const requestId = seams.generateId();
   const iteration = context.state.iterations;
   const offered = tools.map((tool) => tool.name);
-  const paths = await grammarPaths(context, offered);
+  const follow = await importsToRead(context, offered);
+  const paths = await grammarPaths(context, offered, follow);
   const edits = await grammarEdits(context, offered);
   const excluded = [
-    ...new Set([...grammarExcludedTools(context, offered), ...exploreFirstExcluded(context, offered), ...actAfterReadsExcluded(context, offered), ...searchGrammarExcluded(context, offered, edits)]),
+    ...new Set([...grammarExcludedTools(context, offered), ...exploreFirstExcluded(context, offered), ...actAfterReadsExcluded(context, offered, follow), ...searchGrammarExcluded(context, offered, edits)]),
   ];
   await session.emit("model.requested", { request_id: requestId, model: session.record.model || "(default)", iteration, ...(excluded.length > 0 ? { grammar_excluded: excluded } : {}) }, context.depth, context.run);
   const started = performance.now();
@@ -48,7 +50,8 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
         ...(context.modelFit?.grammarSchema !== undefined ? { grammar_schema: context.modelFit.grammarSchema } : {}),
         // The completion_grammar strategy: attempt_completion stays in the prompt but out of the grammar until the gate could accept it;
         // explore_first: only the tools that read the workspace until one of them succeeded;
-        // act_after_reads: read_file alone after two looks, then only the changing tools; search_grammar: no replace_in_file before a read.
+        // act_after_reads: read_file alone after two looks, then only the changing tools (follow_imports: after the files a read imports);
+        // search_grammar: no replace_in_file before a read.
         ...(excluded.length > 0 ? { grammar_exclude_tools: excluded } : {}),
         // The path_grammar strategy: a path is spelled as one of the workspace's files (or a plain new one).
         ...(paths !== undefined ? { grammar_paths: paths } : {}),
