@@ -48,7 +48,7 @@ describe("aide eval", () => {
     writeFileSync(join(last, "results.jsonl"), [record("t1", "y", true), record("t2", "y", true)].map((line) => JSON.stringify(line)).join("\n") + "\n");
     const { result } = aide(["eval", "report", first, last]);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toContain("| m / y | 2 | 2 (100 %)");
+    expect(result.stdout).toContain("| m / y | 2 | 2 × 1 | 2 (100 %)");
     expect(result.stdout).toContain("m / x vs m / y (2 paired attempts)");
     for (const name of ["report.md", "report.html", "report.json", "pass-vs-time.svg"]) expect(existsSync(join(last, name)), name).toBe(true);
     expect(existsSync(join(first, "report.json"))).toBe(false);

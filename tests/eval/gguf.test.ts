@@ -67,7 +67,7 @@ describe(haveModel ? "aide eval with the shipped GGUF (stories260K) on two tasks
     expect(score).toMatchObject({ variant: "stories", attempts: 2, passed: 0, pass_rate: 0, claimed_done: done, false_done: done, agreement: 2 - done });
     expect(score.kv).not.toBeNull();
     const markdown = readFileSync(join(out, "report.md"), "utf8");
-    expect(markdown).toContain(`| stories | 2 | 0 (0 %) | ${done} | ${done} |`);
+    expect(markdown).toContain(`| stories | 2 | 2 × 1 | 0 (0 %) | ${done} | ${done} |`);
     expect(markdown).not.toContain("not reported");
     expect(readFileSync(join(out, "pass-vs-time.svg"), "utf8")).toContain("stories");
   }, 300_000);
