@@ -7,7 +7,9 @@
  * checks deciding. The report (`report.md/html/json`, `pass-vs-time.svg`, `results.jsonl`) lands
  * in bench/results/eval-real/ (BENCH_OUT names another folder: `bench:demo-real` writes demo-real/),
  * beside `figures.json` (wall time, load, tokens/s per model, each arm's settings).
- * A model that is not in the cache is named and left out; none at all is an error.
+ * A model that is not in the cache is named and left out; none at all is an error. BENCH_FILL
+ * names earlier run folders: then only what they lack to reach BENCH_REPEAT attempts per task,
+ * model and arm runs (a run stopped for the test suite is resumed by running it again).
  *
  * Time (bench/results/eval-real-time-notes.md): the model service probes a model on its first
  * run (20-50 s on two cores) and caches the profile under AIDE_HOME; this bench's AIDE_HOME is a
@@ -18,8 +20,8 @@
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
-import { parseArms, runEval, scoreVariants, startStack, writeReport, type AttemptRecord } from "@aide/cli/eval";
+import { isAbsolute, join } from "node:path";
+import { parseArms, readResults, repeatsToFill, runEval, scoreVariants, startStack, writeReport, type AttemptRecord } from "@aide/cli/eval";
 import { benchRoot, repoRoot } from "./lib/results.js";
 
 const cache = process.env.AIDE_MODEL_CACHE ?? join(homedir(), ".cache", "aide", "models");
@@ -53,6 +55,13 @@ async function main() {
   const parallel = Number(process.env.BENCH_PARALLEL ?? 2);
   const maxIterations = Number(process.env.BENCH_MAX_ITERATIONS ?? 10);
   const budgetMs = Number(process.env.BENCH_BUDGET_S ?? 240) * 1000;
+  // BENCH_FILL (comma-separated run folders, under bench/results or absolute): only the attempts
+  // they lack to reach BENCH_REPEAT per task, model and arm, numbered after theirs (aide eval run --fill).
+  const fill = list(process.env.BENCH_FILL, "", ",").map((dir) => (isAbsolute(dir) ? dir : join(benchRoot, "results", dir)));
+  const toFill = fill.length > 0 ? repeatsToFill(readResults(fill), repeat) : undefined;
+  // The bench replaces its output folder at the end: never one it fills.
+  const outFolder = join(benchRoot, "results", process.env.BENCH_OUT ?? "eval-real");
+  if (fill.some((dir) => dir === outFolder || dir.startsWith(`${outFolder}/`))) throw new Error(`BENCH_OUT ${outFolder} holds a run BENCH_FILL names; write the new attempts to a folder of their own`);
 
   const home = mkdtempSync(join(tmpdir(), "aide-bench-eval-real-"));
   // The model service's probe profiles, kept from the last run (model-state/profiles under AIDE_HOME).
@@ -82,6 +91,7 @@ async function main() {
     records = await runEval({
       tasksDir: join(repoRoot, "eval", "tasks"), select: list(process.env.BENCH_TASKS, "", ","), models: present, arms, connection: stack.connection,
       repeat, parallel, budgetMs, maxIterations, out, run: "real", hidden: [home], nodePath: join(repoRoot, "node_modules"),
+      ...(toFill !== undefined ? { repeatsFor: (task: { id: string }, model: string, arm: { name: string } | undefined) => toFill(task.id, model, arm?.name) } : {}),
       // Each model is loaded before the first attempt: no attempt is charged the load.
       warmUp: true,
       onWarmUp: (model, ms, problem) => {
@@ -96,7 +106,7 @@ async function main() {
     cpSync(profiles, profileCache, { recursive: true });
   }
   await writeReport(out, records);
-  const target = join(benchRoot, "results", process.env.BENCH_OUT ?? "eval-real");
+  const target = outFolder;
   rmSync(target, { recursive: true, force: true });
   mkdirSync(target, { recursive: true });
   for (const name of readdirSync(out)) if (name !== "work") cpSync(join(out, name), join(target, name), { recursive: true });

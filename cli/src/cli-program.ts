@@ -204,6 +204,7 @@ export function createProgram(exit: ExitCodeSink): Command {
     .option("--tasks <glob>", "task ids or globs (repeatable; default: all)", collect)
     .option("--arm <name=settings>", "an A/B arm, e.g. lean=prompt_tier=compact,grammar=off (repeatable; settings: prompt_tier, grammar (on|off|call|reply), grammar_schema, context_policy, edit_format, scheduler, auto_test, test_command, auto_lint, prefix_failing_output, code_map, few_shot, loop_breaker, completion_grammar (off|evidence), path_grammar, explore_first, search_grammar, line_edits, act_after_reads, follow_imports, lean_calls, code_needs_run, instructions)", collect)
     .option("--repeat <k>", "attempts per task, model and arm", "1")
+    .option("--fill <run>", "an earlier run folder (repeatable): run only what its attempts lack to reach --repeat per task, model and arm", collect)
     .option("--parallel <n>", "attempts at once", "2")
     .option("--budget <seconds>", "wall-clock budget of one attempt", "600")
     .option("--max-iterations <n>", "iteration budget of one attempt (default: the model's)")

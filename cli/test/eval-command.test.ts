@@ -1,7 +1,8 @@
 /**
  * `aide eval` as a real process: a bad `--arm` is a usage error (exit 2) naming the setting and
  * what it accepts, before any stack starts; `aide eval report RUN…` writes the report's four files
- * into the last run's folder (the names the web panel serves).
+ * into the last run's folder (the names the web panel serves); `--fill RUN` runs only what an
+ * earlier run lacks, numbered after its repeats.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -74,7 +75,39 @@ describe("aide eval", () => {
     expect(line.outcome).not.toBe("error");
     // The read ran in the served folder: the session's own tool call, not a refusal.
     expect(line.tool_calls).toBeGreaterThanOrEqual(1);
-  }, 180_000);
+
+    // --fill: a second run holds only what the first lacks for two attempts, numbered after its repeat 0.
+    const second = mkdtempSync(join(tmpdir(), "aide-eval-fill-"));
+    homes.push(second);
+    const filling = spawn(process.execPath, [main, "eval", "run", "--model", "oracle", "--tasks", "py-factorial-zero", "--repeat", "2", "--fill", out, "--out", second, "--budget", "120"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let fillOut = "";
+    let fillErr = "";
+    filling.stdout.on("data", (chunk: Buffer) => (fillOut += chunk.toString()));
+    filling.stderr.on("data", (chunk: Buffer) => (fillErr += chunk.toString()));
+    expect(await new Promise<number | null>((done) => filling.on("exit", done)), fillErr).toBe(0);
+    expect(fillErr).toContain(`1 attempt to fill ${out} up to 2 per task, model and arm`);
+    const added = readFileSync(join(second, "results.jsonl"), "utf8").trim().split("\n").map((text) => JSON.parse(text) as { task: string; repeat: number; outcome: string });
+    expect(added.map(({ task, repeat }) => ({ task, repeat }))).toEqual([{ task: "py-factorial-zero", repeat: 1 }]);
+    expect(added[0].outcome).not.toBe("error");
+    expect(fillOut).toContain(`with the runs it filled: aide eval report ${out} ${second}`);
+  }, 240_000);
+
+  it("--fill with nothing missing says so and starts no stack; a folder without results is a usage error", () => {
+    const root = mkdtempSync(join(tmpdir(), "aide-eval-filled-"));
+    homes.push(root);
+    writeFileSync(join(root, "results.jsonl"), [record("py-factorial-zero", "x", false), { ...record("py-factorial-zero", "x", true), repeat: 1 }].map((line) => JSON.stringify(line)).join("\n") + "\n");
+    const out = join(root, "next");
+    const { home, result } = aide(["eval", "run", "--model", "m", "--arm", "x=grammar=off", "--tasks", "py-factorial-zero", "--repeat", "2", "--fill", root, "--out", out]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`nothing to run: every selected task, model and arm has 2 attempts in ${root}`);
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(join(home, "stack.json"))).toBe(false);
+    const empty = mkdtempSync(join(tmpdir(), "aide-eval-empty-"));
+    homes.push(empty);
+    const refused = aide(["eval", "run", "--model", "m", "--fill", empty]).result;
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(`--fill ${empty}: no results.jsonl there`);
+  });
 
   it("--out outside $AIDE_HOME/eval with a stack already running is refused before any attempt, naming the fix", () => {
     const home = mkdtempSync(join(tmpdir(), "aide-eval-running-"));

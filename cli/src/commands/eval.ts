@@ -8,14 +8,15 @@
  */
 import { resolve } from "node:path";
 import { findStack, startStack, type StartedStack } from "../client/stack-discovery.js";
-import { EvalTaskError, runEval } from "../eval/run-eval.js";
+import { EvalTaskError, loadEvalTasks, runEval } from "../eval/run-eval.js";
+import { repeatsToFill } from "../eval/fill-repeats.js";
 import { readResults } from "../eval/eval-report.js";
 import { ArmSyntaxError, parseArms, type EvalArm } from "../eval/parse-arm.js";
 import { writeReport } from "../eval/write-report.js";
 import { aideHome, installRoot } from "../supervisor/aide-home.js";
 import { isInside } from "../supervisor/service-sandbox.js";
 import { join } from "node:path";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 
 export interface EvalRunFlags {
   model: string;
@@ -28,6 +29,8 @@ export interface EvalRunFlags {
   tasksDir?: string;
   out?: string;
   fetch?: boolean;
+  /** Earlier run folders: only what their attempts lack to reach `repeat` runs (fill-repeats.ts). */
+  fill?: string[];
 }
 
 function positiveInteger(value: string | undefined, fallback: number, name: string): number {
@@ -41,6 +44,8 @@ export async function evalRun(flags: EvalRunFlags): Promise<number> {
   const home = aideHome();
   const models = flags.model.split(",").map((model) => model.trim()).filter(Boolean);
   let repeat: number, parallel: number, budgetSeconds: number, arms: EvalArm[], maxIterations: number | undefined;
+  let repeatsFor: ((task: { id: string }, model: string, arm: EvalArm | undefined) => readonly number[]) | undefined;
+  const tasksDir = resolve(flags.tasksDir ?? join(installRoot, "eval", "tasks"));
   try {
     if (models.length === 0) throw new EvalTaskError("--model names at least one model id");
     repeat = positiveInteger(flags.repeat, 1, "repeat");
@@ -49,6 +54,27 @@ export async function evalRun(flags: EvalRunFlags): Promise<number> {
     arms = parseArms(flags.arm ?? []);
     maxIterations = flags.maxIterations === undefined ? undefined : positiveInteger(flags.maxIterations, 25, "max-iterations");
     if (maxIterations !== undefined && maxIterations > 200) throw new EvalTaskError("--max-iterations is at most 200");
+    if (flags.fill !== undefined && flags.fill.length > 0) {
+      const earlier = flags.fill.map((dir) => resolve(dir));
+      const missing = earlier.filter((dir) => !existsSync(join(dir, "results.jsonl")));
+      if (missing.length > 0) throw new EvalTaskError(`--fill ${missing.join(", ")}: no results.jsonl there`);
+      let records;
+      try {
+        records = readResults(earlier);
+      } catch (error) {
+        throw new EvalTaskError(`--fill: ${(error as Error).message}`);
+      }
+      const toRun = repeatsToFill(records, repeat);
+      repeatsFor = (task, model, arm) => toRun(task.id, model, arm?.name);
+      // Nothing missing: no stack is started and nothing is written.
+      const tasks = loadEvalTasks(tasksDir, flags.tasks ?? [], { fetch: false });
+      const attempts = tasks.reduce((sum, task) => sum + models.reduce((inner, model) => inner + (arms.length > 0 ? arms : [undefined]).reduce((cells, arm) => cells + repeatsFor!(task, model, arm).length, 0), 0), 0);
+      if (attempts === 0) {
+        process.stdout.write(`nothing to run: every selected task, model and arm has ${repeat} attempt${repeat === 1 ? "" : "s"} in ${earlier.join(", ")}\n`);
+        return 0;
+      }
+      process.stderr.write(`aide eval: ${attempts} attempt${attempts === 1 ? "" : "s"} to fill ${earlier.join(", ")} up to ${repeat} per task, model and arm\n`);
+    }
   } catch (error) {
     if (!(error instanceof EvalTaskError || error instanceof ArmSyntaxError)) throw error;
     process.stderr.write(`aide eval: ${error.message}\n`);
@@ -73,13 +99,14 @@ export async function evalRun(flags: EvalRunFlags): Promise<number> {
       connection = started.connection;
     }
     const records = await runEval({
-      tasksDir: resolve(flags.tasksDir ?? join(installRoot, "eval", "tasks")),
+      tasksDir,
       select: flags.tasks ?? [],
       fetch: flags.fetch === true,
       models,
       arms,
       connection,
       repeat,
+      ...(repeatsFor !== undefined ? { repeatsFor } : {}),
       parallel,
       budgetMs: budgetSeconds * 1000,
       ...(maxIterations !== undefined ? { maxIterations } : {}),
@@ -92,6 +119,8 @@ export async function evalRun(flags: EvalRunFlags): Promise<number> {
     });
     const { markdown, files } = await writeReport(out, records);
     process.stdout.write(`${markdown}\nresults: ${join(out, "results.jsonl")}\nreport: ${files.join(", ")}\n`);
+    // The report above is this run's; with the runs it filled it is one command away.
+    if (flags.fill !== undefined && flags.fill.length > 0) process.stdout.write(`with the runs it filled: aide eval report ${[...flags.fill.map((dir) => resolve(dir)), out].join(" ")}\n`);
     return 0;
   } catch (error) {
     process.stderr.write(`aide eval: ${(error as Error).message}\n`);

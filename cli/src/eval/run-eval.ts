@@ -30,6 +30,11 @@ export interface EvalRunOptions {
   modelsFor?: (task: EvalTask) => string[];
   /** A/B arms: every task and model runs once per arm and repeat; none, the defaults (no arm). */
   arms?: EvalArm[];
+  /**
+   * The repeat numbers to run for a task, model and arm instead of 0…repeat−1 (`--fill`: only
+   * what earlier runs lack, fill-repeats.ts); an empty list runs that cell not at all.
+   */
+  repeatsFor?: (task: EvalTask, model: string, arm: EvalArm | undefined) => readonly number[];
   /** The stack's gateway: one long-lived stack serves every attempt. */
   connection: GatewayConnection;
   repeat: number;
@@ -172,8 +177,15 @@ export async function runEval(options: EvalRunOptions): Promise<AttemptRecord[]>
   const caches = new Map<string, string>();
   for (const task of tasks) if (task.source !== undefined) caches.set(task.id, fetchExternalSource(task.id, task.source, join(options.out, "sources")));
   const arms: Array<EvalArm | undefined> = options.arms && options.arms.length > 0 ? options.arms : [undefined];
-  const queue = Array.from({ length: options.repeat }, (_, repeat) =>
-    tasks.flatMap((task) => (options.modelsFor?.(task) ?? options.models).flatMap((model) => arms.map((arm) => ({ task, model, arm, repeat })))),
+  const everyRepeat = Array.from({ length: options.repeat }, (_, repeat) => repeat);
+  const cells = tasks.flatMap((task) =>
+    (options.modelsFor?.(task) ?? options.models).flatMap((model) => arms.map((arm) => ({ task, model, arm, repeats: options.repeatsFor?.(task, model, arm) ?? everyRepeat }))),
+  );
+  // Round by round (each cell's first repeat to run, then its second, …): a run stopped early has
+  // covered the suite evenly.
+  const rounds = cells.reduce((most, cell) => Math.max(most, cell.repeats.length), 0);
+  const queue = Array.from({ length: rounds }, (_, round) =>
+    cells.flatMap(({ task, model, arm, repeats }) => (round < repeats.length ? [{ task, model, arm, repeat: repeats[round] }] : [])),
   ).flat();
   if (options.warmUp === true) {
     try {
