@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -31,6 +31,19 @@ describe("the demo's model (issue 28 item 7)", () => {
     const choice = chooseDemoModel(figures, cache);
     expect(choice.kind).toBe("replay");
     expect(choice.kind === "replay" && choice.reason).toContain("smollm2-135m (whole) 3 of 10");
+  });
+
+  it("reads the measurements of the folders beside the figures too: a later run of other arms counts, a broken one is named", () => {
+    const { figures, cache } = setup([{ model: "smollm2-135m", arm: "whole", passed: 0, attempts: 10, false_done: 0 }], [smol]);
+    const later = join(cache, "s39-imports");
+    mkdirSync(later);
+    writeFileSync(join(later, "figures.json"), JSON.stringify({ variants: [{ model: "smollm2-135m", arm: "imports", passed: 8, attempts: 10, false_done: 0 }], arm_settings: { imports: { arm: "imports", follow_imports: true } } }));
+    expect(chooseDemoModel(figures, cache)).toMatchObject({ kind: "real", measured: { arm: "imports", passed: 8, settings: { follow_imports: true }, path: join(later, "figures.json") } });
+    writeFileSync(join(later, "figures.json"), JSON.stringify({ variants: [{ model: "smollm2-135m", arm: "imports", passed: 1, attempts: 10, false_done: 0 }] }));
+    const replay = chooseDemoModel(figures, cache);
+    expect(replay.kind === "replay" && replay.reason).toContain("smollm2-135m (whole) 0 of 10, smollm2-135m (imports) 1 of 10");
+    writeFileSync(join(later, "figures.json"), JSON.stringify({ rows: [] }));
+    expect(chooseDemoModel(figures, cache)).toEqual({ kind: "replay", reason: `${join(later, "figures.json")} is not a demo measurement` });
   });
 
   it("runs the fetched model with the arm's settings at 8 of 10 or better, never with a false done, never when not fetched", () => {

@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { z } from "zod";
 import { ExperimentSettingsSchema, type ExperimentSettings } from "@aide/contracts";
 import { installedRealModels, modelCacheDir } from "@aide/model";
@@ -30,28 +30,44 @@ export type DemoModelChoice =
 
 export const demoFiguresPath = () => join(installRoot, "bench", "results", "demo-real", "figures.json");
 
+/** The measurement files: `figuresFile`, then the figures.json of each folder beside it (a later run of other arms, e.g. demo-real/s39-imports/). */
+function measurementFiles(figuresFile: string): string[] {
+  const dir = dirname(figuresFile);
+  const nested = existsSync(dir)
+    ? readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => join(dir, entry.name, "figures.json")).filter((file) => existsSync(file)).sort()
+    : [];
+  return [...(existsSync(figuresFile) ? [figuresFile] : []), ...nested];
+}
+
 /**
- * The real model the demo runs, from the committed measurement: a fetched model whose best arm
- * passed the demo's hidden check in at least 8 of 10 attempts (at that rate or better), with
- * that arm's settings. Otherwise the replay, saying which models were tried and their rates.
+ * The real model the demo runs, from the committed measurements (figuresFile and those of the
+ * folders beside it): a fetched model whose best arm passed the demo's hidden check in at least 8
+ * of 10 attempts of one run (at that rate or better), with that arm's settings. Otherwise the
+ * replay, saying which models and arms were tried and their rates.
  */
 export function chooseDemoModel(figuresFile = demoFiguresPath(), cache = modelCacheDir()): DemoModelChoice {
   const installed = new Map(installedRealModels(cache, existsSync).map((entry) => [entry.id as string, entry.path]));
-  if (!existsSync(figuresFile)) {
+  const files = measurementFiles(figuresFile);
+  if (files.length === 0) {
     return { kind: "replay", reason: installed.size > 0 ? `the fetched real models (${[...installed.keys()].join(", ")}) have not been measured on this task yet (npm run bench:demo-real)` : "no real model has been fetched (bash scripts/install.sh --with-models)" };
   }
-  const parsed = DemoFiguresSchema.safeParse(JSON.parse(readFileSync(figuresFile, "utf8")));
-  if (!parsed.success) return { kind: "replay", reason: `${figuresFile} is not a demo measurement` };
-  const measured: DemoMeasurement[] = parsed.data.variants.map((variant) => ({
-    model: variant.model, ...(variant.arm ? { arm: variant.arm } : {}), passed: variant.passed, attempts: variant.attempts, falseDone: variant.false_done,
-    settings: variant.arm ? parsed.data.arm_settings[variant.arm] ?? {} : {}, path: figuresFile,
-  }));
+  const measured: DemoMeasurement[] = [];
+  for (const file of files) {
+    const parsed = DemoFiguresSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+    if (!parsed.success) return { kind: "replay", reason: `${file} is not a demo measurement` };
+    for (const variant of parsed.data.variants) {
+      measured.push({
+        model: variant.model, ...(variant.arm ? { arm: variant.arm } : {}), passed: variant.passed, attempts: variant.attempts, falseDone: variant.false_done,
+        settings: variant.arm ? parsed.data.arm_settings[variant.arm] ?? {} : {}, path: file,
+      });
+    }
+  }
   const rate = (entry: DemoMeasurement) => entry.passed / Math.max(1, entry.attempts);
   const good = measured
     .filter((entry) => entry.attempts >= demoPassesNeeded.attempts && rate(entry) >= demoPassesNeeded.passed / demoPassesNeeded.attempts && entry.falseDone === 0 && installed.has(entry.model))
     .sort((a, b) => rate(b) - rate(a));
   if (good.length > 0) return { kind: "real", measured: good[0], file: installed.get(good[0].model) as string, source: figuresFile };
-  const at = statSync(figuresFile).mtime.toISOString().slice(0, 10);
+  const at = new Date(Math.max(...files.map((file) => statSync(file).mtimeMs))).toISOString().slice(0, 10);
   const tried = measured.map((entry) => `${entry.model}${entry.arm ? ` (${entry.arm})` : ""} ${entry.passed} of ${entry.attempts}`).join(", ");
   return { kind: "replay", reason: `tried on this task (${at}): ${tried || "nothing"}; the demo uses a real model from ${demoPassesNeeded.passed} of ${demoPassesNeeded.attempts} passes on` };
 }
