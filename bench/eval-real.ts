@@ -20,7 +20,7 @@
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, loadavg, tmpdir } from "node:os";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import { parseArms, readResults, repeatsToFill, runEval, scoreVariants, startStack, writeReport, type AttemptRecord } from "@aide/cli/eval";
 import { benchRoot, repoRoot } from "./lib/results.js";
 
@@ -80,13 +80,61 @@ async function main() {
   const prefixCache = process.env.AIDE_MODEL_PREFIX_CACHE;
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_HOME: home, AIDE_MODEL_DISCOVERY: "off", ...(prefixCache !== undefined ? { AIDE_MODEL_PREFIX_CACHE: prefixCache } : {}) };
   const stack = await startStack({ workspace: join(home, "eval"), env });
-  // A bench stopped by hand stops its stack too (it runs in its own process group).
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => (stack.signal(), process.exit(130)));
   const out = join(home, "eval", "real");
   const loadAtStart = Math.round(loadavg()[0] * 100) / 100;
   const started = performance.now();
-  let records: AttemptRecord[];
   const warmUpMs: Record<string, number> = {};
+
+  /** The report, results and events of the attempts that finished, into bench/results; `stopped` when the run was cut short. */
+  const publish = async (records: AttemptRecord[], stopped: boolean) => {
+    await writeReport(out, records);
+    const target = outFolder;
+    rmSync(target, { recursive: true, force: true });
+    mkdirSync(target, { recursive: true });
+    // Only finished attempts' events: an attempt cut short by the stop has a partial file and no record.
+    const finishedEvents = new Set(records.map((record) => record.events));
+    for (const name of readdirSync(out)) {
+      // results.jsonl is written from the records below (a stopped run's in-flight attempt may still append to the file).
+      if (name === "work" || name === "warm-up" || name === "check-caches" || name === "results.jsonl") continue;
+      if (name !== "events") {
+        cpSync(join(out, name), join(target, name), { recursive: true });
+        continue;
+      }
+      mkdirSync(join(target, "events"), { recursive: true });
+      for (const file of readdirSync(join(out, "events"))) if (finishedEvents.has(`events/${file}`)) cpSync(join(out, "events", file), join(target, "events", file));
+    }
+    writeFileSync(join(target, "results.jsonl"), records.map((record) => JSON.stringify(record)).join("\n") + (records.length > 0 ? "\n" : ""));
+    const tokensPerSecond = Object.fromEntries(present.map((id) => {
+      const own = records.filter((r) => r.model === id);
+      const completion = own.reduce((sum, r) => sum + (r.completion_tokens ?? 0), 0);
+      const modelMs = own.reduce((sum, r) => sum + (r.model_ms ?? 0), 0);
+      return [id, modelMs > 0 ? Math.round((completion / modelMs) * 1000 * 10) / 10 : null];
+    }));
+    const figures = {
+      models: present, arms: arms.map((arm) => arm.name), arm_settings: Object.fromEntries(arms.map((arm) => [arm.name, arm.settings])), repeat, parallel, max_iterations: maxIterations, budget_s: budgetMs / 1000,
+      ...(fill.length > 0 ? { filled: fill.map((dir) => relative(join(benchRoot, "results"), dir)) } : {}),
+      ...(stopped ? { stopped: true } : {}),
+      attempts: records.length, wall_s: Math.round((performance.now() - started) / 1000), load_average_1m_at_start: loadAtStart,
+      completion_tokens_per_model_second: tokensPerSecond,
+      warm_up_ms: warmUpMs,
+      variants: scoreVariants(records),
+    };
+    writeFileSync(join(target, "figures.json"), JSON.stringify(figures, null, 2) + "\n");
+    process.stderr.write(`wrote ${target}${stopped ? ` (stopped: ${records.length} finished attempts)` : ""}\n`);
+  };
+
+  // A bench stopped by hand stops its stack too (it runs in its own process group), and keeps the
+  // attempts that finished (results.jsonl grows one line an attempt): BENCH_FILL with this folder
+  // then runs only the rest.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      stack.signal();
+      const finished = existsSync(join(out, "results.jsonl")) ? readResults([out]) : [];
+      const done = finished.length > 0 ? publish(finished, true) : Promise.resolve();
+      done.catch((error: unknown) => process.stderr.write(`keeping the finished attempts failed: ${String(error)}\n`)).finally(() => process.exit(130));
+    });
+  }
+  let records: AttemptRecord[];
   try {
     records = await runEval({
       tasksDir: join(repoRoot, "eval", "tasks"), select: list(process.env.BENCH_TASKS, "", ","), models: present, arms, connection: stack.connection,
@@ -105,26 +153,7 @@ async function main() {
     mkdirSync(profileCache, { recursive: true });
     cpSync(profiles, profileCache, { recursive: true });
   }
-  await writeReport(out, records);
-  const target = outFolder;
-  rmSync(target, { recursive: true, force: true });
-  mkdirSync(target, { recursive: true });
-  for (const name of readdirSync(out)) if (name !== "work") cpSync(join(out, name), join(target, name), { recursive: true });
-  const tokensPerSecond = Object.fromEntries(present.map((id) => {
-    const own = records.filter((r) => r.model === id);
-    const completion = own.reduce((sum, r) => sum + (r.completion_tokens ?? 0), 0);
-    const modelMs = own.reduce((sum, r) => sum + (r.model_ms ?? 0), 0);
-    return [id, modelMs > 0 ? Math.round((completion / modelMs) * 1000 * 10) / 10 : null];
-  }));
-  const figures = {
-    models: present, arms: arms.map((arm) => arm.name), arm_settings: Object.fromEntries(arms.map((arm) => [arm.name, arm.settings])), repeat, parallel, max_iterations: maxIterations, budget_s: budgetMs / 1000,
-    attempts: records.length, wall_s: Math.round((performance.now() - started) / 1000), load_average_1m_at_start: loadAtStart,
-    completion_tokens_per_model_second: tokensPerSecond,
-    warm_up_ms: warmUpMs,
-    variants: scoreVariants(records),
-  };
-  writeFileSync(join(target, "figures.json"), JSON.stringify(figures, null, 2) + "\n");
-  process.stderr.write(`wrote ${target}\n`);
+  await publish(records, false);
   rmSync(home, { recursive: true, force: true });
 }
 
