@@ -114,6 +114,7 @@ async function main() {
       models: present, arms: arms.map((arm) => arm.name), arm_settings: Object.fromEntries(arms.map((arm) => [arm.name, arm.settings])), repeat, parallel, max_iterations: maxIterations, budget_s: budgetMs / 1000,
       ...(fill.length > 0 ? { filled: fill.map((dir) => relative(join(benchRoot, "results"), dir)) } : {}),
       ...(stopped ? { stopped: true } : {}),
+      measured_at: new Date().toISOString(),
       attempts: records.length, wall_s: Math.round((performance.now() - started) / 1000), load_average_1m_at_start: loadAtStart,
       completion_tokens_per_model_second: tokensPerSecond,
       warm_up_ms: warmUpMs,

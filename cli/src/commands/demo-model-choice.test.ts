@@ -39,9 +39,11 @@ describe("the demo's model (issue 28 item 7)", () => {
     mkdirSync(later);
     writeFileSync(join(later, "figures.json"), JSON.stringify({ variants: [{ model: "smollm2-135m", arm: "imports", passed: 8, attempts: 10, false_done: 0 }], arm_settings: { imports: { arm: "imports", follow_imports: true } } }));
     expect(chooseDemoModel(figures, cache)).toMatchObject({ kind: "real", measured: { arm: "imports", passed: 8, settings: { follow_imports: true }, path: join(later, "figures.json") } });
-    writeFileSync(join(later, "figures.json"), JSON.stringify({ variants: [{ model: "smollm2-135m", arm: "imports", passed: 1, attempts: 10, false_done: 0 }] }));
+    writeFileSync(join(later, "figures.json"), JSON.stringify({ measured_at: "2026-12-07T13:00:00.000Z", variants: [{ model: "smollm2-135m", arm: "imports", passed: 1, attempts: 10, false_done: 0 }] }));
+    // The first run's date is its report's (a checkout's file times say nothing).
+    writeFileSync(join(cache, "report.json"), JSON.stringify({ generated_at: "2026-12-04T05:10:22.564Z" }));
     const replay = chooseDemoModel(figures, cache);
-    expect(replay.kind === "replay" && replay.reason).toContain("smollm2-135m (whole) 0 of 10, smollm2-135m (imports) 1 of 10");
+    expect(replay.kind === "replay" && replay.reason).toContain("tried on this task (2026-12-04 to 2026-12-07): smollm2-135m (whole) 0 of 10, smollm2-135m (imports) 1 of 10");
     writeFileSync(join(later, "figures.json"), JSON.stringify({ rows: [] }));
     expect(chooseDemoModel(figures, cache)).toEqual({ kind: "replay", reason: `${join(later, "figures.json")} is not a demo measurement` });
   });
