@@ -21,7 +21,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, loadavg, tmpdir } from "node:os";
 import { isAbsolute, join, relative } from "node:path";
-import { parseArms, readResults, repeatsToFill, runEval, scoreVariants, startStack, writeReport, type AttemptRecord } from "@aide/cli/eval";
+import { loadEvalTasks, parseArms, readResults, repeatsToFill, runEval, scoreVariants, startStack, writeReport, type AttemptRecord } from "@aide/cli/eval";
 import { benchRoot, repoRoot } from "./lib/results.js";
 
 const cache = process.env.AIDE_MODEL_CACHE ?? join(homedir(), ".cache", "aide", "models");
@@ -62,6 +62,17 @@ async function main() {
   // The bench replaces its output folder at the end: never one it fills.
   const outFolder = join(benchRoot, "results", process.env.BENCH_OUT ?? "eval-real");
   if (fill.some((dir) => dir === outFolder || dir.startsWith(`${outFolder}/`))) throw new Error(`BENCH_OUT ${outFolder} holds a run BENCH_FILL names; write the new attempts to a folder of their own`);
+  if (toFill !== undefined) {
+    const planned = loadEvalTasks(join(repoRoot, "eval", "tasks"), list(process.env.BENCH_TASKS, "", ",")).reduce(
+      (sum, task) => sum + present.reduce((inner, model) => inner + arms.reduce((cells, arm) => cells + toFill(task.id, model, arm.name).length, 0), 0),
+      0,
+    );
+    if (planned === 0) {
+      process.stderr.write(`nothing to fill: every task, model and arm has ${repeat} attempts in the BENCH_FILL runs\n`);
+      return;
+    }
+    process.stderr.write(`filling: ${planned} attempts\n`);
+  }
 
   const home = mkdtempSync(join(tmpdir(), "aide-bench-eval-real-"));
   // The model service's probe profiles, kept from the last run (model-state/profiles under AIDE_HOME).
