@@ -21,7 +21,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, loadavg, tmpdir } from "node:os";
 import { isAbsolute, join, relative } from "node:path";
-import { loadEvalTasks, parseArms, readResults, repeatsToFill, runEval, scoreVariants, startStack, writeReport, type AttemptRecord } from "@aide/cli/eval";
+import { fillPlan, loadEvalTasks, parseArms, readResults, runEval, scoreVariants, startStack, writeReport, type AttemptRecord } from "@aide/cli/eval";
 import { benchRoot, repoRoot } from "./lib/results.js";
 
 const cache = process.env.AIDE_MODEL_CACHE ?? join(homedir(), ".cache", "aide", "models");
@@ -58,15 +58,12 @@ async function main() {
   // BENCH_FILL (comma-separated run folders, under bench/results or absolute): only the attempts
   // they lack to reach BENCH_REPEAT per task, model and arm, numbered after theirs (aide eval run --fill).
   const fill = list(process.env.BENCH_FILL, "", ",").map((dir) => (isAbsolute(dir) ? dir : join(benchRoot, "results", dir)));
-  const toFill = fill.length > 0 ? repeatsToFill(readResults(fill), repeat) : undefined;
+  const plan = fill.length > 0 ? fillPlan(readResults(fill), repeat) : undefined;
   // The bench replaces its output folder at the end: never one it fills.
   const outFolder = join(benchRoot, "results", process.env.BENCH_OUT ?? "eval-real");
   if (fill.some((dir) => dir === outFolder || dir.startsWith(`${outFolder}/`))) throw new Error(`BENCH_OUT ${outFolder} holds a run BENCH_FILL names; write the new attempts to a folder of their own`);
-  if (toFill !== undefined) {
-    const planned = loadEvalTasks(join(repoRoot, "eval", "tasks"), list(process.env.BENCH_TASKS, "", ",")).reduce(
-      (sum, task) => sum + present.reduce((inner, model) => inner + arms.reduce((cells, arm) => cells + toFill(task.id, model, arm.name).length, 0), 0),
-      0,
-    );
+  if (plan !== undefined) {
+    const planned = plan.attempts(loadEvalTasks(join(repoRoot, "eval", "tasks"), list(process.env.BENCH_TASKS, "", ",")), present, arms);
     if (planned === 0) {
       process.stderr.write(`nothing to fill: every task, model and arm has ${repeat} attempts in the BENCH_FILL runs\n`);
       return;
@@ -99,22 +96,21 @@ async function main() {
   /** The report, results and events of the attempts that finished, into bench/results; `stopped` when the run was cut short. */
   const publish = async (records: AttemptRecord[], stopped: boolean) => {
     await writeReport(out, records);
-    const target = outFolder;
-    rmSync(target, { recursive: true, force: true });
-    mkdirSync(target, { recursive: true });
+    rmSync(outFolder, { recursive: true, force: true });
+    mkdirSync(outFolder, { recursive: true });
     // Only finished attempts' events: an attempt cut short by the stop has a partial file and no record.
     const finishedEvents = new Set(records.map((record) => record.events));
     for (const name of readdirSync(out)) {
       // results.jsonl is written from the records below (a stopped run's in-flight attempt may still append to the file).
       if (name === "work" || name === "warm-up" || name === "check-caches" || name === "results.jsonl") continue;
       if (name !== "events") {
-        cpSync(join(out, name), join(target, name), { recursive: true });
+        cpSync(join(out, name), join(outFolder, name), { recursive: true });
         continue;
       }
-      mkdirSync(join(target, "events"), { recursive: true });
-      for (const file of readdirSync(join(out, "events"))) if (finishedEvents.has(`events/${file}`)) cpSync(join(out, "events", file), join(target, "events", file));
+      mkdirSync(join(outFolder, "events"), { recursive: true });
+      for (const file of readdirSync(join(out, "events"))) if (finishedEvents.has(`events/${file}`)) cpSync(join(out, "events", file), join(outFolder, "events", file));
     }
-    writeFileSync(join(target, "results.jsonl"), records.map((record) => JSON.stringify(record)).join("\n") + (records.length > 0 ? "\n" : ""));
+    writeFileSync(join(outFolder, "results.jsonl"), records.map((record) => JSON.stringify(record)).join("\n") + (records.length > 0 ? "\n" : ""));
     const tokensPerSecond = Object.fromEntries(present.map((id) => {
       const own = records.filter((r) => r.model === id);
       const completion = own.reduce((sum, r) => sum + (r.completion_tokens ?? 0), 0);
@@ -131,8 +127,8 @@ async function main() {
       warm_up_ms: warmUpMs,
       variants: scoreVariants(records),
     };
-    writeFileSync(join(target, "figures.json"), JSON.stringify(figures, null, 2) + "\n");
-    process.stderr.write(`wrote ${target}${stopped ? ` (stopped: ${records.length} finished attempts)` : ""}\n`);
+    writeFileSync(join(outFolder, "figures.json"), JSON.stringify(figures, null, 2) + "\n");
+    process.stderr.write(`wrote ${outFolder}${stopped ? ` (stopped: ${records.length} finished attempts)` : ""}\n`);
   };
 
   // A bench stopped by hand stops its stack too (it runs in its own process group), and keeps the
@@ -151,7 +147,7 @@ async function main() {
     records = await runEval({
       tasksDir: join(repoRoot, "eval", "tasks"), select: list(process.env.BENCH_TASKS, "", ","), models: present, arms, connection: stack.connection,
       repeat, parallel, budgetMs, maxIterations, out, run: "real", hidden: [home], nodePath: join(repoRoot, "node_modules"),
-      ...(toFill !== undefined ? { repeatsFor: (task: { id: string }, model: string, arm: { name: string } | undefined) => toFill(task.id, model, arm?.name) } : {}),
+      ...(plan !== undefined ? { repeatsFor: plan.repeatsFor } : {}),
       // Each model is loaded before the first attempt: no attempt is charged the load.
       warmUp: true,
       onWarmUp: (model, ms, problem) => {

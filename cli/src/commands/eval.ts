@@ -9,7 +9,7 @@
 import { resolve } from "node:path";
 import { findStack, startStack, type StartedStack } from "../client/stack-discovery.js";
 import { EvalTaskError, loadEvalTasks, runEval } from "../eval/run-eval.js";
-import { repeatsToFill } from "../eval/fill-repeats.js";
+import { fillPlan } from "../eval/fill-repeats.js";
 import { readResults } from "../eval/eval-report.js";
 import { ArmSyntaxError, parseArms, type EvalArm } from "../eval/parse-arm.js";
 import { writeReport } from "../eval/write-report.js";
@@ -44,7 +44,7 @@ export async function evalRun(flags: EvalRunFlags): Promise<number> {
   const home = aideHome();
   const models = flags.model.split(",").map((model) => model.trim()).filter(Boolean);
   let repeat: number, parallel: number, budgetSeconds: number, arms: EvalArm[], maxIterations: number | undefined;
-  let repeatsFor: ((task: { id: string }, model: string, arm: EvalArm | undefined) => readonly number[]) | undefined;
+  let repeatsFor: ReturnType<typeof fillPlan>["repeatsFor"] | undefined;
   const tasksDir = resolve(flags.tasksDir ?? join(installRoot, "eval", "tasks"));
   try {
     if (models.length === 0) throw new EvalTaskError("--model names at least one model id");
@@ -64,11 +64,10 @@ export async function evalRun(flags: EvalRunFlags): Promise<number> {
       } catch (error) {
         throw new EvalTaskError(`--fill: ${(error as Error).message}`);
       }
-      const toRun = repeatsToFill(records, repeat);
-      repeatsFor = (task, model, arm) => toRun(task.id, model, arm?.name);
+      const plan = fillPlan(records, repeat);
+      repeatsFor = plan.repeatsFor;
       // Nothing missing: no stack is started and nothing is written.
-      const tasks = loadEvalTasks(tasksDir, flags.tasks ?? [], { fetch: false });
-      const attempts = tasks.reduce((sum, task) => sum + models.reduce((inner, model) => inner + (arms.length > 0 ? arms : [undefined]).reduce((cells, arm) => cells + repeatsFor!(task, model, arm).length, 0), 0), 0);
+      const attempts = plan.attempts(loadEvalTasks(tasksDir, flags.tasks ?? [], { fetch: false }), models, arms);
       if (attempts === 0) {
         process.stdout.write(`nothing to run: every selected task, model and arm has ${repeat} attempt${repeat === 1 ? "" : "s"} in ${earlier.join(", ")}\n`);
         return 0;

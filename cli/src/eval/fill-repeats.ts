@@ -27,3 +27,18 @@ export function repeatsToFill(existing: readonly Pick<AttemptRecord, "task" | "m
     return repeats;
   };
 }
+
+/**
+ * The runner's `repeatsFor` (runEval) from the earlier runs' attempts, and how many attempts it
+ * asks for over a grid of tasks, models and arms (no arms: the defaults, as runEval has it), so a
+ * caller can say there is nothing to run before starting a stack.
+ */
+export function fillPlan(existing: readonly Pick<AttemptRecord, "task" | "model" | "arm" | "repeat">[], target: number) {
+  const toFill = repeatsToFill(existing, target);
+  const repeatsFor = (task: { id: string }, model: string, arm: { name: string } | undefined): number[] => toFill(task.id, model, arm?.name);
+  const attempts = (tasks: readonly { id: string }[], models: readonly string[], arms: readonly { name: string }[]): number => {
+    const cells = arms.length > 0 ? arms : [undefined];
+    return tasks.reduce((sum, task) => sum + models.reduce((inner, model) => inner + cells.reduce((count, arm) => count + repeatsFor(task, model, arm).length, 0), 0), 0);
+  };
+  return { repeatsFor, attempts };
+}
