@@ -10,15 +10,13 @@
  * Each sample: prefill of the same ~400-token prompt on a fresh sequence (or cache_prompt off),
  * then 64 greedy tokens. Writes bench/results/model-speed.json.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect, type NatsConnection } from "nats";
-import { freePort, startNatsServer, waitForService } from "@aide/runtime";
-import { ModelChatReplySchema } from "@aide/contracts";
 import { findLlamaServer, modelCacheDir, modelCatalog, realModelIds, type RealModelId } from "@aide/model";
-import { percentile, repoRoot, writeBenchResult } from "./lib/results.js";
+import { percentile, writeBenchResult } from "./lib/results.js";
+import { cpuMs } from "./lib/process-cpu.js";
+import { startLlamaServerProcess, startModelServiceProcess } from "./lib/real-model-processes.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const GEN = 64;
@@ -26,19 +24,6 @@ const PROMPT_TOKENS = 400;
 const median = (values: number[]) => Math.round(percentile(values, 50) * 10) / 10;
 const SOURCE = Array.from({ length: 40 }, (_, i) => `def f${i}(x):\n    """Return x times ${i}."""\n    return x * ${i}\n`).join("\n");
 const USER = `Here is calc.py:\n${SOURCE}\nExplain what f3 does, then write a test for it.`;
-
-/** CPU ms used so far by a process, all its threads (the scheduler's own counters). */
-function cpuMs(pid: number): number {
-  let total = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
-    } catch {
-      // the thread ended between the listing and the read
-    }
-  }
-  return total;
-}
 
 interface Sample { prefillWallTokS: number; prefillCpuTokS: number; genWallTokS: number; genCpuTokS: number; load: number }
 type Arm = { name: string; sample(): Promise<Sample>; close(): Promise<void> };
@@ -48,10 +33,10 @@ function rates(prompt: number, gen: number, pre: { wall: number; cpu: number }, 
 }
 
 async function timed<T>(pid: number, work: () => Promise<T>): Promise<{ value: T; wall: number; cpu: number }> {
-  const cpu0 = cpuMs(pid);
+  const cpu0 = cpuMs([pid]);
   const t0 = performance.now();
   const value = await work();
-  return { value, wall: performance.now() - t0, cpu: cpuMs(pid) - cpu0 };
+  return { value, wall: performance.now() - t0, cpu: cpuMs([pid]) - cpu0 };
 }
 
 async function directArms(file: string): Promise<Arm[]> {
@@ -85,52 +70,25 @@ async function directArms(file: string): Promise<Arm[]> {
 }
 
 async function serverArm(id: RealModelId, file: string, binary: string, flash: "on" | "off"): Promise<Arm> {
-  const port = await freePort();
-  const child = spawn(binary, ["-m", file, "--host", "127.0.0.1", "--port", String(port), "-t", "1", "-c", "8192", "-np", "1", "-fa", flash, "--no-webui"], { stdio: ["ignore", "ignore", "ignore"] });
-  const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`llama-server (${id}) exited ${child.exitCode}`);
-    const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
-    if (ok) break;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  const post = async (path: string, body: unknown) => (await fetch(`${url}${path}`, { method: "POST", body: JSON.stringify(body) })).json() as Promise<Record<string, unknown>>;
+  const server = await startLlamaServerProcess(binary, file, ["-t", "1", "-c", "8192", "-np", "1", "-fa", flash]);
   const text = `<|im_start|>user\n${USER}<|im_end|>\n<|im_start|>assistant\n`;
-  const tokens = ((await post("/tokenize", { content: text, add_special: true })).tokens as number[]).slice(-PROMPT_TOKENS);
-  const pid = child.pid as number;
+  const tokens = ((await server.post("/tokenize", { content: text, add_special: true })).tokens as number[]).slice(-PROMPT_TOKENS);
   return {
     name: `llama-server, flash attention ${flash}`,
     async sample() {
-      const pre = await timed(pid, () => post("/completion", { prompt: tokens, n_predict: 0, cache_prompt: false }));
-      const dec = await timed(pid, () => post("/completion", { prompt: tokens, n_predict: GEN, temperature: 0, cache_prompt: true, ignore_eos: true }));
+      const pre = await timed(server.pid, () => server.post("/completion", { prompt: tokens, n_predict: 0, cache_prompt: false }));
+      const dec = await timed(server.pid, () => server.post("/completion", { prompt: tokens, n_predict: GEN, temperature: 0, cache_prompt: true, ignore_eos: true }));
       return rates(tokens.length, Number(dec.value.tokens_predicted), pre, dec);
     },
-    close: async () => void child.kill("SIGTERM"),
+    close: () => server.close(),
   };
 }
 
 /** The model service (node-llama-cpp behind the bus): CPU and wall per prefill and per decode. */
 async function serviceArm(id: RealModelId, file: string, flash: boolean, dir: string): Promise<Arm> {
-  const home = join(dir, `svc-${flash ? "fa" : "nofa"}`);
-  const config = join(home, "models.json");
-  mkdirSync(home, { recursive: true });
-  writeFileSync(config, JSON.stringify({ default: id, models: [{ id, provider: "llama", file, threads: 1, contextSize: 8192, maxOutputTokens: GEN, ...(flash ? {} : { flashAttention: false }) }] }));
-  const server = await startNatsServer({ runDir: join(home, "bus"), extraUsers: { tester: { publish: { allow: [">"] }, subscribe: { allow: [">"] }, allow_responses: true } } });
-  const client: NatsConnection = await connect({ servers: server.url, user: "tester", pass: server.credentials.tester.password, inboxPrefix: server.credentials.tester.inbox_prefix });
-  const child: ChildProcess = spawn(process.execPath, [join(repoRoot, "services", "model", "dist", "main.js")], {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_NATS_URL: server.url, AIDE_NATS_CREDS: server.credentialFiles.model, AIDE_LOG_LEVEL: "warn", AIDE_MODELS_CONFIG: config, AIDE_HOME: home, AIDE_MODEL_DISCOVERY: "off" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  await waitForService(client, "model", { timeoutMs: 60_000, stillStarting: () => (child.exitCode !== null ? `exited with ${child.exitCode}` : undefined) });
-  const pid = child.pid as number;
+  const service = await startModelServiceProcess(id, file, join(dir, `svc-${flash ? "fa" : "nofa"}`), { contextSize: 8192, maxOutputTokens: GEN, ...(flash ? {} : { flashAttention: false }) });
   let n = 0;
-  const chat = async (session: string, maxTokens: number) => {
-    const body = { request_id: `s${++n}`, model: id, session, stream: true, max_tokens: maxTokens, temperature: 0, tools: [], messages: [{ role: "user", content: USER }] };
-    const message = await client.request("agent.model.chat", new TextEncoder().encode(JSON.stringify(body)), { timeout: 600_000 });
-    const reply = ModelChatReplySchema.parse(JSON.parse(new TextDecoder().decode(message.data)));
-    if (!reply.ok) throw new Error(`${reply.error.code}: ${reply.error.message}`);
-    return reply.result;
-  };
+  const chat = (session: string, maxTokens: number) => service.chat({ request_id: `s${++n}`, session, stream: true, max_tokens: maxTokens, temperature: 0, tools: [], messages: [{ role: "user", content: USER }] });
   await chat("load", 1);
   return {
     name: `model service, flash attention ${flash ? "on" : "off"}`,
@@ -138,16 +96,12 @@ async function serviceArm(id: RealModelId, file: string, flash: boolean, dir: st
       // Prefill: a 1-token reply on a fresh session; decode: the same messages again on that
       // session (the prompt is cached, ~1 token evaluated), GEN tokens.
       const session = `speed-${n}`;
-      const pre = await timed(pid, () => chat(session, 1));
-      const dec = await timed(pid, () => chat(session, GEN));
+      const pre = await timed(service.pid, () => chat(session, 1));
+      const dec = await timed(service.pid, () => chat(session, GEN));
       const prompt = pre.value.usage.evaluated_prompt_tokens ?? pre.value.usage.prompt_tokens;
       return rates(prompt, dec.value.usage.completion_tokens, pre, dec);
     },
-    close: async () => {
-      child.kill("SIGTERM");
-      await client.close();
-      await server.stop();
-    },
+    close: () => service.close(),
   };
 }
 

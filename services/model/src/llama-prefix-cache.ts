@@ -26,6 +26,11 @@ export interface PrefixCacheOptions {
   maxBytes?: number;
 }
 
+/** First-turn prompts remembered for a sequence that cannot erase a tail. */
+const SEEN_PROMPTS = 8;
+/** Tokens evaluated per step when a shared prefix is evaluated ahead of a completion (an abort is seen between steps). */
+const EXTEND_CHUNK = 256;
+
 function commonPrefix(a: readonly Token[], b: readonly Token[]): number {
   let index = 0;
   while (index < a.length && index < b.length && a[index] === b[index]) index++;
@@ -35,17 +40,28 @@ function commonPrefix(a: readonly Token[], b: readonly Token[]): number {
 /**
  * A prefix cache shared across the sessions of one loaded model. node-llama-cpp 3.21.1 cannot
  * copy one sequence's KV cells into another (llama.cpp's seq_cp is not in its bindings), but it
- * saves and loads a sequence's state (`saveStateToFile`, `loadStateFromFile`): after a session's
- * first turn the sequence's state is saved here. A session whose prompt shares at least
- * `minTokens` tokens more with a saved state than with its own sequence (a new session whose
- * prompt starts with the system prompt and tool list of every session of that model and tier, or
- * one whose sequence a one-off request had to take) loads it into its own sequence; the completion
- * then erases what differs and evaluates only the rest. Only for models whose cache allows erasing a tail
- * (`needsCheckpoints` false: not SWA or recurrent models without a full cache); any failure
- * clears the sequence and the prompt is evaluated whole, as without the cache.
+ * saves and loads a sequence's state (`saveStateToFile`, `loadStateFromFile`).
+ *
+ * Models whose cache can erase a tail (`needsCheckpoints` false): after a session's first turn the
+ * sequence's state is saved here. A session whose prompt shares at least `minTokens` tokens more
+ * with a saved state than with its own sequence (a new session whose prompt starts with the system
+ * prompt and tool list of every session of that model and tier, or one whose sequence a one-off
+ * request had to take) loads it into its own sequence; the completion then erases what differs and
+ * evaluates only the rest.
+ *
+ * Models whose cache cannot (sliding-window attention like Gemma 2/3 and gpt-oss, recurrent and
+ * hybrid models): a loaded state is only of use if the new prompt extends it whole, so what is
+ * saved is exactly a shared prefix. A first turn's prompt is remembered (tokens only); a later
+ * first turn that shares at least `minTokens` tokens with a remembered one evaluates that shared
+ * prefix first, saves the state at that point and then goes on; every first turn after it loads
+ * that state and evaluates only what follows. The first two sessions of a prefix pay as without
+ * the cache. Any failure clears the sequence and the prompt is evaluated whole, as without the
+ * cache.
  */
 export class PrefixCache {
   private readonly entries: Entry[] = [];
+  /** Recent first-turn prompts of sequences that cannot erase a tail: what a later one may share. */
+  private readonly seen: Token[][] = [];
   private readonly dir: string;
   private clock = 0;
   private files = 0;
@@ -69,6 +85,17 @@ export class PrefixCache {
     return found;
   }
 
+  /** The longest saved state that `wanted` extends whole, leaving at least one token to evaluate. */
+  private longestWhole(wanted: readonly Token[]): { entry: Entry; shared: number } | undefined {
+    let found: { entry: Entry; shared: number } | undefined;
+    for (const entry of this.entries) {
+      const length = entry.tokens.length;
+      if (length >= wanted.length || commonPrefix(entry.tokens, wanted) !== length) continue;
+      if (!found || length > found.shared) found = { entry, shared: length };
+    }
+    return found;
+  }
+
   /**
    * Loads into `sequence` the saved state sharing the longest prefix with `wanted` (the prompt's
    * tokens as the sequence will hold them), when it shares at least `minTokens` more than the
@@ -77,8 +104,7 @@ export class PrefixCache {
    * nothing loaded).
    */
   async restore(sequence: LlamaContextSequence, wanted: readonly Token[]): Promise<number> {
-    if (sequence.needsCheckpoints) return 0;
-    const found = this.best(wanted);
+    const found = sequence.needsCheckpoints ? this.longestWhole(wanted) : this.best(wanted);
     const own = commonPrefix(sequence.contextTokens, wanted);
     if (!found || found.shared < own + this.minTokens) return 0;
     try {
@@ -94,13 +120,52 @@ export class PrefixCache {
   }
 
   /**
-   * Saves the sequence's state (after a first turn) unless a saved state already covers nine tenths
-   * of `prompt` (the prompt's tokens), so sessions with one shared prefix keep one file.
+   * After a first turn: saves the sequence's state unless a saved state already covers nine tenths
+   * of `prompt` (the prompt's tokens), so sessions with one shared prefix keep one file. A sequence
+   * that cannot erase a tail only has its prompt remembered (see `extend`).
    */
   async remember(sequence: LlamaContextSequence, prompt: readonly Token[]): Promise<void> {
-    if (sequence.needsCheckpoints || prompt.length < this.minTokens) return;
+    if (prompt.length < this.minTokens) return;
+    if (sequence.needsCheckpoints) {
+      this.seen.unshift([...prompt]);
+      this.seen.length = Math.min(this.seen.length, SEEN_PROMPTS);
+      return;
+    }
     const found = this.best(prompt);
     if (found && found.shared >= prompt.length * 0.9) return;
+    await this.save(sequence);
+  }
+
+  /**
+   * Before a first turn on a sequence that cannot erase a tail: when `wanted` shares at least
+   * `minTokens` tokens more with a remembered first turn than the sequence holds (after `restore`),
+   * evaluates that shared prefix into the sequence (in chunks, stopping when `signal` aborts) and
+   * saves the state at that point for the first turns after it. Returns the tokens evaluated; the
+   * completion evaluates the rest as usual.
+   */
+  async extend(sequence: LlamaContextSequence, wanted: readonly Token[], signal: AbortSignal): Promise<number> {
+    if (!sequence.needsCheckpoints) return 0;
+    const held = sequence.contextTokens.length;
+    if (commonPrefix(sequence.contextTokens, wanted) !== held) return 0;
+    let shared = 0;
+    for (const prompt of this.seen) shared = Math.max(shared, commonPrefix(prompt, wanted));
+    shared = Math.min(shared, wanted.length - 1);
+    if (shared < held + this.minTokens) return 0;
+    try {
+      for (let at = held; at < shared; at += EXTEND_CHUNK) {
+        if (signal.aborted) return at - held;
+        await sequence.evaluateWithoutGeneratingNewTokens(wanted.slice(at, Math.min(shared, at + EXTEND_CHUNK)));
+      }
+    } catch (error) {
+      this.options.logger.warn({ err: error }, "evaluating a shared prompt prefix failed; the prompt is evaluated whole");
+      await sequence.clearHistory().catch(() => undefined);
+      return 0;
+    }
+    await this.save(sequence);
+    return shared - held;
+  }
+
+  private async save(sequence: LlamaContextSequence): Promise<void> {
     const file = join(this.dir, `state-${++this.files}.bin`);
     let bytes: number;
     try {
@@ -123,6 +188,7 @@ export class PrefixCache {
   /** Deletes the saved states (the model is unloaded). */
   dispose(): void {
     this.entries.length = 0;
+    this.seen.length = 0;
     rmSync(this.dir, { recursive: true, force: true });
   }
 }
