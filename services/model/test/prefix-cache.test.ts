@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import type { ModelChatResult } from "@aide/contracts";
 import { sharedModelPath } from "../../../tests/helpers/service-process.js";
 import { missingRealModel, realModelPath } from "../../../tests/helpers/real-models.js";
-import { modelService } from "./support/model-service.js";
+import { modelService, type Chat } from "./support/model-service.js";
 import { compactedTurn, reused } from "./support/compaction-flow.js";
 
 /**
@@ -20,6 +20,48 @@ const TASKS = ["Fix the failing test in math.js.", "Add a README section about t
 /** Tokens at the end of the shortest prompt that are not the system prefix (the task and turn markers). */
 const MARGIN = 16;
 
+/** One first turn per task, each in a new session: the system prompt and the task. */
+async function firstTurns(chat: Chat, model: string, tasks: string[], tag: string): Promise<ModelChatResult[]> {
+  const results: ModelChatResult[] = [];
+  for (const [index, task] of tasks.entries()) {
+    results.push(await chat({ request_id: `${tag}-${index}`, session: `${tag}-${index}`, model, messages: [{ role: "system", content: SYSTEM }, { role: "user", content: task }] }));
+  }
+  return results;
+}
+
+/** The same first turns with the cache on and off; `prefix` is the prompt of the one-letter task "x" (index 2): the system prompt and little else. */
+async function firstTurnsOnAndOff(on: Chat, off: Chat, model: string, tasks: string[]) {
+  const withCache = await firstTurns(on, model, tasks, "on");
+  const without = await firstTurns(off, model, tasks, "off");
+  const prefix = without[2].usage.prompt_tokens;
+  return { withCache, without, prefix, figures: JSON.stringify({ prefix, on: withCache.map((result) => result.usage), off: without.map((result) => result.usage) }) };
+}
+
+/**
+ * Sessions before `from` evaluate their whole prompt with the cache; from `from` on each reuses at
+ * least the prefix (less MARGIN); without the cache (the control) every first turn evaluates its
+ * whole prompt; the prompts and the replies (temperature 0) are the same on both.
+ */
+function expectPrefixReused({ withCache, without, prefix, figures }: Awaited<ReturnType<typeof firstTurnsOnAndOff>>, from: number): void {
+  for (const [index, turn] of withCache.entries()) {
+    const { prompt_tokens, evaluated_prompt_tokens } = turn.usage;
+    if (index < from) expect(evaluated_prompt_tokens, figures).toBe(prompt_tokens);
+    else expect(prompt_tokens - evaluated_prompt_tokens!, figures).toBeGreaterThanOrEqual(prefix - MARGIN);
+    expect(without[index].usage.evaluated_prompt_tokens, figures).toBe(without[index].usage.prompt_tokens);
+    expect(prompt_tokens).toBe(without[index].usage.prompt_tokens);
+    expect(turn.text, `reply ${index}`).toBe(without[index].text);
+  }
+}
+
+/** A new session's first turn starts from the saved prefix, and its second turn evaluates only what the first did not hold. */
+async function expectOwnSequenceReused(chat: Chat, model: string): Promise<void> {
+  const messages = [{ role: "system", content: SYSTEM }, { role: "user", content: "Read notes.txt." }];
+  const first = await chat({ request_id: `${model}-own-1`, session: `${model}-own`, model, messages });
+  expect(first.usage.evaluated_prompt_tokens!, JSON.stringify(first.usage)).toBeLessThan(first.usage.prompt_tokens / 2);
+  const second = await chat({ request_id: `${model}-own-2`, session: `${model}-own`, model, messages: [...messages, { role: "assistant", content: first.text }, { role: "user", content: "Tool result: hello." }] });
+  expect(second.usage.evaluated_prompt_tokens!, JSON.stringify(second.usage)).toBeLessThan(second.usage.prompt_tokens - first.usage.prompt_tokens + MARGIN);
+}
+
 const have = existsSync(sharedModelPath);
 const models = () => [
   { id: "stories", provider: "llama", file: sharedModelPath, contextBudget: 2048, maxOutputTokens: 24, maxSessions: 4 },
@@ -32,39 +74,15 @@ describe.skipIf(!have)(`${have ? "" : `SKIPPED: no model at ${sharedModelPath}: 
   beforeAll(() => Promise.all([cached.start(), uncached.start()]), 120_000);
   afterAll(() => Promise.all([cached.stop(), uncached.stop()]));
 
-  const firstTurns = async (chat: typeof cached.chat, tag: string): Promise<ModelChatResult[]> => {
-    const results: ModelChatResult[] = [];
-    for (const [index, task] of TASKS.entries()) {
-      results.push(await chat({ request_id: `${tag}-${index}`, session: `${tag}-${index}`, model: "stories", messages: [{ role: "system", content: SYSTEM }, { role: "user", content: task }] }));
-    }
-    return results;
-  };
-
   it("a later session's first turn evaluates only what follows the shared system prefix, with the same reply", async () => {
-    const withCache = await firstTurns(cached.chat, "on");
-    const without = await firstTurns(uncached.chat, "off");
-    const prefix = without[2].usage.prompt_tokens; // the system prompt and the one-letter task "x"
-    const figures = JSON.stringify({ prefix, on: withCache.map((result) => result.usage), off: without.map((result) => result.usage) });
+    const { withCache, without, prefix, figures } = await firstTurnsOnAndOff(cached.chat, uncached.chat, "stories", TASKS);
     // The first session has nothing to share: it evaluates everything, on both.
-    expect(withCache[0].usage.evaluated_prompt_tokens, figures).toBe(withCache[0].usage.prompt_tokens);
-    for (const index of [1, 2]) {
-      const { prompt_tokens, evaluated_prompt_tokens } = withCache[index].usage;
-      expect(prompt_tokens - evaluated_prompt_tokens!, figures).toBeGreaterThanOrEqual(prefix - MARGIN);
-      // Control: without the cache each first turn evaluates its whole prompt.
-      expect(without[index].usage.evaluated_prompt_tokens, figures).toBe(without[index].usage.prompt_tokens);
-    }
-    for (const index of [0, 1, 2]) {
-      expect(withCache[index].usage.prompt_tokens).toBe(without[index].usage.prompt_tokens);
-      expect(withCache[index].text, `reply ${index}`).toBe(without[index].text);
-    }
+    // The first session has nothing to share: it evaluates everything; every later one loads the prefix.
+    expectPrefixReused({ withCache, without, prefix, figures }, 1);
   }, 240_000);
 
   it("a session's later turns still reuse its own sequence after it started from the cache", async () => {
-    const messages = [{ role: "system", content: SYSTEM }, { role: "user", content: "Read notes.txt." }];
-    const first = await cached.chat({ request_id: "own-1", session: "own", model: "stories", messages });
-    expect(first.usage.evaluated_prompt_tokens!).toBeLessThan(first.usage.prompt_tokens / 2);
-    const second = await cached.chat({ request_id: "own-2", session: "own", model: "stories", messages: [...messages, { role: "assistant", content: first.text }, { role: "user", content: "Tool result: hello." }] });
-    expect(second.usage.evaluated_prompt_tokens!, JSON.stringify(second.usage)).toBeLessThan(second.usage.prompt_tokens - first.usage.prompt_tokens + MARGIN);
+    await expectOwnSequenceReused(cached.chat, "stories");
   }, 240_000);
 
   it("with a single sequence, the turn after a one-off summary (which had to take the session's sequence) loads the prefix back", async () => {
@@ -95,37 +113,13 @@ describe.skipIf(!gemma)(gemma ? "the prefix cache on a sliding-window model (the
   beforeAll(() => Promise.all([cached.start(), uncached.start()]), 180_000);
   afterAll(() => Promise.all([cached.stop(), uncached.stop()]));
 
-  const firstTurns = async (chat: typeof cached.chat, tag: string): Promise<ModelChatResult[]> => {
-    const results: ModelChatResult[] = [];
-    for (const [index, task] of GEMMA_TASKS.entries()) {
-      results.push(await chat({ request_id: `${tag}-${index}`, session: `${tag}-${index}`, model: "gemma", messages: [{ role: "system", content: SYSTEM }, { role: "user", content: task }] }));
-    }
-    return results;
-  };
-
   it("from the third session on, a first turn evaluates only what follows the shared prefix, with the same replies", async () => {
-    const withCache = await firstTurns(cached.chat, "on");
-    const without = await firstTurns(uncached.chat, "off");
-    const prefix = without[2].usage.prompt_tokens; // the system prompt and the one-letter task "x"
-    const figures = JSON.stringify({ prefix, on: withCache.map((result) => result.usage), off: without.map((result) => result.usage) });
+    const { withCache, without, prefix, figures } = await firstTurnsOnAndOff(cached.chat, uncached.chat, "gemma", GEMMA_TASKS);
     // The first two sessions evaluate everything (the second evaluates the shared prefix first and saves it).
-    for (const index of [0, 1]) expect(withCache[index].usage.evaluated_prompt_tokens, figures).toBe(withCache[index].usage.prompt_tokens);
-    for (const index of [2, 3]) {
-      const { prompt_tokens, evaluated_prompt_tokens } = withCache[index].usage;
-      expect(prompt_tokens - evaluated_prompt_tokens!, figures).toBeGreaterThanOrEqual(prefix - MARGIN);
-      expect(without[index].usage.evaluated_prompt_tokens, figures).toBe(without[index].usage.prompt_tokens);
-    }
-    for (const index of GEMMA_TASKS.keys()) {
-      expect(withCache[index].usage.prompt_tokens).toBe(without[index].usage.prompt_tokens);
-      expect(withCache[index].text, `reply ${index}`).toBe(without[index].text);
-    }
+    expectPrefixReused({ withCache, without, prefix, figures }, 2);
   }, 300_000);
 
   it("a session that started from the saved prefix still reuses its own sequence on its next turn", async () => {
-    const messages = [{ role: "system", content: SYSTEM }, { role: "user", content: "Read notes.txt." }];
-    const first = await cached.chat({ request_id: "gemma-own-1", session: "gemma-own", model: "gemma", messages });
-    expect(first.usage.evaluated_prompt_tokens!, JSON.stringify(first.usage)).toBeLessThan(first.usage.prompt_tokens / 2);
-    const second = await cached.chat({ request_id: "gemma-own-2", session: "gemma-own", model: "gemma", messages: [...messages, { role: "assistant", content: first.text }, { role: "user", content: "Tool result: hello." }] });
-    expect(second.usage.evaluated_prompt_tokens!, JSON.stringify(second.usage)).toBeLessThan(second.usage.prompt_tokens - first.usage.prompt_tokens + MARGIN);
+    await expectOwnSequenceReused(cached.chat, "gemma");
   }, 300_000);
 });
