@@ -15,7 +15,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { findLlamaServer, modelCacheDir, modelCatalog, realModelIds, type RealModelId } from "@aide/model";
 import { percentile, writeBenchResult } from "./lib/results.js";
-import { cpuMs } from "./lib/process-cpu.js";
+import { timed } from "./lib/process-cpu.js";
 import { startLlamaServerProcess, startModelServiceProcess } from "./lib/real-model-processes.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -30,13 +30,6 @@ type Arm = { name: string; sample(): Promise<Sample>; close(): Promise<void> };
 
 function rates(prompt: number, gen: number, pre: { wall: number; cpu: number }, dec: { wall: number; cpu: number }): Sample {
   return { prefillWallTokS: (prompt / pre.wall) * 1000, prefillCpuTokS: (prompt / pre.cpu) * 1000, genWallTokS: (gen / dec.wall) * 1000, genCpuTokS: (gen / dec.cpu) * 1000, load: loadavg()[0] };
-}
-
-async function timed<T>(pid: number, work: () => Promise<T>): Promise<{ value: T; wall: number; cpu: number }> {
-  const cpu0 = cpuMs([pid]);
-  const t0 = performance.now();
-  const value = await work();
-  return { value, wall: performance.now() - t0, cpu: cpuMs([pid]) - cpu0 };
 }
 
 async function directArms(file: string): Promise<Arm[]> {

@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { findLlamaServer, modelCacheDir, modelCatalog, realModelIds } from "@aide/model";
-import { cpuMs } from "./lib/process-cpu.js";
+import { timed } from "./lib/process-cpu.js";
 import { percentile, writeBenchResult } from "./lib/results.js";
 import { startLlamaServerProcess, startModelServiceProcess } from "./lib/real-model-processes.js";
 
@@ -33,13 +33,6 @@ const TASKS = ["Fix the failing test in test/cart.test.js.", "Add a --verbose fl
 interface Turn { prompt: number; evaluated: number; wallMs: number; cpuMs: number }
 interface Arm { name: string; turn(index: number): Promise<Turn>; close(): Promise<void> }
 
-async function timed<T>(pid: number, work: () => Promise<T>): Promise<{ value: T; wallMs: number; cpuMs: number }> {
-  const cpu0 = cpuMs([pid]);
-  const t0 = performance.now();
-  const value = await work();
-  return { value, wallMs: performance.now() - t0, cpuMs: cpuMs([pid]) - cpu0 };
-}
-
 const messages = (index: number) => [{ role: "system", content: SYSTEM }, { role: "user", content: TASKS[index % TASKS.length] }];
 
 async function serviceArm(id: string, file: string, home: string, cache: boolean): Promise<Arm> {
@@ -48,7 +41,7 @@ async function serviceArm(id: string, file: string, home: string, cache: boolean
   return {
     name: `model service, prefix cache ${cache ? "on" : "off"}`,
     async turn(index) {
-      const { value, wallMs, cpuMs: cpu } = await timed(service.pid, () => service.chat({ request_id: `t${index}`, session: `first-${index}`, stream: false, max_tokens: 8, temperature: 0, seed: 1, messages: messages(index) }));
+      const { value, wall: wallMs, cpu } = await timed(service.pid, () => service.chat({ request_id: `t${index}`, session: `first-${index}`, stream: false, max_tokens: 8, temperature: 0, seed: 1, messages: messages(index) }));
       return { prompt: value.usage.prompt_tokens, evaluated: value.usage.evaluated_prompt_tokens ?? value.usage.prompt_tokens, wallMs, cpuMs: cpu };
     },
     close: () => service.close(),
@@ -61,7 +54,7 @@ async function serverArm(file: string, binary: string): Promise<Arm> {
   return {
     name: "llama-server, cache_prompt",
     async turn(index) {
-      const { value, wallMs, cpuMs: cpu } = await timed(server.pid, () => server.post("/v1/chat/completions", { messages: messages(index), max_tokens: 8, temperature: 0, seed: 1, cache_prompt: true }));
+      const { value, wall: wallMs, cpu } = await timed(server.pid, () => server.post("/v1/chat/completions", { messages: messages(index), max_tokens: 8, temperature: 0, seed: 1, cache_prompt: true }));
       const timings = value.timings as { prompt_n: number; cache_n?: number } | undefined;
       const usage = value.usage as { prompt_tokens: number } | undefined;
       if (!timings || !usage) throw new Error(`llama-server answered without timings or usage: ${JSON.stringify(value).slice(0, 300)}`);

@@ -24,3 +24,11 @@ export function cpuMs(pids: number[]): number {
   }
   return total;
 }
+
+/** Runs `work`, with the wall time and the CPU time of process `pid` it took (ms). */
+export async function timed<T>(pid: number, work: () => Promise<T>): Promise<{ value: T; wall: number; cpu: number }> {
+  const cpu0 = cpuMs([pid]);
+  const t0 = performance.now();
+  const value = await work();
+  return { value, wall: performance.now() - t0, cpu: cpuMs([pid]) - cpu0 };
+}

@@ -3,6 +3,6 @@ export { runEval, loadEvalTasks, evalAllowedCommands, type EvalRunOptions } from
 export { readResults, buildReport, scoreVariants, variantOf, type EvalReport, type VariantScore } from "./eval-report.js";
 export { writeReport, reportFiles } from "./write-report.js";
 export { parseArm, parseArms, type EvalArm } from "./parse-arm.js";
-export { fillPlan, repeatsToFill } from "./fill-repeats.js";
+export { fillPlan } from "./fill-repeats.js";
 export type { AttemptRecord } from "./attempt-record.js";
 export { startStack } from "../client/stack-discovery.js";

@@ -76,22 +76,16 @@ export class PrefixCache {
     this.maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
   }
 
-  private best(wanted: readonly Token[]): { entry: Entry; shared: number } | undefined {
+  /**
+   * The saved state sharing the longest prefix with `wanted`; with `whole`, only states that
+   * `wanted` extends whole, leaving at least one token to evaluate (a sequence that cannot erase a tail).
+   */
+  private best(wanted: readonly Token[], whole = false): { entry: Entry; shared: number } | undefined {
     let found: { entry: Entry; shared: number } | undefined;
     for (const entry of this.entries) {
       const shared = commonPrefix(entry.tokens, wanted);
+      if (whole && (shared !== entry.tokens.length || shared >= wanted.length)) continue;
       if (!found || shared > found.shared) found = { entry, shared };
-    }
-    return found;
-  }
-
-  /** The longest saved state that `wanted` extends whole, leaving at least one token to evaluate. */
-  private longestWhole(wanted: readonly Token[]): { entry: Entry; shared: number } | undefined {
-    let found: { entry: Entry; shared: number } | undefined;
-    for (const entry of this.entries) {
-      const length = entry.tokens.length;
-      if (length >= wanted.length || commonPrefix(entry.tokens, wanted) !== length) continue;
-      if (!found || length > found.shared) found = { entry, shared: length };
     }
     return found;
   }
@@ -104,7 +98,7 @@ export class PrefixCache {
    * nothing loaded).
    */
   async restore(sequence: LlamaContextSequence, wanted: readonly Token[]): Promise<number> {
-    const found = sequence.needsCheckpoints ? this.longestWhole(wanted) : this.best(wanted);
+    const found = this.best(wanted, sequence.needsCheckpoints);
     const own = commonPrefix(sequence.contextTokens, wanted);
     if (!found || found.shared < own + this.minTokens) return 0;
     try {

@@ -140,8 +140,10 @@ export class LlamaProvider implements Provider<LlamaSpec> {
 
     const { LlamaCompletion } = await import("node-llama-cpp");
     const before = sequence.tokenMeter.getState();
+    // A session's first turn (not a one-off) is what the prefix cache learns from.
+    const prefixes = fresh && request.one_off !== true ? loaded.prefixes : undefined;
     // A sequence that cannot erase a tail (sliding-window attention) saves the prefix it shares with an earlier first turn.
-    const extended = fresh && loaded.prefixes && request.one_off !== true ? await loaded.prefixes.extend(sequence, aligned, signal) : 0;
+    const extended = prefixes ? await prefixes.extend(sequence, aligned, signal) : 0;
     const completion = new LlamaCompletion({ contextSequence: sequence, autoDisposeSequence: false });
     // A thinking model's <think>…</think> goes to reasoning_content, never to the deltas.
     const splitter = spec.thinking ? new ThinkSplitter(onDelta) : undefined;
@@ -172,7 +174,7 @@ export class LlamaProvider implements Provider<LlamaSpec> {
     }
     const after = sequence.tokenMeter.getState();
     const stop = response.metadata.stopReason;
-    if (fresh && loaded.prefixes && request.one_off !== true && stop !== "abort") await loaded.prefixes.remember(sequence, aligned);
+    if (prefixes && stop !== "abort") await prefixes.remember(sequence, aligned);
     if (restored > 0 || extended > 0) logger.debug({ restored, extended, prompt: aligned.length }, restored > 0 ? "prompt prefix loaded from the prefix cache" : "shared prompt prefix evaluated and saved");
     // The library's TokenMeter counts a decoded token whose logits are read as "output": that is
     // every sampled token fed back plus the prompt's last token (whose logits give the first

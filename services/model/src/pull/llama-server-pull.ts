@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { z } from "zod";
 import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
+import { z } from "zod";
 import { aideError } from "@aide/contracts";
 import { outputTail as tail, requirePip, runProcess, type ProcessRun } from "./run-process.js";
 import { llamaCppBinPath, llamaServerLink, llamaServerVenv } from "./cache-dir.js";
