@@ -35,7 +35,8 @@ describe("the panel's auto-approve rules", () => {
       await page.fill("#auto-approve-rule", "npm run lint");
       await page.click('[data-action="add-rule"]');
       await page.locator('#auto-approve-commands li[data-rule="npm run lint"]').waitFor();
-      expect(await page.locator("#auto-approve-rule").inputValue()).toBe("");
+      // The field empties when the gateway's reply lands, which may come after the announcement drew the rule.
+      await expect.poll(() => page.locator("#auto-approve-rule").inputValue()).toBe("");
       await page.locator("#auto-approve-edits").check();
       await expect.poll(() => page.locator("#auto-approve-summary").textContent()).toBe("edits on · 1 command rule");
       expect(h.orchestrator.autoApproveChanges.filter((change) => change.session === session).map(({ session: _, ...change }) => change)).toEqual([{ add_commands: ["npm run lint"] }, { edits: true }]);
