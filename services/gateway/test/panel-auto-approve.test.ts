@@ -37,7 +37,9 @@ describe("the panel's auto-approve rules", () => {
       await page.locator('#auto-approve-commands li[data-rule="npm run lint"]').waitFor();
       // The field empties when the gateway's reply lands, which may come after the announcement drew the rule.
       await expect.poll(() => page.locator("#auto-approve-rule").inputValue()).toBe("");
-      await page.locator("#auto-approve-edits").check();
+      // A click, not check(): check() fails if the add's own announcement lands between its click and
+      // its look, redrawing the switch from the older rules until the edits reply arrives.
+      await page.locator("#auto-approve-edits").click();
       await expect.poll(() => page.locator("#auto-approve-summary").textContent()).toBe("edits on · 1 command rule");
       expect(h.orchestrator.autoApproveChanges.filter((change) => change.session === session).map(({ session: _, ...change }) => change)).toEqual([{ add_commands: ["npm run lint"] }, { edits: true }]);
 
