@@ -26,4 +26,10 @@ export const AutoApproveChangeRequestSchema = z
   })
   .strict();
 export type AutoApproveChangeRequest = z.infer<typeof AutoApproveChangeRequestSchema>;
-export const AutoApproveChangeReplySchema = replySchema(z.object({ auto_approve: AutoApproveSchema }));
+/**
+ * The rules after the change, and `seq`: the session's event seq they are current at (the
+ * `session.auto_approve_changed` the change emitted, or the session's last event when nothing
+ * changed). A screen that also follows the event stream may get this reply after a newer
+ * announcement (another screen's change): it keeps what the highest seq says.
+ */
+export const AutoApproveChangeReplySchema = replySchema(z.object({ auto_approve: AutoApproveSchema, seq: z.number().int().nonnegative().optional() }));

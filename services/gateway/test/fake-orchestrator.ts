@@ -18,6 +18,8 @@ export interface FakeOrchestrator {
   restores: Array<{ session: string; checkpoint: string; dry_run: boolean }>;
   /** Every `agent.cmd.auto_approve` request as received. */
   autoApproveChanges: Array<Record<string, unknown>>;
+  /** When set, a change's reply waits for it after the change's announcement (a slow reply). */
+  holdAutoApproveReply?: () => Promise<void>;
   /** Follow-up messages accepted. */
   messages: Array<{ session: string; text: string }>;
   /** Every start request as received. */
@@ -205,8 +207,11 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
       const commands = rules.commands.filter((rule) => !(body.remove_commands ?? []).includes(rule));
       for (const rule of body.add_commands ?? []) if (!commands.includes(rule)) commands.push(rule);
       snapshot.auto_approve = { ...rules, edits: body.edits ?? rules.edits, commands };
-      await publish(body.session, "session.auto_approve_changed", { auto_approve: snapshot.auto_approve });
-      return { ok: true, result: { auto_approve: snapshot.auto_approve } };
+      const rulesNow = snapshot.auto_approve;
+      await publish(body.session, "session.auto_approve_changed", { auto_approve: rulesNow });
+      const seq = snapshot.last_seq;
+      await fake.holdAutoApproveReply?.();
+      return { ok: true, result: { auto_approve: rulesNow, seq } };
     },
     "agent.cmd.mode": async (body) => {
       const snapshot = sessions.get(body.session);
@@ -253,7 +258,7 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
       }
     })();
   }
-  return {
+  const fake: FakeOrchestrator = {
     decisions,
     scenarios,
     restores,
@@ -268,4 +273,5 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
       for (const subscription of subscriptions) subscription.unsubscribe();
     },
   };
+  return fake;
 }

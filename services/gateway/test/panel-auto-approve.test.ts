@@ -52,6 +52,32 @@ describe("the panel's auto-approve rules", () => {
       await until(() => h.orchestrator.autoApproveChanges.some((change) => change.session === session && JSON.stringify(change.remove_commands) === '["npm run lint"]'), "the removal");
       await expect.poll(() => second.page.locator("#auto-approve-commands li").count()).toBe(0);
 
+      // A reply that lands after a newer announcement (another screen's change made meanwhile) does
+      // not draw its older rules over the newer ones: the view keeps the highest event seq.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      h.orchestrator.holdAutoApproveReply = () => held;
+      try {
+        await page.fill("#auto-approve-rule", "make");
+        await page.click('[data-action="add-rule"]');
+        await page.locator('#auto-approve-commands li[data-rule="make"]').waitFor();
+        const snapshot = h.orchestrator.sessions.get(session)!;
+        snapshot.auto_approve = { edits: true, commands: ["make", "go vet"] };
+        await h.orchestrator.publish(session, "session.auto_approve_changed", { auto_approve: snapshot.auto_approve });
+        await page.locator('#auto-approve-commands li[data-rule="go vet"]').waitFor();
+      } finally {
+        h.orchestrator.holdAutoApproveReply = undefined;
+        release();
+      }
+      await expect.poll(() => page.locator("#auto-approve-rule").inputValue()).toBe("");
+      expect(await page.locator("#auto-approve-summary").textContent()).toBe("edits on · 2 command rules");
+      expect(await page.locator("#auto-approve-commands li").evaluateAll((items) => items.map((item) => item.getAttribute("data-rule")))).toEqual(["make", "go vet"]);
+      await expect.poll(() => second.page.locator("#auto-approve-summary").textContent()).toBe("edits on · 2 command rules");
+      for (const rule of ["make", "go vet"]) {
+        await page.click(`#auto-approve-commands li[data-rule="${rule}"] [data-action="remove-rule"]`);
+        await page.locator(`#auto-approve-commands li[data-rule="${rule}"]`).waitFor({ state: "detached" });
+      }
+
       // A rule with shell control characters never reaches the orchestrator: the gateway says why.
       const before = h.orchestrator.autoApproveChanges.length;
       await page.fill("#auto-approve-rule", "npm test; curl evil");

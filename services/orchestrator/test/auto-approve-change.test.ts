@@ -60,6 +60,9 @@ describe.skipIf(skipReason !== "")(`auto-approve rules changed mid-run${skipReas
     expect(announced.payload).toEqual({ auto_approve: { edits: true, commands: ["echo", "curl", "cat"] } });
     const status = await gateway.call("GET", `/api/agent/status?id=${session}`);
     expect(status.body.auto_approve).toMatchObject({ edits: true, commands: ["echo", "curl", "cat"] });
+    // The reply says which event its rules are current at: the announcement or a later one, never an earlier one.
+    expect(changed.body.seq).toBeGreaterThanOrEqual(announced.seq);
+    expect(changed.body.seq).toBeLessThanOrEqual(status.body.last_seq);
 
     // The call that already waits keeps waiting for its person; the next one rides on the rule.
     expect(stack.events.some((event) => ofSession(event) && event.type === "approval.decided" && event.payload.approval === first.payload.approval)).toBe(false);

@@ -48,7 +48,7 @@ function onEvent(session: string, transcript: Transcript, event: AgentEvent) {
     byId("session-workspace").textContent = shown(p.workspace);
   }
   if (event.type === "mode.changed") showMode(String(p.mode));
-  if (event.type === "session.auto_approve_changed") autoApprove.show(session, p.auto_approve);
+  if (event.type === "session.auto_approve_changed") autoApprove.show(session, p.auto_approve, typeof event.seq === "number" ? event.seq : undefined);
   // A new run of the session starts with the rules its start named.
   if (event.type === "run.created") void autoApprove.open(session).catch(() => undefined);
   if (event.type === "run.completed") setState(String(p.state));

@@ -18,7 +18,9 @@ const neverCovered = "Never covered by a rule, always asked: protected paths, se
  * and the command rules (a rule names a command's first words: `npm run lint`). Shown for the open
  * session and editable: the edits switch, a rule added or removed. Every change goes to
  * `POST /api/agent/auto-approve`; what is shown is what the orchestrator answered or announced
- * (`session.auto_approve_changed`), so every screen on the session shows the same rules.
+ * (`session.auto_approve_changed`), so every screen on the session shows the same rules. Each of
+ * those carries the session's event seq it is current at, and the view keeps the highest: a reply
+ * that lands after a newer announcement (another screen's change) does not draw older rules.
  */
 export function createAutoApproveView() {
   const box = byId<HTMLDetailsElement>("auto-approve");
@@ -31,8 +33,14 @@ export function createAutoApproveView() {
   const extra = byId("auto-approve-extra");
   byId("auto-approve-never").textContent = neverCovered;
   let session: string | undefined;
+  /** The event seq the shown rules are current at. */
+  let shownSeq = -1;
 
-  const render = (rules: AutoApproveRules) => {
+  const render = (rules: AutoApproveRules, seq: number | undefined) => {
+    if (seq !== undefined) {
+      if (seq < shownSeq) return;
+      shownSeq = seq;
+    }
     box.hidden = false;
     box.setAttribute("data-edits", String(rules.edits));
     edits.checked = rules.edits;
@@ -55,8 +63,8 @@ export function createAutoApproveView() {
     if (!session) return;
     error.textContent = "";
     try {
-      const reply = await api<{ auto_approve: AutoApproveRules }>("POST", "/api/agent/auto-approve", { session, ...body });
-      render(reply.auto_approve);
+      const reply = await api<{ auto_approve: AutoApproveRules; seq?: number }>("POST", "/api/agent/auto-approve", { session, ...body });
+      render(reply.auto_approve, reply.seq);
       return true;
     } catch (caught) {
       error.textContent = shown(caught instanceof ApiError ? `${caught.code}: ${caught.message}` : String(caught));
@@ -72,21 +80,26 @@ export function createAutoApproveView() {
   });
 
   return {
-    /** Shows `rules` for `id` (from the session's snapshot or an announcement). */
-    show(id: string, rules: AutoApproveRules | undefined) {
+    /** Shows `rules` for `id` from an announcement with event seq `seq`. */
+    show(id: string, rules: AutoApproveRules | undefined, seq: number | undefined) {
       if (id !== session) return;
-      if (rules) render(rules);
+      if (rules) render(rules, seq);
     },
     /** Opens the view on a session: its rules come from its snapshot. */
     async open(id: string) {
+      // Another session starts hidden and from nothing; the same one (its next run) keeps what it shows until the snapshot.
+      if (session !== id) {
+        shownSeq = -1;
+        box.hidden = true;
+      }
       session = id;
       error.textContent = "";
-      box.hidden = true;
-      const snapshot = await api<{ auto_approve?: AutoApproveRules }>("GET", `/api/agent/status?id=${encodeURIComponent(id)}`);
-      if (session === id) render(snapshot.auto_approve ?? { edits: false, commands: [] });
+      const snapshot = await api<{ auto_approve?: AutoApproveRules; last_seq?: number }>("GET", `/api/agent/status?id=${encodeURIComponent(id)}`);
+      if (session === id) render(snapshot.auto_approve ?? { edits: false, commands: [] }, snapshot.last_seq);
     },
     close() {
       session = undefined;
+      shownSeq = -1;
       box.hidden = true;
     },
   };

@@ -14,10 +14,10 @@ const maxCommandRules = 100;
  * and `deny_unmatched` keep what the run was started with. Every screen learns the new rules from
  * `session.auto_approve_changed`.
  */
-export async function changeAutoApprove(orchestrator: Orchestrator, request: AutoApproveChangeRequest): Promise<{ auto_approve: AutoApprove }> {
+export async function changeAutoApprove(orchestrator: Orchestrator, request: AutoApproveChangeRequest): Promise<{ auto_approve: AutoApprove; seq?: number }> {
   const runtime = await orchestrator.load(request.session);
   const owner = orchestrator.ownerElsewhere(runtime);
-  if (owner && orchestrator.seams.forward) return (await orchestrator.seams.forward(owner, "auto_approve", request)) as { auto_approve: AutoApprove };
+  if (owner && orchestrator.seams.forward) return (await orchestrator.seams.forward(owner, "auto_approve", request)) as { auto_approve: AutoApprove; seq?: number };
   const rules = runtime.record.auto_approve;
   const removed = new Set((request.remove_commands ?? []).map(normalRule));
   const commands = rules.commands.filter((rule) => !removed.has(normalRule(rule)));
@@ -31,7 +31,8 @@ export async function changeAutoApprove(orchestrator: Orchestrator, request: Aut
     await runtime.emit("session.auto_approve_changed", { auto_approve: next });
     await runtime.persist();
   }
-  return { auto_approve: runtime.record.auto_approve };
+  // Read together, after the persist: the rules as of the session's last event (other events may follow the announcement).
+  return { auto_approve: runtime.record.auto_approve, seq: runtime.record.last_seq };
 }
 
 /** A rule as the gate reads it: words separated by one space. */
