@@ -119,7 +119,8 @@ export const MessageRequestSchema = z.object({ session: IdSchema, text: z.string
 export const MessageReplySchema = replySchema(z.object({ run: IdSchema, state: RunStateSchema }));
 
 export const ModeRequestSchema = z.object({ session: IdSchema, mode: ModeSchema });
-export const ModeReplySchema = replySchema(z.object({ mode: ModeSchema }));
+/** The mode now, and `seq`: the session's event seq it is current at (as for the auto-approve reply: a client also following `mode.changed` keeps the newer). */
+export const ModeReplySchema = replySchema(z.object({ mode: ModeSchema, seq: z.number().int().nonnegative().optional() }));
 
 /** How a run ended, for lists and the finished-run view: `done`, `unverified`, `error` (with the code and message), `aborted`. */
 export const RunOutcomeSummarySchema = z.object({

@@ -18,8 +18,8 @@ export interface FakeOrchestrator {
   restores: Array<{ session: string; checkpoint: string; dry_run: boolean }>;
   /** Every `agent.cmd.auto_approve` request as received. */
   autoApproveChanges: Array<Record<string, unknown>>;
-  /** When set, a change's reply waits for it after the change's announcement (a slow reply). */
-  holdAutoApproveReply?: () => Promise<void>;
+  /** When set, an `auto_approve` or `mode` change's reply waits for what it returns, after the change's announcement (a slow reply). */
+  holdReply?: (command: "auto_approve" | "mode") => Promise<void> | undefined;
   /** Follow-up messages accepted. */
   messages: Array<{ session: string; text: string }>;
   /** Every start request as received. */
@@ -210,14 +210,19 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
       const rulesNow = snapshot.auto_approve;
       await publish(body.session, "session.auto_approve_changed", { auto_approve: rulesNow });
       const seq = snapshot.last_seq;
-      await fake.holdAutoApproveReply?.();
+      await fake.holdReply?.("auto_approve");
       return { ok: true, result: { auto_approve: rulesNow, seq } };
     },
     "agent.cmd.mode": async (body) => {
       const snapshot = sessions.get(body.session);
       if (!snapshot) return notFound(body.session);
-      snapshot.mode = body.mode;
-      return { ok: true, result: { mode: body.mode } };
+      if (snapshot.mode !== body.mode) {
+        snapshot.mode = body.mode;
+        await publish(body.session, "mode.changed", { mode: body.mode });
+      }
+      const seq = snapshot.last_seq;
+      await fake.holdReply?.("mode");
+      return { ok: true, result: { mode: body.mode, seq } };
     },
     "agent.cmd.restore": async (body) => {
       if (!sessions.has(body.session)) return notFound(body.session);

@@ -56,7 +56,7 @@ describe("the panel's auto-approve rules", () => {
       // not draw its older rules over the newer ones: the view keeps the highest event seq.
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
-      h.orchestrator.holdAutoApproveReply = () => held;
+      h.orchestrator.holdReply = (command) => (command === "auto_approve" ? held : undefined);
       try {
         await page.fill("#auto-approve-rule", "make");
         await page.click('[data-action="add-rule"]');
@@ -66,7 +66,7 @@ describe("the panel's auto-approve rules", () => {
         await h.orchestrator.publish(session, "session.auto_approve_changed", { auto_approve: snapshot.auto_approve });
         await page.locator('#auto-approve-commands li[data-rule="go vet"]').waitFor();
       } finally {
-        h.orchestrator.holdAutoApproveReply = undefined;
+        h.orchestrator.holdReply = undefined;
         release();
       }
       await expect.poll(() => page.locator("#auto-approve-rule").inputValue()).toBe("");

@@ -75,6 +75,24 @@ describe("the web panel in Chromium", () => {
     await page.click("#mode-toggle");
     await expect.poll(() => page.locator("#mode-toggle").textContent()).toBe("Mode: plan");
     expect(h.orchestrator.sessions.get(session as string)?.mode).toBe("plan");
+    // A toggle's reply that lands after a newer mode.changed (another screen switched back
+    // meanwhile) does not undo it: the mode shown is the one of the highest event seq.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    h.orchestrator.holdReply = (command) => (command === "mode" ? held : undefined);
+    try {
+      await page.click("#mode-toggle");
+      await expect.poll(() => page.locator("#mode-toggle").textContent()).toBe("Mode: act");
+      h.orchestrator.sessions.get(session as string)!.mode = "plan";
+      await h.orchestrator.publish(session as string, "mode.changed", { mode: "plan" });
+      await expect.poll(() => page.locator("#mode-toggle").textContent()).toBe("Mode: plan");
+    } finally {
+      h.orchestrator.holdReply = undefined;
+      release();
+    }
+    // The toggle is enabled again once its reply was handled.
+    await expect.poll(() => page.locator("#mode-toggle").isDisabled()).toBe(false);
+    expect(await page.locator("#mode-toggle").textContent()).toBe("Mode: plan");
     await page.fill("#followup-text", "Now add a test for it");
     await page.click('#followup button[type="submit"]');
     await expect.poll(() => h.orchestrator.messages.filter((m) => m.session === session)).toEqual([{ session, text: "Now add a test for it" }]);

@@ -62,7 +62,7 @@ describe("agent routes", () => {
   });
 
   it("POST /api/agent/mode", async () => {
-    expect((await inject("POST", "/api/agent/mode", { session, mode: "plan" })).json()).toEqual({ mode: "plan" });
+    expect((await inject("POST", "/api/agent/mode", { session, mode: "plan" })).json()).toEqual({ mode: "plan", seq: expect.any(Number) });
     expect((await inject("POST", "/api/agent/mode", { session, mode: "x" })).json().error.code).toBe("VALIDATION");
     expect((await inject("POST", "/api/agent/mode", { session: "nosuch", mode: "act" })).json().error.code).toBe("SESSION_NOT_FOUND");
   });

@@ -50,8 +50,11 @@ describe.skipIf(!ready)(`orchestrator commands over the bus${skipReason}`, () =>
     const sessions = await stack.command("sessions", { user: "bob" });
     expect(sessions.result.sessions.map((s: { id: string }) => s.id)).toEqual([session]);
     expect((await stack.command("sessions", { user: "carol" })).result.sessions).toEqual([]);
-    expect(await stack.command("mode", { session, mode: "plan" })).toMatchObject({ ok: true, result: { mode: "plan" } });
-    await stack.waitFor((e) => e.session === session && e.type === "mode.changed");
+    const moded = await stack.command("mode", { session, mode: "plan" });
+    expect(moded).toMatchObject({ ok: true, result: { mode: "plan" } });
+    const changed = await stack.waitFor((e) => e.session === session && e.type === "mode.changed");
+    // The reply names the event seq its mode is current at: the mode.changed it emitted, or later.
+    expect(moded.result.seq).toBeGreaterThanOrEqual(changed.seq);
     expect(await stack.command("message", { session, text: "also add a newline" })).toMatchObject({ ok: true, result: { state: "awaiting_approval" } });
     await stack.waitFor((e) => e.session === session && e.type === "message.received");
   });

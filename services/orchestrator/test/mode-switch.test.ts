@@ -12,7 +12,7 @@ describe("the person's Plan/Act switch mid-run", () => {
     const h = createLoopHarness([switchToAct, write("plan.txt", "x"), read("plan.txt"), complete("Wrote plan.txt")]);
     const session = await h.start("Create plan.txt", { mode: "plan", auto_approve: { edits: true, commands: [] } });
     const request = await h.waitFor("approval.requested", (event) => (event.payload as { kind?: string }).kind === "mode_switch");
-    expect(await changeMode(h.orchestrator, session, "act")).toEqual({ mode: "act" });
+    expect(await changeMode(h.orchestrator, session, "act")).toEqual({ mode: "act", seq: expect.any(Number) });
     const end = await h.finished(session);
     expect(end.payload).toMatchObject({ state: "done" });
     const approval = (request.payload as { approval: string }).approval;
@@ -26,9 +26,15 @@ describe("the person's Plan/Act switch mid-run", () => {
     const h = createLoopHarness([read("README.md"), complete("Read it")]);
     const session = await h.start("Read the README", { mode: "act" });
     await h.finished(session);
-    expect(await changeMode(h.orchestrator, session, "act")).toEqual({ mode: "act" });
+    // Each reply names the event seq its mode is current at: the session's last event when nothing
+    // changed, the mode.changed it emitted when it did.
+    const lastSeq = () => Math.max(...h.events.filter((event) => event.session === session).map((event) => event.seq));
+    expect(await changeMode(h.orchestrator, session, "act")).toEqual({ mode: "act", seq: lastSeq() });
     expect(h.events.filter((event) => event.type === "mode.changed")).toEqual([]);
-    expect(await changeMode(h.orchestrator, session, "plan")).toEqual({ mode: "plan" });
-    expect(h.events.filter((event) => event.type === "mode.changed").map((event) => event.payload)).toEqual([{ mode: "plan" }]);
+    const planned = await changeMode(h.orchestrator, session, "plan");
+    await h.waitFor("mode.changed", () => true);
+    const changed = h.events.filter((event) => event.type === "mode.changed");
+    expect(changed.map((event) => event.payload)).toEqual([{ mode: "plan" }]);
+    expect(planned).toEqual({ mode: "plan", seq: changed[0].seq });
   });
 });

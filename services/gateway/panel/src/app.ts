@@ -22,6 +22,8 @@ const autoApprove = createAutoApproveView();
 const sessions = createSessionList((id) => openSession(id));
 let current: { session: string; transcript: Transcript; close(): void } | undefined;
 let currentMode = "act";
+/** The event seq the shown mode is current at: a toggle's reply that lands after a newer `mode.changed` (another screen) does not undo it. */
+let modeSeq = -1;
 
 function setState(state: string) {
   const badge = byId("session-state");
@@ -30,7 +32,11 @@ function setState(state: string) {
   byId<HTMLButtonElement>("abort").disabled = ["done", "unverified", "error", "aborted"].includes(state);
 }
 
-function showMode(mode: string) {
+function showMode(mode: string, seq: number | undefined) {
+  if (seq !== undefined) {
+    if (seq < modeSeq) return;
+    modeSeq = seq;
+  }
   currentMode = mode;
   byId("mode-toggle").textContent = `Mode: ${mode}`;
   byId("mode-toggle").setAttribute("aria-pressed", String(mode === "plan"));
@@ -43,12 +49,12 @@ function onEvent(session: string, transcript: Transcript, event: AgentEvent) {
   const p = event.payload;
   if (event.type === "run.state") setState(p.state === "paused" ? `paused (${String(p.reason ?? "waiting")})` : String(p.state));
   if (event.type === "run.created") {
-    showMode(String(p.mode));
+    showMode(String(p.mode), event.seq);
     byId("session-model").textContent = p.model ? `model ${shown(p.model)}` : "";
     byId("session-workspace").textContent = shown(p.workspace);
   }
-  if (event.type === "mode.changed") showMode(String(p.mode));
-  if (event.type === "session.auto_approve_changed") autoApprove.show(session, p.auto_approve, typeof event.seq === "number" ? event.seq : undefined);
+  if (event.type === "mode.changed") showMode(String(p.mode), event.seq);
+  if (event.type === "session.auto_approve_changed") autoApprove.show(session, p.auto_approve, event.seq);
   // A new run of the session starts with the rules its start named.
   if (event.type === "run.created") void autoApprove.open(session).catch(() => undefined);
   if (event.type === "run.completed") setState(String(p.state));
@@ -61,6 +67,7 @@ function onEvent(session: string, transcript: Transcript, event: AgentEvent) {
 /** Opens a session at `/s/<id>`: the transcript, outcome and costs are rebuilt from its event stream (a reload or a second tab resumes it). */
 function openSession(session: string, push = true) {
   current?.close();
+  modeSeq = -1;
   byId("connection").hidden = true;
   byId("transcript").replaceChildren();
   outcome.clear();
@@ -123,13 +130,18 @@ byId<HTMLFormElement>("task-form").addEventListener("submit", async (event) => {
 });
 byId("mode-toggle").addEventListener("click", async () => {
   if (!current) return;
+  const toggle = byId<HTMLButtonElement>("mode-toggle");
   const next = currentMode === "act" ? "plan" : "act";
   const error = byId("followup-error");
+  // One switch at a time from this screen: a second click before the answer would toggle from a mode not yet settled.
+  toggle.disabled = true;
   try {
-    const result = await api<{ mode: string }>("POST", "/api/agent/mode", { session: current.session, mode: next });
-    showMode(result.mode);
+    const result = await api<{ mode: string; seq?: number }>("POST", "/api/agent/mode", { session: current.session, mode: next });
+    showMode(result.mode, result.seq);
   } catch (caught) {
     error.textContent = shown(caught instanceof ApiError ? `${caught.code}: ${caught.message}` : String(caught));
+  } finally {
+    toggle.disabled = false;
   }
 });
 byId<HTMLFormElement>("followup").addEventListener("submit", async (event) => {
