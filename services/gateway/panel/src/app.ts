@@ -3,7 +3,7 @@ import { createAutoApproveView } from "./auto-approve-view.js";
 import { compareCheckpoints } from "./checkpoint-compare.js";
 import { createCostsView } from "./costs-view.js";
 import { byId } from "./dom.js";
-import { followEvents } from "./event-socket.js";
+import { followEvents, newestBySeq } from "./event-socket.js";
 import { installKeyboard } from "./keyboard.js";
 import { loadModelPicker } from "./model-picker.js";
 import { installEvalSummary } from "./eval-summary.js";
@@ -22,8 +22,8 @@ const autoApprove = createAutoApproveView();
 const sessions = createSessionList((id) => openSession(id));
 let current: { session: string; transcript: Transcript; close(): void } | undefined;
 let currentMode = "act";
-/** The event seq the shown mode is current at: a toggle's reply that lands after a newer `mode.changed` (another screen) does not undo it. */
-let modeSeq = -1;
+/** A toggle's reply that lands after a newer `mode.changed` (another screen) does not undo it. */
+const modeSeq = newestBySeq();
 
 function setState(state: string) {
   const badge = byId("session-state");
@@ -33,10 +33,7 @@ function setState(state: string) {
 }
 
 function showMode(mode: string, seq: number | undefined) {
-  if (seq !== undefined) {
-    if (seq < modeSeq) return;
-    modeSeq = seq;
-  }
+  if (!modeSeq.accept(seq)) return;
   currentMode = mode;
   byId("mode-toggle").textContent = `Mode: ${mode}`;
   byId("mode-toggle").setAttribute("aria-pressed", String(mode === "plan"));
@@ -67,7 +64,7 @@ function onEvent(session: string, transcript: Transcript, event: AgentEvent) {
 /** Opens a session at `/s/<id>`: the transcript, outcome and costs are rebuilt from its event stream (a reload or a second tab resumes it). */
 function openSession(session: string, push = true) {
   current?.close();
-  modeSeq = -1;
+  modeSeq.reset();
   byId("connection").hidden = true;
   byId("transcript").replaceChildren();
   outcome.clear();

@@ -1,5 +1,6 @@
 import { api, ApiError } from "./api.js";
 import { byId, el } from "./dom.js";
+import { newestBySeq } from "./event-socket.js";
 import { shown } from "./screen-text.js";
 
 /** A session's auto-approve rules as the orchestrator states them (`AutoApproveSchema`). */
@@ -33,14 +34,10 @@ export function createAutoApproveView() {
   const extra = byId("auto-approve-extra");
   byId("auto-approve-never").textContent = neverCovered;
   let session: string | undefined;
-  /** The event seq the shown rules are current at. */
-  let shownSeq = -1;
+  const rulesSeq = newestBySeq();
 
   const render = (rules: AutoApproveRules, seq: number | undefined) => {
-    if (seq !== undefined) {
-      if (seq < shownSeq) return;
-      shownSeq = seq;
-    }
+    if (!rulesSeq.accept(seq)) return;
     box.hidden = false;
     box.setAttribute("data-edits", String(rules.edits));
     edits.checked = rules.edits;
@@ -89,7 +86,7 @@ export function createAutoApproveView() {
     async open(id: string) {
       // Another session starts hidden and from nothing; the same one (its next run) keeps what it shows until the snapshot.
       if (session !== id) {
-        shownSeq = -1;
+        rulesSeq.reset();
         box.hidden = true;
       }
       session = id;
@@ -99,7 +96,7 @@ export function createAutoApproveView() {
     },
     close() {
       session = undefined;
-      shownSeq = -1;
+      rulesSeq.reset();
       box.hidden = true;
     },
   };

@@ -49,3 +49,24 @@ export function followEvents(session: string, handlers: EventSocketHandlers): { 
     },
   };
 }
+
+/**
+ * One piece of session state shown from several sources, each with the session event seq it is
+ * current at (an event, a command's reply, a snapshot's `last_seq`): `accept(seq)` says whether a
+ * state at `seq` is at least as new as the one shown, and then records it. A state without a seq
+ * (a reply from an older build) is accepted. `reset()` when another session opens.
+ */
+export function newestBySeq() {
+  let shown = -1;
+  return {
+    accept(seq: number | undefined): boolean {
+      if (seq === undefined) return true;
+      if (seq < shown) return false;
+      shown = seq;
+      return true;
+    },
+    reset() {
+      shown = -1;
+    },
+  };
+}
