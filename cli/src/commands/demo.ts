@@ -16,7 +16,7 @@ const scriptedModelId = "demo-scripted";
 
 /**
  * The model for the demo: the configured or present local model; else a fetched real model that
- * was measured to solve this task in 8 of 10 attempts (bench/results/demo-real), with the arm it
+ * was measured to solve this task in 8 of 10 attempts (examples/demo-model.json), with the settings it
  * did that with; else (and with --replay) the recorded transcript, saying what was tried.
  */
 function chooseModel(home: ReturnType<typeof aideHome>, demoDir: string, replay: boolean): { modelsConfig?: string; model?: string; experiment?: ExperimentSettings; notice: string } {

@@ -1,3 +1,0 @@
-def median(values):
-    ordered = sorted(values)
-    return ordered[len(ordered) // 2]
