@@ -22,15 +22,13 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeF
 import { homedir, loadavg, tmpdir } from "node:os";
 import { isAbsolute, join, relative } from "node:path";
 import { fillPlan, loadEvalTasks, parseArms, readResults, runEval, scoreVariants, startStack, writeReport, type AttemptRecord } from "@aide/cli/eval";
+import { modelCatalog, realModelIds } from "@aide/model";
 import { benchRoot, repoRoot } from "./lib/results.js";
 
 const cache = process.env.AIDE_MODEL_CACHE ?? join(homedir(), ".cache", "aide", "models");
 
-/** The real models this bench knows: the same ids `aide models pull` uses. */
-const knownModels: Record<string, string> = {
-  "smollm2-135m": "SmolLM2-135M-Instruct.Q4_1.gguf",
-  "gemma3-270m": "gemma-3-270m-q4_k_m.gguf",
-};
+/** The real models this bench knows: the catalog `aide models pull` fetches from. */
+const knownModels: Record<string, string> = Object.fromEntries(realModelIds.map((id) => [id, modelCatalog[id].fileName]));
 
 /** The default arms: the baseline (the defaults in force) against one change each. */
 const defaultArms = [

@@ -25,7 +25,7 @@ const MARKER = "SYSTEM-MARKER-7";
  * The chat template file to start llama-server with, where the GGUF carries none: without it
  * llama-server falls back to ChatML for the Gemma GGUF (measured with /apply-template).
  */
-const serverTemplate: Record<RealModelId, string | undefined> = { "smollm2-135m": undefined, "gemma3-270m": join(repoRoot, "services", "model", "templates", "gemma-turns.jinja") };
+const serverTemplate: Record<RealModelId, string | undefined> = { "smollm2-135m": undefined, "gemma3-270m": join(repoRoot, "services", "model", "templates", "gemma-turns.jinja"), "qwen2.5-coder-0.5b": undefined, "qwen2.5-coder-1.5b": undefined };
 
 function aide(home: string, args: string[]): string {
   return execFileSync(process.execPath, [cli, ...args], {

