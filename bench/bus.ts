@@ -2,7 +2,7 @@
  * npm run bench:bus — request/reply round trips between two real processes over the loopback
  * bus (a requester process and the echo service process), a small payload and a 64 KB one;
  * in the same run: the same validated call as an in-process function (the bus overhead), and both
- * processes inside the bubblewrap profile the supervisor gives services (issue 8).
+ * processes inside the bubblewrap profile the supervisor gives services.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * bench:codemap-prefix — issue 16: does a code map in the first turn's stable prefix break the
+ * bench:codemap-prefix — does a code map in the first turn's stable prefix break the
  * local model's KV-cache reuse on later turns? Real processes: nats-server, the tools service
  * (its `code_map` and `read_file` answer over the bus) and the model service with the shipped
  * stories260K GGUF through node-llama-cpp (2,048-token window). The prompts are the

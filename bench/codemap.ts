@@ -1,5 +1,5 @@
 /**
- * npm run bench:codemap — issue 16. A generated 5,000-file TypeScript + Python tree. Ours: the tools
+ * npm run bench:codemap — the code map's cost. A generated 5,000-file TypeScript + Python tree. Ours: the tools
  * service's code intelligence in process (the jail's walk, the content-hash tag cache, the ranked
  * map within 1,000 tokens), cold and after one file changed. The anchor, in the same process with
  * the same tree-sitter queries: `rg --files` then read and parse every file, then the same ranking
@@ -154,7 +154,7 @@ try {
   const load = loadavg()[0];
   const paths = generate(root, fileCount);
   for (const [language, wasm] of [["typescript", "tree-sitter-typescript.wasm"], ["python", "tree-sitter-python.wasm"]]) await parsers.grammar(language, wasm);
-  // Like with like (issue 27): each side once on a cold page cache (dropped just before it) and
+  // Like with like: each side once on a cold page cache (dropped just before it) and
   // once on a warm one, ours always with an empty tag cache; the warm pair goes in the other order.
   const droppedForAnchor = await dropPageCache();
   const anchorColdDisk = await anchorPass(root);

@@ -1,5 +1,5 @@
 /**
- * npm run bench:jail — issue 11's race. A racer process swaps `<workspace>/swap` between a
+ * npm run bench:jail — the jail under a swapping race. A racer process swaps `<workspace>/swap` between a
  * directory and a symlink to a directory outside the workspace (inside another workspace root, so
  * the service can see it even in its sandbox) while 10,000 read_file and 10,000 write_file calls
  * run through the real tools service over the bus: once as with `--unsandboxed-services`, once in

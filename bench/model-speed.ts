@@ -1,5 +1,5 @@
 /**
- * bench:model-speed (issue 28, item 4) — where a real small model's time goes, per path, in CPU
+ * bench:model-speed — where a real small model's time goes, per path, in CPU
  * time as well as wall time (the 2-core machine is shared: wall tokens/s there varies ±2x between
  * identical runs; CPU time per token is what a path costs). For each real model in the shared cache,
  * one run, the arms interleaved (A B A B …) so the load hits them alike:

@@ -226,7 +226,7 @@ async function main(): Promise<void> {
       cpu.grammarTokens += g.tokens;
     }
 
-    // The anchor is the fastest direct configuration measured (issue 27): a service that beats its
+    // The anchor is the fastest direct configuration measured: a service that beats its
     // anchor means the anchor was weak.
     const anchors = { direct_streaming_1_thread: best(direct1), direct_nostream_1_thread: best(directNoStream), direct_streaming_2_threads: best(direct2) };
     const [anchorConfig, anchorTps] = Object.entries(anchors).sort((a, b) => b[1] - a[1])[0] as [string, number];

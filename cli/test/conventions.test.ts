@@ -15,7 +15,7 @@ function aide(args: string[], options: { home?: string; env?: Record<string, str
   return spawnSync(process.execPath, [main, ...args], { env, encoding: "utf8", timeout: 60_000 });
 }
 
-describe("aide follows the CLI conventions of its peers (issue 13 item 5)", () => {
+describe("aide follows the CLI conventions of its peers", () => {
   const commands = [
     ["up"], ["demo"], ["run"], ["sessions"], ["approve"], ["restore"], ["models"], ["models", "list"], ["models", "add"],
     ["models", "probe"], ["models", "pull"], ["events"], ["bus-config"], ["doctor"], ["open"],
@@ -55,7 +55,7 @@ describe("aide follows the CLI conventions of its peers (issue 13 item 5)", () =
     expect(command.stderr).toContain("Did you mean sessions?");
   });
 
-  it("an unknown subcommand is an error even with --help: exit 2, naming the nearest command (issue 25)", () => {
+  it("an unknown subcommand is an error even with --help: exit 2, naming the nearest command", () => {
     const home = emptyHome();
     const top = aide(["nosuchcmd", "--help"], { home });
     expect(top.status).toBe(2);

@@ -56,7 +56,7 @@ describe("aide eval", () => {
     expect(JSON.parse(readFileSync(join(last, "report.json"), "utf8")).variants).toHaveLength(2);
   });
 
-  it("--out outside $AIDE_HOME/eval: a stack of the run's own serves that folder, so the attempt really runs (issue 25)", async () => {
+  it("--out outside $AIDE_HOME/eval: a stack of the run's own serves that folder, so the attempt really runs", async () => {
     const home = mkdtempSync(join(tmpdir(), "aide-eval-out-"));
     const out = mkdtempSync(join(tmpdir(), "aide-eval-elsewhere-"));
     homes.push(home, out);

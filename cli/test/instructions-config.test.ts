@@ -9,7 +9,7 @@ import { testStackSettings } from "./stack-settings.js";
 const settings = testStackSettings;
 const orchestratorEnv = (stack: StackSettings, env: NodeJS.ProcessEnv) => serviceDefinitions(stack, env).find((definition) => definition.name === "orchestrator")!.env;
 
-describe("the person's instructions key reaches the orchestrator through aide up (issue 25)", () => {
+describe("the person's instructions key reaches the orchestrator through aide up", () => {
   it("reads instructions from $AIDE_HOME/run.json; absent or invalid, nothing", () => {
     const home = mkdtempSync(join(tmpdir(), "aide-instr-config-"));
     expect(instructionsSetting(home)).toEqual({});

@@ -16,7 +16,7 @@ const aide = (...args: string[]) =>
     timeout: 30_000,
   });
 
-/** The per-model edit format (issue 28): set in models.json by `aide models edit-format`, shown by `aide models`. */
+/** The per-model edit format: set in models.json by `aide models edit-format`, shown by `aide models`. */
 describe("aide models edit-format", () => {
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../tests/helpers/service-process.js";
 
 /**
- * `npm i -g /path/to/clone` gives the `aide` command (issue 13 item 5). The npm name `aide` is
+ * `npm i -g /path/to/clone` gives the `aide` command. The npm name `aide` is
  * another project's; ours is `aide-agent`. Installed into a temporary prefix, never the machine's.
  */
 describe("npm i -g from a clone", () => {

@@ -128,7 +128,7 @@ describe("aide run headless: --json, --allow-command, --deny-rest, --resume, --c
     expect(bad.stdout + typo.stdout).toBe("");
   }, 60_000);
 
-  it("--json ends with a summary line even when the run fails before a session exists (issue 25)", async () => {
+  it("--json ends with a summary line even when the run fails before a session exists", async () => {
     const noTask = await aideRun(["--json"], env);
     expect(noTask.code).toBe(2);
     const usage = JSON.parse(noTask.stdout.trim()) as Record<string, any>;

@@ -240,7 +240,7 @@ describe("aide run with no stack running", () => {
   }, 180_000);
 });
 
-describe("aide run with a hostile AGENTS.md (issue 25), real stack under aide up, through a pseudo-terminal", () => {
+describe("aide run with a hostile AGENTS.md, real stack under aide up, through a pseudo-terminal", () => {
   it("shows the file escaped with its size, loads it only after trust, still asks for the write; never is remembered; forget and --trust-instructions", async () => {
     const { cpSync, readFileSync, rmSync } = await import("node:fs");
     const { startStackProcess } = await import("../../tests/helpers/stack-process.js");

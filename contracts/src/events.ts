@@ -7,7 +7,7 @@ import { RunExperimentSchema } from "./experiment-settings.js";
 import { ModelProbeProgressSchema } from "./probe-progress.js";
 import { InstructionsAnswerSchema, InstructionsApprovalSchema, InstructionsLoadedPayloadSchema, InstructionsSkippedPayloadSchema } from "./instructions.js";
 
-/** Experiment identifiers (seed 002): change them when behaviour changes in a way that affects evaluation. */
+/** Experiment identifiers: change them when behaviour changes in a way that affects evaluation. */
 export const experiment = {
   strategy: "agent-loop-v3",
   scheduler: "safe-parallel-v1",

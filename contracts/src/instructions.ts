@@ -2,7 +2,7 @@ import { z } from "zod";
 import { IdSchema, replySchema } from "./reply.js";
 
 /**
- * Project instructions (AGENTS.md and its kin) with trust on first use (issue 25). The files are
+ * Project instructions (AGENTS.md and its kin) with trust on first use. The files are
  * workspace data: shown to the person rendered, trusted by digest, then placed in the stable
  * prefix under their own heading. They never change what needs approval.
  */

@@ -27,7 +27,7 @@ describe("renderUntrusted", () => {
     expect(renderUntrusted(text)).toEqual({ text, escaped: {} });
   });
 
-  it("for a model, escapes controls and a lone CR (issue 26) but keeps CRLF line ends and invisible characters unless asked", () => {
+  it("for a model, escapes controls and a lone CR but keeps CRLF line ends and invisible characters unless asked", () => {
     expect(renderUntrusted("a\u0000b\rc\u202Ed", { target: "model" }).text).toBe("a⟨NUL⟩b⟨CR⟩c\u202Ed");
     expect(renderUntrusted("x\r\ny\tz\u009b2J\u001b[0m", { target: "model" }).text).toBe("x\r\ny\tz⟨U+009B⟩2J⟨ESC⟩[0m");
     expect(renderUntrusted("c\u202Ed", { target: "model", invisible: true }).text).toBe("c⟨U+202E⟩d");

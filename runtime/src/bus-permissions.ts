@@ -26,7 +26,7 @@ export const orchestratorIdBucketName = "aide_orchestrator_ids";
 /** The object store holding session records too large for one KV value (orchestrator only). */
 export const sessionOverflowBucketName = "aide_session_overflow";
 
-/** The bus users and what each may do: ARCHITECTURE.md §2, in one table. */
+/** The bus users and what each may do, in one table (docs/architecture.md lists the subjects). */
 export function busPermissions(): Record<string, UserPermissions> {
   const discovery = "$SRV.>";
   return {

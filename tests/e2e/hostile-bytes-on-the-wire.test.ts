@@ -50,7 +50,7 @@ function ptyProblem(): string {
 }
 const noPty = ptyProblem();
 
-describe.skipIf(skipReason !== "")(`hostile bytes never reach an observer or the model raw (issue 26, real stack)${skipReason}`, () => {
+describe.skipIf(skipReason !== "")(`hostile bytes never reach an observer or the model raw (real stack)${skipReason}`, () => {
   let stack: Stack;
   let gateway: Gateway;
   let port: number;

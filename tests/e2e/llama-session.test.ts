@@ -97,7 +97,7 @@ describe("the stack with the real local model provider", () => {
   it.skipIf(!haveModel)(`${haveModel ? "" : `${skipReason}: `}the shipped 2048-token GGUF as the default model runs real turns with the compact prompt tier (probed window, calls constrained by the whole-reply grammar with the schema's bounds)`, async () => {
     const s = stack!;
     // The default grammar lets this model run a path to the token cap (no call closes); the strict
-    // whole-reply grammar keeps a path to one line, so its calls parse (issue 28's grammar arm).
+    // whole-reply grammar keeps a path to one line, so its calls parse (the grammar's default scope).
     const experiment = { grammar: true, grammar_scope: "reply", grammar_schema: true };
     const started = await postJson(s, "/api/agent/start", { task: "Say what the project does.", mode: "plan", workspace, max_iterations: MAX_ITERATIONS, experiment });
     expect(started.status, JSON.stringify(started.body)).toBe(200);

@@ -82,7 +82,7 @@ describe("docker-compose.yml", () => {
     expect(environment.AIDE_GATEWAY_ALLOWED_HOSTS).toBeTruthy();
   });
 
-  it.each([...serviceNames])("%s pins the per-stack CA, has a health check on its health file, and waits for a healthy bus (issue 25)", (name) => {
+  it.each([...serviceNames])("%s pins the per-stack CA, has a health check on its health file, and waits for a healthy bus", (name) => {
     const service = compose.services[name];
     expect(service.environment?.AIDE_NATS_CA).toBe("/run/aide/nats-ca.pem");
     expect(service.volumes).toContain("./deploy/run/tls/ca.pem:/run/aide/nats-ca.pem:ro");

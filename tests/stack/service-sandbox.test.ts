@@ -184,7 +184,7 @@ describe("service sandboxes (aide up, real bubblewrap profiles)", () => {
     expect(hostile!.sandbox).toMatch(/network none, workspace read-only/);
   });
 
-  it("a changed mcp.json reaches the running MCP service without a restart: a new server starts, an invalid file changes nothing, a removed server stops (issue 25)", async () => {
+  it("a changed mcp.json reaches the running MCP service without a restart: a new server starts, an invalid file changes nothing, a removed server stops", async () => {
     const doctorServers = () => {
       const doctor = spawnSync(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "doctor", "--json"], { env: { ...process.env, AIDE_HOME: aideHomeDir }, encoding: "utf8" });
       return (JSON.parse(doctor.stdout) as { mcp_servers: Array<{ name: string; state: string; pid?: number }> }).mcp_servers;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { describeApproval } from "./approval-view.js";
 import { createStyle } from "./terminal-style.js";
 
-describe("describeApproval of a command that runs a workspace script (issue 26)", () => {
+describe("describeApproval of a command that runs a workspace script", () => {
   it("shows the script text and the allow rule bound to its digest", () => {
     const digest = "e".repeat(64);
     const text = describeApproval({ approval: "a1", tool: "run_command", command: "npm test", scripts: [{ source: "package.json", name: "test", text: "node -e \"x\"" }], scripts_digest: digest }, createStyle(false));

@@ -5,7 +5,7 @@ import { addModelEntry } from "./models-file.js";
 
 /**
  * `aide models edit-format <id> <format>`: the edit format a run with this model uses when its
- * start sets none (issue 28: chosen from eval results, e.g. the arm whose edit format passed most
+ * start sets none (chosen from eval results, e.g. the arm whose edit format passed most
  * often on this model in `aide eval report`). Written into the model's models.json entry
  * (`editFormat`), validated as the model service validates it; `default` removes the choice.
  * Only configured entries: a discovered model is added with `aide models add` first.

@@ -1,5 +1,5 @@
 /**
- * The edit format per model, chosen from eval results (issue 28): for each model, the arm of the
+ * The edit format per model, chosen from eval results: for each model, the arm of the
  * best pass rate among those whose runs all used one edit format, against the model's runs under
  * the router's choice (`routed-v1`, whatever else the arm set). It is recommended only when the
  * best format is not the router's and wins on the paired attempts with a significant exact

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parseCommandRule } from "@aide/contracts";
 import { evalCommandRules } from "./script-rules.js";
 
-describe("evalCommandRules (issue 26)", () => {
+describe("evalCommandRules", () => {
   const dir = mkdtempSync(join(tmpdir(), "aide-eval-rules-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

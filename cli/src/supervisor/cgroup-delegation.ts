@@ -15,7 +15,7 @@ export type { CgroupDelegation } from "./cgroup-delegation-result.js";
  * bound to v1).
  */
 export function delegateCgroups(name: string, ownerPid = process.pid, options: { hierarchy?: "v1" | "v2"; v2Root?: string; controllers?: readonly string[] } = {}): CgroupDelegation {
-  // AIDE_CGROUP_HIERARCHY picks one on a hybrid host (README "Configuration").
+  // AIDE_CGROUP_HIERARCHY picks one on a hybrid host (docs/security.md, "Per-command limits").
   const chosen = options.hierarchy ?? (process.env.AIDE_CGROUP_HIERARCHY === "v1" || process.env.AIDE_CGROUP_HIERARCHY === "v2" ? process.env.AIDE_CGROUP_HIERARCHY : undefined);
   const hierarchy = chosen ?? (existsSync("/sys/fs/cgroup/cgroup.controllers") ? "v2" : "v1");
   if (hierarchy === "v1") return delegateCgroupsV1(name, ownerPid);

@@ -73,7 +73,7 @@ const toolsLimitSettings = [
   "AIDE_TOOLS_MAX_QUEUED_COMMANDS_PER_SESSION",
 ];
 
-/** The orchestrator's identity, lease, limits and timeouts (services/orchestrator/README.md, "Settings"). */
+/** The orchestrator's identity, lease, limits and timeouts (services/orchestrator/README.md, "Environment"). */
 const orchestratorPassThrough = [
   "AIDE_ORCHESTRATOR_ID", "AIDE_LEASE_MS", "AIDE_APPROVAL_TIMEOUT_MS", "AIDE_MAX_ITERATIONS", "AIDE_RUN_BUDGET_MS", "AIDE_CONTEXT_CHARS", "AIDE_CODE_MAP_IN_PREFIX",
   "AIDE_INSTRUCTIONS", "AIDE_INSTRUCTIONS_BUDGET_TOKENS",
@@ -108,7 +108,7 @@ const orchestratorDurabilitySettings = [
   "AIDE_STORE_PAUSE_AFTER_MS",
   "AIDE_DISK_FULL_RETRY_MS",
 ];
-/** Cluster settings (README "Running on several machines") passed through when set in the environment of `aide up`. */
+/** Cluster settings (docs/deployment.md, "Running on several machines") passed through when set in the environment of `aide up`. */
 const clusterPassThrough: Record<ServiceName, string[]> = {
   orchestrator: ["AIDE_LEASE_MS", "AIDE_ORCHESTRATOR_ID"],
   checkpoints: ["AIDE_CHECKPOINT_LOCK_LEASE_MS"],
@@ -144,7 +144,7 @@ export function serviceDefinitions(settings: StackSettings, env: NodeJS.ProcessE
     AIDE_NATS_CREDS: settings.credentialFiles[name] ?? "",
     ...(settings.caFile ? { AIDE_NATS_CA: settings.caFile } : {}),
     AIDE_LOG_LEVEL: settings.logLevel,
-    // Every service's shutdown grace and largest chunked message (README "Configuration").
+    // Every service's shutdown grace and largest chunked message (docs/deployment.md, "Settings").
     ...Object.fromEntries(runtimePassThrough.flatMap((key) => (env[key] !== undefined ? [[key, env[key] as string]] : []))),
   });
   const roots = settings.workspaceRoots.join(":");
@@ -153,7 +153,7 @@ export function serviceDefinitions(settings: StackSettings, env: NodeJS.ProcessE
     model: {
       ...(settings.modelsConfig ? { AIDE_MODELS_CONFIG: settings.modelsConfig } : {}),
       ...(settings.modelDiscovery !== undefined ? { AIDE_MODEL_DISCOVERY: settings.modelDiscovery } : {}),
-      // The model service's own settings pass through when the operator set them (README "Configuration").
+      // The model service's own settings pass through when the operator set them (docs/deployment.md, "Settings").
       ...Object.fromEntries(modelPassThrough.flatMap((key) => (env[key] !== undefined ? [[key, env[key] as string]] : []))),
     },
     // The home-folder rule holds in every service that opens a workspace, not only at the start of a run.

@@ -50,7 +50,7 @@ export const upOptionRows: UpOptionRow[] = [
 ];
 
 export const upEnvironmentNote = `AIDE_NATS_URL + AIDE_NATS_CREDS_DIR use an existing NATS instead of starting nats-server.
-Part of a stack on this machine (README "Running on several machines"):
+Part of a stack on this machine (docs/deployment.md, "Running on several machines"):
 ${serviceSubsetUsage}`;
 
 /** Adds every row of the table to a commander command (`aide up`, `aide demo`). */

@@ -31,7 +31,7 @@ describe("crash safety, timeouts and concurrency (real service over the bus)", (
   let client: NatsConnection;
   let root: string;
   // A lease far beyond every commit's time budget: a killed holder's lock must be taken over
-  // because it is known dead (issue 26), never because its lease ran out.
+  // because it is known dead (its flock died with it), never because its lease ran out.
   const env = () => ({ AIDE_WORKSPACE_ROOTS: root, AIDE_LOG_LEVEL: "info", AIDE_CHECKPOINT_LOCK_LEASE_MS: "600000" });
 
   beforeAll(async () => {

@@ -4,7 +4,7 @@ import { until, type Harness } from "./gateway-harness.js";
 import { openPanel, startTaskFromForm, panelHarnessPerFile } from "./panel-page.js";
 
 /**
- * The session's auto-approve rules in the panel (issue 25), in Debian's Chromium against a real
+ * The session's auto-approve rules in the panel, in Debian's Chromium against a real
  * gateway on a real bus: shown, the edits switch toggled, a command rule added and removed (each a
  * `POST /api/agent/auto-approve` the fake orchestrator receives), a second screen on the session
  * following the change from `session.auto_approve_changed`, and a rule the gateway refuses.

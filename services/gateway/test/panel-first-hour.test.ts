@@ -21,7 +21,7 @@ panelHarnessPerFile((harness, chromium) => {
 const loggedIn = (viewport?: { width: number; height: number }) => openPanel(browser, h, viewport);
 const startTask = startTaskFromForm;
 
-describe("the panel's first-hour leftovers (issue 25)", () => {
+describe("the panel's first-hour leftovers", () => {
   it("a click anywhere on a session card opens that session, not only on its title", async () => {
     const { page, problems, close } = await loggedIn();
     try {

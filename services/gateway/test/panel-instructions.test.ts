@@ -9,7 +9,7 @@ import { until, type Harness } from "./gateway-harness.js";
 import { launchChromium, openPanel, panelHarnessPerFile, startTaskFromForm } from "./panel-page.js";
 
 /**
- * The consent card of a project's instruction file (issue 25, `kind: "instructions"`), in Debian's
+ * The consent card of a project's instruction file (`kind: "instructions"`), in Debian's
  * Chromium against a real gateway on a real bus: the fake orchestrator publishes the
  * `approval.requested` event as the orchestrator does and records the decision bodies it receives.
  */

@@ -12,7 +12,7 @@ import { startHarness, until, type Harness } from "./gateway-harness.js";
 import { launchChromium, openPanel, startTaskFromForm } from "./panel-page.js";
 
 /**
- * The panel as a reviewer uses it (issue 18), in Debian's Chromium against a real gateway on a real
+ * The panel as a reviewer uses it, in Debian's Chromium against a real gateway on a real
  * bus (the fake orchestrator publishes the events): the decided card keeps its diff, `/s/<id>`
  * resumes after a reload and in a second tab, approval by keyboard only, the side-by-side diff with
  * line numbers, two-checkpoint compare, token figures equal to the events', nothing clipped at

@@ -8,7 +8,7 @@ import type { ServerRegistry } from "./servers/server-registry.js";
  * An info line written once the current step is done (`setImmediate`): for a call, after its
  * request is on its way to the server and after its reply is on the bus, so building the line
  * (pino with the redaction of every line) overlaps the server's and the bus's work instead of
- * adding to the call's latency (issue 27: about 0.2–0.5 ms a call at info, two lines). The same
+ * adding to the call's latency (measured: about 0.2–0.5 ms a call at info, two lines). The same
  * lines, in the same order.
  */
 function logSoon(logger: Logger, fields: Record<string, unknown>, message: string): void {

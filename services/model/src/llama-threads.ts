@@ -2,7 +2,7 @@
  * The default CPU thread count for local models, from the real core count.
  *
  * Measured on the 2-core build machine with the shipped stories260K model (bench/results/model.json,
- * `threads` figures; VERIFIED.md): 1 thread generated 50 tokens in ~40 ms where 2 threads took
+ * `threads` figures): 1 thread generated 50 tokens in ~40 ms where 2 threads took
  * 100–860 ms and the library's default of 4 took 58 s for 100 tokens. On a machine this small,
  * every extra thread fights the other processes (nats, the other services, the tests) for a core
  * and llama.cpp's thread barrier makes the whole step wait for the slowest one. So: one thread

@@ -3,7 +3,7 @@ import { aideError } from "@aide/contracts";
 import { admissionLimits, optionalPositiveIntegerSetting } from "@aide/runtime";
 
 /**
- * The model service's admission limits (documented in services/model/README.md, "Settings"):
+ * The model service's admission limits (documented in services/model/README.md, "Configuration"):
  * chat requests handled at once, waiting over all sessions, and waiting per session. A local GGUF
  * model runs its sequences in its own engine whatever this admits; the limit matters for remote
  * OpenAI-compatible endpoints and scripted models, which can serve many requests at once.

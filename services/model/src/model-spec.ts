@@ -32,7 +32,7 @@ const CommonSpecShape = {
   /** Provider-native tool calls (otherwise the orchestrator uses the XML text protocol). */
   nativeTools: z.boolean().default(false),
   /**
-   * The edit format a run with this model uses when its start sets none (issue 28: chosen from
+   * The edit format a run with this model uses when its start sets none (chosen from
    * eval results, `aide models edit-format ID FORMAT`); absent: the router's choice.
    */
   editFormat: EditFormatSchema.optional(),

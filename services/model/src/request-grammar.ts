@@ -19,7 +19,7 @@ export function requestGrammar(spec: { grammar: boolean; maxOutputTokens: number
     choice,
     maxCalls: request.max_tool_calls ?? 1,
     thinking: spec.thinking,
-    // The default (issue 28, bench/results/eval-real-grammar/): the whole reply is the call, and
+    // The default (measured on real models in bench/results/eval-real-grammar/): the whole reply is the call, and
     // its values keep the argument schemas' own rules, so every call the grammar allows validates.
     scope: request.grammar_scope ?? "reply",
     schema: request.grammar_schema ?? true,

@@ -5,7 +5,7 @@ import { stackSkipReason, startStack, type Stack } from "./support/stack.js";
 const skipReason = stackSkipReason();
 const ready = skipReason === "";
 
-/** Each way a decision can miss its approval answers with its own code (issue 12 item 5), over the real processes. */
+/** Each way a decision can miss its approval answers with its own code, over the real processes. */
 describe.skipIf(!ready)(`decisions that cannot apply say why${skipReason}`, () => {
   let stack: Stack;
   beforeAll(async () => {

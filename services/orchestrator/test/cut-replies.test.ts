@@ -5,7 +5,7 @@ import { stackSkipReason, startStack, type Stack } from "./support/stack.js";
 const skipReason = stackSkipReason();
 
 /**
- * A reply the output limit cut (`finish_reason: "length"`) is never silent (issue 28): over the
+ * A reply the output limit cut (`finish_reason: "length"`) is never silent: over the
  * real services, a scripted reply that stops inside replace_in_file's `<search>` gives a
  * `model.responded` naming the tool and the parameter that was open, and the model is told what
  * to send instead; a cut between parameters names the tool alone; a reply that stopped on its own

@@ -34,7 +34,7 @@ const replies = [
   { text: call.complete(falseClaim) },
 ];
 
-describe.skipIf(!ready)(`issue 12: a run whose every change was rejected never ends done, over the real services${skipReason}`, () => {
+describe.skipIf(!ready)(`a run whose every change was rejected never ends done, over the real services${skipReason}`, () => {
   let stack: Stack;
   beforeAll(async () => {
     // A window large enough that the three completion attempts fit without a compaction request.

@@ -7,7 +7,7 @@ import { stackSkipReason, startStack, type Stack } from "./support/stack.js";
 const skipReason = stackSkipReason();
 const ready = skipReason === "";
 
-/** One scripted model per row of seed 002's evidence table; every session runs over the real services. */
+/** One scripted model per row of the evidence table (src/evidence/evidence-ledger.ts); every session runs over the real services. */
 const rows = {
   artifact: [
     { text: call.complete("Created hello.txt.") },
@@ -56,7 +56,7 @@ const tasks: Record<keyof typeof rows, string> = {
   unverified: "Create notes.txt with a summary of math.js",
 };
 
-describe.skipIf(!ready)(`seed 002's evidence table, row by row, over the real services${skipReason}`, () => {
+describe.skipIf(!ready)(`the evidence table, row by row, over the real services${skipReason}`, () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack(rows.artifact, { models: rows });

@@ -23,7 +23,7 @@ async function approveNext(h: LoopHarness, session: string, extra: { decision?: 
   return target;
 }
 
-describe("the loop with a scripted model (seed 000 tests-first 5 and 6)", () => {
+describe("the loop with a scripted model", () => {
   it("completes via attempt_completion: read, edit (auto-approved), run the test, complete; checkpoint before the edit", async () => {
     const h = createLoopHarness([
       `I'll read the code first.\n${read("math.js")}`,
@@ -178,7 +178,7 @@ describe("Plan / Act", () => {
   });
 });
 
-describe("evidence-gated completion (seed 002)", () => {
+describe("evidence-gated completion", () => {
   it("an artifact request: completion without a write is rejected, accepted after a write and a later check", async () => {
     const h = createLoopHarness([complete("Done!"), write("hello.txt", "hi"), read("hello.txt"), complete("Created hello.txt")]);
     const session = await h.start("Create hello.txt containing hi", { auto_approve: { edits: true, commands: [] } });
@@ -253,7 +253,7 @@ describe("scheduler and guards", () => {
     expect(end.payload).toMatchObject({ state: "done", automation_writes: [".github/workflows/ci.yml"] });
   });
 
-  it("a failed checkpoint before a mutation stops the auto-approved write until the person decides (issue 20); proceeding runs it", async () => {
+  it("a failed checkpoint before a mutation stops the auto-approved write until the person decides; proceeding runs it", async () => {
     const h = createLoopHarness([write("a.txt", "x"), read("a.txt"), complete("wrote a.txt")]);
     h.checkpoints.fail = true;
     const session = await h.start("Create a.txt", { auto_approve: { edits: true, commands: [] } });
@@ -270,7 +270,7 @@ describe("scheduler and guards", () => {
   });
 });
 
-describe("network consent (seed 000 T10)", () => {
+describe("network consent", () => {
   it("curl is marked consent_required; without consent it runs offline and the model is told; with consent the journal entry comes first", async () => {
     const curl = "curl https://example.com/data.json";
     const h = createLoopHarness([run(curl), run(`${curl} -o data.json`), complete("fetched")]);

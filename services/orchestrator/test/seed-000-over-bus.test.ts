@@ -41,7 +41,7 @@ const scripts = {
  * Seed 000's tests-first items 1 (parser, through the loop), 5 (approval gate) and 6 (loop),
  * with the scripted model over the real bus and the real tools/checkpoints services.
  */
-describe.skipIf(!ready)(`seed 000 items 1, 5, 6 over the real services${skipReason}`, () => {
+describe.skipIf(!ready)(`parsing, the loop and approvals over the real services${skipReason}`, () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack(scripts.parser, { models: scripts });

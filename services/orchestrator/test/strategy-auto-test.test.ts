@@ -29,7 +29,7 @@ describe.skipIf(skipReason !== "")(`strategies: auto_test and prefix_failing_out
     const reply = await stack.command("start", {
       task: "Fix the failing test in math.js",
       workspace: stack.workspace,
-      // A script runner is allowed only with the digest of the scripts as they are (issue 26): the rule an approval records.
+      // A script runner is allowed only with the digest of the scripts as they are: the rule an approval records.
       auto_approve: { edits: true, commands: evalCommandRules(stack.workspace, ["npm test"]) },
       experiment: { arm: "tested", auto_test: true, prefix_failing_output: true },
     });

@@ -4,7 +4,7 @@ import { stackSkipReason, startStack, type Stack } from "./support/stack.js";
 const skipReason = stackSkipReason();
 const home = "/home/aide-refusal-user";
 
-/** The orchestrator process is the authority on where a session may work (issue 19, issue 13 item 5). */
+/** The orchestrator process is the authority on where a session may work, whatever the client checked before. */
 describe.skipIf(skipReason !== "")(`workspace refusals at agent.cmd.start${skipReason}`, () => {
   let stack: Stack;
   beforeAll(async () => {

@@ -6,7 +6,7 @@ import { startToolsHarness, type ToolsHarness } from "./helpers.js";
 
 /**
  * run_command/process_start on a repository whose own .git/config names programs: every git the
- * command runs must use only the configuration the person can see (issue 20).
+ * command runs must use only the configuration the person can see.
  */
 describe("run_command: git cannot run what the repository's config names", () => {
   let h: ToolsHarness;

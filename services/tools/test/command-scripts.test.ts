@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { packageScriptTexts, packageScriptsContext, scriptsDigestInput, workspaceScriptOf } from "@aide/contracts";
 import { startToolsHarness, type ToolsHarness } from "./helpers.js";
 
-/** The preview of a command that runs workspace-defined code shows that code (issue 20). */
+/** The preview of a command that runs workspace-defined code shows that code. */
 describe("run_command previews show the workspace scripts a command runs", () => {
   let h: ToolsHarness;
   beforeAll(async () => {
@@ -45,7 +45,7 @@ describe("run_command previews show the workspace scripts a command runs", () =>
     expect(await scriptsOf("git status")).toBeUndefined();
   });
 
-  it("scripts_digest is the sha256 of the whole texts (scriptsDigestInput), the same a client computes, and changes with the script (issue 26)", async () => {
+  it("scripts_digest is the sha256 of the whole texts (scriptsDigestInput), the same a client computes, and changes with the script", async () => {
     const digestOf = async (command: string) => (await h.preview("run_command", { command })).result.scripts_digest as string;
     const manifest = JSON.stringify({ scripts: { pretest: "node setup-db.js", test: "node --test", build: "tsc -b", lint: "eslint ." } });
     const expected = createHash("sha256").update(scriptsDigestInput(packageScriptTexts("package.json", manifest, workspaceScriptOf("npm test")!), packageScriptsContext(manifest))).digest("hex");
@@ -61,7 +61,7 @@ describe("run_command previews show the workspace scripts a command runs", () =>
     writeFileSync(join(h.workspace, "package.json"), manifest);
   });
 
-  it("the digest covers every package script and the whole makefile with its includes, not only the ones shown (issue 26)", async () => {
+  it("the digest covers every package script and the whole makefile with its includes, not only the ones shown", async () => {
     const digestOf = async (command: string) => (await h.preview("run_command", { command })).result.scripts_digest as string;
     const packageFile = join(h.workspace, "package.json");
     const manifest = { scripts: { pretest: "node setup-db.js", test: "node --test", build: "tsc -b", lint: "eslint ." } };
@@ -79,7 +79,7 @@ describe("run_command previews show the workspace scripts a command runs", () =>
     writeFileSync(makefile, rules);
   });
 
-  it("composer and poetry: the composer.json script (a list shown line by line), the pyproject.toml entry point (issue 26)", async () => {
+  it("composer and poetry: the composer.json script (a list shown line by line), the pyproject.toml entry point", async () => {
     writeFileSync(join(h.workspace, "composer.json"), JSON.stringify({ scripts: { test: ["@lint", "phpunit"], lint: "php -l src" } }));
     writeFileSync(join(h.workspace, "pyproject.toml"), '[tool.poetry]\nname = "x"\n\n[tool.poetry.scripts]\nserve = "app.main:run"\n');
     expect(await scriptsOf("composer test")).toEqual([{ source: "composer.json", name: "test", text: "@lint\nphpunit" }]);

@@ -142,7 +142,7 @@ describe("commandMatchesPrefix", () => {
     expect(commandMatchesPrefix("git status", ["git"])).toBe(true);
     expect(commandMatchesPrefix("node --test", ["node"])).toBe(true);
   });
-  it("a script runner's rule without the digest of what it runs now, or with another one, does not cover it (issue 26)", () => {
+  it("a script runner's rule without the digest of what it runs now, or with another one, does not cover it", () => {
     expect(commandMatchesPrefix("npm test", ["npm test"], seen)).toBe(false);
     expect(commandMatchesPrefix("npm test", [`npm test sha256:${seen}`], changed)).toBe(false);
     expect(commandMatchesPrefix("npm test", [`npm test sha256:${seen}`])).toBe(false);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { aideError } from "@aide/contracts";
 import { positiveIntegerSetting } from "@aide/runtime";
 
-/** How the orchestrator waits out busy services and notices dead ones (services/orchestrator/README.md, "Settings"). */
+/** How the orchestrator waits out busy services and notices dead ones (services/orchestrator/README.md, "Environment"). */
 export interface BackpressureSettings {
   /** Commands (`agent.cmd.*`) handled at once (`AIDE_ORCHESTRATOR_MAX_IN_FLIGHT`); more wait their turn, fairly per session. */
   maxInFlight: number;

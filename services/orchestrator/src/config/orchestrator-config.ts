@@ -16,7 +16,7 @@ export interface OrchestratorConfig {
   allowHomeWorkspace?: boolean;
   /** `AIDE_UNSANDBOXED_SERVICES=1`: said in every `run.created`. */
   unsandboxed: boolean;
-  /** Default iteration budget per run (seed 000: 25). */
+  /** Default iteration budget per run: 25. */
   maxIterations: number;
   /** Wall-clock budget per run (`AIDE_RUN_BUDGET_MS`, default 1 hour). */
   runBudgetMs: number;

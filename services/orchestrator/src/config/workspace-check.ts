@@ -15,7 +15,7 @@ export interface WorkspaceScope {
  * Normalizes a start request's workspace and checks it: not `/`, `$HOME` or its Documents, Desktop
  * and Downloads folders themselves (WORKSPACE_TOO_BROAD), and inside one of the configured roots
  * (WORKSPACE_NOT_ALLOWED, naming them and how to add one). Lexical on purpose: the orchestrator has
- * no workspace access under its sandbox profile (issue 8); the tools and checkpoints services
+ * no workspace access under its sandbox profile (cli/src/supervisor/sandbox-profiles.ts); the tools and checkpoints services
  * resolve symlinks, refuse a missing path or a file, and enforce their own roots on every call.
  */
 export function checkWorkspace(workspace: string, scope: WorkspaceScope | string[]): string {

@@ -46,7 +46,7 @@ function attribute(value: string): string {
 }
 
 /**
- * Frames a tool's output as untrusted DATA with its provenance (seed 000 T1/T2). Text inside may
+ * Frames a tool's output as untrusted DATA with its provenance (prompt injection through tool output). Text inside may
  * quote instructions or tool-call syntax; it never counts as either. This is a soft layer only:
  * the parser never sees tool output, and everything mutating is still gated by code.
  */

@@ -80,7 +80,7 @@ describe("explanations are not claims of results (answers to questions from read
 });
 
 describe("the claims audit rejects claims no event backs, quoting them", () => {
-  it("issue 12's false done: every edit and command rejected, the completion claims a fix and 20 passing tests", () => {
+  it("the false done it exists for: every edit and command rejected, the completion claims a fix and 20 passing tests", () => {
     const events = split(read("src/slug.ts"), rejected(edit("src/slug.ts")), rejected(run("npx ava", 0)));
     const audit = auditClaims("Fixed buildPatternSlug in src/slug.ts. npx ava: 20 tests passed.", events);
     const quotes = audit.unbacked.map((claim) => claim.quote);

@@ -134,7 +134,7 @@ function check(claim: Claim, events: AuditEvents): Finding | undefined {
 }
 
 /**
- * The claims audit (issue 12): every result the completion text claims — commands run, tests
+ * The claims audit: every result the completion text claims — commands run, tests
  * passing, test counts, exit codes, files changed — must match a real event of this run. A claim
  * without one is quoted with what the events show instead (`events_show`: the reason, then the
  * commands or files of the run that bear on it); `summary` is the run's commands and files once.

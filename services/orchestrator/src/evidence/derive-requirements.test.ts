@@ -44,7 +44,7 @@ describe("deriveEvidenceRequirements", () => {
   });
 });
 
-describe("asksAboutFailure (issue 26)", () => {
+describe("asksAboutFailure", () => {
   it.each([
     ["Why does the test in math.test.js fail?", true],
     ["Why is `node math.test.js` failing?", true],

@@ -53,8 +53,8 @@ export function asksAboutFailure(task: string): boolean {
 }
 
 /**
- * Derives the evidence a request needs from its wording (heuristic, regular-expression based, as
- * seed 002 says). The default is strict (`classifyTask`): every task that is not a plain question,
+ * Derives the evidence a request needs from its wording (heuristic, regular-expression based, so a
+ * reader can inspect it). The default is strict (`classifyTask`): every task that is not a plain question,
  * a greeting or a plain request to run something needs a change and a later verification (the
  * artifact row). A plain question is answered from inspections of the workspace when it is about
  * the workspace, from nothing when it is not. Order of the result is fixed: artifact, execution,

@@ -1,6 +1,6 @@
 import type { EvidenceEvent } from "./evidence-kind.js";
 
-/** Tools whose success changes workspace files (what "a mutation" means in seed 002). */
+/** Tools whose success changes workspace files (what "a mutation" means to the evidence gate). */
 export const MUTATION_TOOLS: ReadonlySet<string> = new Set(["write_file", "replace_in_file", "apply_patch"]);
 export const EXECUTION_TOOLS: ReadonlySet<string> = new Set(["run_command", "process_start", "process_poll"]);
 /** Tools that run a command line (their `command` argument is what a completion may cite). */

@@ -1,6 +1,6 @@
 import type { Claim } from "./extract-claims.js";
 
-/** What a request needs before its completion is accepted (seed 002's evidence table). */
+/** What a request needs before its completion is accepted (the evidence table: evidence-ledger.ts). */
 export type EvidenceKind = "artifact" | "execution" | "source_file" | "report" | "measurements";
 
 export const EVIDENCE_KINDS: readonly EvidenceKind[] = ["artifact", "execution", "source_file", "report", "measurements"];

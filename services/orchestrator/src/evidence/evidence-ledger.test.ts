@@ -18,7 +18,7 @@ function ledgerOf(...events: EvidenceEvent[]): EvidenceLedger {
   return ledger;
 }
 
-describe("seed 002 row 1: concrete artifact = a successful mutation and a LATER successful verification", () => {
+describe("row 1: concrete artifact = a successful mutation and a LATER successful verification", () => {
   it("is missing without any mutation", () => {
     const result = ledgerOf(read("a.ts")).evaluate(["artifact"], "Done");
     expect(result).toMatchObject({ satisfied: false, missing: ["artifact"] });
@@ -76,7 +76,7 @@ describe("seed 002 row 1: concrete artifact = a successful mutation and a LATER 
   });
 });
 
-describe("seed 002 row 2: execute/test/analyze = at least one successful execution or inspection", () => {
+describe("row 2: execute/test/analyze = at least one successful execution or inspection", () => {
   it("is missing when nothing ran", () => {
     const result = new EvidenceLedger().evaluate(["execution"], "Here is the answer.");
     expect(result).toMatchObject({ satisfied: false, missing: ["execution"] });
@@ -97,7 +97,7 @@ describe("seed 002 row 2: execute/test/analyze = at least one successful executi
   });
 });
 
-describe("seed 002: a failed command stays unresolved until a later execution succeeds", () => {
+describe("a failed command stays unresolved until a later execution succeeds", () => {
   it("rejects with the failure named, even after reads and edits", () => {
     const result = ledgerOf(run("npm test", 1, "FAIL sum.test.js\nexpected 3, received 4"), write("sum.js"), read("sum.js")).evaluate(
       ["artifact"],
@@ -118,7 +118,7 @@ describe("seed 002: a failed command stays unresolved until a later execution su
   });
 });
 
-describe("seed 002 row 3: source-code request = a separate executable source file", () => {
+describe("row 3: source-code request = a separate executable source file", () => {
   it("is missing when only prose or inline code was produced", () => {
     const notes = write("notes.md");
     const inline = run("python3 -c 'print(2+2)'", 0, "4");
@@ -132,7 +132,7 @@ describe("seed 002 row 3: source-code request = a separate executable source fil
   });
 });
 
-describe("seed 002 row 4: report request = a separate report written AFTER execution", () => {
+describe("row 4: report request = a separate report written AFTER execution", () => {
   it("is missing when the report was written before anything ran", () => {
     const result = ledgerOf(write("REPORT.md"), run("python3 bench.py", 0, "12.5 ms")).evaluate(["report"], "see REPORT.md");
     expect(result.missing).toEqual(["report"]);
@@ -154,7 +154,7 @@ describe("seed 002 row 4: report request = a separate report written AFTER execu
   });
 });
 
-describe("seed 002 row 5: benchmark/comparison = exact numbers copied from successful execution output", () => {
+describe("row 5: benchmark/comparison = exact numbers copied from successful execution output", () => {
   const bench = () => run("python3 bench.py", 0, "sort_a: 12.53 ms\nsort_b: 48.10 ms\nitems: 10,000");
 
   it("is satisfied when every number appears in successful output", () => {
@@ -193,7 +193,7 @@ describe("calls that never ran", () => {
   });
 });
 
-describe("issue 12: a run whose every proposed change was rejected never ends done", () => {
+describe("a run whose every proposed change was rejected never ends done", () => {
   const rejectedWrite = () => event("replace_in_file", { path: "src/slug.ts", diff: "…" }, { is_error: true, metadata: { denied: "rejected" } });
   const refusedWrite = () => event("write_file", { path: "src/slug.ts" }, { is_error: true, metadata: { refused: true } });
   const failedWrite = () => event("replace_in_file", { path: "src/slug.ts", diff: "…" }, { is_error: true, output: "SEARCH block not found" });
@@ -223,7 +223,7 @@ describe("issue 12: a run whose every proposed change was rejected never ends do
   });
 });
 
-describe("issue 12: a change made in any run must be verified", () => {
+describe("a change made in any run must be verified", () => {
   it("a question's run that changed a file without checking it is rejected", () => {
     const result = ledgerOf(read("a.ts"), write("a.ts")).evaluate(["execution"], "It does X.");
     expect(result.missing).toEqual(["artifact"]);
@@ -244,7 +244,7 @@ describe("evaluate", () => {
   });
 });
 
-describe("a question about a failure (issue 26): a run that shows the failure is the evidence", () => {
+describe("a question about a failure: a run that shows the failure is the evidence", () => {
   const asked = { failureIsAnswer: true };
   it("a failing run answers it; without the option the same run is an unresolved failure", () => {
     const events = () => [read("math.js"), run("node math.test.js", 1, "AssertionError: add(2, 3) should be 5")];
@@ -307,7 +307,7 @@ describe("a question's answer (answerRequired)", () => {
 });
 
 describe("the code_needs_run setting (codeNeedsRun)", () => {
-  it("a change to code or a build file is verified by a run or a clean type check after it, not by a read back; documents as before; off, seed 002's later read", () => {
+  it("a change to code or a build file is verified by a run or a clean type check after it, not by a read back; documents as before; off, the later read", () => {
     // Measured: Gemma and SmolLM2 edited go.mod on "… Fix words.go.", read it back, and were done.
     const readBack = () => ledgerOf(read("go.mod"), write("go.mod"), read("go.mod"));
     expect(readBack().evaluate(["artifact"], "").satisfied).toBe(true);

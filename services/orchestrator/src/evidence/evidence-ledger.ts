@@ -6,7 +6,7 @@ import { recoveryInstruction, type Shortfall } from "./recovery-instruction.js";
 
 /** What answers a question from the workspace; a child agent that ended `done` inspected it under its own gate. */
 const INSPECTION_TOOLS = new Set(["read_file", "list_dir", "search_files", "git_status", "git_diff", "spawn_agent", "list_code_definitions", "code_map", "diagnostics"]);
-/** What counts as verifying an earlier mutation (seed 002: a later read, git diff/status, execution, poll). */
+/** What counts as verifying an earlier mutation (the minimum: a later read, git diff/status, execution, poll). */
 const VERIFICATION_TOOLS = new Set(["read_file", "git_status", "git_diff", "run_command", "process_poll", "diagnostics"]);
 
 const SOURCE_EXTENSION = /\.(py|js|mjs|cjs|ts|mts|tsx|jsx|sh|bash|rb|pl|php|go|rs|java|kt|c|cc|cpp|cs|swift|lua|r|jl|scala|dart|ex|exs|ps1)$/i;
@@ -29,7 +29,7 @@ function ranForReal(event: EvidenceEvent): boolean {
 
 /**
  * The evidence of one run: every tool result in order. `evaluate` decides whether a completion is
- * backed by real events (seed 002's table), and if not, what exactly the model must still do.
+ * backed by real events (the evidence table), and if not, what exactly the model must still do.
  * A textual claim is never evidence; only successful tool events of this run are.
  */
 export class EvidenceLedger {
@@ -53,7 +53,7 @@ export class EvidenceLedger {
    * file that runs or builds (not a report or a document), its execution requirement takes a
    * successful execution after that change, not an inspection (measured: SmolLM2 filled go.mod with junk on "add an -upper flag … go run . …
    * prints HELLO, BOB!", read it back, and the read passed as the run the task asked for).
-   * `codeNeedsRun` (the code_needs_run setting; seed 002's minimum, a later read, is the default):
+   * `codeNeedsRun` (the code_needs_run setting; the default is the minimum, a later read):
    * a change to code or a build file is verified only by a run or a clean type check after it.
    * `answerRequired`: the task is a question (`asksQuestion`); a completion with no text answers
    * nothing, whatever the events (measured: SmolLM2 asked "Which environment variable sets the
@@ -95,7 +95,7 @@ export class EvidenceLedger {
 
   /**
    * A run whose every proposed change was rejected, refused, timed out or failed changed nothing,
-   * whatever the task: it can never end `done` (issue 12).
+   * whatever the task: it can never end `done` (a run once claimed a fix that way).
    */
   private allMutationsRejected(): Shortfall | undefined {
     if (this.successfulMutations().length > 0) return undefined;
@@ -139,7 +139,7 @@ export class EvidenceLedger {
     // code_needs_run: a change to code or a build file is verified by a run or a clean type check
     // after it; a read back, git_diff or git_status shows only that the text landed (measured:
     // Gemma and SmolLM2 under search_grammar edited go.mod on "… Fix words.go.", read it back, and
-    // seed 002's later read made the run done).
+    // the later read alone made the run done).
     let unran: EvidenceEvent | undefined;
     for (const mutation of [...mutations].reverse()) {
       const paths = new Set(mutatedPaths(mutation));

@@ -36,7 +36,7 @@ const CHANGE_INFINITIVE = [
   "corregir|arreglar|reparar|modificar|cambiar|añadir|agregar|crear|escribir|eliminar|borrar|quitar|reemplazar|renombrar|actualizar|implementar|hacer|solucionar|resolver",
 ].join("|");
 
-/** Imperatives that ask to run or examine something, not to change it (seed 002's execute/test/analyze row). */
+/** Imperatives that ask to run or examine something, not to change it (the evidence table's execute/test/analyze row). */
 const EXECUTION_IMPERATIVE = [
   "run|execute|test|analy[sz]e|benchmark|measure|profile|compute|calculate|verify|reproduce|compile|lint|evaluate|inspect|audit|compare|time|try|type-?check|fetch|download|retrieve|query|ping|curl|request",
   "führe|starte|teste|prüfe|überprüfe|analysiere|miss|messe|vergleiche|kompiliere",

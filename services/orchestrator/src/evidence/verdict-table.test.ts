@@ -142,7 +142,7 @@ const phrasings: Array<[string, Row]> = [
   ["Ask a reviewer what a.txt says", "question_workspace"],
   ["What is a monad?", "question_general"],
   ["Explain recursion to me", "question_general"],
-  // Plain requests to run or analyse (seed 002 row 2).
+  // Plain requests to run or analyse (the evidence table's row 2).
   ["Run the test suite", "execution"],
   ["Analyze the log for errors", "execution"],
   ["Check the build", "execution"],

@@ -2,8 +2,8 @@ import { renderUntrusted, type McpList, type ToolDescriptor } from "@aide/contra
 
 /**
  * The MCP tools as catalog entries. `read_only` is false for every one of them: the server's
- * `readOnlyHint` is shown to the person, never trusted to skip the gate (seed 000 on
- * `requires_approval`). Only the person's own rule in mcp.json (`auto_approved`) does that.
+ * `readOnlyHint` is shown to the person, never trusted to skip the gate (a tool's own
+ * claim never decides `requires_approval`). Only the person's own rule in mcp.json (`auto_approved`) does that.
  */
 export function mcpDescriptors(list: McpList | undefined): ToolDescriptor[] {
   if (!list) return [];

@@ -18,7 +18,7 @@ export const MemorySchema = z.object({
 });
 export type Memory = z.infer<typeof MemorySchema>;
 
-/** Durable per-user memories (seed 002): recency-first recall with an optional substring filter. */
+/** Durable per-user memories: recency-first recall with an optional substring filter. */
 export interface MemoryStore {
   remember(memory: Memory): Promise<void>;
   recall(user: string, query?: string, limit?: number): Promise<Memory[]>;

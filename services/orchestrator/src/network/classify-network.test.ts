@@ -3,7 +3,7 @@ import { classifyNetwork } from "./classify-network.js";
 
 const level = (command: string, installedBins?: string[]) => classifyNetwork(command, { installedBins }).level;
 
-describe("classifyNetwork: consent_required (seed 000 T10)", () => {
+describe("classifyNetwork: consent_required (no network without a person's consent)", () => {
   it.each([
     "curl https://example.com",
     "wget -q https://example.com/file.tgz",

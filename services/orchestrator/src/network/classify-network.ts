@@ -99,7 +99,7 @@ function analyze(command: string, depth: number, installed: ReadonlySet<string>)
 }
 
 /**
- * Decides whether a shell command would use the network (seed 000 T10). `consent_required`: runs only
+ * Decides whether a shell command would use the network (it then needs a person's consent). `consent_required`: runs only
  * with a person's consent naming the network; `forbidden`: never runs (remote code piped into a shell,
  * reverse shells, credential exfiltration). Pure and conservative: when unsure it asks.
  */

@@ -9,7 +9,7 @@ function flag(value: unknown): boolean {
 }
 
 /**
- * `spawn_agent`: a bounded child run (seed 002) inside this process. It gets its own transcript,
+ * `spawn_agent`: a bounded child run (delegation) inside this process. It gets its own transcript,
  * at most eight iterations, no delegation tool, read-only tools unless write access was asked
  * for; its events go to the parent's session stream with `depth + 1`. Children are not durable:
  * after a restart the parent is told the delegation was interrupted.

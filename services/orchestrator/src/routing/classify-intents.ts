@@ -13,7 +13,7 @@ export const INTENTS: readonly Intent[] = [
   "artifacts", "execution", "source", "reports", "comparisons", "processes", "git", "memory", "delegation",
 ];
 
-/** Light classifiers (seed 002: regular-expression based, inspectable). Routing only, never authorization. */
+/** Light classifiers, regular-expression based so a reader can inspect them. Routing only, never authorization. */
 const CLASSIFIERS: Record<Intent, RegExp> = {
   artifacts:
     /\b(create|write|make|generate|add|implement|fix|edit|update|modify|refactor|rename|delete|remove|patch|save|scaffold|convert|rewrite|change|replace|files?)\b/i,

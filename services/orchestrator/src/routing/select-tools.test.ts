@@ -99,7 +99,7 @@ describe("selectTools (plan)", () => {
   });
 });
 
-describe("the code intelligence tools (issue 16)", () => {
+describe("the code intelligence tools", () => {
   const withCode = [...catalog, tool("list_code_definitions", true), tool("code_map", true), tool("diagnostics", true)];
   const code = ["list_code_definitions", "code_map", "diagnostics"];
 

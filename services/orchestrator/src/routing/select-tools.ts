@@ -83,7 +83,7 @@ function wantsPlan(task: string, intents: Intent[]): boolean {
 }
 
 /**
- * Picks the catalog subset sent to the model (seed 002 intent routing). Act: the core workspace tools,
+ * Picks the catalog subset sent to the model from the request's intents. Act: the core workspace tools,
  * plus those the request's intents call for, plus any tool this router does not know. Plan: read-only
  * tools, `update_plan`, and `switch_to_act_mode`. Catalog order is kept. This only keeps the
  * model's choice small: authorization happens in the approval gate and the tools service.

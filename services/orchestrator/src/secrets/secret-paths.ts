@@ -1,5 +1,5 @@
 /**
- * The one table of secret-looking files (issue 12 item 4). Reading one needs its own approval
+ * The one table of secret-looking files. Reading one needs its own approval
  * (`secret_read`), which no auto-approve rule grants; search results and git diffs leave them out.
  * Matching is on the workspace-relative path the model names and, after the read, on the path the
  * tools service resolved (a symlink to `.env` is caught there). Case-insensitive.

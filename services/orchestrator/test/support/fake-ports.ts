@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { ModelChatRequestSchema, type Checkpoint, type ChatMessage, type ModelChatRequest, type ModelChatResult, type ToolDescriptor, type ToolPreview, type ToolResult } from "@aide/contracts";
 import type { CheckpointsPort, EgressEntry, EgressJournal, ModelPort, ToolsPort } from "../../src/bus/service-ports.js";
 
-/** A scripted model for loop tests: replies in order, every request recorded (STYLE.md "Tests"). */
+/** A scripted model for loop tests: replies in order, every request recorded. */
 export class ScriptedModel implements ModelPort {
   readonly requests: ModelChatRequest[] = [];
   private cursor = 0;

@@ -29,7 +29,7 @@ export function booleanArg() {
 }
 
 /**
- * The longest path argument (issue 28): a path relative to the workspace needs far less (the
+ * The longest path argument: a path relative to the workspace needs far less (the
  * longest in the eval's projects is under 60), and the local models' grammar reads this bound
  * from the schema, so two one-line values cannot eat a 512-token reply (SmolLM2 wrote 255
  * characters of `2024/2024/…` twice). The model service's grammar and this validator are one rule.

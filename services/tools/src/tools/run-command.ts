@@ -47,7 +47,7 @@ export const runCommandTool = defineTool({
       env: git.env,
     });
     const changed = await changedSince(context.workspace, startedAt);
-    // A command's writes are not previewed: the protected ones it made are said afterwards (issue 26).
+    // A command's writes are not previewed: the protected ones it made are said afterwards.
     const protectedChanges = protectedFlags(changed.paths).filter((flag) => flag.kind !== "confusable_name");
     const metadata = {
       ...(protectedChanges.length > 0 ? { protected_changes: protectedChanges } : {}),
