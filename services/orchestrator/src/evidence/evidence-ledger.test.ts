@@ -37,6 +37,14 @@ describe("row 1: concrete artifact = a successful mutation and a LATER successfu
     expect(ledgerOf(failed, read("a.ts")).evaluate(["artifact"], "Done").satisfied).toBe(false);
   });
 
+  it("a read back by the absolute path the tools service resolved to the changed file verifies it", () => {
+    const readBack = (path: string) => event("read_file", { path: `/home/person/project/${path}` }, { output: "1 | x", metadata: { path } });
+    const changed = write("src/cal.py");
+    expect(ledgerOf(changed, readBack("src/cal.py")).evaluate(["artifact"], "Done").satisfied).toBe(true);
+    const changedAgain = write("src/cal.py");
+    expect(ledgerOf(changedAgain, readBack("src/other.py")).evaluate(["artifact"], "Done").satisfied).toBe(false);
+  });
+
   it("a read of another file does not verify the artifact", () => {
     expect(ledgerOf(write("a.ts"), read("b.ts")).evaluate(["artifact"], "Done").satisfied).toBe(false);
   });

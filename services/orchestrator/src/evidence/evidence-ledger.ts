@@ -162,7 +162,10 @@ export class EvidenceLedger {
   private verifies(event: EvidenceEvent, paths: Set<string>): boolean {
     if (event.tool === "diagnostics" && (event.metadata["errors"] !== 0 || event.metadata["type_checked"] === false)) return false;
     if (event.tool !== "read_file" && event.tool !== "diagnostics") return true;
-    const path = event.args["path"];
+    // The tools service's own resolution of the path (workspace-relative) decides: a model that
+    // reads back `/abs/workspace/a.py` or `./a.py` read the same file as `a.py`.
+    const resolved = event.metadata["path"];
+    const path = typeof resolved === "string" ? resolved : event.args["path"];
     return typeof path === "string" && paths.has(normalizePath(path));
   }
 
