@@ -12,6 +12,13 @@ export interface FuzzFinding {
 
 export const fuzzFindings: FuzzFinding[] = [
   {
+    target: "unified-diff",
+    input: 'file "\n ```\n\n", a diff tool\'s patch adding a second " ```" line (context 1); checked on the parser before its fence fix',
+    failure: "applied wrongly within 10 inputs: a context line \" ```\" (a Markdown file's fence) ended the hunk, so its later lines were dropped and only part of the change was written",
+    fix: "inside a hunk only a fence at the line's start ends it (fixed with the refused-Markdown-diff report; found again here)",
+    test: "services/tools/test/edit-refusals.test.ts, src/edits/parse-unified-diff.test.ts",
+  },
+  {
     target: "argument-normaliser",
     input: 'diagnostics with {"path": "a", "toString": ""}',
     failure: "threw `shape[key].safeParse is not a function`: `key in shape` saw inherited members (toString, constructor, __proto__) as argument names",
