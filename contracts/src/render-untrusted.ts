@@ -13,7 +13,9 @@
  *   (it would let later text overwrite earlier text), DEL, C1, lone surrogates, and invisible
  *   characters (bidi controls, zero-width and other format characters, Unicode Tags, line and
  *   paragraph separators, the Hangul fillers and the combining grapheme joiner that print as
- *   nothing, Mongolian and supplementary variation selectors, which can carry hidden bytes; the
+ *   nothing, Mongolian and supplementary variation selectors, which can carry hidden bytes, the
+ *   format controls of Egyptian hieroglyphs, shorthand and musical notation, and the reserved
+ *   default-ignorable code points U+FFF0–FFF8 and U+E0080–E0FFF, which fonts draw as nothing; the
  *   emoji variation selectors U+FE00–FE0F are left alone).
  * - `model`: the same controls as `screen` (C0 except tab and newline, a carriage return not
  *   followed by a newline, DEL, C1, lone surrogates): a model reads them as text, and a raw one in
@@ -48,7 +50,7 @@ const controlNames: Record<number, string> = {
  * `\ue0000` would be `\uE000` followed by "0".
  */
 const candidatePattern =
-  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\r\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u2028-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}\uD800-\uDFFF]/gu;
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\r\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u2028-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\uFFF0-\uFFFB\u{13430}-\u{1343F}\u{1BCA0}-\u{1BCA3}\u{1D173}-\u{1D17A}\u{E0000}-\u{E0FFF}\uD800-\uDFFF]/gu;
 
 /**
  * Tab, newline and printable ASCII: no candidate is among them. Scanning for what is not (a short

@@ -38,6 +38,15 @@ describe("renderUntrusted", () => {
     expect(renderForScreen("❤\uFE0F")).toBe("❤\uFE0F");
   });
 
+  it("shows the format controls and reserved default-ignorable code points that fonts draw as nothing", () => {
+    // Found by the fuzz bench: each of these was left as it was, invisible on a screen and on the bus.
+    for (const char of ["\uFFF2", "\u{13438}", "\u{1BCA0}", "\u{1D173}", "\u{E0080}", "\u{E01F0}", "\u{E0FFF}"]) {
+      const code = char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
+      expect(renderForScreen(`a${char}b`), code).toBe(`a⟨U+${code}⟩b`);
+      expect(jsonForScreen(JSON.stringify(char)), code).toBe(`"\\u${char.length === 1 ? code.toLowerCase() : [...Array(2).keys()].map((i) => char.charCodeAt(i).toString(16)).join("\\u")}"`);
+    }
+  });
+
   it("shows a lone surrogate and C1 controls by code point", () => {
     expect(renderForScreen("a\uD800b\u0085c")).toBe("a⟨U+D800⟩b⟨U+0085⟩c");
   });

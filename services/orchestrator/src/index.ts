@@ -14,3 +14,4 @@ export { detectTestCommand, type DetectedTestCommand, type RootFacts } from "./s
 export { failingOutputBlock, failingOutputBudgetChars } from "./strategies/failing-output.js";
 export { fewShotExamples } from "./context/compact-prompt.js";
 export { LoopBreaker } from "./guards/loop-breaker.js";
+export { parseToolCalls, toParserSpecs, type ParseResult, type ToolSpecForParser } from "./parser/index.js";

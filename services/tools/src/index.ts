@@ -31,3 +31,8 @@ export { plainWorker, plainCommand, pyrightLanguageServer } from "./code/diagnos
 export { PyrightChecker } from "./code/pyright-checker.js";
 export { GoplsChecker, findGopls } from "./code/gopls-checker.js";
 export { LspChecker, type LspFlavour } from "./code/lsp-checker.js";
+export { parseSearchReplaceBlocks } from "./edits/parse-search-replace.js";
+export { parseUnifiedDiff } from "./edits/parse-unified-diff.js";
+export { applyFilePatch } from "./edits/apply-unified-diff.js";
+export { checkPathSyntax } from "./jail/path-syntax.js";
+export { isInside } from "./jail/is-inside.js";

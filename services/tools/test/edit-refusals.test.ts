@@ -129,6 +129,18 @@ describe("edits over the bus: only what they can prove", () => {
     expect(again.result.output).toContain("Hunk 1 of 2 for fenced.py");
   });
 
+  it("a Markdown file's fence line given as context is context, not the end of the hunk, in a fenced diff too", async () => {
+    writeFileSync(file("README.md"), "# Usage\n\n```\nnpm start\n```\n\nRun it.\n");
+    const diff = "--- a/README.md\n+++ b/README.md\n@@ -3,5 +3,5 @@\n ```\n npm start\n ```\n \n-Run it.\n+Run it twice.\n";
+    const done = await h.exec("apply_patch", { diff });
+    expect(done.result.is_error, done.result.output).toBe(false);
+    expect(readFileSync(file("README.md"), "utf8")).toBe("# Usage\n\n```\nnpm start\n```\n\nRun it twice.\n");
+    const wrapped = "```diff\n--- a/README.md\n+++ b/README.md\n@@ -3,3 +3,3 @@\n ```\n-npm start\n+npm run start\n ```\n```\nDone.\n";
+    const again = await h.exec("apply_patch", { diff: wrapped });
+    expect(again.result.is_error, again.result.output).toBe(false);
+    expect(readFileSync(file("README.md"), "utf8")).toBe("# Usage\n\n```\nnpm run start\n```\n\nRun it twice.\n");
+  });
+
   it("answers other requests while a 100k-line miss is matched", async () => {
     const lines = Array.from({ length: 100_000 }, (_, i) => `    const value${i} = compute(${i}, "some text here");`);
     writeFileSync(file("huge.ts"), lines.join("\n") + "\n");

@@ -56,7 +56,7 @@ const protectedCases: Array<[path: string, kind: string]> = [
 ];
 
 /** Names that deceive a reviewer: flagged `confusable_name` whether or not they pose as a protected one. */
-const confusableCases = [".g\u0456t/hooks/pre-commit", "AG\u0415NTS.md", "CLAUDE\u200B.md", "package\u200B.json", "src/p\u0430yment.ts", "src/\u202Etxt.js", "docs/\u0441\u0430\u0445.md"];
+const confusableCases = [".g\u0456t/hooks/pre-commit", "AG\u0415NTS.md", "CLAUDE\u200B.md", "package\u200B.json", "src/p\u0430yment.ts", "src/\u202Etxt.js", "docs/\u0441\u0430\u0445.md", "cafe\u0301.txt", "docs/\u212Bngstr\u00F6m.md"];
 
 describe("protected automation and instruction surfaces, over the real tools service and the orchestrator's policy", () => {
   let h: ToolsHarness;

@@ -64,7 +64,7 @@ export function applyLineBlock(state: EditState, block: LineBlock, path: string)
   if (match.type === "ambiguous") {
     return refuse(
       "EDIT_AMBIGUOUS",
-      `${block.label} matches ${match.lines.length >= 10 ? "10 or more" : match.lines.length} places in ${path} (starting at lines ${match.lines.join(", ")}) once ${match.tier === "trailing_whitespace" ? "trailing whitespace is ignored" : "indentation is shifted"}; nothing was changed. Copy the lines exactly as in the file, or include more surrounding lines, so it matches one place.`,
+      `${block.label} matches ${match.lines.length >= 10 ? "10 or more" : match.lines.length} places in ${path} (starting at lines ${match.lines.join(", ")})${match.tier === "exact" ? ", and its line numbers name none of them" : ` once ${match.tier === "trailing_whitespace" ? "trailing whitespace is ignored" : "indentation is shifted"}`}; nothing was changed. Copy the lines exactly as in the file, or include more surrounding lines, so it matches one place.`,
     );
   }
   const start = match.start;

@@ -43,4 +43,13 @@ describe("applySearchReplace", () => {
     expect(text(applySearchReplace(buf("x = foo(1)\n"), [{ search: "foo(1)\n", replace: "foo(2)\n" }], "f"))).toBe("EDIT_NOT_FOUND");
     expect(text(applySearchReplace(buf("foo(1) + foo(1)\n"), [{ search: "foo(1)", replace: "foo(2)" }], "f", { partial: true }))).toBe("EDIT_AMBIGUOUS");
   });
+  // Found by the fuzz bench (the shrunk inputs).
+  it("the arguments form: exact text that occurs once wins over a whole line matched with its indentation shifted", () => {
+    expect(text(applySearchReplace(buf("\n  }\n"), [{ search: "}", replace: "" }], "f", { partial: true }))).toBe("\n  \n");
+    expect(text(applySearchReplace(buf("  }\n"), [{ search: "}", replace: "};" }], "f", { partial: true }))).toBe("  };\n");
+  });
+  it("refuses SEARCH or REPLACE holding half of a character, which would corrupt the file", () => {
+    expect(text(applySearchReplace(buf("\u{1F642}\n"), [{ search: "\ud83d", replace: "" }], "f", { partial: true }))).toBe("EDIT_MALFORMED");
+    expect(text(applySearchReplace(buf("a\n"), [{ search: "a\n", replace: "\ude42\n" }], "f"))).toBe("EDIT_MALFORMED");
+  });
 });

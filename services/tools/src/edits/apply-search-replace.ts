@@ -1,5 +1,5 @@
 import { decodeDocument, documentText, encodeDocument, replaceTextRange, type TextDocument } from "./text-document.js";
-import { findLines } from "./find-match.js";
+import { findLines, type LineMatch } from "./find-match.js";
 import { findLazyComment } from "./lazy-comments.js";
 import { applyLineBlock, type EditState } from "./apply-line-block.js";
 import { refuse, type EditOutcome, type MatchLevel } from "./edit-outcome.js";
@@ -17,6 +17,9 @@ export interface SearchReplaceOptions {
   partial?: boolean;
 }
 
+/** A UTF-16 surrogate without its other half. */
+const loneSurrogate = /\p{Cs}/u;
+
 function normalizeNewlines(text: string): string {
   return text.replace(/\r\n?/g, "\n");
 }
@@ -32,6 +35,10 @@ function stripLineNumbers(lines: readonly string[]): { lines: string[]; first: n
   const numbers = numbered.map((m) => Number(m![1]));
   if (!numbers.every((n, i) => i === 0 || n === numbers[i - 1] + 1)) return undefined;
   return { lines: lines.map((l) => l.replace(/^\s*\d+\t/, "")), first: numbers[0] };
+}
+
+function isExactLines(match: LineMatch): boolean {
+  return match.type === "found" && match.tier === "exact";
 }
 
 /** Exact text inside lines, used only when it occurs once (`search`/`replace` arguments). */
@@ -64,6 +71,10 @@ export function applySearchReplace(before: Buffer | null, blocks: readonly Searc
     const search = normalizeNewlines(bomCopied ? blocks[index].search.slice(1) : blocks[index].search);
     const replace = normalizeNewlines(bomCopied ? blocks[index].replace.replace(/^\uFEFF/, "") : blocks[index].replace);
     if (search === replace) return refuse("EDIT_MALFORMED", `${label}: REPLACE is the same as SEARCH, so it changes nothing. Nothing was written.`);
+    if (loneSurrogate.test(search) || loneSurrogate.test(replace)) {
+      // Half of a character: it cannot be written as UTF-8, and in SEARCH it can only match by splitting one.
+      return refuse("EDIT_MALFORMED", `${label}: ${loneSurrogate.test(search) ? "SEARCH" : "REPLACE"} holds half of a character (a lone UTF-16 surrogate), which cannot be written to a file. Nothing was written.`);
+    }
     const lazy = findLazyComment(replace, search);
     if (lazy !== undefined) {
       return refuse("EDIT_LAZY_ELISION", `${label}: REPLACE contains \`${lazy}\`, which stands for code it does not repeat; applying it would delete that code. Nothing was written. Write out the complete replacement (use smaller blocks around the lines that change).`);
@@ -94,7 +105,10 @@ export function applySearchReplace(before: Buffer | null, blocks: readonly Searc
         notices.push(`${label}: the line numbers from read_file were removed from SEARCH; do not include them.`);
       }
     }
-    if (options.partial === true && blocks.length === 1 && findLines(fileLines, searchLines).type !== "found") {
+    // The arguments form: whole lines that are exactly the file's are a line edit; otherwise exact
+    // text that occurs once comes before any looser whole-line match (a bare `}` is that `}`, not
+    // the indented line it would match once indentation is shifted).
+    if (options.partial === true && blocks.length === 1 && !isExactLines(findLines(fileLines, searchLines))) {
       const text = documentText(state.document);
       const partial = partialMatch(text, search);
       if ("at" in partial) {

@@ -14,6 +14,11 @@ describe("applyFilePatch", () => {
     expect(apply("a\nb\nq\na\nb\n", "@@ -4,2 +4,2 @@\n a\n-b\n+B\n")).toBe("a\nb\nq\na\nB\n");
     expect(apply("  a\n  b\nq\n  a\n  b\n", "@@ -4,2 +4,2 @@\n a\n-b\n+B\n")).toBe("EDIT_AMBIGUOUS");
   });
+  it("refuses a hunk whose context occurs several times when its @@ numbers name none of them", () => {
+    // Found by the fuzz bench: the blank line nearest `@@ -40` (the last) was removed, not the first.
+    expect(apply("\n\\ back\n\n", "@@ -40,9 +40,9 @@\n-\n")).toBe("EDIT_AMBIGUOUS");
+    expect(apply("\n\\ back\n\n", "@@ -1 +0,0 @@\n-\n")).toBe("\\ back\n\n");
+  });
   it("refuses a hunk whose old side is not in the file (stale context)", () => {
     expect(apply("a\nb\nc\n", "@@ -1,3 +1,3 @@\n a\n-b\n+B\n Q\n")).toBe("EDIT_NOT_FOUND");
   });

@@ -2,10 +2,13 @@ import { describe, expect, it } from "vitest";
 import { applyShift, findLines } from "./find-match.js";
 
 describe("findLines: the only tiers that may apply", () => {
-  it("exact: the first of several occurrences wins, or the one nearest the hint", () => {
+  it("exact: the first of several occurrences wins, or the one the hint names; a hint naming none chooses none", () => {
     const file = ["a", "b", "x", "a", "b"];
     expect(findLines(file, ["a", "b"])).toEqual({ type: "found", tier: "exact", start: 0, occurrences: [0, 3] });
-    expect(findLines(file, ["a", "b"], 4)).toEqual({ type: "found", tier: "exact", start: 3, occurrences: [0, 3] });
+    expect(findLines(file, ["a", "b"], 3)).toEqual({ type: "found", tier: "exact", start: 3, occurrences: [0, 3] });
+    // Found by the fuzz bench: `@@ -40` on a short file chose the last occurrence, not the one the diff changed.
+    expect(findLines(file, ["a", "b"], 4)).toEqual({ type: "ambiguous", tier: "exact", lines: [1, 4] });
+    expect(findLines(["", "\\ back", ""], [""], 39)).toEqual({ type: "ambiguous", tier: "exact", lines: [1, 3] });
   });
   it("trailing whitespace: applies only when unique", () => {
     expect(findLines(["a  ", "b"], ["a"])).toMatchObject({ type: "found", tier: "trailing_whitespace", start: 0 });

@@ -1,6 +1,7 @@
 /**
  * The three tiers that may apply an edit, and nothing looser:
- * - `exact`: the lines are equal (the occurrence nearest the hint, else the first, wins);
+ * - `exact`: the lines are equal (of several occurrences, the one at the hint wins, and none when
+ *   the hint names none of them: wrong `@@` numbers choose nothing; without a hint, the first);
  * - `trailing_whitespace`: equal once trailing spaces/tabs are stripped (must be unique);
  * - `indent_shift`: on every non-blank line one side's leading whitespace is the other's plus one
  *   constant prefix (must be unique). Tabs for spaces is not a shift.
@@ -71,22 +72,17 @@ export function shiftAt(fileLines: readonly string[], needle: readonly string[],
   return shift;
 }
 
-function nearest(candidates: readonly number[], hint: number | undefined): number {
-  if (hint === undefined) return candidates[0];
-  let best = candidates[0];
-  for (const candidate of candidates) if (Math.abs(candidate - hint) < Math.abs(best - hint)) best = candidate;
-  return best;
-}
-
 /**
  * Where the needle's lines are in the file, trying the tiers in order. `hint` (0-based line, from
- * a diff's `@@` numbers) only chooses among several exact occurrences; it never makes a looser
- * tier apply. A loose tier that finds two places is ambiguous, never a guess.
+ * a diff's `@@` numbers) only chooses among several exact occurrences, and only the one it names
+ * (numbers that are off by some lines are no proof of which place is meant); it never makes a
+ * looser tier apply. A loose tier that finds two places is ambiguous, never a guess.
  */
 export function findLines(fileLines: readonly string[], needle: readonly string[], hint?: number): LineMatch {
   if (needle.length === 0) return { type: "none" };
   const exact = starts(fileLines, needle, (a, b) => a === b);
-  if (exact.length > 0) return { type: "found", tier: "exact", start: nearest(exact, hint), occurrences: exact };
+  if (exact.length > 1 && hint !== undefined && !exact.includes(hint)) return { type: "ambiguous", tier: "exact", lines: exact.slice(0, 10).map((s) => s + 1) };
+  if (exact.length > 0) return { type: "found", tier: "exact", start: hint !== undefined && exact.includes(hint) ? hint : exact[0], occurrences: exact };
   const trimmedNeedle = needle.map(trimTrailing);
   const first = trimmedNeedle[0];
   const trailing = starts(fileLines, trimmedNeedle, (a, b) => trimTrailing(a) === b, (a) => a.startsWith(first));

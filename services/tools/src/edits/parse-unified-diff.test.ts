@@ -34,6 +34,13 @@ describe("parseUnifiedDiff", () => {
     const parsed = parseUnifiedDiff("--- a/f\n+++ b/f\n@@ -9,1 +9,1 @@\n a\n-b\n+B\n c\n d\n@@ -40,9 +40,9 @@\n-x\n+X\n");
     expect(parsed.ok && parsed.files[0].hunks.map((h) => h.lines.length)).toEqual([5, 2]);
   });
+  it("reads a space-prefixed fence line as context; an unindented fence still ends the hunk", () => {
+    const parsed = parseUnifiedDiff("```diff\n--- a/R.md\n+++ b/R.md\n ```\n-x\n+y\n ```\n```\n@@ -9 +9 @@\n ```\n-a\n+b\n```\n");
+    expect(parsed.ok && parsed.files[0].hunks.map((h) => h.lines.map((l) => `${l.type[0]}${l.text}`))).toEqual([
+      ["c```", "rx", "ay", "c```"],
+      ["c```", "ra", "ab"],
+    ]);
+  });
   it("keeps @@ numbers as hints and No-newline markers", () => {
     const parsed = parseUnifiedDiff("--- a/f\n+++ b/f\n@@ -7,1 +7,1 @@\n-x\n\\ No newline at end of file\n+y\n");
     expect(parsed.ok && parsed.files[0].hunks[0]).toMatchObject({ oldStart: 7, oldNoNewline: true, newNoNewline: false });

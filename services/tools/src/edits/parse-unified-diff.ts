@@ -13,7 +13,7 @@ export interface PatchHunk {
   oldStart?: number;
   /** The `@@` header's line counts (an omitted count is 1): hints for where prose after a hunk starts. */
   counts?: { old: number; new: number };
-  /** Every line up to the next `@@`, file header or fence: the content, not the counts, says where the hunk ends. */
+  /** Every line up to the next `@@`, file header or fence at a line's start: the content, not the counts, says where the hunk ends. */
   lines: PatchLine[];
   /** `\ No newline at end of file` after the old / new side's last line. */
   oldNoNewline: boolean;
@@ -77,7 +77,7 @@ function readHunkHeader(line: string): { oldStart: number; counts: { old: number
 /**
  * Reads a unified diff the way a model writes one: code fences, prose, `diff --git`, `index`,
  * mode and similarity lines are skipped wherever they stand between hunks; a hunk runs to the next
- * `@@`, file header or fence, whatever its `@@` counts say, and a line in it without a ' ', '-' or
+ * `@@`, file header or unindented fence, whatever its `@@` counts say, and a line in it without a ' ', '-' or
  * '+' prefix is kept, marked `unprefixed` (the file decides whether it is context or the prose
  * after the hunk: see hunk-readings.ts); `@@` numbers are kept as hints; `rename from/to`,
  * differing `---`/`+++` paths and `/dev/null` say rename, create and delete; a diff without file
@@ -132,7 +132,9 @@ export function parseUnifiedDiff(text: string, defaultPath?: string): ParsedPatc
       justHeaded = false;
       continue;
     }
-    if (/^\s*```/.test(line) || /^diff --git /.test(line)) {
+    // A fence wraps the diff: inside a hunk (or where one starts, after a file header) it counts
+    // only at the line's start; " ```" there is a context line, a Markdown file's own fence.
+    if ((hunk === undefined && !justHeaded ? /^\s*```/ : /^```/).test(line) || /^diff --git /.test(line)) {
       hunk = undefined;
       continue;
     }

@@ -43,7 +43,8 @@ function scriptsOf(name: string): Set<string> {
 /**
  * Why one path component could deceive a reviewer, or undefined: a word (between `.`, `-`, `_`,
  * spaces) mixing Latin with Cyrillic or Greek letters (`.gіt`; a Russian `отчет.txt` is fine),
- * invisible, bidi or control characters, compatibility forms (fullwidth letters), or a name
+ * invisible, bidi or control characters, a form other than NFC (a decomposed `é`), compatibility
+ * forms (fullwidth letters), or a name
  * whose non-Latin letters are all look-alikes, so that it reads as a Latin name.
  */
 export function confusableComponent(name: string): string | undefined {
@@ -52,6 +53,8 @@ export function confusableComponent(name: string): string | undefined {
     const scripts = scriptsOf(word);
     if (scripts.size > 1) return `mixes ${[...scripts].join(" and ")} letters in "${word}"`;
   }
+  // A decomposed `cafe\u0301.txt` looks like the composed `café.txt`, and both can exist side by side.
+  if (name !== name.normalize("NFC")) return "is not in composed (NFC) form: it looks like the composed name, a different file";
   if (name.normalize("NFKC") !== name.normalize("NFC")) return "uses compatibility forms (such as fullwidth letters) that read as other characters";
   const scripts = scriptsOf(name);
   if ((scripts.has("Cyrillic") || scripts.has("Greek")) && /^[\x20-\x7e]+$/.test(pathSkeleton(name))) return `is made of look-alike letters that read as "${pathSkeleton(name)}"`;

@@ -40,7 +40,7 @@ describe("protected paths and confusable names", () => {
   });
 
   it("flags deceptive components and leaves honest non-Latin names alone", () => {
-    for (const name of [".g\u0456t", "p\u0430yment.ts", "package\u200B.json", "\u202Etxt.js", "\uFF43laude.md", "\u0441\u0430\u0445"]) {
+    for (const name of [".g\u0456t", "p\u0430yment.ts", "package\u200B.json", "\u202Etxt.js", "\uFF43laude.md", "\u0441\u0430\u0445", "cafe\u0301.txt"]) {
       expect(confusableComponent(name), name).toBeDefined();
     }
     for (const name of ["README.md", "\u043E\u0442\u0447\u0435\u0442.txt", "readme\u4E2D\u6587.md", "caf\u00E9.md", "\u03B1\u03B2\u03B3\u03B4.txt"]) {
@@ -48,5 +48,7 @@ describe("protected paths and confusable names", () => {
     }
     expect(protectedFlags(["src/p\u0430yment.ts"]).map((flag) => flag.kind)).toEqual(["confusable_name"]);
     expect(protectedFlags([".g\u0456t/config"]).map((flag) => flag.kind)).toEqual(["git_internals", "confusable_name"]);
+    expect(protectedFlags(["docs/cafe\u0301.txt"])).toEqual([expect.objectContaining({ kind: "confusable_name", reason: expect.stringContaining("NFC") })]);
+    expect(protectedFlags(["docs/caf\u00E9.txt"])).toEqual([]);
   });
 });

@@ -55,7 +55,8 @@ export function protectedFlags(paths: readonly string[], context: ProtectedConte
     const flags: ProtectedFlag[] = [];
     const match = protectedMatch(path, context);
     if (match !== undefined) flags.push({ path, ...match });
-    const confusable = confusablePath(path.normalize("NFC"));
+    // The name as given: its NFC form would hide a decomposed name.
+    const confusable = confusablePath(path);
     if (confusable !== undefined) {
       flags.push({ path, kind: "confusable_name", reason: `the name ${JSON.stringify(confusable.component)} ${confusable.why}: it may not be the file it looks like` });
     }

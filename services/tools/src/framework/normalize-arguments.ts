@@ -54,23 +54,26 @@ function describeIssues(error: z.ZodError, tool: AnyTool, given: string[]): stri
 export function normalizeArguments(tool: AnyTool, raw: Record<string, unknown>): NormalizedArguments {
   const shape = shapeOf(tool);
   const accepted = Object.keys(shape);
-  const aliases = { ...toolArgumentAliases, ...(tool.aliases ?? {}) };
+  const aliases: Record<string, string> = { ...toolArgumentAliases, ...(tool.aliases ?? {}) };
+  // Own keys only: `toString` or `constructor` sent as an argument name is not an inherited member.
+  const known = (key: string) => Object.hasOwn(shape, key);
+  const aliasOf = (key: string) => (Object.hasOwn(aliases, key) ? aliases[key] : undefined);
   const notices: string[] = [];
   const args: Record<string, unknown> = {};
   const unknown: string[] = [];
   for (const [key, value] of Object.entries(raw)) {
     // `<cwd></cwd>` from the XML protocol: an empty optional argument is treated as not given.
-    if (key in shape && typeof value === "string" && value.trim() === "" && !shape[key].safeParse(value).success && shape[key].safeParse(undefined).success) {
+    if (known(key) && typeof value === "string" && value.trim() === "" && !shape[key].safeParse(value).success && shape[key].safeParse(undefined).success) {
       notices.push(`\`${key}\` was empty and is treated as not given.`);
       continue;
     }
-    if (key in shape) {
+    if (known(key)) {
       args[key] = value;
       continue;
     }
     const lower = key.toLowerCase();
-    const target = aliases[key] ?? aliases[lower] ?? (lower in shape ? lower : undefined);
-    if (target !== undefined && target in shape && !(target in raw)) {
+    const target = aliasOf(key) ?? aliasOf(lower) ?? (known(lower) ? lower : undefined);
+    if (target !== undefined && known(target) && !Object.hasOwn(raw, target)) {
       args[target] = value;
       notices.push(`\`${key}\` was accepted as an alias of \`${target}\`; use \`${target}\` next time.`);
       continue;

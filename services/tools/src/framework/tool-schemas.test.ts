@@ -60,6 +60,16 @@ describe("argument normalization", () => {
     expect(empty.ok && empty.args).toEqual({ path: "a", content: "" });
   });
 
+  it("refuses argument names that are members every object inherits, without throwing", () => {
+    // Found by the fuzz bench: `shape[key].safeParse is not a function` for an inherited name.
+    for (const key of ["toString", "constructor", "hasOwnProperty", "__proto__"]) {
+      const raw = JSON.parse(`{"path":"a",${JSON.stringify(key)}:""}`) as Record<string, unknown>;
+      const result = normalizeArguments(find("diagnostics"), raw);
+      expect(result.ok, key).toBe(false);
+      if (!result.ok) expect(result.error, key).toContain(`Unknown argument(s) for diagnostics: \`${key}\``);
+    }
+  });
+
   it("does not let an alias overwrite the real argument", () => {
     const result = normalizeArguments(find("read_file"), { path: "a", file_path: "b" });
     expect(result.ok).toBe(false);
