@@ -26,3 +26,4 @@ export * from "./workspaces/home-workspace-rule.js";
 export * from "./sandbox/cgroup-v2.js";
 export * from "./sandbox/toolchain-homes.js";
 export * from "./service/env-settings.js";
+export * from "./workspaces/find-git-directories.js";

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
-import { toolchainHomes } from "@aide/runtime";
+import { findGitDirectoriesSync, toolchainHomes, type GitDirectoryScanOptions } from "@aide/runtime";
 import type { SandboxProfile } from "./sandbox-profiles.js";
 
 export interface SandboxLaunch {
@@ -31,27 +31,11 @@ export function isInside(path: string, parent: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !rel.startsWith(sep) && rel !== "..");
 }
 
-/** Every `.git` folder under a root (nested repositories too), bounded in depth and count. */
-export function findGitDirectories(root: string, maxDepth = 6, limit = 500): string[] {
-  const found: string[] = [];
-  const walk = (dir: string, depth: number) => {
-    if (depth > maxDepth || found.length >= limit) return;
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (!entry.isDirectory() || entry.isSymbolicLink()) continue;
-      const path = join(dir, entry.name);
-      if (entry.name === ".git") found.push(path);
-      else if (entry.name !== "node_modules" && entry.name !== ".aide") walk(path, depth + 1);
-    }
-  };
-  walk(root, 0);
-  return found;
-}
+/**
+ * Every `.git` folder under a root (nested repositories too), as walked: a symlinked `.git` is
+ * not followed, and node_modules and `.aide` are not searched. Bounded in depth and count.
+ */
+const gitFolderScan: GitDirectoryScanOptions = { reach: "folders", limits: { maxDepth: 6, maxEntries: Number.POSITIVE_INFINITY, maxFound: 500 } };
 
 /**
  * The bubblewrap argument list for one service: the order matters (later mounts cover earlier
@@ -76,7 +60,7 @@ export function bwrapArguments(launch: SandboxLaunch): string[] {
         mkdirSync(join(root, ".aide"), { recursive: true });
         args.push("--ro-bind", join(root, ".aide"), join(root, ".aide"));
       } else {
-        for (const gitDir of findGitDirectories(root)) {
+        for (const { directory: gitDir } of findGitDirectoriesSync(root, gitFolderScan).directories) {
           const target = inner === ".git" ? gitDir : join(gitDir, "hooks");
           if (existsSync(target)) args.push("--ro-bind", target, target);
         }

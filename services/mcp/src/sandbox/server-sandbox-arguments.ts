@@ -1,6 +1,7 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import type { McpStdioServerConfig } from "@aide/contracts";
+import { findGitDirectoriesSync, type GitDirectoryScanOptions } from "@aide/runtime";
 
 export interface ServerSandboxOptions {
   server: McpStdioServerConfig;
@@ -48,7 +49,7 @@ export function serverSandboxArguments(options: ServerSandboxOptions): string[] 
     if (!existsSync(root)) continue;
     args.push(server.workspace_write ? "--bind" : "--ro-bind", root, root);
     if (!server.workspace_write) continue;
-    for (const path of protectedDirectories(root)) args.push("--ro-bind", path, path);
+    for (const { directory } of findGitDirectoriesSync(root, protectedDirectoryScan).directories) args.push("--ro-bind", directory, directory);
   }
   // `$AIDE_HOME` inside a workspace root stays hidden: the binds above must not bring it back.
   for (const path of options.hide) {
@@ -70,23 +71,9 @@ export function nodePrefix(): string {
  * Every `.aide` and `.git` directory under a root (nested repositories too), bounded in depth and
  * count. Only real directories: a symlink planted by a repository must not pick a mount source.
  */
-export function protectedDirectories(root: string, maxDepth = 5, limit = 200): string[] {
-  const found: string[] = [];
-  const walk = (dir: string, depth: number) => {
-    if (depth > maxDepth || found.length >= limit) return;
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (!entry.isDirectory()) continue;
-      const path = join(dir, entry.name);
-      if (entry.name === ".git" || entry.name === ".aide") found.push(path);
-      else if (entry.name !== "node_modules") walk(path, depth + 1);
-    }
-  };
-  walk(root, 0);
-  return found;
-}
+const protectedDirectoryScan: GitDirectoryScanOptions = {
+  reach: "folders",
+  names: [".git", ".aide"],
+  skipped: ["node_modules"],
+  limits: { maxDepth: 5, maxEntries: Number.POSITIVE_INFINITY, maxFound: 200 },
+};

@@ -15,7 +15,7 @@ import { createWarmShells } from "./warm-shells.js";
 import { createSpawnHelper } from "./spawn-helper.js";
 import { shellLauncher } from "./launch-shell.js";
 import { isInside } from "../jail/is-inside.js";
-import type { GitDirectory } from "../files/find-git-directories.js";
+import type { GitDirectory } from "@aide/runtime";
 import { createGitDirectoryCache } from "../files/git-directory-cache.js";
 
 export interface SandboxSettings {
