@@ -1,7 +1,9 @@
 import { existsSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { dirname } from "node:path";
 import type { McpStdioServerConfig } from "@aide/contracts";
-import { findGitDirectoriesSync, type GitDirectoryScanOptions } from "@aide/runtime";
+import { findGitDirectoriesSync, type GitDirectoryScanOptions } from "../workspaces/find-git-directories.js";
+import { isInside } from "./is-inside.js";
+import { isolatedProcessArguments } from "./isolated-process-arguments.js";
 
 export interface ServerSandboxOptions {
   server: McpStdioServerConfig;
@@ -17,11 +19,6 @@ export interface ServerSandboxOptions {
   env: Record<string, string>;
 }
 
-export function isInside(path: string, parent: string): boolean {
-  const rel = relative(parent, path);
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep));
-}
-
 /**
  * bubblewrap for one stdio MCP server: the system read-only, a private /tmp, /var/tmp and /run,
  * the home and `$AIDE_HOME` hidden, the workspace read-only (read-write only when the person
@@ -31,9 +28,7 @@ export function isInside(path: string, parent: string): boolean {
  */
 export function serverSandboxArguments(options: ServerSandboxOptions): string[] {
   const { server } = options;
-  const args = ["--die-with-parent", "--new-session", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"];
-  if (!server.network) args.push("--unshare-net");
-  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp", "--tmpfs", "/run", "--dir", "/tmp/home");
+  const args = isolatedProcessArguments(server.network);
   const temporary = (path: string) => ["/tmp", "/var/tmp", "/run"].some((root) => isInside(path, root));
   for (const path of options.hide) {
     if (path && existsSync(path) && !temporary(path)) args.push("--tmpfs", path);

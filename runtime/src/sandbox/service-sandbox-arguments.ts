@@ -1,8 +1,9 @@
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
-import { findGitDirectoriesSync, toolchainHomes, type GitDirectoryScanOptions } from "@aide/runtime";
-import type { SandboxProfile } from "./sandbox-profiles.js";
+import { dirname, join } from "node:path";
+import { isInside } from "./is-inside.js";
+import { findGitDirectoriesSync, type GitDirectoryScanOptions } from "../workspaces/find-git-directories.js";
+import { toolchainHomes } from "./toolchain-homes.js";
+import type { SandboxProfile } from "./service-sandbox-profile.js";
 
 export interface SandboxLaunch {
   profile: SandboxProfile;
@@ -25,12 +26,6 @@ export interface SandboxLaunch {
   infoFd?: number;
 }
 
-/** Whether `path` is `parent` or lies below it (both absolute). */
-export function isInside(path: string, parent: string): boolean {
-  const rel = relative(parent, path);
-  return rel === "" || (!rel.startsWith("..") && !rel.startsWith(sep) && rel !== "..");
-}
-
 /**
  * Every `.git` folder under a root (nested repositories too), as walked: a symlinked `.git` is
  * not followed, and node_modules and `.aide` are not searched. Bounded in depth and count.
@@ -42,7 +37,7 @@ const gitFolderScan: GitDirectoryScanOptions = { reach: "folders", limits: { max
  * ones): the read-only system, then the hidden places, then the workspace, then what the service
  * must still see (its code, its credentials file, its models or token).
  */
-export function bwrapArguments(launch: SandboxLaunch): string[] {
+export function serviceSandboxArguments(launch: SandboxLaunch): string[] {
   const { profile } = launch;
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
   args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session");
@@ -94,27 +89,4 @@ export function bwrapArguments(launch: SandboxLaunch): string[] {
   if (launch.infoFd !== undefined) args.push("--info-fd", String(launch.infoFd));
   args.push("--chdir", "/", "--", ...launch.command);
   return args;
-}
-
-export interface SandboxSupport {
-  available: boolean;
-  detail: string;
-}
-
-/** Whether bubblewrap exists and may create the namespaces the profiles use. */
-export function checkSandboxSupport(): SandboxSupport {
-  try {
-    execFileSync("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--cap-drop", "ALL", "true"], {
-      stdio: ["ignore", "ignore", "pipe"],
-      timeout: 5000,
-    });
-    return { available: true, detail: "bubblewrap works" };
-  } catch (error) {
-    const stderr = String((error as { stderr?: Buffer }).stderr ?? "").trim();
-    const missing = (error as { code?: string }).code === "ENOENT";
-    return {
-      available: false,
-      detail: missing ? "bubblewrap is not installed (apt-get install bubblewrap)" : `bubblewrap cannot create namespaces here: ${stderr || (error as Error).message}`,
-    };
-  }
 }
