@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { busPermissions, decodeJson, encodeJson, startNatsServer, type RunningNatsServer } from "@aide/runtime";
-import { bwrapArguments, checkSandboxSupport, installRoot, sandboxProfiles } from "@aide/cli/supervisor";
+import { installRoot, sandboxProfiles } from "@aide/cli/supervisor";
+import { checkSandboxSupport, serviceSandboxArguments } from "@aide/runtime";
 import { echoEndpoint, EchoRequestSchema } from "./bus-echo-service.js";
 import { percentile, writeBenchResult } from "./lib/results.js";
 import { busWriteSetting } from "./lib/bus-write-setting.js";
@@ -35,7 +36,7 @@ function command(script: string, user: string, server: RunningNatsServer, runDir
   const profile = process.env.BENCH_BUS_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_BUS_PROFILE}`] : [];
   const argv = [process.execPath, ...profile, join(import.meta.dirname, script)];
   if (!sandboxed) return { file: argv[0], args: argv.slice(1), env };
-  const args = bwrapArguments({
+  const args = serviceSandboxArguments({
     profile: sandboxProfiles.orchestrator,
     env,
     command: argv,

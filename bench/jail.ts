@@ -14,7 +14,8 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, type NatsConnection } from "nats";
 import { decodeJson, encodeJson, startNatsServer, waitForService, type RunningNatsServer } from "@aide/runtime";
-import { bwrapArguments, checkSandboxSupport, installRoot, sandboxProfiles } from "@aide/cli/supervisor";
+import { installRoot, sandboxProfiles } from "@aide/cli/supervisor";
+import { checkSandboxSupport, serviceSandboxArguments } from "@aide/runtime";
 import { openWorkspace } from "@aide/tools";
 import { percentile, repoRoot, writeBenchResult } from "./lib/results.js";
 import { listTree, prepareSwap, secretText, startSwapRacer } from "./lib/swap-racer.js";
@@ -64,7 +65,7 @@ function startService(server: RunningNatsServer, scratch: string, sandboxed: boo
   };
   const argv = [process.execPath, join(repoRoot, "services", "tools", "dist", "main.js")];
   if (!sandboxed) return spawn(argv[0], argv.slice(1), { env, stdio: ["ignore", "ignore", "inherit"] });
-  const args = bwrapArguments({
+  const args = serviceSandboxArguments({
     profile: sandboxProfiles.tools,
     env,
     command: argv,

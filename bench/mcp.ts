@@ -19,8 +19,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { connect } from "nats";
 import { z } from "zod";
 import { McpConfigSchema, McpCallReplySchema, mcpSubjects, replySchema, type McpStdioServerConfig } from "@aide/contracts";
-import { serverSandboxArguments } from "@aide/mcp";
-import { busRequest, startNatsServer, waitForService } from "@aide/runtime";
+import { busRequest, serverSandboxArguments, startNatsServer, waitForService } from "@aide/runtime";
 import { rawJsonRpcClient } from "./lib/raw-json-rpc.js";
 import { turnOrder } from "./lib/turn-order.js";
 import { percentile, repoRoot, writeBenchResult } from "./lib/results.js";

@@ -3,8 +3,7 @@ import { randomBytes } from "node:crypto";
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cgroupV2CommandDomain, cgroupV2LimitFiles, killCgroupV2Group } from "@aide/runtime";
-import { delegateCgroupsV2, supervisorLeaf } from "../src/supervisor/cgroup-delegation-v2.js";
+import { cgroupV2CommandDomain, cgroupV2LimitFiles, delegateCgroupsV2, killCgroupV2Group, supervisorLeaf } from "@aide/runtime";
 import { repoRoot } from "../../tests/helpers/service-process.js";
 
 /**

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { toolchainHomes } from "../src/toolchain-homes.js";
+import { toolchainHomes } from "../src/sandbox/toolchain-homes.js";
 
 describe("toolchainHomes", () => {
   const home = mkdtempSync(join(tmpdir(), "aide-toolchain-home-"));

@@ -14,7 +14,7 @@ import { readResults } from "../eval/eval-report.js";
 import { ArmSyntaxError, parseArms, type EvalArm } from "../eval/parse-arm.js";
 import { writeReport } from "../eval/write-report.js";
 import { aideHome, installRoot } from "../supervisor/aide-home.js";
-import { isInside } from "../supervisor/service-sandbox.js";
+import { isInside } from "@aide/runtime";
 import { join } from "node:path";
 import { existsSync, mkdirSync } from "node:fs";
 

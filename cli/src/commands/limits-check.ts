@@ -1,5 +1,5 @@
 /** `aide doctor`'s check of the per-command limits: what `aide up` would delegate, tried for real. */
-import { delegateCgroups } from "../supervisor/cgroup-delegation.js";
+import { delegateCgroups } from "@aide/runtime";
 
 /** One line of `aide doctor` (its Check). */
 interface LimitsCheck {

@@ -4,8 +4,7 @@ import type { ServiceName } from "@aide/contracts";
 import { installRoot } from "./aide-home.js";
 import type { Launcher } from "./managed-process.js";
 import { sandboxProfiles } from "./sandbox-profiles.js";
-import { bwrapArguments } from "./service-sandbox.js";
-import type { CgroupDelegation } from "./cgroup-delegation.js";
+import { serviceSandboxArguments, type CgroupDelegation } from "@aide/runtime";
 import type { StackSettings } from "./service-table.js";
 
 /** Absolute paths of existing files named in a JSON config (model files, transcripts). */
@@ -41,7 +40,7 @@ export function sandboxLauncher(settings: StackSettings, home: string, cgroups: 
   ];
   return {
     command(definition, infoFd) {
-      const args = bwrapArguments({
+      const args = serviceSandboxArguments({
         profile: sandboxProfiles[definition.name],
         env: definition.env,
         command: [process.execPath, definition.entry, ...definition.args],

@@ -45,7 +45,7 @@ const modelPassThrough = [
   "AIDE_MODEL_PREFIX_CACHE", "AIDE_MODEL_MAX_CONCURRENT", "AIDE_MODEL_MAX_QUEUED", "AIDE_MODEL_MAX_QUEUED_PER_SESSION",
 ];
 
-/** Settings of the shared runtime (runtime/src/shutdown-settings.ts, chunked-transfer.ts) every service takes. */
+/** Settings of the shared runtime (runtime/src/service/shutdown-settings.ts, messages/chunked-transfer.ts) every service takes. */
 const runtimePassThrough = ["AIDE_SHUTDOWN_GRACE_MS", "AIDE_BUS_MAX_MESSAGE_BYTES", "AIDE_BUS_COALESCE_WRITES"];
 
 /** The tools service's command limits an operator may set in the environment of `aide up` (services/tools/README.md). */

@@ -4,19 +4,20 @@ import { join } from "node:path";
 import type { NatsConnection } from "nats";
 import { aideError, type ServiceName } from "@aide/contracts";
 import {
+  checkSandboxSupport,
   connectBus,
+  delegateCgroups,
   freePort,
   readCredentialsFile,
   startNatsServer,
   waitForService,
+  type CgroupDelegation,
   type Logger,
   type RunningNatsServer,
 } from "@aide/runtime";
 import { ensureAideHome, type AideHome } from "./aide-home.js";
 import { ManagedProcess, plainLauncher } from "./managed-process.js";
 import { sandboxLauncher } from "./sandbox-launcher.js";
-import { checkSandboxSupport } from "./service-sandbox.js";
-import { delegateCgroups, type CgroupDelegation } from "./cgroup-delegation.js";
 import { serviceDefinitions, type StackSettings } from "./service-table.js";
 import { stackOrchestratorId } from "./orchestrator-id.js";
 import { RegistryReloader } from "./registry-reloader.js";

@@ -1,4 +1,3 @@
 export { jsonSchemaToZod, type Converted } from "./schema/json-schema-to-zod.js";
 export { formatCallResult, maxOutputChars } from "./servers/format-call-result.js";
-export { serverSandboxArguments } from "./sandbox/server-sandbox-arguments.js";
 export * from "./config/index.js";

@@ -1,10 +1,9 @@
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runService, startService } from "@aide/runtime";
+import { createServerCgroups, runService, startService } from "@aide/runtime";
 import { mcpPaths } from "./config/mcp-paths.js";
 import { readMcpConfig, readTrustFile } from "./config/read-mcp-config.js";
 import { mcpEndpoints } from "./mcp-endpoints.js";
-import { createServerCgroups } from "./sandbox/server-cgroup.js";
 import { ServerRegistry } from "./servers/server-registry.js";
 import { stateWriter } from "./state-file.js";
 

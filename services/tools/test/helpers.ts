@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NatsConnection } from "nats";
 import { startTestBus, type TestBus } from "../../../tests/helpers/bus.js";
-import { bwrapArguments, installRoot, sandboxProfiles } from "@aide/cli/supervisor";
+import { installRoot, sandboxProfiles } from "@aide/cli/supervisor";
+import { serviceSandboxArguments } from "@aide/runtime";
 import { requestJson, startServiceProcess, type ServiceProcess, type ServiceWrapper } from "../../../tests/helpers/service-process.js";
 
 export interface ToolsHarness {
@@ -25,7 +26,7 @@ let callCounter = 0;
 /** The tools service inside its `aide up` bubblewrap profile, with `roots` as the workspace roots. */
 function sandboxedAsByAideUp(roots: string[], credentialsFile: string): ServiceWrapper {
   return (argv, env) => {
-    const args = bwrapArguments({
+    const args = serviceSandboxArguments({
       profile: sandboxProfiles.tools,
       env,
       command: argv,

@@ -1,8 +1,7 @@
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { aideError, type McpServerConfig } from "@aide/contracts";
 import { serverEnvironment } from "../sandbox/server-environment.js";
-import { nodePrefix, serverSandboxArguments } from "../sandbox/server-sandbox-arguments.js";
-import type { ServerCgroups } from "../sandbox/server-cgroup.js";
+import { nodePrefix, serverSandboxArguments, type ServerCgroups } from "@aide/runtime";
 import { SandboxedStdioTransport } from "./sandboxed-stdio-transport.js";
 import type { LaunchedServer } from "./server-connection.js";
 

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { McpConfig, McpList, McpReloadResult, McpServerConfig, McpTrustFile } from "@aide/contracts";
 import { readFileSync } from "node:fs";
 import { digestOf, workspaceServers } from "../config/workspace-config.js";
-import { isInside } from "../sandbox/server-sandbox-arguments.js";
+import { isInside } from "@aide/runtime";
 import { describeSandbox, launchServer, type LaunchSettings } from "./launch-server.js";
 import { ServerConnection } from "./server-connection.js";
 

@@ -1,5 +1,5 @@
 import { lstatSync, statSync, type BigIntStats } from "node:fs";
-import { findGitDirectories, type GitDirectoryScan } from "./find-git-directories.js";
+import { findGitDirectories, type GitDirectoryScan } from "@aide/runtime";
 
 /** A scan that is still what a fresh scan would find, with a token that changes whenever it does. */
 export interface CurrentGitScan extends GitDirectoryScan {
@@ -87,14 +87,16 @@ export function createGitDirectoryCache(limits = { maxWorkspaces: 64 }): GitDire
       if (newest >= startedNs - racyWindowNs) racy = true;
     };
     let leftOut = 0;
-    const found = await findGitDirectories(root, undefined, {
-      leftOut: () => {
-        leftOut += 1;
-      },
-      folder: (path) => note(path, false),
-      followed: (path) => {
-        note(path, false);
-        note(path, true);
+    const found = await findGitDirectories(root, {
+      observer: {
+        leftOut: () => {
+          leftOut += 1;
+        },
+        folder: (path) => note(path, false),
+        followed: (path) => {
+          note(path, false);
+          note(path, true);
+        },
       },
     });
     generation += 1;

@@ -5,7 +5,7 @@ import { isModelFacing, prepareCall } from "./prepare-call.js";
 import type { FileChange } from "./tool-types.js";
 import { canonicalJson, sha256Hex } from "../files/digest.js";
 import { protectedFlags, protectedFlagsForChanges, type ProtectedContext } from "../files/protected-paths.js";
-import type { GitDirectoryScan } from "../files/find-git-directories.js";
+import type { GitDirectoryScan } from "@aide/runtime";
 import { renderForModel, scanInvisible } from "../files/invisible-characters.js";
 import { invisibleInAddedLines } from "../files/invisible-in-change.js";
 import { suspectsNetwork } from "../sandbox/network-suspicion.js";

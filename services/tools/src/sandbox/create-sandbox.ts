@@ -5,9 +5,7 @@ import { execa } from "execa";
 import { aideError } from "@aide/contracts";
 import type { Logger } from "pino";
 import type { RunningCommand, Sandbox, SandboxMode, SandboxRunOptions } from "./sandbox.js";
-import { bwrapArguments, shellLimits } from "./bwrap-arguments.js";
 import { sandboxEnvironment, secretPaths } from "./sandbox-environment.js";
-import { createCgroupLimits, type CgroupLimits } from "./cgroup-limits.js";
 import { halfOutputBytes, startCommand, superviseCommand } from "./start-command.js";
 import { createPreparedJails, type JailProfile } from "./prepared-jails.js";
 import { createCommandSlots } from "./command-slots.js";
@@ -15,7 +13,7 @@ import { createWarmShells } from "./warm-shells.js";
 import { createSpawnHelper } from "./spawn-helper.js";
 import { shellLauncher } from "./launch-shell.js";
 import { isInside } from "../jail/is-inside.js";
-import type { GitDirectory } from "../files/find-git-directories.js";
+import { commandSandboxArguments, createCgroupLimits, shellLimits, type CgroupLimits, type GitDirectory } from "@aide/runtime";
 import { createGitDirectoryCache } from "../files/git-directory-cache.js";
 
 export interface SandboxSettings {
@@ -115,7 +113,7 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
   const wrap = (options: SandboxRunOptions, gitDirectories: GitDirectory[] = []) => {
     const environment = sandboxEnvironment(env, options.env);
     // The limits are set by the shell that starts bubblewrap (startCommand), not by a prlimit inside.
-    if (mode === "bwrap") return { file: "bwrap", args: bwrapArguments(jailOptions(options, gitDirectories, options.cwd), options.argv), env: environment };
+    if (mode === "bwrap") return { file: "bwrap", args: commandSandboxArguments(jailOptions(options, gitDirectories, options.cwd), options.argv), env: environment };
     return { file: "prlimit", args: [`--fsize=${limits.fileSizeBytes}`, `--nofile=${limits.openFiles}`, "--core=0", "--", ...options.argv], env: { ...environment, HOME: options.workspace } };
   };
 
@@ -129,7 +127,7 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
   const warm = madeAhead ? createWarmShells(cgroups, logger, limitSteps, launch) : undefined;
   // And their whole jail, per workspace and network profile (the command then cds to its cwd).
   const jails = warm !== undefined && limitSteps !== undefined && (settings.preparedJails ?? 4) > 0 ? createPreparedJails(cgroups, logger, limitSteps, settings.preparedJails ?? 4, undefined, launch) : undefined;
-  const jailProfile = (options: SandboxRunOptions, gitDirectories: GitDirectory[]): JailProfile => ({ slot: `${options.workspace}\0${options.network ? "network" : "no-network"}`, args: bwrapArguments(jailOptions(options, gitDirectories, options.workspace), []) });
+  const jailProfile = (options: SandboxRunOptions, gitDirectories: GitDirectory[]): JailProfile => ({ slot: `${options.workspace}\0${options.network ? "network" : "no-network"}`, args: commandSandboxArguments(jailOptions(options, gitDirectories, options.workspace), []) });
   // Preparing is background work (a spawn blocks the event loop for milliseconds, more under
   // load): only for a profile that has had a command in the last minute, and only while no other
   // command is running or waiting, so it never competes with foreground work.

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import type { Logger } from "pino";
-import type { CgroupLimits, CommandCgroup } from "./command-cgroups.js";
+import type { CgroupLimits, CommandCgroup } from "@aide/runtime";
 import { HeadTailBuffer } from "./head-tail-buffer.js";
 import type { SpawnedCommand } from "./spawn-sandboxed.js";
 import { commandScript, shellWord } from "./warm-shells.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { HeadTailBuffer } from "./head-tail-buffer.js";
 import { parseCommandLine } from "./command-line.js";
-import { bwrapArguments } from "./bwrap-arguments.js";
+import { commandSandboxArguments } from "@aide/runtime";
 import { sandboxEnvironment, secretPaths } from "./sandbox-environment.js";
 import { suspectsNetwork } from "./network-suspicion.js";
 
@@ -48,13 +48,13 @@ describe("command lines", () => {
 
 describe("sandbox arguments and environment", () => {
   it("unshares the network unless consented, and binds the workspace after the read-only root", () => {
-    const args = bwrapArguments({ workspace: "/w", cwd: "/w/src", network: false, hide: [], limits: { fileSizeBytes: 1, openFiles: 2 } }, ["ls"]);
+    const args = commandSandboxArguments({ workspace: "/w", cwd: "/w/src", network: false, hide: [], limits: { fileSizeBytes: 1, openFiles: 2 } }, ["ls"]);
     expect(args).toContain("--unshare-net");
     expect(args).toContain("--cap-drop");
     expect(args.indexOf("--bind")).toBeGreaterThan(args.indexOf("--ro-bind"));
     expect(args.slice(args.indexOf("--chdir"), args.indexOf("--chdir") + 2)).toEqual(["--chdir", "/w/src"]);
     expect(args.slice(-2)).toEqual(["--", "ls"]);
-    const open = bwrapArguments({ workspace: "/w", cwd: "/w", network: true, hide: [], limits: { fileSizeBytes: 1, openFiles: 2 } }, ["ls"]);
+    const open = commandSandboxArguments({ workspace: "/w", cwd: "/w", network: true, hide: [], limits: { fileSizeBytes: 1, openFiles: 2 } }, ["ls"]);
     expect(open).not.toContain("--unshare-net");
   });
   it("passes an allow-list environment only", () => {

@@ -1,4 +1,4 @@
-import type { CgroupLimits, CommandCgroup } from "./cgroup-limits.js";
+import type { CgroupLimits, CommandCgroup } from "@aide/runtime";
 import type { RunningCommand, SandboxRunOptions, SandboxRunResult } from "./sandbox.js";
 import { spawnSandboxed, type SpawnedCommand } from "./spawn-sandboxed.js";
 import type { WarmShells } from "./warm-shells.js";

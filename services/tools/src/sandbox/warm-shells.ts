@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { CgroupLimits, CommandCgroup } from "./command-cgroups.js";
+import type { CgroupLimits, CommandCgroup } from "@aide/runtime";
 import { HeadTailBuffer } from "./head-tail-buffer.js";
 import type { SpawnedCommand } from "./spawn-sandboxed.js";
 import { launchDirectly, type ShellLauncher } from "./launch-shell.js";

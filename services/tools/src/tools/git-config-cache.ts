@@ -1,6 +1,6 @@
 import { dirname, join, relative, sep } from "node:path";
 import { pathIdentity, type CurrentGitScan } from "../files/git-directory-cache.js";
-import { defaultGitScanLimits } from "../files/find-git-directories.js";
+import { defaultGitScanLimits } from "@aide/runtime";
 
 /** Folders the scan does not search (and the listing's `find` prunes): a cwd inside one is not cached. */
 const unscanned = new Set(["node_modules", ".aide"]);

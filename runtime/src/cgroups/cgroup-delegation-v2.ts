@@ -1,7 +1,7 @@
 /** The supervisor's delegation of the unified (v2) cgroup hierarchy to one service. */
 import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cgroupV2LimitControllers, cgroupV2ServiceLeaf } from "@aide/runtime";
+import { cgroupV2LimitControllers, cgroupV2ServiceLeaf } from "./cgroup-v2.js";
 import type { CgroupDelegation } from "./cgroup-delegation-result.js";
 
 /** The leaf the supervisor moves itself into when its own group must hand controllers down. */

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import { busPermissions, busUsers, type UserPermissions } from "./bus-permissions.js";
-import { readCredentialsFile, type BusCredentials } from "./bus-config.js";
+import { readCredentialsFile, type BusCredentials } from "../bus/bus-config.js";
 
 export interface NatsConfigOptions {
   /** Directory for the config, credentials and the JetStream store. Created 0700. */

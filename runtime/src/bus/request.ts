@@ -1,11 +1,11 @@
 import { createInbox, headers as natsHeaders, nuid, type Msg, type NatsConnection } from "nats";
 import type { z } from "zod";
 import { AideError, aideError, type ErrorBody } from "@aide/contracts";
-import { completeReply, fitsOneMessage, requestLarge } from "./chunked-transfer.js";
-import { decodeJson, encodeJson } from "./codec.js";
-import { formatZodError } from "./service.js";
-import { heartbeatHeader, heartbeatRequestHeader, heartbeatSubject, heartbeatSubjectHeader } from "./heartbeat.js";
-import { withRetry, type RetryPolicy } from "./retry-policy.js";
+import { completeReply, fitsOneMessage, requestLarge } from "../messages/chunked-transfer.js";
+import { decodeJson, encodeJson } from "../messages/codec.js";
+import { formatZodError } from "../service/service.js";
+import { heartbeatHeader, heartbeatRequestHeader, heartbeatSubject, heartbeatSubjectHeader } from "../backpressure/heartbeat.js";
+import { withRetry, type RetryPolicy } from "../backpressure/retry-policy.js";
 
 export interface HeartbeatPolicy {
   /** How often the responder is asked to send a heartbeat. */

@@ -8,6 +8,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { killCgroupMembers } from "./kill-cgroup-members.js";
 
 /** The controllers a command's limits need. */
 export const cgroupV2LimitControllers = ["memory", "pids"] as const;
@@ -95,11 +96,5 @@ export async function createCgroupV2Group(domain: string, name: string, limits: 
 /** Kills every process in `group` (cgroup.kill, else one by one); must not throw. */
 export async function killCgroupV2Group(group: string): Promise<void> {
   if (await writeFile(join(group, "cgroup.kill"), "1").then(() => true, () => false)) return;
-  for (const pid of await words(join(group, "cgroup.procs"))) {
-    try {
-      process.kill(Number(pid), "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
+  await killCgroupMembers(group);
 }

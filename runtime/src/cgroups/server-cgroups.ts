@@ -1,8 +1,10 @@
-import { mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
+import { mkdir, rmdir, writeFile } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { Logger } from "pino";
-import { cgroupV2CommandDomain, cgroupV2Root, createCgroupV2Group, killCgroupV2Group, ownCgroupPaths } from "@aide/runtime";
+import { cgroupV2CommandDomain, cgroupV2Root, createCgroupV2Group, killCgroupV2Group } from "./cgroup-v2.js";
+import { ownCgroupPaths } from "./own-cgroup-paths.js";
+import { killCgroupMembers } from "./kill-cgroup-members.js";
 
 export interface ServerCgroup {
   /** cgroup.procs files the server's first process joins before it execs bubblewrap. */
@@ -15,16 +17,6 @@ export interface ServerCgroups {
   /** e.g. "pids=256,memory=1073741824", or "none" when the host gives no usable controller. */
   describe(limits: { maxProcesses: number; maxMemoryBytes: number }): string;
   create(name: string, limits: { maxProcesses: number; maxMemoryBytes: number }): Promise<ServerCgroup | null>;
-}
-
-async function killMembers(directory: string): Promise<void> {
-  for (const pid of (await readFile(join(directory, "cgroup.procs"), "utf8").catch(() => "")).split("\n").filter(Boolean)) {
-    try {
-      process.kill(Number(pid), "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
 }
 
 /**
@@ -77,7 +69,7 @@ export async function createServerCgroups(logger: Logger, cgroupRoot = "/sys/fs/
         async release() {
           for (const directory of created) {
             for (let attempt = 0; attempt < 20; attempt += 1) {
-              await killMembers(directory);
+              await killCgroupMembers(directory);
               if (await rmdir(directory).then(() => true, (e: NodeJS.ErrnoException) => e.code === "ENOENT")) break;
               await new Promise((resolve) => setTimeout(resolve, 25 * (attempt + 1)));
             }

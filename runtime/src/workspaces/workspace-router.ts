@@ -2,7 +2,7 @@ import { resolve, sep } from "node:path";
 import { RequestStrategy, type NatsConnection } from "nats";
 import { z } from "zod";
 import { aideError } from "@aide/contracts";
-import { decodeJson } from "./codec.js";
+import { decodeJson } from "../messages/codec.js";
 import { rootedSubject, workspaceRootsMetadataKey } from "./workspace-affinity.js";
 
 export interface WorkspaceRouter {

@@ -9,7 +9,7 @@ export interface UserPermissions {
 
 const stream = eventStreamName;
 /**
- * Services that handle long requests send heartbeats before the reply (runtime/src/heartbeat.ts)
+ * Services that handle long requests send heartbeats before the reply (runtime/src/backpressure/heartbeat.ts)
  * on subjects of their own, `agent.hb.<service>.>`, each service under its own name only; the one
  * reply goes to the request's reply subject, once (`allow_responses: true`), so nats-server drops
  * each reply subject when it has been answered instead of keeping it for an hour.

@@ -1,8 +1,8 @@
 import type { NatsConnection } from "nats";
 import type { Logger } from "pino";
-import { busConfigFromEnv, type BusConfig } from "./bus-config.js";
-import { connectBus } from "./connect-bus.js";
-import { coalesceWritesFromEnv } from "./coalesce-writes.js";
+import { busConfigFromEnv, type BusConfig } from "../bus/bus-config.js";
+import { connectBus } from "../bus/connect-bus.js";
+import { coalesceWritesFromEnv } from "../bus/coalesce-writes.js";
 import { startHealthFile } from "./health-file.js";
 import { createLogger } from "./logger.js";
 import { shutdownGraceMsFromEnv, shutdownMarginMs } from "./shutdown-settings.js";

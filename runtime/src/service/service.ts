@@ -2,10 +2,10 @@ import type { Msg, NatsConnection, ServiceMsg, Service } from "nats";
 import type { Logger } from "pino";
 import type { z } from "zod";
 import { aideError, type AideError, type ErrorBody } from "@aide/contracts";
-import { maxMessageBytesFromEnv, receiveLarge, respondLarge } from "./chunked-transfer.js";
-import { decodeJson, encodeJson, errorReply, okReply } from "./codec.js";
-import { createFairQueue } from "./fair-queue.js";
-import { startHeartbeats } from "./heartbeat.js";
+import { maxMessageBytesFromEnv, receiveLarge, respondLarge } from "../messages/chunked-transfer.js";
+import { decodeJson, encodeJson, errorReply, okReply } from "../messages/codec.js";
+import { createFairQueue } from "../backpressure/fair-queue.js";
+import { startHeartbeats } from "../backpressure/heartbeat.js";
 import { shutdownGraceMsFromEnv, shuttingDownError } from "./shutdown-settings.js";
 
 export interface HandlerContext {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Endpoint } from "./service.js";
+import type { Endpoint } from "../service/service.js";
 
 /**
  * Workspace affinity (ARCHITECTURE §11): a tools or checkpoints service also answers each of its

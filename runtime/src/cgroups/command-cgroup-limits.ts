@@ -1,13 +1,13 @@
-import { mkdir, readdir, readFile, rmdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rmdir, stat, writeFile } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { aideError } from "@aide/contracts";
-import { cgroupV2CommandDomain, cgroupV2Root, ownCgroupPaths } from "@aide/runtime";
-import { cgroupV2Limits } from "./cgroup-v2-limits.js";
+import { cgroupV2CommandDomain, cgroupV2Root } from "./cgroup-v2.js";
+import { ownCgroupPaths } from "./own-cgroup-paths.js";
+import { killCgroupMembers } from "./kill-cgroup-members.js";
+import { cgroupV2Limits } from "./command-cgroup-limits-v2.js";
 import type { CgroupLimits } from "./command-cgroups.js";
-
-export type { CgroupLimits, CommandCgroup } from "./command-cgroups.js";
 
 interface Controller {
   kind: "pids" | "memory";
@@ -19,7 +19,7 @@ interface Controller {
 /**
  * Per-command cgroups so a fork bomb or a memory bomb hits its own limit and not the service: root
  * ignores RLIMIT_NPROC, so the process count has to be capped here. From the unified (v2)
- * hierarchy when the supervisor delegated a domain there (cgroup-v2-limits.ts), else from the v1
+ * hierarchy when the supervisor delegated a domain there (command-cgroup-limits-v2.ts), else from the v1
  * `pids` and `memory` controllers.
  */
 export async function createCgroupLimits(options: { maxProcesses: number; maxMemoryBytes: number; logger: Logger; cgroupRoot?: string; cgroupV2Root?: string }): Promise<CgroupLimits> {
@@ -83,7 +83,7 @@ export async function createCgroupLimits(options: { maxProcesses: number; maxMem
         procsFiles: created.map((d) => join(d, "cgroup.procs")),
         async release() {
           // Kill now; removing the (then empty) group waits for the kernel to reap, off the caller's path.
-          await Promise.all(created.map(killRemaining));
+          await Promise.all(created.map(killCgroupMembers));
           const removal = Promise.all(created.map((d) => removeWhenEmpty(d, options.logger))).then(() => undefined);
           pending.add(removal);
           void removal.finally(() => pending.delete(removal));
@@ -96,21 +96,10 @@ export async function createCgroupLimits(options: { maxProcesses: number; maxMem
   };
 }
 
-async function killRemaining(directory: string): Promise<void> {
-  const pids = (await readFile(join(directory, "cgroup.procs"), "utf8").catch(() => "")).split("\n").filter(Boolean);
-  for (const pid of pids) {
-    try {
-      process.kill(Number(pid), "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
-}
-
 async function removeWhenEmpty(directory: string, logger: Logger): Promise<void> {
   for (let attempt = 0; attempt < 40; attempt += 1) {
     if (await rmdir(directory).then(() => true, (error: NodeJS.ErrnoException) => error.code === "ENOENT")) return;
-    await killRemaining(directory);
+    await killCgroupMembers(directory);
     await new Promise((resolve) => setTimeout(resolve, 25 * (attempt + 1)));
   }
   logger.warn({ directory }, "could not remove a command cgroup");

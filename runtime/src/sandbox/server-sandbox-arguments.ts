@@ -1,6 +1,9 @@
-import { existsSync, readdirSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import type { McpStdioServerConfig } from "@aide/contracts";
+import { findGitDirectoriesSync, type GitDirectoryScanOptions } from "../workspaces/find-git-directories.js";
+import { isInside } from "./is-inside.js";
+import { isolatedProcessArguments } from "./isolated-process-arguments.js";
 
 export interface ServerSandboxOptions {
   server: McpStdioServerConfig;
@@ -16,11 +19,6 @@ export interface ServerSandboxOptions {
   env: Record<string, string>;
 }
 
-export function isInside(path: string, parent: string): boolean {
-  const rel = relative(parent, path);
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep));
-}
-
 /**
  * bubblewrap for one stdio MCP server: the system read-only, a private /tmp, /var/tmp and /run,
  * the home and `$AIDE_HOME` hidden, the workspace read-only (read-write only when the person
@@ -30,9 +28,7 @@ export function isInside(path: string, parent: string): boolean {
  */
 export function serverSandboxArguments(options: ServerSandboxOptions): string[] {
   const { server } = options;
-  const args = ["--die-with-parent", "--new-session", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"];
-  if (!server.network) args.push("--unshare-net");
-  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp", "--tmpfs", "/run", "--dir", "/tmp/home");
+  const args = isolatedProcessArguments(server.network);
   const temporary = (path: string) => ["/tmp", "/var/tmp", "/run"].some((root) => isInside(path, root));
   for (const path of options.hide) {
     if (path && existsSync(path) && !temporary(path)) args.push("--tmpfs", path);
@@ -48,7 +44,7 @@ export function serverSandboxArguments(options: ServerSandboxOptions): string[] 
     if (!existsSync(root)) continue;
     args.push(server.workspace_write ? "--bind" : "--ro-bind", root, root);
     if (!server.workspace_write) continue;
-    for (const path of protectedDirectories(root)) args.push("--ro-bind", path, path);
+    for (const { directory } of findGitDirectoriesSync(root, protectedDirectoryScan).directories) args.push("--ro-bind", directory, directory);
   }
   // `$AIDE_HOME` inside a workspace root stays hidden: the binds above must not bring it back.
   for (const path of options.hide) {
@@ -70,23 +66,9 @@ export function nodePrefix(): string {
  * Every `.aide` and `.git` directory under a root (nested repositories too), bounded in depth and
  * count. Only real directories: a symlink planted by a repository must not pick a mount source.
  */
-export function protectedDirectories(root: string, maxDepth = 5, limit = 200): string[] {
-  const found: string[] = [];
-  const walk = (dir: string, depth: number) => {
-    if (depth > maxDepth || found.length >= limit) return;
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (!entry.isDirectory()) continue;
-      const path = join(dir, entry.name);
-      if (entry.name === ".git" || entry.name === ".aide") found.push(path);
-      else if (entry.name !== "node_modules") walk(path, depth + 1);
-    }
-  };
-  walk(root, 0);
-  return found;
-}
+const protectedDirectoryScan: GitDirectoryScanOptions = {
+  reach: "folders",
+  names: [".git", ".aide"],
+  skipped: ["node_modules"],
+  limits: { maxDepth: 5, maxEntries: Number.POSITIVE_INFINITY, maxFound: 200 },
+};

@@ -1,8 +1,9 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
-import { toolchainHomes } from "@aide/runtime";
-import type { SandboxProfile } from "./sandbox-profiles.js";
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { isInside } from "./is-inside.js";
+import { findGitDirectoriesSync, type GitDirectoryScanOptions } from "../workspaces/find-git-directories.js";
+import { toolchainHomes } from "./toolchain-homes.js";
+import type { SandboxProfile } from "./service-sandbox-profile.js";
 
 export interface SandboxLaunch {
   profile: SandboxProfile;
@@ -25,40 +26,18 @@ export interface SandboxLaunch {
   infoFd?: number;
 }
 
-/** Whether `path` is `parent` or lies below it (both absolute). */
-export function isInside(path: string, parent: string): boolean {
-  const rel = relative(parent, path);
-  return rel === "" || (!rel.startsWith("..") && !rel.startsWith(sep) && rel !== "..");
-}
-
-/** Every `.git` folder under a root (nested repositories too), bounded in depth and count. */
-export function findGitDirectories(root: string, maxDepth = 6, limit = 500): string[] {
-  const found: string[] = [];
-  const walk = (dir: string, depth: number) => {
-    if (depth > maxDepth || found.length >= limit) return;
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      if (!entry.isDirectory() || entry.isSymbolicLink()) continue;
-      const path = join(dir, entry.name);
-      if (entry.name === ".git") found.push(path);
-      else if (entry.name !== "node_modules" && entry.name !== ".aide") walk(path, depth + 1);
-    }
-  };
-  walk(root, 0);
-  return found;
-}
+/**
+ * Every `.git` folder under a root (nested repositories too), as walked: a symlinked `.git` is
+ * not followed, and node_modules and `.aide` are not searched. Bounded in depth and count.
+ */
+const gitFolderScan: GitDirectoryScanOptions = { reach: "folders", limits: { maxDepth: 6, maxEntries: Number.POSITIVE_INFINITY, maxFound: 500 } };
 
 /**
  * The bubblewrap argument list for one service: the order matters (later mounts cover earlier
  * ones): the read-only system, then the hidden places, then the workspace, then what the service
  * must still see (its code, its credentials file, its models or token).
  */
-export function bwrapArguments(launch: SandboxLaunch): string[] {
+export function serviceSandboxArguments(launch: SandboxLaunch): string[] {
   const { profile } = launch;
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
   args.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session");
@@ -76,7 +55,7 @@ export function bwrapArguments(launch: SandboxLaunch): string[] {
         mkdirSync(join(root, ".aide"), { recursive: true });
         args.push("--ro-bind", join(root, ".aide"), join(root, ".aide"));
       } else {
-        for (const gitDir of findGitDirectories(root)) {
+        for (const { directory: gitDir } of findGitDirectoriesSync(root, gitFolderScan).directories) {
           const target = inner === ".git" ? gitDir : join(gitDir, "hooks");
           if (existsSync(target)) args.push("--ro-bind", target, target);
         }
@@ -110,27 +89,4 @@ export function bwrapArguments(launch: SandboxLaunch): string[] {
   if (launch.infoFd !== undefined) args.push("--info-fd", String(launch.infoFd));
   args.push("--chdir", "/", "--", ...launch.command);
   return args;
-}
-
-export interface SandboxSupport {
-  available: boolean;
-  detail: string;
-}
-
-/** Whether bubblewrap exists and may create the namespaces the profiles use. */
-export function checkSandboxSupport(): SandboxSupport {
-  try {
-    execFileSync("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--cap-drop", "ALL", "true"], {
-      stdio: ["ignore", "ignore", "pipe"],
-      timeout: 5000,
-    });
-    return { available: true, detail: "bubblewrap works" };
-  } catch (error) {
-    const stderr = String((error as { stderr?: Buffer }).stderr ?? "").trim();
-    const missing = (error as { code?: string }).code === "ENOENT";
-    return {
-      available: false,
-      detail: missing ? "bubblewrap is not installed (apt-get install bubblewrap)" : `bubblewrap cannot create namespaces here: ${stderr || (error as Error).message}`,
-    };
-  }
 }

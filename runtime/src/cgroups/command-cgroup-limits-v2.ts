@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
 import { aideError } from "@aide/contracts";
-import { createCgroupV2Group, killCgroupV2Group } from "@aide/runtime";
+import { createCgroupV2Group, killCgroupV2Group } from "./cgroup-v2.js";
 import type { CgroupLimits } from "./command-cgroups.js";
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { existsSync, mkdirSync, readFileSync, rmdirSync, utimesSync } from "node:fs";
 import { join } from "node:path";
-import { createLogger } from "@aide/runtime";
-import { createCgroupLimits } from "./cgroup-limits.js";
+import { createLogger } from "../service/logger.js";
+import { createCgroupLimits } from "./command-cgroup-limits.js";
 
 const own = readFileSync("/proc/self/cgroup", "utf8").split("\n").map((l) => l.split(":")).find((p) => p[1]?.split(",").includes("pids"))?.[2] ?? "/";
 const parent = join("/sys/fs/cgroup/pids", own);

@@ -1,13 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, rmdirSync } from "node:fs";
 import { join } from "node:path";
-import { cgroupV2Root } from "@aide/runtime";
+import { cgroupV2Root } from "./cgroup-v2.js";
 import type { CgroupDelegation } from "./cgroup-delegation-result.js";
 import { delegateCgroupsV2 } from "./cgroup-delegation-v2.js";
 
 /** The cgroup v1 controllers the tools service limits its commands with. */
 const controllers = ["pids", "memory"] as const;
-
-export type { CgroupDelegation } from "./cgroup-delegation-result.js";
 
 /**
  * Delegates from the hierarchy the host runs: the unified (v2) one on a v2-only host (or when

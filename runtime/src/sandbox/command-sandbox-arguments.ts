@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, realpathSync, statSync } from "node:fs";
-import { isInside } from "../jail/is-inside.js";
+import { isInside } from "./is-inside.js";
+import { isolatedProcessArguments } from "./isolated-process-arguments.js";
 
 export interface CommandLimits {
   fileSizeBytes: number;
@@ -18,7 +19,7 @@ export function shellLimits(limits: CommandLimits): string {
   return steps.join(" && ");
 }
 
-export interface BwrapOptions {
+export interface CommandSandboxOptions {
   workspace: string;
   cwd: string;
   network: boolean;
@@ -50,22 +51,20 @@ export interface BwrapOptions {
  * (read-only), fresh pid/ipc/uts (and net unless consented) namespaces, a new session (no
  * TIOCSTI), killed with its parent.
  */
-export function bwrapArguments(options: BwrapOptions, argv: readonly string[]): string[] {
-  const args = ["--die-with-parent", "--new-session", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"];
-  if (!options.network) args.push("--unshare-net");
-  args.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp", "--tmpfs", "/run", "--dir", "/tmp/home");
+export function commandSandboxArguments(options: CommandSandboxOptions, argv: readonly string[]): string[] {
+  const args = isolatedProcessArguments(options.network);
   const hidden = options.hide.filter((path) => {
-    if (isInside(path, options.workspace) || !existsSync(path)) return false;
+    if (isInside(options.workspace, path) || !existsSync(path)) return false;
     return !(path.startsWith("/tmp/") || path.startsWith("/run/") || path.startsWith("/var/tmp/"));
   });
   for (const path of hidden) {
     // Inside another hidden directory it is already gone.
-    if (hidden.some((other) => other !== path && isInside(other, path))) continue;
+    if (hidden.some((other) => other !== path && isInside(path, other))) continue;
     const isDirectory = statSync(path).isDirectory();
     args.push(...(isDirectory ? ["--tmpfs", path] : ["--ro-bind", "/dev/null", path]));
   }
   for (const root of options.hideRoots ?? []) {
-    if (root !== "/" && isInside(root, options.workspace) && existsSync(root)) args.push("--tmpfs", root);
+    if (root !== "/" && isInside(options.workspace, root) && existsSync(root)) args.push("--tmpfs", root);
   }
   for (const cache of options.caches ?? []) args.push("--bind", cache.host, cache.inside);
   args.push("--bind", options.workspace, options.workspace);
@@ -96,13 +95,13 @@ function gitReadOnly(git: { directory: string; pointerFile?: string }, workspace
       return;
     }
     const target = stats.isSymbolicLink() ? realpathSync(path) : path;
-    if (isInside(workspace, target)) args.push("--ro-bind", target, target);
+    if (isInside(target, workspace)) args.push("--ro-bind", target, target);
   };
-  if (!isInside(workspace, git.directory) || !lstatSync(git.directory, { throwIfNoEntry: false })?.isDirectory()) return args;
+  if (!isInside(git.directory, workspace) || !lstatSync(git.directory, { throwIfNoEntry: false })?.isDirectory()) return args;
   // A mount point cannot be renamed: `mv .git elsewhere && mkdir -p .git/hooks` is refused (EBUSY).
   args.push("--bind", git.directory, git.directory);
   pin(`${git.directory}/hooks`, "directory");
   pin(`${git.directory}/config`, "file");
-  if (git.pointerFile !== undefined && isInside(workspace, git.pointerFile)) pin(git.pointerFile, "file");
+  if (git.pointerFile !== undefined && isInside(git.pointerFile, workspace)) pin(git.pointerFile, "file");
   return args;
 }

@@ -6,7 +6,7 @@ import { aideError } from "@aide/contracts";
 import { busPermissions, type UserPermissions } from "./bus-permissions.js";
 import { writeClusterCertificates } from "./cluster-certificates.js";
 import { ensureCredentials, quote, renderAuthorization } from "./nats-config.js";
-import type { BusCredentials } from "./bus-config.js";
+import type { BusCredentials } from "../bus/bus-config.js";
 
 /** One node of a cluster file (`aide bus-config --cluster-file FILE`): where it runs and listens. */
 export const ClusterNodeSpecSchema = z.strictObject({
