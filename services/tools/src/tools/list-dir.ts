@@ -2,13 +2,8 @@ import { z } from "zod";
 import { defineTool } from "../framework/tool-types.js";
 import { booleanArg, integerArg, pathArg } from "../framework/argument-types.js";
 import { escapeInvisible } from "../files/invisible-characters.js";
-import type { Dirent } from "node:fs";
-import type { DirectoryHandle } from "../jail/directory-handle.js";
-
-/** Never listed: version-control internals and the agent's own state. */
-const hiddenNames = new Set([".git", ".aide"]);
-/** Listed but not descended into when recursive. */
-const notDescended = new Set(["node_modules", "__pycache__", ".venv", "venv", "dist", "build", "target", ".next", ".cache"]);
+import { missingPathHint } from "../files/missing-path-hint.js";
+import { walkEntries } from "../files/walk-entries.js";
 
 export const listDirTool = defineTool({
   name: "list_dir",
@@ -26,45 +21,12 @@ export const listDirTool = defineTool({
   async execute(args, context) {
     const opened = await context.workspace.openDirectory(args.path);
     const target = { relative: opened.relative };
-    if (opened.kind === "missing") return { isError: true, output: `No directory at ${target.relative}.`, metadata: { error_code: "FILE_NOT_FOUND" } };
-    if (opened.kind === "not-directory") return { isError: true, output: `${target.relative} is a file, not a directory; use read_file.`, metadata: { error_code: "NOT_A_DIRECTORY" } };
-    const entries: string[] = [];
-    let capped = false;
-    // Each directory below is opened again from the root without following links (the jail's walk).
-    const queue: Array<{ relative: string; prefix: string }> = [];
-    let directory: DirectoryHandle | null = opened.handle;
-    let prefix = "";
-    while (directory !== null && !capped) {
-      let dirents: Dirent[];
-      try {
-        dirents = directory.entries();
-      } catch {
-        dirents = [];
-      } finally {
-        directory.close();
-      }
-      const here = directory.relative;
-      dirents.sort((a, b) => a.name.localeCompare(b.name));
-      for (const dirent of dirents) {
-        if (hiddenNames.has(dirent.name)) continue;
-        if (entries.length >= args.max_entries) {
-          capped = true;
-          break;
-        }
-        const name = prefix + dirent.name;
-        if (dirent.isDirectory()) {
-          entries.push(`${name}/`);
-          if (args.recursive && !notDescended.has(dirent.name)) queue.push({ relative: here === "." ? dirent.name : `${here}/${dirent.name}`, prefix: `${name}/` });
-        } else if (dirent.isSymbolicLink()) entries.push(`${name}@`);
-        else entries.push(name);
-      }
-      directory = null;
-      while (directory === null && !capped && queue.length > 0 && !context.signal.aborted) {
-        const next = queue.shift()!;
-        directory = context.workspace.reopenDirectory(next.relative);
-        prefix = next.prefix;
-      }
+    if (opened.kind === "missing") {
+      const hint = await missingPathHint(context.workspace, target.relative, context.signal);
+      return { isError: true, output: `No directory at ${target.relative}.${hint === "" ? "" : ` ${hint}`}`, metadata: { error_code: "FILE_NOT_FOUND" } };
     }
+    if (opened.kind === "not-directory") return { isError: true, output: `${target.relative} is a file, not a directory; use read_file.`, metadata: { error_code: "NOT_A_DIRECTORY" } };
+    const { entries, capped } = walkEntries(context.workspace, opened.handle, { recursive: args.recursive, maxEntries: args.max_entries, signal: context.signal });
     const where = target.relative === "." ? "the workspace root" : target.relative;
     if (entries.length === 0) return { output: `${where} is empty.`, metadata: { path: target.relative, entries: 0 } };
     const tail = capped ? `\n\n(Stopped at ${args.max_entries} entries; list a subdirectory or raise max_entries.)` : "";

@@ -5,6 +5,7 @@ import { readWindow, type ShownLine } from "../files/read-window.js";
 import { describeBinary, looksBinary } from "../files/describe-binary.js";
 import { scanInvisible, type InvisibleFlag } from "../files/invisible-characters.js";
 import { renderFileText } from "../files/render-file-text.js";
+import { missingPathHint } from "../files/missing-path-hint.js";
 import { continuationNote, cutLineNotes, invalidUtf8Note, invisibleNote } from "./read-file-notes.js";
 
 const defaultLimit = 100;
@@ -27,7 +28,10 @@ export const readFileTool = defineTool({
   parallelSafe: true,
   async execute(args, context) {
     const opened = await context.workspace.openFile(args.path);
-    if (opened.kind === "missing") return { isError: true, output: `No file at ${opened.relative}.`, metadata: { error_code: "FILE_NOT_FOUND" } };
+    if (opened.kind === "missing") {
+      const hint = await missingPathHint(context.workspace, opened.relative, context.signal);
+      return { isError: true, output: `No file at ${opened.relative}.${hint === "" ? "" : ` ${hint}`}`, metadata: { error_code: "FILE_NOT_FOUND" } };
+    }
     if (opened.kind === "directory") return { isError: true, output: `${opened.relative} is a directory; use list_dir to see its entries.` };
     if (opened.kind === "other") return { isError: true, output: `${opened.relative} is not a regular file.` };
     const { handle, relative, stats } = opened;

@@ -4,6 +4,7 @@ import { pathArg } from "../framework/argument-types.js";
 import type { SearchReplaceBlock } from "../edits/apply-search-replace.js";
 import { parseSearchReplaceBlocks } from "../edits/parse-search-replace.js";
 import { runEditOffThread } from "../edits/run-edit-off-thread.js";
+import { missingPathHint } from "../files/missing-path-hint.js";
 import { fileChange, loadTarget } from "./file-plan-helpers.js";
 
 export const replaceInFileTool = defineTool({
@@ -43,7 +44,10 @@ export const replaceInFileTool = defineTool({
       { kind: "search_replace", before: loaded.before, blocks, path: loaded.target.relative, options: { partial } },
       { signal: context.signal, onOffThread: (bytes) => context.log.debug({ bytes }, "edit matching runs off the event loop") },
     );
-    if (!outcome.ok) return { ok: false, error: `${outcome.code}: ${outcome.error}`, metadata: { error_code: outcome.code } };
+    if (!outcome.ok) {
+      const hint = outcome.code === "FILE_NOT_FOUND" ? await missingPathHint(context.workspace, loaded.target.relative, context.signal) : "";
+      return { ok: false, error: `${outcome.code}: ${outcome.error}${hint === "" ? "" : ` ${hint}`}`, metadata: { error_code: outcome.code } };
+    }
     const loose = outcome.levels.filter((level) => level !== "exact" && level !== "create");
     const summary = [
       `${outcome.created ? "Created" : "Edited"} ${loaded.target.relative}: ${blocks.length} block(s) applied${loose.length > 0 ? ` (matched loosely: ${[...new Set(loose)].join(", ")})` : ""}.`,
