@@ -39,6 +39,10 @@ export type GrammarScope = z.infer<typeof GrammarScopeSchema>;
 export const CompletionGrammarSchema = z.enum(["off", "evidence"]);
 export type CompletionGrammar = z.infer<typeof CompletionGrammarSchema>;
 
+/** How a model writes its tool calls: the XML text protocol, or its chat template's own format. */
+export const ToolFormatSchema = z.enum(["xml", "native"]);
+export type ToolFormat = z.infer<typeof ToolFormatSchema>;
+
 /** An arm's name: what a report groups by. */
 export const ArmNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, "an arm name is 1-64 letters, digits, '.', '_' or '-'");
 
@@ -51,6 +55,12 @@ export const ExperimentSettingsSchema = z
     grammar: z.boolean().optional(),
     /** What the grammar covers: `call` (prose, then the call) or `reply` (the whole reply: one call alone; the default). */
     grammar_scope: GrammarScopeSchema.optional(),
+    /**
+     * How the model writes its calls: `xml`, the text protocol the prompt teaches (the default);
+     * `native`, the model's own format from its chat template (Qwen's `<tool_call>` JSON), with
+     * the tools listed by the template and no grammar.
+     */
+    tool_format: ToolFormatSchema.optional(),
     /** The grammar also encodes the argument schemas' own rules (argument sets, integer ranges, string lengths); default on. */
     grammar_schema: z.boolean().optional(),
     context_policy: ContextPolicyIdSchema.optional(),
@@ -125,7 +135,7 @@ export type ExperimentSettings = z.infer<typeof ExperimentSettingsSchema>;
 
 /** The setting names an arm may set (for messages that list them). */
 export const experimentSettingNames = [
-  "prompt_tier", "grammar", "grammar_schema", "context_policy", "edit_format", "scheduler",
+  "prompt_tier", "grammar", "grammar_schema", "tool_format", "context_policy", "edit_format", "scheduler",
   "auto_test", "test_command", "auto_lint", "prefix_failing_output", "code_map", "few_shot", "loop_breaker", "path_grammar", "explore_first", "search_grammar", "line_edits", "act_after_reads", "follow_imports", "lean_calls", "code_needs_run", "completion_grammar", "instructions",
 ] as const;
 
@@ -149,6 +159,8 @@ export const RunExperimentSchema = z.object({
   grammar: z.boolean().optional(),
   grammar_scope: GrammarScopeSchema.optional(),
   grammar_schema: z.boolean().optional(),
+  /** The tool-call format the start asked for (absent: the model's entry decides). */
+  tool_format: z.string().optional(),
   /** Each strategy in force (the start's setting or its default); absent in events of older runs. */
   auto_test: z.boolean().optional(),
   test_command: z.string().optional(),
@@ -205,6 +217,7 @@ export function runExperimentOf(settings: ExperimentSettings | undefined, defaul
     ...(settings?.grammar !== undefined ? { grammar: settings.grammar } : {}),
     ...(settings?.grammar_scope !== undefined ? { grammar_scope: settings.grammar_scope } : {}),
     ...(settings?.grammar_schema !== undefined ? { grammar_schema: settings.grammar_schema } : {}),
+    ...(settings?.tool_format !== undefined ? { tool_format: settings.tool_format } : {}),
     ...(settings?.instructions !== undefined ? { instructions: settings.instructions } : {}),
   };
 }

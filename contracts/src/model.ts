@@ -41,6 +41,13 @@ export const ModelChatRequestSchema = z.object({
   model: z.string().min(1).max(128).optional(),
   messages: z.array(ChatMessageSchema).min(1),
   tools: z.array(ChatToolSchema).default([]),
+  /**
+   * How the model writes its calls: `xml`, the text protocol the system prompt teaches; `native`,
+   * the model's own format as its chat template defines it (the template lists the tools; for a
+   * local GGUF the service parses the calls from the reply, for an endpoint the server does).
+   * Absent: the model entry's choice.
+   */
+  tool_format: z.enum(["xml", "native"]).optional(),
   /** Constrain local decoding to well-formed tool-call blocks (on by default for local models). */
   grammar: z.boolean().optional(),
   /** What the grammar covers: prose then the call (`call`) or the whole reply (`reply`, the default: one call alone, or prose alone). */

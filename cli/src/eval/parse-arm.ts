@@ -6,7 +6,7 @@
  * are checked with the start command's own schema (`ExperimentSettingsSchema`), so an arm the
  * orchestrator would refuse is refused here first, naming the setting and what it accepts.
  */
-import { ArmNameSchema, CompletionGrammarSchema, ContextPolicyIdSchema, EditFormatSchema, ExperimentSettingsSchema, PromptTierSchema, SchedulerIdSchema, experimentSettingNames, strategySettingNames, type ExperimentSettings } from "@aide/contracts";
+import { ArmNameSchema, CompletionGrammarSchema, ContextPolicyIdSchema, EditFormatSchema, ExperimentSettingsSchema, PromptTierSchema, SchedulerIdSchema, ToolFormatSchema, experimentSettingNames, strategySettingNames, type ExperimentSettings } from "@aide/contracts";
 
 export interface EvalArm {
   name: string;
@@ -22,6 +22,7 @@ const accepted: Record<(typeof experimentSettingNames)[number], readonly string[
   // on: the grammar with the model service's default scope; call/reply: that scope (grammar on).
   grammar: ["on", "off", "call", "reply"],
   grammar_schema: onOff,
+  tool_format: ToolFormatSchema.options,
   context_policy: ContextPolicyIdSchema.options,
   edit_format: EditFormatSchema.options,
   scheduler: SchedulerIdSchema.options,

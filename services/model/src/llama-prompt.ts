@@ -1,5 +1,5 @@
-import type { ChatHistoryItem, ChatWrapper, LlamaModel, Token } from "node-llama-cpp";
-import type { ChatMessage } from "@aide/contracts";
+import type { ChatHistoryItem, ChatModelFunctions, ChatWrapper, LlamaModel, Token } from "node-llama-cpp";
+import type { ChatMessage, ChatTool } from "@aide/contracts";
 
 /**
  * Turns the request's messages into node-llama-cpp chat history, ending with the empty model turn
@@ -18,14 +18,68 @@ export function toChatHistory(messages: ChatMessage[]): ChatHistoryItem[] {
   return history;
 }
 
+/**
+ * The same history for a model that calls tools in its own format (`tool_format: native`): an
+ * assistant message's calls become the template's function calls, each with the result of the
+ * tool message answering it, so the chat template renders them the way the model was trained
+ * (Qwen: `<tool_call>` JSON, results in `<tool_response>`). A model turn that ends in calls is
+ * continued by the next generation; otherwise an empty model turn is opened.
+ */
+export function toNativeChatHistory(messages: ChatMessage[]): ChatHistoryItem[] {
+  const history: ChatHistoryItem[] = [];
+  const results = new Map(messages.filter((message) => message.role === "tool" && message.tool_call_id !== undefined).map((message) => [message.tool_call_id as string, message.content]));
+  const answered = new Set<string>();
+  for (const message of messages) {
+    if (message.role === "system") history.push({ type: "system", text: message.content });
+    else if (message.role === "user") history.push({ type: "user", text: message.content });
+    else if (message.role === "assistant") {
+      const calls = (message.tool_calls ?? []).map((call, index) => {
+        answered.add(call.id);
+        return { type: "functionCall" as const, name: call.name, params: call.arguments, result: results.get(call.id) ?? "(no result)", startsNewChunk: index === 0 };
+      });
+      history.push({ type: "model", response: [...(message.content.trim() !== "" ? [message.content] : []), ...calls] });
+    } else if (message.tool_call_id === undefined || !answered.has(message.tool_call_id)) {
+      history.push({ type: "user", text: `Tool result:\n${message.content}` });
+    }
+  }
+  const last = history.at(-1);
+  const continues = last?.type === "model" && last.response.some((item) => typeof item !== "string");
+  if (!continues) history.push({ type: "model", response: [] });
+  return history;
+}
+
+/** The tools as the chat template lists them (name, description, JSON schema of the arguments). */
+export function templateFunctions(tools: ChatTool[]): ChatModelFunctions {
+  return Object.fromEntries(tools.map((tool) => [tool.name, { description: tool.description, params: tool.parameters as ChatModelFunctions[string]["params"] }]));
+}
+
+/**
+ * A view of the chat wrapper that renders a string tool result as its text: the library's own
+ * rendering JSON-encodes it, so a file's lines reached the model as one line of `\n` escapes.
+ */
+function rawResults(chatWrapper: ChatWrapper): ChatWrapper {
+  const internal = chatWrapper as unknown as { _generateFunctionCallResult?: (name: string, params: unknown, raw: string) => unknown };
+  if (typeof internal._generateFunctionCallResult !== "function") return chatWrapper;
+  const view = Object.create(chatWrapper) as ChatWrapper;
+  view.generateFunctionCallResult = ((name: string, params: unknown, result: unknown) =>
+    internal._generateFunctionCallResult!.call(chatWrapper, name, params, typeof result === "string" ? result : JSON.stringify(result ?? null))) as ChatWrapper["generateFunctionCallResult"];
+  return view;
+}
+
 export interface RenderedPrompt {
   tokens: Token[];
   stopTriggers: ReturnType<ChatWrapper["generateContextState"]>["stopGenerationTriggers"];
 }
 
-/** Renders the history with the GGUF's chat template (the chat wrapper) and tokenizes it. */
-export function renderPrompt(model: LlamaModel, chatWrapper: ChatWrapper, messages: ChatMessage[]): RenderedPrompt {
-  const state = chatWrapper.generateContextState({ chatHistory: toChatHistory(messages) });
+/**
+ * Renders the history with the GGUF's chat template (the chat wrapper) and tokenizes it; with
+ * `tools`, in the model's own tool-call format, the template listing the tools.
+ */
+export function renderPrompt(model: LlamaModel, chatWrapper: ChatWrapper, messages: ChatMessage[], tools?: ChatTool[]): RenderedPrompt {
+  const state =
+    tools === undefined
+      ? chatWrapper.generateContextState({ chatHistory: toChatHistory(messages) })
+      : rawResults(chatWrapper).generateContextState({ chatHistory: toNativeChatHistory(messages), availableFunctions: templateFunctions(tools) });
   return { tokens: state.contextText.tokenize(model.tokenizer), stopTriggers: state.stopGenerationTriggers };
 }
 

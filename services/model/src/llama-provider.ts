@@ -6,6 +6,7 @@ import type { LlamaSpec } from "./model-spec.js";
 import { modelFilePath } from "./model-file.js";
 import { LlamaModels, type LoadedModel } from "./llama-models.js";
 import { alignWithCache, renderPrompt } from "./llama-prompt.js";
+import { parseNativeToolCalls } from "./native-tool-calls.js";
 import { requestGrammar } from "./request-grammar.js";
 
 export { requestGrammar } from "./request-grammar.js";
@@ -121,7 +122,9 @@ export class LlamaProvider implements Provider<LlamaSpec> {
 
   private async generate(loaded: LoadedModel, sequence: LlamaContextSequence, { spec, request, signal, onDelta, logger }: ProviderChatParams<LlamaSpec>): Promise<ProviderReply> {
     const { model } = loaded;
-    const rendered = renderPrompt(model, loaded.chatWrapper, request.messages);
+    // The model's own call format: the template lists the tools and the reply's calls are parsed here.
+    const native = spec.nativeTools && request.tools.length > 0 && request.tool_choice !== "none";
+    const rendered = renderPrompt(model, loaded.chatWrapper, request.messages, native ? request.tools : undefined);
     const bos = model.tokens.bos;
     const prependsBos = model.tokens.shouldPrependBosToken && bos != null;
     const wanted: Token[] = prependsBos && rendered.tokens[0] !== bos ? [bos as Token, ...rendered.tokens] : rendered.tokens;
@@ -134,7 +137,7 @@ export class LlamaProvider implements Provider<LlamaSpec> {
     if (aligned.length + 1 >= contextSize) throw aideError("CONTEXT_FULL", { needed: aligned.length + 1, limit: contextSize }, { needed: aligned.length + 1, limit: contextSize });
     const maxTokens = Math.min(request.max_tokens ?? spec.maxOutputTokens, contextSize - aligned.length - 1);
     // The grammar's budget is the cap this reply really has (less than max_tokens when the window is nearly full), so its calls close within it.
-    const gbnf = requestGrammar(spec, { ...request, max_tokens: maxTokens });
+    const gbnf = native ? undefined : requestGrammar(spec, { ...request, max_tokens: maxTokens });
     const grammar = gbnf === undefined ? undefined : await this.grammar(loaded, gbnf);
     if (signal.aborted) return { text: "", tool_calls: [], finish_reason: "abort", usage: { prompt_tokens: aligned.length, completion_tokens: 0, evaluated_prompt_tokens: 0 } };
 
@@ -182,12 +185,14 @@ export class LlamaProvider implements Provider<LlamaSpec> {
     const outputDelta = after.usedOutputTokens - before.usedOutputTokens;
     const evaluated = after.usedInputTokens - before.usedInputTokens + (outputDelta > 0 ? 1 : 0);
     splitter?.end();
-    const { text, reasoning } = spec.thinking ? ThinkSplitter.split(response.response) : { text: response.response, reasoning: "" };
+    const split = spec.thinking ? ThinkSplitter.split(response.response) : { text: response.response, reasoning: "" };
+    const parsed = native ? parseNativeToolCalls(split.text, (index) => `${request.request_id}-${index}`) : { text: split.text, calls: [] };
+    const { reasoning } = split;
     return {
-      text,
+      text: parsed.text,
       ...(reasoning ? { reasoning_content: reasoning } : {}),
-      tool_calls: [],
-      finish_reason: stop === "abort" ? "abort" : stop === "maxTokens" ? "length" : "stop",
+      tool_calls: parsed.calls,
+      finish_reason: stop === "abort" ? "abort" : stop === "maxTokens" ? "length" : parsed.calls.length > 0 ? "tool_calls" : "stop",
       usage: {
         prompt_tokens: aligned.length,
         completion_tokens: outputDelta,

@@ -73,7 +73,10 @@ export class ModelEngine {
   }
 
   async chat(request: ModelChatRequest, serviceSignal?: AbortSignal): Promise<ModelChatResult> {
-    return this.chatWith(this.effective(this.resolve(request.model)), request, serviceSignal);
+    const spec = this.effective(this.resolve(request.model));
+    // A run that names its tool-call format (an eval arm, a model's record) wins over the entry's.
+    const formatted = request.tool_format === undefined ? spec : { ...spec, nativeTools: request.tool_format === "native" };
+    return this.chatWith(formatted, request, serviceSignal);
   }
 
   /**

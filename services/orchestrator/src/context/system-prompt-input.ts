@@ -1,5 +1,5 @@
 /** What the system contract is built from: the mode, the offered tools, the workspace, the date, the tier. */
-import type { PromptTier, ToolDescriptor } from "@aide/contracts";
+import type { PromptTier, ToolDescriptor, ToolFormat } from "@aide/contracts";
 
 export type AgentMode = "plan" | "act";
 
@@ -16,4 +16,6 @@ export type SystemPromptInput = {
   fewShotFile?: string;
   /** The run's test command for the few_shot run_command example (resolve-test-command.ts); absent: a placeholder. */
   fewShotCommand?: string;
+  /** `native`: the model calls tools in its chat template's own format, which lists the tools itself; absent or `xml`: the XML text protocol. */
+  toolFormat?: ToolFormat;
 };

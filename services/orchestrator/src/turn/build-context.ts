@@ -64,6 +64,7 @@ function ensureSystem(context: RunContext, tools: ToolDescriptor[], fit: ModelFi
   const command = fewShot ? context.testCommand?.command : undefined;
   const system = systemPrompt({
     mode: record.mode, tools, workspace: record.workspace, now: context.seams.now(), tier: fit.tier,
+    ...(record.experiment?.tool_format !== undefined ? { toolFormat: record.experiment.tool_format } : {}),
     ...(fewShot ? { fewShot } : {}), ...(file !== undefined ? { fewShotFile: file } : {}), ...(command !== undefined ? { fewShotCommand: command } : {}),
   });
   (holder as { system?: string }).system = system;

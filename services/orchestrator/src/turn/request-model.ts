@@ -43,6 +43,8 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
         // Every turn of the loop acts through a tool (attempt_completion ends it), so a local
         // model's grammar requires a call after its prose instead of allowing prose forever.
         tool_choice: "required",
+        // The tool-call format the run's settings name (the model's entry decides otherwise).
+        ...(session.record.experiment?.tool_format !== undefined ? { tool_format: session.record.experiment.tool_format } : {}),
         // The probe measured whether this model's calls are more often valid with the grammar.
         ...(context.modelFit?.grammar !== undefined ? { grammar: context.modelFit.grammar } : {}),
         // An eval arm's grammar variant: the whole reply or prose then the call; the schemas' bounds or not.
