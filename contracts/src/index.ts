@@ -9,6 +9,7 @@ export * from "./model-profile.js";
 export * from "./probe-progress.js";
 export * from "./commands.js";
 export * from "./auto-approve-change.js";
+export * from "./setting-table.js";
 export * from "./experiment-settings.js";
 export * from "./memory.js";
 export * from "./events.js";
