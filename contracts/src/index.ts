@@ -11,6 +11,7 @@ export * from "./commands.js";
 export * from "./auto-approve-change.js";
 export * from "./setting-table.js";
 export * from "./experiment-settings.js";
+export * from "./model-settings.js";
 export * from "./memory.js";
 export * from "./events.js";
 export * from "./rest.js";
