@@ -73,8 +73,6 @@ export interface RunContext {
   persist(): Promise<void>;
   /** The user's memories given to the model this run, with their authors (loaded once: a stable prompt prefix). */
   memories?: Memory[];
-  /** The code map in the first turn's stable prefix (AIDE_CODE_MAP_IN_PREFIX=1), loaded once per run; empty text: none. */
-  codeMap?: { text: string; tokens: number };
   /** The project instructions block of the stable prefix (trusted files only), settled once per run; empty: none. */
   instructions?: string;
   /** The run's context budget in characters (from the model's window; shrunk after CONTEXT_FULL). */

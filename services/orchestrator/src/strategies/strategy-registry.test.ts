@@ -6,10 +6,7 @@ import { loopBreaker } from "./break-loops.js";
 import { activeStrategies, completionOptions, unusableReplyInstruction } from "./run-strategies.js";
 import { strategyRegistry } from "./strategy-registry.js";
 
-/** On/off settings of the table the loop's core reads itself rather than through a strategy module. */
-const coreSettings = ["code_map"];
-
-const runWith = (experiment: ExperimentSettings) => ({ session: { record: { experiment } }, policies: createRunPolicies("fix the bug in a.go"), state: { iterations: 1 } }) as unknown as RunContext;
+const runWith = (experiment: ExperimentSettings) => ({ session: { record: { experiment } }, policies: createRunPolicies("fix the bug in a.go"), state: { iterations: 1 }, seams: { config: {} } }) as unknown as RunContext;
 const names = (experiment: ExperimentSettings) => activeStrategies(runWith(experiment)).map((strategy) => strategy.setting);
 
 describe("the strategy registry and the setting table", () => {
@@ -17,7 +14,7 @@ describe("the strategy registry and the setting table", () => {
     const registered = strategyRegistry.map((strategy) => strategy.setting);
     expect(new Set(registered).size).toBe(registered.length);
     for (const name of registered) expect(settingTable).toHaveProperty(name);
-    const strategies = [...strategySettingNames, "completion_grammar"].filter((name) => !coreSettings.includes(name));
+    const strategies = [...strategySettingNames, "completion_grammar"];
     expect([...registered].sort()).toEqual([...strategies].sort());
   });
 
@@ -38,6 +35,7 @@ describe("the strategy registry and the setting table", () => {
     expect(at("search_grammar")).toBeLessThan(at("line_edits"));
     expect(at("loop_breaker")).toBeLessThan(at("auto_test"));
     expect(at("auto_test")).toBeLessThan(at("auto_lint"));
+    expect(at("code_map")).toBeLessThan(at("prefix_failing_output"));
   });
 });
 

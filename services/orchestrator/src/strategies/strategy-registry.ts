@@ -2,6 +2,7 @@ import { actAfterReads } from "./act-after-reads.js";
 import { autoLint } from "./auto-lint.js";
 import { autoTest } from "./auto-test.js";
 import { loopBreaker } from "./break-loops.js";
+import { codeMap } from "./code-map.js";
 import { codeNeedsRun } from "./code-needs-run.js";
 import { completionGrammar } from "./completion-grammar.js";
 import { exploreFirst } from "./explore-first.js";
@@ -19,7 +20,8 @@ import type { Strategy } from "./strategy.js";
  * and act_after_reads read its files), search_grammar before line_edits (which narrows its edits);
  * the tools left out are named completion_grammar's, explore_first's, act_after_reads', then
  * search_grammar's. After a batch: the breaker reads the model's own calls first, then aide may add
- * its test run, then the edits' new problems are restated.
+ * its test run, then the edits' new problems are restated. The stable prefix: the code map, then
+ * the test output.
  */
 export const strategyRegistry: readonly Strategy[] = [
   followImports,
@@ -34,6 +36,7 @@ export const strategyRegistry: readonly Strategy[] = [
   autoTest,
   autoLint,
   fewShot,
+  codeMap,
   prefixFailingOutput,
   codeNeedsRun,
 ];

@@ -1,5 +1,5 @@
 import type { ChatMessage, ModelProbeProgress, ToolDescriptor } from "@aide/contracts";
-import { buildContext, codeMapBudgetTokens, compactionPrompt, memoryLimitsFor, modeNotice, modelFit, planCompaction, systemPrompt, withExperimentFit, type ModelFit } from "../context/index.js";
+import { buildContext, compactionPrompt, memoryLimitsFor, modeNotice, modelFit, planCompaction, systemPrompt, withExperimentFit, type ModelFit } from "../context/index.js";
 import type { Memory } from "../memory/memory-store.js";
 import { applyEditFormat, selectTools } from "../routing/index.js";
 import type { RunContext } from "../run/run-context.js";
@@ -82,9 +82,7 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
   // Memories and the time are fixed per run: the prompt prefix must not change between turns.
   const memoryLimits = memoryLimitsFor(fit.tier);
   if (context.memories === undefined) context.memories = await loadMemories(context, memoryLimits.count);
-  // The code map too: asked for once, before the first turn, and then part of the fixed prefix.
-  if (context.codeMap === undefined) context.codeMap = await loadCodeMap(context, fit);
-  // And the strategies' blocks (prefix_failing_output's test run), settled once before the first turn.
+  // The strategies' blocks too (the code map, prefix_failing_output's test run): settled once, before the first turn.
   const prefix = strategyState<{ block?: { text: string; facts: Record<string, number> } }>(context, "stable-prefix", () => ({}));
   prefix.block ??= await strategyPrefix(context, fit, context.contextChars ?? fit.budgetChars, runAddedCall);
   const input = {
@@ -93,8 +91,7 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
     memoryLimits,
     budgetChars: (context.contextChars ??= fit.budgetChars),
     environment: { workspace: record.workspace, mode: record.mode, now: new Date(context.startedAtMs).toISOString() },
-    codeMap: context.codeMap.text,
-    failingOutput: prefix.block.text,
+    strategyBlocks: prefix.block.text,
     instructions: context.instructions,
   };
   let built = buildContext({ ...input, messages: context.state.transcript });
@@ -109,7 +106,6 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
     {
       messages: built.messages.length, dropped: built.dropped, chars: built.chars, compacted, tools: tools.map((tool) => tool.name),
       tier: fit.tier, ...(fit.windowTokens !== undefined ? { window_tokens: fit.windowTokens } : {}),
-      ...(context.codeMap.text !== "" ? { code_map_tokens: context.codeMap.tokens } : {}),
       ...prefix.block.facts,
     },
     context.depth,
@@ -133,29 +129,6 @@ async function loadMemories(context: RunContext, limit: number): Promise<Memory[
     await context.session.emit("memory.loaded", { memories: shown }, context.depth, context.run);
   }
   return memories;
-}
-
-/**
- * The workspace's code map for the first turn's prefix (the tools service's `code_map`, its budget
- * from the model's fit), when the run's `code_map` setting (absent: AIDE_CODE_MAP_IN_PREFIX=1) asks for it and this is the root run. Any failure
- * leaves the prefix without a map (logged); the run goes on.
- */
-async function loadCodeMap(context: RunContext, fit: ModelFit): Promise<{ text: string; tokens: number }> {
-  const none = { text: "", tokens: 0 };
-  const wanted = context.session.record.experiment?.code_map ?? context.seams.config.codeMapInPrefix;
-  if (wanted !== true || context.depth > 0) return none;
-  const record = context.session.record;
-  const budget = codeMapBudgetTokens(fit);
-  try {
-    const result = await context.seams.tools.exec(record.id, record.workspace, { id: context.seams.generateId(), name: "code_map", arguments: { budget_tokens: budget } }, { network: false });
-    const files = result.metadata?.["map_files"];
-    if (result.is_error === true || !Array.isArray(files) || files.length === 0) return none;
-    const tokens = result.metadata?.["map_tokens"];
-    return { text: result.output, tokens: typeof tokens === "number" ? tokens : budget };
-  } catch (error) {
-    context.logger.warn({ err: error }, "the code map for the prompt prefix failed; the run goes on without it");
-    return none;
-  }
 }
 
 /**
