@@ -87,8 +87,9 @@ export function createProgram(exit: ExitCodeSink): Command {
     .action(async (task: string[], values: RunFlags) => report(await (await import("./commands/run.js")).run(task, values)));
 
   sub("settings", "what a plain run does: each experiment setting, its value when none is set, and what it changes")
+    .option("--model <id>", "first that model's own settings (tier, grammar, edit format, tool calls; needs a running stack; 'default' for the default model)")
     .option("--json", "as JSON")
-    .action(async (values: { json?: boolean }) => report((await import("./commands/settings.js")).run(values)));
+    .action(async (values: { json?: boolean; model?: string }) => report(await (await import("./commands/settings.js")).run(values)));
 
   sub("sessions", "list sessions, newest first")
     .option("--limit <n>", "how many", "50")

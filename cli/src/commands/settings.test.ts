@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { settingNames } from "@aide/contracts";
 import { createProgram } from "../cli-program.js";
-import { settingsMarkdown, settingsText } from "./settings.js";
+import { modelSettingsText, settingsMarkdown, settingsText } from "./settings.js";
 
 const page = join(import.meta.dirname, "..", "..", "..", "docs", "settings.md");
 
@@ -33,5 +33,19 @@ describe("the settings a person reads, from the setting table", () => {
       expect(setting, name).toMatch(new RegExp(`\\b${name}\\b`));
     }
     expect(program.commands.map((command) => command.name())).toContain("settings");
+  });
+});
+
+describe("aide settings --model: the model's own settings", () => {
+  const info = { id: "tiny", provider: "llama", thinking: false, native_tools: false, context_budget: 2048, max_output_tokens: 256, max_iterations: 8, available: true, loaded: false } as const;
+  it("says each choice and where it came from", () => {
+    const plain = modelSettingsText({ ...info });
+    expect(plain).toContain("prompt_tier = compact (its window)");
+    expect(plain).toContain("edit_format = routed-v1 (the default)");
+    expect(plain).toContain("tool_calls = xml (its registry entry)");
+    expect(plain).toContain("grammar = the model service's default");
+    const chosen = modelSettingsText({ ...info, context_budget: 32_768, edit_format: "whole-file" });
+    expect(chosen).toContain("prompt_tier = full (its window)");
+    expect(chosen).toContain("edit_format = whole-file (its registry entry)");
   });
 });

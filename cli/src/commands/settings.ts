@@ -1,18 +1,65 @@
-import { armValuesOf, plainRunValueOf, settingNames, settingTable, type SettingName } from "@aide/contracts";
+import { armValuesOf, modelSettingsOf, plainRunValueOf, settingNames, settingTable, type ModelInfo, type SettingName } from "@aide/contracts";
+import { reportError, requireStack } from "../client/require-stack.js";
 
 /**
- * `aide settings`: what a plain run does, setting by setting (the value it runs with when the start
- * sets nothing, or what decides it), and what each setting changes. Everything comes from the
- * contracts' setting table; docs/settings.md is the same table as markdown (`settingsMarkdown`).
+ * `aide settings [--model ID]`: what a plain run does, setting by setting (the value it runs with
+ * when the start sets nothing, or what decides it), and what each setting changes. Everything comes
+ * from the contracts' setting table; docs/settings.md is the same table as markdown
+ * (`settingsMarkdown`). With `--model`, first the model's own settings (`modelSettingsOf`, from the
+ * running stack's model list: its registry entry and probe profile).
  */
-export function run(options: { json?: boolean }): number {
+export async function run(options: { json?: boolean; model?: string }): Promise<number> {
+  let model: ModelInfo | undefined;
+  if (options.model !== undefined) {
+    const client = requireStack();
+    if (!client) return 1;
+    try {
+      const list = await client.models();
+      const id = options.model === "default" ? list.default : options.model;
+      model = list.models.find((entry) => entry.id === id);
+      if (model === undefined) {
+        process.stderr.write(`aide settings: no model ${JSON.stringify(options.model)}; the models are ${list.models.map((entry) => entry.id).join(", ") || "(none)"}\n`);
+        return 2;
+      }
+    } catch (error) {
+      return reportError(error);
+    }
+  }
   if (options.json) {
     const rows = settingNames.map((name) => ({ name, values: armValuesOf(name) ?? "text", plain_run: plainRunValueOf(name), description: settingTable[name].description, ...requiresOf(name) }));
-    process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(model === undefined ? rows : { model: { id: model.id, ...modelSettingsOf(modelFactsOf(model)) }, settings: rows }, null, 2)}\n`);
     return 0;
   }
-  process.stdout.write(settingsText());
+  process.stdout.write((model === undefined ? "" : modelSettingsText(model)) + settingsText());
   return 0;
+}
+
+/** What the model list says of a model, as the orchestrator reads it. */
+const modelFactsOf = (info: ModelInfo) => ({
+  ...(info.profile !== undefined ? { profile: info.profile } : {}),
+  listedTokens: info.context_budget,
+  provider: info.provider,
+  ...(info.edit_format !== undefined ? { editFormat: info.edit_format } : {}),
+  nativeTools: info.native_tools,
+  ...(info.source !== undefined ? { origin: info.source } : {}),
+});
+
+const sourceText = { probe: "its probe profile", registry: "its registry entry", window: "its window", default: "the default" } as const;
+
+/** The model's own settings, each with where it came from (a start's settings win over them). */
+export function modelSettingsText(info: ModelInfo): string {
+  const settings = modelSettingsOf(modelFactsOf(info));
+  const grammar = settings.grammar.value === undefined ? "the model service's default (on for a local model unless its entry says off)" : settings.grammar.value ? "on" : "off";
+  return [
+    `Model ${info.id} (${info.provider}): its own settings; a start's settings below win over them.`,
+    ...(settings.windowTokens !== undefined ? [`  window = ${settings.windowTokens} tokens`] : []),
+    `  prompt_tier = ${settings.prompt_tier.value} (${sourceText[settings.prompt_tier.source]})`,
+    `  grammar = ${grammar} (${sourceText[settings.grammar.source]})`,
+    `  edit_format = ${settings.edit_format.value} (${sourceText[settings.edit_format.source]})`,
+    `  tool_calls = ${settings.tool_calls.value} (${sourceText[settings.tool_calls.source]})`,
+    "",
+    "",
+  ].join("\n");
 }
 
 const valuesText = (name: SettingName) => armValuesOf(name)?.join("|") ?? "text";
