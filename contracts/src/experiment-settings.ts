@@ -27,9 +27,6 @@ export const ExperimentSettingsSchema = z
   .strict();
 export type ExperimentSettings = z.infer<typeof ExperimentSettingsSchema>;
 
-/** The setting names an arm may set (for messages that list them). */
-export const experimentSettingNames: readonly SettingName[] = settingNames;
-
 /** The settings `run.created` records in force (default filled in) whatever the start set. */
 export const inForceSettingNames: readonly SettingName[] = settingNames.filter((name) => settingTable[name].recorded === "in-force");
 
