@@ -62,9 +62,11 @@ export interface SettingSpec<S extends z.ZodType = z.ZodType> {
   requires?: readonly string[];
 }
 
-/** A table entry; `default` and `recordSchema` keep their own types (the defaults' and the record's types know them). */
-function setting<S extends z.ZodType, R extends z.ZodType, D extends z.infer<S> | undefined = undefined>(spec: SettingSpec<S> & { default?: D; recordSchema: R }): SettingSpec<S> & { default: D; recordSchema: R } {
-  return spec as SettingSpec<S> & { default: D; recordSchema: R };
+/** A table entry; `default`, `recorded` and `recordSchema` keep their own types (the derived types know them). */
+function setting<S extends z.ZodType, R extends z.ZodType, Rec extends SettingSpec["recorded"], D extends z.infer<S> | undefined = undefined>(
+  spec: SettingSpec<S> & { default?: D; recorded: Rec; recordSchema: R },
+): SettingSpec<S> & { default: D; recorded: Rec; recordSchema: R } {
+  return spec as SettingSpec<S> & { default: D; recorded: Rec; recordSchema: R };
 }
 /** An on/off strategy: off in a plain run, recorded in force. */
 const strategy = (description: string, extra: Pick<SettingSpec, "decidedBy" | "requires"> = {}) =>

@@ -2,7 +2,7 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import {
   ExperimentSettingsSchema, RunExperimentSchema, armValuesOf, experiment, inForceSettingNames, plainRunValueOf, runExperimentOf,
-  settingDefaults, settingNames, settingTable, strategySettingNames, type ExperimentSettings, type RunExperiment, type SchedulerId,
+  settingDefaults, settingNames, settingTable, strategySettingNames, type ExperimentSettings, type RunExperiment, type SchedulerId, type StrategySetting,
 } from "../src/index.js";
 
 /** Every list the contracts derive from the setting table agrees with it. */
@@ -62,5 +62,9 @@ describe("the setting table and what is derived from it", () => {
     expectTypeOf<ExperimentSettings["follow_imports"]>().toEqualTypeOf<boolean | undefined>();
     expectTypeOf<RunExperiment["scheduler"]>().toEqualTypeOf<string>();
     expectTypeOf(settingDefaults.scheduler).toEqualTypeOf<SchedulerId>();
+    expectTypeOf<"auto_test">().toExtend<StrategySetting>();
+    expectTypeOf<"follow_imports">().toExtend<StrategySetting>();
+    expectTypeOf<"grammar">().not.toExtend<StrategySetting>();
+    expectTypeOf<"completion_grammar">().not.toExtend<StrategySetting>();
   });
 });
