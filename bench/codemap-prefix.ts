@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { connect, type NatsConnection } from "nats";
 import { startNatsServer, waitForService } from "@aide/runtime";
 import { ModelChatReplySchema, type ChatMessage } from "@aide/contracts";
-import { buildContext, codeMapBudgetTokens, modelFit, selectTools, systemPrompt, wrapToolResult } from "@aide/orchestrator";
+import { buildContext, codeMapBlock, codeMapBudgetTokens, modelFit, selectTools, systemPrompt, wrapToolResult } from "@aide/orchestrator";
 import { realCatalog } from "./lib/prompt-scenarios.js";
 import { repoRoot, writeBenchResult } from "./lib/results.js";
 
@@ -71,7 +71,7 @@ async function session(client: NatsConnection, workspace: string, map: string, a
   const transcript: ChatMessage[] = [{ role: "user", content: task }];
   const turns: Turn[] = [];
   for (let turn = 0; turn < TURNS; turn += 1) {
-    const built = buildContext({ system, memories: [], messages: transcript, budgetChars: fit.budgetChars, environment: { workspace, mode: "act", now }, codeMap: map });
+    const built = buildContext({ system, memories: [], messages: transcript, budgetChars: fit.budgetChars, environment: { workspace, mode: "act", now }, strategyBlocks: codeMapBlock(map) });
     const raw = await request(client, "agent.model.chat", { request_id: `r${++counter}`, session: `prefix-${arm}-${process.pid}`, model: "stories", messages: built.messages, tools: [], stream: false, max_tokens: 24, temperature: 0 });
     const reply = ModelChatReplySchema.parse(raw);
     if (!reply.ok) throw new Error(`${reply.error.code}: ${reply.error.message}`);

@@ -6,6 +6,7 @@ import type { ApproveFlags } from "./commands/approve.js";
 import type { ModelsFlags } from "./commands/models.js";
 import type { RunFlags } from "./commands/run.js";
 import type { RestoreMode } from "@aide/contracts";
+import { armSettingsSummary } from "./eval/parse-arm.js";
 import { addUpOptions, upEnvironmentNote, upOptionsFrom, UpOptionsError } from "./supervisor/up-options.js";
 
 /** The exit code an action reports back to main (commander's actions return nothing). */
@@ -81,9 +82,14 @@ export function createProgram(exit: ExitCodeSink): Command {
     .option("--config <file>", "the approval policy as JSON (default: $AIDE_HOME/run.json)")
     .option("--resume <session>", "a new run of that session")
     .option("--continue", "a new run of the session of this workspace updated last")
-    .option("--setting <key=value>", "an experiment setting for this run, as an eval arm's (repeatable; bench/results/strategies.md)", collect)
+    .option("--setting <key=value>", `an experiment setting for this run, as an eval arm's (repeatable; settings: ${armSettingsSummary()}; aide settings says what each does)`, collect)
     .option("--trust-instructions", "trust the project instructions found (AGENTS.md…) for this run, without asking or remembering")
     .action(async (task: string[], values: RunFlags) => report(await (await import("./commands/run.js")).run(task, values)));
+
+  sub("settings", "what a plain run does: each experiment setting, its value when none is set, and what it changes")
+    .option("--model <id>", "first that model's own settings (tier, grammar, edit format, tool calls; needs a running stack; 'default' for the default model)")
+    .option("--json", "as JSON")
+    .action(async (values: { json?: boolean; model?: string }) => report(await (await import("./commands/settings.js")).run(values)));
 
   sub("sessions", "list sessions, newest first")
     .option("--limit <n>", "how many", "50")
@@ -202,7 +208,7 @@ export function createProgram(exit: ExitCodeSink): Command {
   conventions(evaluation.command("run").description("each task in a fresh copy, headless through the real stack; the hidden check decides"))
     .requiredOption("--model <ids>", "model ids, comma-separated")
     .option("--tasks <glob>", "task ids or globs (repeatable; default: all)", collect)
-    .option("--arm <name=settings>", "an A/B arm, e.g. lean=prompt_tier=compact,grammar=off (repeatable; settings: prompt_tier, grammar (on|off|call|reply), grammar_schema, context_policy, edit_format, scheduler, auto_test, test_command, auto_lint, prefix_failing_output, code_map, few_shot, loop_breaker, completion_grammar (off|evidence), path_grammar, explore_first, search_grammar, line_edits, act_after_reads, follow_imports, lean_calls, code_needs_run, instructions)", collect)
+    .option("--arm <name=settings>", `an A/B arm, e.g. lean=prompt_tier=compact,grammar=off (repeatable; settings: ${armSettingsSummary()})`, collect)
     .option("--repeat <k>", "attempts per task, model and arm", "1")
     .option("--fill <run>", "an earlier run folder (repeatable): run only what its attempts lack to reach --repeat per task, model and arm", collect)
     .option("--parallel <n>", "attempts at once", "2")

@@ -18,7 +18,7 @@ function aide(args: string[], options: { home?: string; env?: Record<string, str
 describe("aide follows the CLI conventions of its peers", () => {
   const commands = [
     ["up"], ["demo"], ["run"], ["sessions"], ["approve"], ["restore"], ["models"], ["models", "list"], ["models", "add"],
-    ["models", "probe"], ["models", "pull"], ["events"], ["bus-config"], ["doctor"], ["open"],
+    ["models", "probe"], ["models", "pull"], ["events"], ["bus-config"], ["doctor"], ["open"], ["settings"],
   ];
   it.each(commands.flatMap((command) => [[...command, "--help"], [...command, "-h"]]))("aide %s %s prints usage and exits 0", (...args) => {
     const result = aide(args);

@@ -4,14 +4,15 @@ import { InvisibleFlagSchema, ProtectedFlagSchema } from "./tools.js";
 import { ErrorBodySchema } from "./errors.js";
 import { MemorySummarySchema } from "./memory.js";
 import { RunExperimentSchema } from "./experiment-settings.js";
+import { settingDefaults } from "./setting-table.js";
 import { ModelProbeProgressSchema } from "./probe-progress.js";
 import { InstructionsAnswerSchema, InstructionsApprovalSchema, InstructionsLoadedPayloadSchema, InstructionsSkippedPayloadSchema } from "./instructions.js";
 
 /** Experiment identifiers: change them when behaviour changes in a way that affects evaluation. */
 export const experiment = {
   strategy: "agent-loop-v3",
-  scheduler: "safe-parallel-v1",
-  context_policy: "stable-prefix-compact-v1",
+  scheduler: settingDefaults.scheduler,
+  context_policy: settingDefaults.context_policy,
 } as const;
 
 const envelope = {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { IdSchema, replySchema } from "./reply.js";
 import { ModelProfileSchema } from "./model-profile.js";
-import { EditFormatSchema } from "./experiment-settings.js";
+import { EditFormatSchema } from "./setting-table.js";
 import { ProgressTokenSchema } from "./probe-progress.js";
 
 export const ChatRoleSchema = z.enum(["system", "user", "assistant", "tool"]);

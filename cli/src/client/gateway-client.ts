@@ -3,6 +3,7 @@ import {
   type CheckpointRestoreBodySchema,
   type DecisionRequest,
   type InstructionsListSchema,
+  type ModelListResultSchema,
   type SessionSnapshot,
   type StartRequest,
 } from "@aide/contracts";
@@ -63,6 +64,7 @@ export function createGatewayClient(connection: GatewayConnection, fetchImpl: ty
     start: (request: Partial<StartRequest> & { task: string; workspace: string }) =>
       call<{ session: string; run: string; state: string }>("POST", "/api/agent/start", request),
     status: (session: string) => call<SessionSnapshot>("GET", `/api/agent/status${query({ id: session })}`),
+    models: () => call<z.infer<typeof ModelListResultSchema>>("GET", "/api/models"),
     sessions: (limit = 50) => call<{ sessions: SessionSnapshot[] }>("GET", `/api/agent/sessions${query({ limit })}`),
     decide: (request: DecisionRequest) => call<{ accepted: boolean; state: string }>("POST", "/api/agent/decision", request),
     abort: (session: string, reason?: string) => call<{ state: string }>("POST", "/api/agent/abort", { session, reason }),

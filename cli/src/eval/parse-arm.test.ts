@@ -60,3 +60,15 @@ describe("--arm NAME=SETTINGS", () => {
     expect(() => parseSettings(["loop_breaker=maybe"])).toThrow(/--setting loop_breaker=maybe: loop_breaker is one of on, off/);
   });
 });
+
+describe("--arm and --setting take every setting of the table", () => {
+  it("accepts each value the table lists for each setting, and names them all when a setting is unknown", async () => {
+    const { armValuesOf, settingNames } = await import("@aide/contracts");
+    for (const name of settingNames) {
+      for (const value of armValuesOf(name) ?? ["make check"]) expect(() => parseSettings([`${name}=${value}`]), `${name}=${value}`).not.toThrow();
+    }
+    expect(parseSettings(["grammar_scope=call"])).toEqual({ grammar_scope: "call" });
+    expect(() => parseArm("x=grammar=call,grammar_scope=reply")).toThrow(/grammar_scope is set twice/);
+    expect(() => parseArm("x=nope=on")).toThrow(new RegExp(`the settings are ${settingNames.join(", ")}$`));
+  });
+});

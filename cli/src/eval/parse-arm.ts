@@ -6,7 +6,8 @@
  * are checked with the start command's own schema (`ExperimentSettingsSchema`), so an arm the
  * orchestrator would refuse is refused here first, naming the setting and what it accepts.
  */
-import { ArmNameSchema, CompletionGrammarSchema, ContextPolicyIdSchema, EditFormatSchema, ExperimentSettingsSchema, PromptTierSchema, SchedulerIdSchema, ToolFormatSchema, experimentSettingNames, strategySettingNames, type ExperimentSettings } from "@aide/contracts";
+import { z } from "zod";
+import { ArmNameSchema, ExperimentSettingsSchema, armValuesOf, settingNames, settingTable, type ExperimentSettings, type SettingName } from "@aide/contracts";
 
 export interface EvalArm {
   name: string;
@@ -15,46 +16,24 @@ export interface EvalArm {
 
 export class ArmSyntaxError extends Error {}
 
-const onOff = ["on", "off"] as const;
-/** The values each setting accepts; `undefined`: free text (the test command), checked by the schema. */
-const accepted: Record<(typeof experimentSettingNames)[number], readonly string[] | undefined> = {
-  prompt_tier: PromptTierSchema.options,
-  // on: the grammar with the model service's default scope; call/reply: that scope (grammar on).
-  grammar: ["on", "off", "call", "reply"],
-  grammar_schema: onOff,
-  tool_format: ToolFormatSchema.options,
-  context_policy: ContextPolicyIdSchema.options,
-  edit_format: EditFormatSchema.options,
-  scheduler: SchedulerIdSchema.options,
-  auto_test: onOff,
-  test_command: undefined,
-  auto_lint: onOff,
-  prefix_failing_output: onOff,
-  code_map: onOff,
-  few_shot: onOff,
-  loop_breaker: onOff,
-  path_grammar: onOff,
-  explore_first: onOff,
-  search_grammar: onOff,
-  line_edits: onOff,
-  act_after_reads: onOff,
-  follow_imports: onOff,
-  lean_calls: onOff,
-  code_needs_run: onOff,
-  completion_grammar: CompletionGrammarSchema.options,
-  instructions: onOff,
-};
+const isSetting = (key: string): key is SettingName => (settingNames as readonly string[]).includes(key);
 
-const booleanSettings: ReadonlySet<string> = new Set(["grammar_schema", "instructions", ...strategySettingNames]);
-
-const isSetting = (key: string): key is (typeof experimentSettingNames)[number] => (experimentSettingNames as readonly string[]).includes(key);
+/** The settings as the help lists them: each name, with its values when they are not on/off or free text. */
+export function armSettingsSummary(): string {
+  return settingNames
+    .map((name) => {
+      const values = armValuesOf(name);
+      return values === undefined || values.join("|") === "on|off" ? name : `${name} (${values.join("|")})`;
+    })
+    .join(", ");
+}
 
 /** One `key=value` into `settings`; `label` names the flag in messages (`--arm lean`, `--setting`). */
 function addSetting(settings: Record<string, unknown>, pair: string, label: string): void {
   const [key, value, ...rest] = pair.split("=");
-  if (!isSetting(key)) throw new ArmSyntaxError(`${label}: unknown setting ${JSON.stringify(key)}; the settings are ${experimentSettingNames.join(", ")}`);
+  if (!isSetting(key)) throw new ArmSyntaxError(`${label}: unknown setting ${JSON.stringify(key)}; the settings are ${settingNames.join(", ")}`);
   if (key in settings) throw new ArmSyntaxError(`${label}: ${key} is set twice`);
-  const values = accepted[key];
+  const values = armValuesOf(key);
   if (values === undefined) {
     // Free text: everything after the first '=' (in an arm, up to the next ',': a command without commas).
     const text = pair.slice(key.length + 1).trim();
@@ -69,7 +48,7 @@ function addSetting(settings: Record<string, unknown>, pair: string, label: stri
     if (value === "call" || value === "reply") settings.grammar_scope = value;
     return;
   }
-  settings[key] = booleanSettings.has(key) ? value === "on" : value;
+  settings[key] = settingTable[key].schema instanceof z.ZodBoolean ? value === "on" : value;
 }
 
 function checked(settings: Record<string, unknown>, label: string): ExperimentSettings {

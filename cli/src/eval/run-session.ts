@@ -77,7 +77,8 @@ export async function runSession(input: SessionInput): Promise<SessionOutput> {
       model: input.model,
       auto_approve: evalApprovalPolicy(input.workspace),
       ...(input.experiment ? { experiment: input.experiment } : {}),
-      // Headless, no one to ask: the task's instructions files are trusted for the run, unless the arm says `instructions=off` (its setting wins).
+      // An unset `instructions` setting leaves the files to the person's consent, as in any run; headless, the
+      // attempt gives that consent as `aide run --trust-instructions` does. An arm's setting wins (off: none).
       ...(input.experiment?.instructions === undefined ? { trust_instructions: true } : {}),
       ...(input.maxIterations !== undefined ? { max_iterations: input.maxIterations } : {}),
     });

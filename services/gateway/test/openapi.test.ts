@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { settingNames, settingTable } from "@aide/contracts";
 import { buildOpenApiDocument, openApiPath } from "../src/openapi.js";
 import { gatewayRoutes } from "../src/gateway.js";
 import { startHarness, type Harness } from "./gateway-harness.js";
@@ -27,6 +28,10 @@ describe("OpenAPI document", () => {
     expect(start.requestBody.content["application/json"].schema.required).toEqual(expect.arrayContaining(["task", "workspace"]));
     expect(start.responses["409"].description).toContain("ALREADY_RUNNING");
     expect(document.components.schemas.ErrorEnvelope.properties.error).toBeDefined();
+    // The start's experiment settings are the setting table's, each with its description.
+    const experiment = start.requestBody.content["application/json"].schema.properties.experiment as { properties: Record<string, { description?: string }> };
+    expect(Object.keys(experiment.properties)).toEqual(["arm", ...settingNames]);
+    for (const name of settingNames) expect(experiment.properties[name].description).toBe(settingTable[name].description);
   });
 
   it("is served at /api/openapi.json", async () => {

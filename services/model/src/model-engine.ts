@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { randomUUID } from "node:crypto";
-import { AideError, aideError, type ModelChatRequest, type ModelChatResult, type ModelDelta, type ModelInfo, type ModelProbeProgress, type ModelProfile } from "@aide/contracts";
+import { AideError, aideError, modelSettingsOf, type ModelChatRequest, type ModelChatResult, type ModelDelta, type ModelInfo, type ModelProbeProgress, type ModelProfile } from "@aide/contracts";
 import type { ModelRegistry, ModelSpec } from "./model-spec.js";
 import type { Provider, ProviderReply } from "./provider.js";
 import { InFlight } from "./in-flight.js";
@@ -84,8 +84,11 @@ export class ModelEngine {
    * entry keeps what its file says (configured entries win).
    */
   private effective(spec: ModelSpec): ModelSpec {
-    if (spec.provider !== "openai" || spec.nativeTools || this.registry.origins?.[spec.id] !== "discovered") return spec;
-    return this.cachedProfile(spec)?.tool_calls === "native" ? { ...spec, nativeTools: true } : spec;
+    const origin = this.registry.origins?.[spec.id];
+    // Only a discovered endpoint's probe can change the format: its profile is looked up only then.
+    if (spec.provider !== "openai" || spec.nativeTools || origin !== "discovered") return spec;
+    const calls = modelSettingsOf({ profile: this.cachedProfile(spec), provider: spec.provider, nativeTools: spec.nativeTools, origin }).tool_calls;
+    return calls.value === "native" ? { ...spec, nativeTools: true } : spec;
   }
 
   /** A chat against a given spec (the probe varies one field of a registry entry). */

@@ -1,4 +1,4 @@
-import type { ModelChatRequest } from "@aide/contracts";
+import { settingDefaults, type ModelChatRequest } from "@aide/contracts";
 import { buildToolCallGrammar } from "./tool-call-grammar.js";
 
 /**
@@ -19,10 +19,10 @@ export function requestGrammar(spec: { grammar: boolean; maxOutputTokens: number
     choice,
     maxCalls: request.max_tool_calls ?? 1,
     thinking: spec.thinking,
-    // The default (measured on real models in bench/results/eval-real-grammar/): the whole reply is the call, and
-    // its values keep the argument schemas' own rules, so every call the grammar allows validates.
-    scope: request.grammar_scope ?? "reply",
-    schema: request.grammar_schema ?? true,
+    // The defaults (the setting table's): the whole reply is the call, and its values keep the
+    // argument schemas' own rules, so every call the grammar allows validates.
+    scope: request.grammar_scope ?? settingDefaults.grammar_scope,
+    schema: request.grammar_schema ?? settingDefaults.grammar_schema,
     ...(maxProseChars !== undefined ? { maxProseChars } : {}),
     // The path_grammar strategy: paths spelled as the workspace's files (or a plain new path).
     ...(request.grammar_paths !== undefined ? { paths: { choices: request.grammar_paths.paths, tools: request.grammar_paths.tools, newPathTools: request.grammar_paths.new_path_tools ?? [], directories: request.grammar_paths.directories ?? [], directoryTools: request.grammar_paths.directory_tools ?? [] } } : {}),
@@ -31,7 +31,7 @@ export function requestGrammar(spec: { grammar: boolean; maxOutputTokens: number
     // The lean_calls strategy: only the required parameters.
     ...(request.grammar_required_only === true ? { requiredOnly: true } : {}),
     // Only one call fits the budget by construction (scope reply, or one call after bounded prose counts too much).
-    ...((request.grammar_scope ?? "reply") === "reply" ? { maxReplyTokens: maxTokens } : {}),
+    ...((request.grammar_scope ?? settingDefaults.grammar_scope) === "reply" ? { maxReplyTokens: maxTokens } : {}),
   });
 }
 

@@ -8,7 +8,7 @@ export { memorySessionStore, kvSessionStore, type SessionStore } from "./session
 export { memoryMemoryStore, kvMemoryStore, type MemoryStore } from "./memory/memory-store.js";
 export { orchestratorTools, mergeCatalog } from "./orchestrator-tools/orchestrator-tool-descriptors.js";
 export { decideGate, commandMatchesPrefix } from "./approvals/approval-policy.js";
-export { systemPrompt, compactSystemPrompt, buildContext, environmentDetails, codeMapBudgetTokens, wrapToolResult, modelFit } from "./context/index.js";
+export { systemPrompt, compactSystemPrompt, buildContext, environmentDetails, codeMapBudgetTokens, codeMapBlock, wrapToolResult, modelFit } from "./context/index.js";
 export { selectTools } from "./routing/index.js";
 export { detectTestCommand, type DetectedTestCommand, type RootFacts } from "./strategies/detect-test-command.js";
 export { failingOutputBlock, failingOutputBudgetChars } from "./strategies/failing-output.js";

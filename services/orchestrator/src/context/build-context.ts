@@ -1,5 +1,4 @@
 import type { ChatMessage } from "@aide/contracts";
-import { codeMapBlock } from "./code-map-block.js";
 import { environmentDetails, memoryBlock, type EnvironmentFacts, type MemoryInput, type MemoryLimits } from "./environment-details.js";
 
 export type BuildContextInput = {
@@ -12,10 +11,11 @@ export type BuildContextInput = {
   budgetChars: number;
   /** Rendered environment details, or the facts to render (workspace, mode, now). */
   environment: string | EnvironmentFacts;
-  /** The workspace's code map, fixed for the run (`codeMapBlock`); empty or absent: none. */
-  codeMap?: string;
-  /** The test command's output before turn 1 (prefix_failing_output, already framed and cut); empty or absent: none. */
-  failingOutput?: string;
+  /**
+   * The active strategies' blocks of the stable prefix, fixed for the run, already framed and cut
+   * (the code map, the test command's output before turn 1); empty or absent: none.
+   */
+  strategyBlocks?: string;
   /** The trusted project instructions (`loadInstructions`: headed, cut to budget); empty or absent: none. */
   instructions?: string;
 };
@@ -54,7 +54,7 @@ function truncateMiddle(message: ChatMessage, maxChars: number): ChatMessage {
  * messages are dropped newest-first as a fallback and counted in `dropped`.
  */
 export function buildContext(input: BuildContextInput): BuiltContext {
-  const header = [input.system, input.instructions ?? "", environmentDetails(input.environment), codeMapBlock(input.codeMap ?? ""), input.failingOutput ?? "", memoryBlock(input.memories, input.memoryLimits)].filter((part) => part !== "");
+  const header = [input.system, input.instructions ?? "", environmentDetails(input.environment), input.strategyBlocks ?? "", memoryBlock(input.memories, input.memoryLimits)].filter((part) => part !== "");
   const system: ChatMessage = { role: "system", content: header.join("\n\n") };
   const visible = input.messages.filter((message) => VISIBLE_ROLES.has(message.role)).map(stripRenderedToolCalls);
   const systemChars = messageChars(system);

@@ -1,4 +1,4 @@
-import { promptTierFor, type ExperimentSettings, type GrammarScope, type ModelProfile, type PromptTier } from "@aide/contracts";
+import { modelSettingsOf, type ExperimentSettings, type GrammarScope, type ModelProfile, type PromptTier } from "@aide/contracts";
 
 /** How the run's prompt fits the model: its window, the tier, the character budget, the grammar. */
 export interface ModelFit {
@@ -25,28 +25,28 @@ const DEFAULT_CHARS_PER_TOKEN = 3;
 const PROMPT_SHARE = 0.75;
 
 /**
- * The probe's profile wins (its measured window, chars per token, tier and grammar); else the
- * window the model list gives (its tier, except for scripted transcripts, which keep the full one);
- * else the configured character budget and the full tier.
+ * The model's own settings (contracts' modelSettingsOf: the probe's profile first, else the window
+ * the model list gives, else the full tier) and the character budget they leave: the profile's
+ * measured chars per token over its window, else an assumed ratio over the listed window, else the
+ * configured budget.
  */
 export function modelFit(configuredChars: number, profile: ModelProfile | undefined, listedTokens: number | undefined, provider?: string): ModelFit {
-  if (profile) {
-    const window = listedTokens !== undefined ? Math.min(profile.context.window, listedTokens) : profile.context.window;
+  const settings = modelSettingsOf({ ...(profile ? { profile } : {}), ...(listedTokens !== undefined ? { listedTokens } : {}), ...(provider !== undefined ? { provider } : {}) });
+  const tier = settings.prompt_tier.value;
+  if (profile && settings.windowTokens !== undefined) {
     const perToken = profile.chars_per_token ?? DEFAULT_CHARS_PER_TOKEN;
     return {
-      windowTokens: window,
-      tier: window < profile.context.window ? promptTierFor(window) : profile.prompt_tier,
-      budgetChars: Math.min(configuredChars, Math.floor(window * perToken * PROMPT_SHARE)),
-      ...(profile.provider === "llama" ? { grammar: profile.grammar } : {}),
+      windowTokens: settings.windowTokens,
+      tier,
+      budgetChars: Math.min(configuredChars, Math.floor(settings.windowTokens * perToken * PROMPT_SHARE)),
+      ...(settings.grammar.value !== undefined ? { grammar: settings.grammar.value } : {}),
       source: "probe",
     };
   }
-  if (listedTokens !== undefined) {
-    // A scripted transcript has no window: its listed budget bounds the characters, never the tier.
-    const tier = provider === "scripted" ? "full" : promptTierFor(listedTokens);
-    return { windowTokens: listedTokens, tier, budgetChars: Math.min(configuredChars, Math.floor(listedTokens * DEFAULT_CHARS_PER_TOKEN * PROMPT_SHARE)), source: "model list" };
+  if (settings.windowTokens !== undefined) {
+    return { windowTokens: settings.windowTokens, tier, budgetChars: Math.min(configuredChars, Math.floor(settings.windowTokens * DEFAULT_CHARS_PER_TOKEN * PROMPT_SHARE)), source: "model list" };
   }
-  return { tier: "full", budgetChars: configuredChars, source: "configured characters" };
+  return { tier, budgetChars: configuredChars, source: "configured characters" };
 }
 
 /**

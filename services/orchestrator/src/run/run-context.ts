@@ -73,24 +73,14 @@ export interface RunContext {
   persist(): Promise<void>;
   /** The user's memories given to the model this run, with their authors (loaded once: a stable prompt prefix). */
   memories?: Memory[];
-  /** The code map in the first turn's stable prefix (AIDE_CODE_MAP_IN_PREFIX=1), loaded once per run; empty text: none. */
-  codeMap?: { text: string; tokens: number };
   /** The project instructions block of the stable prefix (trusted files only), settled once per run; empty: none. */
   instructions?: string;
   /** The run's context budget in characters (from the model's window; shrunk after CONTEXT_FULL). */
   contextChars?: number;
   /** The model's window, prompt tier and grammar for this run (from its probe profile), resolved once. */
   modelFit?: ModelFit;
-  /** The auto_test / prefix_failing_output strategies' test command, resolved once; null: none found. */
-  testCommand?: { command: string; because: string } | null;
-  /** The prefix_failing_output strategy's block (the test command's output before turn 1), run once; empty: none. */
-  failingOutput?: string;
-  /** The few_shot strategy's workspace file for the read_file example, picked once; null: none (a placeholder). */
-  fewShotFile?: string | null;
-  /** The path_grammar strategy's workspace files and folders, listed once before the first turn. */
-  workspaceFiles?: { files: string[]; folders: string[] };
-  /** The loop_breaker strategy: the previous reply's parse errors, when it had no usable call. */
-  lastParseErrors?: string[];
+  /** The strategies' scratch state, one slot per strategy or shared helper (strategies/strategy-state.ts). */
+  strategyState?: Map<string, object>;
   /** Set once attempt_completion was accepted or the run must end. */
   outcome?: RunOutcome;
 }

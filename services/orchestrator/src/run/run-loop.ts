@@ -2,14 +2,12 @@ import { AideError, type ChatMessage } from "@aide/contracts";
 import { firstTurnOverflow, modelFit, wrapToolResult } from "../context/index.js";
 import type { BatchCall } from "../session/session-record.js";
 import { buildContextStep, runCatalog, type BuiltContext } from "../turn/build-context.js";
-import { executeToolCalls } from "../turn/execute-tool-calls.js";
+import { executeToolCalls, runAddedCall } from "../turn/execute-tool-calls.js";
 import { normalizeCallsStep } from "../turn/normalize-calls.js";
 import { refuseUnofferedCalls } from "../turn/refuse-unoffered-calls.js";
 import { parseCallsStep } from "../turn/parse-tool-calls.js";
 import { emitResponded, requestModelStep } from "../turn/request-model.js";
-import { autoLintNotices, autoTestStep } from "../strategies/auto-test.js";
-import { breakLoopsStep } from "../strategies/break-loops.js";
-import { repeatedParseErrorInstruction } from "../strategies/repeated-parse-error.js";
+import { afterBatchNotices, unusableReplyInstruction } from "../strategies/run-strategies.js";
 import type { RunContext, RunOutcome } from "./run-context.js";
 import { modelText } from "../context/model-text.js";
 import { instructionsForTouchedFolders, resumeTouchedInstructions } from "../instructions/load-instructions.js";
@@ -65,7 +63,6 @@ async function turn(context: RunContext): Promise<void> {
   const parsed = parseCallsStep(reply, runCatalog(context), context.seams.generateId);
   await emitResponded(context, modelTurn, parsed.prose, parsed.calls.length, parsed.errors.length, parsed.cut);
   if (parsed.calls.length === 0) return noCalls(context, parsed.errors);
-  context.lastParseErrors = undefined;
   const normalized = await normalizeCallsStep(context, parsed.calls);
   await refuseUnofferedCalls(context, normalized.calls, modelTurn.tools);
   // Not persisted here: a read-only batch is safe to redo, and every side effect persists first.
@@ -128,12 +125,9 @@ async function noCalls(context: RunContext, errors: string[]): Promise<void> {
       return;
     }
     content = `Your tool call could not be used:\n${errors.map((error) => `- ${error}`).join("\n")}\nFix the call and send it again.`;
-    if (context.session.record.experiment?.loop_breaker === true) {
-      content = repeatedParseErrorInstruction(errors, context.lastParseErrors, runCatalog(context)) ?? content;
-      context.lastParseErrors = errors;
-    }
+    // A strategy may answer a repeated mistake differently (loop_breaker).
+    content = unusableReplyInstruction(context, errors, runCatalog(context)) ?? content;
   } else {
-    context.lastParseErrors = undefined;
     const verdict = mistakes.noToolCall();
     if (verdict.action === "fail") {
       context.outcome = { kind: "failed", code: "MISTAKE_LIMIT", message: verdict.message };
@@ -150,10 +144,8 @@ async function noCalls(context: RunContext, errors: string[]): Promise<void> {
 /** Runs the current batch, then appends its results (wrapped as untrusted data) to the transcript. */
 async function finishBatch(context: RunContext, notices: string[]): Promise<void> {
   await executeToolCalls(context);
-  // The strategies (experiment settings, off unless set): the breaker reads the model's own calls
-  // first, then aide may add its test run, then the edits' new problems are restated.
-  breakLoopsStep(context);
-  const strategyNotices = [...(await autoTestStep(context)), ...autoLintNotices(context)];
+  // The active strategies' steps after a batch (strategy-registry.ts orders them).
+  const strategyNotices = await afterBatchNotices(context, runAddedCall);
   const batch = context.state.batch;
   appendResults(context, batch, [...notices, ...strategyNotices]);
   context.state.batch = [];

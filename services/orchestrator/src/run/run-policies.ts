@@ -1,6 +1,5 @@
 import { CompletionBudget, EvidenceLedger, asksAboutFailure, asksQuestion, asksToRun, deriveEvidenceRequirements } from "../evidence/index.js";
 import { LoopBreaker, MistakeCounter, RetryGuards, StallDetector } from "../guards/index.js";
-import type { ExperimentSettings } from "@aide/contracts";
 import type { ToolLogEntry } from "../session/session-record.js";
 
 /**
@@ -24,12 +23,9 @@ export interface RunPolicies {
   loopBreaker: LoopBreaker;
 }
 
-/** The gate's options for a run (the completion check and completion_grammar ask the ledger alike). */
-export function verdictOptions(
-  policies: RunPolicies,
-  experiment: ExperimentSettings | undefined,
-): { failureIsAnswer: boolean; runAfterChange: boolean; codeNeedsRun: boolean; answerRequired: boolean } {
-  return { failureIsAnswer: policies.failureIsAnswer, runAfterChange: policies.runAfterChange, codeNeedsRun: experiment?.code_needs_run === true, answerRequired: policies.answerRequired };
+/** The gate's options for a run from its task (the strategies' completion hooks may tighten them: run-strategies.ts). */
+export function verdictOptions(policies: RunPolicies): { failureIsAnswer: boolean; runAfterChange: boolean; codeNeedsRun: boolean; answerRequired: boolean } {
+  return { failureIsAnswer: policies.failureIsAnswer, runAfterChange: policies.runAfterChange, codeNeedsRun: false, answerRequired: policies.answerRequired };
 }
 
 export function createRunPolicies(task: string, toolLog: ToolLogEntry[] = [], completionRejections = 0): RunPolicies {

@@ -1,4 +1,5 @@
 import type { RunContext } from "../run/run-context.js";
+import type { Strategy } from "./strategy.js";
 import { MUTATION_TOOLS } from "../evidence/event-facts.js";
 import { OBSERVING } from "./explore-first.js";
 
@@ -23,7 +24,6 @@ const FINISHING = ["attempt_completion"];
  * alone after a read too.
  */
 export function actAfterReadsExcluded(context: RunContext, offered: readonly string[], importsToRead: readonly string[] = []): string[] {
-  if (context.session.record.experiment?.act_after_reads !== true) return [];
   let looks = 0;
   let read = false;
   for (let index = context.state.tool_log.length - 1; index >= 0 && !read; index -= 1) {
@@ -41,3 +41,10 @@ export function actAfterReadsExcluded(context: RunContext, offered: readonly str
   // Only when the stage has a tool of its own to offer (beyond the completion).
   return offered.some((name) => keep.includes(name) && !FINISHING.includes(name)) ? left : [];
 }
+
+export const actAfterReads: Strategy = {
+  setting: "act_after_reads",
+  grammar(context, shaping) {
+    shaping.excluded.push(...actAfterReadsExcluded(context, shaping.offered, shaping.importsToRead));
+  },
+};

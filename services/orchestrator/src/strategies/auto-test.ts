@@ -1,7 +1,7 @@
 import type { RunContext } from "../run/run-context.js";
 import type { BatchCall } from "../session/session-record.js";
-import { runAddedCall } from "../turn/execute-tool-calls.js";
-import { resolveTestCommand } from "./resolve-test-command.js";
+import { knownTestCommand, resolveTestCommand } from "./resolve-test-command.js";
+import type { RunAddedCall, Strategy } from "./strategy.js";
 
 const editTools = new Set(["write_file", "replace_in_file", "apply_patch"]);
 const commandTools = new Set(["run_command", "process_start"]);
@@ -23,12 +23,12 @@ function lastAppliedEdit(batch: BatchCall[]): number {
  * the model with the batch's other results, and it counts as evidence like any call.
  * Returns a notice for the model when no test command was found (once per run).
  */
-export async function autoTestStep(context: RunContext): Promise<string[]> {
-  if (context.session.record.experiment?.auto_test !== true || context.depth > 0 || context.outcome) return [];
+export async function autoTestStep(context: RunContext, runAddedCall: RunAddedCall): Promise<string[]> {
+  if (context.depth > 0 || context.outcome) return [];
   const batch = context.state.batch;
   const edit = lastAppliedEdit(batch);
   if (edit === -1 || batch.slice(edit + 1).some((call) => commandTools.has(call.name))) return [];
-  const alreadyKnown = context.testCommand !== undefined;
+  const alreadyKnown = knownTestCommand(context) !== undefined;
   const test = await resolveTestCommand(context);
   if (test === undefined) return alreadyKnown ? [] : ["auto_test: aide found no test command in this workspace (see its root files); run the tests yourself if there are any."];
   const call: BatchCall = { id: `auto-test-${context.seams.generateId()}`, name: "run_command", arguments: { command: test.command }, status: "queued", network: false };
@@ -39,24 +39,4 @@ export async function autoTestStep(context: RunContext): Promise<string[]> {
   return [];
 }
 
-/**
- * The auto_lint strategy: the new problems an edit introduced (the tools service's diagnostics of
- * the edited files, in the edit's metadata) restated as an instruction of their own after the
- * batch's results, so a small model does not overlook them at the end of a long edit result.
- */
-export function autoLintNotices(context: RunContext): string[] {
-  if (context.session.record.experiment?.auto_lint !== true) return [];
-  const notices: string[] = [];
-  for (const call of context.state.batch) {
-    const diagnostics = call.outcome?.metadata["diagnostics"];
-    if (call.outcome?.is_error !== false || diagnostics === null || typeof diagnostics !== "object") continue;
-    const { new_problems: count, problems, source } = diagnostics as { new_problems?: unknown; problems?: unknown; source?: unknown };
-    if (typeof count !== "number" || count === 0 || !Array.isArray(problems)) continue;
-    const lines = problems.slice(0, 10).map((problem) => {
-      const { path, line, column, code, message } = problem as Record<string, unknown>;
-      return `  ${String(path)}:${String(line)}:${String(column)} ${String(code)} ${String(message)}`;
-    });
-    notices.push(`auto_lint: your ${call.name} introduced ${count} new problem${count === 1 ? "" : "s"} (${String(source)}); fix ${count === 1 ? "it" : "them"} next:\n${lines.join("\n")}`);
-  }
-  return notices;
-}
+export const autoTest: Strategy = { setting: "auto_test", afterBatch: autoTestStep };

@@ -1,5 +1,5 @@
 import type { RunContext } from "../run/run-context.js";
-import { verdictOptions } from "../run/run-policies.js";
+import type { Strategy, VerdictOptions } from "./strategy.js";
 
 const COMPLETION = "attempt_completion";
 
@@ -13,11 +13,19 @@ const COMPLETION = "attempt_completion";
  * result's numbers and an answer are what only the completion's text can supply); the gate still
  * judges every completion.
  */
-export function grammarExcludedTools(context: RunContext, offered: readonly string[]): string[] {
-  if (context.session.record.experiment?.completion_grammar !== "evidence" || !offered.includes(COMPLETION)) return [];
+export function grammarExcludedTools(context: RunContext, offered: readonly string[], options: VerdictOptions): string[] {
+  if (!offered.includes(COMPLETION)) return [];
   const { policies } = context;
   const required = policies.required.filter((kind) => kind !== "measurements");
   // The answer to a question is the completion's own text too.
-  const verdict = policies.ledger.evaluate(required, "", { ...verdictOptions(policies, context.session.record.experiment), answerRequired: false });
+  const verdict = policies.ledger.evaluate(required, "", { ...options, answerRequired: false });
   return verdict.satisfied ? [] : [COMPLETION];
 }
+
+export const completionGrammar: Strategy = {
+  setting: "completion_grammar",
+  activeIn: (context) => context.session.record.experiment?.completion_grammar === "evidence",
+  grammar(context, shaping) {
+    shaping.excluded.push(...grammarExcludedTools(context, shaping.offered, shaping.verdict));
+  },
+};

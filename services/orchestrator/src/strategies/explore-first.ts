@@ -1,4 +1,5 @@
 import type { RunContext } from "../run/run-context.js";
+import type { Strategy } from "./strategy.js";
 
 /** Tools that read the workspace and change nothing. */
 export const OBSERVING = ["read_file", "list_dir", "search_files", "list_code_definitions", "code_map"];
@@ -13,8 +14,14 @@ export const OBSERVING = ["read_file", "list_dir", "search_files", "list_code_de
  * spelled, and once the run has read something every offered tool is back.
  */
 export function exploreFirstExcluded(context: RunContext, offered: readonly string[]): string[] {
-  if (context.session.record.experiment?.explore_first !== true) return [];
   if (!offered.some((name) => OBSERVING.includes(name))) return [];
   const explored = context.state.tool_log.some((entry) => !entry.is_error && OBSERVING.includes(entry.tool));
   return explored ? [] : offered.filter((name) => !OBSERVING.includes(name));
 }
+
+export const exploreFirst: Strategy = {
+  setting: "explore_first",
+  grammar(context, shaping) {
+    shaping.excluded.push(...exploreFirstExcluded(context, shaping.offered));
+  },
+};

@@ -2,8 +2,8 @@ import type { PromptTier } from "@aide/contracts";
 import { neutralizeTags } from "../context/wrap-tool-result.js";
 import type { RunContext } from "../run/run-context.js";
 import type { BatchCall } from "../session/session-record.js";
-import { runAddedCall } from "../turn/execute-tool-calls.js";
 import { resolveTestCommand } from "./resolve-test-command.js";
+import type { RunAddedCall, Strategy } from "./strategy.js";
 
 /** The block's share of the run's character budget, and its bounds, per tier. */
 const SHARE: Record<PromptTier, number> = { compact: 0.08, full: 0.1 };
@@ -79,8 +79,8 @@ export function failingOutputBlock(command: string, because: string, failed: boo
  * call but not evidence (the model has not changed anything yet) and does not arm the retry guards.
  * Root run only; anything missing (no test command, refused, denied) leaves the prefix without it.
  */
-export async function loadFailingOutput(context: RunContext, budgetChars: number, tier: PromptTier): Promise<string> {
-  if (context.session.record.experiment?.prefix_failing_output !== true || context.depth > 0) return "";
+export async function loadFailingOutput(context: RunContext, budgetChars: number, tier: PromptTier, runAddedCall: RunAddedCall): Promise<string> {
+  if (context.depth > 0) return "";
   const test = await resolveTestCommand(context);
   if (test === undefined) return "";
   const call: BatchCall = { id: `prefix-test-${context.seams.generateId()}`, name: "run_command", arguments: { command: test.command }, status: "queued", network: false };
@@ -95,3 +95,11 @@ export async function loadFailingOutput(context: RunContext, budgetChars: number
     context.state.batch = [];
   }
 }
+
+export const prefixFailingOutput: Strategy = {
+  setting: "prefix_failing_output",
+  async stablePrefix(context, fit, budgetChars, runCall) {
+    const text = await loadFailingOutput(context, budgetChars, fit.tier, runCall);
+    return { text, ...(text !== "" ? { facts: { failing_output_chars: text.length } } : {}) };
+  },
+};

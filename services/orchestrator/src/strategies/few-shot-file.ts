@@ -1,4 +1,7 @@
 import type { RunContext } from "../run/run-context.js";
+import { knownTestCommand, resolveTestCommand } from "./resolve-test-command.js";
+import type { Strategy } from "./strategy.js";
+import { strategyState } from "./strategy-state.js";
 
 const SOURCE = /\.(js|mjs|cjs|ts|tsx|jsx|py|go|rs|java|kt|rb|php|c|h|cc|cpp|hpp|cs|swift)$/;
 
@@ -34,3 +37,23 @@ export async function loadFewShotFile(context: RunContext): Promise<string | und
     return undefined;
   }
 }
+
+/**
+ * The few_shot strategy: one example of a good call per offered tool in the compact tier's system
+ * contract (the full tier always has them). On the compact tier the read_file example names a real
+ * file (listed once, before the prefix is built) and the run_command example the run's test command,
+ * when the workspace has one.
+ */
+export const fewShot: Strategy = {
+  setting: "few_shot",
+  async systemPrompt(context, fit) {
+    const state = strategyState<{ file?: string | null }>(context, "few_shot", () => ({}));
+    if (state.file === undefined && fit.tier === "compact") {
+      state.file = (await loadFewShotFile(context)) ?? null;
+      await resolveTestCommand(context);
+    }
+    const file = state.file ?? undefined;
+    const command = knownTestCommand(context)?.command;
+    return { fewShot: true, ...(file !== undefined ? { fewShotFile: file } : {}), ...(command !== undefined ? { fewShotCommand: command } : {}) };
+  },
+};

@@ -2,6 +2,7 @@ import { posix } from "node:path";
 import type { RunContext } from "../run/run-context.js";
 import { MUTATION_TOOLS } from "../evidence/event-facts.js";
 import { workspaceListing } from "./path-grammar.js";
+import type { Strategy } from "./strategy.js";
 
 /** The most reads since the last applied change after which nothing more is followed. */
 const MOST_STAGE_READS = 3;
@@ -23,12 +24,11 @@ const NUMBERED = /^ *\d+\t(.*)$/;
  * the file, at the root or under `src/`, a shell `source`/`.`, a Go test's package files, a Rust
  * `mod`/`use crate::` (a `tests/` file's crate root), a Java class named in the file. At most three
  * reads since the last change: after them the change stage opens as act_after_reads has it.
- * Returns the files to read next, nearest first; none when the strategy is off or has nothing to
- * follow.
+ * Returns the files to read next, nearest first; none when it has nothing to follow. It runs only
+ * with act_after_reads (the setting table says so).
  */
 export async function importsToRead(context: RunContext, offered: readonly string[]): Promise<string[]> {
-  const experiment = context.session.record.experiment;
-  if (experiment?.follow_imports !== true || experiment.act_after_reads !== true || !offered.includes("read_file")) return [];
+  if (!offered.includes("read_file")) return [];
   const stage: string[] = [];
   for (let index = context.state.tool_log.length - 1; index >= 0; index -= 1) {
     const entry = context.state.tool_log[index];
@@ -47,6 +47,13 @@ export async function importsToRead(context: RunContext, offered: readonly strin
   }
   return wanted;
 }
+
+export const followImports: Strategy = {
+  setting: "follow_imports",
+  async grammar(context, shaping) {
+    shaping.importsToRead = await importsToRead(context, shaping.offered);
+  },
+};
 
 function readPath(entry: RunContext["state"]["tool_log"][number]): string | undefined {
   if (entry.tool !== "read_file") return undefined;

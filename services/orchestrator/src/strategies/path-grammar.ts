@@ -1,5 +1,7 @@
 import type { ModelChatRequest } from "@aide/contracts";
 import type { RunContext } from "../run/run-context.js";
+import type { Strategy } from "./strategy.js";
+import { strategyState } from "./strategy-state.js";
 
 /** Tools whose `path` names a file that must exist. */
 const EXISTING = ["read_file", "replace_in_file"];
@@ -21,7 +23,6 @@ const MAX_LISTED = 400;
  * run created join the list.
  */
 export async function grammarPaths(context: RunContext, offered: readonly string[], only?: readonly string[]): Promise<ModelChatRequest["grammar_paths"]> {
-  if (context.session.record.experiment?.path_grammar !== true) return undefined;
   const tools = EXISTING.filter((name) => offered.includes(name));
   const newPathTools = CREATING.filter((name) => offered.includes(name));
   const folderTools = FOLDERS.filter((name) => offered.includes(name));
@@ -35,10 +36,17 @@ export async function grammarPaths(context: RunContext, offered: readonly string
   return { paths, tools: paths.length > 0 ? tools : [], new_path_tools: newPathTools, directories, directory_tools: folderTools };
 }
 
+export const pathGrammar: Strategy = {
+  setting: "path_grammar",
+  async grammar(context, shaping) {
+    shaping.paths = await grammarPaths(context, shaping.offered, shaping.importsToRead);
+  },
+};
+
 /** The workspace's files and folders, listed once a run (the listing path_grammar and follow_imports share). */
 export async function workspaceListing(context: RunContext): Promise<{ files: string[]; folders: string[] }> {
-  if (context.workspaceFiles === undefined) context.workspaceFiles = await listWorkspace(context);
-  return context.workspaceFiles;
+  const slot = strategyState<{ listing?: { files: string[]; folders: string[] } }>(context, "workspace-listing", () => ({}));
+  return (slot.listing ??= await listWorkspace(context));
 }
 
 /** The workspace's files and folders (no links), or none when the listing fails. */

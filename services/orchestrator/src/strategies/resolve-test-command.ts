@@ -1,6 +1,15 @@
 import type { ToolResult } from "@aide/contracts";
 import type { RunContext } from "../run/run-context.js";
 import { detectTestCommand, inspectedRootFiles, type DetectedTestCommand } from "./detect-test-command.js";
+import { strategyState } from "./strategy-state.js";
+
+/** The run's test command once resolved (null: none found), shared by auto_test, prefix_failing_output and few_shot. */
+const slot = (context: RunContext) => strategyState<{ command?: DetectedTestCommand | null }>(context, "test-command", () => ({}));
+
+/** The test command when it was resolved already (null: looked for, none found); undefined: not looked for yet. */
+export function knownTestCommand(context: RunContext): DetectedTestCommand | null | undefined {
+  return slot(context).command;
+}
 
 /** read_file's output without its line numbers and its closing note: the file's text. */
 export function fileTextOf(output: string): string {
@@ -28,9 +37,10 @@ async function readOnlyCall(context: RunContext, name: string, args: Record<stri
  * tools service, read-only). Undefined when none is found; must not throw.
  */
 export async function resolveTestCommand(context: RunContext): Promise<DetectedTestCommand | undefined> {
-  if (context.testCommand !== undefined) return context.testCommand ?? undefined;
+  const state = slot(context);
+  if (state.command !== undefined) return state.command ?? undefined;
   const told = context.session.record.experiment?.test_command;
-  if (told !== undefined) return (context.testCommand = { command: told, because: "the start's test_command" });
+  if (told !== undefined) return (state.command = { command: told, because: "the start's test_command" });
   const listing = await readOnlyCall(context, "list_dir", { path: "." });
   const entries = listing === undefined ? [] : listing.output.split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("("));
   const files: Record<string, string> = {};
@@ -40,6 +50,6 @@ export async function resolveTestCommand(context: RunContext): Promise<DetectedT
     if (read !== undefined) files[name] = fileTextOf(read.output);
   }
   const detected = detectTestCommand({ entries, files });
-  context.testCommand = detected ?? null;
+  state.command = detected ?? null;
   return detected;
 }

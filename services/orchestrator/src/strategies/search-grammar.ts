@@ -1,5 +1,6 @@
 import type { ModelChatRequest } from "@aide/contracts";
 import type { RunContext } from "../run/run-context.js";
+import type { Strategy } from "./strategy.js";
 
 /** The tool whose path and SEARCH text the grammar spells. */
 const TOOL = "replace_in_file";
@@ -20,7 +21,7 @@ const NUMBERED = /^ *(\d+)\t(.*)$/;
  * tools service still checks and applies the edit as any other.
  */
 export async function grammarEdits(context: RunContext, offered: readonly string[]): Promise<ModelChatRequest["grammar_edits"]> {
-  if (!searchGrammarOn(context, offered)) return undefined;
+  if (!offered.includes(TOOL)) return undefined;
   const paths: string[] = [];
   for (let index = context.state.tool_log.length - 1; index >= 0 && paths.length < MOST_FILES; index -= 1) {
     const entry = context.state.tool_log[index];
@@ -33,11 +34,8 @@ export async function grammarEdits(context: RunContext, offered: readonly string
     const lines = await onceLines(context, path);
     if (lines.length > 0) files.push({ path, lines });
   }
-  // The line_edits strategy: REPLACE is one line, indented as the line it replaces.
-  return files.length === 0 ? undefined : { tool: TOOL, files, ...(context.session.record.experiment?.line_edits === true ? { one_line: true } : {}) };
+  return files.length === 0 ? undefined : { tool: TOOL, files };
 }
-
-const searchGrammarOn = (context: RunContext, offered: readonly string[]) => context.session.record.experiment?.search_grammar === true && offered.includes(TOOL);
 
 /**
  * Under search_grammar, replace_in_file is out of the grammar while no file it could spell was
@@ -45,9 +43,17 @@ const searchGrammarOn = (context: RunContext, offered: readonly string[]) => con
  * seen is what failed (measured: SmolLM2's and Gemma's edits before any read, every one
  * `EDIT_NOT_FOUND`). The tool stays in the prompt.
  */
-export function searchGrammarExcluded(context: RunContext, offered: readonly string[], edits: ModelChatRequest["grammar_edits"]): string[] {
-  return searchGrammarOn(context, offered) && edits === undefined ? [TOOL] : [];
+export function searchGrammarExcluded(offered: readonly string[], edits: ModelChatRequest["grammar_edits"]): string[] {
+  return offered.includes(TOOL) && edits === undefined ? [TOOL] : [];
 }
+
+export const searchGrammar: Strategy = {
+  setting: "search_grammar",
+  async grammar(context, shaping) {
+    shaping.edits = await grammarEdits(context, shaping.offered);
+    shaping.excluded.push(...searchGrammarExcluded(shaping.offered, shaping.edits));
+  },
+};
 
 /** The file's lines that occur once in it (trailing whitespace and indent aside) and hold more than whitespace, or none when it cannot be read whole. */
 async function onceLines(context: RunContext, path: string): Promise<string[]> {

@@ -1,11 +1,11 @@
 import type { ChatMessage, ModelProbeProgress, ToolDescriptor } from "@aide/contracts";
-import { buildContext, codeMapBudgetTokens, compactionPrompt, memoryLimitsFor, modeNotice, modelFit, planCompaction, systemPrompt, withExperimentFit, type ModelFit } from "../context/index.js";
+import { buildContext, compactionPrompt, memoryLimitsFor, modeNotice, modelFit, planCompaction, systemPrompt, withExperimentFit, type ModelFit } from "../context/index.js";
 import type { Memory } from "../memory/memory-store.js";
 import { applyEditFormat, selectTools } from "../routing/index.js";
 import type { RunContext } from "../run/run-context.js";
-import { loadFailingOutput } from "../strategies/failing-output.js";
-import { loadFewShotFile } from "../strategies/few-shot-file.js";
-import { resolveTestCommand } from "../strategies/resolve-test-command.js";
+import { strategyPrefix, strategySystemPrompt } from "../strategies/run-strategies.js";
+import { strategyState } from "../strategies/strategy-state.js";
+import { runAddedCall } from "./execute-tool-calls.js";
 import { modelText } from "../context/model-text.js";
 import { loadInstructions } from "../instructions/load-instructions.js";
 
@@ -54,18 +54,17 @@ function drainInbox(context: RunContext): void {
   if (texts.length === 0 && notice !== undefined) context.state.transcript.push({ role: "user", content: notice });
 }
 
-function ensureSystem(context: RunContext, tools: ToolDescriptor[], fit: ModelFit): string {
+async function ensureSystem(context: RunContext, tools: ToolDescriptor[], fit: ModelFit): Promise<string> {
   const record = context.session.record;
   const holder = context.depth === 0 ? record : context.state;
   const existing = (holder as { system?: string }).system;
   if (existing !== undefined) return existing;
-  const fewShot = record.experiment?.few_shot === true;
-  const file = fewShot ? context.fewShotFile ?? undefined : undefined;
-  const command = fewShot ? context.testCommand?.command : undefined;
+  // The strategies' options (few_shot's examples, which may list the workspace first), and the tool-call format.
+  const toolFormat = record.experiment?.tool_format;
   const system = systemPrompt({
     mode: record.mode, tools, workspace: record.workspace, now: context.seams.now(), tier: fit.tier,
-    ...(record.experiment?.tool_format !== undefined ? { toolFormat: record.experiment.tool_format } : {}),
-    ...(fewShot ? { fewShot } : {}), ...(file !== undefined ? { fewShotFile: file } : {}), ...(command !== undefined ? { fewShotCommand: command } : {}),
+    ...(toolFormat !== undefined ? { toolFormat } : {}),
+    ...(await strategySystemPrompt(context, fit)),
   });
   (holder as { system?: string }).system = system;
   return system;
@@ -81,31 +80,23 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
   drainInbox(context);
   const fit = (context.modelFit ??= await resolveModelFit(context));
   const tools = applyEditFormat(selectTools(context.task, runCatalog(context), record.mode, fit.tier), runCatalog(context), record.mode, record.experiment?.edit_format ?? record.model_edit_format);
-  // The few_shot examples' read_file names a real file: the workspace is listed once, before the prefix is built.
-  // And its run_command names the run's test command, when the workspace has one.
-  if (record.experiment?.few_shot === true && context.fewShotFile === undefined && fit.tier === "compact") {
-    context.fewShotFile = (await loadFewShotFile(context)) ?? null;
-    await resolveTestCommand(context);
-  }
-  const system = ensureSystem(context, tools, fit);
+  const system = await ensureSystem(context, tools, fit);
   // Project instructions first: the person decides on them before anything else of the run happens.
   if (context.instructions === undefined) context.instructions = await loadInstructions(context, fit);
   if (context.outcome) return { messages: [], tools, chars: 0 };
   // Memories and the time are fixed per run: the prompt prefix must not change between turns.
   const memoryLimits = memoryLimitsFor(fit.tier);
   if (context.memories === undefined) context.memories = await loadMemories(context, memoryLimits.count);
-  // The code map too: asked for once, before the first turn, and then part of the fixed prefix.
-  if (context.codeMap === undefined) context.codeMap = await loadCodeMap(context, fit);
-  // And the test command's output (prefix_failing_output), run once before the first turn.
-  if (context.failingOutput === undefined) context.failingOutput = await loadFailingOutput(context, context.contextChars ?? fit.budgetChars, fit.tier);
+  // The strategies' blocks too (the code map, prefix_failing_output's test run): settled once, before the first turn.
+  const prefix = strategyState<{ block?: { text: string; facts: Record<string, number> } }>(context, "stable-prefix", () => ({}));
+  prefix.block ??= await strategyPrefix(context, fit, context.contextChars ?? fit.budgetChars, runAddedCall);
   const input = {
     system,
     memories: context.memories.map((memory) => ({ id: memory.id, text: memory.text, author: memory.author, created_at: memory.created_at, provenance: memory.provenance })),
     memoryLimits,
     budgetChars: (context.contextChars ??= fit.budgetChars),
     environment: { workspace: record.workspace, mode: record.mode, now: new Date(context.startedAtMs).toISOString() },
-    codeMap: context.codeMap.text,
-    failingOutput: context.failingOutput,
+    strategyBlocks: prefix.block.text,
     instructions: context.instructions,
   };
   let built = buildContext({ ...input, messages: context.state.transcript });
@@ -120,8 +111,7 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
     {
       messages: built.messages.length, dropped: built.dropped, chars: built.chars, compacted, tools: tools.map((tool) => tool.name),
       tier: fit.tier, ...(fit.windowTokens !== undefined ? { window_tokens: fit.windowTokens } : {}),
-      ...(context.codeMap.text !== "" ? { code_map_tokens: context.codeMap.tokens } : {}),
-      ...(context.failingOutput !== "" ? { failing_output_chars: context.failingOutput.length } : {}),
+      ...prefix.block.facts,
     },
     context.depth,
     context.run,
@@ -144,29 +134,6 @@ async function loadMemories(context: RunContext, limit: number): Promise<Memory[
     await context.session.emit("memory.loaded", { memories: shown }, context.depth, context.run);
   }
   return memories;
-}
-
-/**
- * The workspace's code map for the first turn's prefix (the tools service's `code_map`, its budget
- * from the model's fit), when the run's `code_map` setting (absent: AIDE_CODE_MAP_IN_PREFIX=1) asks for it and this is the root run. Any failure
- * leaves the prefix without a map (logged); the run goes on.
- */
-async function loadCodeMap(context: RunContext, fit: ModelFit): Promise<{ text: string; tokens: number }> {
-  const none = { text: "", tokens: 0 };
-  const wanted = context.session.record.experiment?.code_map ?? context.seams.config.codeMapInPrefix;
-  if (wanted !== true || context.depth > 0) return none;
-  const record = context.session.record;
-  const budget = codeMapBudgetTokens(fit);
-  try {
-    const result = await context.seams.tools.exec(record.id, record.workspace, { id: context.seams.generateId(), name: "code_map", arguments: { budget_tokens: budget } }, { network: false });
-    const files = result.metadata?.["map_files"];
-    if (result.is_error === true || !Array.isArray(files) || files.length === 0) return none;
-    const tokens = result.metadata?.["map_tokens"];
-    return { text: result.output, tokens: typeof tokens === "number" ? tokens : budget };
-  } catch (error) {
-    context.logger.warn({ err: error }, "the code map for the prompt prefix failed; the run goes on without it");
-    return none;
-  }
 }
 
 /**

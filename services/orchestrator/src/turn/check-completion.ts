@@ -1,6 +1,6 @@
 import type { RunContext } from "../run/run-context.js";
 import type { CallOutcome } from "../session/session-record.js";
-import { verdictOptions } from "../run/run-policies.js";
+import { completionOptions } from "../strategies/run-strategies.js";
 
 /**
  * Step 9: `attempt_completion` is accepted only when the evidence derived from the request is in
@@ -12,7 +12,7 @@ import { verdictOptions } from "../run/run-policies.js";
  */
 export async function checkCompletion(context: RunContext, resultText: string): Promise<CallOutcome> {
   const { policies, session } = context;
-  const verdict = policies.ledger.evaluate(policies.required, resultText, verdictOptions(policies, session.record.experiment));
+  const verdict = policies.ledger.evaluate(policies.required, resultText, completionOptions(context));
   if (verdict.satisfied) {
     context.outcome = { kind: "done", result: resultText, evidence: verdict.evidence };
     return { is_error: false, output: "Completion accepted.", metadata: {}, changed_paths: [], notices: [] };

@@ -1,4 +1,4 @@
-import type { SchedulerId, ToolDescriptor, ToolPreview } from "@aide/contracts";
+import { settingDefaults, type SchedulerId, type ToolDescriptor, type ToolPreview } from "@aide/contracts";
 import { applyActSwitch, applyApprovedMemoryCall, handleOrchestratorTool, memoryToolNames } from "../orchestrator-tools/handle-orchestrator-tool.js";
 import type { RunContext } from "../run/run-context.js";
 import type { BatchCall, CallOutcome } from "../session/session-record.js";
@@ -25,7 +25,7 @@ function isParallel(call: BatchCall, descriptor: ToolDescriptor | undefined): bo
  * Consecutive parallel-safe read-only calls form one group; every other call is a group of one.
  * The `serial-v1` scheduler (an eval arm) makes every call a group of one.
  */
-export function groupCalls(calls: BatchCall[], catalog: ToolDescriptor[], scheduler: SchedulerId = "safe-parallel-v1"): BatchCall[][] {
+export function groupCalls(calls: BatchCall[], catalog: ToolDescriptor[], scheduler: SchedulerId = settingDefaults.scheduler): BatchCall[][] {
   const byName = new Map(catalog.map((tool) => [tool.name, tool]));
   const groups: BatchCall[][] = [];
   for (const call of calls) {

@@ -2,12 +2,7 @@ import { AideError, aideError, type ChatMessage, type ModelChatResult, type Tool
 import { ProseDeltaFilter } from "../events/prose-delta-filter.js";
 import type { RunContext } from "../run/run-context.js";
 import { runCatalog } from "./build-context.js";
-import { grammarExcludedTools } from "../strategies/completion-grammar.js";
-import { grammarPaths } from "../strategies/path-grammar.js";
-import { exploreFirstExcluded } from "../strategies/explore-first.js";
-import { actAfterReadsExcluded } from "../strategies/act-after-reads.js";
-import { grammarEdits, searchGrammarExcluded } from "../strategies/search-grammar.js";
-import { importsToRead } from "../strategies/follow-imports.js";
+import { shapeGrammar } from "../strategies/run-strategies.js";
 
 export interface ModelTurn {
   reply: ModelChatResult;
@@ -22,12 +17,8 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
   const requestId = seams.generateId();
   const iteration = context.state.iterations;
   const offered = tools.map((tool) => tool.name);
-  const follow = await importsToRead(context, offered);
-  const paths = await grammarPaths(context, offered, follow);
-  const edits = await grammarEdits(context, offered);
-  const excluded = [
-    ...new Set([...grammarExcludedTools(context, offered), ...exploreFirstExcluded(context, offered), ...actAfterReadsExcluded(context, offered, follow), ...searchGrammarExcluded(context, offered, edits)]),
-  ];
+  // The active strategies' grammar: tools left out (they stay in the prompt), paths and edits spelled.
+  const { excluded, paths, edits, requiredOnly } = await shapeGrammar(context, offered);
   await session.emit("model.requested", { request_id: requestId, model: session.record.model || "(default)", iteration, ...(excluded.length > 0 ? { grammar_excluded: excluded } : {}) }, context.depth, context.run);
   const started = performance.now();
   const prose = new ProseDeltaFilter(runCatalog(context).map((tool) => tool.name));
@@ -50,17 +41,10 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
         // An eval arm's grammar variant: the whole reply or prose then the call; the schemas' bounds or not.
         ...(context.modelFit?.grammarScope !== undefined ? { grammar_scope: context.modelFit.grammarScope } : {}),
         ...(context.modelFit?.grammarSchema !== undefined ? { grammar_schema: context.modelFit.grammarSchema } : {}),
-        // The completion_grammar strategy: attempt_completion stays in the prompt but out of the grammar until the gate could accept it;
-        // explore_first: only the tools that read the workspace until one of them succeeded;
-        // act_after_reads: read_file alone after two looks, then only the changing tools (follow_imports: after the files a read imports);
-        // search_grammar: no replace_in_file before a read.
         ...(excluded.length > 0 ? { grammar_exclude_tools: excluded } : {}),
-        // The path_grammar strategy: a path is spelled as one of the workspace's files (or a plain new one).
         ...(paths !== undefined ? { grammar_paths: paths } : {}),
-        // The search_grammar strategy: replace_in_file's path and SEARCH text are a read file and one of its lines.
         ...(edits !== undefined ? { grammar_edits: edits } : {}),
-        // The lean_calls strategy: the grammar spells only each call's required parameters.
-        ...(session.record.experiment?.lean_calls === true ? { grammar_required_only: true } : {}),
+        ...(requiredOnly === true ? { grammar_required_only: true } : {}),
         stream: true,
         timeout_ms: seams.config.modelTimeoutMs,
       },
