@@ -231,7 +231,8 @@ export const CheckpointRestoredEvent = event(
 );
 /** A completion claim no event of the run backs: the quoted claim and what the events show instead. */
 export const UnbackedClaimSchema = z.object({
-  kind: z.enum(["command", "tests_pass", "count", "exit_code", "file_changed"]),
+  /** `answer`: a name or number an answer to a question about the workspace states that nothing the run read or ran contains. */
+  kind: z.enum(["command", "tests_pass", "count", "exit_code", "file_changed", "answer"]),
   quote: z.string(),
   events_show: z.string(),
 });

@@ -1,4 +1,4 @@
-import { CompletionBudget, EvidenceLedger, asksAboutFailure, asksQuestion, asksToRun, deriveEvidenceRequirements } from "../evidence/index.js";
+import { CompletionBudget, EvidenceLedger, asksAboutFailure, asksAboutWorkspace, asksQuestion, asksToRun, deriveEvidenceRequirements } from "../evidence/index.js";
 import { LoopBreaker, MistakeCounter, RetryGuards, StallDetector } from "../guards/index.js";
 import type { ExperimentSettings } from "@aide/contracts";
 import type { ToolLogEntry } from "../session/session-record.js";
@@ -15,6 +15,11 @@ export interface RunPolicies {
   runAfterChange: boolean;
   /** The task is a question: its completion must say something (the answer). */
   answerRequired: boolean;
+  /**
+   * The task is a question about the workspace: its answer's names and numbers must come from what
+   * the run read or ran (the answer audit); the task's text, the person's own words, is given with it.
+   */
+  answerFromWorkspace?: { task: string };
   ledger: EvidenceLedger;
   guards: RetryGuards;
   stall: StallDetector;
@@ -28,8 +33,14 @@ export interface RunPolicies {
 export function verdictOptions(
   policies: RunPolicies,
   experiment: ExperimentSettings | undefined,
-): { failureIsAnswer: boolean; runAfterChange: boolean; codeNeedsRun: boolean; answerRequired: boolean } {
-  return { failureIsAnswer: policies.failureIsAnswer, runAfterChange: policies.runAfterChange, codeNeedsRun: experiment?.code_needs_run === true, answerRequired: policies.answerRequired };
+): { failureIsAnswer: boolean; runAfterChange: boolean; codeNeedsRun: boolean; answerRequired: boolean; answerFromWorkspace?: { task: string } } {
+  return {
+    failureIsAnswer: policies.failureIsAnswer,
+    runAfterChange: policies.runAfterChange,
+    codeNeedsRun: experiment?.code_needs_run === true,
+    answerRequired: policies.answerRequired,
+    ...(policies.answerFromWorkspace ? { answerFromWorkspace: policies.answerFromWorkspace } : {}),
+  };
 }
 
 export function createRunPolicies(task: string, toolLog: ToolLogEntry[] = [], completionRejections = 0): RunPolicies {
@@ -38,6 +49,7 @@ export function createRunPolicies(task: string, toolLog: ToolLogEntry[] = [], co
     failureIsAnswer: asksAboutFailure(task),
     runAfterChange: asksToRun(task),
     answerRequired: asksQuestion(task),
+    ...(asksAboutWorkspace(task) ? { answerFromWorkspace: { task } } : {}),
     ledger: new EvidenceLedger(),
     guards: new RetryGuards(),
     stall: new StallDetector(),

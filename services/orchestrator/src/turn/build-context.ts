@@ -94,7 +94,11 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
   const memoryLimits = memoryLimitsFor(fit.tier);
   if (context.memories === undefined) context.memories = await loadMemories(context, memoryLimits.count);
   // The code map too: asked for once, before the first turn, and then part of the fixed prefix.
-  if (context.codeMap === undefined) context.codeMap = await loadCodeMap(context, fit);
+  if (context.codeMap === undefined) {
+    context.codeMap = await loadCodeMap(context, fit);
+    // The model was shown the map's names and paths: an answer may cite them.
+    context.policies.ledger.recordShown(context.codeMap.text);
+  }
   // And the test command's output (prefix_failing_output), run once before the first turn.
   if (context.failingOutput === undefined) context.failingOutput = await loadFailingOutput(context, context.contextChars ?? fit.budgetChars, fit.tier);
   const input = {
