@@ -144,6 +144,12 @@ export const ToolCompletedEvent = event(
     output_preview: z.string().optional(),
     /** How many lines the whole output has (the preview may hold fewer). */
     output_lines: z.number().int().nonnegative().optional(),
+    /**
+     * The call was never started because of what happened before it in the same model message:
+     * the person rejected an earlier call (`earlier_call_rejected`), the run ended (an accepted
+     * completion, `run_ended`) or was aborted (`run_aborted`). Absent: the call was handled itself.
+     */
+    skipped: z.enum(["earlier_call_rejected", "run_ended", "run_aborted"]).optional(),
   }),
 );
 export const ToolBatchLimitedEvent = event("tool.batch_limited", z.object({ requested: z.number().int(), executed: z.number().int() }));

@@ -272,6 +272,10 @@ function eventSummary(outcome: CallOutcome, redacted: string): string {
   return summarizeOutput(redacted);
 }
 
+function isSkipReason(value: unknown): value is "earlier_call_rejected" | "run_ended" | "run_aborted" {
+  return value === "earlier_call_rejected" || value === "run_ended" || value === "run_aborted";
+}
+
 /**
  * `tool.completed`, with the output's first lines for screens (unless withheld as a secret read).
  * Write bodies never reach an event: a client shows an edit from the checkpoint diff.
@@ -292,6 +296,7 @@ export async function emitCompleted(context: RunContext, call: BatchCall, outcom
       duration_ms: Math.round(durationMs * 1000) / 1000,
       metadata: redactSecretsDeep(sanitizeArgs(outcome.metadata)) as Record<string, unknown>,
       ...(withheld(outcome) ? {} : outputPreview(redacted)),
+      ...(isSkipReason(outcome.metadata["skipped_because"]) ? { skipped: outcome.metadata["skipped_because"] } : {}),
     },
     context.depth,
     context.run,
