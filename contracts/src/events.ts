@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AutoApproveSchema, ModeSchema, PauseReasonSchema, RunStateSchema } from "./commands.js";
-import { InvisibleFlagSchema, ProtectedFlagSchema } from "./tools.js";
+import { CommandAlternativeSchema, InvisibleFlagSchema, ProtectedFlagSchema } from "./tools.js";
 import { ErrorBodySchema } from "./errors.js";
 import { MemorySummarySchema } from "./memory.js";
 import { RunExperimentSchema } from "./experiment-settings.js";
@@ -210,6 +210,11 @@ export const ApprovalRequestedEvent = event(
     scripts: z.array(z.object({ source: z.string(), name: z.string(), text: z.string() })).optional(),
     /** The digest of those scripts (whole texts): a rule `<command> sha256:<digest>` allows the command while they stay as shown. */
     scripts_digest: z.string().optional(),
+    /**
+     * A package install's other form: the same command with `--ignore-scripts` (npm, pnpm, Yarn 1),
+     * which the person may approve instead (the decision's `alternative`), and the allow rule for it.
+     */
+    alternative: CommandAlternativeSchema.optional(),
   }),
 );
 export const ApprovalDecidedEvent = event(
@@ -224,6 +229,8 @@ export const ApprovalDecidedEvent = event(
     network: z.boolean().optional(),
     /** For a `kind: instructions` approval: the answer (trust, not this time, never). */
     instructions_answer: InstructionsAnswerSchema.optional(),
+    /** The person approved the approval's alternative (`ignore_scripts`): what runs is its command, not the one proposed. */
+    alternative: z.object({ id: z.literal("ignore_scripts"), command: z.string() }).optional(),
   }),
 );
 export const CheckpointCreatedEvent = event(

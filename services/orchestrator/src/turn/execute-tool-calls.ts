@@ -65,10 +65,13 @@ async function resumeCall(context: RunContext, call: BatchCall): Promise<CallOut
       await emitCompleted(context, call, outcome, 0);
       return outcome;
     }
+    // Decided after a restart in the approval's other form: that command runs.
+    const alternative = decision.alternative !== undefined ? pending.preview.alternative : undefined;
+    if (alternative !== undefined) call.arguments = { ...call.arguments, command: alternative.command };
     call.status = "approved";
     call.network = pending.network === "consent_required" && decision.consentNetwork === true;
     call.expected_digests = pending.preview.file_digests;
-    if (call.network && !(await journalEgress(context, call, pending.preview.command ?? call.name, pending.network_tokens))) {
+    if (call.network && !(await journalEgress(context, call, alternative?.command ?? pending.preview.command ?? call.name, pending.network_tokens))) {
       return errorOutcome("Not run: the egress journal could not record this network use, so the command was not started.");
     }
   }
