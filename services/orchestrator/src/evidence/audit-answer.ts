@@ -36,6 +36,10 @@ const VARIABLE = /(?:\$\{?|%|process\.env\.|os\.environ\[["']|getenv\(["']|os\.G
 const UNDERSCORED = /(?<![\w$])(_*[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+_*)(?!\w)/g;
 /** `port()` names a function; `file(s)` and `value(es)` are English plurals. */
 const CALLED = /(?<![\w$.])([A-Za-z_][A-Za-z0-9_]{2,})\((?!e?s\))/g;
+/** Language builtins an answer may call in an example of its own (`print(settings.port())`): not claims about the workspace. */
+const BUILTIN_CALLS = new Set(
+  "print len str int float bool range list dict set tuple open input type sorted map filter zip sum min max abs round isinstance repr format exit require import parseInt parseFloat String Number Boolean Array Object Promise Date Error fetch setTimeout console".split(" "),
+);
 const CODE_SPAN = /`([^`\n]{1,200})`/g;
 const MIXED_OR_CAPS = /(?<![\w$])([A-Za-z][A-Za-z0-9]*)(?!\w)/g;
 /** camelCase anywhere (`isValidEmail`): English has almost no such words; these few brand names are the exceptions. */
@@ -69,7 +73,8 @@ export function answerTokens(answer: string): AnswerToken[] {
     add("file", match[1]);
   }
   const withoutFiles = withoutMarkers.replace(FILE, " ");
-  for (const pattern of [VARIABLE, UNDERSCORED, CALLED]) for (const match of withoutFiles.matchAll(pattern)) add("name", match[1]);
+  for (const pattern of [VARIABLE, UNDERSCORED]) for (const match of withoutFiles.matchAll(pattern)) add("name", match[1]);
+  for (const match of withoutFiles.matchAll(CALLED)) if (!BUILTIN_CALLS.has(match[1])) add("name", match[1]);
   for (const match of withoutFiles.matchAll(CAMEL)) if (!CAMEL_WORDS.has(match[1].toLowerCase())) add("name", match[1]);
   for (const span of withoutFiles.matchAll(CODE_SPAN)) {
     for (const match of span[1].matchAll(MIXED_OR_CAPS)) if (isMixedOrCaps(match[1])) add("name", match[1]);
