@@ -39,6 +39,12 @@ describe("the answer audit: an answer's names and numbers come from what the run
     expect(unbacked("Run `python3 -c 'import settings; print(int(settings.port()))'`: it prints 8421.", portTask, read("settings.py", settings))).toEqual([]);
   });
 
+    it("a name alone in quotes is a name: Qwen2.5-Coder-1.5B's \"Environment variable 'PORT' …, the default port is 8080\" after a failed read", () => {
+    const failed = event("read_file", { path: "port" }, { is_error: true, output: "No file at port." });
+    expect(unbacked("Environment variable 'PORT' is not set, and the default port is 8080.", portTask, failed)).toEqual(["PORT", "8080"]);
+    expect(answerTokens("the 'default' value, \"as is\"")).toEqual([]);
+  });
+
     it("grep's output backs the name it searched for; a grep that found nothing does not", () => {
     expect(unbacked("APP_PORT sets it.", portTask, run("grep -rn APP_PORT .", 0, './settings.py:8:    return int(os.environ.get("APP_PORT", BASE_PORT + OFFSET))'))).toEqual([]);
     expect(unbacked("APP_PORT sets it.", portTask, run("grep -rn APP_PORT .", 1))).toEqual(["APP_PORT"]);

@@ -14,7 +14,7 @@ import { outputContainsNumber } from "./measurements.js";
  * identifiers with an underscore (`APP_PORT`, `base_port`), variables written as variables
  * (`$PORT`, `${PORT}`, `%PORT%`, `process.env.PORT`), names called as functions (`port()`),
  * camelCase names (`isValidEmail`), file names with a known extension (`settings.py`), other
- * mixed-case or all-capital names inside backticks
+ * mixed-case or all-capital names inside backticks or alone in quotes (`'PORT'`)
  * (`HTTPServer`, `PORT`), and numbers of two or more digits (`8421`, `3.5`). A number is also backed
  * when simple arithmetic on two numbers the run saw gives it (`8400 + 21` read, `8421` answered).
  */
@@ -41,6 +41,8 @@ const BUILTIN_CALLS = new Set(
   "print len str int float bool range list dict set tuple open input type sorted map filter zip sum min max abs round isinstance repr format exit require import parseInt parseFloat String Number Boolean Array Object Promise Date Error fetch setTimeout console".split(" "),
 );
 const CODE_SPAN = /`([^`\n]{1,200})`/g;
+/** A single name in quotes is written as code too (`'PORT'`, `"APP_PORT"`). */
+const QUOTED_NAME = /(?<![\w])(['"‘“])([A-Za-z_][A-Za-z0-9_.]{1,60})(['"’”])(?![\w])/g;
 const MIXED_OR_CAPS = /(?<![\w$])([A-Za-z][A-Za-z0-9]*)(?!\w)/g;
 /** camelCase anywhere (`isValidEmail`): English has almost no such words; these few brand names are the exceptions. */
 const CAMEL = /(?<![\w$.-])([a-z]+[A-Z][A-Za-z0-9]*)(?![\w-])/g;
@@ -76,8 +78,9 @@ export function answerTokens(answer: string): AnswerToken[] {
   for (const pattern of [VARIABLE, UNDERSCORED]) for (const match of withoutFiles.matchAll(pattern)) add("name", match[1]);
   for (const match of withoutFiles.matchAll(CALLED)) if (!BUILTIN_CALLS.has(match[1])) add("name", match[1]);
   for (const match of withoutFiles.matchAll(CAMEL)) if (!CAMEL_WORDS.has(match[1].toLowerCase())) add("name", match[1]);
-  for (const span of withoutFiles.matchAll(CODE_SPAN)) {
-    for (const match of span[1].matchAll(MIXED_OR_CAPS)) if (isMixedOrCaps(match[1])) add("name", match[1]);
+  const spans = [...[...withoutFiles.matchAll(CODE_SPAN)].map((span) => span[1]), ...[...withoutFiles.matchAll(QUOTED_NAME)].map((span) => span[2])];
+  for (const span of spans) {
+    for (const match of span.matchAll(MIXED_OR_CAPS)) if (isMixedOrCaps(match[1])) add("name", match[1]);
   }
   for (const match of withoutFiles.matchAll(NUMBER)) {
     const text = match[1].replace(/,/g, "");
@@ -93,8 +96,8 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
 
-function nameIn(text: string, name: string): boolean {
-  return new RegExp(`(?<![A-Za-z0-9_])${escape(name)}(?![A-Za-z0-9_])`, "i").test(text);
+function nameIn(text: string, name: string, caseSensitive = false): boolean {
+  return new RegExp(`(?<![A-Za-z0-9_])${escape(name)}(?![A-Za-z0-9_])`, caseSensitive ? "" : "i").test(text);
 }
 
 /** A file is named when its last segment is (the run may have read it under another folder). */
@@ -176,7 +179,8 @@ export type AnswerAudit = { tokens: AnswerToken[]; unbacked: AnswerToken[] };
  * contains are the person's words: they need no backing (and back nothing).
  */
 export function auditAnswer(answer: string, task: string, sources: AnswerSource[]): AnswerAudit {
-  const tokens = answerTokens(answer).filter((token) => !tokenIn(task, token));
+  // As the person spelled it: "the port" in the question does not make the name `PORT` theirs.
+  const tokens = answerTokens(answer).filter((token) => !(token.kind === "name" ? nameIn(task, token.text, true) : tokenIn(task, token)));
   const unbacked = tokens.filter((token) => {
     const seen = sources.some((source) => tokenIn(source.text, token) && (source.ownWords === undefined || !tokenIn(source.ownWords, token)));
     if (seen) return false;
