@@ -18,6 +18,9 @@ const invents = () => [{ text: call.run("echo $SOME_PORT") }, { text: call.compl
 /** Told to read the code after the first made-up answer, it does, and answers from it. */
 const recovers = () => [{ text: call.run("echo $SOME_PORT") }, { text: call.complete(madeUp) }, { text: call.read("settings.py") }, { text: call.complete(real) }];
 const reads = () => [{ text: call.read("server.py") }, { text: call.read("settings.py") }, { text: call.complete(real) }];
+/** The project instructions (trusted for the run) name the development port; the model lists the folder and answers from them. */
+const fromInstructions = "In development the server runs with APP_PORT=9100.";
+const instructed = () => [{ text: `<list_dir>\n<path>.</path>\n</list_dir>` }, { text: call.complete(fromInstructions) }, { text: call.complete(fromInstructions) }, { text: call.complete(fromInstructions) }];
 
 /**
  * A question about the workspace answered with names and numbers nothing of the run shows is not
@@ -26,15 +29,15 @@ const reads = () => [{ text: call.read("server.py") }, { text: call.read("settin
 describe.skipIf(skipReason !== "")(`an answer's names and numbers must come from what the run read or ran${skipReason}`, () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack([{ text: call.complete("unused") }], { contextBudget: 32_768, models: { invents: invents(), recovers: recovers(), reads: reads() } });
+    stack = await startStack([{ text: call.complete("unused") }], { contextBudget: 32_768, models: { invents: invents(), recovers: recovers(), reads: reads(), instructed: instructed() } });
     mkdirSync(stack.workspace, { recursive: true });
     writeFileSync(join(stack.workspace, "settings.py"), settings);
     writeFileSync(join(stack.workspace, "server.py"), server);
   }, 120_000);
   afterAll(async () => stack?.stop());
 
-  async function run(model: string) {
-    const started = await stack.command("start", { allow_concurrent: true, task, workspace: stack.workspace, model, auto_approve: { all: true } });
+  async function run(model: string, question = task) {
+    const started = await stack.command("start", { allow_concurrent: true, task: question, workspace: stack.workspace, model, auto_approve: { all: true }, trust_instructions: true });
     const session = started.result.session as string;
     const end = await stack.terminal(session, undefined, 20_000).catch((error: Error) => {
       throw new Error(`${error.message}: ${JSON.stringify(stack.events.filter((e) => e.session === session).map((e) => [e.type, e.payload]))}`);
@@ -70,5 +73,12 @@ describe.skipIf(skipReason !== "")(`an answer's names and numbers must come from
     expect(of("completion.rejected")).toEqual([]);
     expect(end.payload, JSON.stringify(end.payload)).toMatchObject({ state: "done" });
     expect(stack.invalidEvents).toEqual([]);
+  });
+
+  it("what the model was shown before its first turn (the trusted project instructions) backs an answer too", async () => {
+    writeFileSync(join(stack.workspace, "AGENTS.md"), "# Notes\n\nStart the development server with APP_PORT=9100 python server.py.\n");
+    const { end, of } = await run("instructed", "Which port does the development server of this project use?");
+    expect(of("completion.rejected").map((e) => e.payload)).toEqual([]);
+    expect(end.payload, JSON.stringify(end.payload)).toMatchObject({ state: "done", result: fromInstructions });
   });
 });

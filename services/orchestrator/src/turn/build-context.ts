@@ -88,19 +88,28 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
   }
   const system = ensureSystem(context, tools, fit);
   // Project instructions first: the person decides on them before anything else of the run happens.
-  if (context.instructions === undefined) context.instructions = await loadInstructions(context, fit);
+  if (context.instructions === undefined) {
+    context.instructions = await loadInstructions(context, fit);
+    // What the model is shown before its first turn is what it read too: an answer may cite it.
+    context.policies.ledger.recordShown(context.instructions ?? "");
+  }
   if (context.outcome) return { messages: [], tools, chars: 0 };
   // Memories and the time are fixed per run: the prompt prefix must not change between turns.
   const memoryLimits = memoryLimitsFor(fit.tier);
-  if (context.memories === undefined) context.memories = await loadMemories(context, memoryLimits.count);
+  if (context.memories === undefined) {
+    context.memories = await loadMemories(context, memoryLimits.count);
+    for (const memory of context.memories) context.policies.ledger.recordShown(memory.text);
+  }
   // The code map too: asked for once, before the first turn, and then part of the fixed prefix.
   if (context.codeMap === undefined) {
     context.codeMap = await loadCodeMap(context, fit);
-    // The model was shown the map's names and paths: an answer may cite them.
     context.policies.ledger.recordShown(context.codeMap.text);
   }
   // And the test command's output (prefix_failing_output), run once before the first turn.
-  if (context.failingOutput === undefined) context.failingOutput = await loadFailingOutput(context, context.contextChars ?? fit.budgetChars, fit.tier);
+  if (context.failingOutput === undefined) {
+    context.failingOutput = await loadFailingOutput(context, context.contextChars ?? fit.budgetChars, fit.tier);
+    context.policies.ledger.recordShown(context.failingOutput);
+  }
   const input = {
     system,
     memories: context.memories.map((memory) => ({ id: memory.id, text: memory.text, author: memory.author, created_at: memory.created_at, provenance: memory.provenance })),
