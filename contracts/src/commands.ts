@@ -103,6 +103,12 @@ export const DecisionRequestSchema = z.object({
    */
   allow_script: z.boolean().optional(),
   /**
+   * With `approve` of an approval that offers an `alternative` (a package install's
+   * `--ignore-scripts` form): run that form instead of the command proposed. With `allow_script`,
+   * the alternative's rule (no digest: it runs no workspace code) is what is added.
+   */
+  alternative: z.literal("ignore_scripts").optional(),
+  /**
    * For a `kind: instructions` approval: `approve` trusts (absent or `trust`); `reject` is not this
    * time unless this is `never` (remembered for the file's digest).
    */

@@ -79,6 +79,7 @@ export const errorCatalog = {
   APPROVAL_STALE_RUN: "The approval {approval} belongs to an earlier run of session {session}, which has ended; nothing waits for this decision",
   APPROVAL_WRONG_SESSION: "The approval {approval} does not belong to session {session}; send the decision with the session that asked for it",
   APPROVAL_EXPIRED: "The approval {approval} expired at {expires_at} and was denied (default deny); the model was told, so ask it to propose the call again",
+  APPROVAL_ALTERNATIVE_INVALID: "The alternative {alternative} does not fit the decision on {approval}: {detail}",
   INSTRUCTIONS_ANSWER_INVALID: "The instructions answer {answer} does not fit the decision on {approval}: {detail}",
   TOOL_NOT_OFFERED: "{tool} is not among the tools offered for this task; available: {available}",
   STACK_RUNNING: "A stack already runs on {home}: supervisor pid {pid}, gateway {gateway}; use it, stop it first (Ctrl-C in its terminal, or kill {pid}), or set AIDE_HOME to another directory",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AutoApproveSchema, ModeSchema, PauseReasonSchema, RunStateSchema } from "./commands.js";
-import { InvisibleFlagSchema, ProtectedFlagSchema } from "./tools.js";
+import { CommandAlternativeSchema, InvisibleFlagSchema, ProtectedFlagSchema } from "./tools.js";
 import { ErrorBodySchema } from "./errors.js";
 import { MemorySummarySchema } from "./memory.js";
 import { RunExperimentSchema } from "./experiment-settings.js";
@@ -145,6 +145,12 @@ export const ToolCompletedEvent = event(
     output_preview: z.string().optional(),
     /** How many lines the whole output has (the preview may hold fewer). */
     output_lines: z.number().int().nonnegative().optional(),
+    /**
+     * The call was never started because of what happened before it in the same model message:
+     * the person rejected an earlier call (`earlier_call_rejected`), the run ended (an accepted
+     * completion, `run_ended`) or was aborted (`run_aborted`). Absent: the call was handled itself.
+     */
+    skipped: z.enum(["earlier_call_rejected", "run_ended", "run_aborted"]).optional(),
   }),
 );
 export const ToolBatchLimitedEvent = event("tool.batch_limited", z.object({ requested: z.number().int(), executed: z.number().int() }));
@@ -205,6 +211,11 @@ export const ApprovalRequestedEvent = event(
     scripts: z.array(z.object({ source: z.string(), name: z.string(), text: z.string() })).optional(),
     /** The digest of those scripts (whole texts): a rule `<command> sha256:<digest>` allows the command while they stay as shown. */
     scripts_digest: z.string().optional(),
+    /**
+     * A package install's other form: the same command with `--ignore-scripts` (npm, pnpm, Yarn 1),
+     * which the person may approve instead (the decision's `alternative`), and the allow rule for it.
+     */
+    alternative: CommandAlternativeSchema.optional(),
   }),
 );
 export const ApprovalDecidedEvent = event(
@@ -219,6 +230,8 @@ export const ApprovalDecidedEvent = event(
     network: z.boolean().optional(),
     /** For a `kind: instructions` approval: the answer (trust, not this time, never). */
     instructions_answer: InstructionsAnswerSchema.optional(),
+    /** The person approved the approval's alternative (`ignore_scripts`): what runs is its command, not the one proposed. */
+    alternative: z.object({ id: z.literal("ignore_scripts"), command: z.string() }).optional(),
   }),
 );
 export const CheckpointCreatedEvent = event(
@@ -232,7 +245,8 @@ export const CheckpointRestoredEvent = event(
 );
 /** A completion claim no event of the run backs: the quoted claim and what the events show instead. */
 export const UnbackedClaimSchema = z.object({
-  kind: z.enum(["command", "tests_pass", "count", "exit_code", "file_changed"]),
+  /** `answer`: a name or number an answer to a question about the workspace states that nothing the run read or ran contains. */
+  kind: z.enum(["command", "tests_pass", "count", "exit_code", "file_changed", "answer"]),
   quote: z.string(),
   events_show: z.string(),
 });

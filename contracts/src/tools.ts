@@ -72,6 +72,19 @@ export const InvisibleFlagSchema = z.object({
   kind: z.enum(["tag", "bidi", "zero_width", "other"]),
 });
 
+/**
+ * The other form of a command an approval offers (`scriptFreeAlternative`): a package install with
+ * its lifecycle scripts turned off. A person picks it with the decision's `alternative`; `rule` is
+ * the allow rule for that form.
+ */
+export const CommandAlternativeSchema = z.object({
+  id: z.literal("ignore_scripts"),
+  command: z.string().max(200),
+  rule: z.string().max(200),
+  note: z.string().max(500),
+});
+export type CommandAlternative = z.infer<typeof CommandAlternativeSchema>;
+
 export const ToolPreviewSchema = z.object({
   call_id: z.string(),
   name: z.string(),
@@ -91,6 +104,8 @@ export const ToolPreviewSchema = z.object({
    * script runner records (`npm test sha256:<digest>`), so a changed script asks again.
    */
   scripts_digest: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  /** For an npm, pnpm or Yarn 1 install: the same install without lifecycle scripts, which the person may approve instead. */
+  alternative: CommandAlternativeSchema.optional(),
   /** Workspace-relative paths the call would touch. */
   paths: z.array(z.string()).default([]),
   protected: z.array(ProtectedFlagSchema).default([]),

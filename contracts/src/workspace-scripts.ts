@@ -29,8 +29,34 @@ const packageManagerBuiltins = new Set([
 /** cargo subcommands that compile or run nothing of the workspace; any other (a build, an alias, a `cargo-<name>` plugin) may. */
 const cargoInert = new Set(["metadata", "tree", "version", "--version", "-V", "help", "--help", "-h", "search", "locate-project", "pkgid", "verify-project", "read-manifest", "fetch", "generate-lockfile", "update", "vendor", "fmt", "login", "logout", "owner", "yank", "list", "--list", "info", "config", "new", "init", "add", "remove", "clean"]);
 
+/** Install subcommands whose lifecycle scripts `--ignore-scripts` turns off (not install-test: its test still runs; not rebuild: running them is its purpose). */
+const installsOnly: Record<"npm" | "pnpm" | "yarn", ReadonlySet<string>> = {
+  npm: new Set([...npmInstall].filter((sub) => !["rebuild", "rb", "install-test", "it", "install-ci-test", "cit"].includes(sub))),
+  pnpm: new Set(["install", "i", "add"]),
+  yarn: new Set(["install", "add"]),
+};
+
+function isInstall(runner: "npm" | "pnpm" | "yarn", sub: string | undefined): boolean {
+  return sub === undefined ? runner === "yarn" : installsOnly[runner].has(sub);
+}
+
+/**
+ * True when an install carries `--ignore-scripts` in force: the word itself (or `=true`), not
+ * followed by a value turning it off (`--ignore-scripts false`), and no other spelling of the
+ * option (`--no-ignore-scripts`, `--ignore-scripts=false`) anywhere on the line. Yarn 2+ refuses the
+ * option and installs nothing, so for every runner no workspace script runs.
+ */
+function ignoresScripts(words: string[]): boolean {
+  const at = words.findIndex((word) => word === "--ignore-scripts" || word === "--ignore-scripts=true");
+  // After `--` it is an operand, not the option.
+  const operands = words.indexOf("--");
+  if (at < 0 || (operands >= 0 && operands < at) || /^(false|true|0|1)$/i.test(words[at + 1] ?? "")) return false;
+  return words.every((word, index) => index === at || !/^--(no-)?ignore-scripts(=|$)/.test(word));
+}
+
 function packageScript(runner: "npm" | "pnpm" | "yarn", words: string[]): WorkspaceScript | undefined {
   const sub = words[1];
+  if (sub !== undefined && !sub.startsWith("-") && isInstall(runner, sub) && ignoresScripts(words)) return undefined;
   if (sub === undefined) return runner === "yarn" ? { runner, scripts: lifecycle, words: 1 } : undefined;
   // Options before the subcommand (`npm --prefix x test`): only a rule naming the whole command covers it.
   if (sub.startsWith("-")) return { runner, scripts: ["(unknown: options before the subcommand)"], words: words.length };
@@ -122,6 +148,46 @@ export function workspaceScriptOf(command: string): WorkspaceScript | undefined 
     default:
       return /^python(\d(\.\d+)?)?$/.test(program) ? pythonScript(words) : undefined;
   }
+}
+
+/**
+ * What an approval of a package install offers besides the command as proposed: the same install
+ * with the project's and the packages' lifecycle scripts turned off (`npm ci --ignore-scripts`),
+ * and the allow rule that covers that form (it runs no workspace code, so no digest). The network
+ * consent the install needs is asked for as before.
+ */
+export interface ScriptFreeAlternative {
+  id: "ignore_scripts";
+  command: string;
+  rule: string;
+  note: string;
+}
+
+/**
+ * The `--ignore-scripts` form of an npm, pnpm or Yarn 1 install (`npm install`, `npm ci`,
+ * `pnpm add x`, `yarn`), or undefined: not such an install, already without scripts, a line with
+ * shell operators or `--` (the flag would land elsewhere), options before the subcommand, or
+ * `yarnBerry` (Yarn 2+ has no `--ignore-scripts`; its `--mode=skip-build` is not offered, since
+ * under Yarn 1 the same words would run the scripts).
+ */
+export function scriptFreeAlternative(command: string, options: { yarnBerry?: boolean } = {}): ScriptFreeAlternative | undefined {
+  // Only plain printable words: what the person reads is exactly what runs.
+  if (/[;&|<>`$()\\'"]|[^\x20-\x7e]/.test(command)) return undefined;
+  const words = command.trim().split(/\s+/).filter((word) => word !== "");
+  const program = words[0];
+  if (program !== "npm" && program !== "pnpm" && program !== "yarn") return undefined;
+  if (program === "yarn" && options.yarnBerry === true) return undefined;
+  const sub = words[1];
+  if ((sub !== undefined && sub.startsWith("-")) || !isInstall(program, sub) || words.includes("--")) return undefined;
+  if (words.some((word) => /^--(no-)?ignore-scripts(=|$)/.test(word))) return undefined;
+  const alternative = [...words, "--ignore-scripts"].join(" ");
+  if (alternative.length > 200) return undefined;
+  return {
+    id: "ignore_scripts",
+    command: alternative,
+    rule: alternative,
+    note: "installs the packages without running any lifecycle script (the project's preinstall/install/postinstall/prepare and every package's own); packages that need a build step may not work until it runs",
+  };
 }
 
 /** One piece of workspace-defined code a command runs, as the approval shows it. */

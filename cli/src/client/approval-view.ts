@@ -19,6 +19,8 @@ export interface ApprovalPayload {
   scripts?: Array<{ source: string; name: string; text: string }>;
   /** The digest of those scripts: the allow rule `<command> sha256:<digest>` covers the command while they stay as shown. */
   scripts_digest?: string;
+  /** A package install's `--ignore-scripts` form, which may be approved instead (the decision's `alternative`). */
+  alternative?: { id: "ignore_scripts"; command: string; rule: string; note: string };
   /** An MCP call: its server, and the hidden characters its tool descriptions held. */
   mcp?: { server: string; tool: string; arguments_json?: string; hidden_characters?: number };
   /** What is approved when not an ordinary tool call (memory, secret_read, mode_switch, instructions). */
@@ -79,6 +81,9 @@ export function describeApproval(payload: ApprovalPayload, style: Style): string
   const digest = payload.scripts_digest;
   if (view.command !== undefined && view.scripts.length > 0 && typeof digest === "string" && /^[0-9a-f]{64}$/.test(digest) && !view.command.includes("'")) {
     lines.push(style.dim(`to allow this command while its scripts stay as shown: --allow-command '${commandRuleWithDigest(view.command, digest)}'`));
+  }
+  if (payload.alternative !== undefined) {
+    lines.push(style.yellow(`or without any lifecycle script: `) + style.bold(renderUntrusted(payload.alternative.command).text) + style.dim(` (${renderUntrusted(payload.alternative.note).text})`));
   }
   if (view.diff !== undefined) lines.push(renderDiff(view.diff, style));
   if (view.command === undefined && view.diff === undefined && view.args !== undefined) lines.push(style.dim(view.args));

@@ -73,13 +73,21 @@ export async function askApproval(context: AskApprovalContext, payload: Approval
       request.checkpoint = choice.startsWith("r") ? "retry" : "proceed_without";
     }
     if (decision === "approve" && payload.network === "consent_required") request.consent_network = answer.network;
-    if (decision === "approve" && typeof payload.scripts_digest === "string" && (payload.scripts ?? []).length > 0) {
+    const alternative = decision === "approve" ? payload.alternative : undefined;
+    if (alternative !== undefined) {
+      const without = (await prompt.ask(`Run it as \`${renderForScreen(alternative.command)}\` instead, without lifecycle scripts? [y/N] `)).toLowerCase();
+      if (without.startsWith("y")) request.alternative = alternative.id;
+    }
+    if (request.alternative !== undefined && alternative !== undefined) {
+      const always = (await prompt.ask(`Also allow \`${renderForScreen(alternative.rule)}\` for the rest of the session? [y/N] `)).toLowerCase();
+      if (always.startsWith("y")) request.allow_script = true;
+    } else if (decision === "approve" && typeof payload.scripts_digest === "string" && (payload.scripts ?? []).length > 0) {
       const always = (await prompt.ask("Also allow this command for the rest of the session while its scripts stay as shown? [y/N] ")).toLowerCase();
       if (always.startsWith("y")) request.allow_script = true;
     }
     try {
       await client.decide(request);
-      write(style.dim(`→ ${decisionLabel(answer, payload.network)}`));
+      write(style.dim(`→ ${decisionLabel(answer, payload.network)}${request.alternative !== undefined ? " (without lifecycle scripts)" : ""}`));
     } catch (error) {
       if (error instanceof GatewayError && error.code === "APPROVAL_NOT_FOUND") write(style.dim("(already decided elsewhere)"));
       else write(style.red(`decision failed: ${renderForScreen((error as Error).message)}`));

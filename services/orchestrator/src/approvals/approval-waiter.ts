@@ -9,6 +9,8 @@ export interface DecisionOutcome {
   checkpoint?: "retry" | "proceed_without";
   /** For an instructions approval: the person's answer (`never` is remembered). */
   instructionsAnswer?: "trust" | "not_this_time" | "never";
+  /** Approved in the approval's other form (a package install without its lifecycle scripts). */
+  alternative?: "ignore_scripts";
   /** Who settled it: a person's decision, the timeout, or the end of the run. */
   source?: "person" | "timeout" | "run_end" | "policy";
 }

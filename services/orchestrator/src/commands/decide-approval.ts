@@ -34,6 +34,7 @@ export async function decideApproval(orchestrator: Orchestrator, request: Decisi
     throw aideError("APPROVAL_CONFIRMATION_REQUIRED", { approval: pending.id, detail: `no checkpoint could be taken: ${pending.checkpoint_failure.message}; send checkpoint: "retry" or "proceed_without"` });
   }
   checkInstructionsAnswer(request, pending.tool);
+  checkAlternative(request, pending.preview.alternative?.id);
   const settled = runtime.waiter.settle(pending.id, {
     decision: request.decision,
     feedback: request.feedback,
@@ -41,10 +42,14 @@ export async function decideApproval(orchestrator: Orchestrator, request: Decisi
     confirmProtected: request.confirm_protected === true,
     ...(pending.checkpoint_failure && request.checkpoint ? { checkpoint: request.checkpoint } : {}),
     ...(request.instructions_answer !== undefined ? { instructionsAnswer: request.instructions_answer } : {}),
+    ...(request.alternative !== undefined ? { alternative: request.alternative } : {}),
     source: "person",
   });
   if (!settled) throw await unavailable();
-  if (request.decision === "approve" && request.allow_script === true) allowScriptAsShown(runtime.record.auto_approve, pending.preview);
+  if (request.decision === "approve" && request.allow_script === true) {
+    if (request.alternative !== undefined) allowAlternative(runtime.record.auto_approve, pending.preview.alternative?.rule);
+    else allowScriptAsShown(runtime.record.auto_approve, pending.preview);
+  }
   // Recorded at once (settleDecision records it again, same entry): a second decision racing this one is told "already decided".
   recordSettled(runtime.record, pending, { decision: request.decision, source: "person" }, orchestrator.seams.now());
   if (request.decision === "abort") runtime.abortController.abort("aborted by the person at an approval");
@@ -60,6 +65,21 @@ function checkInstructionsAnswer(request: DecisionRequest, tool: string): void {
   if (request.decision === "approve" && answer !== "trust") throw fail(`approve means trust; send reject with ${answer}`);
   if (request.decision === "reject" && answer === "trust") throw fail("reject cannot trust; send approve");
   if (request.decision === "abort") throw fail("abort stops the run; send it without an instructions answer");
+}
+
+/** `alternative` only with `approve`, and only on an approval that offers that alternative. */
+function checkAlternative(request: DecisionRequest, offered: string | undefined): void {
+  const alternative = request.alternative;
+  if (alternative === undefined) return;
+  const fail = (detail: string) => aideError("APPROVAL_ALTERNATIVE_INVALID", { alternative, approval: request.approval, detail });
+  if (request.decision !== "approve") throw fail(`only an approval runs an alternative; send ${request.decision} without it`);
+  if (offered !== alternative) throw fail("this approval offers no such alternative");
+}
+
+/** "Approve without scripts and allow": the alternative's rule names the `--ignore-scripts` form (no workspace code runs, so no digest). */
+function allowAlternative(autoApprove: { commands: string[] }, rule: string | undefined): void {
+  if (rule === undefined) return;
+  if (rule.length <= 200 && autoApprove.commands.length < 100 && !autoApprove.commands.includes(rule)) autoApprove.commands.push(rule);
 }
 
 /**

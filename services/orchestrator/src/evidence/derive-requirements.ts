@@ -44,6 +44,16 @@ export function asksQuestion(task: string): boolean {
 }
 
 /**
+ * A plain question about this workspace (a file, an identifier, "this project", a defect): its
+ * answer must come from the workspace, so the answer audit checks its names and numbers against
+ * what the run read or ran. A general question ("what does HTTP 418 mean?") is answered from
+ * knowledge and is not audited.
+ */
+export function asksAboutWorkspace(task: string): boolean {
+  return classifyTask(task) === "question" && deriveEvidenceRequirements(task).includes("execution");
+}
+
+/**
  * A question about a failure ("why does the test in a.test.js fail?", "warum schlägt der Test
  * fehl?"): a plain question (no change asked for) whose wording reports a defect. For it, a run
  * that shows the failure is the evidence (`EvidenceLedger.evaluate`'s `failureIsAnswer`).

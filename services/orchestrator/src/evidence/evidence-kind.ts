@@ -30,5 +30,5 @@ export type EvidenceEvaluation = {
   claims: UnbackedClaim[];
 };
 
-/** A claim in a completion that no event of the run backs, with what the events do show. */
-export type UnbackedClaim = { kind: Claim["kind"]; quote: string; events_show: string };
+/** A claim in a completion that no event of the run backs, with what the events do show (`answer`: a name or number of an answer). */
+export type UnbackedClaim = { kind: Claim["kind"] | "answer"; quote: string; events_show: string };

@@ -1,4 +1,5 @@
-import type { EvidenceEvaluation, EvidenceEvent, EvidenceKind } from "./evidence-kind.js";
+import type { EvidenceEvaluation, EvidenceEvent, EvidenceKind, UnbackedClaim } from "./evidence-kind.js";
+import { answerSources, auditAnswer } from "./audit-answer.js";
 import { auditClaims } from "./audit-claims.js";
 import { EXECUTION_TOOLS, MUTATION_TOOLS, describeEvent as describe, exitCode, mutatedPaths, normalizePath, succeeded } from "./event-facts.js";
 import { measurementNumbers, outputContainsNumber } from "./measurements.js";
@@ -19,6 +20,15 @@ const isCode = (path: string) => SOURCE_EXTENSION.test(path) || BUILD_FILE.test(
 const RUNS_CODE = new Set(["run_command", "process_poll", "diagnostics"]);
 
 /**
+ * How much of a call's output the durable tool log keeps (its end): command output 8 KB (numbers
+ * copied into reports, diagnostics), other tools' output 512 characters, so the session record fits
+ * in one KV value.
+ */
+export function loggedOutputChars(tool: string): number {
+  return EXECUTION_TOOLS.has(tool) ? 8_000 : 512;
+}
+
+/**
  * Calls the loop refused (guards, plan mode, no consent), the person rejected, or skipped as a
  * duplicate never ran: they are neither evidence nor failures.
  */
@@ -36,13 +46,30 @@ export class EvidenceLedger {
   private readonly events: EvidenceEvent[] = [];
   /** Calls that were proposed but never ran (rejected, refused, timed out): what the claims audit and the all-rejected rule cite. */
   private readonly notRun: EvidenceEvent[] = [];
+  /** Each result's whole output when the log keeps only its end (the answer audit reads all of it). */
+  private readonly fullOutputs = new WeakMap<EvidenceEvent, string>();
+  /** A result replayed from the durable log whose output may have been cut: the answer audit cannot judge. */
+  private outputsCut = false;
+  /** What the run was shown besides tool results (the code map of its first prompt). */
+  private readonly shown: string[] = [];
 
-  record(event: EvidenceEvent): void {
+  /**
+   * `fullOutput`: the call's whole output when `event.output` is the log's cut copy. Replayed
+   * entries come without it; one that filled its log slot may have lost text.
+   */
+  record(event: EvidenceEvent, fullOutput?: string): void {
     // An MCP server's result is untrusted data from outside: it never proves a change, a run or a number.
     if (event.tool.startsWith("mcp__")) return;
+    if (fullOutput !== undefined) this.fullOutputs.set(event, fullOutput);
+    else if (event.output.length >= loggedOutputChars(event.tool)) this.outputsCut = true;
     const list = ranForReal(event) ? this.events : this.notRun;
     list.push(event);
     list.sort((left, right) => left.seq - right.seq);
+  }
+
+  /** Text the model was shown that names workspace things (the code map): an answer may cite it. */
+  recordShown(text: string): void {
+    if (text !== "") this.shown.push(text);
   }
 
   /**
@@ -59,7 +86,11 @@ export class EvidenceLedger {
    * nothing, whatever the events (measured: SmolLM2 asked "Which environment variable sets the
    * folder …?" edited a readme, read it back, and sent an empty completion, which was accepted).
    */
-  evaluate(required: EvidenceKind[], completionText: string, options: { failureIsAnswer?: boolean; runAfterChange?: boolean; codeNeedsRun?: boolean; answerRequired?: boolean } = {}): EvidenceEvaluation {
+  evaluate(
+    required: EvidenceKind[],
+    completionText: string,
+    options: { failureIsAnswer?: boolean; runAfterChange?: boolean; codeNeedsRun?: boolean; answerRequired?: boolean; answerFromWorkspace?: { task: string } } = {},
+  ): EvidenceEvaluation {
     const shortfalls: Shortfall[] = [];
     const evidence: string[] = [];
     const changed = this.successfulMutations().length > 0;
@@ -81,6 +112,8 @@ export class EvidenceLedger {
       else shortfalls.push(check.shortfall);
     }
     if (options.answerRequired === true && completionText.trim() === "") shortfalls.push({ kind: "answer", detail: "empty" });
+    const answer = options.answerFromWorkspace !== undefined ? this.auditAnswer(completionText, options.answerFromWorkspace.task) : undefined;
+    if (answer !== undefined) shortfalls.push(answer.shortfall);
     const audit = auditClaims(completionText, { ran: this.events, notRun: this.notRun });
     if (audit.unbacked.length > 0) shortfalls.push({ kind: "claims", detail: "unbacked", claims: audit.reasons, summary: audit.summary });
     const missing = [...new Set(shortfalls.map((shortfall) => shortfall.kind))];
@@ -89,7 +122,28 @@ export class EvidenceLedger {
       missing,
       instruction: missing.length === 0 ? "" : recoveryInstruction(shortfalls),
       evidence: [...new Set(evidence)],
-      claims: audit.unbacked,
+      claims: [...audit.unbacked, ...(answer?.claims ?? [])],
+    };
+  }
+
+  /**
+   * `answerFromWorkspace` (a question about the workspace): the answer's specific names and numbers
+   * must appear in what the run read or ran (`auditAnswer`). Undefined when they do, or when
+   * replayed results may have lost text (after a restart) and nothing can be judged.
+   */
+  private auditAnswer(completionText: string, task: string): { shortfall: Shortfall; claims: UnbackedClaim[] } | undefined {
+    if (this.outputsCut || completionText.trim() === "") return undefined;
+    // Only what looked at the workspace: aide's own replies (a rejected completion quotes the names) are not sources.
+    const looked = this.events.filter((event) => INSPECTION_TOOLS.has(event.tool) || EXECUTION_TOOLS.has(event.tool));
+    const sources = [...answerSources(looked, (event) => this.fullOutputs.get(event) ?? event.output), ...this.shown.map((text) => ({ text }))];
+    const audit = auditAnswer(completionText, task, sources);
+    if (audit.unbacked.length === 0) return undefined;
+    const read = looked.map(describe);
+    const shown = read.length === 0 ? "nothing was read or run in this run" : `what ran: ${read.slice(-6).join("; ")}`;
+    const names = audit.unbacked.map((token) => token.text);
+    return {
+      shortfall: { kind: "answer", detail: "unbacked", names, shown },
+      claims: audit.unbacked.map((token) => ({ kind: "answer", quote: token.text, events_show: `no file read or output of this run contains ${token.text}; ${shown}` })),
     };
   }
 

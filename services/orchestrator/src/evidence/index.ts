@@ -1,7 +1,7 @@
 export type { EvidenceKind, EvidenceEvent, EvidenceEvaluation, MissingEvidence } from "./evidence-kind.js";
 export { EVIDENCE_KINDS } from "./evidence-kind.js";
-export { asksAboutFailure, asksQuestion, asksToRun, deriveEvidenceRequirements } from "./derive-requirements.js";
-export { EvidenceLedger } from "./evidence-ledger.js";
+export { asksAboutFailure, asksAboutWorkspace, asksQuestion, asksToRun, deriveEvidenceRequirements } from "./derive-requirements.js";
+export { EvidenceLedger, loggedOutputChars } from "./evidence-ledger.js";
 export { CompletionBudget } from "./completion-budget.js";
 export type { CompletionOutcome } from "./completion-budget.js";
 export { measurementNumbers, outputContainsNumber } from "./measurements.js";
@@ -12,3 +12,5 @@ export type { ClaimsAudit } from "./audit-claims.js";
 export type { UnbackedClaim } from "./evidence-kind.js";
 export { extractClaims } from "./extract-claims.js";
 export type { Claim } from "./extract-claims.js";
+export { answerTokens, auditAnswer } from "./audit-answer.js";
+export type { AnswerToken, AnswerAudit } from "./audit-answer.js";

@@ -14,7 +14,8 @@ export type Shortfall =
   | { kind: "measurements"; detail: "no_numbers" }
   | { kind: "measurements"; detail: "unbacked"; numbers: string[] }
   | { kind: "claims"; detail: "unbacked"; claims: Array<{ quote: string; reason: string }>; summary: string }
-  | { kind: "answer"; detail: "empty" };
+  | { kind: "answer"; detail: "empty" }
+  | { kind: "answer"; detail: "unbacked"; names: string[]; shown: string };
 
 function lastLines(output: string, count: number): string {
   const lines = output.trimEnd().split("\n");
@@ -54,6 +55,14 @@ function sentence(shortfall: Shortfall): string {
         ? "Your completion contains no measurements. Copy the exact numbers from a successful command's output into the result."
         : `These numbers in your completion do not appear in any successful command output: ${shortfall.numbers.join(", ")}. Run the measurement and copy the exact figures; never estimate.`;
     case "answer":
+      if (shortfall.detail === "unbacked") {
+        const names = shortfall.names.slice(0, 8).map((name) => `\`${name}\``).join(", ");
+        return (
+          `Your answer names ${names}, but no file this run read and no output it produced contains ${shortfall.names.length === 1 ? "it" : "them"} (${shortfall.shown}). ` +
+          "A command that succeeded is not evidence for an answer, and neither is the question's wording. Find where the project defines this: search_files for the setting, read_file the code that uses it, " +
+          "and answer only with names and numbers that code shows (a number computed from values you read is fine). If you cannot find it, say so."
+        );
+      }
       return "The task is a question and your completion is empty. Put the answer itself in attempt_completion's result, taken from what the tool results showed.";
     case "claims":
       return (

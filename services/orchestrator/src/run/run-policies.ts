@@ -1,4 +1,4 @@
-import { CompletionBudget, EvidenceLedger, asksAboutFailure, asksQuestion, asksToRun, deriveEvidenceRequirements } from "../evidence/index.js";
+import { CompletionBudget, EvidenceLedger, asksAboutFailure, asksAboutWorkspace, asksQuestion, asksToRun, deriveEvidenceRequirements } from "../evidence/index.js";
 import { LoopBreaker, MistakeCounter, RetryGuards, StallDetector } from "../guards/index.js";
 import type { ToolLogEntry } from "../session/session-record.js";
 
@@ -14,6 +14,11 @@ export interface RunPolicies {
   runAfterChange: boolean;
   /** The task is a question: its completion must say something (the answer). */
   answerRequired: boolean;
+  /**
+   * The task is a question about the workspace: its answer's names and numbers must come from what
+   * the run read or ran (the answer audit); the task's text, the person's own words, is given with it.
+   */
+  answerFromWorkspace?: { task: string };
   ledger: EvidenceLedger;
   guards: RetryGuards;
   stall: StallDetector;
@@ -24,8 +29,14 @@ export interface RunPolicies {
 }
 
 /** The gate's options for a run from its task (the strategies' completion hooks may tighten them: run-strategies.ts). */
-export function verdictOptions(policies: RunPolicies): { failureIsAnswer: boolean; runAfterChange: boolean; codeNeedsRun: boolean; answerRequired: boolean } {
-  return { failureIsAnswer: policies.failureIsAnswer, runAfterChange: policies.runAfterChange, codeNeedsRun: false, answerRequired: policies.answerRequired };
+export function verdictOptions(policies: RunPolicies): { failureIsAnswer: boolean; runAfterChange: boolean; codeNeedsRun: boolean; answerRequired: boolean; answerFromWorkspace?: { task: string } } {
+  return {
+    failureIsAnswer: policies.failureIsAnswer,
+    runAfterChange: policies.runAfterChange,
+    codeNeedsRun: false,
+    answerRequired: policies.answerRequired,
+    ...(policies.answerFromWorkspace ? { answerFromWorkspace: policies.answerFromWorkspace } : {}),
+  };
 }
 
 export function createRunPolicies(task: string, toolLog: ToolLogEntry[] = [], completionRejections = 0): RunPolicies {
@@ -34,6 +45,7 @@ export function createRunPolicies(task: string, toolLog: ToolLogEntry[] = [], co
     failureIsAnswer: asksAboutFailure(task),
     runAfterChange: asksToRun(task),
     answerRequired: asksQuestion(task),
+    ...(asksAboutWorkspace(task) ? { answerFromWorkspace: { task } } : {}),
     ledger: new EvidenceLedger(),
     guards: new RetryGuards(),
     stall: new StallDetector(),

@@ -82,14 +82,25 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
   const tools = applyEditFormat(selectTools(context.task, runCatalog(context), record.mode, fit.tier), runCatalog(context), record.mode, record.experiment?.edit_format ?? record.model_edit_format);
   const system = await ensureSystem(context, tools, fit);
   // Project instructions first: the person decides on them before anything else of the run happens.
-  if (context.instructions === undefined) context.instructions = await loadInstructions(context, fit);
+  if (context.instructions === undefined) {
+    context.instructions = await loadInstructions(context, fit);
+    // What the model is shown before its first turn is what it read too: an answer may cite it.
+    context.policies.ledger.recordShown(context.instructions ?? "");
+  }
   if (context.outcome) return { messages: [], tools, chars: 0 };
   // Memories and the time are fixed per run: the prompt prefix must not change between turns.
   const memoryLimits = memoryLimitsFor(fit.tier);
-  if (context.memories === undefined) context.memories = await loadMemories(context, memoryLimits.count);
+  if (context.memories === undefined) {
+    context.memories = await loadMemories(context, memoryLimits.count);
+    // What the model is shown before its first turn is what it read too: an answer may cite it.
+    for (const memory of context.memories) context.policies.ledger.recordShown(memory.text);
+  }
   // The strategies' blocks too (the code map, prefix_failing_output's test run): settled once, before the first turn.
   const prefix = strategyState<{ block?: { text: string; facts: Record<string, number> } }>(context, "stable-prefix", () => ({}));
-  prefix.block ??= await strategyPrefix(context, fit, context.contextChars ?? fit.budgetChars, runAddedCall);
+  if (prefix.block === undefined) {
+    prefix.block = await strategyPrefix(context, fit, context.contextChars ?? fit.budgetChars, runAddedCall);
+    context.policies.ledger.recordShown(prefix.block.text);
+  }
   const input = {
     system,
     memories: context.memories.map((memory) => ({ id: memory.id, text: memory.text, author: memory.author, created_at: memory.created_at, provenance: memory.provenance })),

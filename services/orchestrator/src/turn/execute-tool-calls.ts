@@ -65,10 +65,13 @@ async function resumeCall(context: RunContext, call: BatchCall): Promise<CallOut
       await emitCompleted(context, call, outcome, 0);
       return outcome;
     }
+    // Decided after a restart in the approval's other form: that command runs.
+    const alternative = decision.alternative !== undefined ? pending.preview.alternative : undefined;
+    if (alternative !== undefined) call.arguments = { ...call.arguments, command: alternative.command };
     call.status = "approved";
     call.network = pending.network === "consent_required" && decision.consentNetwork === true;
     call.expected_digests = pending.preview.file_digests;
-    if (call.network && !(await journalEgress(context, call, pending.preview.command ?? call.name, pending.network_tokens))) {
+    if (call.network && !(await journalEgress(context, call, alternative?.command ?? pending.preview.command ?? call.name, pending.network_tokens))) {
       return errorOutcome("Not run: the egress journal could not record this network use, so the command was not started.");
     }
   }
@@ -134,27 +137,42 @@ async function runOne(context: RunContext, call: BatchCall): Promise<CallOutcome
   return outcome;
 }
 
+/** Why a call of the batch was never started (`tool.completed`'s `skipped`). */
+type SkipReason = "earlier_call_rejected" | "run_ended" | "run_aborted";
+const skipWords: Record<SkipReason, string> = {
+  earlier_call_rejected: "an earlier call in this message was rejected",
+  run_ended: "the run ended",
+  run_aborted: "the run was aborted",
+};
+
 /**
  * Step 7, the scheduler: groups run in order; a group of parallel-safe reads runs concurrently;
  * mutations one at a time. Results keep the original order (each lands on its own call). After a
- * rejection, abort or accepted completion the rest of the batch is not run. A batch that changed
+ * rejection, abort or accepted completion the rest of the batch is not run; each call of it gets a
+ * `tool.completed` saying it was skipped and why (and the model reads the same). A batch that changed
  * files ends with a checkpoint of the changed paths.
  */
 export async function executeToolCalls(context: RunContext): Promise<void> {
   const batch = context.state.batch;
-  let stopReason: string | undefined;
+  let stop: SkipReason | undefined;
   const groups = groupCalls(batch.filter((call) => call.status !== "done"), context.catalog, context.session.record.experiment?.scheduler);
   for (const [index, group] of groups.entries()) {
-    if (stopReason !== undefined || context.session.signal.aborted) {
-      for (const call of group) finish(context, call, errorOutcome(`Not run: ${stopReason ?? "the run was aborted"}.`), false);
+    const skipped = stop ?? (context.session.signal.aborted ? "run_aborted" : undefined);
+    if (skipped !== undefined) {
+      // Each skipped call still gets its tool.completed, so a replay of the stream shows it existed.
+      for (const call of group) {
+        const outcome = errorOutcome(`Not run: ${skipWords[skipped]}.`, { skipped_because: skipped });
+        await emitCompleted(context, call, outcome, 0);
+        finish(context, call, outcome, false);
+      }
       continue;
     }
     const outcomes = await Promise.all(group.map((call) => runOne(context, call)));
     group.forEach((call, position) => finish(context, call, outcomes[position], true));
     // The caller persists after the last group; in between, each finished group is made durable.
     if (index < groups.length - 1) await context.persist();
-    if (context.outcome) stopReason = "the run ended";
-    else if (outcomes.some((outcome) => outcome.metadata["denied"] === "rejected")) stopReason = "an earlier call in this message was rejected";
+    if (context.outcome) stop = context.outcome.kind === "aborted" ? "run_aborted" : "run_ended";
+    else if (outcomes.some((outcome) => outcome.metadata["denied"] === "rejected")) stop = "earlier_call_rejected";
   }
   const changed = [...new Set(batch.flatMap((call) => call.outcome?.changed_paths ?? []))];
   if (changed.length > 0 && context.outcome?.kind !== "aborted") {

@@ -58,6 +58,7 @@ export async function requestApproval(context: RunContext, request: ApprovalRequ
     command: request.preview.command,
     ...(request.preview.scripts && request.preview.scripts.length > 0 ? { scripts: request.preview.scripts } : {}),
     ...(request.preview.scripts_digest !== undefined ? { scripts_digest: request.preview.scripts_digest } : {}),
+    ...(request.preview.alternative !== undefined ? { alternative: request.preview.alternative } : {}),
     paths: request.preview.paths,
     protected: request.preview.protected,
     invisible: request.preview.invisible,
@@ -125,6 +126,9 @@ async function settleDecision(context: RunContext, record: ApprovalRecord, decid
       // Said on the record so every client shows the same network decision.
       ...(record.network === "consent_required" && outcome.decision === "approve" ? { network: outcome.consentNetwork === true } : {}),
       ...(record.tool === "instructions" && (outcome.decision === "approve" || outcome.decision === "reject") ? { instructions_answer: instructionsAnswerOf(outcome) } : {}),
+      ...(outcome.decision === "approve" && outcome.alternative !== undefined && record.preview.alternative !== undefined
+        ? { alternative: { id: outcome.alternative, command: record.preview.alternative.command } }
+        : {}),
     },
     context.depth,
     context.run,

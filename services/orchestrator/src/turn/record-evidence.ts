@@ -1,16 +1,10 @@
+import { loggedOutputChars } from "../evidence/index.js";
 import type { RunContext } from "../run/run-context.js";
 import { stringArgs } from "../run/run-policies.js";
 import type { BatchCall, CallOutcome, ToolLogEntry } from "../session/session-record.js";
 
-/**
- * The durable tool log keeps what evidence needs and stays small (the session record must fit in
- * one KV value): command output (numbers copied into reports, diagnostics) keeps its last 8 KB,
- * other tools' output 512 characters.
- */
-const executionTools = new Set(["run_command", "process_start", "process_poll"]);
-function logLimit(tool: string): number {
-  return executionTools.has(tool) ? 8_000 : 512;
-}
+/** The durable tool log keeps what evidence needs and stays small (`loggedOutputChars`). */
+const logLimit = loggedOutputChars;
 
 /**
  * Step 8: every finished call goes into the evidence ledger, the retry guards and the durable
@@ -27,7 +21,8 @@ export function recordEvidence(context: RunContext, call: BatchCall, outcome: Ca
     changed_paths: outcome.changed_paths,
   };
   context.state.tool_log.push(entry);
-  context.policies.ledger.record(entry);
+  // The ledger also gets the whole output: an answer may quote a line the log's copy cut off.
+  context.policies.ledger.record(entry, outcome.output);
   // Only a call that actually ran says anything about its content: a refusal (plan mode, a person's
   // rejection, an interruption) must not block the same write later.
   const ran = !["refused", "denied", "interrupted"].some((key) => outcome.metadata[key] !== undefined);

@@ -85,6 +85,8 @@ export async function runToolCall(context: RunContext, call: BatchCall, descript
   if (verdict.kind === "refuse") return refusal(verdict.message, { network: network.level });
   const decision = await personDecision(context, call, preview, network, verdict);
   if (decision.kind === "stop") return decision.outcome;
+  // The person chose the approval's other form: that command runs, and the events show it.
+  if (decision.command !== undefined) call.arguments = { ...call.arguments, command: decision.command };
   call.status = "approved";
   call.network = decision.network;
   call.expected_digests = preview.file_digests;
@@ -92,7 +94,7 @@ export async function runToolCall(context: RunContext, call: BatchCall, descript
   const checkpoint = await requireCheckpoint(context, call, preview);
   if (checkpoint.kind === "stop") return checkpoint.outcome;
   if (decision.network) {
-    const journaled = await journalEgress(context, call, preview.command ?? commandOf(call) ?? call.name, network.tokens);
+    const journaled = await journalEgress(context, call, decision.command ?? preview.command ?? commandOf(call) ?? call.name, network.tokens);
     if (!journaled) return errorOutcome("Not run: the egress journal could not record this network use, so the command was not started.");
   }
   const outcome = await execute(context, call, { network: decision.network, expectedDigests: call.expected_digests });
@@ -107,7 +109,8 @@ export async function runToolCall(context: RunContext, call: BatchCall, descript
   return note ? { ...outcome, output: outcome.output + note } : outcome;
 }
 
-type PersonDecision = { kind: "run"; network: boolean; note: string } | { kind: "stop"; outcome: CallOutcome };
+/** `command`: the approval's alternative the person chose, run instead of the proposed command. */
+type PersonDecision = { kind: "run"; network: boolean; note: string; command?: string } | { kind: "stop"; outcome: CallOutcome };
 
 /** An auto-approve rule, or the person's decision (network only with their explicit consent). */
 async function personDecision(
@@ -149,6 +152,11 @@ async function personDecision(
         network.level === "consent_required" && !useNetwork
           ? "\n[Ran WITHOUT network: the person approved the command but did not consent to network use. If it failed for lack of network, say so; do not retry it unchanged.]"
           : "";
+      const alternative = decision.alternative !== undefined ? preview.alternative : undefined;
+      if (alternative !== undefined) {
+        const ran = `\n[The person approved this install as \`${alternative.command}\`, which ran instead: no lifecycle script ran (the project's and the packages'). If something needs its build step, say so; do not run the scripts another way.]`;
+        return { kind: "run", network: useNetwork, note: ran + note, command: alternative.command };
+      }
       return { kind: "run", network: useNetwork, note };
     }
     default: {
@@ -272,6 +280,10 @@ function eventSummary(outcome: CallOutcome, redacted: string): string {
   return summarizeOutput(redacted);
 }
 
+function isSkipReason(value: unknown): value is "earlier_call_rejected" | "run_ended" | "run_aborted" {
+  return value === "earlier_call_rejected" || value === "run_ended" || value === "run_aborted";
+}
+
 /**
  * `tool.completed`, with the output's first lines for screens (unless withheld as a secret read).
  * Write bodies never reach an event: a client shows an edit from the checkpoint diff.
@@ -292,6 +304,7 @@ export async function emitCompleted(context: RunContext, call: BatchCall, outcom
       duration_ms: Math.round(durationMs * 1000) / 1000,
       metadata: redactSecretsDeep(sanitizeArgs(outcome.metadata)) as Record<string, unknown>,
       ...(withheld(outcome) ? {} : outputPreview(redacted)),
+      ...(isSkipReason(outcome.metadata["skipped_because"]) ? { skipped: outcome.metadata["skipped_because"] } : {}),
     },
     context.depth,
     context.run,

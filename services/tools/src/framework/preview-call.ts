@@ -110,6 +110,7 @@ async function computePreview(dependencies: CallDependencies, request: ToolPrevi
       if (described.scripts && described.scripts.length > 0) {
         preview.scripts = described.scripts;
         if (described.scriptsDigest !== undefined) preview.scripts_digest = described.scriptsDigest;
+        if (described.alternative !== undefined) preview.alternative = described.alternative;
         preview.invisible.push(...described.scripts.flatMap((script) => scanInvisible(script.text, script.source)));
       }
     }

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { CommandAlternative } from "@aide/contracts";
 import type { z } from "zod";
 import type { Workspace } from "../jail/workspace.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
@@ -50,6 +51,8 @@ export interface CommandPreview {
   scripts?: Array<{ source: string; name: string; text: string }>;
   /** sha256 of those scripts' whole texts (`scriptsDigestInput`): what an allow rule for the command records. */
   scriptsDigest?: string;
+  /** A package install's `--ignore-scripts` form, which the approval offers beside it. */
+  alternative?: CommandAlternative;
 }
 
 export type ToolKind = "read" | "write" | "command" | "process" | "other";

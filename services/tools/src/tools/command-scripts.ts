@@ -1,5 +1,5 @@
 import { open } from "node:fs/promises";
-import { packageScriptTexts, packageScriptsContext, scriptsDigestInput, workspaceScriptOf, type WorkspaceScript, type WorkspaceScriptText } from "@aide/contracts";
+import { packageScriptTexts, packageScriptsContext, scriptFreeAlternative, scriptsDigestInput, workspaceScriptOf, type CommandAlternative, type WorkspaceScript, type WorkspaceScriptText } from "@aide/contracts";
 import { sha256Hex } from "../files/digest.js";
 import { makeIncludes, makeRules } from "./make-rules.js";
 import type { ToolContext } from "../framework/tool-types.js";
@@ -118,6 +118,8 @@ async function files(context: ToolContext, cwd: string, names: string[]): Promis
 export interface CommandScripts {
   scripts: ScriptText[];
   digest?: string;
+  /** A package install's `--ignore-scripts` form (`scriptFreeAlternative`), offered beside it. */
+  alternative?: CommandAlternative;
 }
 
 /**
@@ -129,7 +131,25 @@ export interface CommandScripts {
 export async function commandScripts(context: ToolContext, command: string, cwd: string): Promise<CommandScripts> {
   const whole = await wholeScripts(context, command, cwd);
   if (whole === undefined || whole.scripts.length === 0) return { scripts: [] };
-  return { scripts: whole.scripts.map((script) => ({ ...script, text: cap(script.text) })), digest: sha256Hex(scriptsDigestInput(whole.scripts, whole.context)) };
+  const alternative = scriptFreeAlternative(command, { yarnBerry: await isYarnBerry(context, cwd) });
+  return {
+    scripts: whole.scripts.map((script) => ({ ...script, text: cap(script.text) })),
+    digest: sha256Hex(scriptsDigestInput(whole.scripts, whole.context)),
+    ...(alternative !== undefined ? { alternative } : {}),
+  };
+}
+
+/**
+ * Yarn 2 or later runs here (a `.yarnrc.yml`, or `packageManager: yarn@2+` in package.json, in
+ * the command's folder or the workspace root): it has no `--ignore-scripts`, so nothing is offered.
+ */
+async function isYarnBerry(context: ToolContext, cwd: string): Promise<boolean> {
+  for (const folder of [...new Set([cwd, "."])]) {
+    if ((await readWorkspaceFile(context, join(folder, ".yarnrc.yml"))) !== undefined) return true;
+    const manifest = await readWorkspaceFile(context, join(folder, "package.json"));
+    if (manifest !== undefined && /"packageManager"\s*:\s*"yarn@(?:[2-9]|\d{2,})/.test(manifest)) return true;
+  }
+  return false;
 }
 
 async function wholeScripts(context: ToolContext, command: string, cwd: string): Promise<WholeScripts | undefined> {

@@ -25,7 +25,7 @@ export const processStartTool = defineTool({
     const prepared = await prepareCommand(context, args.command, args.cwd, undefined);
     if (!prepared.ok) return { command: args.command, paths: [] };
     const shown = await commandScripts(context, args.command, prepared.cwdRelative);
-    return { command: args.command, paths: [prepared.cwdRelative], scripts: shown.scripts, ...(shown.digest !== undefined ? { scriptsDigest: shown.digest } : {}) };
+    return { command: args.command, paths: [prepared.cwdRelative], scripts: shown.scripts, ...(shown.digest !== undefined ? { scriptsDigest: shown.digest } : {}), ...(shown.alternative ? { alternative: shown.alternative } : {}) };
   },
   async execute(args, context) {
     const prepared = await prepareCommand(context, args.command, args.cwd, args.timeout_ms ?? 30 * 60_000);
