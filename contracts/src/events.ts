@@ -88,6 +88,8 @@ export const ContextBuiltEvent = event(
     code_map_tokens: z.number().int().nonnegative().optional(),
     /** The characters of the test output block when the prefix carries one (prefix_failing_output). */
     failing_output_chars: z.number().int().nonnegative().optional(),
+    /** The entries of the workspace listing when the prefix carries one (workspace_files). */
+    workspace_entries: z.number().int().nonnegative().optional(),
   }),
 );
 export const ModelRequestedEvent = event(

@@ -135,6 +135,7 @@ export const settingTable = {
     recorded: "in-force",
     recordSchema: z.string(),
   }),
+  workspace_files: strategy("the first turn's prefix lists the workspace's files (bounded) and says paths are relative to its root"),
   auto_test: strategy("after an applied edit, aide runs the project's test command (through the approval gate) and feeds the result back"),
   test_command: setting({
     schema: z.string().trim().min(1).max(500),

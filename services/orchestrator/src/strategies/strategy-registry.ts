@@ -14,14 +14,15 @@ import { lineEdits } from "./line-edits.js";
 import { pathGrammar } from "./path-grammar.js";
 import { searchGrammar } from "./search-grammar.js";
 import type { Strategy } from "./strategy.js";
+import { workspaceFiles } from "./workspace-files.js";
 
 /**
  * Every strategy, in the order the loop runs their hooks. Grammar: follow_imports first (path_grammar
  * and act_after_reads read its files), search_grammar before line_edits (which narrows its edits);
  * the tools left out are named completion_grammar's, explore_first's, act_after_reads', then
  * search_grammar's. After a batch: the breaker reads the model's own calls first, then aide may add
- * its test run, then the edits' new problems are restated. The stable prefix: the code map, then
- * the test output.
+ * its test run, then the edits' new problems are restated. The stable prefix: the workspace's files,
+ * the code map, then the test output.
  */
 export const strategyRegistry: readonly Strategy[] = [
   followImports,
@@ -36,6 +37,7 @@ export const strategyRegistry: readonly Strategy[] = [
   autoTest,
   autoLint,
   fewShot,
+  workspaceFiles,
   codeMap,
   prefixFailingOutput,
   codeNeedsRun,
