@@ -142,7 +142,9 @@ async function main() {
       };
       writeFileSync(join(aideHome, "models.json"), JSON.stringify({ default: model.id, models: [spec] }));
       meta.aide_model = spec;
-      stack = await startStack({ workspace: join(aideHome, "workspace"), env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? homedir(), AIDE_HOME: aideHome, AIDE_MODEL_DISCOVERY: "off" } });
+      // The attempts' workspaces are made under aideOut: the stack's workspace root.
+      mkdirSync(aideOut, { recursive: true });
+      stack = await startStack({ workspace: aideOut, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? homedir(), AIDE_HOME: aideHome, AIDE_MODEL_DISCOVERY: "off" } });
     }
     let warmedUp = false;
 
