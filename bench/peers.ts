@@ -94,12 +94,17 @@ async function main() {
 
   const stop = new AbortController();
   let stack: Awaited<ReturnType<typeof startStack>> | undefined;
+  // One stop of aide's stack, however many ask: a second SIGTERM would end `aide up` before it
+  // has stopped its services (its handler answers the first only).
+  let stackStopping: Promise<void> | undefined;
+  const stopStack = () => (stack === undefined ? Promise.resolve() : (stackStopping ??= stack.stop().catch(() => undefined)));
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {
       if (stop.signal.aborted) return;
       process.stderr.write(`\n${signal}: stopping the attempt in flight and every process; the finished attempts are kept\n`);
       stop.abort();
-      stack?.signal();
+      // An aide attempt in flight ends when its stack goes.
+      void stopStack();
     });
   }
 
@@ -222,7 +227,7 @@ async function main() {
       }
     }
   } finally {
-    await stack?.stop().catch(() => undefined);
+    await stopStack();
     await proxy?.close();
     await server?.close();
     const events = join(work, "aide-eval", "events");
