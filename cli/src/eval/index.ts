@@ -6,3 +6,4 @@ export { parseArm, parseArms, type EvalArm } from "./parse-arm.js";
 export { fillPlan } from "./fill-repeats.js";
 export type { AttemptRecord } from "./attempt-record.js";
 export { startStack } from "../client/stack-discovery.js";
+export { runHiddenCheck, type CheckOutcome, type HiddenCheckInput } from "./run-hidden-check.js";
