@@ -7,6 +7,7 @@ import { createBrowserSessions } from "./browser-sessions.js";
 import { createGatewayBus, type GatewayBus } from "./gateway-bus.js";
 import type { FrameFeedOptions } from "./frame-feed.js";
 import { installHttpHooks } from "./http-hooks.js";
+import { installJsonBodyParser } from "./json-body.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { createOriginPolicy } from "./origin-policy.js";
 import { registerPanelRoutes } from "./panel-routes.js";
@@ -27,6 +28,8 @@ import { panelLinkRoutes } from "./routes/panel-link-routes.js";
 import { createLoginCodes } from "./login-codes.js";
 import { validate } from "./validate.js";
 import { attachEventSocket } from "./websocket-upgrade.js";
+
+const defaultBodyLimitBytes = 1 << 20;
 
 export interface GatewayOptions {
   connection: NatsConnection;
@@ -91,10 +94,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   // (Fastify's forceCloseConnections would destroy them at once, unparsed requests included);
   // requests that arrive while closing are refused by the drain with the error envelope
   // (Fastify's own return503OnClosing answer has another body shape, and would come first).
-  const app = Fastify({ ...(options.tls ? { https: { cert: options.tls.cert, key: options.tls.key } } : {}), logger: false, bodyLimit: options.bodyLimitBytes ?? 1 << 20, return503OnClosing: false, forceCloseConnections: false, requestTimeout: 180_000 });
+  const app = Fastify({ ...(options.tls ? { https: { cert: options.tls.cert, key: options.tls.key } } : {}), logger: false, bodyLimit: options.bodyLimitBytes ?? defaultBodyLimitBytes, return503OnClosing: false, forceCloseConnections: false, requestTimeout: 180_000 });
   const drain = createRequestDrain(logger);
   const listener = createListenerDrain(app.server, { quietMs: options.closeQuietMs });
   app.removeContentTypeParser("text/plain");
+  installJsonBodyParser(app);
   const browserSessions = createBrowserSessions({ now: options.now });
   const originPolicy = createOriginPolicy(() => boundPort, options.allowedHosts ?? [], options.tls ? "https" : "http");
   const auth = createRequestAuth({
@@ -118,7 +122,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const openApi = buildOpenApiDocument(routes, version);
 
   drain.install(app);
-  installHttpHooks(app, { auth, originPolicy, logger });
+  installHttpHooks(app, { auth, originPolicy, logger, bodyLimitBytes: options.bodyLimitBytes ?? defaultBodyLimitBytes });
 
   for (const route of routes) {
     app.route({

@@ -1,9 +1,13 @@
 import type { z } from "zod";
 import { aideError } from "@aide/contracts";
 
-/** Parses a request part with its contract schema; a failure is a VALIDATION error naming the fields. */
+/**
+ * Parses a request part with its contract schema; a failure is a VALIDATION error naming the
+ * fields. A part that is absent (a request with no body) is read as `{}`; a JSON `null` is a
+ * value, and is checked as one.
+ */
 export function validate<S extends z.ZodTypeAny>(schema: S, value: unknown, part: "body" | "query" | "path"): z.infer<S> {
-  const parsed = schema.safeParse(value ?? {});
+  const parsed = schema.safeParse(value === undefined ? {} : value);
   if (parsed.success) return parsed.data;
   const detail = parsed.error.issues
     .slice(0, 8)
