@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
+import { aideError } from "@aide/contracts";
 import type { NatsConnection } from "nats";
 import type { Logger } from "pino";
 import { shutdownGraceMsFromEnv } from "@aide/runtime";
@@ -140,6 +141,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
   }
   app.get("/api/openapi.json", async () => openApi);
+  // The WebSocket's address asked as plain HTTP (no Upgrade header: the upgrade never reaches here).
+  app.get("/api/events", async (_request, reply) => {
+    reply.header("upgrade", "websocket");
+    throw aideError("UPGRADE_REQUIRED", { path: "/api/events" });
+  });
   registerPanelRoutes(app, { panelDir: options.panelDir, token: options.token, browserSessions, loginCodes, secureCookie: options.tls !== undefined });
 
   const sockets = attachEventSocket({ server: app.server, auth, connection: options.connection, bus, logger: options.logger.child({ module: "events" }), maxPayloadBytes: options.wsMaxPayloadBytes, hubs: { ringEvents: options.hubRingEvents }, feed: options.wsFeed, maxClients: options.wsMaxClients });
