@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
-import { aideError } from "@aide/contracts";
+import { aideError, EventsQuerySchema } from "@aide/contracts";
 import type { NatsConnection } from "nats";
 import type { Logger } from "pino";
 import { shutdownGraceMsFromEnv } from "@aide/runtime";
@@ -142,7 +142,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   }
   app.get("/api/openapi.json", async () => openApi);
   // The WebSocket's address asked as plain HTTP (no Upgrade header: the upgrade never reaches here).
-  app.get("/api/events", async (_request, reply) => {
+  app.get("/api/events", async (request, reply) => {
+    validate(EventsQuerySchema, request.query, "query");
     reply.header("upgrade", "websocket");
     throw aideError("UPGRADE_REQUIRED", { path: "/api/events" });
   });

@@ -35,7 +35,8 @@ export function installHttpHooks(app: FastifyInstance, options: { auth: RequestA
     const { error, retryAfter } = auth.check(request.url, request.headers);
     if (retryAfter) reply.header("retry-after", String(retryAfter));
     if (error) throw error;
-    if (request.method === "POST") {
+    // A request no route takes is answered for that (404, or 405 with Allow), whatever its body.
+    if (request.method === "POST" && !request.is404) {
       const type = (request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
       if (type !== "application/json") throw aideError("UNSUPPORTED_MEDIA_TYPE");
     }

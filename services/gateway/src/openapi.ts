@@ -55,8 +55,11 @@ function responses(route: RouteDefinition, operationId: string): Record<string, 
     },
   };
   const codes = [...commonErrors, ...(route.method === "POST" ? ["BAD_JSON", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE"] : []), ...route.errors];
-  return { ...result, ...errorResponses(codes) };
+  return { ...result, ...errorResponses(codes), ...headTooLarge };
 }
+
+/** Node's HTTP parser answers a request whose head (URL and headers) passes 16 KB itself: no body. */
+const headTooLarge = { "431": { description: "The request's URL and headers are larger than 16 KB (answered by the HTTP parser, with no body)" } };
 
 /** One response per HTTP status the codes map to, each naming its codes. */
 function errorResponses(codes: string[]): Record<string, unknown> {
@@ -107,6 +110,7 @@ export function buildOpenApiDocument(routes: RouteDefinition[], version: string)
         "101": { description: "Switching protocols; each message is one frame", content: { "application/json": { schema: jsonSchema(WsFrameSchema, "output") } } },
         // A plain GET (no Upgrade header) is answered 426; an upgrade refused, with its code.
         ...errorResponses([...commonErrors, "BUSY", "UPGRADE_REQUIRED"]),
+        ...headTooLarge,
       },
     },
   };

@@ -54,6 +54,10 @@ describe("the gateway's answers to requests Fastify or the body parser refuse", 
     const queried = await send("QUERY", "/api/agent/start", { headers: json, body: "{}" });
     expect(queried.status).toBe(405);
     expect(queried.headers.allow).toBe("POST");
+    // A POST with no JSON Content-Type on a GET-only path: 405 for the method, not 415 for the body.
+    const posted = await send("POST", "/api/health");
+    expect(posted.status).toBe(405);
+    expect(posted.headers.allow).toContain("GET");
     // A path no method serves stays 404.
     expect((await send("DELETE", "/api/nothing-here")).status).toBe(404);
   });

@@ -12,3 +12,9 @@ describe("decision refusal codes map to their own HTTP statuses", () => {
     expect(httpStatusFor(code)).toBe(status);
   });
 });
+
+describe("a workspace that does not exist is 404 (schema-valid input; a client can act on it)", () => {
+  it("WORKSPACE_NOT_FOUND → 404", () => {
+    expect(httpStatusFor("WORKSPACE_NOT_FOUND")).toBe(404);
+  });
+});

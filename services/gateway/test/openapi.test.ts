@@ -81,4 +81,24 @@ describe("OpenAPI document", () => {
     expect(response.json().error.code).toBe("UPGRADE_REQUIRED");
     expect(JSON.parse(generated()).paths["/api/events"].get.responses["426"]).toBeDefined();
   });
+
+  it("documents 431 (a head past the parser's limit) on every operation, and what the body checks refuse", () => {
+    const document = JSON.parse(generated());
+    for (const [path, methods] of Object.entries(document.paths) as Array<[string, Record<string, any>]>) for (const [method, operation] of Object.entries(methods)) expect(operation.responses["431"], `${method} ${path}`).toBeDefined();
+    // The fuzz sent these, valid by the spec, and was refused: now the spec says what is refused.
+    const rule = document.paths["/api/agent/auto-approve"].post.requestBody.content["application/json"].schema.properties.add_commands.items;
+    const patterns = [rule.pattern, ...(rule.allOf ?? []).map((each: { pattern?: string }) => each.pattern)].filter(Boolean).map((pattern: string) => new RegExp(pattern, "u"));
+    expect(patterns.length).toBeGreaterThan(0);
+    expect(patterns.every((pattern: RegExp) => pattern.test("npm run lint"))).toBe(true);
+    expect(patterns.every((pattern: RegExp) => pattern.test("rm -rf / ; echo"))).toBe(false);
+    expect(patterns.every((pattern: RegExp) => pattern.test("   "))).toBe(false);
+    const folder = document.paths["/api/agent/instructions"].get.parameters.find((parameter: { name: string }) => parameter.name === "folder");
+    expect(folder.schema.maxLength).toBe(4096);
+  });
+
+  it("a plain GET of the WebSocket's address checks its query first (400 VALIDATION), like the upgrade", async () => {
+    const response = await h.gateway.app.inject({ method: "GET", url: "/api/events?session=..%2Fx", headers: h.headers() });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe("VALIDATION");
+  });
 });
