@@ -178,7 +178,7 @@ interface SchemathesisRound {
 async function runSchemathesis(binary: string, spec: string, port: number, token: string | undefined, seconds: number, workspace: string, reportDir: string): Promise<SchemathesisRound> {
   mkdirSync(reportDir, { recursive: true });
   const ndjson = join(reportDir, "events.ndjson");
-  const args = ["run", spec, "--url", `http://127.0.0.1:${port}`, "--checks", "all", "--max-time", String(seconds), "--workers", "2", "--report", "ndjson", "--report-ndjson-path", ndjson, "--request-timeout", "30", "--suppress-health-check", "all", "--continue-on-failure", "--no-color", "--exclude-operation-id", "getEvents"];
+  const args = ["--config-file", join(benchRoot, "fuzz-api", "schemathesis.toml"), "run", spec, "--url", `http://127.0.0.1:${port}`, "--checks", "all", "--max-time", String(seconds), "--workers", "2", "--report", "ndjson", "--report-ndjson-path", ndjson, "--request-timeout", "30", "--suppress-health-check", "all", "--continue-on-failure", "--no-color", "--exclude-operation-id", "getEvents"];
   if (token) args.push("-H", `Authorization: Bearer ${token}`);
   const started = Date.now();
   const child = spawn("nice", [binary, ...args], { env: { ...process.env, SCHEMATHESIS_HOOKS: "hooks", PYTHONPATH: join(benchRoot, "fuzz-api"), AIDE_FUZZ_WORKSPACE: workspace }, stdio: ["ignore", "pipe", "pipe"] });

@@ -7,6 +7,12 @@ import { aideError } from "@aide/contracts";
  * value, and is checked as one.
  */
 export function validate<S extends z.ZodTypeAny>(schema: S, value: unknown, part: "body" | "query" | "path"): z.infer<S> {
+  // A query parameter given empty (`?offset=`) is no value: every one the API takes is a non-empty
+  // string or a number (a number's coercion would read "" as 0).
+  if (part === "query" && value !== null && typeof value === "object") {
+    const empty = Object.entries(value as Record<string, unknown>).find(([, given]) => given === "");
+    if (empty) throw aideError("VALIDATION", { detail: `query.${empty[0]}: empty (leave the parameter out instead)` });
+  }
   const parsed = schema.safeParse(value === undefined ? {} : value);
   if (parsed.success) return parsed.data;
   const detail = parsed.error.issues

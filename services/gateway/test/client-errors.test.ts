@@ -97,4 +97,13 @@ describe("the gateway's answers to requests Fastify or the body parser refuse", 
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe("BAD_JSON");
   });
+
+  it("an empty query parameter is 400 VALIDATION, not read as 0 (GET /api/agent/sessions?offset= answered 200)", async () => {
+    for (const query of ["offset=", "limit=", "query=", "limit=1&workspace="]) {
+      const response = await send("GET", `/api/agent/sessions?${query}`);
+      expect(response.status, query).toBe(400);
+      expect(response.body.error.code, query).toBe("VALIDATION");
+    }
+    expect((await send("GET", "/api/agent/sessions?offset=0&limit=1")).status).toBe(200);
+  });
 });
