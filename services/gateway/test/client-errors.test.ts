@@ -1,5 +1,7 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InstructionsQuerySchema } from "@aide/contracts";
+import { validate } from "../src/validate.js";
 import { startHarness, type Harness } from "./gateway-harness.js";
 
 let h: Harness;
@@ -105,5 +107,7 @@ describe("the gateway's answers to requests Fastify or the body parser refuse", 
       expect(response.body.error.code, query).toBe("VALIDATION");
     }
     expect((await send("GET", "/api/agent/sessions?offset=0&limit=1")).status).toBe(200);
+    // An empty string parameter the schema allows stays allowed (the third run refused ?folder=).
+    expect(validate(InstructionsQuerySchema, { workspace: "/w", folder: "" }, "query")).toEqual({ workspace: "/w", folder: "" });
   });
 });
