@@ -8,7 +8,9 @@ export const CommandRuleSchema = z
   .trim()
   .min(1)
   .max(200)
-  .refine((rule) => !/[;&|`$<>(){}\n\\]/.test(rule), { message: "a command rule is words only: no shell control characters (a command with them never matches a rule)" });
+  // A pattern, not a refinement, so the OpenAPI document says it too (a client generating rules from the spec meets it).
+  .regex(/^[^;&|`$<>(){}\n\\]*$/, { message: "a command rule is words only: no shell control characters (a command with them never matches a rule)" })
+  .regex(/\S/, { message: "a command rule has at least one word" });
 
 /**
  * `agent.cmd.auto_approve`: changes a session's auto-approve rules while it lives (its current run

@@ -20,6 +20,8 @@ export const errorCatalog = {
   FORBIDDEN_ORIGIN: "Requests from origin {origin} are not allowed",
   FORBIDDEN_HOST: "Requests for host {host} are not allowed",
   NOT_FOUND: "Not found: {detail}",
+  METHOD_NOT_ALLOWED: "{method} is not allowed on {path}; allowed: {allowed}",
+  UPGRADE_REQUIRED: "{path} is a WebSocket: upgrade the connection (Upgrade: websocket)",
   RATE_LIMITED: "Too many requests; retry after {retryAfter} s",
   UNSUPPORTED_MEDIA_TYPE: "Request bodies must be application/json",
   UNAVAILABLE: "The {service} service did not answer: {detail}",

@@ -127,7 +127,7 @@ export const InstructionsListRequestSchema = z.object({
 /** `GET /api/agent/instructions?workspace=&folder=`: the same, from a query string (`folder` comma-separated). */
 export const InstructionsQuerySchema = z.object({
   workspace: z.string().min(1).max(4096),
-  folder: z.string().max(8192).optional(),
+  folder: z.string().max(4096).optional(),
 });
 export const InstructionStateSchema = z.enum(["trusted", "never", "undecided", "changed"]);
 export const InstructionsListSchema = z.object({

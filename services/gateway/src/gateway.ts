@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
+import { aideError, EventsQuerySchema } from "@aide/contracts";
 import type { NatsConnection } from "nats";
 import type { Logger } from "pino";
 import { shutdownGraceMsFromEnv } from "@aide/runtime";
@@ -7,11 +8,13 @@ import { createBrowserSessions } from "./browser-sessions.js";
 import { createGatewayBus, type GatewayBus } from "./gateway-bus.js";
 import type { FrameFeedOptions } from "./frame-feed.js";
 import { installHttpHooks } from "./http-hooks.js";
+import { installJsonBodyParser } from "./json-body.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { createOriginPolicy } from "./origin-policy.js";
 import { registerPanelRoutes } from "./panel-routes.js";
 import { createRateLimiter } from "./rate-limiter.js";
 import { readSessionEvents } from "./read-session-events.js";
+import { createListenerDrain } from "./listener-drain.js";
 import { createRequestDrain } from "./request-drain.js";
 import { createRequestAuth } from "./request-auth.js";
 import { createRestorePreviews } from "./restore-previews.js";
@@ -26,6 +29,8 @@ import { panelLinkRoutes } from "./routes/panel-link-routes.js";
 import { createLoginCodes } from "./login-codes.js";
 import { validate } from "./validate.js";
 import { attachEventSocket } from "./websocket-upgrade.js";
+
+const defaultBodyLimitBytes = 1 << 20;
 
 export interface GatewayOptions {
   connection: NatsConnection;
@@ -54,6 +59,8 @@ export interface GatewayOptions {
   allowedHosts?: string[];
   /** `$AIDE_HOME/eval`, where `aide eval` writes its runs (absent: `GET /api/eval/latest` is NOT_FOUND). */
   evalDir?: string;
+  /** As it stops, how long a connection with no request yet may take to send one (default 500 ms; listener-drain.ts). */
+  closeQuietMs?: number;
 }
 
 export interface Gateway {
@@ -63,7 +70,10 @@ export interface Gateway {
   port(): number;
   /**
    * Graceful stop: WebSockets get a close frame (1001, with the reason), new requests are
-   * refused (503 UNAVAILABLE, `Connection: close`), idle keep-alive connections are closed, and
+   * refused (503 UNAVAILABLE, `Connection: close`, Retry-After) — including those on connections
+   * accepted but not yet parsed, and those arriving in the first moments of the stop (the
+   * listener keeps accepting briefly; listener-drain.ts) —, idle connections are closed once
+   * their quiet period passed with no request, and
    * in-flight requests may finish for `graceMs` (default `AIDE_SHUTDOWN_GRACE_MS`, 5 s); those
    * still waiting on the bus then answer 503 UNAVAILABLE (`reason: "shutting_down"`). Every
    * request gets a response.
@@ -81,12 +91,15 @@ export function createGateway(options: GatewayOptions): Gateway {
   const version = options.version ?? "0.1.0";
   let boundPort = options.port;
   // requestTimeout bounds a slow sender (the longest bus call, a restore, has 120 s). Closing:
-  // Fastify closes idle keep-alive connections at once (forceCloseConnections "idle"); requests
-  // that arrive while closing are refused by the drain with the error envelope (Fastify's own
-  // return503OnClosing answer has another body shape, and would come first, so it is off).
-  const app = Fastify({ ...(options.tls ? { https: { cert: options.tls.cert, key: options.tls.key } } : {}), logger: false, bodyLimit: options.bodyLimitBytes ?? 1 << 20, return503OnClosing: false, forceCloseConnections: "idle", requestTimeout: 180_000 });
+  // the listener drain closes idle connections only after they had time to send a request
+  // (Fastify's forceCloseConnections would destroy them at once, unparsed requests included);
+  // requests that arrive while closing are refused by the drain with the error envelope
+  // (Fastify's own return503OnClosing answer has another body shape, and would come first).
+  const app = Fastify({ ...(options.tls ? { https: { cert: options.tls.cert, key: options.tls.key } } : {}), logger: false, bodyLimit: options.bodyLimitBytes ?? defaultBodyLimitBytes, return503OnClosing: false, forceCloseConnections: false, requestTimeout: 180_000 });
   const drain = createRequestDrain(logger);
+  const listener = createListenerDrain(app.server, { quietMs: options.closeQuietMs });
   app.removeContentTypeParser("text/plain");
+  installJsonBodyParser(app);
   const browserSessions = createBrowserSessions({ now: options.now });
   const originPolicy = createOriginPolicy(() => boundPort, options.allowedHosts ?? [], options.tls ? "https" : "http");
   const auth = createRequestAuth({
@@ -110,7 +123,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const openApi = buildOpenApiDocument(routes, version);
 
   drain.install(app);
-  installHttpHooks(app, { auth, originPolicy, logger });
+  installHttpHooks(app, { auth, originPolicy, logger, bodyLimitBytes: options.bodyLimitBytes ?? defaultBodyLimitBytes });
 
   for (const route of routes) {
     app.route({
@@ -128,6 +141,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
   }
   app.get("/api/openapi.json", async () => openApi);
+  // The WebSocket's address asked as plain HTTP (no Upgrade header: the upgrade never reaches here).
+  app.get("/api/events", async (request, reply) => {
+    validate(EventsQuerySchema, request.query, "query");
+    reply.header("upgrade", "websocket");
+    throw aideError("UPGRADE_REQUIRED", { path: "/api/events" });
+  });
   registerPanelRoutes(app, { panelDir: options.panelDir, token: options.token, browserSessions, loginCodes, secureCookie: options.tls !== undefined });
 
   const sockets = attachEventSocket({ server: app.server, auth, connection: options.connection, bus, logger: options.logger.child({ module: "events" }), maxPayloadBytes: options.wsMaxPayloadBytes, hubs: { ringEvents: options.hubRingEvents }, feed: options.wsFeed, maxClients: options.wsMaxClients });
@@ -142,7 +161,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     port: () => boundPort,
     async close(graceMs = shutdownGraceMsFromEnv()) {
       drain.beginClosing();
-      const closed = app.close();
+      const listenerClosed = listener.close();
       await sockets.close();
       if (!(await drain.idle(graceMs))) {
         logger.warn({ in_flight: drain.inFlight(), grace_ms: graceMs }, "requests outlived the shutdown grace; answering them UNAVAILABLE");
@@ -153,7 +172,9 @@ export function createGateway(options: GatewayOptions): Gateway {
           await drain.idle(1_000);
         }
       }
+      await listenerClosed;
       // A connection still open now has nothing left to answer (its client went quiet).
+      const closed = app.close();
       const timer = setTimeout(() => app.server.closeAllConnections(), 1_000);
       await closed;
       clearTimeout(timer);

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import type { Logger } from "pino";
-import { aideError, jsonForScreen } from "@aide/contracts";
+import { AideError, aideError, jsonForScreen } from "@aide/contracts";
 import { errorEnvelope, httpStatusFor, toAideError } from "./http-errors.js";
 import type { OriginPolicy } from "./origin-policy.js";
 import { panelContentSecurityPolicy } from "./panel-routes.js";
@@ -8,6 +8,9 @@ import type { RequestAuth } from "./request-auth.js";
 import { servedFileContentSecurityPolicy } from "./served-file-policy.js";
 
 const pathOf = (url: string) => url.split("?")[0];
+
+/** The methods a path can be declared under, in the order an `Allow` header lists them. */
+const routeMethods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
 /**
  * The panel's pages check their credential themselves (the login link's code, or the session
@@ -20,7 +23,7 @@ const selfAuthenticatingPage = (method: string, path: string) => method === "GET
  * request-auth.ts), JSON-only POST bodies, security headers, the error envelope. Request lines are
  * logged by path only: a query string could hold a login token.
  */
-export function installHttpHooks(app: FastifyInstance, options: { auth: RequestAuth; originPolicy: OriginPolicy; logger: Logger }): void {
+export function installHttpHooks(app: FastifyInstance, options: { auth: RequestAuth; originPolicy: OriginPolicy; logger: Logger; bodyLimitBytes?: number }): void {
   const { auth, originPolicy, logger } = options;
   app.addHook("onRequest", async (request, reply) => {
     // The login link authenticates itself (the token in the query, once); the pages check the cookie.
@@ -32,7 +35,8 @@ export function installHttpHooks(app: FastifyInstance, options: { auth: RequestA
     const { error, retryAfter } = auth.check(request.url, request.headers);
     if (retryAfter) reply.header("retry-after", String(retryAfter));
     if (error) throw error;
-    if (request.method === "POST") {
+    // A request no route takes is answered for that (404, or 405 with Allow), whatever its body.
+    if (request.method === "POST" && !request.is404) {
       const type = (request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
       if (type !== "application/json") throw aideError("UNSUPPORTED_MEDIA_TYPE");
     }
@@ -53,12 +57,31 @@ export function installHttpHooks(app: FastifyInstance, options: { auth: RequestA
   app.addHook("onResponse", async (request, reply) => {
     logger.debug({ method: request.method, path: pathOf(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, "request");
   });
+  // A request no route takes: 405 with `Allow` when its path exists under other methods, else 404.
+  const noRoute = (method: string, url: string): { error: AideError; allow?: string } => {
+    const path = pathOf(url);
+    const allowed = routeMethods.filter((each) => app.findRoute({ method: each, url: path }) !== null);
+    if (allowed.length === 0) return { error: aideError("NOT_FOUND", { detail: `${method} ${path}` }) };
+    const allow = allowed.join(", ");
+    return { error: aideError("METHOD_NOT_ALLOWED", { method, path, allowed: allow }), allow };
+  };
+  const send = (reply: FastifyReply, error: AideError, allow?: string) => {
+    if (allow !== undefined) reply.header("allow", allow);
+    return reply.code(httpStatusFor(error.code)).type("application/json; charset=utf-8").send(errorEnvelope(error));
+  };
   app.setErrorHandler(async (error, request, reply) => {
-    const aide = toAideError(error);
+    // Fastify refuses a request with no route on its own grounds too (a QUERY without a
+    // Content-Type): it has no route, and that is the answer.
+    if (request.is404 && !(error instanceof AideError)) {
+      const { error: refusal, allow } = noRoute(request.method, request.url);
+      return send(reply, refusal, allow);
+    }
+    const aide = toAideError(error, { bodyLimitBytes: options.bodyLimitBytes, contentLength: request.headers["content-length"] });
     if (aide.code === "INTERNAL") logger.error({ err: error, path: pathOf(request.url) }, "request failed");
-    return reply.code(httpStatusFor(aide.code)).type("application/json; charset=utf-8").send(errorEnvelope(aide));
+    return send(reply, aide);
   });
   app.setNotFoundHandler(async (request, reply) => {
-    return reply.code(404).send(errorEnvelope(aideError("NOT_FOUND", { detail: `${request.method} ${pathOf(request.url)}` })));
+    const { error, allow } = noRoute(request.method, request.url);
+    return send(reply, error, allow);
   });
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ErrorEnvelopeSchema, errorCodes, EventsQuerySchema, WsFrameSchema } from "@aide/contracts";
 import type { RouteDefinition } from "./route-definition.js";
 import { httpStatusFor } from "./http-errors.js";
+import { operationLinks } from "./openapi-links.js";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -37,13 +38,32 @@ function parameters(schema: z.ZodTypeAny, place: "query" | "path" = "query"): Js
 
 const commonErrors = ["VALIDATION", "UNAUTHORIZED", "FORBIDDEN_ORIGIN", "FORBIDDEN_HOST", "RATE_LIMITED", "UNAVAILABLE", "INTERNAL"];
 
-function responses(route: RouteDefinition): Record<string, unknown> {
+/** `post` + `/api/agent/auto-approve` → `postAgentAutoApprove`; `/api/eval/latest/{name}` → `getEvalLatestName`. */
+export function operationIdOf(method: string, url: string): string {
+  const words = url.replace(/^\/api/, "").split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return method.toLowerCase() + words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join("");
+}
+
+function responses(route: RouteDefinition, operationId: string): Record<string, unknown> {
+  const links = operationLinks[operationId];
   const result: Record<string, unknown> = {
-    "200": route.produces
-      ? { description: "OK: the file", content: Object.fromEntries(route.produces.map((type) => [type, { schema: { type: "string" } }])) }
-      : { description: "OK", content: { "application/json": { schema: jsonSchema(route.reply, "output") } } },
+    "200": {
+      ...(route.produces
+        ? { description: "OK: the file", content: Object.fromEntries(Object.entries(route.produces).map(([type, schema]) => [type, { schema: jsonSchema(schema, "output") }])) }
+        : { description: "OK", content: { "application/json": { schema: jsonSchema(route.reply, "output") } } }),
+      ...(links && Object.keys(links).length > 0 ? { links } : {}),
+    },
   };
   const codes = [...commonErrors, ...(route.method === "POST" ? ["BAD_JSON", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE"] : []), ...route.errors];
+  return { ...result, ...errorResponses(codes), ...headTooLarge };
+}
+
+/** Node's HTTP parser answers a request whose head (URL and headers) passes 16 KB itself: no body. */
+const headTooLarge = { "431": { description: "The request's URL and headers are larger than 16 KB (answered by the HTTP parser, with no body)" } };
+
+/** One response per HTTP status the codes map to, each naming its codes. */
+function errorResponses(codes: string[]): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
   const byStatus = new Map<number, string[]>();
   for (const code of codes) {
     const status = httpStatusFor(code as never);
@@ -68,11 +88,12 @@ export function buildOpenApiDocument(routes: RouteDefinition[], version: string)
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const url = openApiPath(route.url);
+    const operationId = operationIdOf(route.method, url);
     const operation: Record<string, unknown> = {
       summary: route.summary,
-      operationId: `${route.method.toLowerCase()}${url.replace(/\/api/, "").replace(/[/{}]+(\w)/g, (_m, c: string) => c.toUpperCase())}`,
+      operationId,
       security: [{ bearer: [] }],
-      responses: responses(route),
+      responses: responses(route, operationId),
     };
     const routeParameters = [...(route.params ? parameters(route.params, "path") : []), ...(route.query ? parameters(route.query) : [])];
     if (routeParameters.length > 0) operation.parameters = routeParameters;
@@ -87,8 +108,9 @@ export function buildOpenApiDocument(routes: RouteDefinition[], version: string)
       parameters: parameters(EventsQuerySchema),
       responses: {
         "101": { description: "Switching protocols; each message is one frame", content: { "application/json": { schema: jsonSchema(WsFrameSchema, "output") } } },
-        "401": { description: "Error: UNAUTHORIZED", content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } } },
-        "403": { description: "Error: FORBIDDEN_ORIGIN, FORBIDDEN_HOST", content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } } },
+        // A plain GET (no Upgrade header) is answered 426; an upgrade refused, with its code.
+        ...errorResponses([...commonErrors, "BUSY", "UPGRADE_REQUIRED"]),
+        ...headTooLarge,
       },
     },
   };

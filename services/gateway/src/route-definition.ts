@@ -35,8 +35,8 @@ export interface RouteDefinition {
   body?: z.ZodTypeAny;
   /** Path parameters (`:name` in the url). */
   params?: z.ZodTypeAny;
-  /** Media types of a route that answers a file (`FileReply`) instead of JSON. */
-  produces?: string[];
+  /** A route that answers a file (`FileReply`) instead of JSON: each media type it serves, with the schema of that body. */
+  produces?: Record<string, z.ZodTypeAny>;
   /** The success body (the `result` of the bus reply). */
   reply: z.ZodTypeAny;
   /** Error codes this route answers besides the ones every route may answer. */

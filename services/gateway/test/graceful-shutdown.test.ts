@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -131,6 +132,88 @@ describe("graceful shutdown of the gateway process: requests whose body is still
       expect(result.response).toMatch(/\r\nretry-after: \d+\r\n/i);
       expect(result.response).toMatch(/"code":"UNAVAILABLE"/);
     }
+    expect(code).toBe(0);
+  }, 120_000);
+});
+
+/** One raw connection: resolves when it is connected; `ended` tells what came back and how it closed. */
+function rawConnection(port: number): { socket: Socket; connected: Promise<void>; ended: Promise<{ response: string; error?: string }> } {
+  const socket = connect(port, "127.0.0.1");
+  let response = "";
+  socket.on("data", (chunk: Buffer) => { response += chunk.toString(); });
+  const ended = new Promise<{ response: string; error?: string }>((resolve) => {
+    socket.once("error", (error: NodeJS.ErrnoException) => resolve({ response, error: error.code ?? error.message }));
+    socket.once("close", () => resolve({ response }));
+  });
+  const connected = new Promise<void>((resolve, reject) => {
+    socket.once("connect", () => resolve());
+    socket.once("error", reject);
+  });
+  return { socket, connected, ended };
+}
+
+/**
+ * Connections the gateway accepted whose request it has not parsed yet when SIGTERM comes (the
+ * request written just before the signal, or just after it) were reset: closing the listener
+ * and destroying every connection with no parsed request dropped them. Each gets an HTTP answer
+ * — its own, or 503 UNAVAILABLE with a Retry-After — and none is reset.
+ */
+describe("graceful shutdown of the gateway process: connections accepted but not yet parsed", () => {
+  let bus: TestBus;
+  let responder: NatsConnection;
+  const dir = mkdtempSync(join(tmpdir(), "aide-gw-stop-raw-"));
+
+  beforeAll(async () => {
+    bus = await startTestBus();
+    responder = await bus.connectAs("tester");
+    responder.subscribe("agent.cmd.sessions", {
+      callback: (_error, message) => message.respond(JSON.stringify({ ok: true, result: { sessions: [] } })),
+    });
+    await responder.flush();
+  });
+  afterAll(async () => {
+    await bus?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("answers every accepted connection (10 raw, 20 fetches before SIGTERM, 5 written 100 ms after it) and resets none", async () => {
+    const tokenFile = join(dir, "gateway.token");
+    writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+    const gateway = await startServiceProcess(bus, "gateway", {
+      env: { AIDE_GATEWAY_PORT: "0", AIDE_GATEWAY_TOKEN_FILE: tokenFile, AIDE_SHUTDOWN_GRACE_MS: "1500", AIDE_LOG_LEVEL: "info" },
+      pinger: responder,
+      readyTimeoutMs: 60_000,
+    });
+    const port = Number(await until(() => /"port":(\d+)/.exec(gateway.logs())?.[1], "the port in the log"));
+    const exited = new Promise<number | null>((resolve) => gateway.child.once("exit", (code) => resolve(code)));
+    const request = `GET /api/agent/sessions?limit=1 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${token}\r\n\r\n`;
+    const before = Array.from({ length: 10 }, () => rawConnection(port));
+    const after = Array.from({ length: 5 }, () => rawConnection(port));
+    await Promise.all([...before, ...after].map((connection) => connection.connected));
+    // Accepted by the gateway (a request on another connection was answered after they connected).
+    expect((await fetch(`http://127.0.0.1:${port}/api/openapi.json`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+
+    const fetches = Array.from({ length: 20 }, () =>
+      fetch(`http://127.0.0.1:${port}/api/agent/sessions?limit=1`, { headers: { authorization: `Bearer ${token}` } })
+        .then(async (response) => ({ status: response.status, retryAfter: response.headers.get("retry-after"), text: await response.text() }))
+        .catch((error: Error & { cause?: { code?: string } }) => ({ status: 0, retryAfter: null, text: error.cause?.code ?? error.message })),
+    );
+    for (const connection of before) connection.socket.write(request);
+    gateway.child.kill("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const connection of after) connection.socket.write(request);
+
+    const raw = await Promise.all([...before, ...after].map((connection) => connection.ended));
+    const fetched = await Promise.all(fetches);
+    const code = await exited;
+
+    expect(raw.filter((result) => !/^HTTP\/1\.1 (200|503) /.test(result.response)), JSON.stringify(raw)).toEqual([]);
+    for (const result of raw.filter((each) => each.response.startsWith("HTTP/1.1 503"))) {
+      expect(result.response).toMatch(/\r\nretry-after: \d+\r\n/i);
+      expect(result.response).toMatch(/"code":"UNAVAILABLE"/);
+    }
+    expect(fetched.filter((result) => result.status !== 200 && result.status !== 503), JSON.stringify(fetched)).toEqual([]);
+    for (const result of fetched.filter((each) => each.status === 503)) expect(result.retryAfter).toMatch(/^\d+$/);
     expect(code).toBe(0);
   }, 120_000);
 });

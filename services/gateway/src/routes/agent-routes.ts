@@ -56,7 +56,7 @@ export function agentRoutes(): RouteDefinition[] {
       summary: "Approve, reject (with feedback) or abort at a pending approval",
       body: DecisionRequestSchema,
       reply: resultOf(DecisionReplySchema),
-      errors: ["APPROVAL_NOT_FOUND", "APPROVAL_STALE", "FORBIDDEN", "INSTRUCTIONS_ANSWER_INVALID", ...session],
+      errors: ["APPROVAL_NOT_FOUND", "APPROVAL_STALE", "APPROVAL_ALREADY_DECIDED", "APPROVAL_WRONG_SESSION", "APPROVAL_CONFIRMATION_REQUIRED", "APPROVAL_STALE_RUN", "APPROVAL_EXPIRED", "FORBIDDEN", "INSTRUCTIONS_ANSWER_INVALID", ...session],
       handle: ({ body }, { bus }) => bus.request(subjects.cmd.decision, body, DecisionReplySchema),
     }),
     defineRoute({

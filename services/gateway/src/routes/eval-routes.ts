@@ -18,7 +18,8 @@ export function evalRoutes(): RouteDefinition[] {
       url: "/api/eval/latest/:name",
       summary: "One file of the newest eval run (report.json, report.html, report.md, *.svg) by its name, as GET /api/eval/latest lists them",
       params: EvalFileParamsSchema,
-      produces: ["text/html", "text/markdown", "application/json", "image/svg+xml"],
+      // report.json is served as the object it holds; the others as text.
+      produces: { "text/html": z.string(), "text/markdown": z.string(), "application/json": z.record(z.string(), z.unknown()), "image/svg+xml": z.string() },
       reply: z.string(),
       errors: ["NOT_FOUND"],
       async handle({ params }, { evalReports }) {

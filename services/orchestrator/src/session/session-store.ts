@@ -1,4 +1,4 @@
-import type { KvEntry } from "nats";
+import { KvWatchInclude, type KvEntry } from "nats";
 import type { SessionKv } from "./spilling-kv.js";
 import { decodeJson, encodeJson } from "@aide/runtime";
 import { isWrongRevision, storeUnavailable } from "../bus/jetstream-errors.js";
@@ -25,6 +25,12 @@ export interface SessionStore {
   put(record: SessionRecord): Promise<void>;
   /** Every session (the `sessions` command). */
   list(): Promise<SessionRecord[]>;
+  /**
+   * Every stored session's id with the revision of its record, from the store's message headers
+   * alone (no record is read): the `sessions` command re-reads only the records whose revision
+   * changed since it last read them. Absent: the listing reads every record (`list`).
+   */
+  revisions?(): Promise<Map<string, number>>;
   /** Only the sessions a sweep must look at (`isLive`): never a finished one. */
   listLive(): Promise<SessionRecord[]>;
   /**
@@ -150,6 +156,7 @@ export function kvSessionStore(kv: SessionKv): SessionStore {
     async list() {
       return readAll(kv, read, (key) => !key.startsWith(livePrefix));
     },
+    revisions: () => revisionsOf(kv, (key) => !key.startsWith(livePrefix)),
     async listLive() {
       const ids = await keysOf(kv, `${livePrefix}>`);
       const records: SessionRecord[] = [];
@@ -174,6 +181,26 @@ async function keysOf(kv: SessionKv, filter?: string): Promise<string[]> {
   } catch (error) {
     throw storeUnavailable(error);
   }
+}
+
+/** The last revision of every key `keep` accepts, from a headers-only pass over the bucket (like `keys`). */
+async function revisionsOf(kv: SessionKv, keep: (key: string) => boolean): Promise<Map<string, number>> {
+  const revisions = new Map<string, number>();
+  try {
+    let initialized = false;
+    const entries = await kv.watch({ key: ">", headers_only: true, include: KvWatchInclude.LastValue, initializedFn: () => { initialized = true; } });
+    // initializedFn runs at once for an empty bucket; else the last stored value comes with delta 0
+    // (deletions included: a removed live marker is often the last message).
+    if (initialized) entries.stop();
+    for await (const entry of entries) {
+      if (entry.operation === "PUT" && keep(entry.key)) revisions.set(entry.key, entry.revision);
+      else revisions.delete(entry.key);
+      if (entry.delta === 0) entries.stop();
+    }
+  } catch (error) {
+    throw storeUnavailable(error);
+  }
+  return revisions;
 }
 
 async function readAll(kv: SessionKv, read: (id: string) => Promise<SessionRecord | undefined>, keep: (key: string) => boolean): Promise<SessionRecord[]> {

@@ -4,8 +4,8 @@ import type { Logger } from "pino";
 import { z } from "zod";
 import { decodeJson, encodeJson } from "@aide/runtime";
 
-/** The KV operations the session store uses. */
-export type SessionKv = Pick<KV, "get" | "put" | "update" | "keys" | "delete">;
+/** The KV operations the session store uses (`watch` for headers only: the revisions of the keys). */
+export type SessionKv = Pick<KV, "get" | "put" | "update" | "keys" | "delete" | "watch">;
 
 const MarkerSchema = z.object({ $spilled: z.object({ object: z.string().min(1), size: z.number().int().nonnegative(), sha256: z.string().length(64) }) });
 
@@ -100,6 +100,8 @@ export function spillingKv(kv: KV, objects: () => Promise<ObjectStore>, options:
       }
     },
     keys: (filter) => kv.keys(filter),
+    // Values come as stored (a spilled one as its marker): the store watches headers only.
+    watch: (watchOptions) => kv.watch(watchOptions),
     async delete(key, deleteOptions) {
       await kv.delete(key, deleteOptions);
       settle(key, undefined);
