@@ -20,6 +20,11 @@ describe("parseNativeToolCalls", () => {
     expect(parseNativeToolCalls(text, ids).calls).toEqual([{ id: "c0", name: "replace_in_file", arguments: { path: "a.js", search: "if (x) {", replace: "if (y) {" } }]);
   });
 
+  it("drops the empty fence a fenced call leaves behind", () => {
+    const parsed = parseNativeToolCalls('```json\n{"name": "run_command", "arguments": {"command": "node --test"}}\n```', ids);
+    expect(parsed).toEqual({ text: "", calls: [{ id: "c0", name: "run_command", arguments: { command: "node --test" } }] });
+  });
+
   it("leaves JSON that is not a call, and broken JSON, as prose", () => {
     const text = 'The config is {"port": 8421}. <tool_call>\n{"name": "read_file", "arguments": {"path": "a"}\n</tool_call>';
     const parsed = parseNativeToolCalls(text, ids);

@@ -66,5 +66,8 @@ export function parseNativeToolCalls(text: string, newId: (index: number) => str
     cursor = end;
   }
   prose += text.slice(cursor);
-  return { text: prose.replace(/<\/?tool_call>/g, "").trim(), calls };
+  // A call the model fenced (```json … ```) leaves an empty fence behind: not prose. Fed back as the
+  // model's own text it taught the 1.5B to answer with the empty fence alone.
+  const cleaned = prose.replace(/<\/?tool_call>/g, "").replace(/```[A-Za-z]*\s*```/g, "");
+  return { text: cleaned.trim(), calls };
 }

@@ -8,7 +8,7 @@ export { decodeEscapedNewlines } from "./escaped-newlines.js";
 export { dedupeCommands } from "./dedupe-commands.js";
 export { StallDetector } from "./stall-detector.js";
 export type { StallVerdict, TurnProgress } from "./stall-detector.js";
-export { MistakeCounter, NO_TOOL_CALL_NUDGE } from "./mistake-counter.js";
+export { MistakeCounter, NO_TOOL_CALL_NUDGE, NO_TOOL_CALL_NUDGE_NATIVE } from "./mistake-counter.js";
 export type { MistakeVerdict, NoToolCallVerdict } from "./mistake-counter.js";
 export { LoopBreaker } from "./loop-breaker.js";
 export type { LoopVerdict } from "./loop-breaker.js";

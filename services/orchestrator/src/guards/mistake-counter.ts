@@ -6,6 +6,11 @@ export const NO_TOOL_CALL_NUDGE =
   "Your reply contained no tool call. Every reply must use exactly the XML tool format, for example " +
   "<read_file>\n<path>README.md</path>\n</read_file>. If the task is finished, call <attempt_completion> with the result.";
 
+/** The same reminder for a model that calls tools in its chat template's own format (tool_format native). */
+export const NO_TOOL_CALL_NUDGE_NATIVE =
+  "Your reply contained no tool call. Every reply must call a tool: a JSON object with the tool's name and arguments, " +
+  'for example <tool_call>\n{"name": "list_dir", "arguments": {}}\n</tool_call>. If the task is finished, call attempt_completion with the result.';
+
 /**
  * Consecutive mistakes (malformed calls, refused calls, failed validation) with a limit (default 3);
  * any well-formed call that runs resets the streak. A reply with no tool call gets one nudge per
@@ -31,11 +36,11 @@ export class MistakeCounter {
     this.nudged = false;
   }
 
-  noToolCall(): NoToolCallVerdict {
+  noToolCall(nudge = NO_TOOL_CALL_NUDGE): NoToolCallVerdict {
     const firstTime = !this.nudged;
     this.nudged = true;
     const { exceeded } = this.recordMistake();
-    if (firstTime && !exceeded) return { action: "nudge", message: NO_TOOL_CALL_NUDGE };
+    if (firstTime && !exceeded) return { action: "nudge", message: nudge };
     return {
       action: "fail",
       message: exceeded

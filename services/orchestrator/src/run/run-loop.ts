@@ -11,6 +11,7 @@ import { afterBatchNotices, unusableReplyInstruction } from "../strategies/run-s
 import type { RunContext, RunOutcome } from "./run-context.js";
 import { modelText } from "../context/model-text.js";
 import { instructionsForTouchedFolders, resumeTouchedInstructions } from "../instructions/load-instructions.js";
+import { NO_TOOL_CALL_NUDGE, NO_TOOL_CALL_NUDGE_NATIVE } from "../guards/index.js";
 
 /**
  * The agent loop of one run: turns of build context → ask the model → parse → normalize →
@@ -128,7 +129,7 @@ async function noCalls(context: RunContext, errors: string[]): Promise<void> {
     // A strategy may answer a repeated mistake differently (loop_breaker).
     content = unusableReplyInstruction(context, errors, runCatalog(context)) ?? content;
   } else {
-    const verdict = mistakes.noToolCall();
+    const verdict = mistakes.noToolCall(context.session.record.experiment?.tool_format === "native" ? NO_TOOL_CALL_NUDGE_NATIVE : NO_TOOL_CALL_NUDGE);
     if (verdict.action === "fail") {
       context.outcome = { kind: "failed", code: "MISTAKE_LIMIT", message: verdict.message };
       return;
