@@ -34,7 +34,10 @@ async function main() {
     return;
   }
   const samples: Record<string, number[]> = {};
-  for (const [name, payload] of [["small", "x".repeat(64)], ["64k", "y".repeat(64 * 1024)]] as const) {
+  for (const [name, payload] of [
+    ["small", "x".repeat(64)],
+    ["64k", "y".repeat(64 * 1024)],
+  ] as const) {
     const list: number[] = [];
     for (let i = 0; i < warmup + iterations; i++) {
       const started = process.hrtime.bigint();
@@ -57,7 +60,8 @@ async function main() {
     if (keep) list.push(Number(process.hrtime.bigint() - started) / 1000);
   };
   for (let i = 0; i < warmup + iterations; i++) {
-    const viaRuntime = () => busRequest(connection, "agent.bench.echo", { id: i, payload: "x".repeat(64) }, EchoReply, { timeoutMs: 5000, heartbeat: { intervalMs: 5_000, timeoutMs: 20_000, mayHaveRun: false } });
+    const viaRuntime = () =>
+      busRequest(connection, "agent.bench.echo", { id: i, payload: "x".repeat(64) }, EchoReply, { timeoutMs: 5000, heartbeat: { intervalMs: 5_000, timeoutMs: 20_000, mayHaveRun: false } });
     const viaBare = () => connection.request("agent.bench.bare", body, { timeout: 5000 });
     if (i % 2 === 0) {
       await timed(viaBusRequest, i >= warmup, viaRuntime);

@@ -128,7 +128,15 @@ async function main() {
     const sustainedCount = Number(process.env.BENCH_SUSTAINED_REQUESTS ?? 12_000);
     const sustained: Record<string, { first: number[]; last: number[] }> = { services: { first: [], last: [] }, reply_heartbeats: { first: [], last: [] } };
     for (let index = 0; index < Math.max(1, Math.min(rounds, 2)); index++) {
-      for (const [name, responder] of (index % 2 === 0 ? [["services", "bench_responder"], ["reply_heartbeats", "bench_responder_reply_heartbeats"]] : [["reply_heartbeats", "bench_responder_reply_heartbeats"], ["services", "bench_responder"]]) as Array<[string, string]>) {
+      for (const [name, responder] of (index % 2 === 0
+        ? [
+            ["services", "bench_responder"],
+            ["reply_heartbeats", "bench_responder_reply_heartbeats"],
+          ]
+        : [
+            ["reply_heartbeats", "bench_responder_reply_heartbeats"],
+            ["services", "bench_responder"],
+          ]) as Array<[string, string]>) {
         const samples = (await busPair(server, runDir, false, { responder, env: { BENCH_SUSTAINED: String(sustainedCount) } })).sustained;
         const quarter = Math.floor(samples.length / 4);
         sustained[name].first.push(...samples.slice(100, quarter + 100));

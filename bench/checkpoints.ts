@@ -28,7 +28,38 @@ function makeGenerator(seed: number) {
     state = (state * 1664525 + 1013904223) >>> 0;
     return state;
   };
-  const words = ["const", "let", "function", "return", "if", "else", "for", "await", "async", "import", "export", "from", "value", "index", "result", "error", "node", "tree", "commit", "path", "=", "{", "}", "(", ")", ";", "=>", "null", "true", "false"];
+  const words = [
+    "const",
+    "let",
+    "function",
+    "return",
+    "if",
+    "else",
+    "for",
+    "await",
+    "async",
+    "import",
+    "export",
+    "from",
+    "value",
+    "index",
+    "result",
+    "error",
+    "node",
+    "tree",
+    "commit",
+    "path",
+    "=",
+    "{",
+    "}",
+    "(",
+    ")",
+    ";",
+    "=>",
+    "null",
+    "true",
+    "false",
+  ];
   return (bytes: number) => {
     const parts: string[] = [];
     let length = 0;
@@ -50,7 +81,7 @@ function generateWorkspace(dir: string): string[] {
     mkdirSync(folder, { recursive: true });
     for (let i = 0; i < filesPerFolder; i++) {
       const rel = `pkg${Math.floor(f / 20)}/mod${f}/file${i}.ts`;
-      const size = Math.max(200, Math.round(averageBytes * (0.5 + ((sizes(4).charCodeAt(0) % 32) / 32))));
+      const size = Math.max(200, Math.round(averageBytes * (0.5 + (sizes(4).charCodeAt(0) % 32) / 32)));
       writeFileSync(join(dir, rel), text(size));
       files.push(rel);
     }
@@ -79,7 +110,17 @@ function diskBreakdown(root: string): Record<string, number> {
       const path = join(dir, name);
       const stats = lstatSync(path);
       const inner = rel === "" ? name : `${rel}/${name}`;
-      const kind = name.endsWith(".pack") ? "pack" : name.endsWith(".idx") ? "pack_index" : /^objects\/[0-9a-f]{2}\//.test(inner) ? "loose_objects" : name === "aide-stat-cache" || name === "index" ? "stat_cache_or_index" : stats.isDirectory() ? "folders" : "other";
+      const kind = name.endsWith(".pack")
+        ? "pack"
+        : name.endsWith(".idx")
+          ? "pack_index"
+          : /^objects\/[0-9a-f]{2}\//.test(inner)
+            ? "loose_objects"
+            : name === "aide-stat-cache" || name === "index"
+              ? "stat_cache_or_index"
+              : stats.isDirectory()
+                ? "folders"
+                : "other";
       out[kind] = (out[kind] ?? 0) + stats.blocks * 512;
       if (stats.isDirectory()) walk(path, inner);
     }
@@ -106,7 +147,13 @@ async function main() {
   // BENCH_SERVICE_PROF=<folder>: a V8 CPU profile of the service process (node --cpu-prof), written when it exits.
   const profile = process.env.BENCH_SERVICE_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_SERVICE_PROF}`] : [];
   const child = spawn(process.execPath, [...profile, join(repoRoot, "services", "checkpoints", "dist", "main.js")], {
-    env: { PATH: process.env.PATH ?? "", AIDE_NATS_URL: server.url, AIDE_NATS_CREDS: server.credentialFiles.checkpoints, AIDE_LOG_LEVEL: process.env.BENCH_SERVICE_LOG ? "debug" : "warn", AIDE_WORKSPACE_ROOTS: base },
+    env: {
+      PATH: process.env.PATH ?? "",
+      AIDE_NATS_URL: server.url,
+      AIDE_NATS_CREDS: server.credentialFiles.checkpoints,
+      AIDE_LOG_LEVEL: process.env.BENCH_SERVICE_LOG ? "debug" : "warn",
+      AIDE_WORKSPACE_ROOTS: base,
+    },
     // BENCH_SERVICE_LOG=<file>: the service's debug log (per-phase timings of each commit).
     stdio: ["ignore", "ignore", process.env.BENCH_SERVICE_LOG ? openSync(process.env.BENCH_SERVICE_LOG, "w") : "inherit"],
   });
@@ -148,8 +195,18 @@ async function main() {
       const round = (v: number) => Math.round(v * 10) / 10;
       // The machine is shared: the 1-minute load average as the case ends says how far to trust it.
       const load = Math.round(loadavg()[0] * 100) / 100;
-      cases[name] = { ours_ms: round(o), git_ms: round(g), ratio: Math.round((o / g) * 100) / 100, ours_runs: ours.map(round), git_runs: gitRuns.map(round), ...(inService ? { ours_in_service_ms: inService.map(round) } : {}), load_1m: load };
-      process.stderr.write(`${name}: ours ${round(o)} ms, git ${round(g)} ms, ratio ${cases[name].ratio} (runs ${cases[name].ours_runs.join("/")} vs ${cases[name].git_runs.join("/")}), load ${load}\n`);
+      cases[name] = {
+        ours_ms: round(o),
+        git_ms: round(g),
+        ratio: Math.round((o / g) * 100) / 100,
+        ours_runs: ours.map(round),
+        git_runs: gitRuns.map(round),
+        ...(inService ? { ours_in_service_ms: inService.map(round) } : {}),
+        load_1m: load,
+      };
+      process.stderr.write(
+        `${name}: ours ${round(o)} ms, git ${round(g)} ms, ratio ${cases[name].ratio} (runs ${cases[name].ours_runs.join("/")} vs ${cases[name].git_runs.join("/")}), load ${load}\n`,
+      );
     };
 
     // First checkpoint (once each: it is the cold, whole-tree case).
@@ -165,18 +222,28 @@ async function main() {
     const gitRuns: number[] = [];
     // Which side goes first alternates (ours first in even rounds), as in the restores below.
     const inTurn = async (round: number, ours: () => Promise<void>, theirs: () => void) => {
-      if (round % 2 === 0 || restoreOrder === "ours-first") { await ours(); theirs(); } else { theirs(); await ours(); }
+      if (round % 2 === 0 || restoreOrder === "ours-first") {
+        await ours();
+        theirs();
+      } else {
+        theirs();
+        await ours();
+      }
     };
     for (let i = 0; i < repeats; i++) {
-      await inTurn(i, async () => {
-        started = process.hrtime.bigint();
-        await ourCommit("no change");
-        oursRuns.push(ms(started));
-      }, () => {
-        started = process.hrtime.bigint();
-        gitCommit("no change");
-        gitRuns.push(ms(started));
-      });
+      await inTurn(
+        i,
+        async () => {
+          started = process.hrtime.bigint();
+          await ourCommit("no change");
+          oursRuns.push(ms(started));
+        },
+        () => {
+          started = process.hrtime.bigint();
+          gitCommit("no change");
+          gitRuns.push(ms(started));
+        },
+      );
     }
     record("no_change", oursRuns, gitRuns, serviceMs.splice(0));
 
@@ -187,23 +254,32 @@ async function main() {
     };
     const pick = (count: number, round: number) => Array.from({ length: count }, (_, i) => files[(i * 97 + round * 13) % files.length]);
 
-    for (const [name, count, passPaths] of [["one_file_changed", 1, false], ["hundred_files_changed", 100, false], ["one_file_changed_paths_passed", 1, true], ["hundred_files_changed_paths_passed", 100, true]] as const) {
+    for (const [name, count, passPaths] of [
+      ["one_file_changed", 1, false],
+      ["hundred_files_changed", 100, false],
+      ["one_file_changed_paths_passed", 1, true],
+      ["hundred_files_changed_paths_passed", 100, true],
+    ] as const) {
       const ours: number[] = [];
       const gitTimes: number[] = [];
       const inService: number[] = [];
       for (let i = 0; i < repeats; i++) {
         const paths = pick(count, i + (passPaths ? 100 : 0) + count);
         mutate(paths, i);
-        await inTurn(i, async () => {
-          started = process.hrtime.bigint();
-          await ourCommit(name, passPaths ? paths : undefined);
-          ours.push(ms(started));
-          inService.push(...serviceMs.splice(0));
-        }, () => {
-          started = process.hrtime.bigint();
-          gitCommit(name);
-          gitTimes.push(ms(started));
-        });
+        await inTurn(
+          i,
+          async () => {
+            started = process.hrtime.bigint();
+            await ourCommit(name, passPaths ? paths : undefined);
+            ours.push(ms(started));
+            inService.push(...serviceMs.splice(0));
+          },
+          () => {
+            started = process.hrtime.bigint();
+            gitCommit(name);
+            gitTimes.push(ms(started));
+          },
+        );
       }
       record(name, ours, gitTimes, inService);
     }
@@ -224,7 +300,9 @@ async function main() {
           const restored = await call("agent.checkpoints.restore", { workspace: oursWs, session: "bench", checkpoint: oursBefore, mode: "files" });
           oursRestore.push(ms(started));
           if (restored.plan.modified.length !== expect.modified || restored.plan.deleted_since.length !== expect.deleted) {
-            throw new Error(`${name}: restore planned ${restored.plan.modified.length} modified and ${restored.plan.deleted_since.length} deleted files, expected ${expect.modified} and ${expect.deleted}`);
+            throw new Error(
+              `${name}: restore planned ${restored.plan.modified.length} modified and ${restored.plan.deleted_since.length} deleted files, expected ${expect.modified} and ${expect.deleted}`,
+            );
           }
         };
         const theirs = () => {
@@ -239,13 +317,33 @@ async function main() {
       }
       record(name, oursRestore, gitRestore);
     };
-    await restoreCase("restore_100_files", (round) => { const paths = pick(100, 500 + round); mutate(paths, 500 + round); return paths; }, { modified: 100, deleted: 0 });
-    await restoreCase("restore_1000_files", (round) => { const paths = [...new Set(pick(1000, 700 + round))]; mutate(paths, 700 + round); return paths; }, { modified: new Set(pick(1000, 700)).size, deleted: 0 });
+    await restoreCase(
+      "restore_100_files",
+      (round) => {
+        const paths = pick(100, 500 + round);
+        mutate(paths, 500 + round);
+        return paths;
+      },
+      { modified: 100, deleted: 0 },
+    );
+    await restoreCase(
+      "restore_1000_files",
+      (round) => {
+        const paths = [...new Set(pick(1000, 700 + round))];
+        mutate(paths, 700 + round);
+        return paths;
+      },
+      { modified: new Set(pick(1000, 700)).size, deleted: 0 },
+    );
     const folderFiles = files.filter((file) => file.startsWith("pkg3/"));
-    await restoreCase("restore_deleted_folder", () => {
-      for (const ws of [oursWs, gitWs]) rmSync(join(ws, "pkg3"), { recursive: true, force: true });
-      return ["pkg3"];
-    }, { modified: 0, deleted: folderFiles.length });
+    await restoreCase(
+      "restore_deleted_folder",
+      () => {
+        for (const ws of [oursWs, gitWs]) rmSync(join(ws, "pkg3"), { recursive: true, force: true });
+        return ["pkg3"];
+      },
+      { modified: 0, deleted: folderFiles.length },
+    );
 
     // Size on disk: ours before and after prune (keeping every task, so the same history as git's), git's as left by its run and after gc.
     const oursUsage = await call("agent.checkpoints.usage", { workspace: oursWs });

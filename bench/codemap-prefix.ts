@@ -28,9 +28,11 @@ const task = "Fix the bug in src/geometry.ts so that distance() is right, then c
 
 const project: Record<string, string> = {
   "src/geometry.ts": "export interface Point {\n  x: number;\n  y: number;\n}\n\nexport function distance(a: Point, b: Point): number {\n  return Math.hypot(a.x - b.x, a.y + b.y);\n}\n",
-  "src/shapes.ts": 'import { distance, type Point } from "./geometry.js";\n\nexport class Circle {\n  constructor(readonly center: Point, readonly radius: number) {}\n  contains(p: Point): boolean {\n    return distance(this.center, p) <= this.radius;\n  }\n}\n',
+  "src/shapes.ts":
+    'import { distance, type Point } from "./geometry.js";\n\nexport class Circle {\n  constructor(readonly center: Point, readonly radius: number) {}\n  contains(p: Point): boolean {\n    return distance(this.center, p) <= this.radius;\n  }\n}\n',
   "src/index.ts": 'export { Circle } from "./shapes.js";\nexport { distance } from "./geometry.js";\n',
-  "tools/report.py": "from dataclasses import dataclass\n\n\n@dataclass\nclass Row:\n    name: str\n    value: float\n\n\ndef render(rows: list[Row]) -> str:\n    return \"\\n\".join(f\"{r.name}: {r.value}\" for r in rows)\n",
+  "tools/report.py":
+    'from dataclasses import dataclass\n\n\n@dataclass\nclass Row:\n    name: str\n    value: float\n\n\ndef render(rows: list[Row]) -> str:\n    return "\\n".join(f"{r.name}: {r.value}" for r in rows)\n',
 };
 /** The file each turn's tool result reads. */
 const reads = ["src/geometry.ts", "src/shapes.ts", "src/index.ts"];
@@ -72,14 +74,26 @@ async function session(client: NatsConnection, workspace: string, map: string, a
   const turns: Turn[] = [];
   for (let turn = 0; turn < TURNS; turn += 1) {
     const built = buildContext({ system, memories: [], messages: transcript, budgetChars: fit.budgetChars, environment: { workspace, mode: "act", now }, strategyBlocks: codeMapBlock(map) });
-    const raw = await request(client, "agent.model.chat", { request_id: `r${++counter}`, session: `prefix-${arm}-${process.pid}`, model: "stories", messages: built.messages, tools: [], stream: false, max_tokens: 24, temperature: 0 });
+    const raw = await request(client, "agent.model.chat", {
+      request_id: `r${++counter}`,
+      session: `prefix-${arm}-${process.pid}`,
+      model: "stories",
+      messages: built.messages,
+      tools: [],
+      stream: false,
+      max_tokens: 24,
+      temperature: 0,
+    });
     const reply = ModelChatReplySchema.parse(raw);
     if (!reply.ok) throw new Error(`${reply.error.code}: ${reply.error.message}`);
     const usage = reply.result.usage;
     const evaluated = usage.evaluated_prompt_tokens ?? usage.prompt_tokens;
     turns.push({ prompt_tokens: usage.prompt_tokens, evaluated_prompt_tokens: evaluated, reused_tokens: usage.prompt_tokens - evaluated, system_chars: built.messages[0].content.length });
     const read = await tool(client, workspace, "read_file", { path: reads[turn] });
-    transcript.push({ role: "assistant", content: reply.result.text }, { role: "user", content: wrapToolResult({ call_id: `c${turn}`, tool: "read_file", output: read.output, is_error: read.is_error }) });
+    transcript.push(
+      { role: "assistant", content: reply.result.text },
+      { role: "user", content: wrapToolResult({ call_id: `c${turn}`, tool: "read_file", output: read.output, is_error: read.is_error }) },
+    );
   }
   return turns;
 }
@@ -127,7 +141,11 @@ async function main(): Promise<void> {
     };
     const path = writeBenchResult("codemap-prefix", figures);
     process.stdout.write(`map ${figures.map_chars} chars (budget ${budget} tokens) in the prefix: turn 1 +${figures.first_turn_extra_prompt_tokens} prompt tokens\n`);
-    for (const [name, turns] of [["off", off], ["on", on]] as const) process.stdout.write(`map ${name}: ${turns.map((turn) => `${turn.evaluated_prompt_tokens}/${turn.prompt_tokens}`).join("  ")} (evaluated/prompt per turn)\n`);
+    for (const [name, turns] of [
+      ["off", off],
+      ["on", on],
+    ] as const)
+      process.stdout.write(`map ${name}: ${turns.map((turn) => `${turn.evaluated_prompt_tokens}/${turn.prompt_tokens}`).join("  ")} (evaluated/prompt per turn)\n`);
     process.stdout.write(`later turns evaluated, on − off: ${figures.later_turns_evaluated_difference.join(", ")}; KV reuse kept: ${figures.kv_reuse_kept}\n${path}\n`);
     if (!figures.kv_reuse_kept) process.exitCode = 1;
   } finally {

@@ -14,7 +14,20 @@ import { readFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
-import { CodeIntelligence, TreeSitterParsers, extractTags, grammarFor, openWorkspace, plainCommand, plainWorker, PyrightChecker, pyrightLanguageServer, rankFiles, renderCodeMap, TypeScriptChecker } from "@aide/tools";
+import {
+  CodeIntelligence,
+  TreeSitterParsers,
+  extractTags,
+  grammarFor,
+  openWorkspace,
+  plainCommand,
+  plainWorker,
+  PyrightChecker,
+  pyrightLanguageServer,
+  rankFiles,
+  renderCodeMap,
+  TypeScriptChecker,
+} from "@aide/tools";
 import { repoRoot, writeBenchResult } from "./lib/results.js";
 
 const fileCount = Number(process.env.BENCH_FILES ?? 5000);
@@ -29,11 +42,17 @@ function generate(root: string, files: number): string[] {
     const other = (index * 7919) % files;
     if (index % 2 === 0) {
       const path = `pkg${index % 50}/module${index}.ts`;
-      writeFileSync(join(root, path), `import { helper${other}_0 } from "./x";\n\nexport interface Shape${index} {\n  area(): number;\n}\n\nexport class Store${index} {\n  get(key: string): string {\n    return helper${other}_0(key);\n  }\n}\n\nexport function helper${index}_0(value: string): string {\n  return value + Store${other}.name;\n}\n`);
+      writeFileSync(
+        join(root, path),
+        `import { helper${other}_0 } from "./x";\n\nexport interface Shape${index} {\n  area(): number;\n}\n\nexport class Store${index} {\n  get(key: string): string {\n    return helper${other}_0(key);\n  }\n}\n\nexport function helper${index}_0(value: string): string {\n  return value + Store${other}.name;\n}\n`,
+      );
       paths.push(path);
     } else {
       const path = `pkg${index % 50}/module${index}.py`;
-      writeFileSync(join(root, path), `from x import helper_${other}_0\n\nLIMIT_${index} = 3\n\n\nclass Repo${index}:\n    def load(self, key):\n        return helper_${other}_0(key)\n\n\ndef helper_${index}_0(value):\n    return Repo${other}().load(value)\n`);
+      writeFileSync(
+        join(root, path),
+        `from x import helper_${other}_0\n\nLIMIT_${index} = 3\n\n\nclass Repo${index}:\n    def load(self, key):\n        return helper_${other}_0(key)\n\n\ndef helper_${index}_0(value):\n    return Repo${other}().load(value)\n`,
+      );
       paths.push(path);
     }
   }
@@ -86,7 +105,10 @@ async function diagnosticsFigures(): Promise<Record<string, unknown>> {
     mkdirSync(join(root, "src"));
     for (let index = 0; index < 200; index += 1) {
       const next = (index + 1) % 200;
-      writeFileSync(join(root, "src", `m${index}.ts`), `import { f${next} } from "./m${next}";\nexport type T${index} = { id: number; name: string };\nexport function f${index}(value: T${index}): number {\n  return value.id + (${index} > 0 ? 0 : f${next}({ id: 1, name: "x" } as never));\n}\n`);
+      writeFileSync(
+        join(root, "src", `m${index}.ts`),
+        `import { f${next} } from "./m${next}";\nexport type T${index} = { id: number; name: string };\nexport function f${index}(value: T${index}): number {\n  return value.id + (${index} > 0 ? 0 : f${next}({ id: 1, name: "x" } as never));\n}\n`,
+      );
     }
     const checker = new TypeScriptChecker({ command: plainWorker(), timeoutMs: 300_000, idleMs: 600_000 });
     const before = readFileSync(join(root, "src/m5.ts"), "utf8");
@@ -107,7 +129,15 @@ async function diagnosticsFigures(): Promise<Record<string, unknown>> {
     await execa(process.execPath, [join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "-p", root], { reject: false });
     const tscMs = performance.now() - tscStarted;
     const warmMedian = [...warmTimes].sort((a, b) => a - b)[2];
-    return { project_files: 200, cold_first_check_ms: Math.round(coldMs), cold_ok: cold.ok, warm_edit_check_median_ms: Math.round(warmMedian), new_problems_seen: newProblems, tsc_noemit_ms: Math.round(tscMs), warm_over_tsc: Number((warmMedian / tscMs).toFixed(3)) };
+    return {
+      project_files: 200,
+      cold_first_check_ms: Math.round(coldMs),
+      cold_ok: cold.ok,
+      warm_edit_check_median_ms: Math.round(warmMedian),
+      new_problems_seen: newProblems,
+      tsc_noemit_ms: Math.round(tscMs),
+      warm_over_tsc: Number((warmMedian / tscMs).toFixed(3)),
+    };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -122,7 +152,10 @@ async function pythonDiagnosticsFigures(): Promise<Record<string, unknown>> {
     writeFileSync(join(root, "pkg", "__init__.py"), "");
     for (let index = 0; index < 200; index += 1) {
       const next = (index + 1) % 200;
-      writeFileSync(join(root, "pkg", `m${index}.py`), `from pkg.m${next} import f${next}\n\n\nclass T${index}:\n    def __init__(self, id: int, name: str) -> None:\n        self.id = id\n        self.name = name\n\n\ndef f${index}(value: T${index}) -> int:\n    total = value.id\n    return total + (0 if ${index} > 0 else f${next}(None))  # type: ignore[arg-type]\n`);
+      writeFileSync(
+        join(root, "pkg", `m${index}.py`),
+        `from pkg.m${next} import f${next}\n\n\nclass T${index}:\n    def __init__(self, id: int, name: str) -> None:\n        self.id = id\n        self.name = name\n\n\ndef f${index}(value: T${index}) -> int:\n    total = value.id\n    return total + (0 if ${index} > 0 else f${next}(None))  # type: ignore[arg-type]\n`,
+      );
     }
     const checker = new PyrightChecker({ command: plainCommand([process.execPath, pyrightLanguageServer, "--stdio"]), timeoutMs: 300_000, idleMs: 600_000 });
     const before = readFileSync(join(root, "pkg/m5.py"), "utf8");
@@ -143,7 +176,15 @@ async function pythonDiagnosticsFigures(): Promise<Record<string, unknown>> {
     await execa(process.execPath, [join(repoRoot, "node_modules", "pyright", "index.js"), "--outputjson", "-p", root], { reject: false });
     const cliMs = performance.now() - cliStarted;
     const warmMedian = [...warmTimes].sort((a, b) => a - b)[2];
-    return { project_files: 200, cold_first_check_ms: Math.round(coldMs), cold_ok: cold.ok, warm_edit_check_median_ms: Math.round(warmMedian), new_problems_seen: newProblems, pyright_cli_ms: Math.round(cliMs), warm_over_cli: Number((warmMedian / cliMs).toFixed(3)) };
+    return {
+      project_files: 200,
+      cold_first_check_ms: Math.round(coldMs),
+      cold_ok: cold.ok,
+      warm_edit_check_median_ms: Math.round(warmMedian),
+      new_problems_seen: newProblems,
+      pyright_cli_ms: Math.round(cliMs),
+      warm_over_cli: Number((warmMedian / cliMs).toFixed(3)),
+    };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -153,7 +194,11 @@ const root = realpathSync(mkdtempSync(join(tmpdir(), "aide-bench-codemap-")));
 try {
   const load = loadavg()[0];
   const paths = generate(root, fileCount);
-  for (const [language, wasm] of [["typescript", "tree-sitter-typescript.wasm"], ["python", "tree-sitter-python.wasm"]]) await parsers.grammar(language, wasm);
+  for (const [language, wasm] of [
+    ["typescript", "tree-sitter-typescript.wasm"],
+    ["python", "tree-sitter-python.wasm"],
+  ])
+    await parsers.grammar(language, wasm);
   // Like with like: each side once on a cold page cache (dropped just before it) and
   // once on a warm one, ours always with an empty tag cache; the warm pair goes in the other order.
   const droppedForAnchor = await dropPageCache();
@@ -172,8 +217,19 @@ try {
     files: fileCount,
     budget_tokens: budget,
     load_average_at_start: Number(load.toFixed(2)),
-    page_cache: droppedForAnchor && droppedForOurs ? "cold_page_cache: dropped before each side; cold_ms: warm page cache, empty tag cache" : "could not drop the page cache (needs root): the cold_page_cache figures are warm ones",
-    ours: { cold_page_cache_ms: Math.round(coldDisk.ms), cold_ms: Math.round(cold.ms), cold_parsed: cold.parsed, after_one_change_ms: Math.round(changed.ms), after_one_change_read: changed.read, after_one_change_parsed: changed.parsed, map_files: cold.mapFiles },
+    page_cache:
+      droppedForAnchor && droppedForOurs
+        ? "cold_page_cache: dropped before each side; cold_ms: warm page cache, empty tag cache"
+        : "could not drop the page cache (needs root): the cold_page_cache figures are warm ones",
+    ours: {
+      cold_page_cache_ms: Math.round(coldDisk.ms),
+      cold_ms: Math.round(cold.ms),
+      cold_parsed: cold.parsed,
+      after_one_change_ms: Math.round(changed.ms),
+      after_one_change_read: changed.read,
+      after_one_change_parsed: changed.parsed,
+      map_files: cold.mapFiles,
+    },
     anchor: { cold_page_cache_ms: Math.round(anchorColdDisk.ms), cold_ms: Math.round(anchorCold.ms), after_one_change_ms: Math.round(anchorChanged.ms), files: anchorCold.files },
     ratios: {
       cold_page_cache_ours_over_anchor: Number((coldDisk.ms / anchorColdDisk.ms).toFixed(3)),

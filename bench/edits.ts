@@ -56,9 +56,15 @@ const figures = {
   failures,
 };
 const path = writeBenchResult("edits", figures);
-const rows = Object.entries(byCategory).map(([category, c]) => `${category.padEnd(22)} ${String(c.applied_correctly).padStart(7)} ${String(c.refused_correctly).padStart(7)} ${String(c.applied_wrongly).padStart(7)} ${String(c.refused_wrongly).padStart(7)}`);
+const rows = Object.entries(byCategory).map(
+  ([category, c]) =>
+    `${category.padEnd(22)} ${String(c.applied_correctly).padStart(7)} ${String(c.refused_correctly).padStart(7)} ${String(c.applied_wrongly).padStart(7)} ${String(c.refused_wrongly).padStart(7)}`,
+);
 process.stdout.write(
-  [`${"category".padEnd(22)} ${"applied".padStart(7)} ${"refused".padStart(7)} ${"wrong+".padStart(7)} ${"wrong-".padStart(7)}`, ...rows, `${"total".padEnd(22)} ${String(totals.applied_correctly).padStart(7)} ${String(totals.refused_correctly).padStart(7)} ${String(totals.applied_wrongly).padStart(7)} ${String(totals.refused_wrongly).padStart(7)}`].join("\n") +
-    `\n(applied/refused = correctly; wrong+ = applied wrongly, wrong- = refused wrongly)\nlarge miss: ${JSON.stringify(large_miss)}\nwritten to ${path}\n`,
+  [
+    `${"category".padEnd(22)} ${"applied".padStart(7)} ${"refused".padStart(7)} ${"wrong+".padStart(7)} ${"wrong-".padStart(7)}`,
+    ...rows,
+    `${"total".padEnd(22)} ${String(totals.applied_correctly).padStart(7)} ${String(totals.refused_correctly).padStart(7)} ${String(totals.applied_wrongly).padStart(7)} ${String(totals.refused_wrongly).padStart(7)}`,
+  ].join("\n") + `\n(applied/refused = correctly; wrong+ = applied wrongly, wrong- = refused wrongly)\nlarge miss: ${JSON.stringify(large_miss)}\nwritten to ${path}\n`,
 );
 if (totals.applied_wrongly > 0) process.exitCode = 1;

@@ -31,15 +31,13 @@ const cache = process.env.AIDE_MODEL_CACHE ?? join(homedir(), ".cache", "aide", 
 const knownModels: Record<string, string> = Object.fromEntries(realModelIds.map((id) => [id, modelCatalog[id].fileName]));
 
 /** The default arms: the baseline (the defaults in force) against one change each. */
-const defaultArms = [
-  "baseline",
-  "grammar-off=grammar=off",
-  "tier-full=prompt_tier=full",
-  "search-replace=edit_format=search-replace",
-  "whole-file=edit_format=whole-file",
-].join(";");
+const defaultArms = ["baseline", "grammar-off=grammar=off", "tier-full=prompt_tier=full", "search-replace=edit_format=search-replace", "whole-file=edit_format=whole-file"].join(";");
 
-const list = (text: string | undefined, fallback: string, separator: string) => (text ?? fallback).split(separator).map((part) => part.trim()).filter(Boolean);
+const list = (text: string | undefined, fallback: string, separator: string) =>
+  (text ?? fallback)
+    .split(separator)
+    .map((part) => part.trim())
+    .filter(Boolean);
 
 async function main() {
   const wanted = list(process.env.BENCH_MODELS, Object.keys(knownModels).join(","), ",");
@@ -84,7 +82,13 @@ async function main() {
   writeFileSync(join(home, "models.json"), JSON.stringify({ default: models[0].id, models }));
   // AIDE_MODEL_PREFIX_CACHE=0 passes through: the prefix cache's before/after (eval-real-time-notes.md).
   const prefixCache = process.env.AIDE_MODEL_PREFIX_CACHE;
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_HOME: home, AIDE_MODEL_DISCOVERY: "off", ...(prefixCache !== undefined ? { AIDE_MODEL_PREFIX_CACHE: prefixCache } : {}) };
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: process.env.HOME ?? "/root",
+    AIDE_HOME: home,
+    AIDE_MODEL_DISCOVERY: "off",
+    ...(prefixCache !== undefined ? { AIDE_MODEL_PREFIX_CACHE: prefixCache } : {}),
+  };
   const stack = await startStack({ workspace: join(home, "eval"), env });
   const out = join(home, "eval", "real");
   const loadAtStart = Math.round(loadavg()[0] * 100) / 100;
@@ -109,18 +113,28 @@ async function main() {
       for (const file of readdirSync(join(out, "events"))) if (finishedEvents.has(`events/${file}`)) cpSync(join(out, "events", file), join(outFolder, "events", file));
     }
     writeFileSync(join(outFolder, "results.jsonl"), records.map((record) => JSON.stringify(record)).join("\n") + (records.length > 0 ? "\n" : ""));
-    const tokensPerSecond = Object.fromEntries(present.map((id) => {
-      const own = records.filter((r) => r.model === id);
-      const completion = own.reduce((sum, r) => sum + (r.completion_tokens ?? 0), 0);
-      const modelMs = own.reduce((sum, r) => sum + (r.model_ms ?? 0), 0);
-      return [id, modelMs > 0 ? Math.round((completion / modelMs) * 1000 * 10) / 10 : null];
-    }));
+    const tokensPerSecond = Object.fromEntries(
+      present.map((id) => {
+        const own = records.filter((r) => r.model === id);
+        const completion = own.reduce((sum, r) => sum + (r.completion_tokens ?? 0), 0);
+        const modelMs = own.reduce((sum, r) => sum + (r.model_ms ?? 0), 0);
+        return [id, modelMs > 0 ? Math.round((completion / modelMs) * 1000 * 10) / 10 : null];
+      }),
+    );
     const figures = {
-      models: present, arms: arms.map((arm) => arm.name), arm_settings: Object.fromEntries(arms.map((arm) => [arm.name, arm.settings])), repeat, parallel, max_iterations: maxIterations, budget_s: budgetMs / 1000,
+      models: present,
+      arms: arms.map((arm) => arm.name),
+      arm_settings: Object.fromEntries(arms.map((arm) => [arm.name, arm.settings])),
+      repeat,
+      parallel,
+      max_iterations: maxIterations,
+      budget_s: budgetMs / 1000,
       ...(fill.length > 0 ? { filled: fill.map((dir) => relative(join(benchRoot, "results"), dir)) } : {}),
       ...(stopped ? { stopped: true } : {}),
       measured_at: new Date().toISOString(),
-      attempts: records.length, wall_s: Math.round((performance.now() - started) / 1000), load_average_1m_at_start: loadAtStart,
+      attempts: records.length,
+      wall_s: Math.round((performance.now() - started) / 1000),
+      load_average_1m_at_start: loadAtStart,
       completion_tokens_per_model_second: tokensPerSecond,
       warm_up_ms: warmUpMs,
       variants: scoreVariants(records),
@@ -143,8 +157,19 @@ async function main() {
   let records: AttemptRecord[];
   try {
     records = await runEval({
-      tasksDir: join(repoRoot, "eval", "tasks"), select: list(process.env.BENCH_TASKS, "", ","), models: present, arms, connection: stack.connection,
-      repeat, parallel, budgetMs, maxIterations, out, run: "real", hidden: [home], nodePath: join(repoRoot, "node_modules"),
+      tasksDir: join(repoRoot, "eval", "tasks"),
+      select: list(process.env.BENCH_TASKS, "", ","),
+      models: present,
+      arms,
+      connection: stack.connection,
+      repeat,
+      parallel,
+      budgetMs,
+      maxIterations,
+      out,
+      run: "real",
+      hidden: [home],
+      nodePath: join(repoRoot, "node_modules"),
       ...(plan !== undefined ? { repeatsFor: plan.repeatsFor } : {}),
       // Each model is loaded before the first attempt: no attempt is charged the load.
       warmUp: true,

@@ -23,7 +23,10 @@ const tasksDir = join(repoRoot, "eval", "tasks");
 
 async function main() {
   const home = mkdtempSync(join(tmpdir(), "aide-bench-eval-"));
-  const select = (process.env.BENCH_EVAL_TASKS ?? "").split(",").map((glob) => glob.trim()).filter(Boolean);
+  const select = (process.env.BENCH_EVAL_TASKS ?? "")
+    .split(",")
+    .map((glob) => glob.trim())
+    .filter(Boolean);
   const tasks = loadEvalTasks(tasksDir, select);
   mkdirSync(join(home, "transcripts"));
   const models = tasks.map((task) => {
@@ -35,16 +38,35 @@ async function main() {
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_HOME: home, AIDE_MODEL_DISCOVERY: "off" };
   const stack = await startStack({ workspace: join(home, "eval"), env });
   const parallel = Number(process.env.BENCH_PARALLEL ?? 2);
-  const arms = parseArms((process.env.BENCH_EVAL_ARMS ?? "").split(";").map((arm) => arm.trim()).filter(Boolean));
+  const arms = parseArms(
+    (process.env.BENCH_EVAL_ARMS ?? "")
+      .split(";")
+      .map((arm) => arm.trim())
+      .filter(Boolean),
+  );
   const reportTo = process.env.BENCH_EVAL_OUT;
   let records: AttemptRecord[];
   const loadAtStart = Math.round(loadavg()[0] * 100) / 100;
   const started = performance.now();
   try {
     records = await runEval({
-      tasksDir, select, models: [], modelsFor: (task) => [`oracle-${task.id}`], arms, connection: stack.connection, repeat: 1, parallel, budgetMs: 180_000,
-      out: join(home, "eval", "bench"), run: "bench", hidden: [home], nodePath: join(repoRoot, "node_modules"),
-      onAttempt: (r) => process.stderr.write(`${r.check_passed ? "pass" : "FAIL"} ${r.task}${r.arm ? ` ${r.arm}` : ""} ${r.outcome}${r.code ? ` ${r.code}` : ""} wall ${r.wall_ms} ms, session ${r.session_ms} ms, check ${r.check_ms} ms\n`),
+      tasksDir,
+      select,
+      models: [],
+      modelsFor: (task) => [`oracle-${task.id}`],
+      arms,
+      connection: stack.connection,
+      repeat: 1,
+      parallel,
+      budgetMs: 180_000,
+      out: join(home, "eval", "bench"),
+      run: "bench",
+      hidden: [home],
+      nodePath: join(repoRoot, "node_modules"),
+      onAttempt: (r) =>
+        process.stderr.write(
+          `${r.check_passed ? "pass" : "FAIL"} ${r.task}${r.arm ? ` ${r.arm}` : ""} ${r.outcome}${r.code ? ` ${r.code}` : ""} wall ${r.wall_ms} ms, session ${r.session_ms} ms, check ${r.check_ms} ms\n`,
+        ),
     });
   } finally {
     await stack.stop();
@@ -72,11 +94,32 @@ async function main() {
     runner_overhead_ms_sum: Math.round(overheadSum),
     overhead_ratio: Math.round((overheadSum / sessionSum) * 100) / 100,
     overhead_per_task_ms: { p50: Math.round(percentile(overhead, 50)), p90: Math.round(percentile(overhead, 90)) },
-    check_ms: { p50: Math.round(percentile(records.map((r) => r.check_ms), 50)), p90: Math.round(percentile(records.map((r) => r.check_ms), 90)) },
+    check_ms: {
+      p50: Math.round(
+        percentile(
+          records.map((r) => r.check_ms),
+          50,
+        ),
+      ),
+      p90: Math.round(
+        percentile(
+          records.map((r) => r.check_ms),
+          90,
+        ),
+      ),
+    },
     wall_ms_total: Math.round(totalMs),
     report_ms: Math.round(reportMs),
     runner: "sessions started and followed in the runner's process through the gateway (one long-lived stack); before: one `aide run --json` process per attempt",
-    per_task: records.map((r) => ({ task: r.task, outcome: r.outcome, ...(r.code ? { code: r.code } : {}), check_passed: r.check_passed, wall_ms: r.wall_ms, session_ms: r.session_ms, check_ms: r.check_ms })),
+    per_task: records.map((r) => ({
+      task: r.task,
+      outcome: r.outcome,
+      ...(r.code ? { code: r.code } : {}),
+      check_passed: r.check_passed,
+      wall_ms: r.wall_ms,
+      session_ms: r.session_ms,
+      check_ms: r.check_ms,
+    })),
     load_average_1m_at_start: loadAtStart,
     anchor: "the sum of the sessions' own time inside the stack (first to terminal event)",
     ...(select.length > 0 ? { selected: select } : {}),

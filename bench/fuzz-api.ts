@@ -76,7 +76,13 @@ async function startStack(dir: string): Promise<Stack> {
     checkpoints: { AIDE_WORKSPACE_ROOTS: workspace },
     orchestrator: { AIDE_WORKSPACE_ROOTS: workspace, AIDE_UNSANDBOXED_SERVICES: "1" },
   };
-  const base = (name: string) => ({ PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_NATS_URL: server.url, AIDE_NATS_CREDS: server.credentialFiles[name]!, AIDE_LOG_LEVEL: "warn" });
+  const base = (name: string) => ({
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: process.env.HOME ?? "/root",
+    AIDE_NATS_URL: server.url,
+    AIDE_NATS_CREDS: server.credentialFiles[name]!,
+    AIDE_LOG_LEVEL: "warn",
+  });
   for (const name of services) {
     const child = spawn(process.execPath, [join(repoRoot, "services", name, "dist", "main.js")], { env: { ...base(name), ...env[name] }, stdio: ["ignore", "ignore", "pipe"] });
     child.stderr?.pipe(createWriteStream(join(logs, `${name}.log`)));
@@ -178,13 +184,45 @@ interface SchemathesisRound {
 async function runSchemathesis(binary: string, spec: string, port: number, token: string | undefined, seconds: number, workspace: string, reportDir: string): Promise<SchemathesisRound> {
   mkdirSync(reportDir, { recursive: true });
   const ndjson = join(reportDir, "events.ndjson");
-  const args = ["--config-file", join(benchRoot, "fuzz-api", "schemathesis.toml"), "run", spec, "--url", `http://127.0.0.1:${port}`, "--checks", "all", "--max-time", String(seconds), "--workers", "2", "--report", "ndjson", "--report-ndjson-path", ndjson, "--request-timeout", "30", "--suppress-health-check", "all", "--continue-on-failure", "--no-color", "--exclude-operation-id", "getEvents"];
+  const args = [
+    "--config-file",
+    join(benchRoot, "fuzz-api", "schemathesis.toml"),
+    "run",
+    spec,
+    "--url",
+    `http://127.0.0.1:${port}`,
+    "--checks",
+    "all",
+    "--max-time",
+    String(seconds),
+    "--workers",
+    "2",
+    "--report",
+    "ndjson",
+    "--report-ndjson-path",
+    ndjson,
+    "--request-timeout",
+    "30",
+    "--suppress-health-check",
+    "all",
+    "--continue-on-failure",
+    "--no-color",
+    "--exclude-operation-id",
+    "getEvents",
+  ];
   if (token) args.push("-H", `Authorization: Bearer ${token}`);
   const started = Date.now();
-  const child = spawn("nice", [binary, ...args], { env: { ...process.env, SCHEMATHESIS_HOOKS: "hooks", PYTHONPATH: join(benchRoot, "fuzz-api"), AIDE_FUZZ_WORKSPACE: workspace }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("nice", [binary, ...args], {
+    env: { ...process.env, SCHEMATHESIS_HOOKS: "hooks", PYTHONPATH: join(benchRoot, "fuzz-api"), AIDE_FUZZ_WORKSPACE: workspace },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   const exit = await new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   writeFileSync(join(reportDir, "output.txt"), output);
   const round: SchemathesisRound = { authenticated: token !== undefined, seconds: Math.round((Date.now() - started) / 1000), exit, requests: 0, operations: 0, failures: [] };
@@ -194,7 +232,11 @@ async function runSchemathesis(binary: string, spec: string, port: number, token
     for (const line of readFileSync(ndjson, "utf8").split("\n")) {
       if (!line.trim()) continue;
       let event: Record<string, any>;
-      try { event = JSON.parse(line); } catch { continue; }
+      try {
+        event = JSON.parse(line);
+      } catch {
+        continue;
+      }
       // Each event is {"<Kind>": {...}}: ScenarioFinished events hold the recorder with the cases, calls and checks.
       const [kind, body] = Object.entries(event)[0] ?? [];
       if (kind !== "ScenarioFinished" || !body?.recorder) continue;
@@ -225,7 +267,8 @@ async function runSchemathesis(binary: string, spec: string, port: number, token
   }
   // Operations of the spec only (an undeclared method or a path the spec lacks is a probe, not an operation).
   const declared = new Set<string>();
-  for (const [path, methods] of Object.entries(JSON.parse(readFileSync(spec, "utf8")).paths as Record<string, Record<string, unknown>>)) for (const method of Object.keys(methods)) declared.add(`${method.toUpperCase()} ${path}`);
+  for (const [path, methods] of Object.entries(JSON.parse(readFileSync(spec, "utf8")).paths as Record<string, Record<string, unknown>>))
+    for (const method of Object.keys(methods)) declared.add(`${method.toUpperCase()} ${path}`);
   round.operations = [...operations].filter((label) => declared.has(label)).length;
   const links = /API Links:\s+(\d+) covered \/ \d+ selected \/ (\d+) total/.exec(output);
   if (links) {
@@ -242,14 +285,17 @@ async function main(): Promise<void> {
   const stack = await startStack(dir);
   const { port, token } = stack;
   const auth = { authorization: `Bearer ${token}` };
-  const api = (path: string, init: RequestInit = {}) => fetch(`http://127.0.0.1:${port}${path}`, { ...init, headers: { ...auth, ...(init.body ? { "content-type": "application/json" } : {}), ...(init.headers as Record<string, string> | undefined) } });
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`http://127.0.0.1:${port}${path}`, { ...init, headers: { ...auth, ...(init.body ? { "content-type": "application/json" } : {}), ...(init.headers as Record<string, string> | undefined) } });
   const spec = join(dir, "openapi.json");
   writeFileSync(spec, await (await api("/api/openapi.json")).text());
 
   // Sessions that exist before the fuzz: the observers follow the first; resume points are drawn around their seqs.
   const seeded: string[] = [];
   for (let index = 0; index < 3; index += 1) {
-    const started = (await (await api("/api/agent/start", { method: "POST", body: JSON.stringify({ task: `seeded task ${index}`, workspace: stack.workspace, auto_approve: { edits: true, commands: [] } }) })).json()) as { session?: string };
+    const started = (await (
+      await api("/api/agent/start", { method: "POST", body: JSON.stringify({ task: `seeded task ${index}`, workspace: stack.workspace, auto_approve: { edits: true, commands: [] } }) })
+    ).json()) as { session?: string };
     if (started.session) seeded.push(started.session);
   }
   const known = new Map<string, number>();
@@ -266,7 +312,10 @@ async function main(): Promise<void> {
     while (Date.now() < until) {
       const at = Date.now();
       health.probes += 1;
-      const ok = await api("/api/health", { signal: AbortSignal.timeout(5_000) }).then((response) => response.status === 200, () => false);
+      const ok = await api("/api/health", { signal: AbortSignal.timeout(5_000) }).then(
+        (response) => response.status === 200,
+        () => false,
+      );
       if (!ok) health.failed += 1;
       health.slowest_ms = Math.max(health.slowest_ms, Date.now() - at);
       await refreshSessions().catch(() => undefined);
@@ -292,8 +341,13 @@ async function main(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 3_000));
 
   // The stack after it all.
-  const exited = Object.entries(stack.children).filter(([, child]) => child.exitCode !== null).map(([name, child]) => `${name} (${child.exitCode})`);
-  const stillAnswers = await api("/api/health").then((response) => response.status, () => 0);
+  const exited = Object.entries(stack.children)
+    .filter(([, child]) => child.exitCode !== null)
+    .map(([name, child]) => `${name} (${child.exitCode})`);
+  const stillAnswers = await api("/api/health").then(
+    (response) => response.status,
+    () => 0,
+  );
   const gatewayLog = readFileSync(join(stack.logs, "gateway.log"), "utf8");
   const internal = gatewayLog.split("\n").filter((line) => line.includes('"request failed"'));
   const stored = await storedSeqs(stack.tester);
@@ -340,7 +394,14 @@ async function main(): Promise<void> {
       failures: uniqueRest,
     },
     websocket: { clients: wsClients, ...ws, failures: ws.failures.slice(0, 50), failure_count: ws.failures.length },
-    stack: { health, sessions_stored: stored.size, events_stored: [...stored.values()].reduce((sum, seqs) => sum + seqs.length, 0), observers: observers.length, observed_events: observers.map((observer) => observer.seqs.length), problems: stackProblems },
+    stack: {
+      health,
+      sessions_stored: stored.size,
+      events_stored: [...stored.values()].reduce((sum, seqs) => sum + seqs.length, 0),
+      observers: observers.length,
+      observed_events: observers.map((observer) => observer.seqs.length),
+      problems: stackProblems,
+    },
     failures: { found: left, fixed: findings.length, left, fixed_findings: findings },
   };
   mkdirSync(outDir, { recursive: true });
@@ -389,7 +450,14 @@ function markdown(report: any): string {
     for (const problem of report.stack.problems) lines.push(`- ${problem}`);
     lines.push("");
   }
-  lines.push("## WebSocket outcomes", "", ...Object.entries(report.websocket.outcomes).sort((a: any, b: any) => b[1] - a[1]).map(([outcome, count]) => `- ${outcome}: ${count}`), "");
+  lines.push(
+    "## WebSocket outcomes",
+    "",
+    ...Object.entries(report.websocket.outcomes)
+      .sort((a: any, b: any) => b[1] - a[1])
+      .map(([outcome, count]) => `- ${outcome}: ${count}`),
+    "",
+  );
   lines.push("## Earlier findings, fixed", "", ...report.failures.fixed_findings.map((each: any) => `- ${each.finding} (${each.test})`), "");
   return lines.join("\n");
 }

@@ -17,7 +17,9 @@ import { benchRoot } from "./lib/results.js";
  */
 const seconds = Number(process.env.BENCH_FUZZ_SECONDS ?? 600);
 const firstSeed = Number(process.env.BENCH_FUZZ_SEED ?? Date.now() % 2 ** 31);
-const only = process.env.BENCH_FUZZ_TARGETS?.split(",").map((name) => name.trim()).filter((name) => name !== "");
+const only = process.env.BENCH_FUZZ_TARGETS?.split(",")
+  .map((name) => name.trim())
+  .filter((name) => name !== "");
 const targets = [...inputTargets, ...editTargets, ...encodingTargets].filter((target) => only === undefined || only.includes(target.name));
 const share = seconds / targets.length;
 
@@ -63,7 +65,9 @@ const lines = [
   "",
   ...(totals.counterexamples === 0
     ? ["None: failures left 0."]
-    : results.flatMap((r) => r.counterexamples.map((c) => `- ${r.name} / ${c.property} (seed ${c.seed}, ${c.shrinks} shrinks): \`${c.counterexample.replace(/`/g, "\\`")}\`\n  - ${c.error.replace(/\n/g, " ")}`))),
+    : results.flatMap((r) =>
+        r.counterexamples.map((c) => `- ${r.name} / ${c.property} (seed ${c.seed}, ${c.shrinks} shrinks): \`${c.counterexample.replace(/`/g, "\\`")}\`\n  - ${c.error.replace(/\n/g, " ")}`),
+      )),
   "",
   `## Failures found by earlier runs, fixed (${fuzzFindings.length})`,
   "",

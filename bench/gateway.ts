@@ -31,7 +31,15 @@ async function startGateway(server: RunningNatsServer, tokenFile: string): Promi
   // BENCH_GATEWAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the gateway.
   const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? "").split(" ").filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, join(repoRoot, "services", "gateway", "dist", "main.js")], {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", AIDE_NATS_URL: server.url, AIDE_NATS_CREDS: server.credentialFiles.gateway, AIDE_GATEWAY_PORT: "0", AIDE_GATEWAY_TOKEN_FILE: tokenFile, AIDE_LOG_LEVEL: "info", AIDE_GATEWAY_RATE_LIMIT: String(restRateLimit) },
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      AIDE_NATS_URL: server.url,
+      AIDE_NATS_CREDS: server.credentialFiles.gateway,
+      AIDE_GATEWAY_PORT: "0",
+      AIDE_GATEWAY_TOKEN_FILE: tokenFile,
+      AIDE_LOG_LEVEL: "info",
+      AIDE_GATEWAY_RATE_LIMIT: String(restRateLimit),
+    },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let log = "";
@@ -51,7 +59,19 @@ function statusResponder(connection: NatsConnection, lastSeq: () => number): voi
   void (async () => {
     for await (const message of subscription) {
       const at = new Date().toISOString();
-      const snapshot = { id: session, user: "local", workspace: "/tmp/bench", mode: "act", state: "running", task: "bench", iterations: 1, last_seq: lastSeq(), approvals_pending: [], created_at: at, updated_at: at };
+      const snapshot = {
+        id: session,
+        user: "local",
+        workspace: "/tmp/bench",
+        mode: "act",
+        state: "running",
+        task: "bench",
+        iterations: 1,
+        last_seq: lastSeq(),
+        approvals_pending: [],
+        created_at: at,
+        updated_at: at,
+      };
       message.respond(new TextEncoder().encode(JSON.stringify({ ok: true, result: snapshot })));
     }
   })();
@@ -101,7 +121,17 @@ async function publishEvents(connection: NatsConnection, fromSeq: number, count:
       const wait = due - now();
       if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
     }
-    const event = { session, run: "r1", seq, ts: new Date().toISOString(), user: "local", depth: 0, ...experiment, type: "model.delta", payload: { request_id: "m", text: "token ".repeat(8), sent_at: now() } };
+    const event = {
+      session,
+      run: "r1",
+      seq,
+      ts: new Date().toISOString(),
+      user: "local",
+      depth: 0,
+      ...experiment,
+      type: "model.delta",
+      payload: { request_id: "m", text: "token ".repeat(8), sent_at: now() },
+    };
     // Each publish waits for its stream ack: the orchestrator publishes the same way.
     await js.publish(`agent.evt.${session}.model.delta`, new TextEncoder().encode(JSON.stringify(event)), { timeout: 30_000 });
   }
@@ -271,7 +301,17 @@ async function main(): Promise<void> {
       },
       anchor_bus_subscribers: { clients, events: paced.events, ...summary(anchorDelays) },
       ratio_paced_p99_gateway_over_bus: round(percentile(pacedDelays, 99) / Math.max(0.01, percentile(anchorDelays, 99))),
-      rest_status: { concurrency: restConcurrency, seconds: restSeconds, requests_per_s: rest.perSecond, p50_ms: rest.p50, p99_ms: rest.p99, errors: rest.errors, auth: "bearer", rate_limit_per_minute: restRateLimit, unauthenticated_status: unauthorized.status },
+      rest_status: {
+        concurrency: restConcurrency,
+        seconds: restSeconds,
+        requests_per_s: rest.perSecond,
+        p50_ms: rest.p50,
+        p99_ms: rest.p99,
+        errors: rest.errors,
+        auth: "bearer",
+        rate_limit_per_minute: restRateLimit,
+        unauthenticated_status: unauthorized.status,
+      },
       anchor_bus_status: { requests_per_s: busStatus.perSecond, p99_ms: busStatus.p99 },
       ratio_rest_over_bus_rps: round(rest.perSecond / Math.max(1, busStatus.perSecond)),
     };

@@ -92,9 +92,7 @@ async function measureSession(tester: NatsConnection, workspace: string): Promis
   // Lag-proof cross-check: the whole session (start request to run.completed) minus every model
   // and tool duration, per turn. Arrival gaps follow the event stream, which runs behind the loop
   // by the per-session ack chain; this sum does not (only the run's final flush is in it).
-  const modelAndTools = arrivals
-    .filter((arrival) => arrival.type === "model.responded" || arrival.type === "tool.completed")
-    .reduce((sum, arrival) => sum + Number(arrival.payload.duration_ms), 0);
+  const modelAndTools = arrivals.filter((arrival) => arrival.type === "model.responded" || arrival.type === "tool.completed").reduce((sum, arrival) => sum + Number(arrival.payload.duration_ms), 0);
   return { overheads, wallMs, events: arrivals.length, sessionOverheadPerTurn: (wallMs - modelAndTools) / requested.length };
 }
 

@@ -66,7 +66,17 @@ async function main() {
   // Logging as `aide up` runs the service: level info (two lines a call), stderr to a log file.
   const logFile = openSync(join(root, "mcp.log"), "a");
   const service = spawn(process.execPath, [...profile, join(repoRoot, "services", "mcp", "dist", "main.js")], {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_HOME: aideHome, AIDE_WORKSPACE_ROOTS: workspace, AIDE_NATS_URL: nats.url, AIDE_NATS_CREDS: nats.credentialFiles.mcp!, AIDE_LOG_LEVEL: logLevel, ...busWriteSetting, ...(nats.caFile ? { AIDE_NATS_CA: nats.caFile } : {}) },
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: process.env.HOME ?? "/root",
+      AIDE_HOME: aideHome,
+      AIDE_WORKSPACE_ROOTS: workspace,
+      AIDE_NATS_URL: nats.url,
+      AIDE_NATS_CREDS: nats.credentialFiles.mcp!,
+      AIDE_LOG_LEVEL: logLevel,
+      ...busWriteSetting,
+      ...(nats.caFile ? { AIDE_NATS_CA: nats.caFile } : {}),
+    },
     stdio: ["ignore", logFile, logFile],
   });
   // The supervisor's user pings; the calls go as the orchestrator's, whose permissions they are.
@@ -80,7 +90,13 @@ async function main() {
     await waitForService(pinger, "mcp", { timeoutMs: 60_000 });
     const direct = await sdkClient(process.execPath, [server, "stdio"]);
     const config = McpConfigSchema.parse({ servers: { everything: declared } }).servers.everything as McpStdioServerConfig;
-    const sandboxArgs = serverSandboxArguments({ server: config, workspaceRoots: [workspace], hide: [process.env.HOME ?? "/root", aideHome], keepVisible: [repoRoot], env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: "/tmp/home" } });
+    const sandboxArgs = serverSandboxArguments({
+      server: config,
+      workspaceRoots: [workspace],
+      hide: [process.env.HOME ?? "/root", aideHome],
+      keepVisible: [repoRoot],
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: "/tmp/home" },
+    });
     const sandboxed = await sdkClient("bwrap", sandboxArgs);
     let counter = 0;
     const viaAide = async (i: number) => {

@@ -25,7 +25,13 @@ const median = (values: number[]) => Math.round(percentile(values, 50) * 10) / 1
 const SOURCE = Array.from({ length: 40 }, (_, i) => `def f${i}(x):\n    """Return x times ${i}."""\n    return x * ${i}\n`).join("\n");
 const USER = `Here is calc.py:\n${SOURCE}\nExplain what f3 does, then write a test for it.`;
 
-interface Sample { prefillWallTokS: number; prefillCpuTokS: number; genWallTokS: number; genCpuTokS: number; load: number }
+interface Sample {
+  prefillWallTokS: number;
+  prefillCpuTokS: number;
+  genWallTokS: number;
+  genCpuTokS: number;
+  load: number;
+}
 type Arm = { name: string; sample(): Promise<Sample>; close(): Promise<void> };
 
 function rates(prompt: number, gen: number, pre: { wall: number; cpu: number }, dec: { wall: number; cpu: number }): Sample {
@@ -48,7 +54,9 @@ async function directArms(file: string): Promise<Arm[]> {
           const pre = await timed(process.pid, () => sequence.evaluateWithoutGeneratingNewTokens(prompt.slice(0, -1)));
           const completion = new LlamaCompletion({ contextSequence: sequence, autoDisposeSequence: false });
           const before = sequence.tokenMeter.getState().usedOutputTokens;
-          const dec = await timed(process.pid, () => completion.generateCompletion(prompt.slice(-1), { maxTokens: GEN, temperature: 0, onTextChunk: () => undefined, disableContextShift: true, contextShiftSize: 1 }));
+          const dec = await timed(process.pid, () =>
+            completion.generateCompletion(prompt.slice(-1), { maxTokens: GEN, temperature: 0, onTextChunk: () => undefined, disableContextShift: true, contextShiftSize: 1 }),
+          );
           const generated = sequence.tokenMeter.getState().usedOutputTokens - before;
           completion.dispose({ disposeSequence: false });
           return rates(prompt.length - 1, generated, pre, dec);
@@ -81,7 +89,8 @@ async function serverArm(id: RealModelId, file: string, binary: string, flash: "
 async function serviceArm(id: RealModelId, file: string, flash: boolean, dir: string): Promise<Arm> {
   const service = await startModelServiceProcess(id, file, join(dir, `svc-${flash ? "fa" : "nofa"}`), { contextSize: 8192, maxOutputTokens: GEN, ...(flash ? {} : { flashAttention: false }) });
   let n = 0;
-  const chat = (session: string, maxTokens: number) => service.chat({ request_id: `s${++n}`, session, stream: true, max_tokens: maxTokens, temperature: 0, tools: [], messages: [{ role: "user", content: USER }] });
+  const chat = (session: string, maxTokens: number) =>
+    service.chat({ request_id: `s${++n}`, session, stream: true, max_tokens: maxTokens, temperature: 0, tools: [], messages: [{ role: "user", content: USER }] });
   await chat("load", 1);
   return {
     name: `model service, flash attention ${flash ? "on" : "off"}`,
@@ -118,13 +127,18 @@ async function main(): Promise<void> {
         }
       }
       for (const arm of arms) await arm.close();
-      figures[id] = Object.fromEntries([...samples].map(([name, list]) => [name, {
-        prefill_cpu_tok_s: median(list.map((s) => s.prefillCpuTokS)),
-        gen_cpu_tok_s: median(list.map((s) => s.genCpuTokS)),
-        prefill_wall_tok_s: median(list.map((s) => s.prefillWallTokS)),
-        gen_wall_tok_s: median(list.map((s) => s.genWallTokS)),
-        load_avg: median(list.map((s) => s.load)),
-      }]));
+      figures[id] = Object.fromEntries(
+        [...samples].map(([name, list]) => [
+          name,
+          {
+            prefill_cpu_tok_s: median(list.map((s) => s.prefillCpuTokS)),
+            gen_cpu_tok_s: median(list.map((s) => s.genCpuTokS)),
+            prefill_wall_tok_s: median(list.map((s) => s.prefillWallTokS)),
+            gen_wall_tok_s: median(list.map((s) => s.genWallTokS)),
+            load_avg: median(list.map((s) => s.load)),
+          },
+        ]),
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -43,7 +43,9 @@ async function startModelService(url: string, creds: string, env: Record<string,
 let requestCounter = 0;
 async function chat(client: NatsConnection, body: Record<string, unknown>): Promise<ModelChatResult & { wall_ms: number }> {
   const started = performance.now();
-  const message = await client.request("agent.model.chat", new TextEncoder().encode(JSON.stringify({ request_id: `b${++requestCounter}`, model: "stories", stream: true, ...body })), { timeout: 120_000 });
+  const message = await client.request("agent.model.chat", new TextEncoder().encode(JSON.stringify({ request_id: `b${++requestCounter}`, model: "stories", stream: true, ...body })), {
+    timeout: 120_000,
+  });
   const wall = performance.now() - started;
   const reply = ModelChatReplySchema.parse(JSON.parse(new TextDecoder().decode(message.data)));
   if (!reply.ok) throw new Error(`${reply.error.code}: ${reply.error.message}`);
@@ -63,7 +65,12 @@ async function directRunner(threads: number, stream = true): Promise<Direct> {
   const model = await llama.loadModel({ modelPath });
   const context = await model.createContext({ contextSize: 2048, threads, sequences: 1 });
   const wrapper = resolveChatWrapper(model);
-  const state = wrapper.generateContextState({ chatHistory: [{ type: "user", text: PROMPT }, { type: "model", response: [] }] });
+  const state = wrapper.generateContextState({
+    chatHistory: [
+      { type: "user", text: PROMPT },
+      { type: "model", response: [] },
+    ],
+  });
   const tokens = state.contextText.tokenize(model.tokenizer);
   const input = model.tokens.shouldPrependBosToken && tokens[0] === model.tokens.bos ? tokens.slice(1) : tokens;
   const sequence = context.getSequence();
@@ -74,7 +81,11 @@ async function directRunner(threads: number, stream = true): Promise<Direct> {
       const started = performance.now();
       let streamed = "";
       await completion.generateCompletion(input, {
-        maxTokens: GEN_TOKENS, temperature: 0, customStopTriggers: state.stopGenerationTriggers, disableContextShift: true, contextShiftSize: 1,
+        maxTokens: GEN_TOKENS,
+        temperature: 0,
+        customStopTriggers: state.stopGenerationTriggers,
+        disableContextShift: true,
+        contextShiftSize: 1,
         ...(stream ? { onTextChunk: (text: string) => void (streamed += text) } : {}),
       });
       const ms = performance.now() - started;
@@ -96,8 +107,12 @@ const catalog: ChatTool[] = ["read_file", "list_dir", "search", "write_file", "r
 }));
 
 async function transcriptRun(client: NatsConnection, reuse: boolean, replies: string[] | undefined): Promise<{ evaluated: number[]; prompt: number[]; ms: number[]; replies: string[] }> {
-  const system = "You are aide, a coding agent working in a repository. Use one tool per message with the XML protocol: <tool_name><param>value</param></tool_name>. Tools: read_file(path), list_dir(path), search(query), write_file(path, content), replace_in_file(path, diff), run_command(command), attempt_completion(result). Think before acting. Never guess file contents; read them. Keep answers short.";
-  const messages: Array<{ role: string; content: string }> = [{ role: "system", content: system }, { role: "user", content: "Fix the failing test in src/math.ts and run the tests." }];
+  const system =
+    "You are aide, a coding agent working in a repository. Use one tool per message with the XML protocol: <tool_name><param>value</param></tool_name>. Tools: read_file(path), list_dir(path), search(query), write_file(path, content), replace_in_file(path, diff), run_command(command), attempt_completion(result). Think before acting. Never guess file contents; read them. Keep answers short.";
+  const messages: Array<{ role: string; content: string }> = [
+    { role: "system", content: system },
+    { role: "user", content: "Fix the failing test in src/math.ts and run the tests." },
+  ];
   const out = { evaluated: [] as number[], prompt: [] as number[], ms: [] as number[], replies: [] as string[] };
   const tag = Math.random().toString(36).slice(2, 8);
   for (let turn = 0; turn < 10; turn++) {
@@ -108,7 +123,10 @@ async function transcriptRun(client: NatsConnection, reuse: boolean, replies: st
     out.ms.push(round(result.wall_ms));
     const reply = replies?.[turn] ?? result.text;
     out.replies.push(reply);
-    messages.push({ role: "assistant", content: reply }, { role: "user", content: `Tool result for turn ${turn + 1}:\nsrc/math.ts line ${turn * 7 + 3}: expected ${turn} to equal ${turn + 1}. The test file imports add from ../src/math.` });
+    messages.push(
+      { role: "assistant", content: reply },
+      { role: "user", content: `Tool result for turn ${turn + 1}:\nsrc/math.ts line ${turn * 7 + 3}: expected ${turn} to equal ${turn + 1}. The test file imports add from ../src/math.` },
+    );
   }
   return out;
 }
@@ -141,12 +159,18 @@ async function main(): Promise<void> {
     return;
   }
   const dir = mkdtempSync(join(tmpdir(), "aide-bench-model-"));
-  writeFileSync(join(dir, "models.json"), JSON.stringify({ default: "stories", models: [
-    // The service's default of 4 warm sessions per loaded model, and a single-slot twin: every
-    // extra sequence slot in a context costs compute per token (reported as service_tps_one_slot).
-    { id: "stories", provider: "llama", file: modelPath, contextBudget: 2048, maxOutputTokens: GEN_TOKENS },
-    { id: "stories-one-slot", provider: "llama", file: modelPath, contextBudget: 2048, maxOutputTokens: GEN_TOKENS, maxSessions: 1 },
-  ] }));
+  writeFileSync(
+    join(dir, "models.json"),
+    JSON.stringify({
+      default: "stories",
+      models: [
+        // The service's default of 4 warm sessions per loaded model, and a single-slot twin: every
+        // extra sequence slot in a context costs compute per token (reported as service_tps_one_slot).
+        { id: "stories", provider: "llama", file: modelPath, contextBudget: 2048, maxOutputTokens: GEN_TOKENS },
+        { id: "stories-one-slot", provider: "llama", file: modelPath, contextBudget: 2048, maxOutputTokens: GEN_TOKENS, maxSessions: 1 },
+      ],
+    }),
+  );
   const server = await startNatsServer({ runDir: join(dir, "bus"), extraUsers: { tester: { publish: { allow: [">"] }, subscribe: { allow: [">"] }, allow_responses: true } } });
   const client = await connect({ servers: server.url, user: "tester", pass: server.credentials.tester.password, inboxPrefix: server.credentials.tester.inbox_prefix });
   let child: ChildProcess | undefined;
@@ -236,7 +260,8 @@ async function main(): Promise<void> {
     const grammarCpuTps = (cpu.grammarTokens / cpu.grammar) * 1000;
     const figures = {
       model: "stories260K.gguf",
-      method: "ratio = service_tps/anchor_tps, the anchor the fastest direct configuration measured (streaming or not, 1 or 2 threads: see anchor); wall tokens/s, best of N alternating runs (the 2-core machine is shared with other test runs; medians beside them); direct streams text chunks like the service (direct_nostream_tps without). *_cpu_tps: tokens per CPU second of the processes involved (service + nats-server + requester for the service path; this process for direct), from /proc schedstat. grammar_tps/plain_tps: generated tokens per CPU second of the service process, with and without the tool-call grammar (wall figures beside them).",
+      method:
+        "ratio = service_tps/anchor_tps, the anchor the fastest direct configuration measured (streaming or not, 1 or 2 threads: see anchor); wall tokens/s, best of N alternating runs (the 2-core machine is shared with other test runs; medians beside them); direct streams text chunks like the service (direct_nostream_tps without). *_cpu_tps: tokens per CPU second of the processes involved (service + nats-server + requester for the service path; this process for direct), from /proc schedstat. grammar_tps/plain_tps: generated tokens per CPU second of the service process, with and without the tool-call grammar (wall figures beside them).",
       threads_default: availableParallelism() <= 2 ? 1 : Math.min(8, Math.floor(availableParallelism() / 2)),
       gen_tokens: GEN_TOKENS,
       runs: RUNS,

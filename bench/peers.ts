@@ -40,12 +40,29 @@ import { benchRoot, repoRoot } from "./lib/results.js";
 
 /** The default tasks: Python, JavaScript, shell, Go and Rust; bugs, failing tests, a rename, a question. */
 const defaultTasks = [
-  "py-factorial-zero", "py-median-even", "py-failing-stack-test", "py-default-port",
-  "js-demo-cart-total", "js-range-off-by-one", "js-rename-function", "js-slugify",
-  "sh-exit-code", "sh-failing-trim-test", "go-reverse-words", "go-stack-pop-empty", "rs-fizzbuzz", "rs-stack-peek",
+  "py-factorial-zero",
+  "py-median-even",
+  "py-failing-stack-test",
+  "py-default-port",
+  "js-demo-cart-total",
+  "js-range-off-by-one",
+  "js-rename-function",
+  "js-slugify",
+  "sh-exit-code",
+  "sh-failing-trim-test",
+  "go-reverse-words",
+  "go-stack-pop-empty",
+  "rs-fizzbuzz",
+  "rs-stack-peek",
 ];
 
-const list = (text: string | undefined, fallback: readonly string[]) => (text !== undefined && text.trim() !== "" ? text.split(",").map((part) => part.trim()).filter(Boolean) : [...fallback]);
+const list = (text: string | undefined, fallback: readonly string[]) =>
+  text !== undefined && text.trim() !== ""
+    ? text
+        .split(",")
+        .map((part) => part.trim())
+        .filter(Boolean)
+    : [...fallback];
 const safeName = (text: string) => text.replace(/[^A-Za-z0-9_.-]/g, "_");
 
 /** The GGUF BENCH_MODEL names: a path, a catalog id, or a file name (with or without .gguf) in the model cache. */
@@ -56,8 +73,13 @@ function resolveModel(spec: string, cache: string): { id: string; file: string }
   }
   const known = (modelCatalog as Record<string, { fileName: string } | undefined>)[spec]?.fileName;
   const candidates = [known, spec, `${spec}.gguf`].filter((name): name is string => name !== undefined).map((name) => join(cache, name));
-  const found = candidates.find((path) => existsSync(path) && statSync(path).isFile())
-    ?? (existsSync(cache) ? readdirSync(cache).filter((name) => name.toLowerCase().startsWith(spec.toLowerCase()) && name.endsWith(".gguf")).map((name) => join(cache, name))[0] : undefined);
+  const found =
+    candidates.find((path) => existsSync(path) && statSync(path).isFile()) ??
+    (existsSync(cache)
+      ? readdirSync(cache)
+          .filter((name) => name.toLowerCase().startsWith(spec.toLowerCase()) && name.endsWith(".gguf"))
+          .map((name) => join(cache, name))[0]
+      : undefined);
   if (found === undefined) throw new Error(`no GGUF for ${spec} in ${cache}; run \`aide models pull ${spec}\` or set BENCH_MODEL to a file`);
   return { id: safeName(spec.replace(/\.gguf$/i, "")), file: found };
 }
@@ -65,10 +87,20 @@ function resolveModel(spec: string, cache: string): { id: string; file: string }
 function versionOf(binary: string): string {
   try {
     const text = execFileSync(binary, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 20_000 });
-    return text.split("\n").find((line) => line.startsWith("version:"))?.trim() ?? text.trim().split("\n")[0];
+    return (
+      text
+        .split("\n")
+        .find((line) => line.startsWith("version:"))
+        ?.trim() ?? text.trim().split("\n")[0]
+    );
   } catch (error) {
     const output = `${(error as { stdout?: string }).stdout ?? ""}${(error as { stderr?: string }).stderr ?? ""}`;
-    return output.split("\n").find((line) => line.startsWith("version:"))?.trim() ?? "unknown";
+    return (
+      output
+        .split("\n")
+        .find((line) => line.startsWith("version:"))
+        ?.trim() ?? "unknown"
+    );
   }
 }
 
@@ -121,16 +153,27 @@ async function main() {
   const started = performance.now();
   const loadAtStart = Math.round(loadavg()[0] * 100) / 100;
   const meta: Record<string, unknown> = {
-    run, model: model.id, model_file: model.file, model_bytes: statSync(model.file).size,
+    run,
+    model: model.id,
+    model_file: model.file,
+    model_bytes: statSync(model.file).size,
     llama_server: { binary, version: versionOf(binary), args: `--jinja -t ${threads} -tb ${threads} -c ${contextSize} -np 1` },
-    peers: peerPackages, agents, tasks: tasks.map((task) => task.id), repeat, budget_s: budgetMs / 1000,
-    machine: { cpus: cpus().length, load_average_1m_at_start: loadAtStart }, started_at: new Date().toISOString(), logs,
+    peers: peerPackages,
+    agents,
+    tasks: tasks.map((task) => task.id),
+    repeat,
+    budget_s: budgetMs / 1000,
+    machine: { cpus: cpus().length, load_average_1m_at_start: loadAtStart },
+    started_at: new Date().toISOString(),
+    logs,
   };
   const writeRow = (row: PeerRow) => {
     rows.push(PeerRowSchema.parse(row));
     mkdirSync(outFolder, { recursive: true });
     appendFileSync(join(outFolder, "results.jsonl"), `${JSON.stringify(row)}\n`);
-    process.stderr.write(`${row.passed ? "pass" : "fail"} ${row.task} ${row.agent} ${row.outcome}${row.false_claim ? " (claimed success)" : ""} ${Math.round(row.wall_ms / 1000)} s ${row.model_calls} calls\n`);
+    process.stderr.write(
+      `${row.passed ? "pass" : "fail"} ${row.task} ${row.agent} ${row.outcome}${row.false_claim ? " (claimed success)" : ""} ${Math.round(row.wall_ms / 1000)} s ${row.model_calls} calls\n`,
+    );
   };
 
   try {
@@ -142,8 +185,15 @@ async function main() {
       mkdirSync(aideHome, { recursive: true });
       // What discovery makes of a llama-server it finds (discover-servers.ts), at this server's window.
       const spec = {
-        id: model.id, provider: "openai", baseUrl: `${proxy.url}/aide/v1`, model: model.id, flavor: "llamacpp",
-        contextBudget: contextSize, maxOutputTokens: Math.min(1024, Math.floor(contextSize / 4)), timeoutMs: budgetMs, maxRetries: 2,
+        id: model.id,
+        provider: "openai",
+        baseUrl: `${proxy.url}/aide/v1`,
+        model: model.id,
+        flavor: "llamacpp",
+        contextBudget: contextSize,
+        maxOutputTokens: Math.min(1024, Math.floor(contextSize / 4)),
+        timeoutMs: budgetMs,
+        maxRetries: 2,
       };
       writeFileSync(join(aideHome, "models.json"), JSON.stringify({ default: model.id, models: [spec] }));
       meta.aide_model = spec;
@@ -156,8 +206,18 @@ async function main() {
     const aideAttempt = async (task: EvalTask, attemptRepeat: number): Promise<PeerRow | undefined> => {
       let before = proxy!.counts("aide");
       const records: AttemptRecord[] = await runEval({
-        tasksDir, select: [task.id], models: [model.id], connection: stack!.connection, repeat: attemptRepeat + 1, repeatsFor: () => [attemptRepeat],
-        parallel: 1, budgetMs, out: aideOut, run, hidden: [work], nodePath: join(repoRoot, "node_modules"),
+        tasksDir,
+        select: [task.id],
+        models: [model.id],
+        connection: stack!.connection,
+        repeat: attemptRepeat + 1,
+        repeatsFor: () => [attemptRepeat],
+        parallel: 1,
+        budgetMs,
+        out: aideOut,
+        run,
+        hidden: [work],
+        nodePath: join(repoRoot, "node_modules"),
         // The first attempt is not charged the model's probe and first load: a warm-up session takes them.
         warmUp: !warmedUp,
         onWarmUp: (_model, ms, problem) => {
@@ -172,11 +232,18 @@ async function main() {
       if (stop.signal.aborted || record === undefined) return undefined;
       const counts = countsBetween(before, proxy!.counts("aide"));
       return {
-        ...base(task, "aide", attemptRepeat, counts), attempt: record.attempt,
-        outcome: record.outcome, ...(record.code !== undefined ? { code: record.code } : {}),
-        claimed: record.outcome === "done", passed: record.check_passed, false_claim: record.outcome === "done" && !record.check_passed,
-        wall_ms: record.wall_ms, timed_out: record.outcome === "aborted" || record.code === "BUDGET_EXCEEDED",
-        check_ms: record.check_ms ?? 0, check_exit_code: record.check_exit_code ?? null, check_timed_out: record.check_timed_out ?? false,
+        ...base(task, "aide", attemptRepeat, counts),
+        attempt: record.attempt,
+        outcome: record.outcome,
+        ...(record.code !== undefined ? { code: record.code } : {}),
+        claimed: record.outcome === "done",
+        passed: record.check_passed,
+        false_claim: record.outcome === "done" && !record.check_passed,
+        wall_ms: record.wall_ms,
+        timed_out: record.outcome === "aborted" || record.code === "BUDGET_EXCEEDED",
+        check_ms: record.check_ms ?? 0,
+        check_exit_code: record.check_exit_code ?? null,
+        check_timed_out: record.check_timed_out ?? false,
         ...(record.error !== undefined ? { error: record.error } : {}),
       };
     };
@@ -190,8 +257,15 @@ async function main() {
       cpSync(join(tasksDir, task.id, "project"), workspace, { recursive: true });
       const before = proxy!.counts(agent);
       const input = {
-        command: agent === "aider" ? venv!.aider : venv!.mini, sandbox: { workspace, home }, prompt: task.prompt, category: task.category,
-        apiBase: `${proxy!.url}/${agent}/v1`, alias: model.id, budgetMs, signal: stop.signal, logFile: join(logs, `${attempt}.log`),
+        command: agent === "aider" ? venv!.aider : venv!.mini,
+        sandbox: { workspace, home },
+        prompt: task.prompt,
+        category: task.category,
+        apiBase: `${proxy!.url}/${agent}/v1`,
+        alias: model.id,
+        budgetMs,
+        signal: stop.signal,
+        logFile: join(logs, `${attempt}.log`),
       };
       const output: PeerAttemptOutput = agent === "aider" ? await runAiderAttempt(input) : await runMiniAttempt(input);
       if (stop.signal.aborted) return undefined;
@@ -200,20 +274,46 @@ async function main() {
       for (const name of readdirSync(workspace)) if (name.startsWith(".aider")) rmSync(join(workspace, name), { recursive: true, force: true });
       for (const name of readdirSync(home)) if (/^(aider-chat\.md|aider-llm\.txt|mini-trajectory\.json)$/.test(name)) cpSync(join(home, name), join(logs, `${attempt}--${name}`));
       const checkStarted = performance.now();
-      const check = await runHiddenCheck({ task, taskDir: join(tasksDir, task.id), workspace, answer: output.answer, scratch: dir, hidden: [work], nodePath: join(repoRoot, "node_modules"), cacheDir: join(work, "check-caches") });
+      const check = await runHiddenCheck({
+        task,
+        taskDir: join(tasksDir, task.id),
+        workspace,
+        answer: output.answer,
+        scratch: dir,
+        hidden: [work],
+        nodePath: join(repoRoot, "node_modules"),
+        cacheDir: join(work, "check-caches"),
+      });
       rmSync(dir, { recursive: true, force: true });
       return {
-        ...base(task, agent, attemptRepeat, counts), attempt, outcome: output.outcome,
-        claimed: output.claimed, passed: check.passed, false_claim: output.claimed && !check.passed,
-        wall_ms: output.run.wallMs, timed_out: output.run.timedOut,
-        check_ms: Math.round(performance.now() - checkStarted), check_exit_code: check.exit_code, check_timed_out: check.timed_out,
+        ...base(task, agent, attemptRepeat, counts),
+        attempt,
+        outcome: output.outcome,
+        claimed: output.claimed,
+        passed: check.passed,
+        false_claim: output.claimed && !check.passed,
+        wall_ms: output.run.wallMs,
+        timed_out: output.run.timedOut,
+        check_ms: Math.round(performance.now() - checkStarted),
+        check_exit_code: check.exit_code,
+        check_timed_out: check.timed_out,
         ...(output.run.startError !== undefined ? { error: output.run.startError } : {}),
       };
     };
 
     const base = (task: EvalTask, agent: PeerAgent, attemptRepeat: number, counts: CallCounts) => ({
-      run, task: task.id, language: task.language, category: task.category, agent, model: model.id, repeat: attemptRepeat,
-      model_calls: counts.calls, failed_calls: counts.failed, prompt_tokens: counts.prompt_tokens, completion_tokens: counts.completion_tokens, calls_with_usage: counts.with_usage,
+      run,
+      task: task.id,
+      language: task.language,
+      category: task.category,
+      agent,
+      model: model.id,
+      repeat: attemptRepeat,
+      model_calls: counts.calls,
+      failed_calls: counts.failed,
+      prompt_tokens: counts.prompt_tokens,
+      completion_tokens: counts.completion_tokens,
+      calls_with_usage: counts.with_usage,
     });
 
     // Task by task, every agent on each: a run stopped early has compared the agents on the same tasks.

@@ -22,18 +22,47 @@ import { startLlamaServerProcess, startModelServiceProcess } from "./lib/real-mo
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 8);
 const STEADY_FROM = 2;
-const TOOLS = ["read_file(path)", "list_dir(path)", "search_files(pattern, path)", "replace_in_file(path, search, replace)", "write_file(path, content)", "run_command(command, timeout_ms)", "attempt_completion(result)"];
+const TOOLS = [
+  "read_file(path)",
+  "list_dir(path)",
+  "search_files(pattern, path)",
+  "replace_in_file(path, search, replace)",
+  "write_file(path, content)",
+  "run_command(command, timeout_ms)",
+  "attempt_completion(result)",
+];
 const SYSTEM = [
   "You are a coding agent working in the user's project. Answer with exactly one tool call per reply.",
   ...Array.from({ length: 14 }, (_, i) => `Rule ${i + 1}: read a file before you change it, change only what the task needs, and run the project's tests after a change.`),
   `Tools: ${TOOLS.join("; ")}.`,
 ].join("\n");
-const TASKS = ["Fix the failing test in test/cart.test.js.", "Add a --verbose flag to the CLI.", "Rename parseKV to parseKeyValue everywhere.", "Why does go test fail in ./clock?", "Make slugify drop accents.", "Write a test for range(1, 5).", "Add a CHANGELOG entry for 1.2.0.", "Fix the off-by-one in paginate()."];
+const TASKS = [
+  "Fix the failing test in test/cart.test.js.",
+  "Add a --verbose flag to the CLI.",
+  "Rename parseKV to parseKeyValue everywhere.",
+  "Why does go test fail in ./clock?",
+  "Make slugify drop accents.",
+  "Write a test for range(1, 5).",
+  "Add a CHANGELOG entry for 1.2.0.",
+  "Fix the off-by-one in paginate().",
+];
 
-interface Turn { prompt: number; evaluated: number; wallMs: number; cpuMs: number }
-interface Arm { name: string; turn(index: number): Promise<Turn>; close(): Promise<void> }
+interface Turn {
+  prompt: number;
+  evaluated: number;
+  wallMs: number;
+  cpuMs: number;
+}
+interface Arm {
+  name: string;
+  turn(index: number): Promise<Turn>;
+  close(): Promise<void>;
+}
 
-const messages = (index: number) => [{ role: "system", content: SYSTEM }, { role: "user", content: TASKS[index % TASKS.length] }];
+const messages = (index: number) => [
+  { role: "system", content: SYSTEM },
+  { role: "user", content: TASKS[index % TASKS.length] },
+];
 
 async function serviceArm(id: string, file: string, home: string, cache: boolean): Promise<Arm> {
   const service = await startModelServiceProcess(id, file, home, { contextSize: 8192, maxOutputTokens: 8, maxSessions: 2 }, { AIDE_MODEL_PREFIX_CACHE: cache ? "1" : "0" });
@@ -41,7 +70,11 @@ async function serviceArm(id: string, file: string, home: string, cache: boolean
   return {
     name: `model service, prefix cache ${cache ? "on" : "off"}`,
     async turn(index) {
-      const { value, wall: wallMs, cpu } = await timed(service.pid, () => service.chat({ request_id: `t${index}`, session: `first-${index}`, stream: false, max_tokens: 8, temperature: 0, seed: 1, messages: messages(index) }));
+      const {
+        value,
+        wall: wallMs,
+        cpu,
+      } = await timed(service.pid, () => service.chat({ request_id: `t${index}`, session: `first-${index}`, stream: false, max_tokens: 8, temperature: 0, seed: 1, messages: messages(index) }));
       return { prompt: value.usage.prompt_tokens, evaluated: value.usage.evaluated_prompt_tokens ?? value.usage.prompt_tokens, wallMs, cpuMs: cpu };
     },
     close: () => service.close(),
@@ -54,7 +87,11 @@ async function serverArm(file: string, binary: string): Promise<Arm> {
   return {
     name: "llama-server, cache_prompt",
     async turn(index) {
-      const { value, wall: wallMs, cpu } = await timed(server.pid, () => server.post("/v1/chat/completions", { messages: messages(index), max_tokens: 8, temperature: 0, seed: 1, cache_prompt: true }));
+      const {
+        value,
+        wall: wallMs,
+        cpu,
+      } = await timed(server.pid, () => server.post("/v1/chat/completions", { messages: messages(index), max_tokens: 8, temperature: 0, seed: 1, cache_prompt: true }));
       const timings = value.timings as { prompt_n: number; cache_n?: number } | undefined;
       const usage = value.usage as { prompt_tokens: number } | undefined;
       if (!timings || !usage) throw new Error(`llama-server answered without timings or usage: ${JSON.stringify(value).slice(0, 300)}`);
@@ -88,20 +125,37 @@ async function main(): Promise<void> {
       }
       for (const arm of arms) await arm.close();
       const steady = (name: string) => (turns.get(name) ?? []).slice(STEADY_FROM);
-      const summary = Object.fromEntries([...turns].map(([name, list]) => [name, {
-        evaluated_per_turn: list.map((turn) => turn.evaluated),
-        prompt_per_turn: list.map((turn) => turn.prompt),
-        steady_evaluated_median: median(steady(name).map((turn) => turn.evaluated)),
-        steady_wall_ms_median: median(steady(name).map((turn) => turn.wallMs)),
-        steady_cpu_ms_median: median(steady(name).map((turn) => turn.cpuMs)),
-      }]));
+      const summary = Object.fromEntries(
+        [...turns].map(([name, list]) => [
+          name,
+          {
+            evaluated_per_turn: list.map((turn) => turn.evaluated),
+            prompt_per_turn: list.map((turn) => turn.prompt),
+            steady_evaluated_median: median(steady(name).map((turn) => turn.evaluated)),
+            steady_wall_ms_median: median(steady(name).map((turn) => turn.wallMs)),
+            steady_cpu_ms_median: median(steady(name).map((turn) => turn.cpuMs)),
+          },
+        ]),
+      );
       const on = summary["model service, prefix cache on"];
       const off = summary["model service, prefix cache off"];
       const server = summary["llama-server, cache_prompt"];
       figures[id] = {
         ...summary,
-        ratio_on_vs_off: { evaluated: ratio(on.steady_evaluated_median, off.steady_evaluated_median), wall: ratio(on.steady_wall_ms_median, off.steady_wall_ms_median), cpu: ratio(on.steady_cpu_ms_median, off.steady_cpu_ms_median) },
-        ...(server ? { ratio_on_vs_llama_server: { evaluated: ratio(on.steady_evaluated_median, server.steady_evaluated_median), wall: ratio(on.steady_wall_ms_median, server.steady_wall_ms_median), cpu: ratio(on.steady_cpu_ms_median, server.steady_cpu_ms_median) } } : {}),
+        ratio_on_vs_off: {
+          evaluated: ratio(on.steady_evaluated_median, off.steady_evaluated_median),
+          wall: ratio(on.steady_wall_ms_median, off.steady_wall_ms_median),
+          cpu: ratio(on.steady_cpu_ms_median, off.steady_cpu_ms_median),
+        },
+        ...(server
+          ? {
+              ratio_on_vs_llama_server: {
+                evaluated: ratio(on.steady_evaluated_median, server.steady_evaluated_median),
+                wall: ratio(on.steady_wall_ms_median, server.steady_wall_ms_median),
+                cpu: ratio(on.steady_cpu_ms_median, server.steady_cpu_ms_median),
+              },
+            }
+          : {}),
       };
     }
   } finally {

@@ -25,12 +25,19 @@ const MARKER = "SYSTEM-MARKER-7";
  * The chat template file to start llama-server with, where the GGUF carries none: without it
  * llama-server falls back to ChatML for the Gemma GGUF (measured with /apply-template).
  */
-const serverTemplate: Record<RealModelId, string | undefined> = { "smollm2-135m": undefined, "gemma3-270m": join(repoRoot, "services", "model", "templates", "gemma-turns.jinja"), "qwen2.5-coder-0.5b": undefined, "qwen2.5-coder-1.5b": undefined };
+const serverTemplate: Record<RealModelId, string | undefined> = {
+  "smollm2-135m": undefined,
+  "gemma3-270m": join(repoRoot, "services", "model", "templates", "gemma-turns.jinja"),
+  "qwen2.5-coder-0.5b": undefined,
+  "qwen2.5-coder-1.5b": undefined,
+};
 
 function aide(home: string, args: string[]): string {
   return execFileSync(process.execPath, [cli, ...args], {
     env: { ...process.env, AIDE_HOME: home, AIDE_MODEL_DISCOVERY: "off", AIDE_MODEL_THREADS: "1", AIDE_LOG_LEVEL: "warn" },
-    encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 16 * 2 ** 20,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 16 * 2 ** 20,
   });
 }
 
@@ -40,7 +47,15 @@ async function wrapperFacts(file: string): Promise<{ wrapper: string; system_kep
   const model = await llama.loadModel({ modelPath: file });
   try {
     const wrapper = resolveChatWrapper(model);
-    const text = wrapper.generateContextState({ chatHistory: [{ type: "system", text: `You are aide. ${MARKER}` }, { type: "user", text: "Hello" }, { type: "model", response: [] }] }).contextText.toString();
+    const text = wrapper
+      .generateContextState({
+        chatHistory: [
+          { type: "system", text: `You are aide. ${MARKER}` },
+          { type: "user", text: "Hello" },
+          { type: "model", response: [] },
+        ],
+      })
+      .contextText.toString();
     return { wrapper: wrapper.wrapperName, system_kept: text.includes(MARKER), rendered: text };
   } finally {
     await model.dispose();
@@ -66,11 +81,24 @@ async function serverProbe(id: RealModelId, file: string, binary: string, home: 
   const args = ["-m", file, "--host", "127.0.0.1", "--port", String(port), "-t", "1", "-c", "8192", "--no-webui", ...(template ? ["--chat-template-file", template] : [])];
   const child = spawn(binary, args, { stdio: ["ignore", "ignore", "pipe"] });
   let log = "";
-  child.stderr?.on("data", (chunk: Buffer) => { log = (log + chunk.toString()).slice(-4000); });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-4000);
+  });
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitHealthy(url, child);
-    const applied = await (await fetch(`${url}/apply-template`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ messages: [{ role: "system", content: `You are aide. ${MARKER}` }, { role: "user", content: "Hello" }] }) })).json() as { prompt?: string };
+    const applied = (await (
+      await fetch(`${url}/apply-template`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          messages: [
+            { role: "system", content: `You are aide. ${MARKER}` },
+            { role: "user", content: "Hello" },
+          ],
+        }),
+      })
+    ).json()) as { prompt?: string };
     aide(home, ["models", "add", `${id}-server`, "--url", `${url}/v1`, "--model", id, "--flavor", "llamacpp", "--context", "8192"]);
     const profile = ModelProfileSchema.parse(JSON.parse(aide(home, ["models", "probe", `${id}-server`, "--json", "--refresh", "--trials", String(trials)])));
     return { profile, rendered: applied.prompt ?? "", system_kept: (applied.prompt ?? "").includes(MARKER), args: args.map((a) => (a === file ? "<gguf>" : a.replace(repoRoot + "/", ""))) };
@@ -110,14 +138,27 @@ async function main(): Promise<void> {
       const localSeconds = Math.round((Date.now() - started) / 1000);
       lines.push(row(id, "in-process (node-llama-cpp, 1 thread)", local, wrap.wrapper, wrap.system_kept, localSeconds, facts.contextLength));
       const entry: Record<string, unknown> = {
-        id, file: modelCatalog[id].fileName, gguf: { ...facts, chatTemplate: facts.chatTemplate ?? null }, catalog: modelCatalog[id],
+        id,
+        file: modelCatalog[id].fileName,
+        gguf: { ...facts, chatTemplate: facts.chatTemplate ?? null },
+        catalog: modelCatalog[id],
         in_process: { profile: local, seconds: localSeconds, wrapper: wrap },
       };
       if (binary) {
         started = Date.now();
         const server = await serverProbe(id, file, binary, home);
         const serverSeconds = Math.round((Date.now() - started) / 1000);
-        lines.push(row(id, `llama-server (${serverTemplate[id] ? "--chat-template-file gemma-turns.jinja" : "GGUF template"}, -t 1)`, server.profile, "server template", server.system_kept, serverSeconds, facts.contextLength));
+        lines.push(
+          row(
+            id,
+            `llama-server (${serverTemplate[id] ? "--chat-template-file gemma-turns.jinja" : "GGUF template"}, -t 1)`,
+            server.profile,
+            "server template",
+            server.system_kept,
+            serverSeconds,
+            facts.contextLength,
+          ),
+        );
         entry.llama_server = { profile: server.profile, seconds: serverSeconds, args: server.args, rendered: server.rendered, system_kept: server.system_kept };
       } else {
         entry.llama_server = { skipped: "no llama-server binary (bash scripts/install.sh --with-models)" };
@@ -128,7 +169,14 @@ async function main(): Promise<void> {
     }
   }
   const path = writeBenchResult("probe-real", { trials, llama_server: binary ?? null, models: results });
-  const md = [`# aide models probe on the real models (${trials} trials per arm)`, "", `Written by \`npm run bench:probe-real\` at ${new Date().toISOString()}; figures in probe-real.json.`, "", ...lines, ""].join("\n");
+  const md = [
+    `# aide models probe on the real models (${trials} trials per arm)`,
+    "",
+    `Written by \`npm run bench:probe-real\` at ${new Date().toISOString()}; figures in probe-real.json.`,
+    "",
+    ...lines,
+    "",
+  ].join("\n");
   writeFileSync(join(benchRoot, "results", "probe-real.md"), md);
   process.stdout.write(`${md}\n${path}\n`);
 }

@@ -32,9 +32,20 @@ async function main(): Promise<void> {
       const tier = variant === "full" ? "full" : "compact";
       const turn = firstTurn(scenario, tier, catalog, variant === "compact+few_shot");
       const systemTokens = model.tokenize(turn.system).length;
-      const history = [...turn.messages.map((message) => (message.role === "system" ? { type: "system" as const, text: message.content } : { type: "user" as const, text: message.content })), { type: "model" as const, response: [] }];
+      const history = [
+        ...turn.messages.map((message) => (message.role === "system" ? { type: "system" as const, text: message.content } : { type: "user" as const, text: message.content })),
+        { type: "model" as const, response: [] },
+      ];
       const rendered = wrapper.generateContextState({ chatHistory: history }).contextText.tokenize(model.tokenizer).length;
-      rows.push({ scenario: scenario.name, mode: scenario.mode, tier: variant, tools: turn.tools.length, system_chars: turn.system.length, system_tokens: systemTokens, first_prompt_tokens: rendered });
+      rows.push({
+        scenario: scenario.name,
+        mode: scenario.mode,
+        tier: variant,
+        tools: turn.tools.length,
+        system_chars: turn.system.length,
+        system_tokens: systemTokens,
+        first_prompt_tokens: rendered,
+      });
     }
   }
   await model.dispose();
@@ -51,7 +62,10 @@ async function main(): Promise<void> {
     anchor: { opencode_hello_prompt_tokens: 9641, note: "published figure reported by OpenCode users for the prompt 'hello'; not measured here (other tokenizer and model)" },
   };
   const path = writeBenchResult("prompt", result);
-  for (const row of rows) process.stdout.write(`${String(row.scenario).padEnd(13)} ${String(row.tier).padEnd(17)} tools ${String(row.tools).padStart(2)}  system ${String(row.system_tokens).padStart(5)} tokens  first prompt ${String(row.first_prompt_tokens).padStart(5)} tokens\n`);
+  for (const row of rows)
+    process.stdout.write(
+      `${String(row.scenario).padEnd(13)} ${String(row.tier).padEnd(17)} tools ${String(row.tools).padStart(2)}  system ${String(row.system_tokens).padStart(5)} tokens  first prompt ${String(row.first_prompt_tokens).padStart(5)} tokens\n`,
+    );
   process.stdout.write(`anchor: OpenCode "hello" = 9,641 prompt tokens (published, not measured here)\n${path}\n`);
   if (!result.compact_within_limit) process.exitCode = 1;
 }

@@ -31,7 +31,22 @@ const run = async (box: Sandbox) => {
 const steps: Record<string, () => Promise<unknown>> = {
   "plain `true` (execa)": () => spawn("true", []),
   "`bwrap --ro-bind / / true`": () => spawn("bwrap", ["--ro-bind", "/", "/", "true"]),
-  "+ the namespaces (pid, ipc, uts, cgroup, net), new session, caps dropped": () => spawn("bwrap", ["--die-with-parent", "--new-session", "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--unshare-net", "--ro-bind", "/", "/", "true"]),
+  "+ the namespaces (pid, ipc, uts, cgroup, net), new session, caps dropped": () =>
+    spawn("bwrap", [
+      "--die-with-parent",
+      "--new-session",
+      "--cap-drop",
+      "ALL",
+      "--unshare-pid",
+      "--unshare-ipc",
+      "--unshare-uts",
+      "--unshare-cgroup-try",
+      "--unshare-net",
+      "--ro-bind",
+      "/",
+      "/",
+      "true",
+    ]),
   "bwrap with the sandbox's full arguments (dev, proc, tmpfs, hides, workspace)": () => spawn(wrapped.file, wrapped.args),
   "sandbox.run, bubblewrap started per command (preparedJails: 0)": () => run(fresh),
   "sandbox.run, jail prepared ahead": () => run(prepared),
@@ -49,7 +64,11 @@ await prepared.close();
 await fresh.close();
 rmSync(workspace, { recursive: true, force: true });
 const plain = percentile(times.get("plain `true` (execa)") ?? [], 50);
-process.stdout.write(`load ${loadavg().map((value) => value.toFixed(2)).join(" ")}, ${runs} rounds\n| step | p50 | vs plain |\n| --- | --- | --- |\n`);
+process.stdout.write(
+  `load ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ")}, ${runs} rounds\n| step | p50 | vs plain |\n| --- | --- | --- |\n`,
+);
 for (const [name, values] of times) {
   const p50 = percentile(values, 50);
   process.stdout.write(`| ${name} | ${p50.toFixed(2)} ms | ${name.startsWith("Node side") ? "" : `${(p50 / plain).toFixed(2)}`} |\n`);

@@ -36,7 +36,10 @@ let directJailsTaken = 0;
 const directSandbox = await createSandbox({
   unsafeNoSandbox: false,
   spawnHelper: false,
-  logger: createLogger("bench-sandbox-direct", { level: "debug", destination: { write: (line: string) => void (line.includes('"prepared jail taken"') ? (directJailsTaken += 1) : /"level":(40|50|60)/.test(line) && process.stderr.write(line)) } }),
+  logger: createLogger("bench-sandbox-direct", {
+    level: "debug",
+    destination: { write: (line: string) => void (line.includes('"prepared jail taken"') ? (directJailsTaken += 1) : /"level":(40|50|60)/.test(line) && process.stderr.write(line)) },
+  }),
 });
 if (sandbox.mode !== "bwrap") throw new Error(`bubblewrap is not usable here (${sandbox.unavailableReason})`);
 
@@ -146,7 +149,8 @@ const figures = {
   direct_spawn_jails_taken: directJailsTaken - directWarmUpTaken,
   sandboxed_fresh_direct_spawn_ms: round(percentile(freshDirectTimes, 50)),
   sandboxed_direct_spawn_p95_ms: round(percentile(directTimes, 95)),
-  direct_spawn_case: "the same Sandboxes as sandboxed_ms and sandboxed_fresh_ms with AIDE_TOOLS_SPAWN_HELPER=off (spawnHelper: false): their shells and jails forked by this process instead of the spawn helper; each pair alternates which goes first",
+  direct_spawn_case:
+    "the same Sandboxes as sandboxed_ms and sandboxed_fresh_ms with AIDE_TOOLS_SPAWN_HELPER=off (spawnHelper: false): their shells and jails forked by this process instead of the spawn helper; each pair alternates which goes first",
   added_fresh_ms: round(percentile(freshTimes, 50) - plainMs),
   sandboxed_fresh_p95_ms: round(percentile(freshTimes, 95)),
   command_start_fresh_ms: round(percentile(commandFreshTimes, 50)),

@@ -43,7 +43,26 @@ function generateTree(): void {
   writeFileSync(join(tree, ".complete"), "");
 }
 
-const rgArgs = ["--count-matches", "--no-messages", "--hidden", "--no-require-git", "--no-ignore-dot", "--no-ignore-global", "--no-config", "--color", "never", "--with-filename", "--glob", "!.git", "--glob", "!.aide", "--regexp", pattern, "--", "."];
+const rgArgs = [
+  "--count-matches",
+  "--no-messages",
+  "--hidden",
+  "--no-require-git",
+  "--no-ignore-dot",
+  "--no-ignore-global",
+  "--no-config",
+  "--color",
+  "never",
+  "--with-filename",
+  "--glob",
+  "!.git",
+  "--glob",
+  "!.aide",
+  "--regexp",
+  pattern,
+  "--",
+  ".",
+];
 
 async function timeRg(): Promise<{ ms: number; files: number }> {
   const started = performance.now();
@@ -67,7 +86,9 @@ let counter = 0;
 async function timeTool(): Promise<{ ms: number; files: number }> {
   counter += 1;
   const started = performance.now();
-  const reply = await client.request("agent.tools.exec", encodeJson({ session: "bench", workspace: tree, call: { id: `c${counter}`, name: "search_files", arguments: { pattern } } }), { timeout: 120_000 });
+  const reply = await client.request("agent.tools.exec", encodeJson({ session: "bench", workspace: tree, call: { id: `c${counter}`, name: "search_files", arguments: { pattern } } }), {
+    timeout: 120_000,
+  });
   const ms = performance.now() - started;
   const body = decodeJson(reply.data) as { ok: boolean; result?: { is_error: boolean; metadata: { files: number }; output: string } };
   if (!body.ok || body.result?.is_error) throw new Error(`search_files failed: ${JSON.stringify(body).slice(0, 500)}`);

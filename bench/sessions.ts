@@ -65,17 +65,37 @@ async function startStack(dir: string): Promise<Running> {
   const children: Record<string, ChildProcess> = {};
   const env: Record<string, Record<string, string>> = {
     // AIDE_MODEL_MAX_CONCURRENT from the bench's environment: the model service's admission (default 64 chats at once).
-    model: { AIDE_MODELS_CONFIG: join(dir, "models.json"), AIDE_HOME: join(dir, "home"), AIDE_MODEL_DISCOVERY: "off", ...(process.env.AIDE_MODEL_MAX_CONCURRENT !== undefined ? { AIDE_MODEL_MAX_CONCURRENT: process.env.AIDE_MODEL_MAX_CONCURRENT } : {}) },
+    model: {
+      AIDE_MODELS_CONFIG: join(dir, "models.json"),
+      AIDE_HOME: join(dir, "home"),
+      AIDE_MODEL_DISCOVERY: "off",
+      ...(process.env.AIDE_MODEL_MAX_CONCURRENT !== undefined ? { AIDE_MODEL_MAX_CONCURRENT: process.env.AIDE_MODEL_MAX_CONCURRENT } : {}),
+    },
     // AIDE_TOOLS_SPAWN_HELPER=off|on from the bench's environment: the spawn helper's A/B.
-    tools: { AIDE_WORKSPACE_ROOTS: dir, AIDE_TOOLS_STATE_DIR: join(dir, "tools-state"), ...(process.env.AIDE_TOOLS_SPAWN_HELPER !== undefined ? { AIDE_TOOLS_SPAWN_HELPER: process.env.AIDE_TOOLS_SPAWN_HELPER } : {}) },
+    tools: {
+      AIDE_WORKSPACE_ROOTS: dir,
+      AIDE_TOOLS_STATE_DIR: join(dir, "tools-state"),
+      ...(process.env.AIDE_TOOLS_SPAWN_HELPER !== undefined ? { AIDE_TOOLS_SPAWN_HELPER: process.env.AIDE_TOOLS_SPAWN_HELPER } : {}),
+    },
     // AIDE_CHECKPOINT_MAX_CONCURRENT / _MAX_QUEUED from the bench's environment: the checkpoints service's admission.
-    checkpoints: { AIDE_WORKSPACE_ROOTS: dir, ...Object.fromEntries(["AIDE_CHECKPOINT_MAX_CONCURRENT", "AIDE_CHECKPOINT_MAX_QUEUED"].flatMap((key) => (process.env[key] !== undefined ? [[key, process.env[key]!]] : []))) },
+    checkpoints: {
+      AIDE_WORKSPACE_ROOTS: dir,
+      ...Object.fromEntries(["AIDE_CHECKPOINT_MAX_CONCURRENT", "AIDE_CHECKPOINT_MAX_QUEUED"].flatMap((key) => (process.env[key] !== undefined ? [[key, process.env[key]!]] : []))),
+    },
     orchestrator: { AIDE_WORKSPACE_ROOTS: dir },
   };
   for (const name of services) {
     const profiling = cpuProfileRoot !== undefined ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileRoot}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : [];
     const child = spawn(process.execPath, [...profiling, join(repoRoot, "services", name, "dist", "main.js")], {
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_NATS_URL: server.url, AIDE_NATS_CREDS: server.credentialFiles[name]!, AIDE_LOG_LEVEL: process.env[`AIDE_BENCH_LOG_LEVEL_${name.toUpperCase()}`] ?? process.env.AIDE_BENCH_LOG_LEVEL ?? "warn", ...busWriteSetting, ...env[name] },
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: process.env.HOME ?? "/root",
+        AIDE_NATS_URL: server.url,
+        AIDE_NATS_CREDS: server.credentialFiles[name]!,
+        AIDE_LOG_LEVEL: process.env[`AIDE_BENCH_LOG_LEVEL_${name.toUpperCase()}`] ?? process.env.AIDE_BENCH_LOG_LEVEL ?? "warn",
+        ...busWriteSetting,
+        ...env[name],
+      },
       stdio: ["ignore", "ignore", "pipe"],
     });
     child.stderr?.pipe(createWriteStream(join(logDirectory, `${name}.log`)));
@@ -323,7 +343,10 @@ async function runSize(count: number): Promise<SizeFigures> {
 }
 
 async function main(): Promise<void> {
-  const sizes = (process.argv[2] ?? "10,50,200,500").split(",").map(Number).filter((value) => Number.isSafeInteger(value) && value > 0);
+  const sizes = (process.argv[2] ?? "10,50,200,500")
+    .split(",")
+    .map(Number)
+    .filter((value) => Number.isSafeInteger(value) && value > 0);
   const results: SizeFigures[] = [];
   for (const size of sizes) {
     const figures = await runSize(size);

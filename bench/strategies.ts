@@ -56,7 +56,12 @@ async function main(): Promise<void> {
   writeFileSync(source, readFileSync(source, "utf8").replace("total += item.price;", "total += item.price * item.quantity;"));
   const after = runTests(dir, test.command);
   rmSync(dir, { recursive: true, force: true });
-  const autoTestResult = wrapToolResult({ call_id: "auto-test-1", tool: "run_command", output: `${after.output}\n[notices: auto_test: aide ran the project's test command (${test.command}, from ${test.because}) after your edit]`, is_error: after.failed });
+  const autoTestResult = wrapToolResult({
+    call_id: "auto-test-1",
+    tool: "run_command",
+    output: `${after.output}\n[notices: auto_test: aide ran the project's test command (${test.command}, from ${test.because}) after your edit]`,
+    is_error: after.failed,
+  });
   const lintNotice = "Note: auto_lint: your replace_in_file introduced 1 new problem (typescript); fix it next:\n  src/cart.ts:3:9 TS2322 Type 'string' is not assignable to type 'number'.";
   const breaker = new LoopBreaker();
   const read = { name: "read_file", arguments: { path: "src/avg.js" } };
@@ -66,16 +71,35 @@ async function main(): Promise<void> {
   const result = {
     tokenizer: modelPath.split("/").pop(),
     compact_budget_chars: compactBudgetChars,
-    few_shot: { scenario: scenario.name, tools: plain.tools.length, system_tokens: tokens(plain.system), with_few_shot: tokens(shots.system), examples_tokens: tokens(examples), examples_chars: examples.length },
+    few_shot: {
+      scenario: scenario.name,
+      tools: plain.tools.length,
+      system_tokens: tokens(plain.system),
+      with_few_shot: tokens(shots.system),
+      examples_tokens: tokens(examples),
+      examples_chars: examples.length,
+    },
     prefix_failing_output_8k: (() => {
       const wide = failingOutputBlock(test.command, test.because, before.failed, before.output, failingOutputBudgetChars(Math.floor(8192 * 3.5 * 0.75), "compact"));
       return { window_tokens: 8192, block_chars: wide.length, block_tokens: tokens(wide), cut: wide.includes("cut to fit the prompt budget") };
     })(),
     prefix_failing_output_block: block,
-    prefix_failing_output: { command: test.command, because: test.because, failed: before.failed, output_chars: before.output.length, block_limit_chars: limit, block_chars: block.length, block_tokens: tokens(block), cut: block.includes("cut to fit the prompt budget") },
+    prefix_failing_output: {
+      command: test.command,
+      because: test.because,
+      failed: before.failed,
+      output_chars: before.output.length,
+      block_limit_chars: limit,
+      block_chars: block.length,
+      block_tokens: tokens(block),
+      cut: block.includes("cut to fit the prompt budget"),
+    },
     auto_test: { failed_after_fix: after.failed, result_chars: autoTestResult.length, result_tokens: tokens(autoTestResult) },
     auto_lint: { notice_tokens: tokens(lintNotice) },
-    loop_breaker: { error_tokens: tokens(wrapToolResult({ call_id: "c1", tool: "read_file", output: error.output, is_error: true })), instruction_tokens: tokens(wrapToolResult({ call_id: "c1", tool: "read_file", output: redirect.action === "redirect" ? redirect.message : "", is_error: true })) },
+    loop_breaker: {
+      error_tokens: tokens(wrapToolResult({ call_id: "c1", tool: "read_file", output: error.output, is_error: true })),
+      instruction_tokens: tokens(wrapToolResult({ call_id: "c1", tool: "read_file", output: redirect.action === "redirect" ? redirect.message : "", is_error: true })),
+    },
   };
   await model.dispose();
   await llama.dispose();

@@ -35,25 +35,54 @@ export function filesToAdd(workspace: string): string[] {
 export function lastReply(history: string): string {
   const lines = history.split("\n");
   const start = lines.findLastIndex((line) => line.startsWith("#### "));
-  return lines.slice(start + 1).filter((line) => !line.startsWith(">")).join("\n").trim();
+  return lines
+    .slice(start + 1)
+    .filter((line) => !line.startsWith(">"))
+    .join("\n")
+    .trim();
 }
 
 export async function runAiderAttempt(input: PeerAttemptInput): Promise<PeerAttemptOutput> {
   const history = join(input.sandbox.home, "aider-chat.md");
   const command = [
     input.command,
-    "--model", `openai/${input.alias}`, "--openai-api-base", input.apiBase, "--openai-api-key", "local",
-    "--yes-always", "--no-git", "--no-auto-commits", "--no-gitignore",
-    "--no-pretty", "--no-fancy-input", "--no-stream", "--no-check-update", "--no-show-release-notes", "--no-analytics",
-    "--no-show-model-warnings", "--no-detect-urls", "--no-notifications", "--disable-playwright",
-    "--chat-history-file", history, "--input-history-file", join(input.sandbox.home, "aider-input.txt"),
-    "--llm-history-file", join(input.sandbox.home, "aider-llm.txt"),
-    "--timeout", String(Math.ceil(input.budgetMs / 1000)),
-    "--message", input.prompt,
+    "--model",
+    `openai/${input.alias}`,
+    "--openai-api-base",
+    input.apiBase,
+    "--openai-api-key",
+    "local",
+    "--yes-always",
+    "--no-git",
+    "--no-auto-commits",
+    "--no-gitignore",
+    "--no-pretty",
+    "--no-fancy-input",
+    "--no-stream",
+    "--no-check-update",
+    "--no-show-release-notes",
+    "--no-analytics",
+    "--no-show-model-warnings",
+    "--no-detect-urls",
+    "--no-notifications",
+    "--disable-playwright",
+    "--chat-history-file",
+    history,
+    "--input-history-file",
+    join(input.sandbox.home, "aider-input.txt"),
+    "--llm-history-file",
+    join(input.sandbox.home, "aider-llm.txt"),
+    "--timeout",
+    String(Math.ceil(input.budgetMs / 1000)),
+    "--message",
+    input.prompt,
     ...filesToAdd(input.sandbox.workspace),
   ];
   const run = await runProcessGroup("bwrap", sandboxArgs(input.sandbox, command), {
-    env: sandboxEnv(input.sandbox, {}), timeoutMs: input.budgetMs, signal: input.signal, logFile: input.logFile,
+    env: sandboxEnv(input.sandbox, {}),
+    timeoutMs: input.budgetMs,
+    signal: input.signal,
+    logFile: input.logFile,
   });
   const output = existsSync(input.logFile) ? readFileSync(input.logFile, "utf8") : run.tail;
   const answer = existsSync(history) ? lastReply(readFileSync(history, "utf8")) : "";

@@ -67,7 +67,9 @@ export async function writeChecked(root: string, input: string, data: Buffer): P
   const absolutePath = await checkPath(root, input);
   const parent = dirname(absolutePath);
   let current = root;
-  for (const component of relative(root, parent).split("/").filter((c) => c !== "")) {
+  for (const component of relative(root, parent)
+    .split("/")
+    .filter((c) => c !== "")) {
     const next = join(current, component);
     const stats = await lstat(next).catch(() => null);
     if (stats === null) await mkdir(next);
@@ -76,7 +78,10 @@ export async function writeChecked(root: string, input: string, data: Buffer): P
   }
   const realParent = await realpath(parent);
   if (!isInside(root, realParent)) throw Object.assign(new Error("outside"), { code: "PATH_OUTSIDE_WORKSPACE" });
-  const mode = await stat(absolutePath).then((s) => s.mode & 0o7777, () => 0o644);
+  const mode = await stat(absolutePath).then(
+    (s) => s.mode & 0o7777,
+    () => 0o644,
+  );
   const temporary = join(realParent, `.${basename(absolutePath)}.aide-${randomBytes(6).toString("hex")}.tmp`);
   const handle = await open(temporary, "wx", mode);
   try {

@@ -104,9 +104,10 @@ export async function startCountingProxy(upstream: string): Promise<CountingProx
   return {
     url: `http://127.0.0.1:${port}`,
     counts: (agent) => ({ ...(counters.get(agent) ?? zero()) }),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

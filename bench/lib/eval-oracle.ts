@@ -17,7 +17,10 @@ export function files(dir: string, prefix = ""): string[] {
   return readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name), `${prefix}${name}/`) : [`${prefix}${name}`]));
 }
 
-const call = (tool: string, params: Record<string, string>) => `<${tool}>\n${Object.entries(params).map(([k, v]) => `<${k}>${k === "content" ? `\n${v}` : v}</${k}>`).join("\n")}\n</${tool}>`;
+const call = (tool: string, params: Record<string, string>) =>
+  `<${tool}>\n${Object.entries(params)
+    .map(([k, v]) => `<${k}>${k === "content" ? `\n${v}` : v}</${k}>`)
+    .join("\n")}\n</${tool}>`;
 
 export interface OracleStep {
   text: string;
@@ -29,15 +32,19 @@ export interface OracleStep {
 export function instructionsRule(taskDir: string): string | undefined {
   const agents = join(taskDir, "project", "AGENTS.md");
   if (!existsSync(agents) || !existsSync(join(taskDir, "unguided"))) return undefined;
-  const rule = readFileSync(agents, "utf8").split("\n").find((line) => line.startsWith("- "));
+  const rule = readFileSync(agents, "utf8")
+    .split("\n")
+    .find((line) => line.startsWith("- "));
   // Up to its first '<', '>' or '&': aide shows the model instructions with tag-like text neutralized.
   const shown = rule?.slice(2).split(/[<>&]/)[0].trim();
-  if (shown === undefined || shown.length < 20) throw new Error(`${agents}: an instructions task's AGENTS.md starts its first '- ' rule with 20 characters or more before any '<', '>' or '&' (what its oracle looks for in the prompt)`);
+  if (shown === undefined || shown.length < 20)
+    throw new Error(`${agents}: an instructions task's AGENTS.md starts its first '- ' rule with 20 characters or more before any '<', '>' or '&' (what its oracle looks for in the prompt)`);
   return shown;
 }
 
 /** A step that gives `guided` when the rule is in the prompt and `unguided` otherwise (or `guided` alone without a rule). */
-const step = (rule: string | undefined, guided: string, unguided: string): OracleStep => (rule === undefined || guided === unguided ? { text: guided } : { text: guided, when_prompt_contains: rule, otherwise: { text: unguided } });
+const step = (rule: string | undefined, guided: string, unguided: string): OracleStep =>
+  rule === undefined || guided === unguided ? { text: guided } : { text: guided, when_prompt_contains: rule, otherwise: { text: unguided } };
 
 /** The oracle's replies for one task, from its reference solution (and its unguided one). */
 export function oracleReplies(tasksDir: string, task: EvalTask): OracleStep[] {
@@ -48,7 +55,12 @@ export function oracleReplies(tasksDir: string, task: EvalTask): OracleStep[] {
   const answer = (folder: string) => readFileSync(join(base, folder, ".eval-answer.txt"), "utf8").trim();
   if (task.category === "question") {
     return [
-      { text: project.slice(0, 8).map((path) => call("read_file", { path })).join("\n") },
+      {
+        text: project
+          .slice(0, 8)
+          .map((path) => call("read_file", { path }))
+          .join("\n"),
+      },
       step(rule, call("attempt_completion", { result: answer("solution") }), rule === undefined ? "" : call("attempt_completion", { result: answer("unguided") })),
     ];
   }
@@ -61,6 +73,10 @@ export function oracleReplies(tasksDir: string, task: EvalTask): OracleStep[] {
     { text: existing.length > 0 ? reads(existing) : call("list_dir", { path: "." }) },
     step(rule, writes("solution", solution), rule === undefined ? "" : writes("unguided", unguided)),
     step(rule, reads(solution), reads(unguided)),
-    step(rule, call("attempt_completion", { result: `Changed ${solution.join(", ")} as asked and read the result back.` }), call("attempt_completion", { result: `Changed ${unguided.join(", ")} as asked and read the result back.` })),
+    step(
+      rule,
+      call("attempt_completion", { result: `Changed ${solution.join(", ")} as asked and read the result back.` }),
+      call("attempt_completion", { result: `Changed ${unguided.join(", ")} as asked and read the result back.` }),
+    ),
   ];
 }

@@ -12,8 +12,36 @@ const refusalCodes = new Set(["EDIT_NOT_FOUND", "EDIT_AMBIGUOUS", "EDIT_MALFORME
  * a list item and a diff-looking line, combining marks, a lazy-elision comment, an `@@`.
  */
 const linePool = [
-  "", " ", "a", "  a", "\ta", "a ", "b", "x = 1", "  x = 1", "x = 1  ", "}", "  }", "return x;", "```", " ```", "```ts", "- item", "+ more",
-  "-- sql", "++i;", "e\u0301", "\u00e9", "caf\u00e9", "// ... existing code ...", "@@ note", "\\ back", "# Title", "<div>", "\u00a0", "🙂",
+  "",
+  " ",
+  "a",
+  "  a",
+  "\ta",
+  "a ",
+  "b",
+  "x = 1",
+  "  x = 1",
+  "x = 1  ",
+  "}",
+  "  }",
+  "return x;",
+  "```",
+  " ```",
+  "```ts",
+  "- item",
+  "+ more",
+  "-- sql",
+  "++i;",
+  "e\u0301",
+  "\u00e9",
+  "caf\u00e9",
+  "// ... existing code ...",
+  "@@ note",
+  "\\ back",
+  "# Title",
+  "<div>",
+  "\u00a0",
+  "🙂",
 ];
 
 const lineArb = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...linePool) }, { weight: 1, arbitrary: fc.string({ maxLength: 8, unit: "grapheme" }).filter((s) => !/[\r\n]/.test(s)) });
@@ -86,29 +114,39 @@ const searchReplaceTarget: FuzzTarget = {
     claim(
       "search/replace arguments",
       "exact text inside lines that occurs once in the file is replaced exactly there, or nothing changes",
-      fc.property(fileArb, fc.nat(), fc.integer({ min: 1, max: 30 }), fc.string({ maxLength: 12, unit: fc.constantFrom("a", "b", " ", "\n", "\t", "x", "}", "é") }), (lines, start, length, replace) => {
-        const text = join(lines, "\n", true);
-        const from = start % text.length;
-        const search = text.slice(from, from + length);
-        if (search.trim() === "" || text.indexOf(search) !== text.lastIndexOf(search)) return;
-        // The contract: SEARCH that is whole lines of the file (a final newline optional) is a line
-        // edit, REPLACE read as lines; other text is replaced exactly where it stands.
-        const body = search.endsWith("\n") ? search.slice(0, -1) : search;
-        const wholeLines = (from === 0 || text[from - 1] === "\n") && text[from + body.length] === "\n";
-        const replaced = replace === "" ? "" : replace.endsWith("\n") ? replace : replace + "\n";
-        const intended = wholeLines ? text.slice(0, from) + replaced + text.slice(from + body.length + 1) : text.slice(0, from) + replace + text.slice(from + search.length);
-        check(applySearchReplace(Buffer.from(text), [{ search, replace }], "f.txt", { partial: true }), intended, "partial");
-      }),
+      fc.property(
+        fileArb,
+        fc.nat(),
+        fc.integer({ min: 1, max: 30 }),
+        fc.string({ maxLength: 12, unit: fc.constantFrom("a", "b", " ", "\n", "\t", "x", "}", "é") }),
+        (lines, start, length, replace) => {
+          const text = join(lines, "\n", true);
+          const from = start % text.length;
+          const search = text.slice(from, from + length);
+          if (search.trim() === "" || text.indexOf(search) !== text.lastIndexOf(search)) return;
+          // The contract: SEARCH that is whole lines of the file (a final newline optional) is a line
+          // edit, REPLACE read as lines; other text is replaced exactly where it stands.
+          const body = search.endsWith("\n") ? search.slice(0, -1) : search;
+          const wholeLines = (from === 0 || text[from - 1] === "\n") && text[from + body.length] === "\n";
+          const replaced = replace === "" ? "" : replace.endsWith("\n") ? replace : replace + "\n";
+          const intended = wholeLines ? text.slice(0, from) + replaced + text.slice(from + body.length + 1) : text.slice(0, from) + replace + text.slice(from + search.length);
+          check(applySearchReplace(Buffer.from(text), [{ search, replace }], "f.txt", { partial: true }), intended, "partial");
+        },
+      ),
     ),
     claim(
       "arbitrary input",
       "any text as blocks against any file: no throw, and a refusal carries a known code",
-      fc.property(fc.option(fc.string({ maxLength: 200, unit: "binary" })), fc.array(fc.oneof(lineArb, fc.constantFrom("<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE", "<<<<<<<<<< SEARCH", "```")), { maxLength: 16 }), (file, blockLines) => {
-        const parsed = parseSearchReplaceBlocks(blockLines.join("\n"));
-        if (!parsed.ok) return;
-        const outcome = applySearchReplace(file === null ? null : Buffer.from(file), parsed.blocks, "f.txt");
-        if (!outcome.ok && !refusalCodes.has(outcome.code)) throw new Error(`unknown code ${outcome.code}`);
-      }),
+      fc.property(
+        fc.option(fc.string({ maxLength: 200, unit: "binary" })),
+        fc.array(fc.oneof(lineArb, fc.constantFrom("<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE", "<<<<<<<<<< SEARCH", "```")), { maxLength: 16 }),
+        (file, blockLines) => {
+          const parsed = parseSearchReplaceBlocks(blockLines.join("\n"));
+          if (!parsed.ok) return;
+          const outcome = applySearchReplace(file === null ? null : Buffer.from(file), parsed.blocks, "f.txt");
+          if (!outcome.ok && !refusalCodes.has(outcome.code)) throw new Error(`unknown code ${outcome.code}`);
+        },
+      ),
     ),
   ],
 };
@@ -178,7 +216,26 @@ const unifiedDiffTarget: FuzzTarget = {
       "any text as a diff against any file: no throw, and a refusal carries a known code",
       fc.property(
         fc.option(fc.string({ maxLength: 200, unit: "binary" })),
-        fc.array(fc.oneof(lineArb, fc.constantFrom("@@ -1,2 +1,2 @@", "@@", "--- a/f", "+++ b/f", "--- /dev/null", "+++ /dev/null", "diff --git a/f b/g", "rename from f", "rename to g", "\\ No newline at end of file", "```", "```diff")), { maxLength: 16 }),
+        fc.array(
+          fc.oneof(
+            lineArb,
+            fc.constantFrom(
+              "@@ -1,2 +1,2 @@",
+              "@@",
+              "--- a/f",
+              "+++ b/f",
+              "--- /dev/null",
+              "+++ /dev/null",
+              "diff --git a/f b/g",
+              "rename from f",
+              "rename to g",
+              "\\ No newline at end of file",
+              "```",
+              "```diff",
+            ),
+          ),
+          { maxLength: 16 },
+        ),
         fc.array(fc.constantFrom("", " ", "-", "+"), { minLength: 16, maxLength: 16 }),
         (file, lines, prefixes) => {
           const parsed = parseUnifiedDiff(lines.map((l, i) => prefixes[i] + l).join("\n"), "f");

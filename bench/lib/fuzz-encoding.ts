@@ -91,12 +91,15 @@ function sameJson(a: unknown, b: unknown): boolean {
   if (a !== null && b !== null && typeof a === "object" && typeof b === "object") {
     const keysA = Object.keys(a);
     const keysB = Object.keys(b);
-    return keysA.length === keysB.length && keysA.every((key) => Object.prototype.hasOwnProperty.call(b, key) && sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+    return keysA.length === keysB.length && keysA.every((key) => Object.hasOwn(b, key) && sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
   }
   return Object.is(a, b);
 }
 
-const jsonArb = fc.oneof(fc.jsonValue({ stringUnit: "binary", maxDepth: 4 }), fc.jsonValue({ stringUnit: fc.constantFrom(...suspects.slice(0, 400), ...loneSurrogates, "a", "\"", "\\", "\u2028"), maxDepth: 3 }));
+const jsonArb = fc.oneof(
+  fc.jsonValue({ stringUnit: "binary", maxDepth: 4 }),
+  fc.jsonValue({ stringUnit: fc.constantFrom(...suspects.slice(0, 400), ...loneSurrogates, "a", '"', "\\", "\u2028"), maxDepth: 3 }),
+);
 
 const codecTarget: FuzzTarget = {
   name: "bus-codec",
@@ -124,14 +127,20 @@ const codecTarget: FuzzTarget = {
     claim(
       "any bytes",
       "decoding any bytes gives a value or a BAD_JSON error, never another throw",
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 64 }), fc.jsonValue().map((value) => new TextEncoder().encode(JSON.stringify(value).slice(0, -1)))), (bytes) => {
-        try {
-          decodeJson(bytes);
-        } catch (error) {
-          if (error instanceof AideError && error.code === "BAD_JSON") return;
-          throw error;
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 64 }),
+          fc.jsonValue().map((value) => new TextEncoder().encode(JSON.stringify(value).slice(0, -1))),
+        ),
+        (bytes) => {
+          try {
+            decodeJson(bytes);
+          } catch (error) {
+            if (error instanceof AideError && error.code === "BAD_JSON") return;
+            throw error;
+          }
+        },
+      ),
     ),
   ],
 };

@@ -14,7 +14,7 @@ export const fuzzFindings: FuzzFinding[] = [
   {
     target: "unified-diff",
     input: 'file "\n ```\n\n", a diff tool\'s patch adding a second " ```" line (context 1); checked on the parser before its fence fix',
-    failure: "applied wrongly within 10 inputs: a context line \" ```\" (a Markdown file's fence) ended the hunk, so its later lines were dropped and only part of the change was written",
+    failure: 'applied wrongly within 10 inputs: a context line " ```" (a Markdown file\'s fence) ended the hunk, so its later lines were dropped and only part of the change was written',
     fix: "inside a hunk only a fence at the line's start ends it (fixed with the refused-Markdown-diff report; found again here)",
     test: "services/tools/test/edit-refusals.test.ts, src/edits/parse-unified-diff.test.ts",
   },
@@ -28,7 +28,8 @@ export const fuzzFindings: FuzzFinding[] = [
   {
     target: "render-untrusted, bus-codec",
     input: '"\\u{E0080}", "\\u{13438}", "\\u{1D173}", "\\u{1BCA0}", "\\uFFF2", "\\u{E01F0}"',
-    failure: "left as they were on a screen and raw on the bus: reserved tag and variation-selector code points (U+E0080–E00FF, U+E01F0–E0FFF), U+FFF0–FFF8, and the Egyptian hieroglyph, shorthand and musical format controls, all drawn as nothing",
+    failure:
+      "left as they were on a screen and raw on the bus: reserved tag and variation-selector code points (U+E0080–E00FF, U+E01F0–E0FFF), U+FFF0–FFF8, and the Egyptian hieroglyph, shorthand and musical format controls, all drawn as nothing",
     fix: "renderUntrusted's candidate set (contracts) covers them; the bus codec escapes them as \\u sequences through the same set",
     test: "contracts/test/render-untrusted.test.ts",
   },

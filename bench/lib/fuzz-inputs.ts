@@ -14,17 +14,59 @@ const structuralNames = new Set(specs.flatMap((spec) => [spec.name, ...spec.para
 
 /** Pieces a model's reply is made of, structural and not. */
 const replyPieces = [
-  "<read_file>", "</read_file>", "<path>", "</path>", "<write_file>", "</write_file>", "<content>", "</content>", "<run_command>", "</run_command>",
-  "<command>", "</command>", "<write_to_file>", "<file_path>", "</file_path>", "<unknown_tool>", "</unknown_tool>", "<git_status/>", "<think>", "</think>",
-  "Array<string>", "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE", "```", "`", "\n", "\r\n", " ", "text", "a.ts", "<", ">", "</", "<div>", "</ write_file>",
-  "<READ_FILE>", "<attempt_completion>", "</attempt_completion>", "<result>", "</result>", "<tool_result>", "\u202e", "\u0000",
+  "<read_file>",
+  "</read_file>",
+  "<path>",
+  "</path>",
+  "<write_file>",
+  "</write_file>",
+  "<content>",
+  "</content>",
+  "<run_command>",
+  "</run_command>",
+  "<command>",
+  "</command>",
+  "<write_to_file>",
+  "<file_path>",
+  "</file_path>",
+  "<unknown_tool>",
+  "</unknown_tool>",
+  "<git_status/>",
+  "<think>",
+  "</think>",
+  "Array<string>",
+  "<<<<<<< SEARCH",
+  "=======",
+  ">>>>>>> REPLACE",
+  "```",
+  "`",
+  "\n",
+  "\r\n",
+  " ",
+  "text",
+  "a.ts",
+  "<",
+  ">",
+  "</",
+  "<div>",
+  "</ write_file>",
+  "<READ_FILE>",
+  "<attempt_completion>",
+  "</attempt_completion>",
+  "<result>",
+  "</result>",
+  "<tool_result>",
+  "\u202e",
+  "\u0000",
 ];
 
-const replyArb = fc.array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...replyPieces) }, { weight: 1, arbitrary: fc.string({ maxLength: 6, unit: "binary" }) }), { maxLength: 40 }).map((parts) => parts.join(""));
+const replyArb = fc
+  .array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...replyPieces) }, { weight: 1, arbitrary: fc.string({ maxLength: 6, unit: "binary" }) }), { maxLength: 40 })
+  .map((parts) => parts.join(""));
 
 /** A parameter value: code and prose, `<` and `>` included, but no tag the parser reads as structure. */
 const valueArb = fc
-  .array(fc.constantFrom("a", "b", " ", "\n", "\t", "<", ">", "/", "x < y", "Array<string>", "<div>", "</div>", "=>", "`", "```", "é", "\u00a0", "{", "}", "\"", "&lt;"), { maxLength: 12 })
+  .array(fc.constantFrom("a", "b", " ", "\n", "\t", "<", ">", "/", "x < y", "Array<string>", "<div>", "</div>", "=>", "`", "```", "é", "\u00a0", "{", "}", '"', "&lt;"), { maxLength: 12 })
   .map((parts) => parts.join(""))
   .filter((value) => ![...value.matchAll(/<\/?\s*([A-Za-z_][\w-]*)/g)].some((match) => structuralNames.has(match[1].toLowerCase())));
 
@@ -123,9 +165,9 @@ const argumentsTarget: FuzzTarget = {
       "any arguments",
       "any argument object: no throw; accepted arguments hold only the tool's own names, validate, and normalise to themselves again",
       fc.property(
-        fc.constantFrom(...toolsWithNames).chain(({ tool, accepted }) =>
-          fc.tuple(fc.constant(tool), fc.constant(accepted), fc.array(fc.tuple(keyArb(accepted.length > 0 ? accepted : ["x"]), argumentValueArb), { maxLength: 5 })),
-        ),
+        fc
+          .constantFrom(...toolsWithNames)
+          .chain(({ tool, accepted }) => fc.tuple(fc.constant(tool), fc.constant(accepted), fc.array(fc.tuple(keyArb(accepted.length > 0 ? accepted : ["x"]), argumentValueArb), { maxLength: 5 }))),
         ([tool, accepted, entries]) => {
           // JSON.parse builds the arguments a call brings: a `__proto__` key is an own key there.
           const raw = JSON.parse(JSON.stringify(Object.fromEntries(entries))) as Record<string, unknown>;
@@ -152,36 +194,48 @@ const pathSyntaxTarget: FuzzTarget = {
     claim(
       "syntax check",
       "any path: accepted, or refused with PATH_INVALID (never another error); an accepted path has no NUL, backslash, leading ~, URL, drive letter, and is 1..4096 characters and not blank",
-      fc.property(fc.oneof(fc.array(fc.constantFrom(...pathPieces), { maxLength: 8 }).map((parts) => parts.join("/")), fc.string({ maxLength: 40, unit: "binary" }), fc.string({ minLength: 4090, maxLength: 4100 })), (input) => {
-        try {
-          checkPathSyntax(input);
-        } catch (error) {
-          if (error instanceof AideError && error.code === "PATH_INVALID") return;
-          throw error;
-        }
-        const wrong = [
-          input.includes("\0") && "NUL",
-          input.includes("\\") && "backslash",
-          input.startsWith("~") && "~",
-          /^[a-z][a-z0-9+.-]*:\/\//i.test(input) && "URL",
-          /^file:/i.test(input) && "file:",
-          /^[a-z]:/i.test(input) && "drive letter",
-          input.trim() === "" && "blank",
-          input.length > 4096 && "too long",
-        ].filter(Boolean);
-        if (wrong.length > 0) throw new Error(`accepted a path with ${wrong.join(", ")}`);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.array(fc.constantFrom(...pathPieces), { maxLength: 8 }).map((parts) => parts.join("/")),
+          fc.string({ maxLength: 40, unit: "binary" }),
+          fc.string({ minLength: 4090, maxLength: 4100 }),
+        ),
+        (input) => {
+          try {
+            checkPathSyntax(input);
+          } catch (error) {
+            if (error instanceof AideError && error.code === "PATH_INVALID") return;
+            throw error;
+          }
+          const wrong = [
+            input.includes("\0") && "NUL",
+            input.includes("\\") && "backslash",
+            input.startsWith("~") && "~",
+            /^[a-z][a-z0-9+.-]*:\/\//i.test(input) && "URL",
+            /^file:/i.test(input) && "file:",
+            /^[a-z]:/i.test(input) && "drive letter",
+            input.trim() === "" && "blank",
+            input.length > 4096 && "too long",
+          ].filter(Boolean);
+          if (wrong.length > 0) throw new Error(`accepted a path with ${wrong.join(", ")}`);
+        },
+      ),
     ),
     claim(
       "inside check",
       "isInside(root, candidate) is true exactly when the candidate is the root or lies below it (a sibling sharing the root's name as a prefix is outside)",
-      fc.property(fc.array(fc.constantFrom("w", "ws", "a b", "é"), { minLength: 1, maxLength: 3 }), fc.array(fc.constantFrom("a", "..", ".", "", "ws", "wsx", "w"), { maxLength: 6 }), fc.boolean(), (rootParts, relParts, sibling) => {
-        const root = "/" + rootParts.join("/");
-        const candidate = sibling ? root + relParts.join("") : posix.resolve(root, relParts.join("/"));
-        const relative = posix.relative(root, candidate);
-        const expected = relative === "" || (!relative.startsWith("..") && !posix.isAbsolute(relative));
-        if (isInside(root, candidate) !== expected) throw new Error(`isInside(${root}, ${candidate}) is ${!expected}`);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom("w", "ws", "a b", "é"), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.constantFrom("a", "..", ".", "", "ws", "wsx", "w"), { maxLength: 6 }),
+        fc.boolean(),
+        (rootParts, relParts, sibling) => {
+          const root = "/" + rootParts.join("/");
+          const candidate = sibling ? root + relParts.join("") : posix.resolve(root, relParts.join("/"));
+          const relative = posix.relative(root, candidate);
+          const expected = relative === "" || (!relative.startsWith("..") && !posix.isAbsolute(relative));
+          if (isInside(root, candidate) !== expected) throw new Error(`isInside(${root}, ${candidate}) is ${!expected}`);
+        },
+      ),
     ),
   ],
 };

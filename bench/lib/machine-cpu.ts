@@ -29,7 +29,10 @@ export function processTreeCpuMs(pid: number | undefined): { own: number; childr
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
-    const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
+    const rest = stat
+      .slice(stat.lastIndexOf(")") + 2)
+      .split(" ")
+      .map(Number);
     // rest[0] is field 3 (state); utime, stime, cutime, cstime are fields 14–17.
     const [utime = 0, stime = 0, cutime = 0, cstime = 0] = rest.slice(11, 15);
     return { own: ((utime + stime) * 1000) / ticksPerSecond, children: ((cutime + cstime) * 1000) / ticksPerSecond };

@@ -29,17 +29,34 @@ export function readTrajectory(file: string): Trajectory | undefined {
 export function trajectoryAnswer(trajectory: Trajectory): string {
   const last = trajectory.messages?.findLast((message) => message.role === "assistant");
   const text = typeof last?.content === "string" ? last.content : "";
-  return [trajectory.info?.submission ?? "", text].filter((part) => part.trim() !== "").join("\n").trim();
+  return [trajectory.info?.submission ?? "", text]
+    .filter((part) => part.trim() !== "")
+    .join("\n")
+    .trim();
 }
 
 export async function runMiniAttempt(input: PeerAttemptInput): Promise<PeerAttemptOutput> {
   const trajectoryFile = join(input.sandbox.home, "mini-trajectory.json");
   const command = [
-    input.command, "-y", "--exit-immediately", "-l", "0",
-    "-m", `openai/${input.alias}`, "-t", input.prompt, "-o", trajectoryFile,
-    "-c", "mini.yaml",
-    "-c", `model.model_kwargs.api_base=${input.apiBase}`, "-c", "model.model_kwargs.api_key=local",
-    "-c", `environment.cwd=${input.sandbox.workspace}`,
+    input.command,
+    "-y",
+    "--exit-immediately",
+    "-l",
+    "0",
+    "-m",
+    `openai/${input.alias}`,
+    "-t",
+    input.prompt,
+    "-o",
+    trajectoryFile,
+    "-c",
+    "mini.yaml",
+    "-c",
+    `model.model_kwargs.api_base=${input.apiBase}`,
+    "-c",
+    "model.model_kwargs.api_key=local",
+    "-c",
+    `environment.cwd=${input.sandbox.workspace}`,
   ];
   const run = await runProcessGroup("bwrap", sandboxArgs(input.sandbox, command), {
     env: sandboxEnv(input.sandbox, {
@@ -48,7 +65,9 @@ export async function runMiniAttempt(input: PeerAttemptInput): Promise<PeerAttem
       MSWEA_COST_TRACKING: "ignore_errors",
       MSWEA_GLOBAL_CONFIG_DIR: join(input.sandbox.home, "mini-swe-agent"),
     }),
-    timeoutMs: input.budgetMs, signal: input.signal, logFile: input.logFile,
+    timeoutMs: input.budgetMs,
+    signal: input.signal,
+    logFile: input.logFile,
   });
   const trajectory = existsSync(trajectoryFile) ? readTrajectory(trajectoryFile) : undefined;
   const status = trajectory?.info?.exit_status;

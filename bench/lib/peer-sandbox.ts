@@ -15,10 +15,28 @@ export interface PeerSandbox {
 
 export function sandboxArgs(sandbox: PeerSandbox, command: string[]): string[] {
   return [
-    "--die-with-parent", "--unshare-pid", "--unshare-ipc",
-    "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-    "--bind", sandbox.home, sandbox.home, "--bind", sandbox.workspace, sandbox.workspace,
-    "--chdir", sandbox.workspace, "--", ...command,
+    "--die-with-parent",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--tmpfs",
+    "/tmp",
+    "--bind",
+    sandbox.home,
+    sandbox.home,
+    "--bind",
+    sandbox.workspace,
+    sandbox.workspace,
+    "--chdir",
+    sandbox.workspace,
+    "--",
+    ...command,
   ];
 }
 

@@ -32,8 +32,24 @@ export async function startPeersLlamaServer(options: PeersLlamaServerOptions): P
   const port = await freePort();
   const log = openSync(options.logFile, "a");
   const args = [
-    "-m", options.file, "--alias", options.alias, "--host", "127.0.0.1", "--port", String(port), "--no-webui", "--jinja",
-    "-t", String(options.threads), "-tb", String(options.threads), "-c", String(options.contextSize), "-np", "1",
+    "-m",
+    options.file,
+    "--alias",
+    options.alias,
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--no-webui",
+    "--jinja",
+    "-t",
+    String(options.threads),
+    "-tb",
+    String(options.threads),
+    "-c",
+    String(options.contextSize),
+    "-np",
+    "1",
   ];
   const child = spawn(options.binary, args, { stdio: ["ignore", log, log] });
   closeSync(log);
@@ -53,7 +69,13 @@ export async function startPeersLlamaServer(options: PeersLlamaServerOptions): P
       await close();
       throw new Error(options.signal?.aborted ? "stopped while llama-server was loading" : `llama-server was not ready in time; see ${options.logFile}`);
     }
-    if (await fetch(`${url}/health`).then((reply) => reply.ok, () => false)) break;
+    if (
+      await fetch(`${url}/health`).then(
+        (reply) => reply.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   return { pid: child.pid as number, url, alias: options.alias, close };

@@ -92,7 +92,8 @@ export interface PeersReport {
 }
 
 /** One cell of the task table: pass / fail, `!` when the agent claimed success the check refused. */
-const cell = (rows: PeerRow[]) => rows.map((row) => `${row.passed ? "pass" : row.false_claim ? "FAIL!" : "fail"} (${row.outcome}, ${Math.round(row.wall_ms / 1000)} s, ${row.model_calls} calls)`).join("; ");
+const cell = (rows: PeerRow[]) =>
+  rows.map((row) => `${row.passed ? "pass" : row.false_claim ? "FAIL!" : "fail"} (${row.outcome}, ${Math.round(row.wall_ms / 1000)} s, ${row.model_calls} calls)`).join("; ");
 
 export function buildPeersReport(rows: PeerRow[], agents: readonly PeerAgent[], meta: Record<string, unknown>): PeersReport {
   const taskIds = [...new Set(rows.map((row) => row.task))].sort();
@@ -100,7 +101,17 @@ export function buildPeersReport(rows: PeerRow[], agents: readonly PeerAgent[], 
     meta,
     agents: summarize(rows, agents),
     tasks: taskIds.map((task) => ({ task, results: Object.fromEntries(agents.map((agent) => [agent, cell(rows.filter((row) => row.task === task && row.agent === agent))])) })),
-    p90_wall_s: Object.fromEntries(agents.map((agent) => [agent, Math.round(percentile(rows.filter((row) => row.agent === agent).map((row) => row.wall_ms), 90) / 1000)])),
+    p90_wall_s: Object.fromEntries(
+      agents.map((agent) => [
+        agent,
+        Math.round(
+          percentile(
+            rows.filter((row) => row.agent === agent).map((row) => row.wall_ms),
+            90,
+          ) / 1000,
+        ),
+      ]),
+    ),
   };
 }
 
@@ -113,7 +124,10 @@ export function peersMarkdown(report: PeersReport, notes: string[]): string {
     "",
     "| agent | attempts | passed | claimed success | claimed while the check failed | timed out | median time (s) | model calls (median per attempt) | prompt / completion tokens |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-    ...report.agents.map((s) => `| ${s.agent} | ${s.attempts} | ${s.passed} | ${s.claimed} | ${s.false_claims} | ${s.timed_out} | ${s.median_wall_s} | ${s.model_calls} (${s.median_model_calls}) | ${s.prompt_tokens} / ${s.completion_tokens} |`),
+    ...report.agents.map(
+      (s) =>
+        `| ${s.agent} | ${s.attempts} | ${s.passed} | ${s.claimed} | ${s.false_claims} | ${s.timed_out} | ${s.median_wall_s} | ${s.model_calls} (${s.median_model_calls}) | ${s.prompt_tokens} / ${s.completion_tokens} |`,
+    ),
     "",
     "Task by task (`FAIL!`: claimed success, the hidden check failed):",
     "",

@@ -28,10 +28,13 @@ export class PeersInstallError extends Error {}
 const markerName = "aide-peers.json";
 
 /** Lines of pip's output that mean the index could not be reached (not a missing version). */
-const unreachable = /NewConnectionError|Temporary failure in name resolution|Name or service not known|Network is unreachable|Connection refused|ConnectTimeout|ReadTimeout|Max retries exceeded|No matching distribution found|Could not fetch URL/i;
+const unreachable =
+  /NewConnectionError|Temporary failure in name resolution|Name or service not known|Network is unreachable|Connection refused|ConnectTimeout|ReadTimeout|Max retries exceeded|No matching distribution found|Could not fetch URL/i;
 
 export function peersVenvDir(cacheDir: string, pythonVersion: string): string {
-  const pins = Object.entries(peerPackages).map(([name, version]) => `${name}==${version}`).join(" ");
+  const pins = Object.entries(peerPackages)
+    .map(([name, version]) => `${name}==${version}`)
+    .join(" ");
   const recipe = createHash("sha256").update(`${pins} python ${pythonVersion}`).digest("hex").slice(0, 12);
   return join(cacheDir, `peers-venv-${recipe}`);
 }
@@ -63,7 +66,11 @@ export async function ensurePeersVenv(cacheDir: string, options: { python?: stri
   const venv = { dir, aider: join(dir, "bin", "aider"), mini: join(dir, "bin", "mini"), python: join(dir, "bin", "python") };
   if (complete(dir)) return { ...venv, installed: false };
   rmSync(dir, { recursive: true, force: true });
-  options.onStep?.(`installing ${Object.entries(peerPackages).map(([name, pin]) => `${name}==${pin}`).join(" and ")} into ${dir} (a few minutes, once)`);
+  options.onStep?.(
+    `installing ${Object.entries(peerPackages)
+      .map(([name, pin]) => `${name}==${pin}`)
+      .join(" and ")} into ${dir} (a few minutes, once)`,
+  );
   const made = await output(python, ["-m", "venv", dir], options.signal);
   if (made.code !== 0) throw new PeersInstallError(`could not make the venv ${dir}: ${made.text.trim().slice(-600)}`);
   const pins = Object.entries(peerPackages).map(([name, pin]) => `${name}==${pin}`);
@@ -71,7 +78,8 @@ export async function ensurePeersVenv(cacheDir: string, options: { python?: stri
   if (pip.code !== 0) {
     rmSync(dir, { recursive: true, force: true });
     const said = pip.text.trim().split("\n").slice(-6).join("\n");
-    if (unreachable.test(pip.text)) throw new PeersInstallError(`PyPI cannot be reached, so ${pins.join(" and ")} cannot be installed (a machine without the network needs the venv made elsewhere). pip said:\n${said}`);
+    if (unreachable.test(pip.text))
+      throw new PeersInstallError(`PyPI cannot be reached, so ${pins.join(" and ")} cannot be installed (a machine without the network needs the venv made elsewhere). pip said:\n${said}`);
     throw new PeersInstallError(`pip could not install ${pins.join(" and ")}:\n${said}`);
   }
   for (const command of [venv.aider, venv.mini]) {

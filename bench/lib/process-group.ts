@@ -60,8 +60,17 @@ export function runProcessGroup(file: string, args: string[], options: GroupRunO
       killGroup(child.pid, "SIGTERM");
       killTimer ??= setTimeout(() => killGroup(child.pid, "SIGKILL"), options.graceMs ?? 5000);
     };
-    const timer = options.timeoutMs !== undefined ? setTimeout(() => { timedOut = true; stop(); }, options.timeoutMs) : undefined;
-    const onAbort = () => { aborted = true; stop(); };
+    const timer =
+      options.timeoutMs !== undefined
+        ? setTimeout(() => {
+            timedOut = true;
+            stop();
+          }, options.timeoutMs)
+        : undefined;
+    const onAbort = () => {
+      aborted = true;
+      stop();
+    };
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener("abort", onAbort, { once: true });
     let settled = false;

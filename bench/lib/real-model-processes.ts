@@ -24,7 +24,17 @@ export async function startModelServiceProcess(id: string, file: string, home: s
   const server = await startNatsServer({ runDir: join(home, "bus"), extraUsers: { tester: { publish: { allow: [">"] }, subscribe: { allow: [">"] }, allow_responses: true } } });
   const client: NatsConnection = await connect({ servers: server.url, user: "tester", pass: server.credentials.tester.password, inboxPrefix: server.credentials.tester.inbox_prefix });
   const child: ChildProcess = spawn(process.execPath, [join(repoRoot, "services", "model", "dist", "main.js")], {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_NATS_URL: server.url, AIDE_NATS_CREDS: server.credentialFiles.model, AIDE_LOG_LEVEL: "warn", AIDE_MODELS_CONFIG: config, AIDE_HOME: home, AIDE_MODEL_DISCOVERY: "off", ...env },
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: process.env.HOME ?? "/root",
+      AIDE_NATS_URL: server.url,
+      AIDE_NATS_CREDS: server.credentialFiles.model,
+      AIDE_LOG_LEVEL: "warn",
+      AIDE_MODELS_CONFIG: config,
+      AIDE_HOME: home,
+      AIDE_MODEL_DISCOVERY: "off",
+      ...env,
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   await waitForService(client, "model", { timeoutMs: 60_000, stillStarting: () => (child.exitCode !== null ? `exited with ${child.exitCode}` : undefined) });
@@ -58,14 +68,18 @@ export async function startLlamaServerProcess(binary: string, file: string, args
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`llama-server (${file}) exited ${child.exitCode}`);
-    const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   return {
     pid: child.pid as number,
     url,
-    post: async (path, body) => (await fetch(`${url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json() as Promise<Record<string, unknown>>,
+    post: async (path, body) =>
+      (await fetch(`${url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json() as Promise<Record<string, unknown>>,
     close: async () => void child.kill("SIGTERM"),
   };
 }

@@ -34,7 +34,10 @@ export function ensureSchemathesis(log: (line: string) => void = (line) => proce
     if (made.status !== 0) throw new Error(`${python} -m venv ${venv}: ${(made.stderr ?? "").slice(-400)}`);
   }
   log(`schemathesis: pip install schemathesis==${schemathesisVersion} into ${venv}`);
-  const installed = spawnSync(join(venv, "bin", "python"), ["-m", "pip", "install", "--disable-pip-version-check", "--no-input", `schemathesis==${schemathesisVersion}`], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const installed = spawnSync(join(venv, "bin", "python"), ["-m", "pip", "install", "--disable-pip-version-check", "--no-input", `schemathesis==${schemathesisVersion}`], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   if (installed.status !== 0) throw new Error(`pip install schemathesis==${schemathesisVersion}: ${((installed.stdout ?? "") + (installed.stderr ?? "")).slice(-600)}`);
   const version = versionOf(binary);
   if (version !== schemathesisVersion) throw new Error(`schemathesis installed but reports version ${version ?? "none"}`);

@@ -66,8 +66,7 @@ export function createBreakdownRecorder(): BreakdownRecorder {
       const waited = close(state.approvals, id("approval"));
       state.sums.approvals += waited;
       if (state.tools.size > 0) state.sums.approvalsInTools += waited;
-    }
-    else if (event.type === "checkpoint.created") state.sums.checkpoints += Number(event.payload.duration_ms ?? 0);
+    } else if (event.type === "checkpoint.created") state.sums.checkpoints += Number(event.payload.duration_ms ?? 0);
   };
   return {
     started(session, sentAtMs) {
@@ -106,9 +105,21 @@ export function createBreakdownRecorder(): BreakdownRecorder {
       scripted = scriptedModelMs;
       const keys = ["total_ms", "admission_ms", "model_ms", "model_service_ms", "tools_ms", "approvals_ms", "checkpoints_ms", "orchestrator_ms"] as const;
       const rows = done.map((times) => ({ ...times, model_service_ms: Math.max(0, times.model_ms - scripted) }));
-      const p50 = Object.fromEntries(keys.map((key) => [key, Math.round(percentile(rows.map((row) => row[key]), 50))]));
+      const p50 = Object.fromEntries(
+        keys.map((key) => [
+          key,
+          Math.round(
+            percentile(
+              rows.map((row) => row[key]),
+              50,
+            ),
+          ),
+        ]),
+      );
       const totalSum = rows.reduce((sum, row) => sum + row.total_ms, 0) || 1;
-      const share = Object.fromEntries(keys.filter((key) => key !== "total_ms" && key !== "model_service_ms").map((key) => [key, Math.round((rows.reduce((sum, row) => sum + row[key], 0) / totalSum) * 1000) / 1000]));
+      const share = Object.fromEntries(
+        keys.filter((key) => key !== "total_ms" && key !== "model_service_ms").map((key) => [key, Math.round((rows.reduce((sum, row) => sum + row[key], 0) / totalSum) * 1000) / 1000]),
+      );
       return { sessions: rows.length, p50_ms: p50, share_of_total: share, scripted_model_ms: scripted };
     },
   };

@@ -38,7 +38,18 @@ function randomSession(target: WsFuzzTarget): string {
 /** A resume token (`since`): valid, beyond the end, backwards, negative, not a number, huge. */
 function randomSince(target: WsFuzzTarget, session: string): string {
   const last = target.sessions().find((each) => each.id === session)?.lastSeq ?? 0;
-  return pick([() => "0", () => String(last), () => String(Math.max(0, last - randomInt(1, 5))), () => String(last + randomInt(1, 1000)), () => "-1", () => "abc", () => "1e309", () => "9".repeat(40), () => "0x10", () => ""])();
+  return pick([
+    () => "0",
+    () => String(last),
+    () => String(Math.max(0, last - randomInt(1, 5))),
+    () => String(last + randomInt(1, 1000)),
+    () => "-1",
+    () => "abc",
+    () => "1e309",
+    () => "9".repeat(40),
+    () => "0x10",
+    () => "",
+  ])();
 }
 
 function record(counts: WsFuzzCounts, outcome: string): void {
@@ -84,7 +95,8 @@ async function wsAttempt(target: WsFuzzTarget, counts: WsFuzzCounts): Promise<vo
       for (let index = 0; index < frames; index += 1) {
         const kind = randomInt(6);
         if (kind === 0) ws.send(randomBytes(randomInt(1, 512)));
-        else if (kind === 1) ws.send(JSON.stringify({ type: pick(["resume", "ack", "ping", "subscribe", "event"]), since: randomSince(target, session), seq: randomInt(-5, 1e6), session: randomSession(target) }));
+        else if (kind === 1)
+          ws.send(JSON.stringify({ type: pick(["resume", "ack", "ping", "subscribe", "event"]), since: randomSince(target, session), seq: randomInt(-5, 1e6), session: randomSession(target) }));
         else if (kind === 2) ws.send("{".repeat(randomInt(1, 5000)));
         else if (kind === 3) {
           counts.oversized_frames += 1;
@@ -94,10 +106,13 @@ async function wsAttempt(target: WsFuzzTarget, counts: WsFuzzCounts): Promise<vo
         counts.frames_sent += 1;
       }
       const ending = randomInt(3);
-      setTimeout(() => {
-        if (ending === 0) ws.terminate();
-        else ws.close(pick([1000, 1001, 3000, 4999]));
-      }, randomInt(10, 1500));
+      setTimeout(
+        () => {
+          if (ending === 0) ws.terminate();
+          else ws.close(pick([1000, 1001, 3000, 4999]));
+        },
+        randomInt(10, 1500),
+      );
     });
   });
 }
@@ -128,7 +143,13 @@ async function rawAttempt(target: WsFuzzTarget, counts: WsFuzzCounts): Promise<v
       answer += chunk.toString("latin1");
       if (first && answer.startsWith("HTTP/1.1 101")) {
         // Frames that break the protocol: unmasked, reserved opcodes and bits, a length past any limit.
-        const frame = pick([Buffer.from([0x81, 0x05, 0x68, 0x65, 0x6c, 0x6c, 0x6f]), Buffer.from([0x8b, 0x80, 0, 0, 0, 0]), Buffer.from([0xf1, 0x80, 1, 2, 3, 4]), Buffer.concat([Buffer.from([0x82, 0xff]), Buffer.alloc(8, 0x7f)]), randomBytes(randomInt(1, 64))]);
+        const frame = pick([
+          Buffer.from([0x81, 0x05, 0x68, 0x65, 0x6c, 0x6c, 0x6f]),
+          Buffer.from([0x8b, 0x80, 0, 0, 0, 0]),
+          Buffer.from([0xf1, 0x80, 1, 2, 3, 4]),
+          Buffer.concat([Buffer.from([0x82, 0xff]), Buffer.alloc(8, 0x7f)]),
+          randomBytes(randomInt(1, 64)),
+        ]);
         socket.write(frame);
         counts.frames_sent += 1;
       }

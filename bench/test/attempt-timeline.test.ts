@@ -28,9 +28,24 @@ describe("attemptTimeline: where one attempt's time went", () => {
   it("splits setup, prefill, generation, unstreamed replies, tools and context, and counts the length-capped turn", () => {
     const timeline = attemptTimeline(events);
     expect(timeline).toMatchObject({
-      wall_ms: 72_000, setup_ms: 20_000, prefill_ms: 4_000, generation_ms: 30_000, unstreamed_ms: 5_000, tools_ms: 2_000, context_ms: 10_000, other_ms: 1_000,
-      length_capped_turns: 1, length_capped_tokens: 512, length_capped_ms: 34_000, completion_tokens: 542, evaluated_prompt_tokens: 1295, prompt_tokens: 1300,
+      wall_ms: 72_000,
+      setup_ms: 20_000,
+      prefill_ms: 4_000,
+      generation_ms: 30_000,
+      unstreamed_ms: 5_000,
+      tools_ms: 2_000,
+      context_ms: 10_000,
+      other_ms: 1_000,
+      length_capped_turns: 1,
+      length_capped_tokens: 512,
+      length_capped_ms: 34_000,
+      completion_tokens: 542,
+      evaluated_prompt_tokens: 1295,
+      prompt_tokens: 1300,
     });
-    expect(timeline.turns.map((turn) => [turn.iteration, turn.finish_reason, turn.compacted, turn.context_ms])).toEqual([[1, "length", false, 0], [2, "stop", true, 10_000]]);
+    expect(timeline.turns.map((turn) => [turn.iteration, turn.finish_reason, turn.compacted, turn.context_ms])).toEqual([
+      [1, "length", false, 0],
+      [2, "stop", true, 10_000],
+    ]);
   });
 });

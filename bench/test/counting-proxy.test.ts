@@ -25,7 +25,9 @@ async function upstream(): Promise<{ server: Server; url: string; closedEarly: (
         res.end('data: {"choices":[],"usage":{"prompt_tokens":30,"completion_tokens":4}}\n\ndata: [DONE]\n\n');
         return;
       }
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ choices: [{ message: { content: "ok" } }], usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 } }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ choices: [{ message: { content: "ok" } }], usage: { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 } }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

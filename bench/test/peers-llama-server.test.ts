@@ -10,13 +10,16 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A stand-in binary: takes llama-server's flags, records them, answers /health once listening. */
 function standIn(): string {
   const script = join(dir, "server.mjs");
-  writeFileSync(script, [
-    'import { createServer } from "node:http";',
-    'import { writeFileSync } from "node:fs";',
-    "const args = process.argv.slice(2);",
-    `writeFileSync(${JSON.stringify(join(dir, "args.json"))}, JSON.stringify(args));`,
-    'createServer((req, res) => res.writeHead(req.url === "/health" ? 200 : 404).end()).listen(Number(args[args.indexOf("--port") + 1]), "127.0.0.1");',
-  ].join("\n"));
+  writeFileSync(
+    script,
+    [
+      'import { createServer } from "node:http";',
+      'import { writeFileSync } from "node:fs";',
+      "const args = process.argv.slice(2);",
+      `writeFileSync(${JSON.stringify(join(dir, "args.json"))}, JSON.stringify(args));`,
+      'createServer((req, res) => res.writeHead(req.url === "/health" ? 200 : 404).end()).listen(Number(args[args.indexOf("--port") + 1]), "127.0.0.1");',
+    ].join("\n"),
+  );
   const binary = join(dir, "llama-server");
   writeFileSync(binary, `#!/bin/sh\nexec ${process.execPath} ${script} "$@"\n`);
   chmodSync(binary, 0o755);

@@ -7,9 +7,29 @@ import { trajectoryAnswer } from "../lib/mini-attempt.js";
 import { buildPeersReport, peersMarkdown, summarize, type PeerRow } from "../lib/peers-report.js";
 
 const row = (over: Partial<PeerRow>): PeerRow => ({
-  run: "r", attempt: "a", task: "t1", language: "python", category: "bug", agent: "aide", model: "m", repeat: 0, outcome: "done",
-  claimed: true, passed: true, false_claim: false, wall_ms: 10_000, timed_out: false, check_ms: 100, check_exit_code: 0, check_timed_out: false,
-  model_calls: 4, failed_calls: 0, prompt_tokens: 100, completion_tokens: 10, calls_with_usage: 4, ...over,
+  run: "r",
+  attempt: "a",
+  task: "t1",
+  language: "python",
+  category: "bug",
+  agent: "aide",
+  model: "m",
+  repeat: 0,
+  outcome: "done",
+  claimed: true,
+  passed: true,
+  false_claim: false,
+  wall_ms: 10_000,
+  timed_out: false,
+  check_ms: 100,
+  check_exit_code: 0,
+  check_timed_out: false,
+  model_calls: 4,
+  failed_calls: 0,
+  prompt_tokens: 100,
+  completion_tokens: 10,
+  calls_with_usage: 4,
+  ...over,
 });
 
 describe("peers-report", () => {
@@ -49,7 +69,16 @@ describe("peers-report", () => {
   it("reads aider's last reply and mini-swe-agent's answer as a person would", () => {
     const history = "# aider chat started\n\n#### first\n\nold reply\n\n#### What port?\n\n> Added bin/serve.js to the chat\n\nIt listens on 7311.\n";
     expect(lastReply(history)).toBe("It listens on 7311.");
-    expect(trajectoryAnswer({ info: { submission: "" }, messages: [{ role: "assistant", content: "early" }, { role: "user", content: "out" }, { role: "assistant", content: "It runs bin/serve.js" }] })).toBe("It runs bin/serve.js");
+    expect(
+      trajectoryAnswer({
+        info: { submission: "" },
+        messages: [
+          { role: "assistant", content: "early" },
+          { role: "user", content: "out" },
+          { role: "assistant", content: "It runs bin/serve.js" },
+        ],
+      }),
+    ).toBe("It runs bin/serve.js");
     expect(trajectoryAnswer({ info: { submission: "port 7311\n" }, messages: [] })).toBe("port 7311");
   });
 });

@@ -76,7 +76,11 @@ export function createProgram(exit: ExitCodeSink): Command {
     .option("--json", "one JSON event per line on stdout, the summary last")
     .option("--verbose", "show tool output whole instead of its first lines")
     .option("--auto-approve <level>", "reads, edits or all (never protected paths or network)")
-    .option("--allow-command <prefix>", "a command prefix that runs without asking (repeatable); a workspace script needs its digest: \"npm test sha256:<digest>\" (its approval prints the rule)", collect)
+    .option(
+      "--allow-command <prefix>",
+      'a command prefix that runs without asking (repeatable); a workspace script needs its digest: "npm test sha256:<digest>" (its approval prints the rule)',
+      collect,
+    )
     .option("--deny-rest", "refuse whatever the policy does not cover instead of waiting")
     .option("--approval-timeout <seconds>", "how long an uncovered approval waits (default 600)")
     .option("--config <file>", "the approval policy as JSON (default: $AIDE_HOME/run.json)")
@@ -116,7 +120,8 @@ export function createProgram(exit: ExitCodeSink): Command {
     .option("--yes", "apply without asking")
     .option("--force", "restore although the workspace changed since the latest checkpoint")
     .action(async (session: string, checkpoint: string | undefined, values: { mode: RestoreMode; yes?: boolean; force?: boolean }) =>
-      report(await (await import("./commands/restore.js")).run(session, checkpoint, values)));
+      report(await (await import("./commands/restore.js")).run(session, checkpoint, values)),
+    );
 
   const models = sub("models", "the model registry: list, add, probe, pull");
   conventions(models.command("list", { isDefault: true }).description("the registry as the model service assembles it"))
@@ -172,18 +177,28 @@ export function createProgram(exit: ExitCodeSink): Command {
     .option("--env <key=value>", "an environment variable for the server (repeatable)", collect)
     .option("--env-file <key=file>", "a variable read from a 0600 secret file (repeatable)", collect)
     .option("--pass-env <key>", "a variable passed through from aide up's environment (repeatable)", collect)
-    .action(async (name: string, command: string[], values: { url?: string; allowRemote?: boolean; network?: boolean; workspaceWrite?: boolean; autoApprove?: string[]; env?: string[]; envFile?: string[]; passEnv?: string[] }) => {
-      const many = (flag: string, list: string[] | undefined) => (list ?? []).flatMap((value) => [flag, value]);
-      await mcpRun([
-        "add", name,
-        ...(values.url ? ["--url", values.url] : []),
-        ...(values.allowRemote ? ["--allow-remote"] : []),
-        ...(values.network ? ["--network"] : []),
-        ...(values.workspaceWrite ? ["--workspace-write"] : []),
-        ...many("--auto-approve", values.autoApprove), ...many("--env", values.env), ...many("--env-file", values.envFile), ...many("--pass-env", values.passEnv),
-        ...(command.length > 0 ? ["--", ...command] : []),
-      ]);
-    });
+    .action(
+      async (
+        name: string,
+        command: string[],
+        values: { url?: string; allowRemote?: boolean; network?: boolean; workspaceWrite?: boolean; autoApprove?: string[]; env?: string[]; envFile?: string[]; passEnv?: string[] },
+      ) => {
+        const many = (flag: string, list: string[] | undefined) => (list ?? []).flatMap((value) => [flag, value]);
+        await mcpRun([
+          "add",
+          name,
+          ...(values.url ? ["--url", values.url] : []),
+          ...(values.allowRemote ? ["--allow-remote"] : []),
+          ...(values.network ? ["--network"] : []),
+          ...(values.workspaceWrite ? ["--workspace-write"] : []),
+          ...many("--auto-approve", values.autoApprove),
+          ...many("--env", values.env),
+          ...many("--env-file", values.envFile),
+          ...many("--pass-env", values.passEnv),
+          ...(command.length > 0 ? ["--", ...command] : []),
+        ]);
+      },
+    );
   conventions(mcp.command("remove").description("remove a server from mcp.json"))
     .argument("<name>", "the server's name")
     .action(async (name: string) => mcpRun(["remove", name]));

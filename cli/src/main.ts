@@ -35,7 +35,9 @@ async function main(argv: string[]): Promise<number> {
 
 guardPipes();
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   (error: unknown) => {
     process.stderr.write(`aide: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;

@@ -83,88 +83,91 @@ afterAll(async () => {
 
 const skipReason = !unified ? "no cgroup v2 hierarchy is mounted" : !writable ? `${unified} is not writable (not root)` : !hierarchyController ? `${unified} offers no controller at all` : "";
 
-describe.skipIf(skipReason !== "")(`cgroup v2 delegation on the real unified hierarchy (${unified ?? "none"}, controller ${hierarchyController ?? "none"})${skipReason ? ` [SKIPPED: ${skipReason}]` : ""}`, () => {
-  it("moves the supervisor into its own leaf, hands the controller down to a service domain, starts the service in that domain's leaf, and the service finds the domain", async () => {
-    handDownAtRoot();
-    const base = join(unified!, `aide-test-${randomBytes(4).toString("hex")}`);
-    mkdirSync(base);
-    groups.push(base);
-    const supervisor = idle();
-    writeFileSync(join(base, "cgroup.procs"), String(supervisor.pid));
+describe.skipIf(skipReason !== "")(
+  `cgroup v2 delegation on the real unified hierarchy (${unified ?? "none"}, controller ${hierarchyController ?? "none"})${skipReason ? ` [SKIPPED: ${skipReason}]` : ""}`,
+  () => {
+    it("moves the supervisor into its own leaf, hands the controller down to a service domain, starts the service in that domain's leaf, and the service finds the domain", async () => {
+      handDownAtRoot();
+      const base = join(unified!, `aide-test-${randomBytes(4).toString("hex")}`);
+      mkdirSync(base);
+      groups.push(base);
+      const supervisor = idle();
+      writeFileSync(join(base, "cgroup.procs"), String(supervisor.pid));
 
-    const delegation = delegateCgroupsV2("tools", supervisor.pid!, unified!, [hierarchyController!]);
-    expect(delegation.reason).toBeUndefined();
-    expect(delegation.hierarchy).toBe("v2");
-    const domain = join(base, `aide-tools-${supervisor.pid}`);
-    expect(delegation.directories).toEqual([domain]);
-    expect(delegation.procsFiles).toEqual([join(domain, "aide-service", "cgroup.procs")]);
-    // No internal processes: the supervisor left the group that now hands the controller down.
-    expect(v2PathOf(supervisor.pid!)).toBe(join(base.slice(unified!.length), supervisorLeaf));
-    expect(words(join(base, "cgroup.procs"))).toEqual([]);
-    expect(words(join(base, "cgroup.subtree_control"))).toContain(hierarchyController);
-    expect(words(join(domain, "cgroup.subtree_control"))).toContain(hierarchyController);
-
-    // The service starts as the launcher starts it: it joins the leaf, then execs.
-    const script = `import(${JSON.stringify(runtimeEntry)}).then(async (r) => { const limits = await r.cgroupV2CommandDomain(${JSON.stringify(unified)}); const hierarchy = await r.cgroupV2CommandDomain(${JSON.stringify(unified)}, [${JSON.stringify(hierarchyController)}]); process.stdout.write(JSON.stringify({ limits, hierarchy })); })`;
-    const service = spawnSync("/bin/sh", ["-c", `echo $$ > '${delegation.procsFiles[0]}' && exec "$@"`, "sh", process.execPath, "-e", script], { encoding: "utf8" });
-    expect(service.status, service.stderr).toBe(0);
-    const found = JSON.parse(service.stdout) as { limits: { domain?: string; reason?: string }; hierarchy: { domain?: string; reason?: string } };
-    expect(found.hierarchy).toEqual({ domain });
-    // memory and pids are not in this v2 hierarchy: the service says so rather than limit nothing silently.
-    if (!hasLimitControllers) expect(found.limits.reason).toMatch(/does not hand down memory, pids/);
-
-    // A command group beside the service's leaf, killed with cgroup.kill.
-    const command = join(domain, "aide-tools-test-cmd-1");
-    mkdirSync(command);
-    const member = idle();
-    writeFileSync(join(command, "cgroup.procs"), String(member.pid));
-    expect(words(join(command, "cgroup.procs"))).toEqual([String(member.pid)]);
-    await killCgroupV2Group(command);
-    expect(await exitOf(member)).toBe("SIGKILL");
-
-    // A second delegation from the same supervisor reuses its leaf and group.
-    const mcp = delegateCgroupsV2("mcp", supervisor.pid!, unified!, [hierarchyController!]);
-    expect(mcp.directories).toEqual([join(base, `aide-mcp-${supervisor.pid}`)]);
-    mcp.release();
-    expect(existsSync(join(base, `aide-mcp-${supervisor.pid}`))).toBe(false);
-    rmdirSync(command);
-    delegation.release();
-    expect(existsSync(domain)).toBe(false);
-  });
-
-  it("refuses (with the reason and the systemd-run hint) to hand controllers down from a group that holds processes not its own", () => {
-    handDownAtRoot();
-    const base = join(unified!, `aide-test-${randomBytes(4).toString("hex")}`);
-    mkdirSync(base);
-    groups.push(base);
-    const supervisor = idle();
-    const stranger = idle();
-    writeFileSync(join(base, "cgroup.procs"), String(supervisor.pid));
-    writeFileSync(join(base, "cgroup.procs"), String(stranger.pid));
-    const delegation = delegateCgroupsV2("tools", supervisor.pid!, unified!, [hierarchyController!]);
-    expect(delegation.hierarchy).toBe("none");
-    expect(delegation.reason).toContain(String(stranger.pid));
-    expect(delegation.reason).toContain("systemd-run --user --scope -p Delegate=yes");
-    // Nothing was moved.
-    expect(v2PathOf(stranger.pid!)).toBe(base.slice(unified!.length));
-  });
-
-  it("says which controllers are missing when the hierarchy lacks memory and pids", () => {
-    const base = join(unified!, `aide-test-${randomBytes(4).toString("hex")}`);
-    mkdirSync(base);
-    groups.push(base);
-    const supervisor = idle();
-    writeFileSync(join(base, "cgroup.procs"), String(supervisor.pid));
-    const delegation = delegateCgroupsV2("tools", supervisor.pid!, unified!);
-    if (hasLimitControllers) {
+      const delegation = delegateCgroupsV2("tools", supervisor.pid!, unified!, [hierarchyController!]);
+      expect(delegation.reason).toBeUndefined();
       expect(delegation.hierarchy).toBe("v2");
+      const domain = join(base, `aide-tools-${supervisor.pid}`);
+      expect(delegation.directories).toEqual([domain]);
+      expect(delegation.procsFiles).toEqual([join(domain, "aide-service", "cgroup.procs")]);
+      // No internal processes: the supervisor left the group that now hands the controller down.
+      expect(v2PathOf(supervisor.pid!)).toBe(join(base.slice(unified!.length), supervisorLeaf));
+      expect(words(join(base, "cgroup.procs"))).toEqual([]);
+      expect(words(join(base, "cgroup.subtree_control"))).toContain(hierarchyController);
+      expect(words(join(domain, "cgroup.subtree_control"))).toContain(hierarchyController);
+
+      // The service starts as the launcher starts it: it joins the leaf, then execs.
+      const script = `import(${JSON.stringify(runtimeEntry)}).then(async (r) => { const limits = await r.cgroupV2CommandDomain(${JSON.stringify(unified)}); const hierarchy = await r.cgroupV2CommandDomain(${JSON.stringify(unified)}, [${JSON.stringify(hierarchyController)}]); process.stdout.write(JSON.stringify({ limits, hierarchy })); })`;
+      const service = spawnSync("/bin/sh", ["-c", `echo $$ > '${delegation.procsFiles[0]}' && exec "$@"`, "sh", process.execPath, "-e", script], { encoding: "utf8" });
+      expect(service.status, service.stderr).toBe(0);
+      const found = JSON.parse(service.stdout) as { limits: { domain?: string; reason?: string }; hierarchy: { domain?: string; reason?: string } };
+      expect(found.hierarchy).toEqual({ domain });
+      // memory and pids are not in this v2 hierarchy: the service says so rather than limit nothing silently.
+      if (!hasLimitControllers) expect(found.limits.reason).toMatch(/does not hand down memory, pids/);
+
+      // A command group beside the service's leaf, killed with cgroup.kill.
+      const command = join(domain, "aide-tools-test-cmd-1");
+      mkdirSync(command);
+      const member = idle();
+      writeFileSync(join(command, "cgroup.procs"), String(member.pid));
+      expect(words(join(command, "cgroup.procs"))).toEqual([String(member.pid)]);
+      await killCgroupV2Group(command);
+      expect(await exitOf(member)).toBe("SIGKILL");
+
+      // A second delegation from the same supervisor reuses its leaf and group.
+      const mcp = delegateCgroupsV2("mcp", supervisor.pid!, unified!, [hierarchyController!]);
+      expect(mcp.directories).toEqual([join(base, `aide-mcp-${supervisor.pid}`)]);
+      mcp.release();
+      expect(existsSync(join(base, `aide-mcp-${supervisor.pid}`))).toBe(false);
+      rmdirSync(command);
       delegation.release();
-    } else {
+      expect(existsSync(domain)).toBe(false);
+    });
+
+    it("refuses (with the reason and the systemd-run hint) to hand controllers down from a group that holds processes not its own", () => {
+      handDownAtRoot();
+      const base = join(unified!, `aide-test-${randomBytes(4).toString("hex")}`);
+      mkdirSync(base);
+      groups.push(base);
+      const supervisor = idle();
+      const stranger = idle();
+      writeFileSync(join(base, "cgroup.procs"), String(supervisor.pid));
+      writeFileSync(join(base, "cgroup.procs"), String(stranger.pid));
+      const delegation = delegateCgroupsV2("tools", supervisor.pid!, unified!, [hierarchyController!]);
       expect(delegation.hierarchy).toBe("none");
-      expect(delegation.reason).toMatch(/not given the memory, pids controller/);
-    }
-  });
-});
+      expect(delegation.reason).toContain(String(stranger.pid));
+      expect(delegation.reason).toContain("systemd-run --user --scope -p Delegate=yes");
+      // Nothing was moved.
+      expect(v2PathOf(stranger.pid!)).toBe(base.slice(unified!.length));
+    });
+
+    it("says which controllers are missing when the hierarchy lacks memory and pids", () => {
+      const base = join(unified!, `aide-test-${randomBytes(4).toString("hex")}`);
+      mkdirSync(base);
+      groups.push(base);
+      const supervisor = idle();
+      writeFileSync(join(base, "cgroup.procs"), String(supervisor.pid));
+      const delegation = delegateCgroupsV2("tools", supervisor.pid!, unified!);
+      if (hasLimitControllers) {
+        expect(delegation.hierarchy).toBe("v2");
+        delegation.release();
+      } else {
+        expect(delegation.hierarchy).toBe("none");
+        expect(delegation.reason).toMatch(/not given the memory, pids controller/);
+      }
+    });
+  },
+);
 
 describe("cgroup v2 per-command limit files (pure)", () => {
   it("writes memory.max, no swap, pids.max and a group OOM kill", () => {
@@ -183,22 +186,25 @@ describe("cgroup v2 per-command limit files (pure)", () => {
   });
 });
 
-describe.skipIf(!hasLimitControllers)(`cgroup v2 limits enforced${hasLimitControllers ? "" : ` [SKIPPED: this host's v2 hierarchy offers only ${v2Controllers.join(" ") || "nothing"}; memory and pids are bound to v1 here]`}`, () => {
-  it("a command in its group cannot fork past pids.max", async () => {
-    const base = join(unified!, `aide-test-${randomBytes(4).toString("hex")}`);
-    mkdirSync(base);
-    groups.push(base);
-    const supervisor = idle();
-    writeFileSync(join(base, "cgroup.procs"), String(supervisor.pid));
-    const delegation = delegateCgroupsV2("tools", supervisor.pid!, unified!);
-    expect(delegation.hierarchy, delegation.reason).toBe("v2");
-    const { createCgroupV2Group } = await import("@aide/runtime");
-    const group = await createCgroupV2Group(delegation.directories[0]!, "aide-tools-test-bomb-1", { maxProcesses: 8, maxMemoryBytes: 256 * 1024 * 1024 });
-    expect(readFileSync(join(group, "pids.max"), "utf8").trim()).toBe("8");
-    const run = spawnSync("/bin/sh", ["-c", `echo $$ > '${group}/cgroup.procs' && for i in $(seq 1 32); do sleep 5 & done; wait`], { encoding: "utf8" });
-    expect(run.stderr).toMatch(/fork|Resource temporarily unavailable|Cannot fork/i);
-    await killCgroupV2Group(group);
-    rmdirSync(group);
-    delegation.release();
-  });
-});
+describe.skipIf(!hasLimitControllers)(
+  `cgroup v2 limits enforced${hasLimitControllers ? "" : ` [SKIPPED: this host's v2 hierarchy offers only ${v2Controllers.join(" ") || "nothing"}; memory and pids are bound to v1 here]`}`,
+  () => {
+    it("a command in its group cannot fork past pids.max", async () => {
+      const base = join(unified!, `aide-test-${randomBytes(4).toString("hex")}`);
+      mkdirSync(base);
+      groups.push(base);
+      const supervisor = idle();
+      writeFileSync(join(base, "cgroup.procs"), String(supervisor.pid));
+      const delegation = delegateCgroupsV2("tools", supervisor.pid!, unified!);
+      expect(delegation.hierarchy, delegation.reason).toBe("v2");
+      const { createCgroupV2Group } = await import("@aide/runtime");
+      const group = await createCgroupV2Group(delegation.directories[0]!, "aide-tools-test-bomb-1", { maxProcesses: 8, maxMemoryBytes: 256 * 1024 * 1024 });
+      expect(readFileSync(join(group, "pids.max"), "utf8").trim()).toBe("8");
+      const run = spawnSync("/bin/sh", ["-c", `echo $$ > '${group}/cgroup.procs' && for i in $(seq 1 32); do sleep 5 & done; wait`], { encoding: "utf8" });
+      expect(run.stderr).toMatch(/fork|Resource temporarily unavailable|Cannot fork/i);
+      await killCgroupV2Group(group);
+      rmdirSync(group);
+      delegation.release();
+    });
+  },
+);

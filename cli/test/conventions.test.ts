@@ -17,10 +17,29 @@ function aide(args: string[], options: { home?: string; env?: Record<string, str
 
 describe("aide follows the CLI conventions of its peers", () => {
   const commands = [
-    ["up"], ["demo"], ["run"], ["sessions"], ["approve"], ["restore"], ["models"], ["models", "list"], ["models", "add"],
-    ["models", "probe"], ["models", "pull"], ["events"], ["bus-config"], ["doctor"], ["open"], ["settings"],
+    ["up"],
+    ["demo"],
+    ["run"],
+    ["sessions"],
+    ["approve"],
+    ["restore"],
+    ["models"],
+    ["models", "list"],
+    ["models", "add"],
+    ["models", "probe"],
+    ["models", "pull"],
+    ["events"],
+    ["bus-config"],
+    ["doctor"],
+    ["open"],
+    ["settings"],
   ];
-  it.each(commands.flatMap((command) => [[...command, "--help"], [...command, "-h"]]))("aide %s %s prints usage and exits 0", (...args) => {
+  it.each(
+    commands.flatMap((command) => [
+      [...command, "--help"],
+      [...command, "-h"],
+    ]),
+  )("aide %s %s prints usage and exits 0", (...args) => {
     const result = aide(args);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain(`Usage: aide ${args.slice(0, -1).join(" ")}`);
@@ -83,12 +102,15 @@ describe("aide follows the CLI conventions of its peers", () => {
   it("loads only the module of the command it runs: aide events never loads the supervisor", () => {
     const dir = emptyHome();
     const log = join(dir, "resolved.log");
-    writeFileSync(join(dir, "hooks.mjs"), `import { appendFileSync } from "node:fs";
+    writeFileSync(
+      join(dir, "hooks.mjs"),
+      `import { appendFileSync } from "node:fs";
 export async function resolve(specifier, context, next) {
   const result = await next(specifier, context);
   appendFileSync(${JSON.stringify(log)}, result.url + "\\n");
   return result;
-}\n`);
+}\n`,
+    );
     writeFileSync(join(dir, "register.mjs"), `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(dir, "hooks.mjs")).href)});\n`);
     const result = spawnSync(process.execPath, ["--import", pathToFileURL(join(dir, "register.mjs")).href, main, "events"], {
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, AIDE_HOME: dir },

@@ -23,9 +23,29 @@ function aide(args: string[]) {
 }
 
 const record = (task: string, arm: string, passed: boolean) => ({
-  run: "run-a", attempt: `${task}--m--${arm}--0`, task, language: "python", category: "bug", difficulty: "easy", model: "m", arm, repeat: 0,
-  outcome: passed ? "done" : "unverified", check_passed: passed, check_exit_code: passed ? 0 : 1, check_timed_out: false, iterations: 2,
-  prompt_tokens: 100, completion_tokens: 10, tool_calls: 2, tool_errors: 0, model_ms: 5, wall_ms: 1000, session_ms: 900, check_ms: 50, events: "events/x.jsonl",
+  run: "run-a",
+  attempt: `${task}--m--${arm}--0`,
+  task,
+  language: "python",
+  category: "bug",
+  difficulty: "easy",
+  model: "m",
+  arm,
+  repeat: 0,
+  outcome: passed ? "done" : "unverified",
+  check_passed: passed,
+  check_exit_code: passed ? 0 : 1,
+  check_timed_out: false,
+  iterations: 2,
+  prompt_tokens: 100,
+  completion_tokens: 10,
+  tool_calls: 2,
+  tool_errors: 0,
+  model_ms: 5,
+  wall_ms: 1000,
+  session_ms: 900,
+  check_ms: 50,
+  events: "events/x.jsonl",
 });
 
 describe("aide eval", () => {
@@ -70,7 +90,10 @@ describe("aide eval", () => {
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const status = await new Promise<number | null>((done) => child.on("exit", done));
     expect(status, stderr).toBe(0);
-    const [line] = readFileSync(join(out, "results.jsonl"), "utf8").trim().split("\n").map((text) => JSON.parse(text) as { code?: string; outcome: string; tool_calls: number });
+    const [line] = readFileSync(join(out, "results.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((text) => JSON.parse(text) as { code?: string; outcome: string; tool_calls: number });
     expect(line.code, stderr).not.toBe("WORKSPACE_NOT_ALLOWED");
     expect(line.outcome).not.toBe("error");
     // The read ran in the served folder: the session's own tool call, not a refusal.
@@ -79,14 +102,20 @@ describe("aide eval", () => {
     // --fill: a second run holds only what the first lacks for two attempts, numbered after its repeat 0.
     const second = mkdtempSync(join(tmpdir(), "aide-eval-fill-"));
     homes.push(second);
-    const filling = spawn(process.execPath, [main, "eval", "run", "--model", "oracle", "--tasks", "py-factorial-zero", "--repeat", "2", "--fill", out, "--out", second, "--budget", "120"], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const filling = spawn(process.execPath, [main, "eval", "run", "--model", "oracle", "--tasks", "py-factorial-zero", "--repeat", "2", "--fill", out, "--out", second, "--budget", "120"], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let fillOut = "";
     let fillErr = "";
     filling.stdout.on("data", (chunk: Buffer) => (fillOut += chunk.toString()));
     filling.stderr.on("data", (chunk: Buffer) => (fillErr += chunk.toString()));
     expect(await new Promise<number | null>((done) => filling.on("exit", done)), fillErr).toBe(0);
     expect(fillErr).toContain(`1 attempt to fill ${out} up to 2 per task, model and arm`);
-    const added = readFileSync(join(second, "results.jsonl"), "utf8").trim().split("\n").map((text) => JSON.parse(text) as { task: string; repeat: number; outcome: string });
+    const added = readFileSync(join(second, "results.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((text) => JSON.parse(text) as { task: string; repeat: number; outcome: string });
     expect(added.map(({ task, repeat }) => ({ task, repeat }))).toEqual([{ task: "py-factorial-zero", repeat: 1 }]);
     expect(added[0].outcome).not.toBe("error");
     expect(fillOut).toContain(`with the runs it filled: aide eval report ${out} ${second}`);
@@ -95,7 +124,10 @@ describe("aide eval", () => {
   it("--fill with nothing missing says so and starts no stack; a folder without results is a usage error", () => {
     const root = mkdtempSync(join(tmpdir(), "aide-eval-filled-"));
     homes.push(root);
-    writeFileSync(join(root, "results.jsonl"), [record("py-factorial-zero", "x", false), { ...record("py-factorial-zero", "x", true), repeat: 1 }].map((line) => JSON.stringify(line)).join("\n") + "\n");
+    writeFileSync(
+      join(root, "results.jsonl"),
+      [record("py-factorial-zero", "x", false), { ...record("py-factorial-zero", "x", true), repeat: 1 }].map((line) => JSON.stringify(line)).join("\n") + "\n",
+    );
     const out = join(root, "next");
     const { home, result } = aide(["eval", "run", "--model", "m", "--arm", "x=grammar=off", "--tasks", "py-factorial-zero", "--repeat", "2", "--fill", root, "--out", out]);
     expect(result.status, result.stderr).toBe(0);
@@ -115,7 +147,10 @@ describe("aide eval", () => {
     homes.push(home);
     writeFileSync(join(home, "token"), "t");
     // A stack file whose supervisor is alive (this test process) stands for a running stack.
-    writeFileSync(join(home, "stack.json"), JSON.stringify({ gateway_url: "http://127.0.0.1:9", token_file: join(home, "token"), nats_url: "nats://127.0.0.1:9", pid: process.pid, started_at: new Date().toISOString() }));
+    writeFileSync(
+      join(home, "stack.json"),
+      JSON.stringify({ gateway_url: "http://127.0.0.1:9", token_file: join(home, "token"), nats_url: "nats://127.0.0.1:9", pid: process.pid, started_at: new Date().toISOString() }),
+    );
     const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, AIDE_HOME: home, NO_COLOR: "1" };
     const result = spawnSync(process.execPath, [main, "eval", "run", "--model", "m", "--out", out], { env, encoding: "utf8", timeout: 60_000 });
     expect(result.status, result.stderr).toBe(2);

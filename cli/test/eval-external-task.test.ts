@@ -44,7 +44,7 @@ beforeAll(() => {
   // The task's patch adds the test the hidden check runs.
   writeFileSync(
     join(taskDir, "add-test.patch"),
-    ["diff --git a/test.sh b/test.sh", "new file mode 100644", "--- /dev/null", "+++ b/test.sh", "@@ -0,0 +1,2 @@", '+#!/bin/sh', '+[ "$(sh add.sh 2 3)" = 5 ]', ""].join("\n"),
+    ["diff --git a/test.sh b/test.sh", "new file mode 100644", "--- /dev/null", "+++ b/test.sh", "@@ -0,0 +1,2 @@", "+#!/bin/sh", '+[ "$(sh add.sh 2 3)" = 5 ]', ""].join("\n"),
   );
   writeFileSync(
     join(taskDir, "task.json"),

@@ -43,7 +43,10 @@ function race(path: string, count: number, options: { slowWritesMs?: number; sta
   const at = Date.now() + 1_000;
   const env = { ...process.env, ...(options.slowWritesMs ? { SLOW_WRITES: String(options.slowWritesMs) } : {}) };
   const children = Array.from({ length: count }, (_, index) =>
-    spawn(process.execPath, ["--input-type=module", "-e", racer, path, String(at + index * (options.staggerMs ?? 0)), ...(options.afterFirstWrite && index > 0 ? ["after"] : [])], { stdio: ["pipe", "pipe", "inherit"], env }),
+    spawn(process.execPath, ["--input-type=module", "-e", racer, path, String(at + index * (options.staggerMs ?? 0)), ...(options.afterFirstWrite && index > 0 ? ["after"] : [])], {
+      stdio: ["pipe", "pipe", "inherit"],
+      env,
+    }),
   );
   return Promise.all(
     children.map(
@@ -62,11 +65,14 @@ function race(path: string, count: number, options: { slowWritesMs?: number; sta
 
 function end(children: ChildProcess[]): Promise<void> {
   return Promise.all(
-    children.map((child) => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once("exit", () => resolve());
-      child.stdin!.end();
-    })),
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once("exit", () => resolve());
+          child.stdin!.end();
+        }),
+    ),
   ).then(() => undefined);
 }
 
@@ -135,7 +141,10 @@ describe("the home lock under simultaneous starters", () => {
         writeFileSync(join(dir, "supervisor.lock"), stale);
         const { children, results } = await race(join(dir, "supervisor.lock"), 4);
         try {
-          expect(results.filter((each) => each === "won"), `stale ${JSON.stringify(stale)}, round ${round}: ${results.join(", ")}`).toHaveLength(1);
+          expect(
+            results.filter((each) => each === "won"),
+            `stale ${JSON.stringify(stale)}, round ${round}: ${results.join(", ")}`,
+          ).toHaveLength(1);
           expect(readdirSync(dir)).toEqual(["supervisor.lock"]);
         } finally {
           await end(children);

@@ -20,8 +20,12 @@ describe("the person's instructions key reaches the orchestrator through aide up
   });
   it("passes it as AIDE_INSTRUCTIONS to the orchestrator only; the environment's own wins", () => {
     expect(orchestratorEnv({ ...settings, instructions: "ignore" }, { PATH: "/usr/bin" })).toMatchObject({ AIDE_INSTRUCTIONS: "ignore" });
-    expect(orchestratorEnv({ ...settings, instructions: "ignore" }, { PATH: "/usr/bin", AIDE_INSTRUCTIONS: "ask", AIDE_INSTRUCTIONS_BUDGET_TOKENS: "600" })).toMatchObject({ AIDE_INSTRUCTIONS: "ask", AIDE_INSTRUCTIONS_BUDGET_TOKENS: "600" });
+    expect(orchestratorEnv({ ...settings, instructions: "ignore" }, { PATH: "/usr/bin", AIDE_INSTRUCTIONS: "ask", AIDE_INSTRUCTIONS_BUDGET_TOKENS: "600" })).toMatchObject({
+      AIDE_INSTRUCTIONS: "ask",
+      AIDE_INSTRUCTIONS_BUDGET_TOKENS: "600",
+    });
     expect(orchestratorEnv(settings, { PATH: "/usr/bin" })).not.toHaveProperty("AIDE_INSTRUCTIONS");
-    for (const other of serviceDefinitions({ ...settings, instructions: "trust" }, {}).filter((definition) => definition.name !== "orchestrator")) expect(other.env).not.toHaveProperty("AIDE_INSTRUCTIONS");
+    for (const other of serviceDefinitions({ ...settings, instructions: "trust" }, {}).filter((definition) => definition.name !== "orchestrator"))
+      expect(other.env).not.toHaveProperty("AIDE_INSTRUCTIONS");
   });
 });

@@ -45,7 +45,10 @@ describe.skipIf(!v2LacksLimits)(`limits off on cgroup v2 are said loudly${v2Lack
     const logDir = join(home, "aide", "logs");
     const logs = [stack.output(), ...(existsSync(logDir) ? readdirSync(logDir).map((name) => readFileSync(join(logDir, name), "utf8")) : [])].join("\n");
     const warnings = logs.split("\n").filter((line) => line.includes('"code":"SANDBOX_LIMITS_UNAVAILABLE"') && line.includes('"level":40'));
-    expect(warnings.some((line) => line.includes('"service":"tools"')), logs.slice(-3000)).toBe(true);
+    expect(
+      warnings.some((line) => line.includes('"service":"tools"')),
+      logs.slice(-3000),
+    ).toBe(true);
     expect(warnings.some((line) => line.includes('"service":"mcp"'))).toBe(true);
   }, 120_000);
 });

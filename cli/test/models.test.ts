@@ -8,14 +8,17 @@ import { repoRoot, sharedModelPath } from "../../tests/helpers/service-process.j
 const root = mkdtempSync(join(tmpdir(), "aide-models-cli-"));
 const config = join(root, "models.json");
 writeFileSync(join(root, "t.json"), JSON.stringify({ replies: [{ text: "hi" }] }));
-writeFileSync(config, JSON.stringify({
-  default: "stories",
-  models: [
-    { id: "stories", provider: "llama", file: sharedModelPath },
-    { id: "remote-only", provider: "llama", uri: "hf:example/model/model.gguf" },
-    { id: "replay", provider: "scripted", transcript: join(root, "t.json") },
-  ],
-}));
+writeFileSync(
+  config,
+  JSON.stringify({
+    default: "stories",
+    models: [
+      { id: "stories", provider: "llama", file: sharedModelPath },
+      { id: "remote-only", provider: "llama", uri: "hf:example/model/model.gguf" },
+      { id: "replay", provider: "scripted", transcript: join(root, "t.json") },
+    ],
+  }),
+);
 const aide = (...args: string[]) =>
   spawnSync(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "models", ...args], {
     env: { ...process.env, AIDE_HOME: root, AIDE_MODELS_CONFIG: config, AIDE_MODEL_DISCOVERY: "off" },

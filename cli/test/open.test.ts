@@ -42,7 +42,11 @@ describe("aide open and the panel link of aide up", () => {
   });
 
   it("aide up prints a clickable one-time link, not the token or a $(cat …)", async () => {
-    const line = stack.output().split("\n").find((l) => l.includes("web panel")) ?? "";
+    const line =
+      stack
+        .output()
+        .split("\n")
+        .find((l) => l.includes("web panel")) ?? "";
     expect(line).not.toContain("$(cat");
     expect(line).not.toContain(stack.token);
     const url = /(http:\/\/127\.0\.0\.1:\d+\/\?code=[\w-]+)/.exec(line)?.[1];

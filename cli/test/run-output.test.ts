@@ -17,9 +17,7 @@ const replies = [
 function aideRun(args: string[], env: Record<string, string>, pty = false): Promise<{ code: number | null; stdout: string }> {
   const argv = [process.execPath, main, "run", ...args];
   const quoted = argv.map((part) => `'${part.replace(/'/g, "'\\''")}'`).join(" ");
-  const child = pty
-    ? spawn("script", ["-qfec", quoted, "/dev/null"], { env, stdio: ["pipe", "pipe", "pipe"] })
-    : spawn(argv[0], argv.slice(1), { env, stdio: ["pipe", "pipe", "pipe"] });
+  const child = pty ? spawn("script", ["-qfec", quoted, "/dev/null"], { env, stdio: ["pipe", "pipe", "pipe"] }) : spawn(argv[0], argv.slice(1), { env, stdio: ["pipe", "pipe", "pipe"] });
   if (!pty) child.stdin.end();
   let stdout = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -88,7 +86,10 @@ describe("aide run shows edits as diffs and collapses long tool output", () => {
   it("--json is the events as the bus carries them: the output preview as fields, no write body, no ANSI", async () => {
     writeFileSync(join(workspace, "README.md"), "# hello\nold line\n");
     const { stdout } = await aideRun(["update the readme and run seq", ...flags(), "--json"], env);
-    const events = stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line) as { type: string; payload?: Record<string, any> });
+    const events = stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { type: string; payload?: Record<string, any> });
     const completed = events.filter((e) => e.type === "tool.completed");
     expect(completed.find((e) => e.payload?.tool === "run_command")?.payload).toMatchObject({ output_lines: 42, output_preview: expect.stringContaining("\n40\n") });
     // The diff is the terminal's own fetch from the checkpoints; events never carry a write body.

@@ -27,9 +27,23 @@ describe.skipIf(skip !== "")(`${skip}probe progress on a model's first use`, () 
     writeFileSync(join(workspace, "README.md"), "# a story\n");
     const common = { provider: "llama", file: storiesPath, threads: 1, maxOutputTokens: 32, maxIterations: 1, maxSessions: 1, grammar: true };
     const models = join(root, "models.json");
-    writeFileSync(models, JSON.stringify({ default: "stories-a", models: [{ ...common, id: "stories-a", contextSize: 1024, contextBudget: 1024 }, { ...common, id: "stories-b", contextSize: 768, contextBudget: 768 }] }));
+    writeFileSync(
+      models,
+      JSON.stringify({
+        default: "stories-a",
+        models: [
+          { ...common, id: "stories-a", contextSize: 1024, contextBudget: 1024 },
+          { ...common, id: "stories-b", contextSize: 768, contextBudget: 768 },
+        ],
+      }),
+    );
     const home = join(root, "home");
-    stack = await startStackProcess({ aideHome: home, args: ["--workspace", workspace, "--models-config", models], env: { AIDE_MODEL_PROBE_TRIALS: "1", AIDE_MODEL_THREADS: "1" }, timeoutMs: 120_000 });
+    stack = await startStackProcess({
+      aideHome: home,
+      args: ["--workspace", workspace, "--models-config", models],
+      env: { AIDE_MODEL_PROBE_TRIALS: "1", AIDE_MODEL_THREADS: "1" },
+      timeoutMs: 120_000,
+    });
     env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, AIDE_HOME: home, TERM: "dumb" };
   }, 150_000);
   afterAll(async () => {
@@ -40,7 +54,11 @@ describe.skipIf(skip !== "")(`${skip}probe progress on a model's first use`, () 
   it("the run's events carry the probe's progress, loading to done, before the first model.responded", async () => {
     const { stdout } = await aideRun(["tell a story", "--workspace", workspace, "--model", "stories-a", "--deny-rest", "--json"], env);
     if (process.env.AIDE_TEST_DUMP) writeFileSync(process.env.AIDE_TEST_DUMP, stdout);
-    const events = stdout.trim().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as { type: string; payload?: Record<string, any> });
+    const events = stdout
+      .trim()
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { type: string; payload?: Record<string, any> });
     const firstResponse = events.findIndex((event) => event.type === "model.responded");
     const probing = events.map((event, index) => ({ event, index })).filter(({ event }) => event.type === "model.probing");
     expect(firstResponse, stdout.slice(-3000)).toBeGreaterThan(0);

@@ -12,7 +12,8 @@ describe("aide run --setting", () => {
   afterAll(() => rmSync(home, { recursive: true, force: true }));
 
   it("refuses an unknown setting or value with exit 2, naming what is accepted, and starts nothing", () => {
-    const run = (...args: string[]) => spawnSync(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "run", ...args], { env: { ...process.env, AIDE_HOME: home }, encoding: "utf8", timeout: 30_000 });
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "run", ...args], { env: { ...process.env, AIDE_HOME: home }, encoding: "utf8", timeout: 30_000 });
     const value = run("--setting", "few_shot=maybe", "fix it");
     expect(value.status).toBe(2);
     expect(value.stderr).toContain("--setting few_shot=maybe: few_shot is one of on, off");

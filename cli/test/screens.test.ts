@@ -50,7 +50,10 @@ function start(command: string, args: string[], options: { pty?: boolean; home?:
  * pseudo-terminal turns every newline into CRLF.
  */
 function attackerVisible(screen: string): string {
-  return screen.replace(/\u001b\[[0-9;]*m/g, "").replace(/\r\u001b\[2K/g, "").replace(/\r\n/g, "\n");
+  return screen
+    .replace(/\u001b\[[0-9;]*m/g, "")
+    .replace(/\r\u001b\[2K/g, "")
+    .replace(/\r\n/g, "\n");
 }
 
 const hostileCommand = hostileStrings.map((entry) => entry.text).join(" ; ");
@@ -160,7 +163,12 @@ describe("aide approve and aide sessions", () => {
 
   it("aide sessions shows hostile tasks rendered and marked", async () => {
     const hostileTask = `hostile task ${hostileStrings.map((entry) => entry.text).join(" ")}`;
-    const started = await h.gateway.app.inject({ method: "POST", url: "/api/agent/start", headers: h.headers({ "content-type": "application/json" }), payload: { task: hostileTask, workspace: "/tmp/ws" } });
+    const started = await h.gateway.app.inject({
+      method: "POST",
+      url: "/api/agent/start",
+      headers: h.headers({ "content-type": "application/json" }),
+      payload: { task: hostileTask, workspace: "/tmp/ws" },
+    });
     expect(started.statusCode).toBe(200);
     const sessions = start("sessions", [], { pty: true });
     expect(await sessions.exit).toBe(0);
@@ -185,14 +193,17 @@ describe("aide run and aide approve against the real stack (aide up: orchestrato
     const hostileProse = hostileStrings.map((entry) => entry.text).join("\n");
     const command = "printf 'ok\\033]52;c;Y3VybA==\\007 half\\rdone\\n'; echo \"x\u202Ey\u001b[2J\"";
     const transcript = join(root, "transcript.json");
-    writeFileSync(transcript, JSON.stringify({
-      replies: [
-        { text: `${hostileProse}\n<run_command>\n<command>${command}</command>\n</run_command>` },
-        { text: "<run_command>\n<command>curl -sS --max-time 2 http://127.0.0.1:9/</command>\n</run_command>" },
-        { text: "<run_command>\n<command>curl -sS --max-time 2 http://127.0.0.1:9/again</command>\n</run_command>" },
-        { text: `<attempt_completion>\n<result>Printed it. ${hostileStrings[0].text}</result>\n</attempt_completion>` },
-      ],
-    }));
+    writeFileSync(
+      transcript,
+      JSON.stringify({
+        replies: [
+          { text: `${hostileProse}\n<run_command>\n<command>${command}</command>\n</run_command>` },
+          { text: "<run_command>\n<command>curl -sS --max-time 2 http://127.0.0.1:9/</command>\n</run_command>" },
+          { text: "<run_command>\n<command>curl -sS --max-time 2 http://127.0.0.1:9/again</command>\n</run_command>" },
+          { text: `<attempt_completion>\n<result>Printed it. ${hostileStrings[0].text}</result>\n</attempt_completion>` },
+        ],
+      }),
+    );
     const models = join(root, "models.json");
     writeFileSync(models, JSON.stringify({ default: "hostile", models: [{ id: "hostile", provider: "scripted", transcript }] }));
     const stackHome = join(root, "home");

@@ -53,11 +53,7 @@ export function workspaceTooBroadError(workspace: string, home: string | undefin
  * against the home as given and as resolved (a home or a Documents folder behind a symlink is
  * still that folder). `realHome` is the home's real path when known.
  */
-export function workspaceOnDiskTooBroadError(
-  requested: string,
-  real: string,
-  rule: { home: string | undefined; realHome?: string | undefined; allowHomeWorkspace: boolean },
-): AideError | undefined {
+export function workspaceOnDiskTooBroadError(requested: string, real: string, rule: { home: string | undefined; realHome?: string | undefined; allowHomeWorkspace: boolean }): AideError | undefined {
   const homes = [...new Set([rule.home, rule.realHome])];
   for (const path of [requested, real]) {
     for (const home of homes) {

@@ -211,6 +211,4 @@ export const RestoreRequestSchema = z.object({
   force: z.boolean().default(false),
 });
 export type RestoreRequest = z.infer<typeof RestoreRequestSchema>;
-export const RestoreReplySchema = replySchema(
-  z.object({ plan: RestorePlanSchema, applied: z.boolean(), truncated_messages: z.number().int().nonnegative() }),
-);
+export const RestoreReplySchema = replySchema(z.object({ plan: RestorePlanSchema, applied: z.boolean(), truncated_messages: z.number().int().nonnegative() }));

@@ -138,9 +138,7 @@ export const InterruptedDetailsSchema = z.object({
 export type InterruptedDetails = z.infer<typeof InterruptedDetailsSchema>;
 
 export function formatErrorMessage(code: ErrorCode, values: Record<string, string | number> = {}): string {
-  return errorCatalog[code].replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in values ? String(values[name]) : whole,
-  );
+  return errorCatalog[code].replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }
 
 /** An error that carries a catalog code; thrown inside services and turned into an error reply. */
@@ -154,9 +152,7 @@ export class AideError extends Error {
     this.details = details;
   }
   toBody(): ErrorBody {
-    return this.details === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, details: this.details };
+    return this.details === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, details: this.details };
   }
 }
 

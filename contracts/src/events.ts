@@ -69,10 +69,7 @@ export const RunCreatedEvent = event(
   }),
 );
 /** A state change of the run; `paused` carries why (and the next `run.state` says it resumed). */
-export const RunStateEvent = event(
-  "run.state",
-  z.object({ state: RunStateSchema, reason: PauseReasonSchema.optional(), detail: z.string().optional() }),
-);
+export const RunStateEvent = event("run.state", z.object({ state: RunStateSchema, reason: PauseReasonSchema.optional(), detail: z.string().optional() }));
 export const ContextBuiltEvent = event(
   "context.built",
   z.object({
@@ -241,10 +238,7 @@ export const CheckpointCreatedEvent = event(
   z.object({ checkpoint: z.string(), label: z.string(), files_changed: z.number().int().nonnegative(), duration_ms: z.number().nonnegative() }),
 );
 export const CheckpointFailedEvent = event("checkpoint.failed", z.object({ error: ErrorBodySchema }));
-export const CheckpointRestoredEvent = event(
-  "checkpoint.restored",
-  z.object({ checkpoint: z.string(), mode: z.string(), truncated_messages: z.number().int().nonnegative() }),
-);
+export const CheckpointRestoredEvent = event("checkpoint.restored", z.object({ checkpoint: z.string(), mode: z.string(), truncated_messages: z.number().int().nonnegative() }));
 /** A completion claim no event of the run backs: the quoted claim and what the events show instead. */
 export const UnbackedClaimSchema = z.object({
   /** `answer`: a name or number an answer to a question about the workspace states that nothing the run read or ran contains. */
@@ -262,10 +256,7 @@ export const CompletionRejectedEvent = event(
     claims: z.array(UnbackedClaimSchema).optional(),
   }),
 );
-export const CompletionUnverifiedEvent = event(
-  "completion.unverified",
-  z.object({ missing: z.array(z.string()), result: z.string(), claims: z.array(UnbackedClaimSchema).optional() }),
-);
+export const CompletionUnverifiedEvent = event("completion.unverified", z.object({ missing: z.array(z.string()), result: z.string(), claims: z.array(UnbackedClaimSchema).optional() }));
 export const AgentSpawnedEvent = event("agent.spawned", z.object({ child_run: z.string(), role: z.string(), task: z.string(), write: z.boolean() }));
 export const AgentCompletedEvent = event("agent.completed", z.object({ child_run: z.string(), state: RunStateSchema, result: z.string() }));
 export const MessageReceivedEvent = event("message.received", z.object({ text: z.string() }));
@@ -274,10 +265,7 @@ export const ModeChangedEvent = event("mode.changed", z.object({ mode: ModeSchem
 export const ModelProbingEvent = event("model.probing", ModelProbeProgressSchema);
 /** A person changed the session's auto-approve rules mid-session (`agent.cmd.auto_approve`): the rules now in force. */
 export const SessionAutoApproveChangedEvent = event("session.auto_approve_changed", z.object({ auto_approve: AutoApproveSchema }));
-export const PlanUpdatedEvent = event(
-  "plan.updated",
-  z.object({ items: z.array(z.object({ step: z.string(), status: z.enum(["pending", "in_progress", "completed"]) })) }),
-);
+export const PlanUpdatedEvent = event("plan.updated", z.object({ items: z.array(z.object({ step: z.string(), status: z.enum(["pending", "in_progress", "completed"]) })) }));
 /**
  * At the start of a run that gives memories to the model: which ones, who wrote them, and where
  * they came from, so the person sees what an earlier agent run left for this one.

@@ -101,7 +101,12 @@ export const ToolInstructionsRequestSchema = z.object({
   workspace: z.string().min(1).max(4096),
   folders: z.array(z.string().max(4096)).min(1).max(64),
   /** Files larger than this are reported without text (default 256 KiB). */
-  max_bytes: z.number().int().positive().max(4 * 1024 * 1024).optional(),
+  max_bytes: z
+    .number()
+    .int()
+    .positive()
+    .max(4 * 1024 * 1024)
+    .optional(),
 });
 export type ToolInstructionsRequest = z.infer<typeof ToolInstructionsRequestSchema>;
 export const InstructionFileSchema = z.object({

@@ -43,7 +43,11 @@ const StdioServerSchema = z
     /** Tools the person allows without asking (names as the server gives them, or "*"). */
     auto_approve: z.array(z.string().min(1).max(128)).max(200).default([]),
     call_timeout_ms: z.number().int().positive().max(600_000).default(60_000),
-    max_memory_bytes: z.number().int().positive().default(1024 * 1024 * 1024),
+    max_memory_bytes: z
+      .number()
+      .int()
+      .positive()
+      .default(1024 * 1024 * 1024),
     max_processes: z.number().int().positive().max(4096).default(256),
     disabled: z.boolean().default(false),
   })
@@ -77,9 +81,7 @@ export const McpConfigSchema = z
 export type McpConfig = z.infer<typeof McpConfigSchema>;
 
 /** `$AIDE_HOME/mcp-trust/trusted.json`: workspace `.mcp.json` files the person trusted, by digest. */
-export const McpTrustFileSchema = z
-  .object({ trusted: z.record(z.string().min(1), z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/), trusted_at: z.string() })).default({}) })
-  .strict();
+export const McpTrustFileSchema = z.object({ trusted: z.record(z.string().min(1), z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/), trusted_at: z.string() })).default({}) }).strict();
 export type McpTrustFile = z.infer<typeof McpTrustFileSchema>;
 
 export const McpToolSchema = z.object({

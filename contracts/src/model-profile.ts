@@ -54,13 +54,15 @@ export const ModelProfileSchema = z.object({
   /** Characters per prompt token measured on English prose (the orchestrator's character budget). */
   chars_per_token: z.number().positive().optional(),
   /** A second turn on the same session evaluated only the new tokens (undefined: not measurable). */
-  kv_reuse: z.object({
-    reused: z.boolean(),
-    second_turn_prompt: z.number().int().nonnegative(),
-    second_turn_evaluated: z.number().int().nonnegative(),
-    /** The same at the last turn of the probe's conversation (turn 10): the cache still holds the history. */
-    last_turn: z.object({ turn: z.number().int().positive(), prompt: z.number().int().nonnegative(), evaluated: z.number().int().nonnegative(), reused: z.boolean() }).optional(),
-  }).optional(),
+  kv_reuse: z
+    .object({
+      reused: z.boolean(),
+      second_turn_prompt: z.number().int().nonnegative(),
+      second_turn_evaluated: z.number().int().nonnegative(),
+      /** The same at the last turn of the probe's conversation (turn 10): the cache still holds the history. */
+      last_turn: z.object({ turn: z.number().int().positive(), prompt: z.number().int().nonnegative(), evaluated: z.number().int().nonnegative(), reused: z.boolean() }).optional(),
+    })
+    .optional(),
   /**
    * Stop handling on a short question with room to spare: why the reply ended, and whether the
    * chat template's end-of-turn marker leaked into the text (a stop string the server missed).

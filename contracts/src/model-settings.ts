@@ -41,7 +41,9 @@ export function modelSettingsOf(facts: ModelFacts): ModelSettings {
   const edit_format = facts.editFormat !== undefined ? { value: facts.editFormat, source: "registry" as const } : { value: settingDefaults.edit_format, source: "default" as const };
   // A configured entry keeps the format its file says; a discovered endpoint whose probe found native calls reliable uses them.
   const probedNative = facts.provider === "openai" && facts.nativeTools !== true && facts.origin === "discovered" && profile?.tool_calls === "native";
-  const tool_calls = probedNative ? { value: "native" as const, source: "probe" as const } : { value: facts.nativeTools === true ? ("native" as const) : ("xml" as const), source: "registry" as const };
+  const tool_calls = probedNative
+    ? { value: "native" as const, source: "probe" as const }
+    : { value: facts.nativeTools === true ? ("native" as const) : ("xml" as const), source: "registry" as const };
   if (profile) {
     // A listed window smaller than the measured one bounds it (and its tier follows that window).
     const window = listedTokens !== undefined ? Math.min(profile.context.window, listedTokens) : profile.context.window;

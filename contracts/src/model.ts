@@ -175,28 +175,32 @@ export const ModelListReplySchema = replySchema(ModelListResultSchema);
  * agent.model.reload: read the registry again (models.json and discovery) without a restart. The
  * supervisor, which sees the file outside the service's sandbox, may send the document it read.
  */
-export const ModelReloadRequestSchema = z.object({
-  /** The registry document (models.json's parsed content); absent: re-read the file the service knows. */
-  document: z.unknown().optional(),
-  /** Where the document came from, for messages (a path). */
-  source: z.string().max(4096).optional(),
-}).strict();
+export const ModelReloadRequestSchema = z
+  .object({
+    /** The registry document (models.json's parsed content); absent: re-read the file the service knows. */
+    document: z.unknown().optional(),
+    /** Where the document came from, for messages (a path). */
+    source: z.string().max(4096).optional(),
+  })
+  .strict();
 export type ModelReloadRequest = z.infer<typeof ModelReloadRequestSchema>;
 export const ModelReloadResultSchema = z.object({ source: z.string(), default: z.string(), models: z.array(z.string()) });
 export const ModelReloadReplySchema = replySchema(ModelReloadResultSchema);
 
 /** agent.model.probe: run (or read the cached) capability probe of one model. */
-export const ModelProbeRequestSchema = z.object({
-  model: z.string().min(1).max(128).optional(),
-  /** Run again even when a cached profile matches the file or endpoint. */
-  refresh: z.boolean().default(false),
-  trials: z.number().int().nonnegative().max(50).optional(),
-  /**
-   * Asked by a run, not by a person: a remote endpoint (paid, off this machine) is then not probed,
-   * only a local model or a loopback server.
-   */
-  automatic: z.boolean().default(false),
-  /** While a probe runs, its progress goes to `agent.model.progress.<progress>` (`modelProgressSubject`); nothing is sent for a cached profile. */
-  progress: ProgressTokenSchema.optional(),
-}).strict();
+export const ModelProbeRequestSchema = z
+  .object({
+    model: z.string().min(1).max(128).optional(),
+    /** Run again even when a cached profile matches the file or endpoint. */
+    refresh: z.boolean().default(false),
+    trials: z.number().int().nonnegative().max(50).optional(),
+    /**
+     * Asked by a run, not by a person: a remote endpoint (paid, off this machine) is then not probed,
+     * only a local model or a loopback server.
+     */
+    automatic: z.boolean().default(false),
+    /** While a probe runs, its progress goes to `agent.model.progress.<progress>` (`modelProgressSubject`); nothing is sent for a cached profile. */
+    progress: ProgressTokenSchema.optional(),
+  })
+  .strict();
 export const ModelProbeReplySchema = replySchema(ModelProfileSchema);

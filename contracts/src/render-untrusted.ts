@@ -39,10 +39,39 @@ export interface RenderedText {
 }
 
 const controlNames: Record<number, string> = {
-  0x00: "NUL", 0x01: "SOH", 0x02: "STX", 0x03: "ETX", 0x04: "EOT", 0x05: "ENQ", 0x06: "ACK", 0x07: "BEL",
-  0x08: "BS", 0x09: "TAB", 0x0a: "LF", 0x0b: "VT", 0x0c: "FF", 0x0d: "CR", 0x0e: "SO", 0x0f: "SI",
-  0x10: "DLE", 0x11: "DC1", 0x12: "DC2", 0x13: "DC3", 0x14: "DC4", 0x15: "NAK", 0x16: "SYN", 0x17: "ETB",
-  0x18: "CAN", 0x19: "EM", 0x1a: "SUB", 0x1b: "ESC", 0x1c: "FS", 0x1d: "GS", 0x1e: "RS", 0x1f: "US", 0x7f: "DEL",
+  0x00: "NUL",
+  0x01: "SOH",
+  0x02: "STX",
+  0x03: "ETX",
+  0x04: "EOT",
+  0x05: "ENQ",
+  0x06: "ACK",
+  0x07: "BEL",
+  0x08: "BS",
+  0x09: "TAB",
+  0x0a: "LF",
+  0x0b: "VT",
+  0x0c: "FF",
+  0x0d: "CR",
+  0x0e: "SO",
+  0x0f: "SI",
+  0x10: "DLE",
+  0x11: "DC1",
+  0x12: "DC2",
+  0x13: "DC3",
+  0x14: "DC4",
+  0x15: "NAK",
+  0x16: "SYN",
+  0x17: "ETB",
+  0x18: "CAN",
+  0x19: "EM",
+  0x1a: "SUB",
+  0x1b: "ESC",
+  0x1c: "FS",
+  0x1d: "GS",
+  0x1e: "RS",
+  0x1f: "US",
+  0x7f: "DEL",
 };
 
 /**
@@ -115,10 +144,7 @@ export function escapedCount(rendered: RenderedText): number {
 }
 
 /** Adds one rendering's counts into a running total (both are by kind). */
-export function mergeEscaped(
-  total: Partial<Record<UntrustedCharacterKind, number>>,
-  more: Partial<Record<UntrustedCharacterKind, number>>,
-): Partial<Record<UntrustedCharacterKind, number>> {
+export function mergeEscaped(total: Partial<Record<UntrustedCharacterKind, number>>, more: Partial<Record<UntrustedCharacterKind, number>>): Partial<Record<UntrustedCharacterKind, number>> {
   for (const [kind, count] of Object.entries(more) as Array<[UntrustedCharacterKind, number | undefined]>) {
     total[kind] = (total[kind] ?? 0) + (count ?? 0);
   }

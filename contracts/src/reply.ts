@@ -3,10 +3,7 @@ import { ErrorBodySchema } from "./errors.js";
 
 /** Every request/reply subject answers `{ ok: true, result }` or `{ ok: false, error }`. */
 export function replySchema<T extends z.ZodTypeAny>(result: T) {
-  return z.discriminatedUnion("ok", [
-    z.object({ ok: z.literal(true), result }),
-    z.object({ ok: z.literal(false), error: ErrorBodySchema }),
-  ]);
+  return z.discriminatedUnion("ok", [z.object({ ok: z.literal(true), result }), z.object({ ok: z.literal(false), error: ErrorBodySchema })]);
 }
 
 export const ErrorReplySchema = z.object({ ok: z.literal(false), error: ErrorBodySchema });

@@ -13,7 +13,10 @@ export const CheckpointsQuerySchema = z.object({ session: IdSchema });
 export const CheckpointDiffQuerySchema = z.object({
   session: IdSchema,
   from: z.string().regex(/^[0-9a-f]{40}$/),
-  to: z.string().regex(/^[0-9a-f]{40}$/).optional(),
+  to: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/)
+    .optional(),
 });
 export const CheckpointRestoreBodySchema = z.object({
   session: IdSchema,

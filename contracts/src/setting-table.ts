@@ -109,7 +109,8 @@ export const settingTable = {
   tool_format: setting({
     schema: ToolFormatSchema,
     decidedBy: "the model's registry entry (`nativeTools`), else `xml`",
-    description: "how the model writes its calls: `xml`, the text protocol the prompt teaches; `native`, the model's own format from its chat template (Qwen's `<tool_call>` JSON; the template lists the tools, no grammar)",
+    description:
+      "how the model writes its calls: `xml`, the text protocol the prompt teaches; `native`, the model's own format from its chat template (Qwen's `<tool_call>` JSON; the template lists the tools, no grammar)",
     recorded: "when-set",
     recordSchema: z.string().optional(),
   }),
@@ -152,7 +153,9 @@ export const settingTable = {
   path_grammar: strategy(
     "the grammar spells the `path` of read_file and replace_in_file as one of the workspace's files, write_file's as one of them or a plain relative path, and that of list_dir and search_files as one of its folders; the tools service still resolves and jails every path",
   ),
-  explore_first: strategy("until the run has read something of the workspace (a successful read_file, list_dir, search_files, list_code_definitions or code_map), the grammar offers only those tools; the prompt still lists them all"),
+  explore_first: strategy(
+    "until the run has read something of the workspace (a successful read_file, list_dir, search_files, list_code_definitions or code_map), the grammar offers only those tools; the prompt still lists them all",
+  ),
   search_grammar: strategy(
     "the grammar spells replace_in_file's `path` and `search` together as a file this run read and one of its current lines (a line found once in it), in the search/replace form only; before any read, replace_in_file is out of the grammar",
   ),

@@ -98,12 +98,18 @@ export const ToolPreviewSchema = z.object({
    * For a command that runs workspace-defined code by design (`npm test`, `make build`, see
    * `workspaceScriptOf`): the text of what it will run, from the file it comes from.
    */
-  scripts: z.array(z.object({ source: z.string(), name: z.string(), text: z.string() })).max(20).optional(),
+  scripts: z
+    .array(z.object({ source: z.string(), name: z.string(), text: z.string() }))
+    .max(20)
+    .optional(),
   /**
    * sha256 (hex) of `scriptsDigestInput(scripts)` over the whole texts: what an allow rule for a
    * script runner records (`npm test sha256:<digest>`), so a changed script asks again.
    */
-  scripts_digest: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  scripts_digest: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
   /** For an npm, pnpm or Yarn 1 install: the same install without lifecycle scripts, which the person may approve instead. */
   alternative: CommandAlternativeSchema.optional(),
   /** Workspace-relative paths the call would touch. */
@@ -136,7 +142,15 @@ export const ToolDescriptorSchema = z.object({
   /** Which service executes it: the tools service, or the orchestrator itself. */
   handled_by: z.enum(["tools", "orchestrator", "mcp"]),
   /** For `handled_by: "mcp"`: the server and the tool's own name (services/mcp). */
-  mcp: z.object({ server: z.string(), tool: z.string(), read_only_hint: z.boolean().optional(), auto_approved: z.boolean(), /** Invisible or control characters in the server's tool descriptions, all together. */ hidden_characters: z.number().int().positive().optional() }).optional(),
+  mcp: z
+    .object({
+      server: z.string(),
+      tool: z.string(),
+      read_only_hint: z.boolean().optional(),
+      auto_approved: z.boolean(),
+      /** Invisible or control characters in the server's tool descriptions, all together. */ hidden_characters: z.number().int().positive().optional(),
+    })
+    .optional(),
 });
 export type ToolDescriptor = z.infer<typeof ToolDescriptorSchema>;
 export const ToolListSchema = z.object({ tools: z.array(ToolDescriptorSchema), sandbox: z.string() });

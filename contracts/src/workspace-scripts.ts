@@ -16,18 +16,125 @@ export interface WorkspaceScript {
 
 const lifecycle = ["preinstall", "install", "postinstall", "preprepare", "prepare", "postprepare"];
 const withHooks = (name: string) => [`pre${name}`, name, `post${name}`];
-const npmInstall = new Set(["install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "ci", "clean-install", "install-clean", "add", "rebuild", "rb", "install-test", "it", "install-ci-test", "cit"]);
+const npmInstall = new Set([
+  "install",
+  "i",
+  "in",
+  "ins",
+  "inst",
+  "insta",
+  "instal",
+  "isnt",
+  "isnta",
+  "isntal",
+  "isntall",
+  "ci",
+  "clean-install",
+  "install-clean",
+  "add",
+  "rebuild",
+  "rb",
+  "install-test",
+  "it",
+  "install-ci-test",
+  "cit",
+]);
 const npmRun = new Set(["run", "run-script", "rum", "urn"]);
 const shortcuts: Record<string, string> = { test: "test", t: "test", tst: "test", start: "start", stop: "stop", restart: "restart" };
 /** yarn/pnpm subcommands that are not package scripts (a bare unknown word runs the script of that name). */
 const packageManagerBuiltins = new Set([
-  "add", "audit", "autoclean", "bin", "cache", "check", "config", "create", "dedupe", "deploy", "dlx", "doctor", "env", "exec", "fetch", "generate-lock-entry",
-  "global", "help", "import", "info", "init", "licenses", "link", "list", "login", "logout", "ls", "outdated", "owner", "pack", "patch", "patch-commit", "policies",
-  "prune", "publish", "rebuild", "remove", "rm", "root", "server", "set", "setup", "store", "tag", "team", "unlink", "up", "update", "upgrade",
-  "upgrade-interactive", "version", "versions", "why", "workspace", "workspaces", "install", "i",
+  "add",
+  "audit",
+  "autoclean",
+  "bin",
+  "cache",
+  "check",
+  "config",
+  "create",
+  "dedupe",
+  "deploy",
+  "dlx",
+  "doctor",
+  "env",
+  "exec",
+  "fetch",
+  "generate-lock-entry",
+  "global",
+  "help",
+  "import",
+  "info",
+  "init",
+  "licenses",
+  "link",
+  "list",
+  "login",
+  "logout",
+  "ls",
+  "outdated",
+  "owner",
+  "pack",
+  "patch",
+  "patch-commit",
+  "policies",
+  "prune",
+  "publish",
+  "rebuild",
+  "remove",
+  "rm",
+  "root",
+  "server",
+  "set",
+  "setup",
+  "store",
+  "tag",
+  "team",
+  "unlink",
+  "up",
+  "update",
+  "upgrade",
+  "upgrade-interactive",
+  "version",
+  "versions",
+  "why",
+  "workspace",
+  "workspaces",
+  "install",
+  "i",
 ]);
 /** cargo subcommands that compile or run nothing of the workspace; any other (a build, an alias, a `cargo-<name>` plugin) may. */
-const cargoInert = new Set(["metadata", "tree", "version", "--version", "-V", "help", "--help", "-h", "search", "locate-project", "pkgid", "verify-project", "read-manifest", "fetch", "generate-lockfile", "update", "vendor", "fmt", "login", "logout", "owner", "yank", "list", "--list", "info", "config", "new", "init", "add", "remove", "clean"]);
+const cargoInert = new Set([
+  "metadata",
+  "tree",
+  "version",
+  "--version",
+  "-V",
+  "help",
+  "--help",
+  "-h",
+  "search",
+  "locate-project",
+  "pkgid",
+  "verify-project",
+  "read-manifest",
+  "fetch",
+  "generate-lockfile",
+  "update",
+  "vendor",
+  "fmt",
+  "login",
+  "logout",
+  "owner",
+  "yank",
+  "list",
+  "--list",
+  "info",
+  "config",
+  "new",
+  "init",
+  "add",
+  "remove",
+  "clean",
+]);
 
 /** Install subcommands whose lifecycle scripts `--ignore-scripts` turns off (not install-test: its test still runs; not rebuild: running them is its purpose). */
 const installsOnly: Record<"npm" | "pnpm" | "yarn", ReadonlySet<string>> = {
@@ -74,9 +181,39 @@ function packageScript(runner: "npm" | "pnpm" | "yarn", words: string[]): Worksp
 
 /** composer subcommands that are not scripts (a bare unknown word runs the composer.json script of that name). */
 const composerBuiltins = new Set([
-  "about", "archive", "audit", "browse", "home", "bump", "check-platform-reqs", "clear-cache", "clearcache", "cc", "completion", "config", "depends", "why",
-  "diagnose", "exec", "fund", "global", "help", "init", "licenses", "list", "outdated", "prohibits", "why-not", "search", "self-update", "selfupdate", "show",
-  "info", "status", "suggests", "validate",
+  "about",
+  "archive",
+  "audit",
+  "browse",
+  "home",
+  "bump",
+  "check-platform-reqs",
+  "clear-cache",
+  "clearcache",
+  "cc",
+  "completion",
+  "config",
+  "depends",
+  "why",
+  "diagnose",
+  "exec",
+  "fund",
+  "global",
+  "help",
+  "init",
+  "licenses",
+  "list",
+  "outdated",
+  "prohibits",
+  "why-not",
+  "search",
+  "self-update",
+  "selfupdate",
+  "show",
+  "info",
+  "status",
+  "suggests",
+  "validate",
 ]);
 /** composer subcommands that fire the install/update events, whose scripts composer.json defines. */
 const composerInstall = new Set(["install", "i", "update", "u", "upgrade", "require", "r", "remove", "rm", "reinstall", "create-project", "dump-autoload", "dumpautoload"]);
@@ -120,7 +257,10 @@ function pipScript(words: string[], total: number): WorkspaceScript | undefined 
 
 /** What workspace-defined code a command line runs, if any (see WorkspaceScript). */
 export function workspaceScriptOf(command: string): WorkspaceScript | undefined {
-  const words = command.trim().split(/\s+/).filter((word) => word !== "");
+  const words = command
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word !== "");
   const program = (words[0] ?? "").split("/").pop() ?? "";
   switch (program) {
     case "npm":
@@ -173,7 +313,10 @@ export interface ScriptFreeAlternative {
 export function scriptFreeAlternative(command: string, options: { yarnBerry?: boolean } = {}): ScriptFreeAlternative | undefined {
   // Only plain printable words: what the person reads is exactly what runs.
   if (/[;&|<>`$()\\'"]|[^\x20-\x7e]/.test(command)) return undefined;
-  const words = command.trim().split(/\s+/).filter((word) => word !== "");
+  const words = command
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word !== "");
   const program = words[0];
   if (program !== "npm" && program !== "pnpm" && program !== "yarn") return undefined;
   if (program === "yarn" && options.yarnBerry === true) return undefined;
@@ -255,7 +398,10 @@ export interface CommandRule {
 }
 
 export function parseCommandRule(rule: string): CommandRule {
-  const words = rule.trim().split(/\s+/).filter((word) => word !== "");
+  const words = rule
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word !== "");
   const digest = ruleDigest.exec(words[words.length - 1] ?? "");
   return digest === null ? { words } : { words: words.slice(0, -1), scriptsDigest: digest[1] };
 }

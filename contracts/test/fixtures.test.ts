@@ -9,7 +9,9 @@ import * as contracts from "../src/index.js";
  * re-serialize to itself (so a wire change that alters a field's meaning or default shows up).
  */
 const dir = join(import.meta.dirname, "fixtures");
-const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith(".json"))
+  .sort();
 
 describe("golden contract fixtures", () => {
   it("has fixtures for the commands, events, tools, checkpoints and model messages", () => {
@@ -24,7 +26,8 @@ describe("golden contract fixtures", () => {
   });
   it("every event type in the union has a fixture", () => {
     const types = new Set(
-      files.map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as { schema: string; message: { type?: string } })
+      files
+        .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as { schema: string; message: { type?: string } })
         .filter((f) => f.schema === "AgentEventSchema")
         .map((f) => f.message.type),
     );

@@ -2,8 +2,19 @@ import { describe, expect, it } from "vitest";
 import { modelSettingsOf, settingDefaults, type ModelProfile } from "../src/index.js";
 
 const profile = (window: number, extra: Partial<ModelProfile> = {}): ModelProfile => ({
-  model: "m", provider: "llama", key: "k", probed_at: "t", context: { window }, prompt_tier: window <= 8192 ? "compact" : "full", grammar: false, tool_calls: "xml",
-  speed: {}, tool_trials: { without_grammar: { trials: 3, valid: 3 } }, template: { name: "t", system_role: true }, notes: [], ...extra,
+  model: "m",
+  provider: "llama",
+  key: "k",
+  probed_at: "t",
+  context: { window },
+  prompt_tier: window <= 8192 ? "compact" : "full",
+  grammar: false,
+  tool_calls: "xml",
+  speed: {},
+  tool_trials: { without_grammar: { trials: 3, valid: 3 } },
+  template: { name: "t", system_role: true },
+  notes: [],
+  ...extra,
 });
 
 describe("a model's own settings, one record", () => {

@@ -41,7 +41,16 @@ describe("a package install's --ignore-scripts form (the approval's alternative)
     for (const command of ["npm ci --ignore-scripts", "npm install --ignore-scripts=true", "pnpm install --ignore-scripts", "yarn install --ignore-scripts", "yarn add x --ignore-scripts"]) {
       expect(workspaceScriptOf(command), command).toBeUndefined();
     }
-    for (const command of ["npm ci", "npm ci --ignore-scripts false", "npm ci --ignore-scripts --ignore-scripts=false", "npm ci --no-ignore-scripts", "npm install -- --ignore-scripts", "npm install-test --ignore-scripts", "npm run build --ignore-scripts", "yarn --ignore-scripts"]) {
+    for (const command of [
+      "npm ci",
+      "npm ci --ignore-scripts false",
+      "npm ci --ignore-scripts --ignore-scripts=false",
+      "npm ci --no-ignore-scripts",
+      "npm install -- --ignore-scripts",
+      "npm install-test --ignore-scripts",
+      "npm run build --ignore-scripts",
+      "yarn --ignore-scripts",
+    ]) {
       expect(workspaceScriptOf(command), command).toBeDefined();
     }
   });

@@ -1,8 +1,21 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import {
-  ExperimentSettingsSchema, RunExperimentSchema, armValuesOf, experiment, inForceSettingNames, plainRunValueOf, runExperimentOf,
-  settingDefaults, settingNames, settingTable, strategySettingNames, type ExperimentSettings, type RunExperiment, type SchedulerId, type StrategySetting,
+  ExperimentSettingsSchema,
+  RunExperimentSchema,
+  armValuesOf,
+  experiment,
+  inForceSettingNames,
+  plainRunValueOf,
+  runExperimentOf,
+  settingDefaults,
+  settingNames,
+  settingTable,
+  strategySettingNames,
+  type ExperimentSettings,
+  type RunExperiment,
+  type SchedulerId,
+  type StrategySetting,
 } from "../src/index.js";
 
 /** Every list the contracts derive from the setting table agrees with it. */
@@ -31,7 +44,10 @@ describe("the setting table and what is derived from it", () => {
 
   it("a setting that needs another names one of the table", () => {
     const needs = settingNames.flatMap((name) => (settingTable[name].requires ?? []).map((other) => [name, other]));
-    expect(needs).toEqual([["line_edits", "search_grammar"], ["follow_imports", "act_after_reads"]]);
+    expect(needs).toEqual([
+      ["line_edits", "search_grammar"],
+      ["follow_imports", "act_after_reads"],
+    ]);
     for (const [, other] of needs) expect(settingNames).toContain(other);
   });
 

@@ -43,7 +43,18 @@ describe("fair admission and busy retries over a real nats-server", () => {
   it("one session's burst does not starve another: its single request is served before the burst drains", async () => {
     const started: string[] = [];
     const gated = gatedEndpoint(started);
-    const service: RunningService = await startService({ connection: serviceSide, name: "fair-test", version: "0.0.1", description: "t", endpoints: [gated.endpoint], logger, maxConcurrent: 1, maxQueued: 32, maxQueuedPerSession: 16, maxQueueWaitMs: 0 });
+    const service: RunningService = await startService({
+      connection: serviceSide,
+      name: "fair-test",
+      version: "0.0.1",
+      description: "t",
+      endpoints: [gated.endpoint],
+      logger,
+      maxConcurrent: 1,
+      maxQueued: 32,
+      maxQueuedPerSession: 16,
+      maxQueueWaitMs: 0,
+    });
     await serviceSide.flush();
     try {
       const burst = Array.from({ length: 8 }, (_, index) => busRequest(client, "test.work", { session: "burst", index }, Reply, { timeoutMs: 30_000 }));
@@ -63,7 +74,18 @@ describe("fair admission and busy retries over a real nats-server", () => {
   it("a full queue answers BUSY with a retry hint; a request with a retry policy waits it out instead", async () => {
     const started: string[] = [];
     const gated = gatedEndpoint(started);
-    const service = await startService({ connection: serviceSide, name: "busy-test", version: "0.0.1", description: "t", endpoints: [gated.endpoint], logger, maxConcurrent: 1, maxQueued: 1, maxQueuedPerSession: 1, maxQueueWaitMs: 0 });
+    const service = await startService({
+      connection: serviceSide,
+      name: "busy-test",
+      version: "0.0.1",
+      description: "t",
+      endpoints: [gated.endpoint],
+      logger,
+      maxConcurrent: 1,
+      maxQueued: 1,
+      maxQueuedPerSession: 1,
+      maxQueueWaitMs: 0,
+    });
     await serviceSide.flush();
     try {
       const first = busRequest(client, "test.work", { session: "a", index: 0 }, Reply, { timeoutMs: 30_000 });
@@ -87,7 +109,18 @@ describe("fair admission and busy retries over a real nats-server", () => {
   it("a retry policy whose deadline is spent ends UNAVAILABLE (reason busy), never BUSY", async () => {
     const started: string[] = [];
     const gated = gatedEndpoint(started);
-    const service = await startService({ connection: serviceSide, name: "spent-test", version: "0.0.1", description: "t", endpoints: [gated.endpoint], logger, maxConcurrent: 1, maxQueued: 0, maxQueuedPerSession: 0, maxQueueWaitMs: 0 });
+    const service = await startService({
+      connection: serviceSide,
+      name: "spent-test",
+      version: "0.0.1",
+      description: "t",
+      endpoints: [gated.endpoint],
+      logger,
+      maxConcurrent: 1,
+      maxQueued: 0,
+      maxQueuedPerSession: 0,
+      maxQueueWaitMs: 0,
+    });
     await serviceSide.flush();
     try {
       const holder = busRequest(client, "test.work", { session: "a", index: 0 }, Reply, { timeoutMs: 30_000 });

@@ -85,7 +85,11 @@ describe("bus permissions (real nats-server with the generated config)", () => {
     const connection = await bus.connectAs(user);
     const errorPromise = nextPermissionError(connection);
     const got: string[] = [];
-    connection.subscribe(subject, { callback: (e, m) => { if (!e) got.push(m.subject); } });
+    connection.subscribe(subject, {
+      callback: (e, m) => {
+        if (!e) got.push(m.subject);
+      },
+    });
     await connection.flush().catch(() => undefined);
     const error = await errorPromise;
     expect(error, `${user} subscribing ${subject}`).toBe(`subscription ${subject}`);
@@ -148,8 +152,6 @@ describe("bus permissions (real nats-server with the generated config)", () => {
   });
 
   it("refuses a wrong password", async () => {
-    await expect(
-      connect({ servers: bus.url, user: "tools", pass: "wrong", reconnect: false }),
-    ).rejects.toThrow(/Authorization/i);
+    await expect(connect({ servers: bus.url, user: "tools", pass: "wrong", reconnect: false })).rejects.toThrow(/Authorization/i);
   });
 });

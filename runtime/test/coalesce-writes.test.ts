@@ -26,7 +26,8 @@ async function publishAcrossContinuations(connection: NatsConnection, subject: s
 describe("coalesced bus writes (AIDE_BUS_COALESCE_WRITES)", () => {
   let bus: TestBus;
   const logger = createLogger("coalesce-test", { level: "silent" });
-  const connect = (coalesce: boolean) => connectBus({ config: { url: bus.url, credentials: bus.credentials("tester") }, name: `coalesce-${coalesce}`, logger, reconnect: false, coalesceWrites: coalesce });
+  const connect = (coalesce: boolean) =>
+    connectBus({ config: { url: bus.url, credentials: bus.credentials("tester") }, name: `coalesce-${coalesce}`, logger, reconnect: false, coalesceWrites: coalesce });
 
   beforeAll(async () => {
     bus = await startTestBus();

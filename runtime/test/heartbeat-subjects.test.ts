@@ -16,7 +16,11 @@ const Reply = replySchema(z.object({ waited: z.number() }));
 
 async function received(connection: NatsConnection, subject: string, act: () => Promise<void>, settleMs = 300): Promise<Msg[]> {
   const messages: Msg[] = [];
-  const subscription = connection.subscribe(subject, { callback: (error, message) => { if (!error) messages.push(message); } });
+  const subscription = connection.subscribe(subject, {
+    callback: (error, message) => {
+      if (!error) messages.push(message);
+    },
+  });
   await connection.flush();
   await act();
   await new Promise((resolve) => setTimeout(resolve, settleMs));
@@ -82,10 +86,15 @@ describe("heartbeats under the bus users' own permissions", () => {
     await tools.flush();
     try {
       const inbox = createInbox("_INBOX_orchestrator");
-      const messages = await received(orchestrator, inbox, async () => {
-        orchestrator.publish("agent.tools.test_twice", new Uint8Array(), { reply: inbox });
-        await orchestrator.flush();
-      }, 500);
+      const messages = await received(
+        orchestrator,
+        inbox,
+        async () => {
+          orchestrator.publish("agent.tools.test_twice", new Uint8Array(), { reply: inbox });
+          await orchestrator.flush();
+        },
+        500,
+      );
       expect(messages.map((message) => new TextDecoder().decode(message.data))).toEqual(["first"]);
     } finally {
       subscription.unsubscribe();

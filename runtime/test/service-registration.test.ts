@@ -58,10 +58,11 @@ async function startHoldingRelay(target: URL): Promise<HoldingRelay> {
     hold: () => {
       held = [];
     },
-    holding: (text) => new Promise((resolve) => {
-      waiters.push({ text, resolve });
-      check();
-    }),
+    holding: (text) =>
+      new Promise((resolve) => {
+        waiters.push({ text, resolve });
+        check();
+      }),
     release: () => {
       const chunks = held ?? [];
       held = undefined;

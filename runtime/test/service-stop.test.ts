@@ -52,7 +52,12 @@ describe("stopping a service with requests in flight (real nats-server)", () => 
     for (let index = 0; index < 5; index += 1) release.get(`r${index}`)!();
     await stopped;
     const results = await Promise.all(calls);
-    expect(results.filter((result) => result.ok).map((result) => (result as { done: string }).done).sort()).toEqual(["r0", "r1", "r2", "r3", "r4"]);
+    expect(
+      results
+        .filter((result) => result.ok)
+        .map((result) => (result as { done: string }).done)
+        .sort(),
+    ).toEqual(["r0", "r1", "r2", "r3", "r4"]);
     const refused = results.filter((result) => !result.ok) as Array<{ code: string; details?: Record<string, unknown> }>;
     expect(refused.length).toBe(15);
     for (const result of refused) {

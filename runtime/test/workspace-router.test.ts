@@ -18,8 +18,7 @@ describe("workspace router discovery (real nats-server)", () => {
   const asked: Msg[] = [];
   const askedListeners = new Set<() => void>();
   let answerAt: string[] | undefined = ["/srv/a"];
-  const answer = (message: Msg, roots: string[]) =>
-    message.respond(encodeJson({ name: "aide-tools", id: "instance-1", metadata: { [workspaceRootsMetadataKey]: JSON.stringify(roots) } }));
+  const answer = (message: Msg, roots: string[]) => message.respond(encodeJson({ name: "aide-tools", id: "instance-1", metadata: { [workspaceRootsMetadataKey]: JSON.stringify(roots) } }));
   /** Resolves once `count` discovery requests are waiting for an answer. */
   const waitingDiscoveries = (count: number) =>
     new Promise<void>((resolve) => {

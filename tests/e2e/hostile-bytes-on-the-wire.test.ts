@@ -120,12 +120,17 @@ describe.skipIf(skipReason !== "")(`hostile bytes never reach an observer or the
       let stderr = "";
       watcher.stdout!.on("data", (chunk: Buffer) => void (observed = Buffer.concat([observed, chunk])));
       watcher.stderr!.on("data", (chunk: Buffer) => void (stderr += chunk.toString("utf8")));
-      const seen = () => `(exit ${watcher.exitCode ?? watcher.signalCode ?? "none yet"}; printed ${JSON.stringify(observed.toString("utf8").slice(0, 300))}; stderr ${JSON.stringify(stderr.slice(0, 300))})`;
-      await until(() => {
-        if (/Subscribing on agent\.>/.test(observed.toString("utf8"))) return true;
-        if (watcher.exitCode !== null || watcher.signalCode !== null) throw new Error(`nats sub ended before it subscribed ${seen()}`);
-        return undefined;
-      }, () => `nats sub to start ${seen()}`, 60_000);
+      const seen = () =>
+        `(exit ${watcher.exitCode ?? watcher.signalCode ?? "none yet"}; printed ${JSON.stringify(observed.toString("utf8").slice(0, 300))}; stderr ${JSON.stringify(stderr.slice(0, 300))})`;
+      await until(
+        () => {
+          if (/Subscribing on agent\.>/.test(observed.toString("utf8"))) return true;
+          if (watcher.exitCode !== null || watcher.signalCode !== null) throw new Error(`nats sub ended before it subscribed ${seen()}`);
+          return undefined;
+        },
+        () => `nats sub to start ${seen()}`,
+        60_000,
+      );
     }
     gateway = createGateway({ connection: await stack.bus.connectAs("gateway"), logger: pino({ level: "silent" }), token, port: 0, panelDir: join(repoRoot, "services", "gateway", "panel") });
     port = await gateway.listen();
@@ -147,7 +152,10 @@ describe.skipIf(skipReason !== "")(`hostile bytes never reach an observer or the
     const decided = new Set<string>();
     const approvals: AgentEvent[] = [];
     for (;;) {
-      const next = await stack.waitFor((e) => e.session === session && ((e.type === "approval.requested" && !decided.has(e.payload.approval)) || ["run.completed", "run.failed", "run.cancelled"].includes(e.type)), 120_000);
+      const next = await stack.waitFor(
+        (e) => e.session === session && ((e.type === "approval.requested" && !decided.has(e.payload.approval)) || ["run.completed", "run.failed", "run.cancelled"].includes(e.type)),
+        120_000,
+      );
       if (next.type !== "approval.requested") break;
       decided.add(next.payload.approval);
       approvals.push(next);
@@ -155,7 +163,8 @@ describe.skipIf(skipReason !== "")(`hostile bytes never reach an observer or the
     }
     const end = await stack.terminal(session);
     expect(stack.invalidEvents).toEqual([]);
-    const byTool = (tool: string) => approvals.find((e) => e.type === "approval.requested" && e.payload.tool === tool)?.payload as Extract<AgentEvent, { type: "approval.requested" }>["payload"] | undefined;
+    const byTool = (tool: string) =>
+      approvals.find((e) => e.type === "approval.requested" && e.payload.tool === tool)?.payload as Extract<AgentEvent, { type: "approval.requested" }>["payload"] | undefined;
     const runApproval = byTool("run_command");
     expect(runApproval, JSON.stringify(approvals.map((e) => e.payload))).toBeDefined();
     const rawCommand = Buffer.from(runApproval!.raw_base64?.command ?? "", "base64").toString("utf8");
@@ -181,7 +190,10 @@ describe.skipIf(skipReason !== "")(`hostile bytes never reach an observer or the
     // The person's task is shown to the model as typed (invisible characters are flagged elsewhere); every control is a token.
     const controls = /[\u0000-\u0008\u000B-\u000C\u000E-\u001F\u007F-\u009F]|\r(?!\n)/u;
     for (const message of lastInput.messages) expect(message.content, firstRaw(message.content)).not.toMatch(controls);
-    const results = lastInput.messages.filter((message) => message.content.includes("<tool_result")).map((message) => message.content).join("\n");
+    const results = lastInput.messages
+      .filter((message) => message.content.includes("<tool_result"))
+      .map((message) => message.content)
+      .join("\n");
     expect(results).toContain("half⟨CR⟩overwritten");
     expect(results).toContain("⟨ESC⟩]52;c;");
     const mcpResult = lastInput.messages.find((message) => message.content.includes('source="mcp:poisoned"'))?.content ?? "";
@@ -212,7 +224,12 @@ describe.skipIf(skipReason !== "")(`hostile bytes never reach an observer or the
   });
 
   it("the gateway's WebSocket frames hold no raw control or invisible byte", async () => {
-    await until(() => (frames.some((frame) => frame.toString("utf8").includes('"run.completed"') || frame.toString("utf8").includes('"run.failed"')) ? true : undefined), () => `the terminal event on the WebSocket (${frames.length} frames: ${frames.map((frame) => (JSON.parse(frame.toString("utf8")) as { type?: string; event?: { type?: string } }).event?.type ?? (JSON.parse(frame.toString("utf8")) as { type?: string }).type).join(", ")}; sockets closed: ${JSON.stringify(closes)})`, 50_000);
+    await until(
+      () => (frames.some((frame) => frame.toString("utf8").includes('"run.completed"') || frame.toString("utf8").includes('"run.failed"')) ? true : undefined),
+      () =>
+        `the terminal event on the WebSocket (${frames.length} frames: ${frames.map((frame) => (JSON.parse(frame.toString("utf8")) as { type?: string; event?: { type?: string } }).event?.type ?? (JSON.parse(frame.toString("utf8")) as { type?: string }).type).join(", ")}; sockets closed: ${JSON.stringify(closes)})`,
+      50_000,
+    );
     for (const frame of frames) {
       const text = frame.toString("utf8");
       expect(text, firstRaw(text)).not.toMatch(rawControlPattern);

@@ -49,7 +49,10 @@ export function hiddenCheck(workspace: string): boolean {
   return spawnSync(process.execPath, ["--test"], { cwd: workspace, encoding: "utf8", timeout: 60_000 }).status === 0;
 }
 
-export async function runSampleSession(stack: StackProcess, options: { root: string; model: string; maxIterations: number; experiment?: ExperimentSettings; timeoutMs: number }): Promise<{ events: any[]; workspace: string; trace: string }> {
+export async function runSampleSession(
+  stack: StackProcess,
+  options: { root: string; model: string; maxIterations: number; experiment?: ExperimentSettings; timeoutMs: number },
+): Promise<{ events: any[]; workspace: string; trace: string }> {
   const workspace = freshSampleProject(options.root);
   const started = await postJson(stack, "/api/agent/start", {
     task: sampleTask,
@@ -65,7 +68,10 @@ export async function runSampleSession(stack: StackProcess, options: { root: str
   const terminal = new Set<string>(terminalEventTypes);
   const run = started.body.run as string;
   const events = await readEvents(stack, started.body.session as string, 0, (event) => terminal.has(event.type) && event.run === run && !(event.depth > 0), options.timeoutMs);
-  const trace = `${events.map((event) => `${event.seq}:${event.type}`).join(" ").replace(/( \d+:model\.delta)+/g, " …")} → ${JSON.stringify(events.at(-1)?.payload).slice(0, 600)}`;
+  const trace = `${events
+    .map((event) => `${event.seq}:${event.type}`)
+    .join(" ")
+    .replace(/( \d+:model\.delta)+/g, " …")} → ${JSON.stringify(events.at(-1)?.payload).slice(0, 600)}`;
   return { events, workspace, trace };
 }
 
@@ -86,7 +92,10 @@ export function checkSession(events: any[], workspace: string, trace: string, op
   const requested = events.filter((event) => event.type === "model.requested");
   const responded = events.filter((event) => event.type === "model.responded");
   expect(responded.length, trace).toBeGreaterThanOrEqual(1);
-  expect(responded.map((event) => event.payload.request_id), trace).toEqual(requested.map((event) => event.payload.request_id));
+  expect(
+    responded.map((event) => event.payload.request_id),
+    trace,
+  ).toEqual(requested.map((event) => event.payload.request_id));
 
   // Calls by reply: tool.started/completed carry no request id, so a reply's calls are the
   // tool events between its model.responded and the next model.requested.
@@ -141,7 +150,9 @@ export function checkSession(events: any[], workspace: string, trace: string, op
     expect(event.payload.evaluated_prompt_tokens, `no evaluated-token figure: ${JSON.stringify(event.payload)}`).toBeTypeOf("number");
     if (index > 0) {
       const reusable = Math.floor(promptTokens[index - 1] * 0.9);
-      expect(evaluated[index]!, `turn ${index + 1} re-evaluated turn ${index}'s prompt (${promptTokens[index - 1]} tokens): ${JSON.stringify(event.payload)}`).toBeLessThanOrEqual(promptTokens[index] - reusable);
+      expect(evaluated[index]!, `turn ${index + 1} re-evaluated turn ${index}'s prompt (${promptTokens[index - 1]} tokens): ${JSON.stringify(event.payload)}`).toBeLessThanOrEqual(
+        promptTokens[index] - reusable,
+      );
     }
   }
 

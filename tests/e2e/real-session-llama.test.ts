@@ -40,7 +40,12 @@ describe("real sessions with real models in the node-llama-cpp provider", () => 
     const modelsFile = join(root, "models.json");
     const common = { provider: "llama", threads: 1, maxOutputTokens: 256, maxIterations: MAX_ITERATIONS, maxSessions: 1, grammar: true, contextSize: 4096, contextBudget: 4096 };
     writeFileSync(modelsFile, JSON.stringify({ default: present[0].alias, models: present.map((model) => ({ ...common, id: model.alias, file: model.path })) }));
-    stack = await startStackProcess({ aideHome: join(root, "home"), args: ["--workspace", join(root, "workspaces"), "--models-config", modelsFile], env: { AIDE_MODEL_PROBE_TRIALS: "2", AIDE_MODEL_THREADS: "1" }, timeoutMs: 120_000 });
+    stack = await startStackProcess({
+      aideHome: join(root, "home"),
+      args: ["--workspace", join(root, "workspaces"), "--models-config", modelsFile],
+      env: { AIDE_MODEL_PROBE_TRIALS: "2", AIDE_MODEL_THREADS: "1" },
+      timeoutMs: 120_000,
+    });
   }, 150_000);
 
   afterAll(async () => {
@@ -53,14 +58,18 @@ describe("real sessions with real models in the node-llama-cpp provider", () => 
 
   for (const model of found) {
     const skip = model.path === undefined ? `SKIPPED: no ${model.id} GGUF in the model cache (install step: aide models pull ${model.id}): ` : "";
-    it.skipIf(model.path === undefined)(`${skip}${model.alias}: a real act-mode session on the sample project gives only well-formed calls, no silent cut, a reused KV cache and an honest outcome`, async () => {
-      const { events, workspace, trace } = await runSampleSession(stack!, { root: join(root, "workspaces"), model: model.alias, maxIterations: MAX_ITERATIONS, experiment, timeoutMs: 240_000 });
-      expect(events[0].payload.experiment, trace).toMatchObject({ arm: "default" });
-      expect(events[0].payload.experiment.grammar_scope, "the session must run the default grammar").toBeUndefined();
-      if (process.env.REAL_SESSION_DUMP) writeFileSync(`${process.env.REAL_SESSION_DUMP}.${model.alias}.json`, JSON.stringify(events, null, 1));
-      const figures = checkSession(events, workspace, trace, { model: model.alias, grammar: true });
-      if (process.env.REAL_SESSION_FIGURES) appendFileSync(process.env.REAL_SESSION_FIGURES, JSON.stringify({ path: "llama", ...figures }) + "\n");
-      rmSync(join(workspace, ".."), { recursive: true, force: true });
-    }, 260_000);
+    it.skipIf(model.path === undefined)(
+      `${skip}${model.alias}: a real act-mode session on the sample project gives only well-formed calls, no silent cut, a reused KV cache and an honest outcome`,
+      async () => {
+        const { events, workspace, trace } = await runSampleSession(stack!, { root: join(root, "workspaces"), model: model.alias, maxIterations: MAX_ITERATIONS, experiment, timeoutMs: 240_000 });
+        expect(events[0].payload.experiment, trace).toMatchObject({ arm: "default" });
+        expect(events[0].payload.experiment.grammar_scope, "the session must run the default grammar").toBeUndefined();
+        if (process.env.REAL_SESSION_DUMP) writeFileSync(`${process.env.REAL_SESSION_DUMP}.${model.alias}.json`, JSON.stringify(events, null, 1));
+        const figures = checkSession(events, workspace, trace, { model: model.alias, grammar: true });
+        if (process.env.REAL_SESSION_FIGURES) appendFileSync(process.env.REAL_SESSION_FIGURES, JSON.stringify({ path: "llama", ...figures }) + "\n");
+        rmSync(join(workspace, ".."), { recursive: true, force: true });
+      },
+      260_000,
+    );
   }
 });

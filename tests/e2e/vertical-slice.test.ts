@@ -29,13 +29,16 @@ describe("the vertical slice (aide up, real processes, sandboxed services)", () 
     writeFileSync(join(workspace, "README.md"), "# tiny\nA project that prints hello.\n");
     writeFileSync(join(workspace, "src", "hello.js"), "console.log('hello');\n");
     const transcript = join(root, "transcript.json");
-    writeFileSync(transcript, JSON.stringify({
-      replies: [
-        { text: "I'll list the project.\n<list_dir>\n<path>.</path>\n</list_dir>" },
-        { text: "Now the README.\n<read_file>\n<path>README.md</path>\n</read_file>" },
-        { text: "<attempt_completion>\n<result>The project prints hello (README.md, src/hello.js).</result>\n</attempt_completion>" },
-      ],
-    }));
+    writeFileSync(
+      transcript,
+      JSON.stringify({
+        replies: [
+          { text: "I'll list the project.\n<list_dir>\n<path>.</path>\n</list_dir>" },
+          { text: "Now the README.\n<read_file>\n<path>README.md</path>\n</read_file>" },
+          { text: "<attempt_completion>\n<result>The project prints hello (README.md, src/hello.js).</result>\n</attempt_completion>" },
+        ],
+      }),
+    );
     const models = join(root, "models.json");
     writeFileSync(models, JSON.stringify({ default: "slice", models: [{ id: "slice", provider: "scripted", transcript }] }));
     stack = await startStackProcess({ aideHome: join(root, "home"), args: ["--workspace", workspace, "--models-config", models] });
@@ -73,7 +76,11 @@ describe("the vertical slice (aide up, real processes, sandboxed services)", () 
 
     expect(all[0].type).toBe("run.created");
     const tools = all.filter((event) => event.type === "tool.completed");
-    expect(tools.map((event) => [event.payload.tool, event.payload.is_error])).toEqual([["list_dir", false], ["read_file", false], ["attempt_completion", false]]);
+    expect(tools.map((event) => [event.payload.tool, event.payload.is_error])).toEqual([
+      ["list_dir", false],
+      ["read_file", false],
+      ["attempt_completion", false],
+    ]);
     const final = all[all.length - 1];
     expect(final.type).toBe("run.completed");
     expect(final.payload.state).toBe("done");

@@ -21,7 +21,11 @@ import { writeReport } from "../../cli/src/eval/write-report.js";
 
 const repo = resolve(import.meta.dirname, "../..");
 const transcripts = join(repo, "tests", "eval", "transcripts");
-const readEvents = (file: string) => readFileSync(file, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+const readEvents = (file: string) =>
+  readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 
 describe("aide eval run over the real stack", () => {
   let home: string;
@@ -31,16 +35,24 @@ describe("aide eval run over the real stack", () => {
     home = mkdtempSync(join(tmpdir(), "aide-eval-home-"));
     // A model that takes 60 s for its first reply: the attempt's budget ends it.
     writeFileSync(join(home, "slow.json"), JSON.stringify({ replies: [{ text: "<read_file>\n<path>src/range.js</path>\n</read_file>", delay_ms: 60_000 }] }));
-    writeFileSync(join(home, "models.json"), JSON.stringify({
-      default: "range-oracle",
-      models: [
-        ...["range-oracle", "range-wrong", "port-oracle", "lib-oracle"].map((id) => ({ id, provider: "scripted", transcript: join(transcripts, `${id}.json`) })),
-        { id: "slow", provider: "scripted", transcript: join(home, "slow.json") },
-      ],
-    }));
+    writeFileSync(
+      join(home, "models.json"),
+      JSON.stringify({
+        default: "range-oracle",
+        models: [
+          ...["range-oracle", "range-wrong", "port-oracle", "lib-oracle"].map((id) => ({ id, provider: "scripted", transcript: join(transcripts, `${id}.json`) })),
+          { id: "slow", provider: "scripted", transcript: join(home, "slow.json") },
+        ],
+      }),
+    );
     stack = await startStackProcess({ aideHome: home, args: ["--workspace", join(home, "eval")] });
     common = {
-      tasksDir: join(repo, "eval", "tasks"), repeat: 1, parallel: 2, budgetMs: 120_000, hidden: [home], nodePath: join(repo, "node_modules"),
+      tasksDir: join(repo, "eval", "tasks"),
+      repeat: 1,
+      parallel: 2,
+      budgetMs: 120_000,
+      hidden: [home],
+      nodePath: join(repo, "node_modules"),
       connection: { baseUrl: stack.gatewayUrl.replace(/\/$/, ""), token: stack.token },
     };
   });
@@ -60,7 +72,28 @@ describe("aide eval run over the real stack", () => {
     expect(byModel["range-oracle"].tool_calls).toBeGreaterThanOrEqual(3);
     // The scripted provider does not say what it evaluated: KV reuse is unknown, not zero.
     expect(byModel["range-oracle"].evaluated_prompt_tokens).toBeUndefined();
-    expect(byModel["range-oracle"].experiment).toEqual({ strategy: "agent-loop-v3", scheduler: "safe-parallel-v1", context_policy: "stable-prefix-compact-v1", edit_format: "routed-v1", edit_format_source: "default", auto_test: false, auto_lint: false, prefix_failing_output: false, code_map: false, few_shot: false, loop_breaker: false, path_grammar: false, explore_first: false, search_grammar: false, line_edits: false, act_after_reads: false, follow_imports: false, lean_calls: false, code_needs_run: false, completion_grammar: "off" });
+    expect(byModel["range-oracle"].experiment).toEqual({
+      strategy: "agent-loop-v3",
+      scheduler: "safe-parallel-v1",
+      context_policy: "stable-prefix-compact-v1",
+      edit_format: "routed-v1",
+      edit_format_source: "default",
+      auto_test: false,
+      auto_lint: false,
+      prefix_failing_output: false,
+      code_map: false,
+      few_shot: false,
+      loop_breaker: false,
+      path_grammar: false,
+      explore_first: false,
+      search_grammar: false,
+      line_edits: false,
+      act_after_reads: false,
+      follow_imports: false,
+      lean_calls: false,
+      code_needs_run: false,
+      completion_grammar: "off",
+    });
     // The wrong fix is "verified" by its own command, so the run claims done: the check says otherwise.
     expect(byModel["range-wrong"]).toMatchObject({ outcome: "done", check_passed: false });
     expect(byModel["port-oracle"]).toMatchObject({ task: "py-default-port", check_passed: true });
@@ -86,7 +119,31 @@ describe("aide eval run over the real stack", () => {
     const records = await runEval({ ...common, out, run: "run-arms", select: ["js-range-off-by-one"], models: ["range-oracle"], arms });
     const byArm = Object.fromEntries(records.map((record) => [record.arm, record]));
     expect(Object.keys(byArm).sort()).toEqual(["full", "lean"]);
-    expect(byArm.lean.experiment).toEqual({ strategy: "agent-loop-v3", scheduler: "serial-v1", context_policy: "stable-prefix-drop-v1", edit_format: "routed-v1", edit_format_source: "setting", arm: "lean", prompt_tier: "compact", grammar: false, auto_test: false, auto_lint: false, prefix_failing_output: false, code_map: false, few_shot: false, loop_breaker: false, path_grammar: false, explore_first: false, search_grammar: false, line_edits: false, act_after_reads: false, follow_imports: false, lean_calls: false, code_needs_run: false, completion_grammar: "off" });
+    expect(byArm.lean.experiment).toEqual({
+      strategy: "agent-loop-v3",
+      scheduler: "serial-v1",
+      context_policy: "stable-prefix-drop-v1",
+      edit_format: "routed-v1",
+      edit_format_source: "setting",
+      arm: "lean",
+      prompt_tier: "compact",
+      grammar: false,
+      auto_test: false,
+      auto_lint: false,
+      prefix_failing_output: false,
+      code_map: false,
+      few_shot: false,
+      loop_breaker: false,
+      path_grammar: false,
+      explore_first: false,
+      search_grammar: false,
+      line_edits: false,
+      act_after_reads: false,
+      follow_imports: false,
+      lean_calls: false,
+      code_needs_run: false,
+      completion_grammar: "off",
+    });
     expect(byArm.full.experiment).toMatchObject({ arm: "full", prompt_tier: "full", scheduler: "safe-parallel-v1" });
     const lean = readEvents(join(out, byArm.lean.events));
     const full = readEvents(join(out, byArm.full.events));
@@ -142,7 +199,15 @@ describe("aide eval run over the real stack", () => {
   it("warmUp loads each model with one session aborted at its first model request, before and apart from the attempts", async () => {
     const out = join(home, "eval", "run-warm");
     const warmed: Array<{ model: string; problem?: string }> = [];
-    const records = await runEval({ ...common, out, run: "run-warm", select: ["js-range-off-by-one"], models: ["range-oracle"], warmUp: true, onWarmUp: (model, _ms, problem) => warmed.push({ model, ...(problem !== undefined ? { problem } : {}) }) });
+    const records = await runEval({
+      ...common,
+      out,
+      run: "run-warm",
+      select: ["js-range-off-by-one"],
+      models: ["range-oracle"],
+      warmUp: true,
+      onWarmUp: (model, _ms, problem) => warmed.push({ model, ...(problem !== undefined ? { problem } : {}) }),
+    });
     // Once, and it reached its first model request (a problem would be named).
     expect(warmed).toEqual([{ model: "range-oracle" }]);
     // Only the attempts are recorded (no warm-up attempt, events file or folder), and the oracle's replay was not disturbed.

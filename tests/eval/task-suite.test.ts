@@ -82,7 +82,10 @@ describe("the eval task suite", () => {
         // and the same change made without it (unguided/) fails the check.
         it("is an instructions task: its project has an AGENTS.md, its unguided solution differs from the reference", () => {
           const agents = readFileSync(join(tasksDir, id, "project", "AGENTS.md"), "utf8");
-          expect(agents.split("\n").some((line) => line.startsWith("- ")), "AGENTS.md states its rules as '- ' lines").toBe(true);
+          expect(
+            agents.split("\n").some((line) => line.startsWith("- ")),
+            "AGENTS.md states its rules as '- ' lines",
+          ).toBe(true);
           expect(files(join(tasksDir, id, "unguided")).length).toBeGreaterThan(0);
         });
       }

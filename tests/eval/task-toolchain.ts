@@ -29,7 +29,12 @@ function absentReason(name: Toolchain["name"]): string | undefined {
   if (found.has(name)) return found.get(name);
   const home = mkdtempSync(join(tmpdir(), "aide-toolchain-probe-"));
   const [command, ...args] = probes[name];
-  const result = spawnSync(command, args, { cwd: home, encoding: "utf8", timeout: 30_000, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, XDG_CONFIG_HOME: "/dev/null/aide-no-config", ...toolchainHomes().env } });
+  const result = spawnSync(command, args, {
+    cwd: home,
+    encoding: "utf8",
+    timeout: 30_000,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, XDG_CONFIG_HOME: "/dev/null/aide-no-config", ...toolchainHomes().env },
+  });
   // go's telemetry writer outlives `go version` and fills $XDG_CONFIG_HOME/go unless that cannot exist
   // (GOTELEMETRY is not read from the environment); the removal retries all the same.
   rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
@@ -40,8 +45,7 @@ function absentReason(name: Toolchain["name"]): string | undefined {
 
 /** The toolchain `task` (in `taskDir`) needs, or undefined for node/python3/bash alone. */
 export function toolchainOf(task: EvalTask, taskDir: string): Toolchain | undefined {
-  const name: Toolchain["name"] | undefined =
-    task.language === "go" ? "go" : task.language === "rust" ? "cargo" : task.language === "java" ? "javac" : usesPytest(taskDir) ? "pytest" : undefined;
+  const name: Toolchain["name"] | undefined = task.language === "go" ? "go" : task.language === "rust" ? "cargo" : task.language === "java" ? "javac" : usesPytest(taskDir) ? "pytest" : undefined;
   return name === undefined ? undefined : { name, absent: absentReason(name) };
 }
 

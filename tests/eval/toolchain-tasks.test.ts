@@ -61,13 +61,14 @@ describe("the suite's toolchain tasks, judged as aide eval judges them", () => {
         expect(outcome.passed, outcome.output).toBe(true);
       });
       // An instructions task: the change made without its AGENTS.md fails, and not for the toolchain.
-      if (existsSync(join(tasksDir, id, "unguided"))) it.skipIf(absent !== undefined)("its hidden check fails on the unguided solution (instructions tasks)", { timeout: 300_000 }, async () => {
-        const outcome = await check(id, task, "unguided");
-        expect(outcome.timed_out, outcome.output).toBe(false);
-        expect(outcome.exit_code, outcome.output).not.toBe(0);
-        expect(outcome.exit_code, outcome.output).not.toBeNull();
-        expect(outcome.output).not.toMatch(toolchainMissing);
-      });
+      if (existsSync(join(tasksDir, id, "unguided")))
+        it.skipIf(absent !== undefined)("its hidden check fails on the unguided solution (instructions tasks)", { timeout: 300_000 }, async () => {
+          const outcome = await check(id, task, "unguided");
+          expect(outcome.timed_out, outcome.output).toBe(false);
+          expect(outcome.exit_code, outcome.output).not.toBe(0);
+          expect(outcome.exit_code, outcome.output).not.toBeNull();
+          expect(outcome.output).not.toMatch(toolchainMissing);
+        });
     });
   }
 });

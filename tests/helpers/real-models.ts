@@ -35,13 +35,22 @@ export function missingRealModel(id: RealModelId): string {
  * or never becomes healthy.
  */
 export async function startLlamaServer(binary: string, model: string, port: number, maxTokens = 256): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(binary, ["-m", model, "--host", "127.0.0.1", "--port", String(port), "-c", "4096", "-n", String(maxTokens), "-t", "1", "-np", "1", "--no-webui"], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(binary, ["-m", model, "--host", "127.0.0.1", "--port", String(port), "-c", "4096", "-n", String(maxTokens), "-t", "1", "-np", "1", "--no-webui"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   for (let attempt = 0; attempt < 600; attempt++) {
     if (child.exitCode !== null) throw new Error(`llama-server exited: ${output.slice(-2000)}`);
-    const healthy = await fetch(`http://127.0.0.1:${port}/health`).then((response) => response.ok, () => false);
+    const healthy = await fetch(`http://127.0.0.1:${port}/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (healthy) return { child, output: () => output };
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -42,8 +42,12 @@ export async function startServiceProcess(
   const launch = options.wrap?.(argv, env) ?? { file: argv[0], args: argv.slice(1), env };
   const child = spawn(launch.file, launch.args, { env: launch.env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const pinger = options.pinger ?? (await bus.connectAs("tester"));
   await waitForService(pinger, name, {

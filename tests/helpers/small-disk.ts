@@ -15,7 +15,10 @@ export function mountSmallDisk(dir: string): string {
 
 /** Fills the disk holding `dir` to the last block. */
 export function fillDisk(dir: string): void {
-  for (const [name, size] of [["filler.bin", "64k"], ["filler-tail.bin", "512"]] as const) {
+  for (const [name, size] of [
+    ["filler.bin", "64k"],
+    ["filler-tail.bin", "512"],
+  ] as const) {
     try {
       execFileSync("dd", ["if=/dev/zero", `of=${join(dir, name)}`, `bs=${size}`], { stdio: "ignore" });
     } catch {

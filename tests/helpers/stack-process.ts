@@ -22,8 +22,12 @@ export async function startStackProcess(options: { aideHome: string; args: strin
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   const deadline = Date.now() + (options.timeoutMs ?? 90_000);
   while (!output.includes("aide is up")) {
     if (child.exitCode !== null || Date.now() > deadline) {
@@ -71,13 +75,7 @@ export async function getJson(stack: StackProcess, path: string): Promise<{ stat
  * Reads event frames from the gateway's WebSocket until `until(event)` is true or `limit` events
  * arrived, then closes. Returns the events in arrival order.
  */
-export async function readEvents(
-  stack: StackProcess,
-  session: string,
-  since: number,
-  stopWhen: (event: any, all: any[]) => boolean,
-  timeoutMs = 60_000,
-): Promise<any[]> {
+export async function readEvents(stack: StackProcess, session: string, since: number, stopWhen: (event: any, all: any[]) => boolean, timeoutMs = 60_000): Promise<any[]> {
   const url = `${stack.gatewayUrl.replace("http", "ws")}/api/events?session=${session}&since=${since}`;
   const socket = new WebSocket(url, { headers: { authorization: `Bearer ${stack.token}` } });
   const events: any[] = [];

@@ -5,7 +5,10 @@ export async function waitForPort(port: number, attempts = 400): Promise<void> {
   for (let attempt = 0; attempt < attempts; attempt++) {
     const open = await new Promise<boolean>((resolve) => {
       const socket = connect({ host: "127.0.0.1", port });
-      socket.once("connect", () => { socket.destroy(); resolve(true); });
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(true);
+      });
       socket.once("error", () => resolve(false));
     });
     if (open) return;

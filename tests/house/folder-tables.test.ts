@@ -19,7 +19,9 @@ const root = resolve(import.meta.dirname, "../..");
 const workspaces = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { workspaces: string[] }).workspaces;
 /** The folders whose README must carry a Layout table ("" is the repository's root). */
 export const layoutFolders = ["", ...workspaces, "eval", "bench", "tests"];
-const docsPages = readdirSync(join(root, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`);
+const docsPages = readdirSync(join(root, "docs"))
+  .filter((name) => name.endsWith(".md"))
+  .map((name) => `docs/${name}`);
 /** Every markdown file whose cited paths and links are checked. */
 const checkedFiles = [...layoutFolders.map((folder) => join(folder, "README.md")), ...docsPages];
 /**
@@ -34,9 +36,7 @@ function isDirectory(path: string): boolean {
 }
 
 function holdsAFile(folder: string): boolean {
-  return readdirSync(folder, { withFileTypes: true }).some((entry) =>
-    entry.isDirectory() ? !skippedFolders.has(entry.name) && holdsAFile(join(folder, entry.name)) : true,
-  );
+  return readdirSync(folder, { withFileTypes: true }).some((entry) => (entry.isDirectory() ? !skippedFolders.has(entry.name) && holdsAFile(join(folder, entry.name)) : true));
 }
 
 /** Folders directly inside `folder` that a Layout table must list, as paths relative to `base`. */
@@ -107,22 +107,22 @@ export function brokenLinks(file: string, markdown: string): string[] {
 }
 
 describe("the READMEs' folder tables", () => {
-  it.each(layoutFolders.map((folder) => [folder === "" ? "README.md" : `${folder}/README.md`, folder]))(
-    "%s lists exactly its folders",
-    (readme, folder) => {
-      const base = join(root, folder);
-      const entries = layoutEntries(readFileSync(join(base, "README.md"), "utf8"));
-      expect(entries, `${readme} has no table under "## Layout"`).not.toBeNull();
-      const checked = entries!.filter((entry) => !isPattern(entry));
-      const absent = checked.filter((entry) => (entry.endsWith("/") ? !isDirectory(join(base, entry)) : !existsSync(join(base, entry))));
-      expect(absent, `${readme} lists what does not exist`).toEqual([]);
-      // A folder counts as listed when it or a path inside it is (`src/turn/` lists `src`).
-      const listed = checked.map((entry) => entry.replace(/\/$/, ""));
-      const isListed = (path: string) => listed.some((entry) => entry === path || entry.startsWith(`${path}/`));
-      const required = [...foldersToList(base, base), ...foldersToList(join(base, "src"), base)];
-      expect(required.filter((path) => !isListed(path)), `${readme} does not list these folders`).toEqual([]);
-    },
-  );
+  it.each(layoutFolders.map((folder) => [folder === "" ? "README.md" : `${folder}/README.md`, folder]))("%s lists exactly its folders", (readme, folder) => {
+    const base = join(root, folder);
+    const entries = layoutEntries(readFileSync(join(base, "README.md"), "utf8"));
+    expect(entries, `${readme} has no table under "## Layout"`).not.toBeNull();
+    const checked = entries!.filter((entry) => !isPattern(entry));
+    const absent = checked.filter((entry) => (entry.endsWith("/") ? !isDirectory(join(base, entry)) : !existsSync(join(base, entry))));
+    expect(absent, `${readme} lists what does not exist`).toEqual([]);
+    // A folder counts as listed when it or a path inside it is (`src/turn/` lists `src`).
+    const listed = checked.map((entry) => entry.replace(/\/$/, ""));
+    const isListed = (path: string) => listed.some((entry) => entry === path || entry.startsWith(`${path}/`));
+    const required = [...foldersToList(base, base), ...foldersToList(join(base, "src"), base)];
+    expect(
+      required.filter((path) => !isListed(path)),
+      `${readme} does not list these folders`,
+    ).toEqual([]);
+  });
 });
 
 describe("paths and links the READMEs and docs pages cite", () => {

@@ -74,7 +74,12 @@ export function importCycles(graph: Map<string, string[]>): string[][] {
 
 describe("import cycles", () => {
   it("finds a cycle when there is one (the check can fail)", () => {
-    const graph = new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a"]], ["d", ["a"]]]);
+    const graph = new Map([
+      ["a", ["b"]],
+      ["b", ["c"]],
+      ["c", ["a"]],
+      ["d", ["a"]],
+    ]);
     expect(importCycles(graph)).toEqual([["a", "b", "c"]]);
   });
 

@@ -59,12 +59,18 @@ describe.skipIf(skip !== "")(`aide bus-config for a 3-node cluster${skip}`, () =
     const foreign = readCredentialsFile(join(foreignOut, "credentials", "tools.json"));
     expect(foreign.password).not.toBe(tools.password);
     for (const node of cluster.nodes) {
-      const connection = await connect({ servers: node.url, user: tools.user, pass: tools.password, inboxPrefix: tools.inbox_prefix, tls: { caFile: generated.caFile! }, reconnect: false, timeout: 5000 });
+      const connection = await connect({
+        servers: node.url,
+        user: tools.user,
+        pass: tools.password,
+        inboxPrefix: tools.inbox_prefix,
+        tls: { caFile: generated.caFile! },
+        reconnect: false,
+        timeout: 5000,
+      });
       expect(connection.info?.server_name).toBe(node.name);
       await connection.close();
-      await expect(
-        connect({ servers: node.url, user: foreign.user, pass: foreign.password, tls: { caFile: generated.caFile! }, reconnect: false, timeout: 5000 }),
-      ).rejects.toThrow(/authorization/i);
+      await expect(connect({ servers: node.url, user: foreign.user, pass: foreign.password, tls: { caFile: generated.caFile! }, reconnect: false, timeout: 5000 })).rejects.toThrow(/authorization/i);
     }
   });
 
@@ -79,7 +85,7 @@ describe.skipIf(skip !== "")(`aide bus-config for a 3-node cluster${skip}`, () =
     const names = [1, 2, 3].map((index) => readFileSync(join(dir, "again", `aide-${index}`, "nats-server.conf"), "utf8"));
     expect(names[0]).toContain("127.0.0.1:6234");
     expect(names[0]).toContain("127.0.0.1:6235");
-    expect(names[0]).not.toContain("127.0.0.1:6233\"]");
+    expect(names[0]).not.toContain('127.0.0.1:6233"]');
     expect(busConfig(["--out", join(dir, "again"), "--cluster", "3", "--rotate"]).status).toBe(0);
     expect(readFileSync(join(dir, "again", "credentials", "tools.json"), "utf8")).not.toBe(firstRun);
     // The running cluster's files were not touched by the other directory's runs.

@@ -41,7 +41,11 @@ describe("the stack's bus is TLS with a per-stack CA (aide up, sandboxed service
 
   it("a service sees the CA certificate and not the server's key (inside its sandbox)", () => {
     const pid = stack.stack.services.tools.pid as number;
-    const look = spawnSync("nsenter", ["-t", String(pid), "-m", "--", "sh", "-c", `cat '${stack.stack.nats_ca}' | head -1; test -e '${join(home, "run", "tls", "server-key.pem")}' && echo KEY-VISIBLE || echo key-hidden`], { encoding: "utf8", timeout: 10_000 });
+    const look = spawnSync(
+      "nsenter",
+      ["-t", String(pid), "-m", "--", "sh", "-c", `cat '${stack.stack.nats_ca}' | head -1; test -e '${join(home, "run", "tls", "server-key.pem")}' && echo KEY-VISIBLE || echo key-hidden`],
+      { encoding: "utf8", timeout: 10_000 },
+    );
     expect(look.stdout).toContain("BEGIN CERTIFICATE");
     expect(look.stdout).toContain("key-hidden");
   });
@@ -78,8 +82,12 @@ describe("a service given the stack's CA and a foreign bus on the port", () => {
         stdio: ["ignore", "pipe", "pipe"],
       });
       let output = "";
-      service.stdout?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
-      service.stderr?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
+      service.stdout?.on("data", (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+      service.stderr?.on("data", (chunk: Buffer) => {
+        output += chunk.toString();
+      });
       const timer = setTimeout(() => service.kill("SIGKILL"), 30_000);
       const code = await new Promise<number | null>((resolve) => service.once("exit", (exitCode) => resolve(exitCode)));
       clearTimeout(timer);

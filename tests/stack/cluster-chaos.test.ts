@@ -18,7 +18,8 @@ const replicated = [eventStreamName, auditStreamName, `KV_${sessionBucketName}`,
 const sampleProject = join(repoRoot, "services", "orchestrator", "test", "fixtures", "sample-project");
 
 const xml = {
-  replace: (path: string, search: string, replace: string) => `<replace_in_file>\n<path>${path}</path>\n<diff>\n<<<<<<< SEARCH\n${search}\n=======\n${replace}\n>>>>>>> REPLACE\n</diff>\n</replace_in_file>`,
+  replace: (path: string, search: string, replace: string) =>
+    `<replace_in_file>\n<path>${path}</path>\n<diff>\n<<<<<<< SEARCH\n${search}\n=======\n${replace}\n>>>>>>> REPLACE\n</diff>\n</replace_in_file>`,
   write: (path: string, content: string) => `<write_file>\n<path>${path}</path>\n<content>\n${content}\n</content>\n</write_file>`,
   run: (command: string) => `<run_command>\n<command>${command}</command>\n</run_command>`,
   complete: (result: string) => `<attempt_completion>\n<result>${result}</result>\n</attempt_completion>`,
@@ -169,10 +170,14 @@ describe.skipIf(skipReason !== "")(`a run on a three-node cluster survives kill 
       return event.payload.approval as string;
     };
     const decide = async (approval: string) => {
-      await until(async () => {
-        const reply = await rest("/api/agent/decision", { session, approval, decision: "approve" });
-        return reply.status === 200 || reply.body?.error?.code === "APPROVAL_ALREADY_DECIDED";
-      }, `the decision on ${approval}`, 45_000);
+      await until(
+        async () => {
+          const reply = await rest("/api/agent/decision", { session, approval, decision: "approve" });
+          return reply.status === 200 || reply.body?.error?.code === "APPROVAL_ALREADY_DECIDED";
+        },
+        `the decision on ${approval}`,
+        45_000,
+      );
     };
     /** Kill the node at an approval, decide while it is down (events flow without it), then bring it back. */
     const killDuring = async (approvalIndex: number, pick: () => Promise<{ index: number; name: string }>, role: string) => {
@@ -206,7 +211,8 @@ describe.skipIf(skipReason !== "")(`a run on a three-node cluster survives kill 
         );
         const jsm = await tester.jetstreamManager();
         const consumers: unknown[] = [];
-        for await (const consumer of jsm.consumers.list(eventStreamName)) consumers.push({ name: consumer.name, cluster: consumer.cluster, delivered: consumer.delivered, pending: consumer.num_pending, waiting: consumer.num_waiting });
+        for await (const consumer of jsm.consumers.list(eventStreamName))
+          consumers.push({ name: consumer.name, cluster: consumer.cluster, delivered: consumer.delivered, pending: consumer.num_pending, waiting: consumer.num_waiting });
         writeFileSync(join(process.env.AIDE_CHAOS_LOGS, "consumers.json"), JSON.stringify({ consumers, stream: (await jsm.streams.info(eventStreamName)).cluster }, null, 1));
         for (const node of cluster.nodes) writeFileSync(join(process.env.AIDE_CHAOS_LOGS, `${node.name}.log`), readFileSync(node.logPath));
       }

@@ -60,11 +60,13 @@ describe("docker-compose.yml", () => {
 
   /** Every .ts file's text under a folder (tests excluded). */
   function sourceText(dir: string): string {
-    return readdirSync(dir).map((name) => {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) return sourceText(path);
-      return name.endsWith(".ts") && !name.endsWith(".test.ts") ? readFileSync(path, "utf8") : "";
-    }).join("\n");
+    return readdirSync(dir)
+      .map((name) => {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) return sourceText(path);
+        return name.endsWith(".ts") && !name.endsWith(".test.ts") ? readFileSync(path, "utf8") : "";
+      })
+      .join("\n");
   }
 
   it.each([...serviceNames])("%s: every AIDE_* setting the file gives is one the code reads", (name) => {
@@ -105,7 +107,26 @@ describe("docker-compose.yml", () => {
     const dir = mkdtempSync(join(tmpdir(), "aide-compose-bus-"));
     const port = await freePort();
     // The command from the file's header, with the paths of this machine instead of the containers'.
-    const generate = spawnSync(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "bus-config", "--out", join(dir, "run"), "--listen", "127.0.0.1", "--port", String(port), "--store-dir", join(dir, "js"), "--tls-host", "nats", "--tls-dir", join(dir, "run", "tls")], { encoding: "utf8", env: { ...process.env, AIDE_HOME: dir } });
+    const generate = spawnSync(
+      process.execPath,
+      [
+        join(repoRoot, "cli", "dist", "main.js"),
+        "bus-config",
+        "--out",
+        join(dir, "run"),
+        "--listen",
+        "127.0.0.1",
+        "--port",
+        String(port),
+        "--store-dir",
+        join(dir, "js"),
+        "--tls-host",
+        "nats",
+        "--tls-dir",
+        join(dir, "run", "tls"),
+      ],
+      { encoding: "utf8", env: { ...process.env, AIDE_HOME: dir } },
+    );
     expect(generate.status, generate.stderr).toBe(0);
     expect(generate.stdout).toContain("CA: ");
     const san = spawnSync("openssl", ["x509", "-in", join(dir, "run", "tls", "server.pem"), "-noout", "-ext", "subjectAltName"], { encoding: "utf8" });

@@ -7,7 +7,12 @@ import { startStackProcess, type StackProcess } from "../helpers/stack-process.j
 /** The environment of a running process, as the kernel holds it. */
 function environmentOf(pid: number): Record<string, string> {
   const raw = readFileSync(`/proc/${pid}/environ`, "utf8");
-  return Object.fromEntries(raw.split("\0").filter(Boolean).map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]));
+  return Object.fromEntries(
+    raw
+      .split("\0")
+      .filter(Boolean)
+      .map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]),
+  );
 }
 
 describe("aide up passes the services' limits through from its own environment", () => {

@@ -8,13 +8,7 @@ import { startTestBus, type TestBus } from "../helpers/bus.js";
 import { requestJson, startServiceProcess, type ServiceProcess } from "../helpers/service-process.js";
 
 /** Every request/reply subject of every service, answered by a real process. */
-const endpoints = [
-  ...Object.values(subjects.cmd),
-  ...Object.values(subjects.model),
-  ...Object.values(subjects.tools),
-  ...Object.values(subjects.checkpoints),
-  ...Object.values(mcpSubjects),
-];
+const endpoints = [...Object.values(subjects.cmd), ...Object.values(subjects.model), ...Object.values(subjects.tools), ...Object.values(subjects.checkpoints), ...Object.values(mcpSubjects)];
 // Subjects that take no arguments accept any object; only their non-JSON and non-object cases apply.
 const argumentless = new Set<string>([subjects.model.list, subjects.tools.list, subjects.cmd.sessions, mcpSubjects.list, mcpSubjects.status]);
 

@@ -16,8 +16,12 @@ function startAide(args: string[], env: Record<string, string>): { child: ChildP
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   const timer = setTimeout(() => child.kill("SIGKILL"), 50_000);
   const done = new Promise<{ code: number | null; signal: string | null; output: string }>((resolve) =>
     child.once("exit", (code, signal) => {

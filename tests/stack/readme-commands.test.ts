@@ -15,7 +15,9 @@ describe("the README's two command lines", () => {
   });
 
   it("the second is what .ci/run runs, and nothing else", () => {
-    const ci = readFileSync(join(repoRoot, ".ci", "run"), "utf8").split("\n").filter((line) => line.trim() && !line.startsWith("#"));
+    const ci = readFileSync(join(repoRoot, ".ci", "run"), "utf8")
+      .split("\n")
+      .filter((line) => line.trim() && !line.startsWith("#"));
     expect(ci).toEqual(["set -euo pipefail", 'cd "$(dirname "$0")/.."', block![2]]);
   });
 

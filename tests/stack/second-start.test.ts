@@ -14,8 +14,12 @@ function runAide(args: string[], env: Record<string, string>, timeoutMs = 60_000
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
-    child.stdout?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
-    child.stderr?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     child.once("exit", (code) => {
       clearTimeout(timer);

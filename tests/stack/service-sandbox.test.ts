@@ -47,14 +47,35 @@ describe("service sandboxes (aide up, real bubblewrap profiles)", () => {
     // An earlier `aide eval` run's report, for the gateway's GET /api/eval/latest (read-only in its sandbox).
     mkdirSync(join(aideHomeDir, "eval", "run-sbx"), { recursive: true });
     writeFileSync(join(aideHomeDir, "eval", "run-sbx", "report.json"), JSON.stringify({ tasks: 3 }));
-    writeFileSync(join(aideHomeDir, "mcp.json"), JSON.stringify({ servers: { hostile: { command: process.execPath, args: [join(repoRoot, "services", "mcp", "test", "fixtures", "hostile-server.mjs")] } } }));
-    supervisor = spawn(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "up", "--nats-port", "0", "--gateway-port", "0", "--workspace", workspace,
-      "--model-discovery", `ollama=${new URL(ollama.url).port},llamacpp=0,lmstudio=0,vllm=0`], {
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, AIDE_HOME: aideHomeDir },
-      stdio: ["ignore", "pipe", "pipe"],
+    writeFileSync(
+      join(aideHomeDir, "mcp.json"),
+      JSON.stringify({ servers: { hostile: { command: process.execPath, args: [join(repoRoot, "services", "mcp", "test", "fixtures", "hostile-server.mjs")] } } }),
+    );
+    supervisor = spawn(
+      process.execPath,
+      [
+        join(repoRoot, "cli", "dist", "main.js"),
+        "up",
+        "--nats-port",
+        "0",
+        "--gateway-port",
+        "0",
+        "--workspace",
+        workspace,
+        "--model-discovery",
+        `ollama=${new URL(ollama.url).port},llamacpp=0,lmstudio=0,vllm=0`,
+      ],
+      {
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, AIDE_HOME: aideHomeDir },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    supervisor.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
     });
-    supervisor.stdout?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
-    supervisor.stderr?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
+    supervisor.stderr?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
     const deadline = Date.now() + 90_000;
     while (!output.includes("aide is up")) {
       if (supervisor.exitCode !== null || Date.now() > deadline) throw new Error(`aide up failed:\n${output}`);
@@ -76,7 +97,9 @@ describe("service sandboxes (aide up, real bubblewrap profiles)", () => {
   it("model finds a loopback model server from inside its sandbox (aide up --model-discovery) and writes only its model-state", async () => {
     const stackFile = JSON.parse(readFileSync(join(aideHomeDir, "stack.json"), "utf8")) as { gateway_url: string; token_file: string };
     const token = readFileSync(stackFile.token_file, "utf8").trim();
-    const listed = await (await fetch(`${stackFile.gateway_url}/api/models`, { headers: { authorization: `Bearer ${token}` } })).json() as { models: Array<{ id: string; source?: string; available: boolean }> };
+    const listed = (await (await fetch(`${stackFile.gateway_url}/api/models`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      models: Array<{ id: string; source?: string; available: boolean }>;
+    };
     expect(listed.models.find((model) => model.id === "ollama:qwen-coder")).toMatchObject({ source: "discovered", available: true });
     const pid = stack.services.model.pid;
     expect(inside(pid, `echo x > ${join(aideHomeDir, "model-state", "written-by-model")}`).ok).toBe(true);
@@ -213,7 +236,12 @@ describe("service sandboxes (aide up, real bubblewrap profiles)", () => {
     replace("{ not json");
     replace(JSON.stringify({ servers: { second: { command: 42 } } }));
     await new Promise((resolve) => setTimeout(resolve, 3000));
-    expect(doctorServers().filter((s) => s.state === "ready").map((s) => s.name).sort()).toEqual(["hostile", "second"]);
+    expect(
+      doctorServers()
+        .filter((s) => s.state === "ready")
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(["hostile", "second"]);
     replace(JSON.stringify({ servers: { hostile: server } }));
     await waitFor("second gone", (servers) => !servers.some((s) => s.name === "second"));
     // No restart of the service itself.
@@ -221,7 +249,10 @@ describe("service sandboxes (aide up, real bubblewrap profiles)", () => {
   }, 120_000);
 
   it("a workspace .mcp.json trusted while the stack runs is loaded for the next run, its server in a sandbox of its own", async () => {
-    writeFileSync(join(workspace, ".mcp.json"), JSON.stringify({ mcpServers: { project: { command: process.execPath, args: [join(repoRoot, "services", "mcp", "test", "fixtures", "hostile-server.mjs")] } } }));
+    writeFileSync(
+      join(workspace, ".mcp.json"),
+      JSON.stringify({ mcpServers: { project: { command: process.execPath, args: [join(repoRoot, "services", "mcp", "test", "fixtures", "hostile-server.mjs")] } } }),
+    );
     const { run: mcpCommand } = await import("../../cli/src/commands/mcp.js");
     expect(await mcpCommand(["trust", workspace], { ...process.env, AIDE_HOME: aideHomeDir })).toBe(0);
     const info = JSON.parse(readFileSync(join(aideHomeDir, "stack.json"), "utf8")) as { gateway_url: string; token_file: string };

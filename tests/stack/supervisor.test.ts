@@ -42,9 +42,24 @@ describe("aide up (the supervisor, real processes)", () => {
       env: { ...process.env, AIDE_HOME: home, AIDE_NATS_URL: "" },
       stdio: ["ignore", "pipe", "pipe"],
     });
-    supervisor.stdout?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
-    supervisor.stderr?.on("data", (chunk: Buffer) => { output += chunk.toString(); });
-    await waitFor("aide is up", () => (output.includes("aide is up") ? true : supervisor.exitCode !== null ? (() => { throw new Error(output); })() : undefined), 90_000);
+    supervisor.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    supervisor.stderr?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    await waitFor(
+      "aide is up",
+      () =>
+        output.includes("aide is up")
+          ? true
+          : supervisor.exitCode !== null
+            ? (() => {
+                throw new Error(output);
+              })()
+            : undefined,
+      90_000,
+    );
   });
 
   afterAll(async () => {
@@ -95,10 +110,7 @@ describe("aide up (the supervisor, real processes)", () => {
 
   it("on SIGINT stops every child process within 10 s", async () => {
     const stack = readStack()!;
-    const pids = [
-      ...Object.values(stack.services).flatMap((s) => [s.pid!, s.launcher_pid].filter((pid): pid is number => typeof pid === "number")),
-      stack.nats_pid!,
-    ];
+    const pids = [...Object.values(stack.services).flatMap((s) => [s.pid!, s.launcher_pid].filter((pid): pid is number => typeof pid === "number")), stack.nats_pid!];
     expect(stack.unsandboxed_services).toBe(false);
     expect(pids.every(processAlive)).toBe(true);
     const exited = new Promise<number | null>((resolve) => supervisor.once("exit", (code) => resolve(code)));
@@ -139,7 +151,18 @@ describe("aide up after its supervisor was killed outright", () => {
       expect(processAlive(stack.nats_pid!)).toBe(true);
 
       const second = start();
-      await waitFor("second stack up", () => (second.output().includes("aide is up") ? true : second.child.exitCode !== null ? (() => { throw new Error(second.output()); })() : undefined), 90_000);
+      await waitFor(
+        "second stack up",
+        () =>
+          second.output().includes("aide is up")
+            ? true
+            : second.child.exitCode !== null
+              ? (() => {
+                  throw new Error(second.output());
+                })()
+              : undefined,
+        90_000,
+      );
       await waitFor("orphaned nats-server stopped", () => (processAlive(stack.nats_pid!) ? undefined : true), 10_000);
       const exited = new Promise((resolve) => second.child.once("exit", resolve));
       second.child.kill("SIGINT");

@@ -24,7 +24,10 @@ describe.skipIf(skip !== "")(`aide up --services against an external bus${skip}`
     dir = mkdtempSync(join(tmpdir(), "aide-subset-"));
     const clusterFile = join(dir, "cluster.json");
     writeFileSync(clusterFile, JSON.stringify(await loopbackClusterFile(1)));
-    const written = spawnSync(process.execPath, [join(repoRoot, "cli", "bin", "aide.js"), "bus-config", "--out", join(dir, "bus"), "--cluster-file", clusterFile], { encoding: "utf8", timeout: 60_000 });
+    const written = spawnSync(process.execPath, [join(repoRoot, "cli", "bin", "aide.js"), "bus-config", "--out", join(dir, "bus"), "--cluster-file", clusterFile], {
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(written.status, written.stderr).toBe(0);
     generated = writeClusterConfig({ outDir: join(dir, "bus"), cluster: ClusterFileSchema.parse(JSON.parse(readFileSync(clusterFile, "utf8"))) });
     bus = startCluster(generated);
@@ -44,11 +47,10 @@ describe.skipIf(skip !== "")(`aide up --services against an external bus${skip}`
     const workspace = join(dir, "workspace");
     spawnSync("mkdir", ["-p", workspace]);
     writeFileSync(join(workspace, "hello.txt"), "hello from the workspace host\n");
-    supervisor = spawn(
-      process.execPath,
-      [join(repoRoot, "cli", "dist", "main.js"), "up", "--services", "tools", "--nats", generated.urls, "--bus-dir", join(dir, "bus"), "--workspace", workspace],
-      { env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_HOME: join(dir, "home") }, stdio: ["ignore", "pipe", "pipe"] },
-    );
+    supervisor = spawn(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), "up", "--services", "tools", "--nats", generated.urls, "--bus-dir", join(dir, "bus"), "--workspace", workspace], {
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", AIDE_HOME: join(dir, "home") },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     supervisor.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     supervisor.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const deadline = Date.now() + 90_000;

@@ -48,7 +48,9 @@ export function approvalScreenText(payload: ApprovalPayload) {
     diff: payload.diff !== undefined ? show(payload.diff) : undefined,
     args: payload.args ? show(JSON.stringify(payload.args).slice(0, 2000)) : undefined,
     protected: (payload.protected ?? []).map((flag) => ({ path: show(flag.path), reason: show(flag.reason) })),
-    invisible: (payload.invisible ?? []).slice(0, 20).map((flag) => ({ path: flag.path === undefined ? undefined : show(flag.path), line: flag.line, codepoint: show(flag.codepoint), kind: show(flag.kind) })),
+    invisible: (payload.invisible ?? [])
+      .slice(0, 20)
+      .map((flag) => ({ path: flag.path === undefined ? undefined : show(flag.path), line: flag.line, codepoint: show(flag.codepoint), kind: show(flag.kind) })),
     hint: payload.model_hint === undefined ? undefined : show(payload.model_hint),
     scripts: (payload.scripts ?? []).map((script) => ({ source: show(script.source), name: show(script.name), text: show(script.text) })),
   };
@@ -70,14 +72,34 @@ export function describeApproval(payload: ApprovalPayload, style: Style): string
     const where = `${flag.path ?? "the command"}${flag.line ? ` line ${flag.line}` : ""}`;
     lines.push(style.inverse(style.red(" INVISIBLE CHARACTER ")) + " " + style.red(`${flag.codepoint} (${flag.kind}) in ${where}`));
   }
-  if (payload.mcp?.hidden_characters) lines.push(style.inverse(style.red(" MCP SERVER ")) + " " + style.red(`${renderUntrusted(payload.mcp.server).text}: ${mcpHiddenCharactersWarning(payload.mcp.hidden_characters)}`));
-  if (payload.checkpoint_failed) lines.push(style.inverse(style.red(" NO CHECKPOINT ")) + " " + style.red(`no checkpoint could be taken: ${renderUntrusted(payload.checkpoint_failed.message).text} (${renderUntrusted(payload.checkpoint_failed.code).text})`));
+  if (payload.mcp?.hidden_characters)
+    lines.push(style.inverse(style.red(" MCP SERVER ")) + " " + style.red(`${renderUntrusted(payload.mcp.server).text}: ${mcpHiddenCharactersWarning(payload.mcp.hidden_characters)}`));
+  if (payload.checkpoint_failed)
+    lines.push(
+      style.inverse(style.red(" NO CHECKPOINT ")) +
+        " " +
+        style.red(`no checkpoint could be taken: ${renderUntrusted(payload.checkpoint_failed.message).text} (${renderUntrusted(payload.checkpoint_failed.code).text})`),
+    );
   if (payload.network === "consent_required") lines.push(style.inverse(style.yellow(" NETWORK ")) + " this command may use the network: approve it with or without network access");
   if (payload.network === "forbidden") lines.push(style.inverse(style.yellow(" NO NETWORK ")) + " network use is forbidden for this command: it runs offline");
   // Every line of a multi-line command is marked as part of it, so its text cannot pass for the
   // prompt's own lines.
-  if (view.command !== undefined) lines.push(view.command.split("\n").map((line, index) => style.bold(index === 0 ? "$ " : "> ") + line).join("\n"));
-  for (const script of view.scripts) lines.push(style.yellow(`runs ${script.name} from ${script.source}:`) + "\n" + script.text.split("\n").map((line) => style.bold("| ") + line).join("\n"));
+  if (view.command !== undefined)
+    lines.push(
+      view.command
+        .split("\n")
+        .map((line, index) => style.bold(index === 0 ? "$ " : "> ") + line)
+        .join("\n"),
+    );
+  for (const script of view.scripts)
+    lines.push(
+      style.yellow(`runs ${script.name} from ${script.source}:`) +
+        "\n" +
+        script.text
+          .split("\n")
+          .map((line) => style.bold("| ") + line)
+          .join("\n"),
+    );
   const digest = payload.scripts_digest;
   if (view.command !== undefined && view.scripts.length > 0 && typeof digest === "string" && /^[0-9a-f]{64}$/.test(digest) && !view.command.includes("'")) {
     lines.push(style.dim(`to allow this command while its scripts stay as shown: --allow-command '${commandRuleWithDigest(view.command, digest)}'`));

@@ -33,9 +33,7 @@ export function parseApprovalAnswer(answer: string, network: ApprovalPayload["ne
 
 /** The question the prompt asks: the network choice is offered only where the policy asks for it. */
 export function approvalQuestion(network: ApprovalPayload["network"], rejectLabel = "[r]eject with feedback"): string {
-  return network === "consent_required"
-    ? `[a]pprove without network / approve with [n]etwork / ${rejectLabel} / a[b]ort? `
-    : `[a]pprove / ${rejectLabel} / a[b]ort? `;
+  return network === "consent_required" ? `[a]pprove without network / approve with [n]etwork / ${rejectLabel} / a[b]ort? ` : `[a]pprove / ${rejectLabel} / a[b]ort? `;
 }
 
 /** How a decision reads back to the person, naming the network choice where there was one. */
@@ -106,7 +104,12 @@ async function askInstructions(context: AskApprovalContext, payload: ApprovalPay
   }
   let answer: ReturnType<typeof parseInstructionsAnswer>;
   while ((answer = parseInstructionsAnswer(await prompt.ask(instructionsQuestion))) === undefined);
-  const request: Parameters<GatewayClient["decide"]>[0] = { session, approval: payload.approval, decision: answer.decision, ...(answer.decision === "abort" ? {} : { instructions_answer: answer.answer }) };
+  const request: Parameters<GatewayClient["decide"]>[0] = {
+    session,
+    approval: payload.approval,
+    decision: answer.decision,
+    ...(answer.decision === "abort" ? {} : { instructions_answer: answer.answer }),
+  };
   try {
     await client.decide(request);
     write(style.dim(`→ ${answer.decision === "abort" ? "abort" : answer.answer.replace(/_/g, " ")}`));

@@ -7,10 +7,7 @@ import { formatErrorMessage, workspaceTooBroadError, type ErrorCode } from "@aid
  * orchestrator checks the folder rule again at the start (it is the authority; this check only
  * saves a stack start), and the tools and checkpoints services the path on every call.
  */
-export function checkWorkspacePath(
-  workspace: string,
-  options: { home?: string; stackStarted?: boolean } = {},
-): { code: ErrorCode; message: string } | undefined {
+export function checkWorkspacePath(workspace: string, options: { home?: string; stackStarted?: boolean } = {}): { code: ErrorCode; message: string } | undefined {
   const home = options.home ?? process.env.HOME;
   let directory: boolean;
   try {

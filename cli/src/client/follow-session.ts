@@ -145,8 +145,7 @@ export function followSession(options: FollowOptions): { outcome: Promise<Outcom
         writeMarked(style.cyan(`▸ ${p.tool}`) + style.dim(` ${describeToolArgs(p.args)}`));
         spinner.start(`${p.tool}…`);
         return;
-      case "tool.completed":
-      {
+      case "tool.completed": {
         if (!p.is_error) stepCalls.push(String(p.call_id));
         // An edit's new problems go under its diff (from the metadata), not in the output lines.
         const diagnosed = !p.is_error && p.metadata?.diagnostics !== undefined;

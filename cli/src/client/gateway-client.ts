@@ -57,12 +57,16 @@ export function createGatewayClient(connection: GatewayConnection, fetchImpl: ty
     return parsed as T;
   }
   const query = (values: Record<string, string | number | undefined>) =>
-    "?" + new URLSearchParams(Object.entries(values).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    "?" +
+    new URLSearchParams(
+      Object.entries(values)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]): [string, string] => [k, String(v)]),
+    ).toString();
 
   return {
     connection,
-    start: (request: Partial<StartRequest> & { task: string; workspace: string }) =>
-      call<{ session: string; run: string; state: string }>("POST", "/api/agent/start", request),
+    start: (request: Partial<StartRequest> & { task: string; workspace: string }) => call<{ session: string; run: string; state: string }>("POST", "/api/agent/start", request),
     status: (session: string) => call<SessionSnapshot>("GET", `/api/agent/status${query({ id: session })}`),
     models: () => call<z.infer<typeof ModelListResultSchema>>("GET", "/api/models"),
     sessions: (limit = 50) => call<{ sessions: SessionSnapshot[] }>("GET", `/api/agent/sessions${query({ limit })}`),

@@ -16,7 +16,9 @@ export function describeInstructionsApproval(payload: ApprovalPayload, style: St
   const path = renderUntrusted(file.path).text;
   const text = renderUntrusted(file.text).text;
   const lines = [style.bold(style.yellow(`? project instructions ${path}`)) + ` — ${file.tokens} tokens, ${file.bytes} bytes, sha256 ${renderUntrusted(file.digest).text.slice(0, 12)}…`];
-  lines.push(file.changed ? style.inverse(style.red(" CHANGED ")) + " " + style.red("this file changed since you last decided on it") : style.dim("first time this file is asked about in this workspace"));
+  lines.push(
+    file.changed ? style.inverse(style.red(" CHANGED ")) + " " + style.red("this file changed since you last decided on it") : style.dim("first time this file is asked about in this workspace"),
+  );
   const count = countEscapeTokens(text);
   if (count > 0) lines.push(style.inverse(style.red(` ${escapeWarning(count)} `)));
   if (file.truncated) lines.push(style.yellow(`longer than the prompt's budget of ${file.budget_tokens} tokens: the model would get it cut, with a marker`));

@@ -7,10 +7,15 @@ const plain = createStyle(false);
 describe("describeNewProblems (aide run, under an edit's diff)", () => {
   it("lists the new problems with the checker and the count, one line each", () => {
     const text = describeNewProblems(
-      { source: "pyright", new_problems: 2, files: { "app/service.py": 2 }, problems: [
-        { path: "app/service.py", line: 8, column: 12, code: "reportUndefinedVariable", message: '"greting" is not defined' },
-        { path: "app/service.py", line: 9, column: 1, code: "reportAttributeAccessIssue", message: "Cannot access attribute\n  \"nme\"" },
-      ] },
+      {
+        source: "pyright",
+        new_problems: 2,
+        files: { "app/service.py": 2 },
+        problems: [
+          { path: "app/service.py", line: 8, column: 12, code: "reportUndefinedVariable", message: '"greting" is not defined' },
+          { path: "app/service.py", line: 9, column: 1, code: "reportAttributeAccessIssue", message: 'Cannot access attribute\n  "nme"' },
+        ],
+      },
       plain,
     );
     expect(text).toBe(
@@ -25,7 +30,9 @@ describe("describeNewProblems (aide run, under an edit's diff)", () => {
   });
 
   it("says when no type check ran: syntax only (no Go checker), timed out, still starting; and how many more there are", () => {
-    expect(describeNewProblems({ source: "tree-sitter syntax", new_problems: 0, files: {}, type_checked: false, unavailable_reason: "GO_CHECKER_ABSENT" }, plain)).toBe("    syntax only, not type-checked (GO_CHECKER_ABSENT)");
+    expect(describeNewProblems({ source: "tree-sitter syntax", new_problems: 0, files: {}, type_checked: false, unavailable_reason: "GO_CHECKER_ABSENT" }, plain)).toBe(
+      "    syntax only, not type-checked (GO_CHECKER_ABSENT)",
+    );
     expect(describeNewProblems({ source: "pyright", new_problems: 0, files: {}, unavailable: true, timed_out: true }, plain)).toBe("    no diagnostics (pyright: timed out)");
     expect(describeNewProblems({ source: "typescript", new_problems: 0, files: {}, pending: true }, plain)).toBe("    diagnostics (typescript) not ready yet: the checker is still starting");
     const many = describeNewProblems({ source: "typescript", new_problems: 12, files: { "a.ts": 12 }, problems: [{ path: "a.ts", line: 1, column: 1, code: "TS1", message: "x" }] }, plain);
@@ -34,7 +41,9 @@ describe("describeNewProblems (aide run, under an edit's diff)", () => {
   });
 
   it("never passes a control character from a path or message through raw, and colours the heading on a terminal", () => {
-    const text = describeNewProblems({ source: "typescript", new_problems: 1, files: {}, problems: [{ path: "a\u001b[2J.ts", line: 1, column: 1, code: "TS2322", message: "bad\u0007" }] }, createStyle(true)) ?? "";
+    const text =
+      describeNewProblems({ source: "typescript", new_problems: 1, files: {}, problems: [{ path: "a\u001b[2J.ts", line: 1, column: 1, code: "TS2322", message: "bad\u0007" }] }, createStyle(true)) ??
+      "";
     expect(text.replace(/\u001b\[\d+m/g, "")).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
     expect(text).toContain("\u001b[33m");
   });

@@ -6,7 +6,10 @@ import type { Style } from "./terminal-style.js";
 const EditDiagnosticsSchema = z.object({
   source: z.string().max(200),
   new_problems: z.number().int().nonnegative(),
-  problems: z.array(z.object({ path: z.string(), line: z.number().int(), column: z.number().int(), code: z.string(), message: z.string() })).max(50).default([]),
+  problems: z
+    .array(z.object({ path: z.string(), line: z.number().int(), column: z.number().int(), code: z.string(), message: z.string() }))
+    .max(50)
+    .default([]),
   pending: z.boolean().optional(),
   unavailable: z.boolean().optional(),
   timed_out: z.boolean().optional(),
@@ -34,7 +37,11 @@ export function describeNewProblems(metadata: unknown, style: Style): string | u
   const count = diagnostics.new_problems;
   const lines = [indent(style.yellow(style.bold(`${count} new problem${count === 1 ? "" : "s"} (${source}):`)))];
   for (const problem of diagnostics.problems) {
-    lines.push(indent(`  ${style.red(renderForScreen(`${problem.path}:${problem.line}:${problem.column}`))} ${renderForScreen(problem.code)} ${renderForScreen(problem.message).replace(/\s+/g, " ").slice(0, 200)}`));
+    lines.push(
+      indent(
+        `  ${style.red(renderForScreen(`${problem.path}:${problem.line}:${problem.column}`))} ${renderForScreen(problem.code)} ${renderForScreen(problem.message).replace(/\s+/g, " ").slice(0, 200)}`,
+      ),
+    );
   }
   if (count > diagnostics.problems.length) lines.push(indent(style.dim(`  … ${count - diagnostics.problems.length} more (diagnostics lists them)`)));
   if (caveat !== undefined) lines.push(caveat);

@@ -21,9 +21,7 @@ export async function resolveContinuation(client: GatewayClient, request: { resu
   }
   if (request.continueIn === undefined) return undefined;
   const { sessions } = await client.sessions(500);
-  const latest = sessions
-    .filter((session) => session.workspace === request.continueIn)
-    .sort((a, b) => Date.parse(b.updated_at) - Date.parse(a.updated_at))[0];
+  const latest = sessions.filter((session) => session.workspace === request.continueIn).sort((a, b) => Date.parse(b.updated_at) - Date.parse(a.updated_at))[0];
   if (!latest) throw new ContinuationError(`--continue: no earlier session in ${request.continueIn} (aide sessions lists them; start one with aide run "<task>")`);
   return { session: latest.id, workspace: latest.workspace };
 }

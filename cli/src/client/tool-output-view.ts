@@ -29,7 +29,9 @@ export function describeCheckpointDiff(diff: CheckpointDiffView, style: Style): 
       out.push(indent(style.bold(`${file.status} ${path}${file.binary ? " (binary)" : " (diff left out: too large)"}`)));
       continue;
     }
-    const lines = renderDiff(renderForScreen(file.diff).replace(/\n$/, ""), style).split("\n").filter((line) => !/^=+$/.test(line) && !line.startsWith("Index: "));
+    const lines = renderDiff(renderForScreen(file.diff).replace(/\n$/, ""), style)
+      .split("\n")
+      .filter((line) => !/^=+$/.test(line) && !line.startsWith("Index: "));
     for (const line of lines) out.push(indent(line));
     if (file.truncated) out.push(indent(style.dim("… diff cut here (aide restore or the panel show all of it)")));
   }

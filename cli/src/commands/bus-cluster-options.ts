@@ -46,7 +46,10 @@ export function clusterConfigFrom(values: BusClusterValues & { out: string; port
   } else {
     const size = Number(values.cluster);
     if (!Number.isInteger(size) || size < 1 || size > 32) throw new Error(`--cluster must be a node count 1-32, got ${String(values.cluster)}`);
-    const hosts = String(values.host ?? "127.0.0.1").split(",").map((host) => host.trim()).filter((host) => host.length > 0);
+    const hosts = String(values.host ?? "127.0.0.1")
+      .split(",")
+      .map((host) => host.trim())
+      .filter((host) => host.length > 0);
     if (hosts.length !== 1 && hosts.length !== size) throw new Error(`--host names ${hosts.length} hosts for ${size} nodes: give one, or one per node`);
     cluster = { name: "aide", nodes: Array.from({ length: size }, (_, index) => ({ host: hosts.length === 1 ? hosts[0]! : hosts[index]! })) };
   }

@@ -32,7 +32,12 @@ export async function run(parsed: Record<string, unknown>): Promise<number> {
   };
   let cluster;
   try {
-    cluster = clusterConfigFrom({ ...(values as BusClusterValues), out: values.out as string, ...(values.port !== undefined ? { port: values.port as string } : {}), ...(values.listen !== undefined ? { listen: values.listen as string } : {}) });
+    cluster = clusterConfigFrom({
+      ...(values as BusClusterValues),
+      out: values.out as string,
+      ...(values.port !== undefined ? { port: values.port as string } : {}),
+      ...(values.listen !== undefined ? { listen: values.listen as string } : {}),
+    });
   } catch (error) {
     process.stderr.write(`aide bus-config: ${(error as Error).message}\n${usage}`);
     return 2;
@@ -63,7 +68,16 @@ export async function run(parsed: Record<string, unknown>): Promise<number> {
   const tlsWanted = parsed.tls !== false;
   let tls: { caFile: string; certFile: string; keyFile: string; created: boolean } | undefined;
   if (tlsWanted) {
-    const hosts = [...new Set([...(listenHost === "0.0.0.0" || listenHost === "::" ? [] : [listenHost]), "127.0.0.1", ...String(parsed.tlsHost ?? "").split(",").map((host) => host.trim()).filter(Boolean)])];
+    const hosts = [
+      ...new Set([
+        ...(listenHost === "0.0.0.0" || listenHost === "::" ? [] : [listenHost]),
+        "127.0.0.1",
+        ...String(parsed.tlsHost ?? "")
+          .split(",")
+          .map((host) => host.trim())
+          .filter(Boolean),
+      ]),
+    ];
     const existing = join(runDir, "tls", "ca.pem");
     const created = values.rotate === true || !existsSync(existing);
     tls = created ? { ...writeBusCertificates(runDir, hosts), created } : { caFile: existing, certFile: join(runDir, "tls", "server.pem"), keyFile: join(runDir, "tls", "server-key.pem"), created };

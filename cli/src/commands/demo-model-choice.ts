@@ -41,9 +41,7 @@ export interface DemoMeasurement {
   measuredAt: string;
 }
 
-export type DemoModelChoice =
-  | { kind: "real"; measured: DemoMeasurement; file: string; source: string }
-  | { kind: "replay"; reason: string };
+export type DemoModelChoice = { kind: "real"; measured: DemoMeasurement; file: string; source: string } | { kind: "replay"; reason: string };
 
 export const demoCandidatesPath = () => join(installRoot, "examples", "demo-model.json");
 
@@ -55,7 +53,13 @@ export const demoCandidatesPath = () => join(installRoot, "examples", "demo-mode
 export function chooseDemoModel(candidatesFile = demoCandidatesPath(), cache = modelCacheDir()): DemoModelChoice {
   const installed = new Map(installedRealModels(cache, existsSync).map((entry) => [entry.id as string, entry.path]));
   if (!existsSync(candidatesFile)) {
-    return { kind: "replay", reason: installed.size > 0 ? `the fetched real models (${[...installed.keys()].join(", ")}) have not been measured on this task yet (npm run bench:demo-real)` : "no real model has been fetched (bash scripts/install.sh --with-models)" };
+    return {
+      kind: "replay",
+      reason:
+        installed.size > 0
+          ? `the fetched real models (${[...installed.keys()].join(", ")}) have not been measured on this task yet (npm run bench:demo-real)`
+          : "no real model has been fetched (bash scripts/install.sh --with-models)",
+    };
   }
   let text: unknown;
   try {
@@ -66,7 +70,13 @@ export function chooseDemoModel(candidatesFile = demoCandidatesPath(), cache = m
   const parsed = DemoCandidatesSchema.safeParse(text);
   if (!parsed.success) return { kind: "replay", reason: `${candidatesFile} is not a list of demo measurements (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message})` };
   const measured: DemoMeasurement[] = parsed.data.candidates.map((entry) => ({
-    model: entry.model, ...(entry.arm ? { arm: entry.arm } : {}), passed: entry.passed, attempts: entry.attempts, falseDone: entry.false_done, settings: entry.settings, measuredAt: entry.measured_at,
+    model: entry.model,
+    ...(entry.arm ? { arm: entry.arm } : {}),
+    passed: entry.passed,
+    attempts: entry.attempts,
+    falseDone: entry.false_done,
+    settings: entry.settings,
+    measuredAt: entry.measured_at,
   }));
   const rate = (entry: DemoMeasurement) => entry.passed / Math.max(1, entry.attempts);
   const good = measured

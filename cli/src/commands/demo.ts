@@ -120,7 +120,10 @@ export async function run(options: UpOptions, flags: { replay?: boolean } = {}):
     say();
     say(style.bold("Checking the outcome ourselves: node --test in the workspace"));
     const check = spawnSync(process.execPath, ["--test"], { cwd: workspace, encoding: "utf8", timeout: 60_000 });
-    const summary = (check.stdout ?? "").split("\n").filter((line) => /^# (tests|pass|fail)/.test(line)).join("  ");
+    const summary = (check.stdout ?? "")
+      .split("\n")
+      .filter((line) => /^# (tests|pass|fail)/.test(line))
+      .join("  ");
     say(`${check.status === 0 ? style.green("PASS") : style.red("FAIL")}  ${summary}`);
     if (check.status !== 0) exitCode = exitCode || 1;
     say(`Run outcome: ${outcome.state}. The demo's logs are in ${home.logDir}; the fixed project stays in ${workspace}.`);

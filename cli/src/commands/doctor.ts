@@ -75,7 +75,13 @@ export async function runChecks(env: NodeJS.ProcessEnv = process.env): Promise<C
   checks.push({ name: "git", ok: Boolean(git), detail: git ?? "not found (git_status/git_diff unavailable)", fix: "apt-get install git", required: false });
   const openssl = await version("openssl", ["version"]);
   // Without it `aide up` cannot make the bus's TLS certificate (an external NATS does not need it).
-  checks.push({ name: "openssl", ok: Boolean(openssl), detail: openssl ?? "not found (aide up makes the bus's TLS certificate with it)", fix: "apt-get install openssl", required: !env.AIDE_NATS_URL });
+  checks.push({
+    name: "openssl",
+    ok: Boolean(openssl),
+    detail: openssl ?? "not found (aide up makes the bus's TLS certificate with it)",
+    fix: "apt-get install openssl",
+    required: !env.AIDE_NATS_URL,
+  });
   checks.push({ name: "node", ok: Number(process.versions.node.split(".")[0]) >= 20, detail: process.version, required: true });
 
   const home = aideHome(env);
@@ -87,9 +93,7 @@ export async function runChecks(env: NodeJS.ProcessEnv = process.env): Promise<C
   checks.push({
     name: "stack",
     ok: true,
-    detail: stack
-      ? `running (supervisor pid ${stack.pid}, gateway ${stack.gateway_url})${stack.unsandboxed_services ? "; services run UNSANDBOXED (--unsandboxed-services)" : ""}`
-      : "not running",
+    detail: stack ? `running (supervisor pid ${stack.pid}, gateway ${stack.gateway_url})${stack.unsandboxed_services ? "; services run UNSANDBOXED (--unsandboxed-services)" : ""}` : "not running",
     required: false,
   });
   return checks;
@@ -125,7 +129,11 @@ export async function run(options: { json?: boolean }): Promise<number> {
     if (profiles.length > 0) {
       process.stdout.write(`\nservice profiles${profiles[0].sandboxed ? "" : " — UNSANDBOXED (--unsandboxed-services)"}:\n`);
       for (const p of profiles) {
-        const own = Object.entries(p.namespaces).filter(([, v]) => v === "own").map(([k]) => k).join(",") || "none";
+        const own =
+          Object.entries(p.namespaces)
+            .filter(([, v]) => v === "own")
+            .map(([k]) => k)
+            .join(",") || "none";
         process.stdout.write(`  ${p.service.padEnd(12)} pid ${String(p.pid).padEnd(7)} namespaces: ${own.padEnd(16)} capabilities: ${p.capabilities.join(",") || "none"}\n`);
         process.stdout.write(`  ${"".padEnd(12)} workspace: ${p.workspace}; ${p.why}\n`);
       }

@@ -42,7 +42,10 @@ function positiveInteger(value: string | undefined, fallback: number, name: stri
 
 export async function evalRun(flags: EvalRunFlags): Promise<number> {
   const home = aideHome();
-  const models = flags.model.split(",").map((model) => model.trim()).filter(Boolean);
+  const models = flags.model
+    .split(",")
+    .map((model) => model.trim())
+    .filter(Boolean);
   let repeat: number, parallel: number, budgetSeconds: number, arms: EvalArm[], maxIterations: number | undefined;
   let repeatsFor: ReturnType<typeof fillPlan>["repeatsFor"] | undefined;
   const tasksDir = resolve(flags.tasksDir ?? join(installRoot, "eval", "tasks"));
@@ -86,7 +89,9 @@ export async function evalRun(flags: EvalRunFlags): Promise<number> {
   let connection = findStack();
   if (connection && outside) {
     // The running stack was not started for this folder; every attempt would end WORKSPACE_NOT_ALLOWED.
-    process.stderr.write(`aide eval: --out ${out} is outside ${evalRoot}, and the running stack serves only the folders it was started with; stop it (the run then starts its own stack serving --out), start it with aide up --workspace ${out}, or leave --out out\n`);
+    process.stderr.write(
+      `aide eval: --out ${out} is outside ${evalRoot}, and the running stack serves only the folders it was started with; stop it (the run then starts its own stack serving --out), start it with aide up --workspace ${out}, or leave --out out\n`,
+    );
     return 2;
   }
   mkdirSync(out, { recursive: true });
@@ -114,7 +119,9 @@ export async function evalRun(flags: EvalRunFlags): Promise<number> {
       hidden: [home.root],
       nodePath: join(installRoot, "node_modules"),
       onAttempt: (record) =>
-        process.stderr.write(`${record.check_passed ? "pass" : "FAIL"}  ${record.task}  ${record.model}${record.arm ? ` / ${record.arm}` : ""}  (${record.outcome}${record.code ? ` ${record.code}` : ""}, ${Math.round(record.wall_ms / 1000)} s)\n`),
+        process.stderr.write(
+          `${record.check_passed ? "pass" : "FAIL"}  ${record.task}  ${record.model}${record.arm ? ` / ${record.arm}` : ""}  (${record.outcome}${record.code ? ` ${record.code}` : ""}, ${Math.round(record.wall_ms / 1000)} s)\n`,
+        ),
     });
     const { markdown, files } = await writeReport(out, records);
     process.stdout.write(`${markdown}\nresults: ${join(out, "results.jsonl")}\nreport: ${files.join(", ")}\n`);

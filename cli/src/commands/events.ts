@@ -19,35 +19,64 @@ export function formatEvent(event: AgentEvent): string {
 
 function summarize(event: AgentEvent): string {
   switch (event.type) {
-    case "run.created": return `${event.payload.mode} "${clip(event.payload.task)}" in ${event.payload.workspace} with ${event.payload.model}${event.payload.unsandboxed_services ? " (services unsandboxed)" : ""}`;
-    case "run.state": return event.payload.state === "paused" ? `paused (${event.payload.reason ?? "?"}): ${clip(event.payload.detail ?? "")}` : event.payload.state;
-    case "context.built": return `${event.payload.messages} messages, ${event.payload.chars} chars, ${event.payload.dropped} dropped${event.payload.compacted ? ", compacted" : ""}`;
-    case "model.requested": return `${event.payload.model} (iteration ${event.payload.iteration})`;
-    case "model.delta": return JSON.stringify(event.payload.text);
-    case "model.responded": return `${event.payload.tool_calls} call(s), ${event.payload.prompt_tokens}+${event.payload.completion_tokens} tokens, ${Math.round(event.payload.duration_ms)} ms: ${clip(event.payload.text)}`;
-    case "tool.started": return `${event.payload.tool} ${clip(JSON.stringify(event.payload.args))}`;
-    case "tool.completed": return `${event.payload.tool} ${event.payload.is_error ? "ERROR" : "ok"} ${Math.round(event.payload.duration_ms)} ms: ${clip(event.payload.summary)}`;
-    case "tool.batch_limited": return `${event.payload.requested} calls requested, ${event.payload.executed} executed`;
-    case "approval.requested": return `${event.payload.approval}: ${event.payload.tool} ${clip(event.payload.command ?? event.payload.paths.join(", "), 200)}${event.payload.protected.length ? " [PROTECTED]" : ""}${event.payload.invisible.length ? " [INVISIBLE CHARACTERS]" : ""}${event.payload.mcp?.hidden_characters ? " [MCP SERVER WITH HIDDEN CHARACTERS]" : ""}${event.payload.network !== "none" ? ` [network: ${event.payload.network}]` : ""}`;
-    case "approval.decided": return `${event.payload.approval}: ${event.payload.decision}${event.payload.feedback ? ` "${clip(event.payload.feedback)}"` : ""}`;
-    case "checkpoint.created": return `${event.payload.checkpoint.slice(0, 10)} ${event.payload.label} (${event.payload.files_changed} files, ${Math.round(event.payload.duration_ms)} ms)`;
-    case "checkpoint.failed": return `${event.payload.error.code}: ${event.payload.error.message}`;
-    case "checkpoint.restored": return `${event.payload.checkpoint.slice(0, 10)} ${event.payload.mode}`;
-    case "completion.rejected": return `attempt ${event.payload.attempt}, missing ${event.payload.missing.join(", ")}`;
-    case "completion.unverified": return `missing ${event.payload.missing.join(", ")}`;
-    case "agent.spawned": return `${event.payload.role}: ${clip(event.payload.task)}${event.payload.write ? " (write)" : ""}`;
-    case "agent.completed": return `${event.payload.state}: ${clip(event.payload.result)}`;
-    case "message.received": return clip(event.payload.text);
-    case "mode.changed": return event.payload.mode;
-    case "model.probing": return `${event.payload.model}: ${event.payload.stage} ${Math.round(event.payload.percent)} % (${Math.round(event.payload.elapsed_ms / 1000)} s)`;
-    case "session.auto_approve_changed": return `edits ${event.payload.auto_approve.edits ? "on" : "off"}; commands: ${event.payload.auto_approve.commands.map((rule) => clip(rule, 60)).join(", ") || "none"}`;
-    case "plan.updated": return event.payload.items.map((item) => `[${item.status === "completed" ? "x" : item.status === "in_progress" ? ">" : " "}] ${item.step}`).join(" ");
-    case "memory.loaded": return event.payload.memories.map((memory) => `[${memory.author}] ${clip(memory.text, 60)}`).join(" ");
-    case "instructions.loaded": return event.payload.files.map((file) => `${file.path} (${file.tokens} tokens${file.truncated ? ", cut" : ""}, ${file.source})`).join(", ");
-    case "instructions.skipped": return event.payload.files.map((file) => `${file.path} (${file.reason.replace(/_/g, " ")})`).join(", ");
-    case "run.completed": return `${event.payload.state.toUpperCase()}: ${clip(event.payload.result)}`;
-    case "run.failed": return `${event.payload.error.code}: ${event.payload.error.message}`;
-    case "run.cancelled": return event.payload.reason;
+    case "run.created":
+      return `${event.payload.mode} "${clip(event.payload.task)}" in ${event.payload.workspace} with ${event.payload.model}${event.payload.unsandboxed_services ? " (services unsandboxed)" : ""}`;
+    case "run.state":
+      return event.payload.state === "paused" ? `paused (${event.payload.reason ?? "?"}): ${clip(event.payload.detail ?? "")}` : event.payload.state;
+    case "context.built":
+      return `${event.payload.messages} messages, ${event.payload.chars} chars, ${event.payload.dropped} dropped${event.payload.compacted ? ", compacted" : ""}`;
+    case "model.requested":
+      return `${event.payload.model} (iteration ${event.payload.iteration})`;
+    case "model.delta":
+      return JSON.stringify(event.payload.text);
+    case "model.responded":
+      return `${event.payload.tool_calls} call(s), ${event.payload.prompt_tokens}+${event.payload.completion_tokens} tokens, ${Math.round(event.payload.duration_ms)} ms: ${clip(event.payload.text)}`;
+    case "tool.started":
+      return `${event.payload.tool} ${clip(JSON.stringify(event.payload.args))}`;
+    case "tool.completed":
+      return `${event.payload.tool} ${event.payload.is_error ? "ERROR" : "ok"} ${Math.round(event.payload.duration_ms)} ms: ${clip(event.payload.summary)}`;
+    case "tool.batch_limited":
+      return `${event.payload.requested} calls requested, ${event.payload.executed} executed`;
+    case "approval.requested":
+      return `${event.payload.approval}: ${event.payload.tool} ${clip(event.payload.command ?? event.payload.paths.join(", "), 200)}${event.payload.protected.length ? " [PROTECTED]" : ""}${event.payload.invisible.length ? " [INVISIBLE CHARACTERS]" : ""}${event.payload.mcp?.hidden_characters ? " [MCP SERVER WITH HIDDEN CHARACTERS]" : ""}${event.payload.network !== "none" ? ` [network: ${event.payload.network}]` : ""}`;
+    case "approval.decided":
+      return `${event.payload.approval}: ${event.payload.decision}${event.payload.feedback ? ` "${clip(event.payload.feedback)}"` : ""}`;
+    case "checkpoint.created":
+      return `${event.payload.checkpoint.slice(0, 10)} ${event.payload.label} (${event.payload.files_changed} files, ${Math.round(event.payload.duration_ms)} ms)`;
+    case "checkpoint.failed":
+      return `${event.payload.error.code}: ${event.payload.error.message}`;
+    case "checkpoint.restored":
+      return `${event.payload.checkpoint.slice(0, 10)} ${event.payload.mode}`;
+    case "completion.rejected":
+      return `attempt ${event.payload.attempt}, missing ${event.payload.missing.join(", ")}`;
+    case "completion.unverified":
+      return `missing ${event.payload.missing.join(", ")}`;
+    case "agent.spawned":
+      return `${event.payload.role}: ${clip(event.payload.task)}${event.payload.write ? " (write)" : ""}`;
+    case "agent.completed":
+      return `${event.payload.state}: ${clip(event.payload.result)}`;
+    case "message.received":
+      return clip(event.payload.text);
+    case "mode.changed":
+      return event.payload.mode;
+    case "model.probing":
+      return `${event.payload.model}: ${event.payload.stage} ${Math.round(event.payload.percent)} % (${Math.round(event.payload.elapsed_ms / 1000)} s)`;
+    case "session.auto_approve_changed":
+      return `edits ${event.payload.auto_approve.edits ? "on" : "off"}; commands: ${event.payload.auto_approve.commands.map((rule) => clip(rule, 60)).join(", ") || "none"}`;
+    case "plan.updated":
+      return event.payload.items.map((item) => `[${item.status === "completed" ? "x" : item.status === "in_progress" ? ">" : " "}] ${item.step}`).join(" ");
+    case "memory.loaded":
+      return event.payload.memories.map((memory) => `[${memory.author}] ${clip(memory.text, 60)}`).join(" ");
+    case "instructions.loaded":
+      return event.payload.files.map((file) => `${file.path} (${file.tokens} tokens${file.truncated ? ", cut" : ""}, ${file.source})`).join(", ");
+    case "instructions.skipped":
+      return event.payload.files.map((file) => `${file.path} (${file.reason.replace(/_/g, " ")})`).join(", ");
+    case "run.completed":
+      return `${event.payload.state.toUpperCase()}: ${clip(event.payload.result)}`;
+    case "run.failed":
+      return `${event.payload.error.code}: ${event.payload.error.message}`;
+    case "run.cancelled":
+      return event.payload.reason;
     default: {
       const unreachable: never = event;
       return JSON.stringify(unreachable);
@@ -57,7 +86,9 @@ function summarize(event: AgentEvent): string {
 
 function clip(text: string, max = 100): string {
   // Rendered before whitespace is flattened, so a line separator or BOM is shown, not made a space.
-  const flat = renderForScreen(text).replace(/[ \t\n\r\f\v]+/g, " ").trim();
+  const flat = renderForScreen(text)
+    .replace(/[ \t\n\r\f\v]+/g, " ")
+    .trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
@@ -77,7 +108,9 @@ export async function run(values: { session?: string; json?: boolean; deltas?: b
   const subject = values.all ? "agent.>" : values.session ? `agent.evt.${values.session}.>` : "agent.evt.>";
   process.stderr.write(`watching ${subject} on ${url} (Ctrl-C to stop)\n`);
   const subscription = connection.subscribe(subject);
-  const stop = () => { subscription.unsubscribe(); };
+  const stop = () => {
+    subscription.unsubscribe();
+  };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   const decoder = new TextDecoder();

@@ -24,10 +24,18 @@ export async function list(options: { workspace?: string; folder?: string[]; jso
       process.stdout.write(`no project instructions in ${renderForScreen(workspace)} (looked for AGENTS.md, CLAUDE.md, .github/copilot-instructions.md, .cursorrules, CONVENTIONS.md)\n`);
       return 0;
     }
-    const rows = listed.files.map((file) => [file.path, stateLabels[file.state] ?? file.state, `${file.tokens} tokens`, file.digest.slice(0, 12), file.decided_at?.slice(0, 19) ?? ""].map(renderForScreen));
+    const rows = listed.files.map((file) =>
+      [file.path, stateLabels[file.state] ?? file.state, `${file.tokens} tokens`, file.digest.slice(0, 12), file.decided_at?.slice(0, 19) ?? ""].map(renderForScreen),
+    );
     const header = ["PATH", "STATE", "SIZE", "SHA256", "DECIDED"];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-    for (const row of [header, ...rows]) process.stdout.write(row.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd() + "\n");
+    for (const row of [header, ...rows])
+      process.stdout.write(
+        row
+          .map((cell, i) => cell.padEnd(widths[i]))
+          .join("  ")
+          .trimEnd() + "\n",
+      );
     return 0;
   } catch (error) {
     return reportError(error);
@@ -41,7 +49,11 @@ export async function forget(path: string, options: { workspace?: string }): Pro
   const workspace = resolve(options.workspace ?? process.cwd());
   try {
     const result = await client.forgetInstructions(workspace, path);
-    process.stdout.write(result.forgotten ? `forgot your decision on ${renderForScreen(result.path)}: the next run asks again\n` : `no decision stored for ${renderForScreen(result.path)} in ${renderForScreen(workspace)}\n`);
+    process.stdout.write(
+      result.forgotten
+        ? `forgot your decision on ${renderForScreen(result.path)}: the next run asks again\n`
+        : `no decision stored for ${renderForScreen(result.path)} in ${renderForScreen(workspace)}\n`,
+    );
     return 0;
   } catch (error) {
     return reportError(error);

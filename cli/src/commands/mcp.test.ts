@@ -26,7 +26,15 @@ describe("aide mcp add/list/remove/trust", () => {
   it("adds a validated server (0600 file, defaults: no network, read-only workspace) and removes it", async () => {
     const added = await capture(["add", "docs", "--auto-approve", "search", "--env", "MODE=fast", "--", "node", "/opt/docs/index.js", "--flag"]);
     expect(added.code).toBe(0);
-    expect(config().servers.docs).toMatchObject({ type: "stdio", command: "node", args: ["/opt/docs/index.js", "--flag"], network: false, workspace_write: false, auto_approve: ["search"], env: { MODE: "fast" } });
+    expect(config().servers.docs).toMatchObject({
+      type: "stdio",
+      command: "node",
+      args: ["/opt/docs/index.js", "--flag"],
+      network: false,
+      workspace_write: false,
+      auto_approve: ["search"],
+      env: { MODE: "fast" },
+    });
     expect(statSync(join(env.AIDE_HOME, "mcp.json")).mode & 0o777).toBe(0o600);
     expect((await capture(["list"])).out).toContain("docs");
     expect((await capture(["remove", "docs"])).code).toBe(0);

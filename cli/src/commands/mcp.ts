@@ -38,9 +38,14 @@ function add(config: McpConfig, argv: string[]): McpConfig {
     args: own,
     allowPositionals: true,
     options: {
-      network: { type: "boolean" }, "workspace-write": { type: "boolean" }, "auto-approve": { type: "string", multiple: true },
-      env: { type: "string", multiple: true }, "env-file": { type: "string", multiple: true }, "pass-env": { type: "string", multiple: true },
-      url: { type: "string" }, "allow-remote": { type: "boolean" },
+      network: { type: "boolean" },
+      "workspace-write": { type: "boolean" },
+      "auto-approve": { type: "string", multiple: true },
+      env: { type: "string", multiple: true },
+      "env-file": { type: "string", multiple: true },
+      "pass-env": { type: "string", multiple: true },
+      url: { type: "string" },
+      "allow-remote": { type: "boolean" },
     },
   });
   const name = McpServerNameSchema.safeParse(positionals[0]);
@@ -66,7 +71,9 @@ function add(config: McpConfig, argv: string[]): McpConfig {
 function list(home: string, json: boolean): number {
   const paths = mcpPaths(home);
   const config = readMcpConfig(paths.config);
-  const state = existsSync(paths.stateFile) ? (JSON.parse(readFileSync(paths.stateFile, "utf8")) as { servers?: Array<Record<string, unknown>>; refused?: Array<Record<string, unknown>>; ignored?: Array<Record<string, unknown>> }) : {};
+  const state = existsSync(paths.stateFile)
+    ? (JSON.parse(readFileSync(paths.stateFile, "utf8")) as { servers?: Array<Record<string, unknown>>; refused?: Array<Record<string, unknown>>; ignored?: Array<Record<string, unknown>> })
+    : {};
   if (json) {
     process.stdout.write(`${jsonForScreen(JSON.stringify({ config: config.servers, state }, null, 2))}\n`);
     return 0;

@@ -31,6 +31,8 @@ export function setEditFormat(id: string, format: string, env: NodeJS.ProcessEnv
     process.stderr.write(`aide models edit-format: ${(error as Error).message}\n`);
     return 1;
   }
-  process.stdout.write(format === "default" ? `${id}: the router chooses the edit tools again (${path})\n` : `${id}: runs without an edit_format setting now use ${format} (${path}); a running stack reloads it\n`);
+  process.stdout.write(
+    format === "default" ? `${id}: the router chooses the edit tools again (${path})\n` : `${id}: runs without an edit_format setting now use ${format} (${path}); a running stack reloads it\n`,
+  );
   return 0;
 }

@@ -2,8 +2,25 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createLogger } from "@aide/runtime";
 import {
-  aideHome as modelHome, createProviders, isRealModelId, modelCacheDir, modelCatalog, pullFromPypi, pullLlamaServer, realModelIds, discoverySettings, ggufTrainedWindow, loadRegistry, modelFilePath, modelStateDir, ModelEngine, ProfileStore, pullModel, registryPath,
-  type ModelRegistry, type ModelSpec,
+  aideHome as modelHome,
+  createProviders,
+  isRealModelId,
+  modelCacheDir,
+  modelCatalog,
+  pullFromPypi,
+  pullLlamaServer,
+  realModelIds,
+  discoverySettings,
+  ggufTrainedWindow,
+  loadRegistry,
+  modelFilePath,
+  modelStateDir,
+  ModelEngine,
+  ProfileStore,
+  pullModel,
+  registryPath,
+  type ModelRegistry,
+  type ModelSpec,
 } from "@aide/model";
 import { addModelEntry } from "./models-file.js";
 import { probeTable } from "./probe-table.js";
@@ -79,14 +96,18 @@ export async function add(id: string, values: ModelsFlags, env: NodeJS.ProcessEn
   // Without --context a GGUF gets the window its metadata declares (capped like a discovered one).
   const trained = values.context === undefined && typeof values.file === "string" ? await ggufTrainedWindow(values.file) : undefined;
   const context = values.context !== undefined ? Number(values.context) : trained !== undefined ? Math.min(trained, discoverySettings(env).maxContext) : undefined;
-  const entry: Record<string, unknown> = values.file !== undefined
-    ? { id, provider: "llama", file: values.file, ...(context !== undefined ? { contextBudget: context, contextSize: context } : {}) }
-    : {
-        id, provider: "openai", baseUrl: values.url, model: values.model,
-        ...(values.flavor !== undefined ? { flavor: values.flavor } : {}),
-        ...(values.nativeTools ? { nativeTools: true } : {}),
-        ...(context !== undefined ? { contextBudget: context } : {}),
-      };
+  const entry: Record<string, unknown> =
+    values.file !== undefined
+      ? { id, provider: "llama", file: values.file, ...(context !== undefined ? { contextBudget: context, contextSize: context } : {}) }
+      : {
+          id,
+          provider: "openai",
+          baseUrl: values.url,
+          model: values.model,
+          ...(values.flavor !== undefined ? { flavor: values.flavor } : {}),
+          ...(values.nativeTools ? { nativeTools: true } : {}),
+          ...(context !== undefined ? { contextBudget: context } : {}),
+        };
   try {
     const result = addModelEntry(registryPath(env), entry, values.default === true);
     process.stdout.write(`${result.replaced ? "replaced" : "added"} ${id} in ${result.path}; a running stack reloads it (no restart)\n`);
@@ -108,8 +129,13 @@ export async function probe(id: string | undefined, values: ModelsFlags, env: No
     return 2;
   }
   const engine = new ModelEngine({
-    registry, providers: createProviders({ env, logger }), logger, publishDelta: () => undefined,
-    home, profiles: new ProfileStore(join(modelStateDir(home), "profiles")), probeTrials: trials,
+    registry,
+    providers: createProviders({ env, logger }),
+    logger,
+    publishDelta: () => undefined,
+    home,
+    profiles: new ProfileStore(join(modelStateDir(home), "profiles")),
+    probeTrials: trials,
   });
   try {
     const profile = await engine.probe(id, { refresh: values.refresh === true, trials });

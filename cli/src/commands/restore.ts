@@ -27,7 +27,11 @@ export async function run(session: string, checkpointArg: string | undefined, op
     const preview = await client.restore({ session, checkpoint, mode: mode.data, confirm: false, force });
     const { modified, created_since, deleted_since } = preview.plan;
     process.stdout.write(`restore ${checkpoint.slice(0, 10)} (${mode.data}):\n`);
-    for (const [label, list] of [["modified", modified], ["removed (created since)", created_since], ["brought back (deleted since)", deleted_since]] as const) {
+    for (const [label, list] of [
+      ["modified", modified],
+      ["removed (created since)", created_since],
+      ["brought back (deleted since)", deleted_since],
+    ] as const) {
       process.stdout.write(`  ${label}: ${list.length === 0 ? "none" : list.map(renderForScreen).join(", ")}\n`);
     }
     if (!options.yes) {

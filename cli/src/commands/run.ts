@@ -53,7 +53,8 @@ export async function run(taskWords: string[], options: RunFlags): Promise<numbe
     else early = event;
   });
   // A run that ended before its session existed still ends stdout with a summary line.
-  if (!sessionStarted && exitCode !== 0) process.stdout.write(jsonForScreen(JSON.stringify(earlySummaryLine(exitCode, early ?? { code: "INTERNAL", message: "the run ended before a session was started" }))) + "\n");
+  if (!sessionStarted && exitCode !== 0)
+    process.stdout.write(jsonForScreen(JSON.stringify(earlySummaryLine(exitCode, early ?? { code: "INTERNAL", message: "the run ended before a session was started" }))) + "\n");
   return exitCode;
 }
 

@@ -22,13 +22,21 @@ export async function run(options: { limit?: string; json?: boolean }): Promise<
     }
     // A task is untrusted text (any client may start one): shown rendered, marked when it hides characters.
     const taskCell = (task: string) => {
-      const shown = renderForScreen(task).replace(/[ \t\n\r\f\v]+/g, " ").slice(0, 60);
+      const shown = renderForScreen(task)
+        .replace(/[ \t\n\r\f\v]+/g, " ")
+        .slice(0, 60);
       return countEscapeTokens(renderForScreen(task)) > 0 ? `⚠ ${shown}` : shown;
     };
     const rows = sessions.map((s) => [s.id, s.state, s.mode, String(s.approvals_pending.length), s.updated_at.slice(0, 19), taskCell(s.task)].map(renderForScreen));
     const header = ["SESSION", "STATE", "MODE", "PENDING", "UPDATED", "TASK"];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-    for (const row of [header, ...rows]) process.stdout.write(row.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd() + "\n");
+    for (const row of [header, ...rows])
+      process.stdout.write(
+        row
+          .map((cell, i) => cell.padEnd(widths[i]))
+          .join("  ")
+          .trimEnd() + "\n",
+      );
     return 0;
   } catch (error) {
     return reportError(error);

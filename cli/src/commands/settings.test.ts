@@ -16,7 +16,10 @@ describe("the settings a person reads, from the setting table", () => {
   it("aide settings and the page name every setting once, with its plain-run value", () => {
     const text = settingsText();
     for (const name of settingNames) {
-      expect(text.split("\n").filter((line) => line.startsWith(`${name} = `)), name).toHaveLength(1);
+      expect(
+        text.split("\n").filter((line) => line.startsWith(`${name} = `)),
+        name,
+      ).toHaveLength(1);
       expect(settingsMarkdown()).toContain(`| \`${name}\` |`);
     }
     expect(text).toContain("auto_test = off");

@@ -14,9 +14,11 @@ export function createSupervisor(options: UpOptions, env: NodeJS.ProcessEnv = pr
   const home = aideHome(env);
   const logger = createLogger("supervisor", { level: options.logLevel, destination: openLogDestination(join(home.logDir, "supervisor.log")) });
   const modelsConfig = options.modelsConfig ?? (existsSync(join(home.root, "models.json")) ? join(home.root, "models.json") : undefined);
-  const external = options.external ?? (env.AIDE_NATS_URL
-    ? { url: env.AIDE_NATS_URL, credentialsDir: env.AIDE_NATS_CREDS_DIR ?? join(home.runDir, "credentials"), ...(env.AIDE_NATS_CA ? { caFile: env.AIDE_NATS_CA } : {}) }
-    : undefined);
+  const external =
+    options.external ??
+    (env.AIDE_NATS_URL
+      ? { url: env.AIDE_NATS_URL, credentialsDir: env.AIDE_NATS_CREDS_DIR ?? join(home.runDir, "credentials"), ...(env.AIDE_NATS_CA ? { caFile: env.AIDE_NATS_CA } : {}) }
+      : undefined);
   const supervisor = new Supervisor({
     home,
     natsPort: options.natsPort,
@@ -68,7 +70,9 @@ export function describeStack(info: StackInfo, home: { logDir: string }, panelLi
       `aide is up (part of a stack: ${Object.keys(info.services).join(", ")}).`,
       `  bus       ${info.natsUrl}`,
       `  logs      ${home.logDir}/<service>.log`,
-      `  services  ${Object.entries(info.services).map(([name, pid]) => `${name}:${pid ?? "?"}`).join("  ")}`,
+      `  services  ${Object.entries(info.services)
+        .map(([name, pid]) => `${name}:${pid ?? "?"}`)
+        .join("  ")}`,
     ].join("\n");
   }
   return [
@@ -79,7 +83,9 @@ export function describeStack(info: StackInfo, home: { logDir: string }, panelLi
     `  watch it  aide events`,
     `            nats sub 'agent.>' --server ${info.natsUrl}${info.caFile ? ` --tlsca ${info.caFile}` : ""} --user observer --password "$(node -p "require('${info.credentialFiles.observer}').password")"`,
     `  logs      ${home.logDir}/<service>.log`,
-    `  services  ${Object.entries(info.services).map(([name, pid]) => `${name}:${pid ?? "?"}`).join("  ")}`,
+    `  services  ${Object.entries(info.services)
+      .map(([name, pid]) => `${name}:${pid ?? "?"}`)
+      .join("  ")}`,
   ].join("\n");
 }
 

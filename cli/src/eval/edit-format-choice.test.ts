@@ -4,9 +4,29 @@ import { chooseEditFormats, editFormatMarkdown } from "./edit-format-choice.js";
 
 function attempt(task: number, model: string, arm: string | undefined, editFormat: string, passed: boolean): AttemptRecord {
   return {
-    run: "synthetic", attempt: `t${task}-${model}-${arm}`, task: `t${task}`, language: "python", category: "bug", difficulty: "easy",
-    model, ...(arm ? { arm } : {}), repeat: 0, outcome: passed ? "done" : "unverified", check_passed: passed, check_exit_code: passed ? 0 : 1, check_timed_out: false,
-    iterations: 3, prompt_tokens: 100, completion_tokens: 0, tool_calls: 3, tool_errors: 0, model_ms: 10, wall_ms: 1000, session_ms: 1000, check_ms: 5, events: "events/x.jsonl",
+    run: "synthetic",
+    attempt: `t${task}-${model}-${arm}`,
+    task: `t${task}`,
+    language: "python",
+    category: "bug",
+    difficulty: "easy",
+    model,
+    ...(arm ? { arm } : {}),
+    repeat: 0,
+    outcome: passed ? "done" : "unverified",
+    check_passed: passed,
+    check_exit_code: passed ? 0 : 1,
+    check_timed_out: false,
+    iterations: 3,
+    prompt_tokens: 100,
+    completion_tokens: 0,
+    tool_calls: 3,
+    tool_errors: 0,
+    model_ms: 10,
+    wall_ms: 1000,
+    session_ms: 1000,
+    check_ms: 5,
+    events: "events/x.jsonl",
     experiment: { strategy: "agent-loop-v3", scheduler: "safe-parallel-v1", context_policy: "stable-prefix-compact-v1", edit_format: editFormat },
   };
 }

@@ -105,7 +105,10 @@ function scoreVariant(variant: string, own: AttemptRecord[], suite: ReadonlySet<
     median_tokens: median(own.map(totalTokens)),
     median_prompt_tokens: median(own.map((record) => record.prompt_tokens)),
     calls: callFigures(own),
-    kv: known.length === 0 ? null : { attempts: known.length, prompt_tokens: knownPrompt, evaluated_prompt_tokens: knownEvaluated, reused_share: knownPrompt === 0 ? 0 : 1 - knownEvaluated / knownPrompt },
+    kv:
+      known.length === 0
+        ? null
+        : { attempts: known.length, prompt_tokens: knownPrompt, evaluated_prompt_tokens: knownEvaluated, reused_share: knownPrompt === 0 ? 0 : 1 - knownEvaluated / knownPrompt },
     by_category: byCategory,
     instructions: instructionFigures(own),
     coverage: coverage(own, suite),
@@ -130,7 +133,13 @@ function callFigures(own: AttemptRecord[]): VariantScore["calls"] {
 export function scoreVariants(records: readonly AttemptRecord[]): VariantScore[] {
   const variants = [...new Set(records.map(variantOf))].sort();
   const suite = new Set(records.map((record) => record.task));
-  return variants.map((variant) => scoreVariant(variant, records.filter((record) => variantOf(record) === variant), suite));
+  return variants.map((variant) =>
+    scoreVariant(
+      variant,
+      records.filter((record) => variantOf(record) === variant),
+      suite,
+    ),
+  );
 }
 
 export interface PairedComparison {

@@ -31,8 +31,7 @@ function git(args: string[], what: string, cwd?: string): string {
   return result.stdout;
 }
 
-const hasCommit = (cache: string, commit: string) =>
-  spawnSync("git", ["--git-dir", cache, "cat-file", "-e", `${commit}^{commit}`], { timeout: gitTimeoutMs }).status === 0;
+const hasCommit = (cache: string, commit: string) => spawnSync("git", ["--git-dir", cache, "cat-file", "-e", `${commit}^{commit}`], { timeout: gitTimeoutMs }).status === 0;
 
 /** The bare cache holding the task's commit (cloned, or fetched into, once per repository). */
 export function fetchExternalSource(taskId: string, source: Source, sourcesDir: string): string {

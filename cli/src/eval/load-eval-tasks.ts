@@ -6,7 +6,12 @@ import { EvalTaskSchema, type EvalTask } from "@aide/contracts";
 export class EvalTaskError extends Error {}
 
 function globToRegExp(glob: string): RegExp {
-  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`);
+  return new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+      .replace(/\*/g, ".*")
+      .replace(/\?/g, ".")}$`,
+  );
 }
 
 /**
@@ -23,8 +28,7 @@ export function loadEvalTasks(tasksDir: string, select: readonly string[], optio
     if (!existsSync(file)) continue;
     const parsed = EvalTaskSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
     if (!parsed.success) throw new EvalTaskError(`${file}: ${parsed.error.issues.map((issue) => `${issue.path.join(".") || "(task)"}: ${issue.message}`).join("; ")}`);
-    if (parsed.data.source !== undefined && options.fetch !== true)
-      throw new EvalTaskError(`${file}: this task clones ${parsed.data.source.repository}; run it with aide eval run --fetch`);
+    if (parsed.data.source !== undefined && options.fetch !== true) throw new EvalTaskError(`${file}: this task clones ${parsed.data.source.repository}; run it with aide eval run --fetch`);
     tasks.push(parsed.data);
   }
   if (tasks.length === 0) throw new EvalTaskError(`no task matches ${select.join(", ") || "(all)"} in ${tasksDir}`);

@@ -13,7 +13,14 @@ describe("--arm NAME=SETTINGS", () => {
 
   it("reads the strategies as on/off and the test command as free text up to the next comma", () => {
     expect(parseArm("helped=auto_test=on,test_command=python3 -m pytest -q,auto_lint=on,prefix_failing_output=on,code_map=off,few_shot=on,loop_breaker=on").settings).toEqual({
-      arm: "helped", auto_test: true, test_command: "python3 -m pytest -q", auto_lint: true, prefix_failing_output: true, code_map: false, few_shot: true, loop_breaker: true,
+      arm: "helped",
+      auto_test: true,
+      test_command: "python3 -m pytest -q",
+      auto_lint: true,
+      prefix_failing_output: true,
+      code_map: false,
+      few_shot: true,
+      loop_breaker: true,
     });
     expect(parseArm("eq=test_command=make test VERBOSE=1").settings.test_command).toBe("make test VERBOSE=1");
     expect(() => parseArm("x=test_command=")).toThrow(/test_command needs a value/);

@@ -60,10 +60,15 @@ function checked(settings: Record<string, unknown>, label: string): ExperimentSe
 export function parseArm(text: string): EvalArm {
   const equals = text.indexOf("=");
   const name = equals === -1 ? text : text.slice(0, equals);
-  if (!ArmNameSchema.safeParse(name).success) throw new ArmSyntaxError(`--arm ${JSON.stringify(text)}: the arm's name comes first (letters, digits, '.', '_', '-'), as in --arm lean=prompt_tier=compact`);
+  if (!ArmNameSchema.safeParse(name).success)
+    throw new ArmSyntaxError(`--arm ${JSON.stringify(text)}: the arm's name comes first (letters, digits, '.', '_', '-'), as in --arm lean=prompt_tier=compact`);
   const settings: Record<string, unknown> = { arm: name };
   const body = equals === -1 ? "" : text.slice(equals + 1);
-  for (const pair of body.split(",").map((part) => part.trim()).filter(Boolean)) addSetting(settings, pair, `--arm ${name}`);
+  for (const pair of body
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean))
+    addSetting(settings, pair, `--arm ${name}`);
   return { name, settings: checked(settings, `--arm ${name}`) };
 }
 

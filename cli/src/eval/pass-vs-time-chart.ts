@@ -27,7 +27,12 @@ export function passVsTimeSpec(report: EvalReport): TopLevelSpec {
     layer: [
       {
         mark: { type: "point", filled: true, size: 90 },
-        encoding: { x, y, color: { field: "variant", type: "nominal", title: "model / arm" }, tooltip: [{ field: "variant" }, { field: "pass_rate" }, { field: "median_seconds" }, { field: "attempts" }, { field: "false_done" }] },
+        encoding: {
+          x,
+          y,
+          color: { field: "variant", type: "nominal", title: "model / arm" },
+          tooltip: [{ field: "variant" }, { field: "pass_rate" }, { field: "median_seconds" }, { field: "attempts" }, { field: "false_done" }],
+        },
       },
       { mark: { type: "text", align: "left", dx: 8, dy: -6, fontSize: 11 }, encoding: { x, y, text: { field: "variant" } } },
     ],

@@ -7,12 +7,19 @@ export function reportHtml(markdown: string, chartSvg?: string): string {
   const flush = () => {
     if (!table) return;
     const [head, , ...rows] = table;
-    body.push(`<table><thead><tr>${head.map((cell) => `<th>${escapeHtml(cell)}</th>`).join("")}</tr></thead><tbody>${rows.map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join("")}</tr>`).join("")}</tbody></table>`);
+    body.push(
+      `<table><thead><tr>${head.map((cell) => `<th>${escapeHtml(cell)}</th>`).join("")}</tr></thead><tbody>${rows.map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join("")}</tr>`).join("")}</tbody></table>`,
+    );
     table = undefined;
   };
   for (const line of markdown.split("\n")) {
     if (line.startsWith("|")) {
-      (table ??= []).push(line.slice(1, -1).split("|").map((cell) => cell.trim()));
+      (table ??= []).push(
+        line
+          .slice(1, -1)
+          .split("|")
+          .map((cell) => cell.trim()),
+      );
       continue;
     }
     flush();

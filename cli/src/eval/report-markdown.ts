@@ -28,12 +28,25 @@ export function reportMarkdown(report: EvalReport, chartFile?: string): string {
         `| ${s.variant} | ${s.attempts} | ${covered(s.coverage)} | ${count(s.passed, s.attempts)} | ${s.claimed_done} | ${s.false_done} | ${percent(s.agreement_rate, s.attempts)} | ${s.calls ? `${count(s.calls.well_formed, s.calls.tried)}${s.calls.prose_only_replies > 0 ? `; ${s.calls.prose_only_replies} replies without a call` : ""}` : "not recorded"} | ${seconds(s.median_wall_ms)} | ${whole(s.median_tokens)} | ${s.kv ? `${s.kv.evaluated_prompt_tokens} of ${s.kv.prompt_tokens} (${percent(1 - s.kv.reused_share)})` : "not reported"} |`,
     ),
     "",
-    "Outcomes: " + report.variants.map((s) => `${s.variant}: ${Object.entries(s.outcomes).sort().map(([outcome, n]) => `${n} ${outcome}`).join(", ")}`).join("; ") + ".",
+    "Outcomes: " +
+      report.variants
+        .map(
+          (s) =>
+            `${s.variant}: ${Object.entries(s.outcomes)
+              .sort()
+              .map(([outcome, n]) => `${n} ${outcome}`)
+              .join(", ")}`,
+        )
+        .join("; ") +
+      ".",
   ];
   // Which attempts had the project's instructions in their prompt, from their events (an instructions arm's proof).
   const instructed = report.variants.filter((s) => s.instructions !== null);
   if (instructed.some((s) => s.instructions!.loaded > 0)) {
-    lines.push("", "Project instructions in the prompt (`instructions.loaded`): " + instructed.map((s) => `${s.variant}: ${s.instructions!.loaded} of ${s.instructions!.attempts} attempts`).join("; ") + ".");
+    lines.push(
+      "",
+      "Project instructions in the prompt (`instructions.loaded`): " + instructed.map((s) => `${s.variant}: ${s.instructions!.loaded} of ${s.instructions!.attempts} attempts`).join("; ") + ".",
+    );
   }
   if (chartFile) lines.push("", `![pass rate against median time](${chartFile})`);
   lines.push("", "## By category", "", "| model / arm | category | attempts | check passed |", "|---|---|---|---|");

@@ -105,7 +105,16 @@ async function attempt(task: EvalTask, model: string, arm: EvalArm | undefined, 
   const wallMs = performance.now() - started;
   const { outcome, code, result } = outcomeOf(output);
   const checkStarted = performance.now();
-  const check = await runHiddenCheck({ task, taskDir: join(options.tasksDir, task.id), workspace, answer: result, scratch: options.out, hidden: options.hidden, nodePath: options.nodePath, cacheDir: join(options.out, "check-caches") });
+  const check = await runHiddenCheck({
+    task,
+    taskDir: join(options.tasksDir, task.id),
+    workspace,
+    answer: result,
+    scratch: options.out,
+    hidden: options.hidden,
+    nodePath: options.nodePath,
+    cacheDir: join(options.out, "check-caches"),
+  });
   const checkMs = performance.now() - checkStarted;
   const times = output.events.map((event) => Date.parse(String(event.ts ?? ""))).filter(Number.isFinite);
   const sessionMs = times.length > 1 ? Math.max(...times) - Math.min(...times) : 0;
@@ -184,9 +193,7 @@ export async function runEval(options: EvalRunOptions): Promise<AttemptRecord[]>
   // Round by round (each cell's first repeat to run, then its second, …): a run stopped early has
   // covered the suite evenly.
   const rounds = cells.reduce((most, cell) => Math.max(most, cell.repeats.length), 0);
-  const queue = Array.from({ length: rounds }, (_, round) =>
-    cells.flatMap(({ task, model, arm, repeats }) => (round < repeats.length ? [{ task, model, arm, repeat: repeats[round] }] : [])),
-  ).flat();
+  const queue = Array.from({ length: rounds }, (_, round) => cells.flatMap(({ task, model, arm, repeats }) => (round < repeats.length ? [{ task, model, arm, repeat: repeats[round] }] : []))).flat();
   if (options.warmUp === true) {
     try {
       for (const model of [...new Set(queue.map((item) => item.model))]) await warmUp(model, options);

@@ -56,11 +56,31 @@ export async function runHiddenCheck(input: HiddenCheckInput): Promise<CheckOutc
     const goCache = input.cacheDir !== undefined ? join(input.cacheDir, "go-build") : undefined;
     if (goCache !== undefined) mkdirSync(goCache, { recursive: true });
     const args = [
-      "--die-with-parent", "--new-session", "--unshare-net", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL",
-      "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+      "--die-with-parent",
+      "--new-session",
+      "--unshare-net",
+      "--unshare-pid",
+      "--unshare-ipc",
+      "--cap-drop",
+      "ALL",
+      "--ro-bind",
+      "/",
+      "/",
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+      "--tmpfs",
+      "/tmp",
       ...input.hidden.flatMap((path) => ["--tmpfs", path]),
       ...(goCache !== undefined ? ["--bind", goCache, goCache] : []),
-      "--bind", copy, copy, "--chdir", copy, "--", ...check.command,
+      "--bind",
+      copy,
+      copy,
+      "--chdir",
+      copy,
+      "--",
+      ...check.command,
     ];
     const env = {
       PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
@@ -89,7 +109,11 @@ export async function runHiddenCheck(input: HiddenCheckInput): Promise<CheckOutc
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
-        try { process.kill(-child.pid!, "SIGKILL"); } catch { /* gone */ }
+        try {
+          process.kill(-child.pid!, "SIGKILL");
+        } catch {
+          /* gone */
+        }
       }, check.timeout_ms);
       child.on("error", (error) => {
         clearTimeout(timer);

@@ -16,7 +16,29 @@ import { GatewayError } from "../client/gateway-error.js";
 import { evalCommandRules } from "./script-rules.js";
 
 /** Commands a task's session may run without asking: the languages' own runners. */
-export const evalAllowedCommands = ["node", "npm test", "npm run test", "python3", "python", "pytest", "go test", "go vet", "go build", "go run", "cargo test", "cargo build", "cargo check", "cargo run", "javac", "java", "bash", "sh", "ls", "cat", "grep"];
+export const evalAllowedCommands = [
+  "node",
+  "npm test",
+  "npm run test",
+  "python3",
+  "python",
+  "pytest",
+  "go test",
+  "go vet",
+  "go build",
+  "go run",
+  "cargo test",
+  "cargo build",
+  "cargo check",
+  "cargo run",
+  "javac",
+  "java",
+  "bash",
+  "sh",
+  "ls",
+  "cat",
+  "grep",
+];
 
 export interface SessionEvent {
   type: string;

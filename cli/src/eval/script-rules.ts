@@ -23,6 +23,11 @@ export function evalCommandRules(workspace: string, commands: readonly string[])
     const script = workspaceScriptOf(command);
     if (script === undefined || (script.runner !== "npm" && script.runner !== "pnpm" && script.runner !== "yarn")) return command;
     const texts = packageScriptTexts("package.json", packageJson, script);
-    return commandRuleWithDigest(command, createHash("sha256").update(scriptsDigestInput(texts, packageScriptsContext(packageJson))).digest("hex"));
+    return commandRuleWithDigest(
+      command,
+      createHash("sha256")
+        .update(scriptsDigestInput(texts, packageScriptsContext(packageJson)))
+        .digest("hex"),
+    );
   });
 }

@@ -9,10 +9,30 @@ import { writeReport } from "./write-report.js";
 /** A synthetic attempt: only the fields the report reads vary. */
 function attempt(task: number, model: string, arm: string | undefined, passed: boolean, outcome: AttemptRecord["outcome"], wallMs: number, tokens: number, evaluated?: number): AttemptRecord {
   return {
-    run: "synthetic", attempt: `t${task}-${model}-${arm}`, task: `t${task}`, language: "python", category: task % 2 === 0 ? "bug" : "feature", difficulty: "easy",
-    model, ...(arm ? { arm } : {}), repeat: 0, outcome, check_passed: passed, check_exit_code: passed ? 0 : 1, check_timed_out: false,
-    iterations: 3, prompt_tokens: tokens, completion_tokens: 0, ...(evaluated !== undefined ? { evaluated_prompt_tokens: evaluated } : {}),
-    tool_calls: 3, tool_errors: 0, model_ms: 10, wall_ms: wallMs, session_ms: wallMs, check_ms: 5, events: "events/x.jsonl",
+    run: "synthetic",
+    attempt: `t${task}-${model}-${arm}`,
+    task: `t${task}`,
+    language: "python",
+    category: task % 2 === 0 ? "bug" : "feature",
+    difficulty: "easy",
+    model,
+    ...(arm ? { arm } : {}),
+    repeat: 0,
+    outcome,
+    check_passed: passed,
+    check_exit_code: passed ? 0 : 1,
+    check_timed_out: false,
+    iterations: 3,
+    prompt_tokens: tokens,
+    completion_tokens: 0,
+    ...(evaluated !== undefined ? { evaluated_prompt_tokens: evaluated } : {}),
+    tool_calls: 3,
+    tool_errors: 0,
+    model_ms: 10,
+    wall_ms: wallMs,
+    session_ms: wallMs,
+    check_ms: 5,
+    events: "events/x.jsonl",
   };
 }
 
@@ -27,7 +47,13 @@ describe("the eval report", () => {
   ]).flat();
 
   it("the well-formed-call rate: parsed calls not refused for their arguments, of parsed calls plus replies whose calls did not parse", () => {
-    const withCalls = (record: AttemptRecord, parsed: number, invalid: number, malformed: number, prose: number): AttemptRecord => ({ ...record, calls_parsed: parsed, calls_invalid: invalid, replies_malformed: malformed, replies_prose_only: prose });
+    const withCalls = (record: AttemptRecord, parsed: number, invalid: number, malformed: number, prose: number): AttemptRecord => ({
+      ...record,
+      calls_parsed: parsed,
+      calls_invalid: invalid,
+      replies_malformed: malformed,
+      replies_prose_only: prose,
+    });
     const own = [withCalls(attempt(1, "m", "g", true, "done", 1000, 100), 4, 1, 1, 0), withCalls(attempt(2, "m", "g", false, "failed", 1000, 100), 0, 0, 3, 2)];
     const [score] = buildReport(own, () => new Date("2026-01-01T00:00:00Z")).variants;
     // 4 parsed + 4 malformed replies tried; 3 of them well formed.
@@ -56,7 +82,10 @@ describe("the eval report", () => {
     expect(comparison.wall_ms.low).toBeGreaterThan(900);
     expect(comparison.tokens.estimate).toBeGreaterThan(490);
     // Two arms that pass the same tasks at the same cost: nothing to report.
-    const same = buildReport([...Array.from({ length: 10 }, (_, task) => attempt(task, "m", "x", task < 5, "done", 1000 + task, 100)), ...Array.from({ length: 10 }, (_, task) => attempt(task, "m", "y", task < 5, "done", 1000 + ((task * 7) % 10), 100))]);
+    const same = buildReport([
+      ...Array.from({ length: 10 }, (_, task) => attempt(task, "m", "x", task < 5, "done", 1000 + task, 100)),
+      ...Array.from({ length: 10 }, (_, task) => attempt(task, "m", "y", task < 5, "done", 1000 + ((task * 7) % 10), 100)),
+    ]);
     expect(same.comparisons[0]).toMatchObject({ only_a: 0, only_b: 0, p_value: 1, significant: false });
     expect(same.comparisons[0].tokens.significant).toBe(false);
   });
@@ -87,12 +116,17 @@ describe("the eval report", () => {
       { ...attempt(2, "m", "instructions-off", true, "done", 1000, 100), instructions_loaded: [] },
     ];
     const report = buildReport(own);
-    expect(report.variants.map((s) => s.instructions)).toEqual([{ attempts: 2, loaded: 0 }, { attempts: 2, loaded: 2 }]);
+    expect(report.variants.map((s) => s.instructions)).toEqual([
+      { attempts: 2, loaded: 0 },
+      { attempts: 2, loaded: 2 },
+    ]);
     expect(buildReport([attempt(1, "m", "old", true, "done", 1000, 100)]).variants[0].instructions).toBeNull();
     const dir = mkdtempSync(join(tmpdir(), "aide-eval-report-"));
     dirs.push(dir);
     await writeReport(dir, own);
-    expect(readFileSync(join(dir, "report.md"), "utf8")).toContain("Project instructions in the prompt (`instructions.loaded`): m / instructions-off: 0 of 2 attempts; m / instructions-on: 2 of 2 attempts.");
+    expect(readFileSync(join(dir, "report.md"), "utf8")).toContain(
+      "Project instructions in the prompt (`instructions.loaded`): m / instructions-off: 0 of 2 attempts; m / instructions-on: 2 of 2 attempts.",
+    );
   });
 
   it("writes report.md, report.html (chart inline), report.json and a vega SVG with one point per model/arm", async () => {

@@ -4,9 +4,22 @@ import { sandboxProfiles } from "./sandbox-profiles.js";
 
 /** Linux capability numbers → names, for the ones a profile may keep or a reader should notice. */
 const capabilityNames: Record<number, string> = {
-  0: "CAP_CHOWN", 1: "CAP_DAC_OVERRIDE", 2: "CAP_DAC_READ_SEARCH", 3: "CAP_FOWNER", 5: "CAP_KILL", 6: "CAP_SETGID",
-  7: "CAP_SETUID", 8: "CAP_SETPCAP", 12: "CAP_NET_ADMIN", 13: "CAP_NET_RAW", 18: "CAP_SYS_CHROOT", 19: "CAP_SYS_PTRACE",
-  21: "CAP_SYS_ADMIN", 25: "CAP_SYS_TIME", 38: "CAP_PERFMON", 39: "CAP_BPF",
+  0: "CAP_CHOWN",
+  1: "CAP_DAC_OVERRIDE",
+  2: "CAP_DAC_READ_SEARCH",
+  3: "CAP_FOWNER",
+  5: "CAP_KILL",
+  6: "CAP_SETGID",
+  7: "CAP_SETUID",
+  8: "CAP_SETPCAP",
+  12: "CAP_NET_ADMIN",
+  13: "CAP_NET_RAW",
+  18: "CAP_SYS_CHROOT",
+  19: "CAP_SYS_PTRACE",
+  21: "CAP_SYS_ADMIN",
+  25: "CAP_SYS_TIME",
+  38: "CAP_PERFMON",
+  39: "CAP_BPF",
 };
 
 export function decodeCapabilities(hex: string): string[] {

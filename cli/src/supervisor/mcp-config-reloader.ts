@@ -11,17 +11,21 @@ import { readJsonDocument, watchConfigFile } from "./config-file-watch.js";
  */
 export function watchMcpConfig(options: { configFile: string; connection: NatsConnection; logger: Logger; pollMs?: number }): () => void {
   const { configFile, logger } = options;
-  return watchConfigFile(configFile, async () => {
-    const read = readJsonDocument(configFile);
-    if ("error" in read) {
-      logger.warn({ file: configFile, err: read.error }, "mcp.json is not JSON; the MCP service keeps its servers");
-      return;
-    }
-    try {
-      const result = await busRequest(options.connection, mcpSubjects.reload, { document: read.document, source: configFile }, McpReloadReplySchema, { timeoutMs: 60_000, service: "mcp" });
-      logger.info(result, "MCP servers reloaded");
-    } catch (error) {
-      logger.warn({ err: error }, "the MCP service refused the changed mcp.json; it keeps its servers");
-    }
-  }, options.pollMs);
+  return watchConfigFile(
+    configFile,
+    async () => {
+      const read = readJsonDocument(configFile);
+      if ("error" in read) {
+        logger.warn({ file: configFile, err: read.error }, "mcp.json is not JSON; the MCP service keeps its servers");
+        return;
+      }
+      try {
+        const result = await busRequest(options.connection, mcpSubjects.reload, { document: read.document, source: configFile }, McpReloadReplySchema, { timeoutMs: 60_000, service: "mcp" });
+        logger.info(result, "MCP servers reloaded");
+      } catch (error) {
+        logger.warn({ err: error }, "the MCP service refused the changed mcp.json; it keeps its servers");
+      }
+    },
+    options.pollMs,
+  );
 }

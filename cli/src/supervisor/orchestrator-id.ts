@@ -16,7 +16,9 @@ export function stackOrchestratorId(runDir: string): string {
   } catch {
     // First start of this home.
   }
-  const id = `orchestrator-${hostname().replace(/[^A-Za-z0-9_-]/g, "-").slice(0, 40)}-${randomBytes(4).toString("hex")}`;
+  const id = `orchestrator-${hostname()
+    .replace(/[^A-Za-z0-9_-]/g, "-")
+    .slice(0, 40)}-${randomBytes(4).toString("hex")}`;
   writeFileSync(file, id + "\n", { mode: 0o600 });
   return id;
 }

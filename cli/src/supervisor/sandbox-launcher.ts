@@ -34,7 +34,11 @@ export function sandboxLauncher(settings: StackSettings, home: string, cgroups: 
   // Every service sees the bus's CA certificate (never its key, which only nats-server reads).
   const readOnly = (name: ServiceName): string[] => [
     ...(settings.caFile ? [settings.caFile] : []),
-    ...(name === "gateway" ? [settings.tokenFile, ...["AIDE_GATEWAY_TLS_CERT", "AIDE_GATEWAY_TLS_KEY"].flatMap((key) => (process.env[key] ? [process.env[key] as string] : []))] : name === "model" ? pathsNamedIn(settings.modelsConfig ?? join(settings.aideHome, "models.json")) : []),
+    ...(name === "gateway"
+      ? [settings.tokenFile, ...["AIDE_GATEWAY_TLS_CERT", "AIDE_GATEWAY_TLS_KEY"].flatMap((key) => (process.env[key] ? [process.env[key] as string] : []))]
+      : name === "model"
+        ? pathsNamedIn(settings.modelsConfig ?? join(settings.aideHome, "models.json"))
+        : []),
     // The person's MCP configuration and trust records, read-only (the service never writes them).
     ...(name === "mcp" ? [join(settings.aideHome, "mcp.json")] : []),
   ];

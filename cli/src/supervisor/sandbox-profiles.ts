@@ -28,7 +28,10 @@ export const sandboxProfiles: Record<ServiceName, SandboxProfile> = {
     workspace: "hidden",
     readOnlyInWorkspace: [],
     // model-state: the capability probe's cached profiles (the service's only writable place).
-    aideHomePaths: [{ path: "models", access: "read-only" }, { path: "model-state", access: "read-write" }],
+    aideHomePaths: [
+      { path: "models", access: "read-only" },
+      { path: "model-state", access: "read-write" },
+    ],
     capabilities: [],
     why: "parses untrusted model files: sees the model files and nothing of the user's code; discovers model servers on loopback (shared network namespace)",
   },
@@ -60,7 +63,11 @@ export const sandboxProfiles: Record<ServiceName, SandboxProfile> = {
     // mcp-state: the servers' states for aide doctor; mcp-secrets: the 0600 files servers' secrets come from.
     // mcp-trust: the person's trust records for workspace .mcp.json files (a folder, so a trust
     // given while the service runs is seen). mcp.json is bound read-only by the launcher at each start.
-    aideHomePaths: [{ path: "mcp-state", access: "read-write" }, { path: "mcp-secrets", access: "read-only" }, { path: "mcp-trust", access: "read-only" }],
+    aideHomePaths: [
+      { path: "mcp-state", access: "read-write" },
+      { path: "mcp-secrets", access: "read-only" },
+      { path: "mcp-trust", access: "read-only" },
+    ],
     // As for the tools service: bubblewrap needs these to build each MCP server's own sandbox.
     capabilities: ["CAP_SYS_ADMIN", "CAP_NET_ADMIN", "CAP_SETPCAP"],
     why: "runs MCP servers (arbitrary code), each in its own bubblewrap sandbox: no network unless consented, workspace read-only unless declared",

@@ -25,7 +25,10 @@ export interface ServiceSubset {
 export function serviceSubsetFrom(values: { services?: unknown; nats?: unknown; "bus-dir"?: unknown }, env: NodeJS.ProcessEnv = process.env, workspaces: string[] = []): ServiceSubset {
   const subset: ServiceSubset = {};
   if (typeof values.services === "string") {
-    const names = values.services.split(",").map((name) => name.trim()).filter((name) => name.length > 0);
+    const names = values.services
+      .split(",")
+      .map((name) => name.trim())
+      .filter((name) => name.length > 0);
     const unknown = names.filter((name) => !(serviceNames as readonly string[]).includes(name));
     if (unknown.length > 0 || names.length === 0) throw new Error(`--services: unknown service ${unknown.join(", ") || "(none given)"}; choose from ${serviceNames.join(", ")}`);
     subset.services = serviceNames.filter((name) => names.includes(name));
@@ -38,7 +41,10 @@ export function serviceSubsetFrom(values: { services?: unknown; nats?: unknown; 
     }
   }
   if (typeof values.nats === "string") {
-    const urls = values.nats.split(",").map((url) => url.trim()).filter((url) => url.length > 0);
+    const urls = values.nats
+      .split(",")
+      .map((url) => url.trim())
+      .filter((url) => url.length > 0);
     const bad = urls.find((url) => !/^(nats|tls):\/\/[^/\s]+:\d{1,5}$/.test(url));
     if (urls.length === 0 || bad) throw new Error(`--nats: ${bad ?? "(empty)"} is not nats://HOST:PORT`);
     const busDir = typeof values["bus-dir"] === "string" ? resolve(values["bus-dir"]) : undefined;

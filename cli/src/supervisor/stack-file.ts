@@ -18,9 +18,7 @@ export const StackFileSchema = ClientStackFileSchema.extend({
   nats_pid: z.number().int().positive().optional(),
   unsandboxed_services: z.boolean().default(false),
   /** pid: the service's node process; launcher_pid: bubblewrap's, when sandboxed. */
-  services: z
-    .record(z.string(), z.object({ pid: z.number().int().nullable(), launcher_pid: z.number().int().nullable().default(null), restarts: z.number().int() }))
-    .default({}),
+  services: z.record(z.string(), z.object({ pid: z.number().int().nullable(), launcher_pid: z.number().int().nullable().default(null), restarts: z.number().int() })).default({}),
 });
 export type StackFile = z.infer<typeof StackFileSchema>;
 

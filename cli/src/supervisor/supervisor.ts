@@ -117,10 +117,7 @@ export class Supervisor {
       natsUrl = this.options.external.url;
       caFile = this.options.external.caFile;
       credentialFiles = Object.fromEntries(
-        ["orchestrator", "model", "tools", "checkpoints", "gateway", "mcp", "observer", "supervisor"].map((user) => [
-          user,
-          join(this.options.external!.credentialsDir, `${user}.json`),
-        ]),
+        ["orchestrator", "model", "tools", "checkpoints", "gateway", "mcp", "observer", "supervisor"].map((user) => [user, join(this.options.external!.credentialsDir, `${user}.json`)]),
       );
     } else {
       // TLS with a fresh per-stack CA: services pin it, so none can join a foreign server on the port.
@@ -167,9 +164,15 @@ export class Supervisor {
     if (toolsCgroups) this.cgroups.push(toolsCgroups);
     const mcpCgroups = unsandboxed ? undefined : delegateCgroups("mcp");
     if (mcpCgroups) this.cgroups.push(mcpCgroups);
-    for (const [service, delegation] of [["tools", toolsCgroups], ["mcp", mcpCgroups]] as const) {
+    for (const [service, delegation] of [
+      ["tools", toolsCgroups],
+      ["mcp", mcpCgroups],
+    ] as const) {
       if (delegation?.hierarchy === "none") {
-        this.logger.warn({ code: "SANDBOX_LIMITS_UNAVAILABLE", service, reason: delegation.reason }, `per-command memory and process limits are OFF for ${service}: no cgroup could be delegated to it`);
+        this.logger.warn(
+          { code: "SANDBOX_LIMITS_UNAVAILABLE", service, reason: delegation.reason },
+          `per-command memory and process limits are OFF for ${service}: no cgroup could be delegated to it`,
+        );
       } else if (delegation) {
         this.logger.info({ service, hierarchy: delegation.hierarchy, directories: delegation.directories, ...(delegation.reason ? { reason: delegation.reason } : {}) }, "cgroups delegated");
       }
@@ -293,9 +296,7 @@ export class Supervisor {
       nats_pid: this.nats?.process.pid,
       started_at: new Date().toISOString(),
       unsandboxed_services: this.options.unsandboxedServices ?? false,
-      services: Object.fromEntries(
-        this.processes.map((m) => [m.name, { pid: m.pid ?? null, launcher_pid: m.launcherPid ?? null, restarts: m.restarts }]),
-      ),
+      services: Object.fromEntries(this.processes.map((m) => [m.name, { pid: m.pid ?? null, launcher_pid: m.launcherPid ?? null, restarts: m.restarts }])),
     });
   }
 

@@ -10,7 +10,10 @@ export const UpOptionsSchema = z.object({
   modelsConfig: z.string().optional(),
   model: z.string().optional(),
   /** The model service's loopback discovery: `off`, or `kind=port,...` (AIDE_MODEL_DISCOVERY). */
-  modelDiscovery: z.string().regex(/^(off|([a-z]+=\d{1,5})(,[a-z]+=\d{1,5})*)$/, "off, or kind=port,... (ollama, llamacpp, lmstudio, vllm)").optional(),
+  modelDiscovery: z
+    .string()
+    .regex(/^(off|([a-z]+=\d{1,5})(,[a-z]+=\d{1,5})*)$/, "off, or kind=port,... (ollama, llamacpp, lmstudio, vllm)")
+    .optional(),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace"]).default("info"),
   unsafeNoSandbox: z.boolean().default(false),
   unsandboxedServices: z.boolean().default(false),
@@ -37,7 +40,13 @@ export interface UpOptionRow {
 const resolvePath = (value: unknown) => (typeof value === "string" ? resolve(value) : value);
 
 export const upOptionRows: UpOptionRow[] = [
-  { flags: "--workspace <dir>", description: "a workspace root sessions may use (repeatable; default: the current directory)", field: "workspaces", repeatable: true, convert: (v) => (v as string[]).map((dir) => resolve(dir)) },
+  {
+    flags: "--workspace <dir>",
+    description: "a workspace root sessions may use (repeatable; default: the current directory)",
+    field: "workspaces",
+    repeatable: true,
+    convert: (v) => (v as string[]).map((dir) => resolve(dir)),
+  },
   { flags: "--nats-port <port>", description: "the bus port (0 picks a free one)", field: "natsPort" },
   { flags: "--gateway-port <port>", description: "the gateway's REST/WebSocket port (0 picks a free one)", field: "gatewayPort" },
   { flags: "--models-config <file>", description: "the model registry (default: $AIDE_HOME/models.json)", field: "modelsConfig", convert: resolvePath },
@@ -95,7 +104,9 @@ export function upOptionsFrom(values: Record<string, unknown>): UpOptions {
 
 /** Parses `aide up` flags outside the program (tests, other callers); throws on a bad flag. */
 export function parseUpOptions(argv: string[]): { options: UpOptions } {
-  const command = addUpOptions(new Command("up")).exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+  const command = addUpOptions(new Command("up"))
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
   command.parse(argv, { from: "user" });
   return { options: upOptionsFrom(command.opts()) };
 }

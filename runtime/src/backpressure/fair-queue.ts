@@ -50,8 +50,7 @@ export function createFairQueue(options: FairQueueOptions): FairQueue {
   const ring: string[] = [];
   let cursor = 0;
 
-  const busy = (detail: string) =>
-    aideError("BUSY", { detail }, { retry_after_ms: retryAfterMs(waiting, options.concurrency), queue: options.what });
+  const busy = (detail: string) => aideError("BUSY", { detail }, { retry_after_ms: retryAfterMs(waiting, options.concurrency), queue: options.what });
 
   const remove = (key: string, entry: Entry): boolean => {
     const queue = queues.get(key);

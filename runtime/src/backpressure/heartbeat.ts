@@ -41,14 +41,17 @@ export function startHeartbeats(connection: NatsConnection, message: Msg, logger
   const beat = natsHeaders();
   beat.set(heartbeatHeader, "1");
   let warned = false;
-  const timer = setInterval(() => {
-    try {
-      connection.publish(subject, new Uint8Array(), { headers: beat });
-    } catch (error) {
-      if (!warned) logger.warn({ err: error }, "could not send a heartbeat");
-      warned = true;
-    }
-  }, Math.max(minimumIntervalMs, asked));
+  const timer = setInterval(
+    () => {
+      try {
+        connection.publish(subject, new Uint8Array(), { headers: beat });
+      } catch (error) {
+        if (!warned) logger.warn({ err: error }, "could not send a heartbeat");
+        warned = true;
+      }
+    },
+    Math.max(minimumIntervalMs, asked),
+  );
   timer.unref();
   return () => clearInterval(timer);
 }

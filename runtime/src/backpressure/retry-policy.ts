@@ -90,7 +90,10 @@ export async function withRetry<T>(service: string, policy: RetryPolicy, attempt
         const waited = Math.round(now() - started);
         throw aideError(
           "UNAVAILABLE",
-          { service, detail: reason === "busy" ? `still busy after ${count + 1} attempts over ${waited} ms (${(error as Error).message})` : `no responder after ${count + 1} attempts over ${waited} ms` },
+          {
+            service,
+            detail: reason === "busy" ? `still busy after ${count + 1} attempts over ${waited} ms (${(error as Error).message})` : `no responder after ${count + 1} attempts over ${waited} ms`,
+          },
           { reason, attempts: count + 1 },
         );
       }

@@ -78,12 +78,7 @@ export function busPermissions(): Record<string, UserPermissions> {
     checkpoints: {
       // Only its workspace-lock bucket: take, renew, read and release a lock (never another stream).
       publish: {
-        allow: [
-          ...kv(workspaceLockBucketName),
-          `$JS.API.DIRECT.GET.KV_${workspaceLockBucketName}.>`,
-          `$JS.API.STREAM.MSG.GET.KV_${workspaceLockBucketName}`,
-          heartbeats("checkpoints"),
-        ],
+        allow: [...kv(workspaceLockBucketName), `$JS.API.DIRECT.GET.KV_${workspaceLockBucketName}.>`, `$JS.API.STREAM.MSG.GET.KV_${workspaceLockBucketName}`, heartbeats("checkpoints")],
       },
       subscribe: { allow: ["agent.checkpoints.>", "_INBOX_checkpoints.>", discovery] },
       allow_responses: true,

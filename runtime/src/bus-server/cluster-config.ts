@@ -10,7 +10,10 @@ import type { BusCredentials } from "../bus/bus-config.js";
 
 /** One node of a cluster file (`aide bus-config --cluster-file FILE`): where it runs and listens. */
 export const ClusterNodeSpecSchema = z.strictObject({
-  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "letters, digits, - and _").optional(),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, "letters, digits, - and _")
+    .optional(),
   host: z.string().min(1).describe("the address clients and the other nodes reach this node by"),
   port: z.number().int().min(1).max(65535).optional(),
   cluster_port: z.number().int().min(1).max(65535).optional(),
@@ -18,7 +21,10 @@ export const ClusterNodeSpecSchema = z.strictObject({
   store_dir: z.string().min(1).optional(),
 });
 export const ClusterFileSchema = z.strictObject({
-  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default("aide"),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .default("aide"),
   nodes: z.array(ClusterNodeSpecSchema).min(1).max(32),
 });
 export type ClusterFile = z.infer<typeof ClusterFileSchema>;
@@ -119,7 +125,13 @@ export function writeClusterConfig(options: ClusterConfigOptions): GeneratedClus
   const { credentials, credentialFiles } = ensureCredentials(join(outDir, "credentials"), Object.keys(permissions), !rotate);
   const route = routeSecret(join(outDir, "route-secret.json"), rotate);
   const tls = options.tls ?? true;
-  const certificates = tls ? writeClusterCertificates(join(outDir, "tls"), nodes.map((node) => ({ name: node.name, hosts: [node.host] })), rotate) : undefined;
+  const certificates = tls
+    ? writeClusterCertificates(
+        join(outDir, "tls"),
+        nodes.map((node) => ({ name: node.name, hosts: [node.host] })),
+        rotate,
+      )
+    : undefined;
   const authorization = renderAuthorization(permissions, credentials);
 
   const generated = nodes.map((node) => {
@@ -127,9 +139,7 @@ export function writeClusterConfig(options: ClusterConfigOptions): GeneratedClus
     mkdirSync(nodeDir, { recursive: true, mode: 0o700 });
     if (node.storeDir.startsWith(outDir)) mkdirSync(node.storeDir, { recursive: true, mode: 0o700 });
     const listen = options.listenHost ?? node.host;
-    const routes = nodes
-      .filter((other) => other.name !== node.name)
-      .map((other) => quote(`nats-route://${route.user}:${route.password}@${other.host}:${other.clusterPort}`));
+    const routes = nodes.filter((other) => other.name !== node.name).map((other) => quote(`nats-route://${route.user}:${route.password}@${other.host}:${other.clusterPort}`));
     const files = certificates?.nodes[node.name];
     const tlsBlock = (verify: boolean) =>
       files ? `tls { cert_file: ${quote(files.certFile)}, key_file: ${quote(files.keyFile)}, ca_file: ${quote(certificates!.caFile)}${verify ? ", verify: true" : ""}, timeout: 2 }` : "";
@@ -169,7 +179,15 @@ export function writeClusterConfig(options: ClusterConfigOptions): GeneratedClus
     urls,
     ...(certificates ? { ca: certificates.caFile } : {}),
     credentials: join(outDir, "credentials"),
-    nodes: generated.map(({ name, host, clientPort, clusterPort, monitorPort, configPath, storeDir }) => ({ name, host, port: clientPort, cluster_port: clusterPort, monitor_port: monitorPort, config: configPath, store_dir: storeDir })),
+    nodes: generated.map(({ name, host, clientPort, clusterPort, monitorPort, configPath, storeDir }) => ({
+      name,
+      host,
+      port: clientPort,
+      cluster_port: clusterPort,
+      monitor_port: monitorPort,
+      config: configPath,
+      store_dir: storeDir,
+    })),
   };
   writeFileSync(manifestPath, JSON.stringify(manifest, null, 2) + "\n", { mode: 0o600 });
   return {

@@ -45,11 +45,7 @@ function renderPermissions(permissions: UserPermissions): string {
   const lines = [side("publish", permissions.publish), side("subscribe", permissions.subscribe)];
   if (permissions.allow_responses !== undefined) {
     const value = permissions.allow_responses;
-    lines.push(
-      typeof value === "boolean"
-        ? `allow_responses: ${value}`
-        : `allow_responses: { max: ${value.max}${value.expires ? `, expires: ${quote(value.expires)}` : ""} }`,
-    );
+    lines.push(typeof value === "boolean" ? `allow_responses: ${value}` : `allow_responses: { max: ${value.max}${value.expires ? `, expires: ${quote(value.expires)}` : ""} }`);
   }
   return `{ ${lines.join(", ")} }`;
 }
@@ -94,9 +90,7 @@ export function renderAuthorization(permissions: Record<string, UserPermissions>
     // A user whose rules do not already cover its inbox gets it (extra test users, for example).
     const inboxAllowed = rules.subscribe.allow?.some((s) => s === `${creds.inbox_prefix}.>` || s === ">") ?? false;
     const effective: UserPermissions =
-      inboxAllowed || (busUsers as readonly string[]).includes(user)
-        ? rules
-        : { ...rules, subscribe: { ...rules.subscribe, allow: [...(rules.subscribe.allow ?? []), `${creds.inbox_prefix}.>`] } };
+      inboxAllowed || (busUsers as readonly string[]).includes(user) ? rules : { ...rules, subscribe: { ...rules.subscribe, allow: [...(rules.subscribe.allow ?? []), `${creds.inbox_prefix}.>`] } };
     userBlocks.push(`    { user: ${quote(user)}, password: ${quote(creds.password)}, permissions: ${renderPermissions(effective)} }`);
   }
   return [`authorization {`, `  users: [`, userBlocks.join(",\n"), `  ]`, `}`].join("\n");

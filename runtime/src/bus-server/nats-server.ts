@@ -62,7 +62,12 @@ export async function startNatsServer(options: StartNatsServerOptions): Promise<
   closeSync(logFd);
 
   let exited = false;
-  const exit = new Promise<void>((resolve) => child.once("exit", () => { exited = true; resolve(); }));
+  const exit = new Promise<void>((resolve) =>
+    child.once("exit", () => {
+      exited = true;
+      resolve();
+    }),
+  );
   const deadline = Date.now() + (options.readyTimeoutMs ?? 10_000);
   while (!(await canConnect(port))) {
     if (exited) throw aideError("UNAVAILABLE", { service: "nats-server", detail: `it exited at start; see ${logPath}` });
@@ -91,7 +96,10 @@ async function canConnect(port: number): Promise<boolean> {
   const { connect } = await import("node:net");
   return new Promise((resolve) => {
     const socket = connect({ host: "127.0.0.1", port });
-    socket.once("connect", () => { socket.destroy(); resolve(true); });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once("error", () => resolve(false));
   });
 }

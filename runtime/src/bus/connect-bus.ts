@@ -20,7 +20,10 @@ export async function connectBus(options: ConnectBusOptions): Promise<NatsConnec
   const connection = await connect({
     ...(config.caFile ? { tls: { caFile: config.caFile } } : {}),
     // A comma-separated list (the nodes of a cluster; `aide bus-config --cluster` prints it): the client picks one and fails over to the others.
-    servers: config.url.split(",").map((url) => url.trim()).filter((url) => url.length > 0),
+    servers: config.url
+      .split(",")
+      .map((url) => url.trim())
+      .filter((url) => url.length > 0),
     name,
     user: config.credentials?.user,
     pass: config.credentials?.password,

@@ -34,13 +34,7 @@ type ResultOf<S extends z.ZodTypeAny> = Extract<z.infer<S>, { ok: true }> extend
  * code (UNAVAILABLE when nobody answers or nobody answers in time, INTERRUPTED when the responder
  * stopped its heartbeats). With `retry`, BUSY never reaches the caller before the deadline.
  */
-export async function busRequest<S extends z.ZodTypeAny>(
-  connection: NatsConnection,
-  subject: string,
-  payload: unknown,
-  replySchema: S,
-  options: BusRequestOptions = {},
-): Promise<ResultOf<S>> {
+export async function busRequest<S extends z.ZodTypeAny>(connection: NatsConnection, subject: string, payload: unknown, replySchema: S, options: BusRequestOptions = {}): Promise<ResultOf<S>> {
   const service = options.service ?? subject.split(".")[1] ?? subject;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const data = encodeJson(payload);
@@ -178,16 +172,21 @@ function requestWithHeartbeats(connection: NatsConnection, subject: string, data
       finish(() => resolve(message));
     });
     const overall = setTimeout(() => finish(() => reject(Object.assign(new Error("timeout"), { code: "TIMEOUT" }))), timeoutMs);
-    const watchdog = setInterval(() => {
-      if (Date.now() - lastHeard <= policy.timeoutMs) return;
-      setImmediate(() => {
-        const silent = Date.now() - lastHeard;
-        if (silent <= policy.timeoutMs) return;
-        finish(() =>
-          reject(aideError("INTERRUPTED", { service, detail: `no heartbeat for ${Math.round(silent)} ms` }, { reason: "heartbeat_lost", silent_ms: Math.round(silent), may_have_run: policy.mayHaveRun })),
-        );
-      });
-    }, Math.max(50, Math.min(policy.intervalMs, Math.floor(policy.timeoutMs / 4))));
+    const watchdog = setInterval(
+      () => {
+        if (Date.now() - lastHeard <= policy.timeoutMs) return;
+        setImmediate(() => {
+          const silent = Date.now() - lastHeard;
+          if (silent <= policy.timeoutMs) return;
+          finish(() =>
+            reject(
+              aideError("INTERRUPTED", { service, detail: `no heartbeat for ${Math.round(silent)} ms` }, { reason: "heartbeat_lost", silent_ms: Math.round(silent), may_have_run: policy.mayHaveRun }),
+            ),
+          );
+        });
+      },
+      Math.max(50, Math.min(policy.intervalMs, Math.floor(policy.timeoutMs / 4))),
+    );
     try {
       connection.publish(subject, data, { reply: inbox, headers: heartbeatRequestHeaders(policy.intervalMs, heartbeatSubject(responder, inboxes.id, token)) });
     } catch (error) {

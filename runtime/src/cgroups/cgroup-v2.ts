@@ -95,6 +95,12 @@ export async function createCgroupV2Group(domain: string, name: string, limits: 
 
 /** Kills every process in `group` (cgroup.kill, else one by one); must not throw. */
 export async function killCgroupV2Group(group: string): Promise<void> {
-  if (await writeFile(join(group, "cgroup.kill"), "1").then(() => true, () => false)) return;
+  if (
+    await writeFile(join(group, "cgroup.kill"), "1").then(
+      () => true,
+      () => false,
+    )
+  )
+    return;
   await killCgroupMembers(group);
 }

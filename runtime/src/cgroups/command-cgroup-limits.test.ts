@@ -4,7 +4,11 @@ import { join } from "node:path";
 import { createLogger } from "../service/logger.js";
 import { createCgroupLimits } from "./command-cgroup-limits.js";
 
-const own = readFileSync("/proc/self/cgroup", "utf8").split("\n").map((l) => l.split(":")).find((p) => p[1]?.split(",").includes("pids"))?.[2] ?? "/";
+const own =
+  readFileSync("/proc/self/cgroup", "utf8")
+    .split("\n")
+    .map((l) => l.split(":"))
+    .find((p) => p[1]?.split(",").includes("pids"))?.[2] ?? "/";
 const parent = join("/sys/fs/cgroup/pids", own);
 const writable = (() => {
   try {

@@ -98,7 +98,13 @@ export async function createCgroupLimits(options: { maxProcesses: number; maxMem
 
 async function removeWhenEmpty(directory: string, logger: Logger): Promise<void> {
   for (let attempt = 0; attempt < 40; attempt += 1) {
-    if (await rmdir(directory).then(() => true, (error: NodeJS.ErrnoException) => error.code === "ENOENT")) return;
+    if (
+      await rmdir(directory).then(
+        () => true,
+        (error: NodeJS.ErrnoException) => error.code === "ENOENT",
+      )
+    )
+      return;
     await killCgroupMembers(directory);
     await new Promise((resolve) => setTimeout(resolve, 25 * (attempt + 1)));
   }

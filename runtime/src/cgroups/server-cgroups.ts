@@ -70,7 +70,13 @@ export async function createServerCgroups(logger: Logger, cgroupRoot = "/sys/fs/
           for (const directory of created) {
             for (let attempt = 0; attempt < 20; attempt += 1) {
               await killCgroupMembers(directory);
-              if (await rmdir(directory).then(() => true, (e: NodeJS.ErrnoException) => e.code === "ENOENT")) break;
+              if (
+                await rmdir(directory).then(
+                  () => true,
+                  (e: NodeJS.ErrnoException) => e.code === "ENOENT",
+                )
+              )
+                break;
               await new Promise((resolve) => setTimeout(resolve, 25 * (attempt + 1)));
             }
           }
@@ -100,7 +106,13 @@ function serverCgroupsV2(domain: string, logger: Logger): ServerCgroups {
         async release() {
           for (let attempt = 0; attempt < 20; attempt += 1) {
             await killCgroupV2Group(group);
-            if (await rmdir(group).then(() => true, (e: NodeJS.ErrnoException) => e.code === "ENOENT")) break;
+            if (
+              await rmdir(group).then(
+                () => true,
+                (e: NodeJS.ErrnoException) => e.code === "ENOENT",
+              )
+            )
+              break;
             await new Promise((resolve) => setTimeout(resolve, 25 * (attempt + 1)));
           }
         },

@@ -198,9 +198,10 @@ export async function receiveLarge(connection: NatsConnection, message: Msg, max
     const { data, last } = await pullChunks(connection, message, announced, chunkStepTimeoutMs);
     return { ok: true, data, replyTo: last };
   } catch (error) {
-    const failure = (error as { code?: unknown }).code === "TRANSFER_FAILED"
-      ? (error as AideError)
-      : aideError("TRANSFER_FAILED", { size: announced.size, detail: `the requester stopped sending: ${(error as Error).message}` });
+    const failure =
+      (error as { code?: unknown }).code === "TRANSFER_FAILED"
+        ? (error as AideError)
+        : aideError("TRANSFER_FAILED", { size: announced.size, detail: `the requester stopped sending: ${(error as Error).message}` });
     return { ok: false, error: failure, replyTo: undefined };
   }
 }

@@ -33,7 +33,10 @@ export function toolchainHomes(env: NodeJS.ProcessEnv = process.env): ToolchainH
   const home = env.HOME !== undefined && isAbsolute(env.HOME) ? env.HOME.replace(/\/+$/, "") : undefined;
   const found: Record<string, string> = {};
   const roots: string[] = [];
-  for (const [name, fallback] of [["RUSTUP_HOME", ".rustup"], ["PYENV_ROOT", ".pyenv"]] as const) {
+  for (const [name, fallback] of [
+    ["RUSTUP_HOME", ".rustup"],
+    ["PYENV_ROOT", ".pyenv"],
+  ] as const) {
     const given = env[name];
     const path = given !== undefined && isAbsolute(given) ? given : home !== undefined ? `${home}/${fallback}` : undefined;
     if (path === undefined || !directory(path)) continue;

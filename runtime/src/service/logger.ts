@@ -3,18 +3,7 @@ import { pino, destination, stdTimeFunctions, type Logger, type DestinationStrea
 export type { Logger };
 
 /** Keys whose values are never written to a log line, wherever they appear. */
-export const redactedKeys = [
-  "password",
-  "pass",
-  "token",
-  "authorization",
-  "api_key",
-  "apiKey",
-  "secret",
-  "credentials",
-  "content",
-  "headers.authorization",
-];
+export const redactedKeys = ["password", "pass", "token", "authorization", "api_key", "apiKey", "secret", "credentials", "content", "headers.authorization"];
 
 /**
  * The root logger of one process: JSON lines to stderr (the supervisor sends them to the

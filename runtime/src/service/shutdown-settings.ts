@@ -25,9 +25,5 @@ export function shutdownGraceMsFromEnv(env: NodeJS.ProcessEnv = process.env): nu
 
 /** The answer to a request that a stopping service will not finish: terminal for this try, retryable. */
 export function shuttingDownError(service: string): AideError {
-  return aideError(
-    "UNAVAILABLE",
-    { service, detail: "it is shutting down; send the request again" },
-    { reason: "shutting_down", retryable: true, retry_after_ms: shutdownRetryAfterMs },
-  );
+  return aideError("UNAVAILABLE", { service, detail: "it is shutting down; send the request again" }, { reason: "shutting_down", retryable: true, retry_after_ms: shutdownRetryAfterMs });
 }

@@ -55,14 +55,23 @@ describe("findGitDirectories", () => {
   // The supervisor's rule: real `.git` folders as walked, not node_modules or .aide, depth 6, at most 500.
   const gitFolders: GitDirectoryScanOptions = { reach: "folders", limits: { maxDepth: 6, maxEntries: Number.POSITIVE_INFINITY, maxFound: 500 } };
   // The MCP service's rule: `.git` and `.aide` folders, not node_modules, depth 5, at most 200.
-  const protectedFolders: GitDirectoryScanOptions = { ...gitFolders, names: [".git", ".aide"], skipped: ["node_modules"], limits: { maxDepth: 5, maxEntries: Number.POSITIVE_INFINITY, maxFound: 200 } };
+  const protectedFolders: GitDirectoryScanOptions = {
+    ...gitFolders,
+    names: [".git", ".aide"],
+    skipped: ["node_modules"],
+    limits: { maxDepth: 5, maxEntries: Number.POSITIVE_INFINITY, maxFound: 200 },
+  };
 
   it("finds only real folders with the names asked for, by the path walked, when reach is folders", () => {
     const scan = findGitDirectoriesSync(root, gitFolders);
     // Not the pointer file app/.git, the bare repository, the symlinked linked/.git or node_modules.
     expect(scan.directories.map((d) => d.relative).sort()).toEqual([".git", "deep/a/b/c/.git"]);
     expect(scan.directories.find((d) => d.relative === ".git")?.directory).toBe(join(root, ".git"));
-    expect(findGitDirectoriesSync(root, protectedFolders).directories.map((d) => d.relative).sort()).toEqual([".git", "deep/a/.aide", "deep/a/b/c/.git"]);
+    expect(
+      findGitDirectoriesSync(root, protectedFolders)
+        .directories.map((d) => d.relative)
+        .sort(),
+    ).toEqual([".git", "deep/a/.aide", "deep/a/b/c/.git"]);
   });
 
   it("keeps each caller's depth and count bounds", () => {

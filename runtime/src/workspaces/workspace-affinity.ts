@@ -49,9 +49,7 @@ export function announcedRoots(roots: readonly string[]): string[] {
 
 /** Each endpoint once more per root, at its rooted subject (same handler, same validation). */
 export function withWorkspaceRoots(endpoints: Endpoint[], roots: string[]): Endpoint[] {
-  const rooted = roots.flatMap((root) =>
-    endpoints.map((endpoint) => ({ ...endpoint, name: `${endpoint.name}-${workspaceRootToken(root)}`, subject: rootedSubject(endpoint.subject, root) })),
-  );
+  const rooted = roots.flatMap((root) => endpoints.map((endpoint) => ({ ...endpoint, name: `${endpoint.name}-${workspaceRootToken(root)}`, subject: rootedSubject(endpoint.subject, root) })));
   return [...endpoints, ...rooted];
 }
 

@@ -1,6 +1,24 @@
 /** Writes a restore's changes into the working tree. */
 import { randomBytes } from "node:crypto";
-import { chmodSync, closeSync, constants, fchmodSync, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, rmdirSync, symlinkSync, unlinkSync, writeFileSync, writeSync, type Stats } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  rmdirSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+  type Stats,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { aideError } from "@aide/contracts";
 import type { TreeChange } from "./scan/compare-trees.js";
@@ -59,7 +77,10 @@ export interface WrittenFile {
 export async function applyRestore(workspace: string, store: ObjectStore, changes: readonly TreeChange[], tempDirectory: string): Promise<Map<string, WrittenFile>> {
   const written = new Map<string, WrittenFile>();
   mkdirSync(tempDirectory, { recursive: true });
-  const removals = changes.filter((c) => c.status === "added").map((c) => c.path).sort((a, b) => depth(b) - depth(a));
+  const removals = changes
+    .filter((c) => c.status === "added")
+    .map((c) => c.path)
+    .sort((a, b) => depth(b) - depth(a));
   const emptied = new Set<string>();
   for (const path of removals) {
     try {

@@ -30,7 +30,10 @@ export function createCheckpointContext(config: CheckpointConfig, logger: Logger
   const excludes: IgnoreRule[] = [];
   for (const pattern of [...config.excludes, ...config.extra_excludes]) {
     const rule = parseIgnoreRule(pattern);
-    if (rule) { excludes.push(rule); sources.push(pattern); }
+    if (rule) {
+      excludes.push(rule);
+      sources.push(pattern);
+    }
   }
   return {
     config,

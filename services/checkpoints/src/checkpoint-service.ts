@@ -1,12 +1,5 @@
 /** The service object: one shadow repository per workspace, the operations behind the endpoints. */
-import type {
-  CheckpointCommitRequest,
-  CheckpointDiffRequest,
-  CheckpointListRequest,
-  CheckpointPruneRequest,
-  CheckpointRestoreRequest,
-  CheckpointUsageRequest,
-} from "@aide/contracts";
+import type { CheckpointCommitRequest, CheckpointDiffRequest, CheckpointListRequest, CheckpointPruneRequest, CheckpointRestoreRequest, CheckpointUsageRequest } from "@aide/contracts";
 import { aideError } from "@aide/contracts";
 import { diskFullError, type DiskArea } from "./disk-full-error.js";
 import { diffCheckpoints } from "./diff-checkpoints.js";
@@ -62,10 +55,12 @@ export class CheckpointService {
 
   /** Waits for the locks to be let go of and for pending cache writes (on shutdown). */
   async close(): Promise<void> {
-    await Promise.all([...this.repos.values()].map(async (repo) => {
-      await repo.lock.settled();
-      await flushCache(repo);
-    }));
+    await Promise.all(
+      [...this.repos.values()].map(async (repo) => {
+        await repo.lock.settled();
+        await flushCache(repo);
+      }),
+    );
     await this.context.statPrefetcher?.close();
   }
 
@@ -73,8 +68,11 @@ export class CheckpointService {
     return mapDiskFull(request.workspace, async () => {
       const repo = await this.repoFor(request.workspace);
       const ms = request.timeout_ms ?? this.context.config.commit_timeout_ms;
-      return withTimeout(signal, ms, () => aideError("CHECKPOINT_TIMEOUT", { ms, workspace: request.workspace }), (bounded) =>
-        commitCheckpoint(repo, this.context, request, bounded),
+      return withTimeout(
+        signal,
+        ms,
+        () => aideError("CHECKPOINT_TIMEOUT", { ms, workspace: request.workspace }),
+        (bounded) => commitCheckpoint(repo, this.context, request, bounded),
       );
     });
   }
@@ -88,19 +86,33 @@ export class CheckpointService {
   }
 
   async restore(request: CheckpointRestoreRequest, signal: AbortSignal): Promise<RestoreResult> {
-    return mapDiskFull(request.workspace, async () => {
-      const repo = await this.repoFor(request.workspace);
-      // Bounds the wait, the scan and the plan; once files are being written, the restore finishes.
-      const ms = this.context.config.commit_timeout_ms * 4;
-      return withTimeout(signal, ms, () => aideError("TIMEOUT", { ms }), (bounded) => restoreCheckpoint(repo, this.context, request, bounded));
-    }, "workspace");
+    return mapDiskFull(
+      request.workspace,
+      async () => {
+        const repo = await this.repoFor(request.workspace);
+        // Bounds the wait, the scan and the plan; once files are being written, the restore finishes.
+        const ms = this.context.config.commit_timeout_ms * 4;
+        return withTimeout(
+          signal,
+          ms,
+          () => aideError("TIMEOUT", { ms }),
+          (bounded) => restoreCheckpoint(repo, this.context, request, bounded),
+        );
+      },
+      "workspace",
+    );
   }
 
   async diff(request: CheckpointDiffRequest, signal: AbortSignal) {
     return mapDiskFull(request.workspace, async () => {
       const repo = await this.repoFor(request.workspace);
       const ms = this.context.config.commit_timeout_ms * 4;
-      return withTimeout(signal, ms, () => aideError("TIMEOUT", { ms }), (bounded) => diffCheckpoints(repo, this.context, request.from, request.to, bounded));
+      return withTimeout(
+        signal,
+        ms,
+        () => aideError("TIMEOUT", { ms }),
+        (bounded) => diffCheckpoints(repo, this.context, request.from, request.to, bounded),
+      );
     });
   }
 
@@ -108,7 +120,12 @@ export class CheckpointService {
     return mapDiskFull(request.workspace, async () => {
       const repo = await this.repoFor(request.workspace);
       const ms = pruneTimeoutMs;
-      return withTimeout(signal, ms, () => aideError("TIMEOUT", { ms }), (bounded) => pruneCheckpoints(repo, this.context, request, bounded));
+      return withTimeout(
+        signal,
+        ms,
+        () => aideError("TIMEOUT", { ms }),
+        (bounded) => pruneCheckpoints(repo, this.context, request, bounded),
+      );
     });
   }
 
@@ -117,4 +134,3 @@ export class CheckpointService {
     return repositoryUsage(repo);
   }
 }
-

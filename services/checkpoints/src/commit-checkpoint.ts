@@ -82,9 +82,19 @@ export async function commitCheckpoint(repo: ShadowRepo, context: CheckpointCont
     const writer = newPackWriter(repo, context);
     const round = (ms: number) => Math.round(ms * 10) / 10;
     const waited = repo.lock.waited;
-    const phases: Record<string, number> = { wait: round(held - started), wait_queue: round(waited.queue), wait_prepare: round(waited.prepare), wait_flock: round(waited.flock), wait_kv: round(waited.kv) };
+    const phases: Record<string, number> = {
+      wait: round(held - started),
+      wait_queue: round(waited.queue),
+      wait_prepare: round(waited.prepare),
+      wait_flock: round(waited.flock),
+      wait_kv: round(waited.kv),
+    };
     let mark = held;
-    const lap = (name: string) => { const now = performance.now(); phases[name] = round(now - mark); mark = now; };
+    const lap = (name: string) => {
+      const now = performance.now();
+      phases[name] = round(now - mark);
+      mark = now;
+    };
     lap("open");
     const progress: Array<[string, FileNode]> = [];
     let scan;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AideError } from "@aide/contracts";
+import type { AideError } from "@aide/contracts";
 import { defaultExcludes, loadCheckpointConfig } from "./config.js";
 
 describe("loadCheckpointConfig", () => {

@@ -43,7 +43,11 @@ export const CheckpointConfigSchema = z
     /** Added to `excludes` (so the defaults stay). */
     extra_excludes: z.array(z.string().min(1)).default([]),
     /** Files larger than this are not captured and are listed as skipped. */
-    max_file_bytes: z.number().int().positive().default(5 * 1024 * 1024),
+    max_file_bytes: z
+      .number()
+      .int()
+      .positive()
+      .default(5 * 1024 * 1024),
     /** Also skip what the workspace's .gitignore files ignore. */
     respect_gitignore: z.boolean().default(false),
     /** A commit that takes longer is abandoned with CHECKPOINT_TIMEOUT. */
@@ -69,8 +73,16 @@ export const CheckpointConfigSchema = z
   .strict();
 export type CheckpointConfig = z.infer<typeof CheckpointConfigSchema>;
 
-const list = (value: string | undefined) => (value ?? "").split(":").map((s) => s.trim()).filter((s) => s.length > 0);
-const commaList = (value: string | undefined) => (value ?? "").split(",").map((s) => s.trim()).filter((s) => s.length > 0);
+const list = (value: string | undefined) =>
+  (value ?? "")
+    .split(":")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+const commaList = (value: string | undefined) =>
+  (value ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 
 /**
  * Reads the configuration: the JSON file named by AIDE_CHECKPOINT_CONFIG (validated), then the

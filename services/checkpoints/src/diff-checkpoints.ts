@@ -51,11 +51,17 @@ export async function diffCheckpoints(repo: ShadowRepo, context: CheckpointConte
   const files: FileDiff[] = [];
   let omitted = 0;
   for (const change of changes) {
-    if (replyBytes > replyBudgetBytes) { omitted++; continue; }
+    if (replyBytes > replyBudgetBytes) {
+      omitted++;
+      continue;
+    }
     const entry = await describeChange(repo, change, to === undefined, budget);
     budget -= entry.diff === undefined ? 0 : Buffer.byteLength(entry.diff);
     replyBytes += Buffer.byteLength(JSON.stringify(entry)) + 1;
-    if (replyBytes > replyBudgetBytes) { omitted++; continue; }
+    if (replyBytes > replyBudgetBytes) {
+      omitted++;
+      continue;
+    }
     files.push({ ...entry, path: displayPath(entry.path) });
   }
   return omitted > 0 ? { files, omitted } : { files };
@@ -69,14 +75,12 @@ async function describeChange(repo: ShadowRepo, change: TreeChange, againstWorki
   const largest = Math.max(before?.length ?? 0, after?.length ?? 0);
   const diffable = before === undefined || after === undefined ? diffableOneSidedBytes : diffableBytes;
   if (largest > diffable || budget <= 0) return { path, status, binary: false, truncated: true };
-  let patch = createTwoFilesPatch(
-    before === undefined ? "/dev/null" : `a/${path}`,
-    after === undefined ? "/dev/null" : `b/${path}`,
-    before?.toString("utf8") ?? "",
-    after?.toString("utf8") ?? "",
-  );
+  let patch = createTwoFilesPatch(before === undefined ? "/dev/null" : `a/${path}`, after === undefined ? "/dev/null" : `b/${path}`, before?.toString("utf8") ?? "", after?.toString("utf8") ?? "");
   const limit = Math.min(perFileLimitBytes, budget);
   if (Buffer.byteLength(patch) <= limit) return { path, status, binary: false, diff: patch };
-  patch = Buffer.from(patch).subarray(0, limit).toString("utf8").replace(/\uFFFD$/, "");
+  patch = Buffer.from(patch)
+    .subarray(0, limit)
+    .toString("utf8")
+    .replace(/\uFFFD$/, "");
   return { path, status, binary: false, diff: patch, truncated: true };
 }

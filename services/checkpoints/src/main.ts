@@ -28,7 +28,10 @@ await runService("checkpoints", async ({ connection, logger }) => {
     ...admissionLimits({ maxConcurrent: config.max_concurrent, maxQueued: config.max_queued }),
     logger,
   });
-  logger.info({ roots: config.workspace_roots, max_file_bytes: config.max_file_bytes, timeout_ms: config.commit_timeout_ms, max_concurrent: config.max_concurrent, max_queued: config.max_queued }, "checkpoints ready");
+  logger.info(
+    { roots: config.workspace_roots, max_file_bytes: config.max_file_bytes, timeout_ms: config.commit_timeout_ms, max_concurrent: config.max_concurrent, max_queued: config.max_queued },
+    "checkpoints ready",
+  );
   return async () => {
     await running.stop();
     await service.close();

@@ -15,7 +15,10 @@ export interface PruneInput {
 }
 
 export async function repositoryUsage(repo: ShadowRepo): Promise<CheckpointUsage> {
-  const exists = await stat(repo.gitdir).then(() => true, () => false);
+  const exists = await stat(repo.gitdir).then(
+    () => true,
+    () => false,
+  );
   if (!exists) return { bytes: 0, checkpoints: 0, packs: 0, loose_objects: 0 };
   const [usage, checkpoints, loose] = await Promise.all([diskUsage(repo.gitdir), listStoredCheckpoints(repo), countLooseObjects(repo.gitdir)]);
   return { bytes: usage.bytes, checkpoints: checkpoints.length, packs: repo.objects.packNames().length, loose_objects: loose };
@@ -32,13 +35,19 @@ async function dropRuns(repo: ShadowRepo, context: CheckpointContext, input: Pru
   let dropped = 0;
   let remaining = runs;
   if (input.delete_session && input.session !== undefined) {
-    for (const run of runs.filter((r) => r.session === input.session)) { await repo.refs.delete(run.ref); dropped++; }
+    for (const run of runs.filter((r) => r.session === input.session)) {
+      await repo.refs.delete(run.ref);
+      dropped++;
+    }
     remaining = runs.filter((r) => r.session !== input.session);
     if (input.keep_tasks === undefined) return dropped;
   }
   const keep = input.keep_tasks ?? context.config.keep_tasks;
   const candidates = remaining.filter((r) => input.session === undefined || r.session === input.session).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-  for (const run of candidates.slice(keep)) { await repo.refs.delete(run.ref); dropped++; }
+  for (const run of candidates.slice(keep)) {
+    await repo.refs.delete(run.ref);
+    dropped++;
+  }
   return dropped;
 }
 

@@ -26,7 +26,10 @@ export async function diskUsage(root: string): Promise<{ bytes: number; apparent
       if (!stats) continue;
       bytes += stats.blocks * 512;
       if (entry.isDirectory()) walk(path);
-      else { apparent += stats.size; files++; }
+      else {
+        apparent += stats.size;
+        files++;
+      }
     }
   };
   walk(root);

@@ -73,7 +73,11 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
     const readBefore = repo.objects.objectsRead;
     const phases: Record<string, number> = {};
     let mark = started;
-    const lap = (name: string) => { const now = performance.now(); phases[name] = Math.round((now - mark) * 10) / 10; mark = now; };
+    const lap = (name: string) => {
+      const now = performance.now();
+      phases[name] = Math.round((now - mark) * 10) / 10;
+      mark = now;
+    };
     lap("wait");
     const scan = await scanWorkingTree(repo, context, bounded);
     const current = scan.root;
@@ -88,7 +92,14 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
     if (workspaceChanged && !input.force) throw aideError("WORKSPACE_CHANGED");
     let safety: string | undefined;
     if (workspaceChanged) {
-      const recorded = await recordCheckpoint(repo, context, current, await countChangesSinceLatest(repo, current), { session: input.session, run: "safety", label: `before restoring ${input.checkpoint.slice(0, 12)}` }, bounded);
+      const recorded = await recordCheckpoint(
+        repo,
+        context,
+        current,
+        await countChangesSinceLatest(repo, current),
+        { session: input.session, run: "safety", label: `before restoring ${input.checkpoint.slice(0, 12)}` },
+        bounded,
+      );
       safety = recorded.id;
     }
     checkSignal(bounded);
@@ -105,15 +116,19 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
     let restoredRoot = changes.length === compared.length ? await treeFromTarget(repo.objects, target.tree, current, changes, known) : undefined;
     if (restoredRoot === undefined) {
       const writer = newPackWriter(repo, context);
-      const rescan = await scanChangedPaths(mergeFileNodes(current, known), changes.map((c) => c.path).filter((path) => !known.has(path)), {
-        workspace: repo.workspace,
-        excludes: context.compiledExcludes,
-        respectGitignore: context.config.respect_gitignore,
-        maxFileBytes: context.config.max_file_bytes,
-        sink: writer,
-        signal: new AbortController().signal,
-        now: context.now,
-      });
+      const rescan = await scanChangedPaths(
+        mergeFileNodes(current, known),
+        changes.map((c) => c.path).filter((path) => !known.has(path)),
+        {
+          workspace: repo.workspace,
+          excludes: context.compiledExcludes,
+          respectGitignore: context.config.respect_gitignore,
+          maxFileBytes: context.config.max_file_bytes,
+          sink: writer,
+          signal: new AbortController().signal,
+          now: context.now,
+        },
+      );
       await finishWriter(repo, writer);
       restoredRoot = rescan.root;
     }
@@ -127,12 +142,30 @@ export async function restoreCheckpoint(repo: ShadowRepo, context: CheckpointCon
       // Something in the checkpoint is excluded or too large now, so the tree differs from it:
       // record what the workspace is, so the next restore does not see a change nobody made.
       const label = `after restoring ${input.checkpoint.slice(0, 12)}`;
-      const recorded = await recordCheckpoint(repo, context, restoredRoot, await countChangesSinceLatest(repo, restoredRoot), { session: input.session, run: "restore", label }, new AbortController().signal);
+      const recorded = await recordCheckpoint(
+        repo,
+        context,
+        restoredRoot,
+        await countChangesSinceLatest(repo, restoredRoot),
+        { session: input.session, run: "restore", label },
+        new AbortController().signal,
+      );
       latestId = recorded.id;
     }
     storeCache(repo, { commit: latestId, root: restoredRoot }, (error) => context.logger.warn({ err: error }, "stat cache not saved"));
     lap("record");
-    context.logger.info({ workspace: repo.workspace, checkpoint: target.checkpoint.id, ...counts(plan), safety, phases, objects_read: repo.objects.objectsRead - readBefore, ...(scan.statThread ? { stat_thread: scan.statThread } : {}) }, "checkpoint restored");
+    context.logger.info(
+      {
+        workspace: repo.workspace,
+        checkpoint: target.checkpoint.id,
+        ...counts(plan),
+        safety,
+        phases,
+        objects_read: repo.objects.objectsRead - readBefore,
+        ...(scan.statThread ? { stat_thread: scan.statThread } : {}),
+      },
+      "checkpoint restored",
+    );
     return { checkpoint: target.checkpoint, plan, applied: true, workspace_changed: workspaceChanged, ...(safety ? { safety_checkpoint: safety } : {}) };
   });
 }

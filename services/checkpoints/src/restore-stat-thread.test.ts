@@ -57,7 +57,12 @@ describe("restore with the lstat thread", () => {
     const forced = await restore(false, true);
     expect(forced.applied).toBe(true);
     expect(forced.safety_checkpoint).toBeDefined();
-    for (const [path, text] of [["mod0/file0.txt", "0:0\n"], ["mod2/file5.txt", "2:5\n"], ["mod59/file39.txt", "59:39\n"]]) expect(readFileSync(join(ws, path), "utf8")).toBe(text);
+    for (const [path, text] of [
+      ["mod0/file0.txt", "0:0\n"],
+      ["mod2/file5.txt", "2:5\n"],
+      ["mod59/file39.txt", "59:39\n"],
+    ])
+      expect(readFileSync(join(ws, path), "utf8")).toBe(text);
     const restored = lines.find((line) => line.msg === "checkpoint restored");
     expect(restored?.stat_thread).toMatchObject({ paths, twice: 0 });
     expect(restored!.stat_thread.walk + restored!.stat_thread.worker).toBe(paths);

@@ -37,7 +37,15 @@ async function setUp() {
   const store = new ObjectStore(gitdir);
   const scan = async (previous: DirNode) => {
     const writer = new PackWriter(store.packDirectory, 1);
-    const result = await scanWorkspace(previous, { workspace: ws, excludes: compileRules([], []), respectGitignore: false, maxFileBytes: 1_000_000, sink: writer, signal: new AbortController().signal, now: () => Date.now() + 60_000 });
+    const result = await scanWorkspace(previous, {
+      workspace: ws,
+      excludes: compileRules([], []),
+      respectGitignore: false,
+      maxFileBytes: 1_000_000,
+      sink: writer,
+      signal: new AbortController().signal,
+      now: () => Date.now() + 60_000,
+    });
     for (const name of await writer.finish()) store.addPack(name);
     store.rememberTrees(writer.takeTrees());
     return result.root;

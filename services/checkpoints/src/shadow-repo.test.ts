@@ -14,8 +14,10 @@ function listing(root: string): Record<string, string | null> {
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) { out[relative(root, path)] = null; walk(path); }
-      else out[relative(root, path)] = fs.readFileSync(path, "utf8");
+      if (entry.isDirectory()) {
+        out[relative(root, path)] = null;
+        walk(path);
+      } else out[relative(root, path)] = fs.readFileSync(path, "utf8");
     }
   };
   walk(root);

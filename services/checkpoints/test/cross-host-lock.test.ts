@@ -32,7 +32,11 @@ function descendants(pid: number): number[] {
   }
   const found: number[] = [];
   const visit = (parent: number) => {
-    for (const [child, ppid] of parents) if (ppid === parent) { found.push(child); visit(child); }
+    for (const [child, ppid] of parents)
+      if (ppid === parent) {
+        found.push(child);
+        visit(child);
+      }
   };
   visit(pid);
   return found;

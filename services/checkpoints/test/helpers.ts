@@ -69,8 +69,10 @@ export function snapshotTree(root: string, skip: readonly string[] = [".aide"]):
       const path = join(dir, name);
       const stats = lstatSync(path);
       if (stats.isSymbolicLink()) out[rel] = `link:${readlinkSync(path)}`;
-      else if (stats.isDirectory()) { out[rel] = "dir"; walk(path, rel); }
-      else out[rel] = `file:${(stats.mode & 0o111) !== 0 ? "x" : "-"}:${createHash("sha256").update(readFileSync(path)).digest("hex")}`;
+      else if (stats.isDirectory()) {
+        out[rel] = "dir";
+        walk(path, rel);
+      } else out[rel] = `file:${(stats.mode & 0o111) !== 0 ? "x" : "-"}:${createHash("sha256").update(readFileSync(path)).digest("hex")}`;
     }
   };
   walk(root, "");

@@ -11,7 +11,10 @@ function counted(kv: KV): { kv: KV; calls: string[] } {
     get(target, name, receiver) {
       const value = Reflect.get(target, name, receiver);
       if (typeof value !== "function") return value;
-      return (...args: unknown[]) => { calls.push(String(name)); return (value as (...a: unknown[]) => unknown).apply(target, args); };
+      return (...args: unknown[]) => {
+        calls.push(String(name));
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
     },
   });
   return { kv: proxy, calls };
@@ -56,7 +59,10 @@ describe("the KV workspace lock (real nats-server, JetStream KV)", () => {
     const theirRelease = await theirs.acquire("/ws/two", never);
     const events: string[] = [];
     watched.calls.length = 0;
-    const ourTurn = ours.acquire("/ws/two", never).then((release) => { events.push("ours acquired"); return release; });
+    const ourTurn = ours.acquire("/ws/two", never).then((release) => {
+      events.push("ours acquired");
+      return release;
+    });
     // Until our waiter has tried the shortcut and then looked at the entry twice (it is theirs).
     while (watched.calls.filter((call) => call === "get").length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(watched.calls[0]).toBe("update");

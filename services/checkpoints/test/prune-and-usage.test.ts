@@ -38,7 +38,10 @@ describe("usage, prune and session deletion (real service over the bus)", () => 
       return id;
     };
     let step = 0;
-    for (const run of ["r1", "r2", "r3", "r4", "r5"]) { await commit("s1", run, step++); await commit("s1", run, step++); }
+    for (const run of ["r1", "r2", "r3", "r4", "r5"]) {
+      await commit("s1", run, step++);
+      await commit("s1", run, step++);
+    }
     await commit("s2", "r1", step++);
 
     const usage = await call(client, "agent.checkpoints.usage", { workspace: ws });

@@ -33,7 +33,9 @@ describe("file names that are not valid UTF-8", () => {
   });
 
   function names(path: string | Buffer): Buffer[] {
-    return readdirSync(path, { encoding: "buffer" }).filter((name) => !name.equals(Buffer.from(".aide"))).sort(Buffer.compare);
+    return readdirSync(path, { encoding: "buffer" })
+      .filter((name) => !name.equals(Buffer.from(".aide")))
+      .sort(Buffer.compare);
   }
 
   it("are checkpointed under their own bytes and restored byte-exact, beside a real U+FFFD name", async () => {
@@ -50,7 +52,12 @@ describe("file names that are not valid UTF-8", () => {
     // git itself reads the checkpoint's tree with the exact names.
     const gitdir = join(ws, ".aide", "checkpoints", readdirSync(join(ws, ".aide", "checkpoints"))[0]);
     const listing = execFileSync("git", ["--git-dir", gitdir, "ls-tree", "-r", "-z", "--name-only", first.checkpoint.id]);
-    const listed = listing.toString("latin1").split("\0").filter(Boolean).map((name) => Buffer.from(name, "latin1")).sort(Buffer.compare);
+    const listed = listing
+      .toString("latin1")
+      .split("\0")
+      .filter(Boolean)
+      .map((name) => Buffer.from(name, "latin1"))
+      .sort(Buffer.compare);
     expect(listed).toEqual([Buffer.concat([folderName, Buffer.from("/"), innerName]), latin1Name, Buffer.from("plain.txt"), Buffer.from("real-\uFFFD.txt")].sort(Buffer.compare));
 
     rmSync(bytePath(ws, latin1Name));

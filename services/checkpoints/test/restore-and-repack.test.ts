@@ -40,7 +40,10 @@ describe("restore writes only what differs; a repacked store restores every chec
     const restored = await call(cp.client, "agent.checkpoints.restore", { workspace: ws, session: "s", checkpoint: before, mode: "files" });
     expect([...restored.plan.modified].sort()).toEqual([...changed].sort());
     const after = fileStamps(ws);
-    const written = [...after].filter(([path, stamp]) => stamps.get(path) !== stamp).map(([path]) => path).sort();
+    const written = [...after]
+      .filter(([path, stamp]) => stamps.get(path) !== stamp)
+      .map(([path]) => path)
+      .sort();
     expect(written).toEqual([...changed].sort());
     expect(after.size).toBe(300);
   });
@@ -53,9 +56,13 @@ describe("restore writes only what differs; a repacked store restores every chec
     }
     writeFileSync(join(ws, "run.sh"), "#!/bin/sh\necho run\n");
     chmodSync(join(ws, "run.sh"), 0o755);
-    const commit = async (label: string, changed?: string[]) => (await call(cp.client, "agent.checkpoints.commit", { workspace: ws, session: "s", run: "r1", label, ...(changed ? { changed_paths: changed } : {}) })).checkpoint.id as string;
+    const commit = async (label: string, changed?: string[]) =>
+      (await call(cp.client, "agent.checkpoints.commit", { workspace: ws, session: "s", run: "r1", label, ...(changed ? { changed_paths: changed } : {}) })).checkpoint.id as string;
     const shadow = () => join(ws, ".aide", "checkpoints", readdirSync(join(ws, ".aide", "checkpoints")).filter((name) => name !== ".gitignore")[0]);
-    const treeOf = (commitId: string) => execFileSync("git", ["--git-dir", shadow(), "rev-parse", `${commitId}^{tree}`]).toString().trim();
+    const treeOf = (commitId: string) =>
+      execFileSync("git", ["--git-dir", shadow(), "rev-parse", `${commitId}^{tree}`])
+        .toString()
+        .trim();
     /** The tree id git computes for the working tree (its own index, outside the workspace). */
     const gitTree = () => {
       const index = join(cp.root, `tree-ids-index-${Math.random().toString(36).slice(2)}`);

@@ -179,10 +179,7 @@ describe("checkpoints keep the user's work safe (real service over the bus)", ()
     writeFileSync(join(ws, "t.txt"), "a\nB\nc\n");
     writeFileSync(join(ws, "b.bin"), Buffer.from([0, 1, 3]));
     const working = await call(client, "agent.checkpoints.diff", { workspace: ws, from: first });
-    expect(working.files).toEqual([
-      { path: "b.bin", status: "modified", binary: true },
-      expect.objectContaining({ path: "t.txt", status: "modified", binary: false }),
-    ]);
+    expect(working.files).toEqual([{ path: "b.bin", status: "modified", binary: true }, expect.objectContaining({ path: "t.txt", status: "modified", binary: false })]);
     expect(working.files[1].diff).toContain("-b\n+B\n");
   });
 

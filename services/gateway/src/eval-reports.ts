@@ -84,7 +84,8 @@ export function createEvalReports(evalDir: string | undefined): EvalReports {
       const type = servedTypes.find(([pattern]) => pattern.test(name))?.[1];
       // The name must be one of the folder's own entries: the request never builds a path.
       const entry = type === undefined ? undefined : readdirSync(folder).find((candidate) => candidate === name);
-      if (entry === undefined || !statOf(join(folder, entry))?.isFile()) throw notFound(`the latest eval run ${run} has no file ${JSON.stringify(name)} the gateway serves (see GET /api/eval/latest for its files)`);
+      if (entry === undefined || !statOf(join(folder, entry))?.isFile())
+        throw notFound(`the latest eval run ${run} has no file ${JSON.stringify(name)} the gateway serves (see GET /api/eval/latest for its files)`);
       return { contentType: type!, body: readFileSync(join(folder, entry)) };
     },
   };

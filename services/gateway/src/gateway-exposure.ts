@@ -45,7 +45,10 @@ export function gatewayExposureFromEnv(env: NodeJS.ProcessEnv = process.env): Ga
   if (host !== "0.0.0.0" && host !== "::" && !isIP(host.replace(/^\[|\]$/g, "")) && host !== "localhost") {
     throw aideError("CONFIG_INVALID", { detail: `AIDE_GATEWAY_HOST=${host} must be an IP address to bind (0.0.0.0 for every interface)` });
   }
-  const allowedHosts = (env.AIDE_GATEWAY_ALLOWED_HOSTS ?? "").split(",").map((entry) => entry.trim().toLowerCase()).filter((entry) => entry.length > 0);
+  const allowedHosts = (env.AIDE_GATEWAY_ALLOWED_HOSTS ?? "")
+    .split(",")
+    .map((entry) => entry.trim().toLowerCase())
+    .filter((entry) => entry.length > 0);
   const bad = allowedHosts.find((entry) => !/^(\[[0-9a-f:]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(entry));
   if (bad) throw aideError("CONFIG_INVALID", { detail: `AIDE_GATEWAY_ALLOWED_HOSTS has ${JSON.stringify(bad)}, which is not a host name or host:port` });
   const certFile = env.AIDE_GATEWAY_TLS_CERT;

@@ -95,7 +95,14 @@ export function createGateway(options: GatewayOptions): Gateway {
   // (Fastify's forceCloseConnections would destroy them at once, unparsed requests included);
   // requests that arrive while closing are refused by the drain with the error envelope
   // (Fastify's own return503OnClosing answer has another body shape, and would come first).
-  const app = Fastify({ ...(options.tls ? { https: { cert: options.tls.cert, key: options.tls.key } } : {}), logger: false, bodyLimit: options.bodyLimitBytes ?? defaultBodyLimitBytes, return503OnClosing: false, forceCloseConnections: false, requestTimeout: 180_000 });
+  const app = Fastify({
+    ...(options.tls ? { https: { cert: options.tls.cert, key: options.tls.key } } : {}),
+    logger: false,
+    bodyLimit: options.bodyLimitBytes ?? defaultBodyLimitBytes,
+    return503OnClosing: false,
+    forceCloseConnections: false,
+    requestTimeout: 180_000,
+  });
   const drain = createRequestDrain(logger);
   const listener = createListenerDrain(app.server, { quietMs: options.closeQuietMs });
   app.removeContentTypeParser("text/plain");
@@ -149,7 +156,17 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   registerPanelRoutes(app, { panelDir: options.panelDir, token: options.token, browserSessions, loginCodes, secureCookie: options.tls !== undefined });
 
-  const sockets = attachEventSocket({ server: app.server, auth, connection: options.connection, bus, logger: options.logger.child({ module: "events" }), maxPayloadBytes: options.wsMaxPayloadBytes, hubs: { ringEvents: options.hubRingEvents }, feed: options.wsFeed, maxClients: options.wsMaxClients });
+  const sockets = attachEventSocket({
+    server: app.server,
+    auth,
+    connection: options.connection,
+    bus,
+    logger: options.logger.child({ module: "events" }),
+    maxPayloadBytes: options.wsMaxPayloadBytes,
+    hubs: { ringEvents: options.hubRingEvents },
+    feed: options.wsFeed,
+    maxClients: options.wsMaxClients,
+  });
 
   return {
     app,

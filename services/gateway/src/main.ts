@@ -12,7 +12,17 @@ await runService("gateway", async ({ connection, logger }) => {
   const config = gatewayConfigFromEnv();
   const exposure = gatewayExposureFromEnv();
   const token = readTokenFile(config.tokenFile);
-  const gateway = createGateway({ connection, logger, token, port: config.port, version, panelDir, rateLimit: { max: config.rateLimitPerMinute, windowMs: 60_000 }, evalDir: config.evalDir, ...exposure });
+  const gateway = createGateway({
+    connection,
+    logger,
+    token,
+    port: config.port,
+    version,
+    panelDir,
+    rateLimit: { max: config.rateLimitPerMinute, windowMs: 60_000 },
+    evalDir: config.evalDir,
+    ...exposure,
+  });
   const port = await gateway.listen();
   // Registered so `$SRV.PING.aide-gateway` tells the supervisor the gateway is up.
   const service = await startService({ connection, name: "aide-gateway", version, description: "REST and WebSocket front door", endpoints: [], logger });

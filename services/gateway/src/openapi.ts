@@ -40,7 +40,10 @@ const commonErrors = ["VALIDATION", "UNAUTHORIZED", "FORBIDDEN_ORIGIN", "FORBIDD
 
 /** `post` + `/api/agent/auto-approve` → `postAgentAutoApprove`; `/api/eval/latest/{name}` → `getEvalLatestName`. */
 export function operationIdOf(method: string, url: string): string {
-  const words = url.replace(/^\/api/, "").split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const words = url
+    .replace(/^\/api/, "")
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
   return method.toLowerCase() + words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join("");
 }
 

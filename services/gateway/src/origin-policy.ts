@@ -9,10 +9,7 @@ const loopbackHosts = ["127.0.0.1", "localhost", "[::1]"];
  * `<scheme>://<that host>` (https when the gateway serves TLS). Non-browser clients send no Origin.
  */
 export function createOriginPolicy(port: () => number, extraHosts: string[] = [], scheme: "http" | "https" = "http") {
-  const allowedHosts = () => [
-    ...loopbackHosts.map((host) => `${host}:${port()}`),
-    ...extraHosts.map((host) => (/:\d+$/.test(host) && !/^\[[^\]]*$/.test(host) ? host : `${host}:${port()}`)),
-  ];
+  const allowedHosts = () => [...loopbackHosts.map((host) => `${host}:${port()}`), ...extraHosts.map((host) => (/:\d+$/.test(host) && !/^\[[^\]]*$/.test(host) ? host : `${host}:${port()}`))];
   return {
     allowedHosts,
     check(headers: { host?: string; origin?: string | string[] }): AideError | undefined {

@@ -78,7 +78,10 @@ export function createRequestDrain(logger?: Logger): RequestDrain {
           return new Promise((resolve, reject) => {
             const stop = (error: AideError) => reject(error);
             abortListeners.add(stop);
-            bus.request(subject, payload, replySchema, options).then(resolve, reject).finally(() => abortListeners.delete(stop));
+            bus
+              .request(subject, payload, replySchema, options)
+              .then(resolve, reject)
+              .finally(() => abortListeners.delete(stop));
           });
         },
       };

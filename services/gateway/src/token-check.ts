@@ -20,7 +20,10 @@ export function bearerToken(header: string | string[] | undefined): string | und
 
 /** A short, non-reversible key for rate limiting and logs (never the token itself). */
 export function tokenKey(secret: string): string {
-  return createHash("sha256").update("aide-rate-key:" + secret).digest("hex").slice(0, 16);
+  return createHash("sha256")
+    .update("aide-rate-key:" + secret)
+    .digest("hex")
+    .slice(0, 16);
 }
 
 export function cookieValue(header: string | undefined, name: string): string | undefined {

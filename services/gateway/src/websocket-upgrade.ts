@@ -111,12 +111,17 @@ export function attachEventSocket(options: WebSocketOptions): { close(): Promise
     async close() {
       options.server.off("upgrade", onUpgrade);
       // A close frame with the reason (1001 going away), then the rest is cut after a moment.
-      const goneAway = [...wss.clients].map((client) => new Promise<void>((resolve) => {
-        if (client.readyState === client.CLOSED) return resolve();
-        client.once("close", () => resolve());
-        client.close(wsCloseCodes.goingAway, "the gateway is shutting down; reconnect with since = the last seq received");
-      }));
-      const cut = setTimeout(() => { for (const client of wss.clients) client.terminate(); }, 1_000);
+      const goneAway = [...wss.clients].map(
+        (client) =>
+          new Promise<void>((resolve) => {
+            if (client.readyState === client.CLOSED) return resolve();
+            client.once("close", () => resolve());
+            client.close(wsCloseCodes.goingAway, "the gateway is shutting down; reconnect with since = the last seq received");
+          }),
+      );
+      const cut = setTimeout(() => {
+        for (const client of wss.clients) client.terminate();
+      }, 1_000);
       await Promise.allSettled(goneAway);
       clearTimeout(cut);
       await Promise.allSettled([...stops].map((stop) => stop()));

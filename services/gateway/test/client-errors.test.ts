@@ -14,14 +14,24 @@ afterAll(async () => {
 });
 
 /** One request over a real connection, any method, any body: status, headers and parsed body. */
-function send(method: string, path: string, options: { body?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
+function send(
+  method: string,
+  path: string,
+  options: { body?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest({ host: "127.0.0.1", port: h.port, method, path, headers: { ...h.headers(), ...(options.headers ?? {}) } }, (response) => {
       let text = "";
-      response.on("data", (chunk: Buffer) => { text += chunk.toString(); });
+      response.on("data", (chunk: Buffer) => {
+        text += chunk.toString();
+      });
       response.on("end", () => {
         let body: unknown = text;
-        try { body = JSON.parse(text); } catch { /* not JSON */ }
+        try {
+          body = JSON.parse(text);
+        } catch {
+          /* not JSON */
+        }
         resolve({ status: response.statusCode ?? 0, headers: response.headers, body });
       });
     });

@@ -54,7 +54,13 @@ describe("GET /api/agent/costs", () => {
   it("a session without events: zeros; unknown session and bad ids are refused", async () => {
     const session = await startSession();
     const empty = await get(`/api/agent/costs?session=${session}`);
-    expect(empty.json()).toEqual({ session, last_seq: 0, turns: [], runs: [], totals: { turns: 0, prompt_tokens: 0, completion_tokens: 0, cached_prompt_tokens: 0, model_ms: 0, tool_calls: 0, tool_ms: 0 } });
+    expect(empty.json()).toEqual({
+      session,
+      last_seq: 0,
+      turns: [],
+      runs: [],
+      totals: { turns: 0, prompt_tokens: 0, completion_tokens: 0, cached_prompt_tokens: 0, model_ms: 0, tool_calls: 0, tool_ms: 0 },
+    });
     // The status names events the stream does not hold (not yet published, or gone): the figures cover what it holds, at once.
     h.orchestrator.sessions.get(session)!.last_seq = 7;
     expect((await get(`/api/agent/costs?session=${session}`)).json()).toMatchObject({ last_seq: 0, turns: [], totals: { turns: 0 } });

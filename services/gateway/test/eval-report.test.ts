@@ -43,7 +43,14 @@ describe("GET /api/eval/latest", () => {
     writeRun("run-b-older", { "report.json": JSON.stringify({ tasks: 1 }), "report.html": "<p>old</p>" }, new Date(Date.now() - 3_600_000));
     const newest = writeRun(
       "run-a-newest",
-      { "report.json": JSON.stringify({ tasks: 20, pass: 13 }), "report.html": "<p>new</p><img src=\"pass-vs-time.svg\">", "report.md": "# r", "pass-vs-time.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\"></svg>", "results.jsonl": "{}\n", "notes.txt": "x" },
+      {
+        "report.json": JSON.stringify({ tasks: 20, pass: 13 }),
+        "report.html": '<p>new</p><img src="pass-vs-time.svg">',
+        "report.md": "# r",
+        "pass-vs-time.svg": '<svg xmlns="http://www.w3.org/2000/svg"></svg>',
+        "results.jsonl": "{}\n",
+        "notes.txt": "x",
+      },
       new Date(),
     );
     symlinkSync(join(dir, "secret.svg"), join(newest, "link.svg"));

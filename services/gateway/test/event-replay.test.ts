@@ -17,7 +17,10 @@ async function connect(session: string, since: number): Promise<Client> {
   const frames: any[] = [];
   ws.on("message", (data) => frames.push(JSON.parse(String(data))));
   const closed = new Promise<number>((resolve) => ws.once("close", (code) => resolve(code)));
-  await new Promise((resolve, reject) => { ws.once("open", resolve); ws.once("error", reject); });
+  await new Promise((resolve, reject) => {
+    ws.once("open", resolve);
+    ws.once("error", reject);
+  });
   return { raw: (ws as any)._socket, frames, seqs: () => frames.filter((f) => f.type === "event").map((f) => f.event.seq), closed, close: () => ws.close() };
 }
 
@@ -82,7 +85,13 @@ describe.each([{ ring: 5000 }, { ring: 4 }])("WebSocket /api/events (hub ring of
       expect(pending[0].event).toMatchObject({ seq: requested.seq, payload: { approval: requested.payload.approval, diff: expect.stringContaining("+new line") } });
       expect(client.seqs()).toEqual([]);
     }
-    const decide = () => h.gateway.app.inject({ method: "POST", url: "/api/agent/decision", headers: h.headers({ "content-type": "application/json" }), payload: { session, approval: requested.payload.approval, decision: "approve" } });
+    const decide = () =>
+      h.gateway.app.inject({
+        method: "POST",
+        url: "/api/agent/decision",
+        headers: h.headers({ "content-type": "application/json" }),
+        payload: { session, approval: requested.payload.approval, decision: "approve" },
+      });
     const [one, two] = await Promise.all([decide(), decide()]);
     expect([one.statusCode, two.statusCode].sort()).toEqual([200, 404]);
     expect(h.orchestrator.decisions.filter((d) => d.session === session && d.accepted)).toHaveLength(1);

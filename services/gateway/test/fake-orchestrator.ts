@@ -97,8 +97,18 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
     snapshot.state = "awaiting_approval";
     snapshot.approvals_pending.push({ id: approval, call_id: "c1", tool: "write_file", requested_at: new Date().toISOString(), expires_at: expires });
     await publish(session, "approval.requested", {
-      approval, call_id: "c1", tool: "write_file", args: { path: "README.md" }, diff: fakeDiff, paths: ["README.md"],
-      protected: [], invisible: [], network: "none", args_digest: "d1", expires_at: expires, ...scenario.approval,
+      approval,
+      call_id: "c1",
+      tool: "write_file",
+      args: { path: "README.md" },
+      diff: fakeDiff,
+      paths: ["README.md"],
+      protected: [],
+      invisible: [],
+      network: "none",
+      args_digest: "d1",
+      expires_at: expires,
+      ...scenario.approval,
     });
     await publish(session, "run.state", { state: "awaiting_approval" });
   }
@@ -112,7 +122,17 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
     snapshot.approvals_pending.push({ id: approval, call_id: `c${counter}`, tool: "write_file", requested_at: new Date().toISOString(), expires_at: expires });
     if (Array.isArray(fields.protected) && fields.protected.length > 0) needsConfirmation.add(approval);
     await publish(session, "approval.requested", {
-      approval, call_id: `c${counter}`, tool: "write_file", args: {}, paths: [], protected: [], invisible: [], network: "none", args_digest: "d", expires_at: expires, ...fields,
+      approval,
+      call_id: `c${counter}`,
+      tool: "write_file",
+      args: {},
+      paths: [],
+      protected: [],
+      invisible: [],
+      network: "none",
+      args_digest: "d",
+      expires_at: expires,
+      ...fields,
     });
     return approval;
   }
@@ -128,13 +148,27 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
     }
     snapshot.state = "running";
     await publish(session, "run.state", { state: "running" });
-    await publish(session, "tool.completed", { call_id: "c1", tool: "write_file", args: { path: "README.md" }, is_error: decision !== "approve", summary: decision === "approve" ? "wrote README.md" : "rejected", duration_ms: 3, metadata: {} });
+    await publish(session, "tool.completed", {
+      call_id: "c1",
+      tool: "write_file",
+      args: { path: "README.md" },
+      is_error: decision !== "approve",
+      summary: decision === "approve" ? "wrote README.md" : "rejected",
+      duration_ms: 3,
+      metadata: {},
+    });
     await publish(session, "checkpoint.created", { checkpoint: fakeCheckpoint2, label: "after write_file", files_changed: 1, duration_ms: 5 });
     snapshot.state = "done";
     snapshot.result = "README updated";
     await publish(session, "run.completed", {
-      state: "done", result: "README updated", iterations: 2, files_changed: ["README.md"], commands_run: 0,
-      checkpoints: [fakeCheckpoint, fakeCheckpoint2], automation_writes: [], evidence: ["README.md contains the new line"],
+      state: "done",
+      result: "README updated",
+      iterations: 2,
+      files_changed: ["README.md"],
+      commands_run: 0,
+      checkpoints: [fakeCheckpoint, fakeCheckpoint2],
+      automation_writes: [],
+      evidence: ["README.md contains the new line"],
     });
   }
 
@@ -144,8 +178,18 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
       const id = `s${Date.now().toString(36)}${++counter}`;
       const now = new Date().toISOString();
       sessions.set(id, {
-        id, user: body.user ?? "local", workspace: body.workspace, mode: body.mode ?? "act", state: "running", run: `r${counter}`,
-        task: body.task, iterations: 0, last_seq: 0, approvals_pending: [], created_at: now, updated_at: now,
+        id,
+        user: body.user ?? "local",
+        workspace: body.workspace,
+        mode: body.mode ?? "act",
+        state: "running",
+        run: `r${counter}`,
+        task: body.task,
+        iterations: 0,
+        last_seq: 0,
+        approvals_pending: [],
+        created_at: now,
+        updated_at: now,
         auto_approve: body.auto_approve ?? { edits: false, commands: [] },
       });
       if (options.approvalPauses !== false) setTimeout(() => runUntilApproval(id).catch(() => undefined), 20);
@@ -195,7 +239,8 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
     "agent.cmd.message": async (body) => {
       const snapshot = sessions.get(body.session);
       if (!snapshot) return notFound(body.session);
-      if (snapshot.state === "running" || snapshot.state === "awaiting_approval") return { ok: false, error: { code: "ALREADY_RUNNING", message: `Session ${body.session} already has a run in progress` } };
+      if (snapshot.state === "running" || snapshot.state === "awaiting_approval")
+        return { ok: false, error: { code: "ALREADY_RUNNING", message: `Session ${body.session} already has a run in progress` } };
       messages.push({ session: body.session, text: body.text });
       return { ok: true, result: { run: "r2", state: "running" } };
     },
@@ -242,7 +287,16 @@ export async function startFakeOrchestrator(connection: NatsConnection, options:
     "agent.checkpoints.diff": async (body) =>
       body.from === fakeCheckpointCut
         ? // What the checkpoints service sends when a file's diff is over its per-file limit: cut on a byte boundary.
-          { ok: true, result: { files: [{ path: "big.txt", status: "added", binary: false, diff: "--- /dev/null\n+++ b/big.txt\n@@ -0,0 +1,3 @@\n+line 1\n+line 2\n+li", truncated: true }, { path: "huge.bin.txt", status: "modified", binary: false, truncated: true }], omitted: 2 } }
+          {
+            ok: true,
+            result: {
+              files: [
+                { path: "big.txt", status: "added", binary: false, diff: "--- /dev/null\n+++ b/big.txt\n@@ -0,0 +1,3 @@\n+line 1\n+line 2\n+li", truncated: true },
+                { path: "huge.bin.txt", status: "modified", binary: false, truncated: true },
+              ],
+              omitted: 2,
+            },
+          }
         : { ok: true, result: { files: [{ path: "README.md", status: "modified", binary: false, diff: fakeDiff }] } },
     "agent.model.list": async () => ({ ok: true, result: { models: [], default: "stories260K" } }),
   };

@@ -38,7 +38,29 @@ describe.skipIf(!hasOpenssl)(`the gateway's bind address${hasOpenssl ? "" : " [S
     writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
     certFile = join(dir, "cert.pem");
     keyFile = join(dir, "key.pem");
-    const made = spawnSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", keyFile, "-out", certFile, "-days", "2", "-subj", "/CN=aide.test", "-addext", "subjectAltName=DNS:aide.test,IP:127.0.0.1"], { encoding: "utf8" });
+    const made = spawnSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        keyFile,
+        "-out",
+        certFile,
+        "-days",
+        "2",
+        "-subj",
+        "/CN=aide.test",
+        "-addext",
+        "subjectAltName=DNS:aide.test,IP:127.0.0.1",
+      ],
+      { encoding: "utf8" },
+    );
     expect(made.status, made.stderr).toBe(0);
     chmodSync(keyFile, 0o600);
   });
@@ -50,8 +72,12 @@ describe.skipIf(!hasOpenssl)(`the gateway's bind address${hasOpenssl ? "" : " [S
   const base = () => ({ AIDE_GATEWAY_PORT: "0", AIDE_GATEWAY_TOKEN_FILE: tokenFile, AIDE_GATEWAY_HOST: "0.0.0.0" });
 
   it("refuses 0.0.0.0 without TLS, and with TLS but no Host allow-list, with GATEWAY_EXPOSURE_REFUSED", async () => {
-    await expect(startServiceProcess(bus, "gateway", { env: { ...base(), AIDE_GATEWAY_ALLOWED_HOSTS: "aide.test" }, readyTimeoutMs: 30_000 })).rejects.toThrow(/needs TLS \(AIDE_GATEWAY_TLS_CERT[\s\S]*"code":"GATEWAY_EXPOSURE_REFUSED"/);
-    await expect(startServiceProcess(bus, "gateway", { env: { ...base(), AIDE_GATEWAY_TLS_CERT: certFile, AIDE_GATEWAY_TLS_KEY: keyFile }, readyTimeoutMs: 30_000 })).rejects.toThrow(/needs a Host allow-list \(AIDE_GATEWAY_ALLOWED_HOSTS\)[\s\S]*"code":"GATEWAY_EXPOSURE_REFUSED"/);
+    await expect(startServiceProcess(bus, "gateway", { env: { ...base(), AIDE_GATEWAY_ALLOWED_HOSTS: "aide.test" }, readyTimeoutMs: 30_000 })).rejects.toThrow(
+      /needs TLS \(AIDE_GATEWAY_TLS_CERT[\s\S]*"code":"GATEWAY_EXPOSURE_REFUSED"/,
+    );
+    await expect(startServiceProcess(bus, "gateway", { env: { ...base(), AIDE_GATEWAY_TLS_CERT: certFile, AIDE_GATEWAY_TLS_KEY: keyFile }, readyTimeoutMs: 30_000 })).rejects.toThrow(
+      /needs a Host allow-list \(AIDE_GATEWAY_ALLOWED_HOSTS\)[\s\S]*"code":"GATEWAY_EXPOSURE_REFUSED"/,
+    );
   });
 
   it("with TLS and an allow-list serves HTTPS on every interface, accepting only the listed Host names", async () => {

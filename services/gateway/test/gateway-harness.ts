@@ -70,14 +70,18 @@ export function heldUpload(baseUrl: string, token: string, path: string): { sock
   const port = Number(url.port);
   const socket = connect(port, url.hostname);
   let response = "";
-  socket.on("data", (chunk: Buffer) => { response += chunk.toString(); });
+  socket.on("data", (chunk: Buffer) => {
+    response += chunk.toString();
+  });
   const ended = new Promise<{ response: string; error?: string }>((resolve) => {
     socket.once("error", (error: NodeJS.ErrnoException) => resolve({ response, error: error.code ?? error.message }));
     socket.once("close", () => resolve({ response }));
   });
   // The headers and a first part of the body; the rest never comes (a slow or stalled client).
   const sent = new Promise<void>((resolve, reject) => {
-    socket.write(`POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 4096\r\n\r\n{"workspace":`, (error) => (error ? reject(error) : resolve()));
+    socket.write(`POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 4096\r\n\r\n{"workspace":`, (error) =>
+      error ? reject(error) : resolve(),
+    );
   });
   return { socket, sent, ended };
 }

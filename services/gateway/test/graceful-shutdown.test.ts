@@ -126,7 +126,10 @@ describe("graceful shutdown of the gateway process: requests whose body is still
     const results = await Promise.all(uploads.map((upload) => upload.ended));
     const code = await exited;
 
-    expect(results.filter((result) => !result.response.startsWith("HTTP/1.1 ")), JSON.stringify(results.slice(0, 2))).toEqual([]);
+    expect(
+      results.filter((result) => !result.response.startsWith("HTTP/1.1 ")),
+      JSON.stringify(results.slice(0, 2)),
+    ).toEqual([]);
     for (const result of results) {
       expect(result.response).toMatch(/^HTTP\/1\.1 503 /);
       expect(result.response).toMatch(/\r\nretry-after: \d+\r\n/i);
@@ -140,7 +143,9 @@ describe("graceful shutdown of the gateway process: requests whose body is still
 function rawConnection(port: number): { socket: Socket; connected: Promise<void>; ended: Promise<{ response: string; error?: string }> } {
   const socket = connect(port, "127.0.0.1");
   let response = "";
-  socket.on("data", (chunk: Buffer) => { response += chunk.toString(); });
+  socket.on("data", (chunk: Buffer) => {
+    response += chunk.toString();
+  });
   const ended = new Promise<{ response: string; error?: string }>((resolve) => {
     socket.once("error", (error: NodeJS.ErrnoException) => resolve({ response, error: error.code ?? error.message }));
     socket.once("close", () => resolve({ response }));
@@ -207,12 +212,18 @@ describe("graceful shutdown of the gateway process: connections accepted but not
     const fetched = await Promise.all(fetches);
     const code = await exited;
 
-    expect(raw.filter((result) => !/^HTTP\/1\.1 (200|503) /.test(result.response)), JSON.stringify(raw)).toEqual([]);
+    expect(
+      raw.filter((result) => !/^HTTP\/1\.1 (200|503) /.test(result.response)),
+      JSON.stringify(raw),
+    ).toEqual([]);
     for (const result of raw.filter((each) => each.response.startsWith("HTTP/1.1 503"))) {
       expect(result.response).toMatch(/\r\nretry-after: \d+\r\n/i);
       expect(result.response).toMatch(/"code":"UNAVAILABLE"/);
     }
-    expect(fetched.filter((result) => result.status !== 200 && result.status !== 503), JSON.stringify(fetched)).toEqual([]);
+    expect(
+      fetched.filter((result) => result.status !== 200 && result.status !== 503),
+      JSON.stringify(fetched),
+    ).toEqual([]);
     for (const result of fetched.filter((each) => each.status === 503)) expect(result.retryAfter).toMatch(/^\d+$/);
     expect(code).toBe(0);
   }, 120_000);

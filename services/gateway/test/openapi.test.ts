@@ -72,7 +72,8 @@ describe("OpenAPI document", () => {
         for (const name of Object.keys(link.parameters ?? {})) expect(names, `${link.operationId}: ${name}`).toContain(name);
         const body = target.requestBody?.content["application/json"].schema;
         for (const key of Object.keys(link.requestBody ?? {})) expect(Object.keys(body?.properties ?? {}), `${link.operationId}: ${key}`).toContain(key);
-        for (const name of (target.parameters ?? []).filter((parameter: { required: boolean }) => parameter.required).map((parameter: { name: string }) => parameter.name)) expect(Object.keys(link.parameters ?? {}), `${link.operationId}: ${name}`).toContain(name);
+        for (const name of (target.parameters ?? []).filter((parameter: { required: boolean }) => parameter.required).map((parameter: { name: string }) => parameter.name))
+          expect(Object.keys(link.parameters ?? {}), `${link.operationId}: ${name}`).toContain(name);
         for (const key of body?.required ?? []) expect(Object.keys(link.requestBody ?? {}), `${link.operationId}: ${key}`).toContain(key);
       }
     }
@@ -89,7 +90,8 @@ describe("OpenAPI document", () => {
 
   it("documents 431 (a head past the parser's limit) on every operation, and what the body checks refuse", () => {
     const document = JSON.parse(generated());
-    for (const [path, methods] of Object.entries(document.paths) as Array<[string, Record<string, any>]>) for (const [method, operation] of Object.entries(methods)) expect(operation.responses["431"], `${method} ${path}`).toBeDefined();
+    for (const [path, methods] of Object.entries(document.paths) as Array<[string, Record<string, any>]>)
+      for (const [method, operation] of Object.entries(methods)) expect(operation.responses["431"], `${method} ${path}`).toBeDefined();
     // The fuzz sent these, valid by the spec, and was refused: now the spec says what is refused.
     const rule = document.paths["/api/agent/auto-approve"].post.requestBody.content["application/json"].schema.properties.add_commands.items;
     const patterns = [rule.pattern, ...(rule.allOf ?? []).map((each: { pattern?: string }) => each.pattern)].filter(Boolean).map((pattern: string) => new RegExp(pattern, "u"));

@@ -41,7 +41,10 @@ describe("the panel's auto-approve rules", () => {
       // its look, redrawing the switch from the older rules until the edits reply arrives.
       await page.locator("#auto-approve-edits").click();
       await expect.poll(() => page.locator("#auto-approve-summary").textContent()).toBe("edits on · 1 command rule");
-      expect(h.orchestrator.autoApproveChanges.filter((change) => change.session === session).map(({ session: _, ...change }) => change)).toEqual([{ add_commands: ["npm run lint"] }, { edits: true }]);
+      expect(h.orchestrator.autoApproveChanges.filter((change) => change.session === session).map(({ session: _, ...change }) => change)).toEqual([
+        { add_commands: ["npm run lint"] },
+        { edits: true },
+      ]);
 
       // The other screen learned both changes from the event stream.
       await expect.poll(() => second.page.locator("#auto-approve-summary").textContent()).toBe("edits on · 1 command rule");

@@ -94,7 +94,15 @@ describe("the panel's first-hour leftovers", () => {
     try {
       const session = await startTask(page, "chart");
       for (const [index, prompt] of [1200, 1500].entries()) {
-        await h.orchestrator.publish(session, "model.responded", { request_id: `r${index}`, text: "", tool_calls: 1, finish_reason: "stop", prompt_tokens: prompt, completion_tokens: 40, duration_ms: 900 });
+        await h.orchestrator.publish(session, "model.responded", {
+          request_id: `r${index}`,
+          text: "",
+          tool_calls: 1,
+          finish_reason: "stop",
+          prompt_tokens: prompt,
+          completion_tokens: 40,
+          duration_ms: 900,
+        });
       }
       const canvas = page.locator("#costs-chart .uplot canvas");
       await canvas.waitFor();

@@ -9,7 +9,12 @@ describe("the panel's one-time login link", () => {
   let clock = Date.parse("2026-01-01T00:00:00Z");
   let logged = "";
   beforeAll(async () => {
-    const sink = new Writable({ write(chunk, _encoding, done) { logged += String(chunk); done(); } });
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        logged += String(chunk);
+        done();
+      },
+    });
     h = await startHarness({ now: () => clock, loginCodeTtlMs: 60_000, logger: pino({ level: "trace" }, sink) });
   });
   afterAll(async () => h?.stop());

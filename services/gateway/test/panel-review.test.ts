@@ -69,7 +69,7 @@ describe("the panel for reviewing a run", () => {
       // A second tab on the same address sees the same pending approval.
       const second = await page.context().newPage();
       await second.goto(`http://127.0.0.1:${h.port}/s/${session}`);
-      await second.locator('.approval-card.pending[data-approval]').waitFor();
+      await second.locator(".approval-card.pending[data-approval]").waitFor();
 
       await page.locator("#pinned [data-action=approve]").click();
       await page.locator("#outcome.done").waitFor();
@@ -127,7 +127,10 @@ describe("the panel for reviewing a run", () => {
       await page.keyboard.press("a");
       await until(() => seen.find((d) => d.approval === second), "the keyboard approval");
       expect(seen.find((d) => d.approval === second)).toMatchObject({ decision: "approve" });
-      expect(h.orchestrator.decisions.filter((d) => d.session === session).map((d) => [d.decision, d.accepted])).toEqual([["reject", true], ["approve", true]]);
+      expect(h.orchestrator.decisions.filter((d) => d.session === session).map((d) => [d.decision, d.accepted])).toEqual([
+        ["reject", true],
+        ["approve", true],
+      ]);
 
       // Without shortcuts: Tab reaches the pinned Approve button (a real button), Enter presses it.
       const third = await h.orchestrator.requestApproval(session, { tool: "run_command", command: "npm run lint" });
@@ -272,11 +275,34 @@ describe("the panel for reviewing a run", () => {
     try {
       const session = await startTask(page, "costs");
       const published = [];
-      for (const [index, turn] of [{ prompt: 1234, completion: 56, cached: 1000, ms: 1500, tool: 40 }, { prompt: 1502, completion: 81, cached: 1210, ms: 2250, tool: 0 }].entries()) {
+      for (const [index, turn] of [
+        { prompt: 1234, completion: 56, cached: 1000, ms: 1500, tool: 40 },
+        { prompt: 1502, completion: 81, cached: 1210, ms: 2250, tool: 0 },
+      ].entries()) {
         const id = `q${index + 1}`;
         await h.orchestrator.publish(session, "model.requested", { request_id: id, model: "demo", iteration: index + 1 });
-        published.push(await h.orchestrator.publish(session, "model.responded", { request_id: id, text: "", tool_calls: 1, finish_reason: "stop", prompt_tokens: turn.prompt, completion_tokens: turn.completion, cached_prompt_tokens: turn.cached, duration_ms: turn.ms }));
-        if (turn.tool) await h.orchestrator.publish(session, "tool.completed", { call_id: `k${index}`, tool: "read_file", args: { path: "a" }, is_error: false, summary: "read a", duration_ms: turn.tool, metadata: {} });
+        published.push(
+          await h.orchestrator.publish(session, "model.responded", {
+            request_id: id,
+            text: "",
+            tool_calls: 1,
+            finish_reason: "stop",
+            prompt_tokens: turn.prompt,
+            completion_tokens: turn.completion,
+            cached_prompt_tokens: turn.cached,
+            duration_ms: turn.ms,
+          }),
+        );
+        if (turn.tool)
+          await h.orchestrator.publish(session, "tool.completed", {
+            call_id: `k${index}`,
+            tool: "read_file",
+            args: { path: "a" },
+            is_error: false,
+            summary: "read a",
+            duration_ms: turn.tool,
+            metadata: {},
+          });
       }
       const rows = page.locator("#costs-table tr.turn");
       await expect.poll(() => rows.count()).toBe(2);
@@ -362,7 +388,11 @@ describe("the panel for reviewing a run", () => {
       await expect.poll(() => page.locator("#mode-toggle").textContent()).toBe("Mode: plan");
       await page.locator("#pinned [data-action=approve]").click();
       await page.locator('.tool-card[data-call="c1"] .approval-card.decided').waitFor();
-      const approval = await h.orchestrator.requestApproval(session, { tool: "plan_mode_respond", kind: "mode_switch", command: "Switch to Act mode with this plan:\n1. edit src/cart.js\n2. run the tests" });
+      const approval = await h.orchestrator.requestApproval(session, {
+        tool: "plan_mode_respond",
+        kind: "mode_switch",
+        command: "Switch to Act mode with this plan:\n1. edit src/cart.js\n2. run the tests",
+      });
       await expect.poll(() => page.locator("#pinned .pinned-title").textContent()).toBe("Approve switching to Act mode (the model may then change files and run commands, each still asked)?");
       expect(await page.locator(`.approval-card[data-approval="${approval}"] .command`).textContent()).toContain("1. edit src/cart.js");
       await page.locator("body").focus();
@@ -385,7 +415,16 @@ describe("the panel for reviewing a run", () => {
       await h.orchestrator.publish(session, "agent.spawned", { child_run: "r-child", role: "explorer", task: "find the cart tests", write: false });
       await h.orchestrator.publish(session, "agent.completed", { child_run: "r-child", state: "done", result: "test/cart.test.js" });
       await h.orchestrator.publish(session, "completion.unverified", { missing: ["a passing test run after the last edit"], result: "Fixed it" });
-      await h.orchestrator.publish(session, "run.completed", { state: "unverified", result: "Fixed it", iterations: 3, files_changed: ["src/cart.js"], commands_run: 0, checkpoints: [], automation_writes: [], evidence: [] });
+      await h.orchestrator.publish(session, "run.completed", {
+        state: "unverified",
+        result: "Fixed it",
+        iterations: 3,
+        files_changed: ["src/cart.js"],
+        commands_run: 0,
+        checkpoints: [],
+        automation_writes: [],
+        evidence: [],
+      });
       const banner = page.locator("#outcome.unverified");
       await banner.waitFor();
       expect(await banner.locator("h2").textContent()).toBe("⚠ Unverified: Fixed it");
@@ -408,13 +447,32 @@ describe("the panel for reviewing a run", () => {
     const { page, problems, close } = await loggedIn();
     try {
       const session = await startTask(page, "diagnostics");
-      const approval = await h.orchestrator.requestApproval(session, { call_id: "e1", tool: "replace_in_file", args: { path: "src/ids.ts" }, diff: "--- a/src/ids.ts\n+++ b/src/ids.ts\n@@ -1 +1 @@\n-export const id: string = 'a';\n+export const id: number = 'a';\n", paths: ["src/ids.ts"] });
+      const approval = await h.orchestrator.requestApproval(session, {
+        call_id: "e1",
+        tool: "replace_in_file",
+        args: { path: "src/ids.ts" },
+        diff: "--- a/src/ids.ts\n+++ b/src/ids.ts\n@@ -1 +1 @@\n-export const id: string = 'a';\n+export const id: number = 'a';\n",
+        paths: ["src/ids.ts"],
+      });
       await page.locator(`.approval-card.pending[data-approval="${approval}"]`).waitFor();
       await h.orchestrator.publish(session, "approval.decided", { approval, decision: "approve" });
       await h.orchestrator.publish(session, "tool.completed", {
-        call_id: "e1", tool: "replace_in_file", args: { path: "src/ids.ts" }, is_error: false, summary: "Edited src/ids.ts: 1 block(s) applied.", duration_ms: 12,
-        metadata: { diagnostics: { source: "typescript", new_problems: 1, files: { "src/ids.ts": 1 }, problems: [{ path: "src/ids.ts", line: 1, column: 14, code: "TS2322", message: "Type 'string' is not assignable to type 'number'." }] } },
-        output_preview: "Edited src/ids.ts: 1 block(s) applied.\nsrc/ids.ts:1:14 - error TS2322: Type 'string' is not assignable to type 'number'.", output_lines: 2,
+        call_id: "e1",
+        tool: "replace_in_file",
+        args: { path: "src/ids.ts" },
+        is_error: false,
+        summary: "Edited src/ids.ts: 1 block(s) applied.",
+        duration_ms: 12,
+        metadata: {
+          diagnostics: {
+            source: "typescript",
+            new_problems: 1,
+            files: { "src/ids.ts": 1 },
+            problems: [{ path: "src/ids.ts", line: 1, column: 14, code: "TS2322", message: "Type 'string' is not assignable to type 'number'." }],
+          },
+        },
+        output_preview: "Edited src/ids.ts: 1 block(s) applied.\nsrc/ids.ts:1:14 - error TS2322: Type 'string' is not assignable to type 'number'.",
+        output_lines: 2,
       });
       const card = page.locator('.tool-card[data-call="e1"]');
       const problemsBox = card.locator(".problems.some");
@@ -440,7 +498,15 @@ describe("the panel for reviewing a run", () => {
       const session = await startTask(page, "auto-approved edit");
       await h.orchestrator.publish(session, "tool.started", { call_id: "auto1", tool: "write_file", args: { path: "README.md" } });
       await h.orchestrator.publish(session, "checkpoint.created", { checkpoint: fakeCheckpoint, label: "before write_file", files_changed: 0, duration_ms: 1 });
-      await h.orchestrator.publish(session, "tool.completed", { call_id: "auto1", tool: "write_file", args: { path: "README.md" }, is_error: false, summary: "wrote README.md", duration_ms: 2, metadata: { files: [{ path: "README.md", created: false, bytes: 9 }] } });
+      await h.orchestrator.publish(session, "tool.completed", {
+        call_id: "auto1",
+        tool: "write_file",
+        args: { path: "README.md" },
+        is_error: false,
+        summary: "wrote README.md",
+        duration_ms: 2,
+        metadata: { files: [{ path: "README.md", created: false, bytes: 9 }] },
+      });
       await h.orchestrator.publish(session, "checkpoint.created", { checkpoint: fakeCheckpoint2, label: "after write_file", files_changed: 1, duration_ms: 1 });
       const card = page.locator('.tool-card[data-call="auto1"]');
       const offer = card.locator('[data-action="call-diff"]');
@@ -470,7 +536,15 @@ describe("the panel for reviewing a run", () => {
       await expect.poll(() => page.locator("#eval-body").textContent()).toContain("aide eval");
       const run = join(evalDir, "run-2026-12-01T14-00-00-000Z");
       mkdirSync(run, { recursive: true });
-      writeFileSync(join(run, "report.json"), JSON.stringify({ variants: [{ variant: "luna", model: "luna", attempts: 20, passed: 13, false_done: 2 }, { variant: "luna/compact", model: "luna", arm: "compact", attempts: 20, passed: 11, false_done: 0 }] }));
+      writeFileSync(
+        join(run, "report.json"),
+        JSON.stringify({
+          variants: [
+            { variant: "luna", model: "luna", attempts: 20, passed: 13, false_done: 2 },
+            { variant: "luna/compact", model: "luna", arm: "compact", attempts: 20, passed: 11, false_done: 0 },
+          ],
+        }),
+      );
       writeFileSync(join(run, "pass-vs-time.svg"), '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#2456d6"/></svg>');
       writeFileSync(join(run, "report.html"), "<p>report</p>");
       await section.locator("summary").click();
@@ -495,7 +569,12 @@ describe("the panel for reviewing a run", () => {
       await page.locator(`#timeline li[data-checkpoint="${fakeCheckpoint}"] [data-action="preview"]`).click();
       await page.locator("#restore-preview").getByText("README.md").waitFor();
       await page.selectOption('#restore-preview [data-action="restore-mode"]', "files");
-      await expect.poll(() => asked.map((body) => [body.mode, body.dry_run])).toEqual([["files_and_task", true], ["files", true]]);
+      await expect
+        .poll(() => asked.map((body) => [body.mode, body.dry_run]))
+        .toEqual([
+          ["files_and_task", true],
+          ["files", true],
+        ]);
       await expect.poll(() => page.locator('#restore-preview [data-action="restore-mode"]').inputValue()).toBe("files");
       await page.click('#restore-preview [data-action="confirm-restore"]');
       await expect.poll(() => page.locator(".restore-status").textContent()).toContain("Restored");
@@ -550,8 +629,20 @@ describe("the panel for reviewing a run", () => {
       const session = await startTask(page, "remote image");
       const url = `http://127.0.0.1:${port}/leak.png?secret=1`;
       await h.orchestrator.publish(session, "model.delta", { request_id: "img", text: `Here is the chart: ![chart](${url}) and <img src="http://127.0.0.1:${port}/raw.png">` });
-      await h.orchestrator.publish(session, "tool.completed", { call_id: "t-img", tool: "read_file", args: { path: "README.md" }, is_error: false, summary: "read README.md", duration_ms: 1, metadata: {}, output_preview: `<img src="http://127.0.0.1:${port}/tool.png"> ![x](http://127.0.0.1:${port}/tool-md.png)` });
-      await h.orchestrator.requestApproval(session, { diff: `--- a/README.md\n+++ b/README.md\n@@ -1,1 +1,2 @@\n # sample\n+<img src="http://127.0.0.1:${port}/diff.png" onerror="alert(1)">\n`, paths: ["README.md"] });
+      await h.orchestrator.publish(session, "tool.completed", {
+        call_id: "t-img",
+        tool: "read_file",
+        args: { path: "README.md" },
+        is_error: false,
+        summary: "read README.md",
+        duration_ms: 1,
+        metadata: {},
+        output_preview: `<img src="http://127.0.0.1:${port}/tool.png"> ![x](http://127.0.0.1:${port}/tool-md.png)`,
+      });
+      await h.orchestrator.requestApproval(session, {
+        diff: `--- a/README.md\n+++ b/README.md\n@@ -1,1 +1,2 @@\n # sample\n+<img src="http://127.0.0.1:${port}/diff.png" onerror="alert(1)">\n`,
+        paths: ["README.md"],
+      });
       const link = page.locator(".transcript .text .image-link");
       await link.waitFor();
       expect(await link.getAttribute("href")).toBe(url);

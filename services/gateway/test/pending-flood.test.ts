@@ -64,10 +64,14 @@ describe("a flood of reconnecting clients of a session with a pending approval",
       body: JSON.stringify({ task: "t", workspace: "/tmp/ws" }),
     });
     const session = ((await started.json()) as { session: string }).session;
-    const snapshot = await until(() => {
-      const current = orchestrator.sessions.get(session);
-      return current && current.approvals_pending.length === 1 && current.last_seq >= 6 ? current : undefined;
-    }, "the pending approval", 30_000);
+    const snapshot = await until(
+      () => {
+        const current = orchestrator.sessions.get(session);
+        return current && current.approvals_pending.length === 1 && current.last_seq >= 6 ? current : undefined;
+      },
+      "the pending approval",
+      30_000,
+    );
     // Clients that already had every event: the approval is at or before their `since`.
     for (let index = 0; index < 5; index += 1) await orchestrator.publish(session, "model.delta", { request_id: "m2", text: `more ${index}` });
     return { session, approval: snapshot.approvals_pending[0].id, since: orchestrator.sessions.get(session)!.last_seq };

@@ -19,7 +19,12 @@ const status = (headers: Record<string, string>, url = `/api/agent/status?id=${s
 /** A raw upgrade request: returns the HTTP status of a refusal, or 101. */
 function upgrade(headers: Record<string, string>, path = `/api/events?session=${session}`): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port: h.port, path, headers: { connection: "Upgrade", upgrade: "websocket", "sec-websocket-version": "13", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", ...headers } });
+    const req = httpRequest({
+      host: "127.0.0.1",
+      port: h.port,
+      path,
+      headers: { connection: "Upgrade", upgrade: "websocket", "sec-websocket-version": "13", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", ...headers },
+    });
     req.on("upgrade", (response, socket) => {
       socket.destroy();
       resolve({ status: response.statusCode ?? 0, body: "" });
@@ -160,10 +165,18 @@ describe("WebSocket upgrade security (checked before the handshake)", () => {
     const { startHarness: start } = await import("./gateway-harness.js");
     const small = await start({ listen: true, wsMaxClients: 1 });
     try {
-      const started = await small.gateway.app.inject({ method: "POST", url: "/api/agent/start", headers: small.headers({ "content-type": "application/json" }), payload: { task: "t", workspace: "/w" } });
+      const started = await small.gateway.app.inject({
+        method: "POST",
+        url: "/api/agent/start",
+        headers: small.headers({ "content-type": "application/json" }),
+        payload: { task: "t", workspace: "/w" },
+      });
       const id = started.json().session;
       const first = new WebSocket(`ws://127.0.0.1:${small.port}/api/events?session=${id}`, { headers: { authorization: `Bearer ${small.token}` } });
-      await new Promise((resolve, reject) => { first.once("open", resolve); first.once("error", reject); });
+      await new Promise((resolve, reject) => {
+        first.once("open", resolve);
+        first.once("error", reject);
+      });
       const second = new WebSocket(`ws://127.0.0.1:${small.port}/api/events?session=${id}`, { headers: { authorization: `Bearer ${small.token}` } });
       const status = await new Promise<number>((resolve) => second.once("unexpected-response", (_request, response) => resolve(response.statusCode ?? 0)));
       expect(status).toBe(503);
@@ -175,7 +188,10 @@ describe("WebSocket upgrade security (checked before the handshake)", () => {
 
   it("a 10 MB frame from the client closes the socket (1009)", async () => {
     const ws = new WebSocket(`ws://127.0.0.1:${h.port}/api/events?session=${session}`, { headers: { authorization: `Bearer ${h.token}` } });
-    await new Promise((resolve, reject) => { ws.once("open", resolve); ws.once("error", reject); });
+    await new Promise((resolve, reject) => {
+      ws.once("open", resolve);
+      ws.once("error", reject);
+    });
     const closed = new Promise<number>((resolve) => ws.once("close", (code) => resolve(code)));
     ws.send(Buffer.alloc(10 * 1024 * 1024, 97));
     expect(await closed).toBe(1009);

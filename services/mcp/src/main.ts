@@ -14,10 +14,17 @@ await runService("mcp", async ({ connection, logger }) => {
   const aideHome = resolve(process.env.AIDE_HOME ?? resolve(process.env.HOME ?? "/root", ".aide"));
   const paths = mcpPaths(aideHome);
   const config = readMcpConfig(paths.config);
-  const workspaceRoots = (process.env.AIDE_WORKSPACE_ROOTS ?? "").split(":").filter((root) => root.startsWith("/")).map((root) => resolve(root));
+  const workspaceRoots = (process.env.AIDE_WORKSPACE_ROOTS ?? "")
+    .split(":")
+    .filter((root) => root.startsWith("/"))
+    .map((root) => resolve(root));
   const cgroups = await createServerCgroups(logger.child({ module: "cgroups" }));
   let registry: ServerRegistry | undefined;
-  const writeState = stateWriter(paths.stateFile, () => registry?.snapshot() ?? {}, (error) => logger.warn({ err: error.message }, "could not write the MCP state file"));
+  const writeState = stateWriter(
+    paths.stateFile,
+    () => registry?.snapshot() ?? {},
+    (error) => logger.warn({ err: error.message }, "could not write the MCP state file"),
+  );
   const initialMs = Number(process.env.AIDE_MCP_RESTART_INITIAL_MS ?? 500);
   registry = new ServerRegistry({
     config,

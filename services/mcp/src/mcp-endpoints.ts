@@ -54,7 +54,13 @@ export function mcpEndpoints(registry: ServerRegistry, now: () => number = Date.
         if (inFlight.has(request.call_id)) throw aideError("CALL_ID_CONFLICT", { call: request.call_id, detail: "a call with this id is in flight" });
         if (cancelledEarly.delete(request.call_id)) {
           context.logger.info({ server: request.server, tool: request.tool, call: request.call_id, error_code: "MCP_CALL_CANCELLED" }, "MCP call ended");
-          return { is_error: true, output: "The MCP call was cancelled before it started: the run was aborted. It was not sent to the server.", truncated: false, error_code: "MCP_CALL_CANCELLED", duration_ms: 0 };
+          return {
+            is_error: true,
+            output: "The MCP call was cancelled before it started: the run was aborted. It was not sent to the server.",
+            truncated: false,
+            error_code: "MCP_CALL_CANCELLED",
+            duration_ms: 0,
+          };
         }
         const controller = new AbortController();
         const onDrain = () => controller.abort("the MCP service is stopping");
@@ -64,7 +70,18 @@ export function mcpEndpoints(registry: ServerRegistry, now: () => number = Date.
           const timeoutMs = request.timeout_ms ?? 60_000;
           logSoon(context.logger, { server: request.server, tool: request.tool, call: request.call_id }, "MCP call");
           const result = await server.call(request.tool, request.arguments, { timeoutMs, signal: controller.signal });
-          logSoon(context.logger, { server: request.server, tool: request.tool, call: request.call_id, is_error: result.is_error, ...(result.error_code ? { error_code: result.error_code } : {}), duration_ms: result.duration_ms }, "MCP call ended");
+          logSoon(
+            context.logger,
+            {
+              server: request.server,
+              tool: request.tool,
+              call: request.call_id,
+              is_error: result.is_error,
+              ...(result.error_code ? { error_code: result.error_code } : {}),
+              duration_ms: result.duration_ms,
+            },
+            "MCP call ended",
+          );
           return result;
         } finally {
           inFlight.delete(request.call_id);

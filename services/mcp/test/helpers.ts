@@ -25,7 +25,10 @@ export interface McpHarness {
 let counter = 0;
 
 /** A real nats-server and the compiled MCP service as a process, with `servers` as $AIDE_HOME/mcp.json. */
-export async function startMcpHarness(servers: Record<string, unknown> | ((paths: { aideHome: string; workspace: string }) => Record<string, unknown>), options: { beforeStart?: (paths: { aideHome: string; workspace: string }) => void } = {}): Promise<McpHarness> {
+export async function startMcpHarness(
+  servers: Record<string, unknown> | ((paths: { aideHome: string; workspace: string }) => Record<string, unknown>),
+  options: { beforeStart?: (paths: { aideHome: string; workspace: string }) => void } = {},
+): Promise<McpHarness> {
   const scratch = realpathSync(mkdtempSync(join(tmpdir(), "aide-mcp-")));
   const aideHome = join(scratch, "home");
   const workspace = join(scratch, "ws");

@@ -7,22 +7,25 @@ import { eventually, everythingServer, filesystemServer, hostileServer, startMcp
 describe("MCP service: discovery and calls through real servers from npm, each in its sandbox", () => {
   let harness: McpHarness;
   beforeAll(async () => {
-    harness = await startMcpHarness(({ workspace }) => ({
-      everything: { command: process.execPath, args: [everythingServer, "stdio"], auto_approve: ["echo"] },
-      // server-filesystem's allowed directory is the workspace.
-      filesystem: { command: process.execPath, args: [filesystemServer, workspace] },
-      hostile: { command: process.execPath, args: [hostileServer] },
-      secretive: { command: process.execPath, args: [hostileServer], env_files: { API_TOKEN: "token" }, env: { PLAIN: "yes" } },
-      remote: { type: "http", url: "http://192.0.2.1:8080/mcp" },
-      leaky: { command: process.execPath, args: [hostileServer], env_files: { API_TOKEN: "loose" } },
-    }), {
-      beforeStart: ({ workspace, aideHome }) => {
-        writeFileSync(join(workspace, "notes.txt"), "hello from the workspace\n");
-        mkdirSync(join(aideHome, "mcp-secrets"), { mode: 0o700 });
-        writeFileSync(join(aideHome, "mcp-secrets", "token"), "s3cret\n", { mode: 0o600 });
-        writeFileSync(join(aideHome, "mcp-secrets", "loose"), "s3cret\n", { mode: 0o644 });
+    harness = await startMcpHarness(
+      ({ workspace }) => ({
+        everything: { command: process.execPath, args: [everythingServer, "stdio"], auto_approve: ["echo"] },
+        // server-filesystem's allowed directory is the workspace.
+        filesystem: { command: process.execPath, args: [filesystemServer, workspace] },
+        hostile: { command: process.execPath, args: [hostileServer] },
+        secretive: { command: process.execPath, args: [hostileServer], env_files: { API_TOKEN: "token" }, env: { PLAIN: "yes" } },
+        remote: { type: "http", url: "http://192.0.2.1:8080/mcp" },
+        leaky: { command: process.execPath, args: [hostileServer], env_files: { API_TOKEN: "loose" } },
+      }),
+      {
+        beforeStart: ({ workspace, aideHome }) => {
+          writeFileSync(join(workspace, "notes.txt"), "hello from the workspace\n");
+          mkdirSync(join(aideHome, "mcp-secrets"), { mode: 0o700 });
+          writeFileSync(join(aideHome, "mcp-secrets", "token"), "s3cret\n", { mode: 0o600 });
+          writeFileSync(join(aideHome, "mcp-secrets", "loose"), "s3cret\n", { mode: 0o644 });
+        },
       },
-    });
+    );
   });
   afterAll(async () => harness?.stop());
 
@@ -82,7 +85,10 @@ describe("MCP service: discovery and calls through real servers from npm, each i
     const reply = await harness.call("hostile", "echo", { message: "logged" }, { call_id: "logged-call" });
     expect(reply.result.output).toBe("echo: logged");
     const lines = await eventually(() => {
-      const found = harness.service.logs().split("\n").filter((line) => line.includes('"call":"logged-call"'));
+      const found = harness.service
+        .logs()
+        .split("\n")
+        .filter((line) => line.includes('"call":"logged-call"'));
       return found.some((line) => line.includes('"msg":"MCP call ended"')) ? found : undefined;
     }, "the call's end to be logged");
     expect(lines.map((line) => JSON.parse(line).msg)).toEqual(["MCP call", "MCP call ended"]);

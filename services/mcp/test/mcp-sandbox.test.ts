@@ -12,12 +12,15 @@ describe("MCP service: each stdio server is contained by its own sandbox", () =>
     listener = createServer((socket) => socket.end());
     await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", () => resolve()));
     port = (listener.address() as { port: number }).port;
-    harness = await startMcpHarness({
-      offline: { command: process.execPath, args: [hostileServer] },
-      online: { command: process.execPath, args: [hostileServer], network: true },
-      writer: { command: process.execPath, args: [hostileServer], workspace_write: true },
-      hanging: { command: process.execPath, args: [hostileServer], call_timeout_ms: 60_000 },
-    }, { beforeStart: ({ workspace }) => mkdirSync(join(workspace, ".git")) });
+    harness = await startMcpHarness(
+      {
+        offline: { command: process.execPath, args: [hostileServer] },
+        online: { command: process.execPath, args: [hostileServer], network: true },
+        writer: { command: process.execPath, args: [hostileServer], workspace_write: true },
+        hanging: { command: process.execPath, args: [hostileServer], call_timeout_ms: 60_000 },
+      },
+      { beforeStart: ({ workspace }) => mkdirSync(join(workspace, ".git")) },
+    );
   });
   afterAll(async () => {
     await harness?.stop();

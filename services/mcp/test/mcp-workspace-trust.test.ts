@@ -9,14 +9,17 @@ describe("MCP service: a workspace .mcp.json is ignored until trusted", () => {
   let harness: McpHarness;
   const workspaceFile = (extra = "") => JSON.stringify({ mcpServers: { project: { command: process.execPath, args: [hostileServer], env: { NOTE: `project${extra}` } } } });
   beforeAll(async () => {
-    harness = await startMcpHarness({}, {
-      beforeStart: ({ workspace }) => {
-        writeFileSync(join(workspace, ".mcp.json"), workspaceFile());
-        writeFileSync(join(workspace, "own.txt"), "mine");
-        mkdirSync(join(workspace, "..", "sibling"));
-        writeFileSync(join(workspace, "..", "sibling", "secret.txt"), "another project's");
+    harness = await startMcpHarness(
+      {},
+      {
+        beforeStart: ({ workspace }) => {
+          writeFileSync(join(workspace, ".mcp.json"), workspaceFile());
+          writeFileSync(join(workspace, "own.txt"), "mine");
+          mkdirSync(join(workspace, "..", "sibling"));
+          writeFileSync(join(workspace, "..", "sibling", "secret.txt"), "another project's");
+        },
       },
-    });
+    );
   });
   afterAll(async () => harness?.stop());
 

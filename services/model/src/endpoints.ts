@@ -49,23 +49,29 @@ export function modelEndpoints(engine: ModelEngine, options: ModelEndpointOption
         const token = request.progress;
         const publish = options.publishProgress;
         const onProgress = token !== undefined && publish ? throttledProgress((progress) => publish(token, progress)) : undefined;
-        return engine.probe(request.model, { refresh: request.refresh, automatic: request.automatic, ...(request.trials !== undefined ? { trials: request.trials } : {}), ...(onProgress ? { onProgress } : {}) }, signal);
+        return engine.probe(
+          request.model,
+          { refresh: request.refresh, automatic: request.automatic, ...(request.trials !== undefined ? { trials: request.trials } : {}), ...(onProgress ? { onProgress } : {}) },
+          signal,
+        );
       },
     }),
   ];
   const reload = options.reload;
   if (reload) {
-    endpoints.push(defineEndpoint({
-      name: "reload",
-      subject: subjects.model.reload,
-      schema: ModelReloadRequestSchema,
-      async handle(request) {
-        // A bad document is refused (CONFIG_INVALID naming the field) and the old registry stays.
-        const registry = await reload(request);
-        engine.setRegistry(registry);
-        return { source: registry.source, default: registry.default, models: registry.models.map((spec) => spec.id) };
-      },
-    }));
+    endpoints.push(
+      defineEndpoint({
+        name: "reload",
+        subject: subjects.model.reload,
+        schema: ModelReloadRequestSchema,
+        async handle(request) {
+          // A bad document is refused (CONFIG_INVALID naming the field) and the old registry stays.
+          const registry = await reload(request);
+          engine.setRegistry(registry);
+          return { source: registry.source, default: registry.default, models: registry.models.map((spec) => spec.id) };
+        },
+      }),
+    );
   }
   return endpoints;
 }

@@ -3,9 +3,7 @@ import { bodyRuleName, bodyRules, integerRule, textCanHold, valueRule } from "./
 
 /** A GBNF alternative/sequence over literals and digit classes, turned into a JS regex to test the language it accepts. */
 function toRegExp(rule: string): RegExp {
-  const source = rule
-    .replace(/"([^"]*)"/g, (_, text: string) => text.replace(/[-.*+?^${}()|[\]\\]/g, "\\$&"))
-    .replace(/\s+/g, "");
+  const source = rule.replace(/"([^"]*)"/g, (_, text: string) => text.replace(/[-.*+?^${}()|[\]\\]/g, "\\$&")).replace(/\s+/g, "");
   return new RegExp(`^(?:${source})$`);
 }
 

@@ -84,7 +84,10 @@ export function integerRule(minimum: number | undefined, maximum: number | undef
   const high = maximum === undefined || maximum > EXACT_LIMIT ? undefined : Math.floor(maximum);
   if (low === undefined && high === undefined) return looseInteger;
   if (low !== undefined && high !== undefined && low > high) return looseInteger;
-  const positive = (from: number, to: number | undefined) => (to === undefined ? `${from === 0 ? `("0" | [1-9] [0-9]{0,14})` : from <= 9 ? `([${from}-9] | [1-9] [0-9]{1,14})` : `(${naturalRange(from, 10 ** String(from).length - 1)} | [1-9] [0-9]{${String(from).length},14})`}` : naturalRange(from, to));
+  const positive = (from: number, to: number | undefined) =>
+    to === undefined
+      ? `${from === 0 ? `("0" | [1-9] [0-9]{0,14})` : from <= 9 ? `([${from}-9] | [1-9] [0-9]{1,14})` : `(${naturalRange(from, 10 ** String(from).length - 1)} | [1-9] [0-9]{${String(from).length},14})`}`
+      : naturalRange(from, to);
   const negative = (from: number, to: number | undefined) => `"-" ${positive(from, to)}`;
   if (low !== undefined && low >= 0) return positive(low, high);
   if (high !== undefined && high < 0) return negative(-high, low === undefined ? undefined : -low);

@@ -74,7 +74,8 @@ export async function postStreaming<T>(options: PostOptions, consume: (response:
         if (options.signal.aborted) throw error;
         if (scoped.timedOut()) throw aideError("TIMEOUT", { ms: policy.timeoutMs });
         retry = { delayMs: policy.baseMs * 2 ** attempt, reason: (error as Error).message };
-        if (attempt >= policy.maxRetries) throw aideError("MODEL_FAILED", { detail: `cannot reach ${options.url}: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}` });
+        if (attempt >= policy.maxRetries)
+          throw aideError("MODEL_FAILED", { detail: `cannot reach ${options.url}: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}` });
       }
       if (retry === undefined) {
         const res = response!;

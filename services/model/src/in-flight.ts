@@ -7,7 +7,10 @@ export class InFlight {
   private readonly running = new Map<string, AbortController>();
   private readonly early = new Map<string, number>();
 
-  constructor(private readonly earlyAbortTtlMs = 30_000, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly earlyAbortTtlMs = 30_000,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   start(requestId: string): AbortController {
     const controller = new AbortController();

@@ -95,10 +95,31 @@ export class LlamaModels {
     const context = await model.createContext({ contextSize, sequences: spec.maxSessions, threads, flashAttention });
     const { resolveChatWrapper } = await import("node-llama-cpp");
     const chatWrapper = resolveChatWrapper(model);
-    logger.info({ path, threads, flashAttention: context.flashAttention, contextSize: context.contextSize, sessions: spec.maxSessions, chatWrapper: chatWrapper.wrapperName, ms: Math.round(performance.now() - started) }, "model loaded");
+    logger.info(
+      {
+        path,
+        threads,
+        flashAttention: context.flashAttention,
+        contextSize: context.contextSize,
+        sessions: spec.maxSessions,
+        chatWrapper: chatWrapper.wrapperName,
+        ms: Math.round(performance.now() - started),
+      },
+      "model loaded",
+    );
     const loaded: LoadedModel = {
-      spec, path, bytes, model, context, chatWrapper, threads, contextSize: context.contextSize,
-      pool: new SessionPool(context), grammars: new Map(), lastUsed: ++this.clock, active: 0,
+      spec,
+      path,
+      bytes,
+      model,
+      context,
+      chatWrapper,
+      threads,
+      contextSize: context.contextSize,
+      pool: new SessionPool(context),
+      grammars: new Map(),
+      lastUsed: ++this.clock,
+      active: 0,
       ...(this.options.prefixCache === true ? { prefixes: new PrefixCache({ logger }) } : {}),
     };
     this.ready.set(spec.id, loaded);

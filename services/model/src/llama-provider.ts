@@ -63,7 +63,12 @@ export class LlamaProvider implements Provider<LlamaSpec> {
 
   async status(spec: LlamaSpec): Promise<ProviderStatus> {
     const loaded = this.models.get(spec.id);
-    if (loaded) return { available: true, loaded: true, detail: `${loaded.path} (threads ${loaded.threads}, context ${loaded.contextSize}, flash attention ${loaded.context.flashAttention ? "on" : "off"}, sessions ${loaded.pool.ids().length}/${spec.maxSessions})` };
+    if (loaded)
+      return {
+        available: true,
+        loaded: true,
+        detail: `${loaded.path} (threads ${loaded.threads}, context ${loaded.contextSize}, flash attention ${loaded.context.flashAttention ? "on" : "off"}, sessions ${loaded.pool.ids().length}/${spec.maxSessions})`,
+      };
     const path = modelFilePath(spec, this.options.home);
     if (existsSync(path)) return { available: true, loaded: false, detail: path };
     return { available: false, loaded: false, detail: spec.uri ? `not pulled yet: aide models pull ${spec.id}` : `no GGUF file at ${path}` };
@@ -93,7 +98,9 @@ export class LlamaProvider implements Provider<LlamaSpec> {
       const work = (sequence: LlamaContextSequence) => this.generate(loaded, sequence, params);
       // A one-off (the compaction summary) must not overwrite the session's warm sequence.
       if (params.request.one_off === true) {
-        return await loaded.pool.useOneOff(params.request.session, work, () => params.logger.warn({ sessions: params.spec.maxSessions }, "no free sequence for a one-off request: it runs on the session's own, whose cache is lost"));
+        return await loaded.pool.useOneOff(params.request.session, work, () =>
+          params.logger.warn({ sessions: params.spec.maxSessions }, "no free sequence for a one-off request: it runs on the session's own, whose cache is lost"),
+        );
       }
       return await loaded.pool.use(params.request.session, work);
     } finally {
@@ -178,7 +185,8 @@ export class LlamaProvider implements Provider<LlamaSpec> {
     const after = sequence.tokenMeter.getState();
     const stop = response.metadata.stopReason;
     if (prefixes && stop !== "abort") await prefixes.remember(sequence, aligned);
-    if (restored > 0 || extended > 0) logger.debug({ restored, extended, prompt: aligned.length }, restored > 0 ? "prompt prefix loaded from the prefix cache" : "shared prompt prefix evaluated and saved");
+    if (restored > 0 || extended > 0)
+      logger.debug({ restored, extended, prompt: aligned.length }, restored > 0 ? "prompt prefix loaded from the prefix cache" : "shared prompt prefix evaluated and saved");
     // The library's TokenMeter counts a decoded token whose logits are read as "output": that is
     // every sampled token fed back plus the prompt's last token (whose logits give the first
     // sampled token). So the prompt tokens evaluated are the "input" count plus that one.

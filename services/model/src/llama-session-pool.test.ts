@@ -3,7 +3,10 @@ import { SessionPool, type SequenceSource } from "./llama-session-pool.js";
 
 class FakeSequence {
   disposed = false;
-  constructor(readonly id: number, private readonly source: FakeSource) {}
+  constructor(
+    readonly id: number,
+    private readonly source: FakeSource,
+  ) {}
   async dispose() {
     await Promise.resolve();
     this.disposed = true;
@@ -105,7 +108,13 @@ describe("SessionPool", () => {
     const single = new SessionPool(new FakeSource(1));
     const only = await single.use("a", async (s) => s);
     let fellBack = false;
-    expect(await single.useOneOff("a", async (s) => s, () => (fellBack = true))).toBe(only);
+    expect(
+      await single.useOneOff(
+        "a",
+        async (s) => s,
+        () => (fellBack = true),
+      ),
+    ).toBe(only);
     expect(fellBack).toBe(true);
   });
 });

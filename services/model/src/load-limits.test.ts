@@ -8,7 +8,11 @@ describe("the model service's load limits", () => {
 
   it("follow AIDE_MODEL_MAX_CONCURRENT, and take the queue settings as given", () => {
     expect(readModelLoadLimits({ AIDE_MODEL_MAX_CONCURRENT: "512" })).toEqual({ maxConcurrent: 512, maxQueued: 2048, maxQueuedPerSession: 512 });
-    expect(readModelLoadLimits({ AIDE_MODEL_MAX_CONCURRENT: "2", AIDE_MODEL_MAX_QUEUED: "3", AIDE_MODEL_MAX_QUEUED_PER_SESSION: "1" })).toEqual({ maxConcurrent: 2, maxQueued: 3, maxQueuedPerSession: 1 });
+    expect(readModelLoadLimits({ AIDE_MODEL_MAX_CONCURRENT: "2", AIDE_MODEL_MAX_QUEUED: "3", AIDE_MODEL_MAX_QUEUED_PER_SESSION: "1" })).toEqual({
+      maxConcurrent: 2,
+      maxQueued: 3,
+      maxQueuedPerSession: 1,
+    });
   });
 
   it("refuse a value that is not a positive integer with CONFIG_INVALID", () => {

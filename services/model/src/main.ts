@@ -57,12 +57,19 @@ await runService("model", async ({ connection, logger }) => {
     maxQueued: limits.maxQueued,
     maxQueuedPerSession: limits.maxQueuedPerSession,
   });
-  const unwatch = watchRegistry({ configFile: registryPath(env), modelsDir: join(home, "models") }, () => {
-    loadRegistry(env).then(
-      (next) => { engine.setRegistry(next); logger.info(describe(next), "model registry reloaded"); },
-      (error: Error) => logger.warn({ err: error }, "the changed model registry was refused; the previous one stays"),
-    );
-  }, logger);
+  const unwatch = watchRegistry(
+    { configFile: registryPath(env), modelsDir: join(home, "models") },
+    () => {
+      loadRegistry(env).then(
+        (next) => {
+          engine.setRegistry(next);
+          logger.info(describe(next), "model registry reloaded");
+        },
+        (error: Error) => logger.warn({ err: error }, "the changed model registry was refused; the previous one stays"),
+      );
+    },
+    logger,
+  );
   return async () => {
     unwatch();
     // Abort generations, let their handlers reply, then unload the models.

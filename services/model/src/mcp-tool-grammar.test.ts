@@ -13,7 +13,10 @@ describe("MCP tools in the tool-call grammar", () => {
 
   it("gives each tool its own rule even when their names fold to the same rule name", () => {
     const grammar = buildToolCallGrammar(tools, { choice: "auto" });
-    const definitions = grammar.split("\n").filter((line) => line.includes(" ::= ")).map((line) => line.split(" ::= ")[0]);
+    const definitions = grammar
+      .split("\n")
+      .filter((line) => line.includes(" ::= "))
+      .map((line) => line.split(" ::= ")[0]);
     expect(new Set(definitions).size).toBe(definitions.length);
     expect(grammar).toContain('"<mcp__issue-tracker__get>"');
     expect(grammar).toContain('"<mcp__issue__tracker_get>"');

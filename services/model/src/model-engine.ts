@@ -97,7 +97,13 @@ export class ModelEngine {
     const started = this.now();
     const controller = this.inFlight.start(request.request_id);
     let timedOut = false;
-    const timer = request.timeout_ms !== undefined ? setTimeout(() => { timedOut = true; controller.abort(); }, request.timeout_ms) : undefined;
+    const timer =
+      request.timeout_ms !== undefined
+        ? setTimeout(() => {
+            timedOut = true;
+            controller.abort();
+          }, request.timeout_ms)
+        : undefined;
     const onServiceAbort = () => controller.abort();
     serviceSignal?.addEventListener("abort", onServiceAbort, { once: true });
     let firstTokenMs: number | undefined;
@@ -157,7 +163,11 @@ export class ModelEngine {
    * The model's capability profile: the cached one when it still matches the file or endpoint,
    * else a probe (one at a time per model; concurrent callers share it), cached for next time.
    */
-  async probe(id: string | undefined, options: { refresh?: boolean; trials?: number; automatic?: boolean; onProgress?: (progress: ModelProbeProgress) => void } = {}, signal?: AbortSignal): Promise<ModelProfile> {
+  async probe(
+    id: string | undefined,
+    options: { refresh?: boolean; trials?: number; automatic?: boolean; onProgress?: (progress: ModelProbeProgress) => void } = {},
+    signal?: AbortSignal,
+  ): Promise<ModelProfile> {
     const spec = this.resolve(id);
     if (spec.provider === "scripted") throw aideError("VALIDATION", { detail: `${spec.id} replays a recorded transcript: there is nothing to probe` });
     const key = this.deps.home !== undefined ? profileKey(spec, this.deps.home) : `${spec.provider}:${spec.id}`;
@@ -176,27 +186,33 @@ export class ModelEngine {
     const clock = this.deps.clock ?? (() => new Date());
     const started = clock().getTime();
     const provider = this.provider(spec);
-    const probe = probeModel(spec, {
-      progress: (stage, step, steps) => {
-        const progress: ModelProbeProgress = { model: spec.id, stage, step, steps, percent: Math.round((step / steps) * 100), elapsed_ms: Math.max(0, clock().getTime() - started) };
-        for (const listener of listeners) listener(progress);
+    const probe = probeModel(
+      spec,
+      {
+        progress: (stage, step, steps) => {
+          const progress: ModelProbeProgress = { model: spec.id, stage, step, steps, percent: Math.round((step / steps) * 100), elapsed_ms: Math.max(0, clock().getTime() - started) };
+          for (const listener of listeners) listener(progress);
+        },
+        chat: (target, request) => this.chatWith(target, request, signal),
+        facts: async (target) => provider.describe?.(target),
+        generateId: this.deps.generateId ?? (() => randomUUID().slice(0, 8)),
+        now: this.deps.clock ?? (() => new Date()),
       },
-      chat: (target, request) => this.chatWith(target, request, signal),
-      facts: async (target) => provider.describe?.(target),
-      generateId: this.deps.generateId ?? (() => randomUUID().slice(0, 8)),
-      now: this.deps.clock ?? (() => new Date()),
-    }, { key, trials: options.trials ?? this.deps.probeTrials ?? 3 }).then((profile) => {
-      try {
-        this.deps.profiles?.put(profile);
-      } catch (error) {
-        this.deps.logger.warn({ err: error, model: spec.id }, "the probe's profile could not be cached");
-      }
-      this.deps.logger.info({ model: spec.id, window: profile.context.window, tier: profile.prompt_tier, grammar: profile.grammar, calls: profile.tool_calls }, "model probed");
-      return profile;
-    }).finally(() => {
-      this.probes.delete(key);
-      void provider.dropSessions?.(spec, "probe-");
-    });
+      { key, trials: options.trials ?? this.deps.probeTrials ?? 3 },
+    )
+      .then((profile) => {
+        try {
+          this.deps.profiles?.put(profile);
+        } catch (error) {
+          this.deps.logger.warn({ err: error, model: spec.id }, "the probe's profile could not be cached");
+        }
+        this.deps.logger.info({ model: spec.id, window: profile.context.window, tier: profile.prompt_tier, grammar: profile.grammar, calls: profile.tool_calls }, "model probed");
+        return profile;
+      })
+      .finally(() => {
+        this.probes.delete(key);
+        void provider.dropSessions?.(spec, "probe-");
+      });
     this.probes.set(key, { promise: probe, listeners });
     return probe;
   }

@@ -12,9 +12,7 @@ export function modelFilePath(spec: LlamaSpec, home: string): string {
 export function requireModelFile(spec: LlamaSpec, home: string): { path: string; bytes: number } {
   const path = modelFilePath(spec, home);
   if (existsSync(path)) return { path, bytes: statSync(path).size };
-  const detail = spec.uri
-    ? `${path} is absent; pull it with \`aide models pull ${spec.id}\` (needs the network; ${spec.uri})`
-    : `no GGUF file at ${path}`;
+  const detail = spec.uri ? `${path} is absent; pull it with \`aide models pull ${spec.id}\` (needs the network; ${spec.uri})` : `no GGUF file at ${path}`;
   throw aideError("MODEL_UNAVAILABLE", { model: spec.id, detail });
 }
 
@@ -29,11 +27,7 @@ export interface PullProgress {
  * model that is not on disk is refused MODEL_UNAVAILABLE. The downloader retries without end
  * when the network is down, so a watchdog gives up after `stallMs` (default 30 s) without progress.
  */
-export async function pullModel(
-  spec: LlamaSpec,
-  home: string,
-  options: { onProgress?: (progress: PullProgress) => void; signal?: AbortSignal; stallMs?: number } = {},
-): Promise<string> {
+export async function pullModel(spec: LlamaSpec, home: string, options: { onProgress?: (progress: PullProgress) => void; signal?: AbortSignal; stallMs?: number } = {}): Promise<string> {
   if (!spec.uri) throw aideError("MODEL_UNAVAILABLE", { model: spec.id, detail: "the model has no uri to pull" });
   const target = modelFilePath(spec, home);
   const stallMs = options.stallMs ?? 30_000;

@@ -75,7 +75,10 @@ export const OpenAiSpecSchema = z
     /** Consent for an endpoint off loopback; without it the model is refused (offline by default). */
     allowRemote: z.boolean().default(false),
     /** Name of the environment variable holding the API key. */
-    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+      .optional(),
     /** Path of a file (mode 0600) holding the API key. */
     apiKeyFile: z.string().min(1).optional(),
     /** "ollama" sets options.num_ctx explicitly and checks the prompt count against truncation. */

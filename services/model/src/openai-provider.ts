@@ -13,39 +13,60 @@ export interface OpenAiProviderOptions {
   logger: Logger;
 }
 
-const ChunkSchema = z.object({
-  choices: z.array(z.object({
-    delta: z.object({
-      content: z.string().nullish(),
-      reasoning_content: z.string().nullish(),
-      tool_calls: z.array(z.object({
-        index: z.number().int().nonnegative().default(0),
-        id: z.string().nullish(),
-        function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).partial().nullish(),
-      })).nullish(),
-    }).partial().nullish(),
-    finish_reason: z.string().nullish(),
-  })).default([]),
-  usage: z.object({
-    prompt_tokens: z.number().int().nonnegative(),
-    completion_tokens: z.number().int().nonnegative(),
-    /** OpenAI's (and llama-server's, vLLM's) count of prompt tokens served from the prompt cache. */
-    prompt_tokens_details: z.object({ cached_tokens: z.number().int().nonnegative().nullish() }).partial().nullish(),
-  }).partial().nullish(),
-}).passthrough();
+const ChunkSchema = z
+  .object({
+    choices: z
+      .array(
+        z.object({
+          delta: z
+            .object({
+              content: z.string().nullish(),
+              reasoning_content: z.string().nullish(),
+              tool_calls: z
+                .array(
+                  z.object({
+                    index: z.number().int().nonnegative().default(0),
+                    id: z.string().nullish(),
+                    function: z.object({ name: z.string().nullish(), arguments: z.string().nullish() }).partial().nullish(),
+                  }),
+                )
+                .nullish(),
+            })
+            .partial()
+            .nullish(),
+          finish_reason: z.string().nullish(),
+        }),
+      )
+      .default([]),
+    usage: z
+      .object({
+        prompt_tokens: z.number().int().nonnegative(),
+        completion_tokens: z.number().int().nonnegative(),
+        /** OpenAI's (and llama-server's, vLLM's) count of prompt tokens served from the prompt cache. */
+        prompt_tokens_details: z.object({ cached_tokens: z.number().int().nonnegative().nullish() }).partial().nullish(),
+      })
+      .partial()
+      .nullish(),
+  })
+  .passthrough();
 
-const OllamaLineSchema = z.object({
-  message: z.object({
-    content: z.string().nullish(),
-    thinking: z.string().nullish(),
-    tool_calls: z.array(z.object({ function: z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).default({}) }) })).nullish(),
-  }).partial().nullish(),
-  done: z.boolean().default(false),
-  done_reason: z.string().nullish(),
-  prompt_eval_count: z.number().int().nonnegative().nullish(),
-  eval_count: z.number().int().nonnegative().nullish(),
-  error: z.string().nullish(),
-}).passthrough();
+const OllamaLineSchema = z
+  .object({
+    message: z
+      .object({
+        content: z.string().nullish(),
+        thinking: z.string().nullish(),
+        tool_calls: z.array(z.object({ function: z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).default({}) }) })).nullish(),
+      })
+      .partial()
+      .nullish(),
+    done: z.boolean().default(false),
+    done_reason: z.string().nullish(),
+    prompt_eval_count: z.number().int().nonnegative().nullish(),
+    eval_count: z.number().int().nonnegative().nullish(),
+    error: z.string().nullish(),
+  })
+  .passthrough();
 
 /** What the stream has produced so far (kept so an abort can return the partial reply). */
 interface Accumulated {
@@ -174,7 +195,8 @@ export class OpenAiProvider implements Provider<OpenAiSpec> {
       } catch {
         throw aideError("MODEL_FAILED", { detail: `the endpoint sent an event that is not JSON: ${data.slice(0, 120)}` });
       }
-      if (json && typeof json === "object" && "error" in json) throw aideError("MODEL_FAILED", { detail: `the endpoint reported: ${JSON.stringify((json as { error: unknown }).error).slice(0, 300)}` });
+      if (json && typeof json === "object" && "error" in json)
+        throw aideError("MODEL_FAILED", { detail: `the endpoint reported: ${JSON.stringify((json as { error: unknown }).error).slice(0, 300)}` });
       const chunk = ChunkSchema.safeParse(json);
       if (!chunk.success) continue;
       if (chunk.data.usage) {
@@ -235,19 +257,23 @@ export class OpenAiProvider implements Provider<OpenAiSpec> {
   private reply(spec: OpenAiSpec, { request, logger }: ProviderChatParams<OpenAiSpec>, acc: Accumulated, aborted: boolean): ProviderReply {
     const estimate = estimatePromptTokens(request);
     if (!aborted && acc.promptTokens !== undefined) this.checkTruncation(spec, estimate, acc.promptTokens, logger);
-    const toolCalls: NativeToolCall[] = aborted ? [] : [...acc.calls.entries()].sort(([a], [b]) => a - b).map(([index, call]) => {
-      let args = call.parsed;
-      if (!args) {
-        try {
-          const value: unknown = call.args.trim() === "" ? {} : JSON.parse(call.args);
-          if (!value || typeof value !== "object" || Array.isArray(value)) throw new Error("not an object");
-          args = value as Record<string, unknown>;
-        } catch (error) {
-          throw aideError("MODEL_FAILED", { detail: `the arguments of tool call ${call.name || index} are not a JSON object: ${(error as Error).message}` });
-        }
-      }
-      return { id: call.id || `call_${index}`, name: call.name, arguments: args };
-    });
+    const toolCalls: NativeToolCall[] = aborted
+      ? []
+      : [...acc.calls.entries()]
+          .sort(([a], [b]) => a - b)
+          .map(([index, call]) => {
+            let args = call.parsed;
+            if (!args) {
+              try {
+                const value: unknown = call.args.trim() === "" ? {} : JSON.parse(call.args);
+                if (!value || typeof value !== "object" || Array.isArray(value)) throw new Error("not an object");
+                args = value as Record<string, unknown>;
+              } catch (error) {
+                throw aideError("MODEL_FAILED", { detail: `the arguments of tool call ${call.name || index} are not a JSON object: ${(error as Error).message}` });
+              }
+            }
+            return { id: call.id || `call_${index}`, name: call.name, arguments: args };
+          });
     return {
       text: acc.text,
       ...(acc.reasoning ? { reasoning_content: acc.reasoning } : {}),

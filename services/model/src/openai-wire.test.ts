@@ -4,7 +4,8 @@ import { OpenAiSpecSchema } from "./model-spec.js";
 import { openAiBody } from "./openai-wire.js";
 
 const tools = [{ name: "list_dir", description: "List", parameters: { type: "object", properties: { max_entries: { type: "integer", minimum: 1, maximum: 2000 } } } }];
-const request = (extra: Record<string, unknown> = {}) => ModelChatRequestSchema.parse({ request_id: "r1", session: "s1", messages: [{ role: "user", content: "hi" }], tools, tool_choice: "required", ...extra });
+const request = (extra: Record<string, unknown> = {}) =>
+  ModelChatRequestSchema.parse({ request_id: "r1", session: "s1", messages: [{ role: "user", content: "hi" }], tools, tool_choice: "required", ...extra });
 const spec = (flavor: string, extra: Record<string, unknown> = {}) => OpenAiSpecSchema.parse({ id: "m", provider: "openai", baseUrl: "http://127.0.0.1:8080/v1", model: "m", flavor, ...extra });
 
 describe("openAiBody for llama-server", () => {

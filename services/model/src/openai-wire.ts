@@ -17,9 +17,7 @@ function wireMessages(messages: ChatMessage[], spec: OpenAiSpec, ollama: boolean
       if (spec.keepReasoning && message.reasoning_content !== undefined) wire.reasoning_content = message.reasoning_content;
       if (message.tool_calls && message.tool_calls.length > 0) {
         wire.tool_calls = message.tool_calls.map((call) =>
-          ollama
-            ? { function: { name: call.name, arguments: call.arguments } }
-            : { id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } },
+          ollama ? { function: { name: call.name, arguments: call.arguments } } : { id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } },
         );
       }
     }

@@ -11,7 +11,10 @@ export function watchRegistry(paths: { configFile: string; modelsDir: string }, 
   let timer: NodeJS.Timeout | undefined;
   const fire = () => {
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => { timer = undefined; onChange(); }, debounceMs);
+    timer = setTimeout(() => {
+      timer = undefined;
+      onChange();
+    }, debounceMs);
     timer.unref();
   };
   watchFile(paths.configFile, { interval: 2000, persistent: false }, (current, previous) => {

@@ -9,11 +9,31 @@ const sharedModel = process.env.AIDE_TEST_MODEL ?? join(import.meta.dirname, "..
 
 describe("model registry", () => {
   it("refuses a bad field with its path", () => {
-    expect(() => parseRegistry({ models: [{ id: "a", provider: "scripted", transcript: "/t.json" }, { id: "b", provider: "llama", file: "/m.gguf", threads: -1 }] }, "x.json")).toThrow(/models\.1\.threads/);
+    expect(() =>
+      parseRegistry(
+        {
+          models: [
+            { id: "a", provider: "scripted", transcript: "/t.json" },
+            { id: "b", provider: "llama", file: "/m.gguf", threads: -1 },
+          ],
+        },
+        "x.json",
+      ),
+    ).toThrow(/models\.1\.threads/);
     expect(() => parseRegistry({ models: [{ id: "a", provider: "scripted", transcript: "/t.json", extra: 1 }] }, "x.json")).toThrow(/models\.0: Unrecognized key/);
     expect(() => parseRegistry({ models: [{ id: "a", provider: "llama" }] }, "x.json")).toThrow(/models\.0\.file: a llama model needs file or uri/);
     expect(() => parseRegistry({ default: "zz", models: [{ id: "a", provider: "scripted", transcript: "/t" }] }, "x.json")).toThrow(/default: no model with id zz/);
-    expect(() => parseRegistry({ models: [{ id: "a", provider: "scripted", transcript: "/t" }, { id: "a", provider: "scripted", transcript: "/t" }] }, "x.json")).toThrow(/models\.1\.id: duplicate/);
+    expect(() =>
+      parseRegistry(
+        {
+          models: [
+            { id: "a", provider: "scripted", transcript: "/t" },
+            { id: "a", provider: "scripted", transcript: "/t" },
+          ],
+        },
+        "x.json",
+      ),
+    ).toThrow(/models\.1\.id: duplicate/);
   });
 
   it("fills defaults and takes the first model as the default", () => {
@@ -44,7 +64,15 @@ describe("model registry", () => {
       expect((await loadRegistry({ ...off, AIDE_MODEL_MAX_CONTEXT: "1024" })).models[0]).toMatchObject({ contextBudget: 1024 });
       expect(registry.origins).toEqual({ stories: "discovered", "tiny-model": "discovered" });
       // Configured entries win: same id, or the same file under another id.
-      writeFileSync(join(home, "models.json"), JSON.stringify({ models: [{ id: "mine", provider: "llama", file: join(home, "models", "stories.gguf") }, { id: "tiny-model", provider: "scripted", transcript: "/t.json" }] }));
+      writeFileSync(
+        join(home, "models.json"),
+        JSON.stringify({
+          models: [
+            { id: "mine", provider: "llama", file: join(home, "models", "stories.gguf") },
+            { id: "tiny-model", provider: "scripted", transcript: "/t.json" },
+          ],
+        }),
+      );
       const merged = await loadRegistry(off);
       expect(merged.models.map((m) => `${m.id}:${m.provider}`)).toEqual(["mine:llama", "tiny-model:scripted"]);
       expect(merged.default).toBe("mine");

@@ -75,7 +75,14 @@ export function registryPath(env: RegistryEnv): string {
 function sameTarget(a: ModelSpec, b: ModelSpec): boolean {
   if (a.provider === "llama" && b.provider === "llama") return a.file !== undefined && a.file === b.file;
   if (a.provider === "openai" && b.provider === "openai") {
-    const host = (url: string) => { try { const u = new URL(url); return `${u.hostname === "localhost" ? "127.0.0.1" : u.hostname}:${u.port}`; } catch { return url; } };
+    const host = (url: string) => {
+      try {
+        const u = new URL(url);
+        return `${u.hostname === "localhost" ? "127.0.0.1" : u.hostname}:${u.port}`;
+      } catch {
+        return url;
+      }
+    };
     return host(a.baseUrl) === host(b.baseUrl) && a.model === b.model;
   }
   return false;

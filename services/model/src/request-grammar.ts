@@ -25,7 +25,17 @@ export function requestGrammar(spec: { grammar: boolean; maxOutputTokens: number
     schema: request.grammar_schema ?? settingDefaults.grammar_schema,
     ...(maxProseChars !== undefined ? { maxProseChars } : {}),
     // The path_grammar strategy: paths spelled as the workspace's files (or a plain new path).
-    ...(request.grammar_paths !== undefined ? { paths: { choices: request.grammar_paths.paths, tools: request.grammar_paths.tools, newPathTools: request.grammar_paths.new_path_tools ?? [], directories: request.grammar_paths.directories ?? [], directoryTools: request.grammar_paths.directory_tools ?? [] } } : {}),
+    ...(request.grammar_paths !== undefined
+      ? {
+          paths: {
+            choices: request.grammar_paths.paths,
+            tools: request.grammar_paths.tools,
+            newPathTools: request.grammar_paths.new_path_tools ?? [],
+            directories: request.grammar_paths.directories ?? [],
+            directoryTools: request.grammar_paths.directory_tools ?? [],
+          },
+        }
+      : {}),
     // The search_grammar strategy: replace_in_file's path and SEARCH text spelled as a read file and one of its lines (line_edits: REPLACE one line).
     ...(request.grammar_edits !== undefined ? { edits: { tool: request.grammar_edits.tool, files: request.grammar_edits.files, oneLine: request.grammar_edits.one_line === true } } : {}),
     // The lean_calls strategy: only the required parameters.
@@ -34,4 +44,3 @@ export function requestGrammar(spec: { grammar: boolean; maxOutputTokens: number
     ...((request.grammar_scope ?? settingDefaults.grammar_scope) === "reply" ? { maxReplyTokens: maxTokens } : {}),
   });
 }
-

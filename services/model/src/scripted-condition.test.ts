@@ -21,7 +21,14 @@ function spec(replies: unknown[]): ScriptedSpec {
 }
 
 const request = (session: string, system: string): ModelChatRequest =>
-  ModelChatRequestSchema.parse({ request_id: `r-${session}`, session, messages: [{ role: "system", content: system }, { role: "user", content: "add the function" }] });
+  ModelChatRequestSchema.parse({
+    request_id: `r-${session}`,
+    session,
+    messages: [
+      { role: "system", content: system },
+      { role: "user", content: "add the function" },
+    ],
+  });
 
 async function reply(provider: ScriptedProvider, model: ScriptedSpec, req: ModelChatRequest): Promise<string> {
   const answer = await provider.chat({ spec: model, request: req, signal: new AbortController().signal, onDelta: () => {} });

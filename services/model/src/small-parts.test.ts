@@ -93,6 +93,10 @@ describe("the llama-server source build's environment", () => {
     expect(buildEnvironment({ PATH: "/bin" }, 2, "x64")).toEqual({ PATH: "/bin", MAKEFLAGS: "-l2", CMAKE_BUILD_PARALLEL_LEVEL: "2", CMAKE_ARGS: portable });
     // Never the build machine's own instructions (GGML_NATIVE): a guest CPU may name AMX without enabling it.
     expect(buildEnvironment({}, 2, "arm64").CMAKE_ARGS).toBe("-DGGML_NATIVE=OFF");
-    expect(buildEnvironment({ MAKEFLAGS: "-j8", CMAKE_BUILD_PARALLEL_LEVEL: "8", CMAKE_ARGS: "-DGGML_NATIVE=ON" }, 2)).toEqual({ MAKEFLAGS: "-j8", CMAKE_BUILD_PARALLEL_LEVEL: "8", CMAKE_ARGS: "-DGGML_NATIVE=ON" });
+    expect(buildEnvironment({ MAKEFLAGS: "-j8", CMAKE_BUILD_PARALLEL_LEVEL: "8", CMAKE_ARGS: "-DGGML_NATIVE=ON" }, 2)).toEqual({
+      MAKEFLAGS: "-j8",
+      CMAKE_BUILD_PARALLEL_LEVEL: "8",
+      CMAKE_ARGS: "-DGGML_NATIVE=ON",
+    });
   });
 });

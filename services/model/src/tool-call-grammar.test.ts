@@ -12,7 +12,7 @@ const tools: ChatTool[] = [
 describe("buildToolCallGrammar", () => {
   it("builds one rule per tool and parameter, typed from the JSON Schema", () => {
     const grammar = buildToolCallGrammar(tools, { choice: "auto" });
-    expect(grammar).toContain('root ::= prose (call (sep call){0,3})?');
+    expect(grammar).toContain("root ::= prose (call (sep call){0,3})?");
     expect(grammar).toContain('tool-read-file ::= "<read_file>" nl param-read-file-path param-read-file-offset? "</read_file>"');
     expect(grammar).toContain('param-read-file-offset ::= "<offset>" ("0" | "-"? [1-9] [0-9]{0,14}) "</offset>" nl');
     expect(grammar).toContain('("short" | "long")');
@@ -26,7 +26,13 @@ describe("buildToolCallGrammar", () => {
 });
 
 describe("grammar scope and schema constraints (experiment settings)", () => {
-  const bounded: ChatTool[] = [{ name: "list_dir", description: "", parameters: { type: "object", properties: { path: { type: "string", minLength: 1, maxLength: 4096 }, max_entries: { type: "integer", minimum: 1, maximum: 2000 } } } }];
+  const bounded: ChatTool[] = [
+    {
+      name: "list_dir",
+      description: "",
+      parameters: { type: "object", properties: { path: { type: "string", minLength: 1, maxLength: 4096 }, max_entries: { type: "integer", minimum: 1, maximum: 2000 } } },
+    },
+  ];
 
   it("scope reply: exactly one call and nothing around it when a call is required; prose alone or one call otherwise", () => {
     const required = buildToolCallGrammar(bounded, { choice: "required", scope: "reply" });
@@ -47,30 +53,49 @@ describe("grammar scope and schema constraints (experiment settings)", () => {
 });
 
 describe("argument sets (anyOf): replace_in_file's diff, or search with replace", () => {
-  const edit: ChatTool[] = [{
-    name: "replace_in_file",
-    description: "",
-    parameters: {
-      type: "object",
-      properties: { path: { type: "string" }, diff: { type: "string" }, search: { type: "string" }, replace: { type: "string" } },
-      required: ["path"],
-      anyOf: [
-        { type: "object", properties: { path: { type: "string" }, diff: { type: "string" } }, required: ["path", "diff"], additionalProperties: false },
-        { type: "object", properties: { path: { type: "string" }, search: { type: "string" }, replace: { type: "string" } }, required: ["path", "search", "replace"], additionalProperties: false },
-      ],
+  const edit: ChatTool[] = [
+    {
+      name: "replace_in_file",
+      description: "",
+      parameters: {
+        type: "object",
+        properties: { path: { type: "string" }, diff: { type: "string" }, search: { type: "string" }, replace: { type: "string" } },
+        required: ["path"],
+        anyOf: [
+          { type: "object", properties: { path: { type: "string" }, diff: { type: "string" } }, required: ["path", "diff"], additionalProperties: false },
+          { type: "object", properties: { path: { type: "string" }, search: { type: "string" }, replace: { type: "string" } }, required: ["path", "search", "replace"], additionalProperties: false },
+        ],
+      },
     },
-  }];
+  ];
 
   it("the grammar has one parameter sequence per set, each with its own required keys", () => {
     const grammar = buildToolCallGrammar(edit, { choice: "required", scope: "reply", schema: true });
-    expect(grammar).toContain('tool-replace-in-file ::= "<replace_in_file>" nl (param-replace-in-file-1-path param-replace-in-file-1-diff | param-replace-in-file-2-path param-replace-in-file-2-search param-replace-in-file-2-replace) "</replace_in_file>"');
+    expect(grammar).toContain(
+      'tool-replace-in-file ::= "<replace_in_file>" nl (param-replace-in-file-1-path param-replace-in-file-1-diff | param-replace-in-file-2-path param-replace-in-file-2-search param-replace-in-file-2-replace) "</replace_in_file>"',
+    );
   });
 
   it("an open anyOf branch (no additionalProperties: false, as an MCP server may send) keeps the tool's other parameters", () => {
-    const open: ChatTool[] = [{ name: "lookup", description: "", parameters: { type: "object", properties: { id: { type: "string" }, name: { type: "string" }, verbose: { type: "boolean" } }, anyOf: [{ properties: { id: { type: "string" } }, required: ["id"] }, { properties: { name: { type: "string" } }, required: ["name"] }] } }];
+    const open: ChatTool[] = [
+      {
+        name: "lookup",
+        description: "",
+        parameters: {
+          type: "object",
+          properties: { id: { type: "string" }, name: { type: "string" }, verbose: { type: "boolean" } },
+          anyOf: [
+            { properties: { id: { type: "string" } }, required: ["id"] },
+            { properties: { name: { type: "string" } }, required: ["name"] },
+          ],
+        },
+      },
+    ];
     expect(parseTextToolCalls("<lookup><id>7</id><verbose>true</verbose></lookup>", open).errors).toEqual([]);
     expect(parseTextToolCalls("<lookup><verbose>true</verbose></lookup>", open).errors).toEqual(["<lookup> matches none of its argument sets (id | name)"]);
-    expect(buildToolCallGrammar(open, { choice: "required", scope: "reply", schema: true })).toMatch(/tool-lookup ::= "<lookup>" nl \(param-lookup-1-name\? param-lookup-1-verbose\? param-lookup-1-id \| param-lookup-2-id\? param-lookup-2-verbose\? param-lookup-2-name\)/);
+    expect(buildToolCallGrammar(open, { choice: "required", scope: "reply", schema: true })).toMatch(
+      /tool-lookup ::= "<lookup>" nl \(param-lookup-1-name\? param-lookup-1-verbose\? param-lookup-1-id \| param-lookup-2-id\? param-lookup-2-verbose\? param-lookup-2-name\)/,
+    );
   });
 
   it("the parser refuses a call that fits no set: neither, a mix, or half of one", () => {
@@ -84,7 +109,13 @@ describe("argument sets (anyOf): replace_in_file's diff, or search with replace"
 
 describe("the reply's token budget (maxReplyTokens)", () => {
   it("a call's strings share what its tags and other values leave of the budget; one-line strings within their maxLength, the body takes the rest", () => {
-    const tools: ChatTool[] = [{ name: "write_file", description: "", parameters: { type: "object", properties: { path: { type: "string", minLength: 1, maxLength: 160 }, content: { type: "string", maxLength: 4194304 } }, required: ["path", "content"] } }];
+    const tools: ChatTool[] = [
+      {
+        name: "write_file",
+        description: "",
+        parameters: { type: "object", properties: { path: { type: "string", minLength: 1, maxLength: 160 }, content: { type: "string", maxLength: 4194304 } }, required: ["path", "content"] },
+      },
+    ];
     const grammar = buildToolCallGrammar(tools, { choice: "required", scope: "reply", schema: true, maxReplyTokens: 100 });
     // 100 − (2 + "<write_file>\n</write_file>" + "<path></path>\n" + 2 + "<content></content>\n" + 2) − 1 = 33 characters for the strings:
     // the path takes at most half (16), the content the remaining 17.
@@ -104,7 +135,10 @@ describe("parseTextToolCalls", () => {
     const parsed = parseTextToolCalls("Let me look.\n<read_file>\n<path>src/a.ts</path>\n<offset>3</offset>\n</read_file>\n<git_status>\n</git_status>", tools);
     expect(parsed.errors).toEqual([]);
     expect(parsed.prose).toBe("Let me look.\n");
-    expect(parsed.calls).toEqual([{ name: "read_file", arguments: { path: "src/a.ts", offset: "3" } }, { name: "git_status", arguments: {} }]);
+    expect(parsed.calls).toEqual([
+      { name: "read_file", arguments: { path: "src/a.ts", offset: "3" } },
+      { name: "git_status", arguments: {} },
+    ]);
   });
 
   it("reports unclosed blocks, unknown and missing parameters, and trailing text", () => {
@@ -119,7 +153,11 @@ describe("parseTextToolCalls", () => {
 describe("path choices (the path_grammar strategy)", () => {
   const pathTools: ChatTool[] = [
     { name: "read_file", description: "", parameters: { type: "object", properties: { path: { type: "string", minLength: 1, maxLength: 4096 } }, required: ["path"] } },
-    { name: "write_file", description: "", parameters: { type: "object", properties: { path: { type: "string", minLength: 1, maxLength: 4096 }, content: { type: "string", maxLength: 1_000_000 } }, required: ["path", "content"] } },
+    {
+      name: "write_file",
+      description: "",
+      parameters: { type: "object", properties: { path: { type: "string", minLength: 1, maxLength: 4096 }, content: { type: "string", maxLength: 1_000_000 } }, required: ["path", "content"] },
+    },
     { name: "list_dir", description: "", parameters: { type: "object", properties: { path: { type: "string", minLength: 1, maxLength: 4096 } } } },
   ];
   const long = `src/${"a".repeat(300)}.js`;
@@ -163,4 +201,3 @@ describe("required parameters only (the lean_calls strategy)", () => {
     expect(buildToolCallGrammar(tools, { choice: "required", scope: "reply", schema: true, maxReplyTokens: 200 })).toContain("param-read-file-offset?");
   });
 });
-

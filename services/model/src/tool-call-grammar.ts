@@ -1,5 +1,19 @@
 import type { ChatTool } from "@aide/contracts";
-import { bodyRuleName, bodyRules, boundedBodyRuleName, boundedBodyRules, boundedRepeatLimit, expressible, freeTextRules, isBody, literal, stringWidth, valueRule, valueWidth, type JsonSchemaLike } from "./grammar-values.js";
+import {
+  bodyRuleName,
+  bodyRules,
+  boundedBodyRuleName,
+  boundedBodyRules,
+  boundedRepeatLimit,
+  expressible,
+  freeTextRules,
+  isBody,
+  literal,
+  stringWidth,
+  valueRule,
+  valueWidth,
+  type JsonSchemaLike,
+} from "./grammar-values.js";
 
 export { boundedRepeatLimit } from "./grammar-values.js";
 
@@ -69,21 +83,26 @@ const newPath = (width: number) => `[A-Za-z0-9_] [A-Za-z0-9_./-]{0,${Math.max(0,
 const PLAIN_CHOICE = /^[^\s<>&"]+$/;
 
 /** The distinct values a one-line string of `width` characters can hold and the protocol's text carries back unchanged, as literals. */
-const plainLiterals = (values: readonly string[], width: number): string[] =>
-  [...new Set(values)].filter((value) => value.length <= width && PLAIN_CHOICE.test(value)).map((value) => literal(value));
+const plainLiterals = (values: readonly string[], width: number): string[] => [...new Set(values)].filter((value) => value.length <= width && PLAIN_CHOICE.test(value)).map((value) => literal(value));
 
 /** The path rule for a parameter under `paths`, or undefined when the parameter keeps its own. */
 function pathRule(tool: string, param: CatalogParam, paths: ToolGrammarOptions["paths"], width: number): string | undefined {
   if (paths === undefined || param.name !== "path") return undefined;
   if (paths.directoryTools?.includes(tool) === true) {
     // A folder of the workspace, spelled as listed (`.` for the root); a trailing `/` is dropped.
-    const folders = plainLiterals((paths.directories ?? []).map((folder) => (folder.length > 1 ? folder.replace(/\/+$/, "") : folder)), width);
+    const folders = plainLiterals(
+      (paths.directories ?? []).map((folder) => (folder.length > 1 ? folder.replace(/\/+$/, "") : folder)),
+      width,
+    );
     return folders.length === 0 ? undefined : `(${folders.join(" | ")})`;
   }
   const existing = paths.tools.includes(tool);
   const created = paths.newPathTools.includes(tool);
   if (!existing && !created) return undefined;
-  const alternatives = plainLiterals(paths.choices.filter((choice) => !choice.endsWith("/")), width);
+  const alternatives = plainLiterals(
+    paths.choices.filter((choice) => !choice.endsWith("/")),
+    width,
+  );
   if (created) alternatives.push(`(${newPath(width)})`);
   if (alternatives.length === 0) return undefined;
   return `(${alternatives.join(" | ")})`;
@@ -300,8 +319,7 @@ export function buildToolCallGrammar(tools: ChatTool[], options: ToolGrammarOpti
       const parts = params.map((param) => {
         const rule = unique(ruleName("param", entry.name, ...(sets.length > 1 ? [String(setIndex + 1)] : []), param.name));
         const lineChars = budget === undefined ? undefined : isBody(param.schema) ? budget.body : budget.line;
-        const value =
-          pathRule(entry.name, param, options.paths, stringWidth(param.schema, lineChars)) ?? valueRule(param.schema, options.schema ? "strict" : "typed", param.name, lineChars);
+        const value = pathRule(entry.name, param, options.paths, stringWidth(param.schema, lineChars)) ?? valueRule(param.schema, options.schema ? "strict" : "typed", param.name, lineChars);
         // A body rule (anything but its own closing tag, or that within a count) is defined once per parameter name and count.
         const bodyRule = budget === undefined ? bodyRuleName(param.name) : boundedBodyRuleName(param.name, budget.body);
         if (value.startsWith(bodyRule) && !bodies.has(bodyRule)) {

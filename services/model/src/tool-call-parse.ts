@@ -70,7 +70,17 @@ export function parseTextToolCalls(text: string, tools: ChatTool[]): TextToolCal
     for (const p of entry.params) if (p.required && !(p.name in args)) errors.push(`<${name}> misses ${p.name}`);
     // Argument sets (anyOf): the call must be exactly one of them, its required keys and no others.
     const fits = (set: { name: string; required: boolean }[]) => set.every((p) => !p.required || p.name in args) && Object.keys(args).every((key) => set.some((p) => p.name === key));
-    if (entry.sets && !entry.sets.some(fits)) errors.push(`<${name}> matches none of its argument sets (${entry.sets.map((set) => set.filter((p) => p.required).map((p) => p.name).join("+")).join(" | ")})`);
+    if (entry.sets && !entry.sets.some(fits))
+      errors.push(
+        `<${name}> matches none of its argument sets (${entry.sets
+          .map((set) =>
+            set
+              .filter((p) => p.required)
+              .map((p) => p.name)
+              .join("+"),
+          )
+          .join(" | ")})`,
+      );
     calls.push({ name, arguments: args });
     position = close + name.length + 3;
   }

@@ -150,10 +150,18 @@ describe("discovery of loopback servers, reload and the capability probe (real p
     // The discovered endpoint now uses native calls: the next chat sends the tools to the server.
     expect((await list(client)).models.find((model) => model.id === "llamacpp:local.gguf")).toMatchObject({ native_tools: true, profile: { tool_calls: "native" } });
     const before = llamaServer.requests.length;
-    const chat = await requestJson(client, "agent.model.chat", {
-      request_id: "native-1", session: "n", model: "llamacpp:local.gguf", messages: [{ role: "user", content: "read notes" }],
-      tools: [{ name: "read_file", description: "Read", parameters: { type: "object", properties: { path: { type: "string" } } } }],
-    }, 20_000);
+    const chat = await requestJson(
+      client,
+      "agent.model.chat",
+      {
+        request_id: "native-1",
+        session: "n",
+        model: "llamacpp:local.gguf",
+        messages: [{ role: "user", content: "read notes" }],
+        tools: [{ name: "read_file", description: "Read", parameters: { type: "object", properties: { path: { type: "string" } } } }],
+      },
+      20_000,
+    );
     expect(chat.result.tool_calls).toMatchObject([{ name: "read_file", arguments: { path: "notes.txt" } }]);
     expect(llamaServer.requests.slice(before).at(-1)?.body.tools).toHaveLength(1);
   });
@@ -182,7 +190,9 @@ describe("discovery of loopback servers, reload and the capability probe (real p
   }, 150_000);
 
   it("a run's automatic probe never spends a remote endpoint's tokens; asked explicitly it would run", async () => {
-    await requestJson(client, "agent.model.reload", { document: { models: [{ id: "remote", provider: "openai", baseUrl: "http://192.0.2.1/v1", model: "m", allowRemote: true, maxRetries: 0, timeoutMs: 1000 }] } });
+    await requestJson(client, "agent.model.reload", {
+      document: { models: [{ id: "remote", provider: "openai", baseUrl: "http://192.0.2.1/v1", model: "m", allowRemote: true, maxRetries: 0, timeoutMs: 1000 }] },
+    });
     const automatic = await requestJson(client, "agent.model.probe", { model: "remote", automatic: true });
     expect(automatic).toMatchObject({ ok: false, error: { code: "VALIDATION" } });
     expect(automatic.error.message).toContain("aide models probe remote");

@@ -75,7 +75,9 @@ async function openAi(body: any, res: ServerResponse, server: FakeServer): Promi
         delta({ role: "assistant", reasoning_content: "The user wants " }),
         delta({ reasoning_content: "the file." }),
         delta({ content: attempt === 1 ? "" : "Done: it says hi." }),
-        ...(attempt === 1 ? [delta({ tool_calls: [{ index: 0, id: "call_r", type: "function", function: { name: "read_file", arguments: '{"path":"a.txt"}' } }] }, "tool_calls")] : [delta({}, "stop")]),
+        ...(attempt === 1
+          ? [delta({ tool_calls: [{ index: 0, id: "call_r", type: "function", function: { name: "read_file", arguments: '{"path":"a.txt"}' } }] }, "tool_calls")]
+          : [delta({}, "stop")]),
         { choices: [], usage },
       ]);
     case "flaky-model":
@@ -111,7 +113,12 @@ async function openAi(body: any, res: ServerResponse, server: FakeServer): Promi
       const chars = body.messages.reduce((n: number, m: any) => n + String(m.content).length, 0);
       const honest = { prompt_tokens: Math.ceil(chars / 4) + 4 * body.messages.length, completion_tokens: 3, total_tokens: 0 };
       if (Array.isArray(body.tools) && body.tools.length > 0) {
-        return sse(res, [delta({ role: "assistant", content: "" }), delta({ tool_calls: [{ index: 0, id: "call_a", type: "function", function: { name: body.tools[0].function.name, arguments: '{"path":"notes.txt"}' } }] }), delta({}, "tool_calls"), { choices: [], usage: honest }]);
+        return sse(res, [
+          delta({ role: "assistant", content: "" }),
+          delta({ tool_calls: [{ index: 0, id: "call_a", type: "function", function: { name: body.tools[0].function.name, arguments: '{"path":"notes.txt"}' } }] }),
+          delta({}, "tool_calls"),
+          { choices: [], usage: honest },
+        ]);
       }
       return sse(res, [delta({ role: "assistant", content: "" }), delta({ content: "Once" }), delta({ content: " upon" }), delta({}, "stop"), { choices: [], usage: honest }]);
     }
@@ -163,9 +170,10 @@ export async function startFakeServer(options: FakeServerOptions = {}): Promise<
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fake.close = () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  fake.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return fake;
 }

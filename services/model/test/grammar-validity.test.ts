@@ -119,7 +119,9 @@ describe.skipIf(!haveModel)(title, () => {
     const { LlamaGrammarEvaluationState } = await import("node-llama-cpp");
     const grammar = await llama.createGrammar({ grammar: gbnf });
     const state = new LlamaGrammarEvaluationState({ model, grammar }) as unknown as { _state: unknown };
-    const sampler = (llama as unknown as { _bindings: { AddonSampler: { canBeNextTokenForGrammarEvaluationState(s: unknown, t: number): boolean; acceptGrammarEvaluationStateToken(s: unknown, t: number): void } } })._bindings.AddonSampler;
+    const sampler = (
+      llama as unknown as { _bindings: { AddonSampler: { canBeNextTokenForGrammarEvaluationState(s: unknown, t: number): boolean; acceptGrammarEvaluationStateToken(s: unknown, t: number): void } } }
+    )._bindings.AddonSampler;
     for (const token of model.tokenize(text)) {
       if (!sampler.canBeNextTokenForGrammarEvaluationState(state._state, token)) return false;
       sampler.acceptGrammarEvaluationStateToken(state._state, token);
@@ -128,9 +130,20 @@ describe.skipIf(!haveModel)(title, () => {
   }
 
   const grammarFor = (name: string, settings: Pick<ModelChatRequest, "grammar_scope" | "grammar_schema" | "grammar_paths" | "grammar_edits"> = {}, budget = 4096, pool: ChatTool[] = catalog) =>
-    requestGrammar({ grammar: true, maxOutputTokens: budget, thinking: false }, { request_id: "r", session: "s", messages: [{ role: "user", content: "x" }], tools: [pool.find((tool) => tool.name === name)!], tool_choice: "required", stream: false, ...settings } as ModelChatRequest)!;
+    requestGrammar({ grammar: true, maxOutputTokens: budget, thinking: false }, {
+      request_id: "r",
+      session: "s",
+      messages: [{ role: "user", content: "x" }],
+      tools: [pool.find((tool) => tool.name === name)!],
+      tool_choice: "required",
+      stream: false,
+      ...settings,
+    } as ModelChatRequest)!;
   const old = { grammar_scope: "call", grammar_schema: false } as const;
-  const call = (name: string, params: Record<string, string>) => `<${name}>\n${Object.entries(params).map(([key, value]) => `<${key}>${value}</${key}>\n`).join("")}</${name}>`;
+  const call = (name: string, params: Record<string, string>) =>
+    `<${name}>\n${Object.entries(params)
+      .map(([key, value]) => `<${key}>${value}</${key}>\n`)
+      .join("")}</${name}>`;
   const blocks = "\n<<<<<<< SEARCH\n  return a - b;\n=======\n  return a + b;\n>>>>>>> REPLACE\n";
 
   it("replace_in_file's argument sets are in the grammar: `diff`, or `search` with `replace`; never neither, a mix, or half a set", async () => {
@@ -174,7 +187,14 @@ describe.skipIf(!haveModel)(title, () => {
     expect(await accepts(grammarFor("write_file"), call("write_file", { path: "index.html", content: "a</content>b" }))).toBe(false);
     // A body parameter whose name has a '-' (an MCP tool's): its closing tag's '-' is escaped in the character classes llama.cpp reads.
     const mcp: ChatTool = { name: "notes_write", description: "", parameters: { type: "object", properties: { "file-text": { type: "string", maxLength: 100_000 } }, required: ["file-text"] } };
-    const mcpGrammar = requestGrammar({ grammar: true, maxOutputTokens: 512, thinking: false }, { request_id: "r", session: "s", messages: [{ role: "user", content: "x" }], tools: [mcp], tool_choice: "required", stream: false } as ModelChatRequest)!;
+    const mcpGrammar = requestGrammar({ grammar: true, maxOutputTokens: 512, thinking: false }, {
+      request_id: "r",
+      session: "s",
+      messages: [{ role: "user", content: "x" }],
+      tools: [mcp],
+      tool_choice: "required",
+      stream: false,
+    } as ModelChatRequest)!;
     expect(await accepts(mcpGrammar, call("notes_write", { "file-text": "a-b </file-tex- </file_text>" }))).toBe(true);
     expect(await accepts(mcpGrammar, call("notes_write", { "file-text": "a</file-text>b" }))).toBe(false);
     // Within a small reply budget the strings shrink so the whole call fits it (a token is at least a character):
@@ -202,10 +222,22 @@ describe.skipIf(!haveModel)(title, () => {
    */
   it("completion_grammar: with attempt_completion excluded no sampled reply is a completion; without the exclusion some are", async () => {
     const { LlamaCompletion } = await import("node-llama-cpp");
-    const completionTool: ChatTool = { name: "attempt_completion", description: "Finish the task.", parameters: { type: "object", properties: { result: { type: "string", description: "What was done" } }, required: ["result"], additionalProperties: false } };
+    const completionTool: ChatTool = {
+      name: "attempt_completion",
+      description: "Finish the task.",
+      parameters: { type: "object", properties: { result: { type: "string", description: "What was done" } }, required: ["result"], additionalProperties: false },
+    };
     const pool = [catalog.find((tool) => tool.name === "read_file")!, completionTool];
     const names = async (exclude: string[] | undefined): Promise<string[]> => {
-      const request = { request_id: "r", session: "s", messages: [{ role: "user", content: "x" }], tools: pool, tool_choice: "required", stream: false, ...(exclude ? { grammar_exclude_tools: exclude } : {}) } as ModelChatRequest;
+      const request = {
+        request_id: "r",
+        session: "s",
+        messages: [{ role: "user", content: "x" }],
+        tools: pool,
+        tool_choice: "required",
+        stream: false,
+        ...(exclude ? { grammar_exclude_tools: exclude } : {}),
+      } as ModelChatRequest;
       const gbnf = requestGrammar({ grammar: true, maxOutputTokens: 200, thinking: false }, request)!;
       const grammar = await llama.createGrammar({ grammar: gbnf });
       const seen: string[] = [];
@@ -229,7 +261,15 @@ describe.skipIf(!haveModel)(title, () => {
     const offered = await names(undefined);
     expect(offered.filter((name) => name === "attempt_completion").length).toBeGreaterThan(0);
     // Excluding every tool would leave the grammar none: the exclusion is then ignored.
-    const all = requestGrammar({ grammar: true, maxOutputTokens: 200, thinking: false }, { request_id: "r", session: "s", messages: [{ role: "user", content: "x" }], tools: [completionTool], tool_choice: "required", stream: false, grammar_exclude_tools: ["attempt_completion"] } as ModelChatRequest);
+    const all = requestGrammar({ grammar: true, maxOutputTokens: 200, thinking: false }, {
+      request_id: "r",
+      session: "s",
+      messages: [{ role: "user", content: "x" }],
+      tools: [completionTool],
+      tool_choice: "required",
+      stream: false,
+      grammar_exclude_tools: ["attempt_completion"],
+    } as ModelChatRequest);
     expect(all).toContain('"<attempt_completion>"');
   }, 300_000);
 
@@ -323,7 +363,15 @@ describe.skipIf(!haveModel)(title, () => {
     expect(await accepts(grammar, call("replace_in_file", { path: "src/other.js", search: "  return total;", replace: "x" }))).toBe(false);
     expect(await accepts(grammar, call("replace_in_file", { path: "src/cart.js", diff: blocks }))).toBe(false);
     // Nothing left to spell (a path with a space, a blank line): the tool keeps its own rules.
-    const none = grammarFor("replace_in_file", { grammar_edits: { tool: "replace_in_file", files: [{ path: "two words.js", lines: ["a"] }, { path: "src/a.js", lines: ["   "] }] } });
+    const none = grammarFor("replace_in_file", {
+      grammar_edits: {
+        tool: "replace_in_file",
+        files: [
+          { path: "two words.js", lines: ["a"] },
+          { path: "src/a.js", lines: ["   "] },
+        ],
+      },
+    });
     expect(await accepts(none, call("replace_in_file", { path: "src/sum.js", diff: blocks }))).toBe(true);
     // Another tool's grammar is not touched.
     expect(await accepts(grammarFor("read_file", { grammar_edits: edits }), call("read_file", { path: "anything.txt" }))).toBe(true);
@@ -354,7 +402,9 @@ describe.skipIf(!haveModel)(title, () => {
     expect(await accepts(grammar, edit("  for (let i = 0; i <= n; i++) out.push(i);", "  for (let i = 0; i << n; i++) out.push(i);"))).toBe(true);
     expect(await accepts(grammar, edit("  for (let i = 0; i <= n; i++) out.push(i);", "  "))).toBe(true);
     // Without it, the same grammar takes a body of several lines.
-    expect(await accepts(grammarFor("replace_in_file", { grammar_edits: { tool: "replace_in_file", files } }), edit("export function range(n) {", "export function range(n) {\n  const out = [];"))).toBe(true);
+    expect(
+      await accepts(grammarFor("replace_in_file", { grammar_edits: { tool: "replace_in_file", files } }), edit("export function range(n) {", "export function range(n) {\n  const out = [];")),
+    ).toBe(true);
 
     for (const { response, args } of await sampledEdits(grammarFor("replace_in_file", { grammar_edits: { tool: "replace_in_file", files, one_line: true } }, 200), [1, 2, 3, 4])) {
       expect(files[0].lines, response).toContain(args.search);

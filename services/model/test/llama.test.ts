@@ -13,12 +13,32 @@ const title = haveModel ? "llama provider with the shipped stories260K model (re
 
 /** Eight tools shaped like the real catalog; string values bounded so the nonsense model's calls close. */
 const catalog: ChatTool[] = [
-  { name: "read_file", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string", maxLength: 40 }, offset: { type: "integer" } }, required: ["path"], additionalProperties: false } },
+  {
+    name: "read_file",
+    description: "Read a file",
+    parameters: { type: "object", properties: { path: { type: "string", maxLength: 40 }, offset: { type: "integer" } }, required: ["path"], additionalProperties: false },
+  },
   { name: "list_dir", description: "List a folder", parameters: { type: "object", properties: { path: { type: "string", maxLength: 40 }, recursive: { type: "boolean" } }, required: ["path"] } },
-  { name: "search", description: "Search files", parameters: { type: "object", properties: { query: { type: "string", maxLength: 40 }, path: { type: "string", maxLength: 40 } }, required: ["query"] } },
-  { name: "write_file", description: "Write a file", parameters: { type: "object", properties: { path: { type: "string", maxLength: 40 }, content: { type: "string", maxLength: 60 } }, required: ["path", "content"] } },
-  { name: "replace_in_file", description: "Edit a file", parameters: { type: "object", properties: { path: { type: "string", maxLength: 40 }, diff: { type: "string", maxLength: 60 } }, required: ["path", "diff"] } },
-  { name: "run_command", description: "Run a command", parameters: { type: "object", properties: { command: { type: "string", maxLength: 40 }, timeout_ms: { type: "integer" } }, required: ["command"] } },
+  {
+    name: "search",
+    description: "Search files",
+    parameters: { type: "object", properties: { query: { type: "string", maxLength: 40 }, path: { type: "string", maxLength: 40 } }, required: ["query"] },
+  },
+  {
+    name: "write_file",
+    description: "Write a file",
+    parameters: { type: "object", properties: { path: { type: "string", maxLength: 40 }, content: { type: "string", maxLength: 60 } }, required: ["path", "content"] },
+  },
+  {
+    name: "replace_in_file",
+    description: "Edit a file",
+    parameters: { type: "object", properties: { path: { type: "string", maxLength: 40 }, diff: { type: "string", maxLength: 60 } }, required: ["path", "diff"] },
+  },
+  {
+    name: "run_command",
+    description: "Run a command",
+    parameters: { type: "object", properties: { command: { type: "string", maxLength: 40 }, timeout_ms: { type: "integer" } }, required: ["command"] },
+  },
   { name: "git_status", description: "Git status", parameters: { type: "object", properties: { mode: { enum: ["short", "long"] } }, required: [] } },
   { name: "attempt_completion", description: "Finish", parameters: { type: "object", properties: { result: { type: "string", maxLength: 60 } }, required: ["result"] } },
 ];
@@ -169,7 +189,12 @@ describe.skipIf(!haveModel)(title, () => {
     let refused = false;
     for (let words = 20; words < 400 && !refused; words += 12) {
       const content = Array.from({ length: words }, (_, i) => `w${i % 10}`).join(" ");
-      const raw = await requestJson(client, "agent.model.chat", { request_id: `n${words}`, session: `near-${words}`, model: "tiny-context", messages: [{ role: "user", content }], max_tokens: 1 }, 60_000);
+      const raw = await requestJson(
+        client,
+        "agent.model.chat",
+        { request_id: `n${words}`, session: `near-${words}`, model: "tiny-context", messages: [{ role: "user", content }], max_tokens: 1 },
+        60_000,
+      );
       if (!raw.ok) {
         expect(raw.error.code).toBe("CONTEXT_FULL");
         refused = true;
@@ -189,7 +214,10 @@ describe.skipIf(!haveModel)(title, () => {
       const result = await chat(client, {
         request_id: `g${i}`,
         session: `grammar-${i % 3}`,
-        messages: [{ role: "system", content: "You are an agent. Call one tool." }, { role: "user", content: `Task number ${i}: look around the project.` }],
+        messages: [
+          { role: "system", content: "You are an agent. Call one tool." },
+          { role: "user", content: `Task number ${i}: look around the project.` },
+        ],
         tools: catalog,
         tool_choice: "required",
         max_tokens: 300,
@@ -213,21 +241,34 @@ describe.skipIf(!haveModel)(title, () => {
     // unbounded: measured, this model's three replies all ran to the cap inside <code_map>. The
     // strict values (grammar_schema, now the default with reply scope) close one-line and prose
     // values at the next '<': those must yield calls.
-    for (const [variant, mustParse] of [[{}, true], [{ grammar_scope: "call", grammar_schema: false }, false], [{ grammar_scope: "reply", grammar_schema: true }, true], [{ grammar_scope: "call", grammar_schema: true }, true]] as const) {
+    for (const [variant, mustParse] of [
+      [{}, true],
+      [{ grammar_scope: "call", grammar_schema: false }, false],
+      [{ grammar_scope: "reply", grammar_schema: true }, true],
+      [{ grammar_scope: "call", grammar_schema: true }, true],
+    ] as const) {
       const outcomes: string[] = [];
       let parsedCalls = 0;
       for (const seed of [7, 8, 9]) {
-        const reply = await requestJson(client, "agent.model.chat", {
-          request_id: `real-catalog-${seed}`,
-          session: "real-catalog",
-          messages: [{ role: "system", content: "You are an agent. Call one tool." }, { role: "user", content: "Look at the README." }],
-          tools: realCatalog,
-          tool_choice: "required",
-          max_tokens: 400,
-          seed,
-          stream: false,
-          ...variant,
-        }, 120_000);
+        const reply = await requestJson(
+          client,
+          "agent.model.chat",
+          {
+            request_id: `real-catalog-${seed}`,
+            session: "real-catalog",
+            messages: [
+              { role: "system", content: "You are an agent. Call one tool." },
+              { role: "user", content: "Look at the README." },
+            ],
+            tools: realCatalog,
+            tool_choice: "required",
+            max_tokens: 400,
+            seed,
+            stream: false,
+            ...variant,
+          },
+          120_000,
+        );
         expect(reply.ok, JSON.stringify(reply.error)).toBe(true);
         const parsed = parseTextToolCalls(reply.result.text, realCatalog);
         outcomes.push(`${seed} ${reply.result.finish_reason}: ${parsed.errors.join(", ")} ${JSON.stringify(reply.result.text.slice(-80))}`);

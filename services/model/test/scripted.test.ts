@@ -82,7 +82,10 @@ describe("model service with the scripted provider (real bus, real process)", ()
     const other = ModelChatReplySchema.parse(await requestJson(client, "agent.model.chat", chatRequest("r3", "s2")));
     expect(other.ok && other.result.text).toBe("Hello there, I will read the file now.");
 
-    const recorded = readFileSync(join(dir, "record.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    const recorded = readFileSync(join(dir, "record.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(recorded.map((r) => r.request_id)).toEqual(["r1", "r2", "r3"]);
     expect(recorded[0].messages[0].content).toBe("hi from r1");
   });
@@ -142,7 +145,12 @@ describe("model service with the scripted provider (real bus, real process)", ()
     const deltas: string[] = [];
     let sawDelta!: () => void;
     const first = new Promise<void>((resolve) => (sawDelta = resolve));
-    const sub = client.subscribe(modelDeltaSubject("t1"), { callback: (_e, m) => { deltas.push(m.string()); sawDelta(); } });
+    const sub = client.subscribe(modelDeltaSubject("t1"), {
+      callback: (_e, m) => {
+        deltas.push(m.string());
+        sawDelta();
+      },
+    });
     await client.flush();
     await first;
     const code = service.stop("SIGTERM");

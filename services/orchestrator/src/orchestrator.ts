@@ -10,7 +10,6 @@ import { emptyCounters, isActive, newSessionRecord, type SessionRecord } from ".
 import { SessionRuntime } from "./session/session-runtime.js";
 import { modelText } from "./context/model-text.js";
 
-
 /**
  * Owns the sessions loaded in this process and the lifecycle of their runs. Commands (one file
  * each under commands/) call into it; the turn itself lives in run/ and turn/.
@@ -29,14 +28,20 @@ export class Orchestrator {
    */
   startBackground(): void {
     const leaseMs = this.seams.config.leaseMs;
-    const renew = setInterval(() => {
-      for (const runtime of this.sessions.values()) {
-        if (runtime.running && runtime.lease) runtime.persist().catch((error: unknown) => this.seams.logger.warn({ err: error }, "lease renewal failed"));
-      }
-    }, Math.max(100, Math.floor(leaseMs / 3)));
-    const sweep = setInterval(() => {
-      this.resumeAll().catch((error: unknown) => this.seams.logger.warn({ err: error }, "takeover sweep failed"));
-    }, Math.max(200, Math.floor(leaseMs / 2)));
+    const renew = setInterval(
+      () => {
+        for (const runtime of this.sessions.values()) {
+          if (runtime.running && runtime.lease) runtime.persist().catch((error: unknown) => this.seams.logger.warn({ err: error }, "lease renewal failed"));
+        }
+      },
+      Math.max(100, Math.floor(leaseMs / 3)),
+    );
+    const sweep = setInterval(
+      () => {
+        this.resumeAll().catch((error: unknown) => this.seams.logger.warn({ err: error }, "takeover sweep failed"));
+      },
+      Math.max(200, Math.floor(leaseMs / 2)),
+    );
     renew.unref();
     sweep.unref();
     this.timers.push(renew, sweep);
@@ -95,10 +100,7 @@ export class Orchestrator {
     } else {
       const now = this.seams.now().toISOString();
       const id = this.seams.generateId();
-      const record = newSessionRecord(
-        { id, user: request.user, workspace, mode: request.mode, task: request.task, max_iterations: this.seams.config.maxIterations },
-        now,
-      );
+      const record = newSessionRecord({ id, user: request.user, workspace, mode: request.mode, task: request.task, max_iterations: this.seams.config.maxIterations }, now);
       runtime = this.runtimeFor(record);
       this.sessions.set(id, runtime);
     }

@@ -49,7 +49,14 @@ export function warmUp(events: EventSink, logger: Logger): WarmUpReport {
   ToolExecReplySchema.safeParse({ ok: true, result: { call_id: id, name: "read_file", is_error: false, output, metadata: { path: "f0.txt" }, notices: [], changed_paths: [], duration_ms: 1 } });
   ToolExecReplySchema.safeParse({ ok: false, error: { code: "INTERNAL", message: "warm-up" } });
   // The service's own tools are not known yet (the tools service may still be starting): a stand-in.
-  const readFile: ToolDescriptor = { name: "read_file", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] }, read_only: true, parallel_safe: true, handled_by: "tools" };
+  const readFile: ToolDescriptor = {
+    name: "read_file",
+    description: "Read a file",
+    parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+    read_only: true,
+    parallel_safe: true,
+    handled_by: "tools",
+  };
   const catalog = mergeCatalog([readFile]);
   parseCallsStep(reply, catalog, () => id);
   const args = redactSecretsDeep(sanitizeArgs({ path: "f0.txt", content: "x".repeat(40) }));

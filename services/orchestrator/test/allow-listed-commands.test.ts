@@ -18,15 +18,12 @@ describe.skipIf(skipReason !== "")(`allow-listed commands run with the configura
   let shownDigest = "";
   const sentinels = () => readdirSync(stack.workspace).filter((name) => name.startsWith("pwned-"));
   beforeAll(async () => {
-    stack = await startStack(
-      [{ text: `${call.run("git status")}` }, { text: call.run("git diff") }, { text: call.run("git log -p") }, { text: call.complete("Looked at the repository.") }],
-      {
-        models: {
-          npm: [{ text: call.run("npm test") }, { text: call.complete("Ran the tests.") }],
-          named: [{ text: call.run("npm test") }, { text: call.complete("Ran the tests.") }],
-        },
+    stack = await startStack([{ text: `${call.run("git status")}` }, { text: call.run("git diff") }, { text: call.run("git log -p") }, { text: call.complete("Looked at the repository.") }], {
+      models: {
+        npm: [{ text: call.run("npm test") }, { text: call.complete("Ran the tests.") }],
+        named: [{ text: call.run("npm test") }, { text: call.complete("Ran the tests.") }],
       },
-    );
+    });
     const ws = stack.workspace;
     const git = (...args: string[]) => execFileSync("git", ["-C", ws, ...args], { encoding: "utf8", env: { PATH: process.env.PATH, HOME: stack.dir, GIT_CONFIG_NOSYSTEM: "1" } });
     git("init", "-q", "-b", "main");
@@ -78,7 +75,13 @@ describe.skipIf(skipReason !== "")(`allow-listed commands run with the configura
 
   it("a rule naming the script with the digest of the text shown (`npm test sha256:…`) auto-approves it", async () => {
     expect(shownDigest).toMatch(/^[0-9a-f]{64}$/);
-    const started = await stack.command("start", { allow_concurrent: true, task: "Run the tests", workspace: stack.workspace, model: "named", auto_approve: { edits: false, commands: [`npm test sha256:${shownDigest}`] } });
+    const started = await stack.command("start", {
+      allow_concurrent: true,
+      task: "Run the tests",
+      workspace: stack.workspace,
+      model: "named",
+      auto_approve: { edits: false, commands: [`npm test sha256:${shownDigest}`] },
+    });
     const session = started.result.session as string;
     await stack.terminal(session, undefined, 60_000);
     expect(stack.events.filter((e) => e.session === session && e.type === "approval.requested")).toEqual([]);

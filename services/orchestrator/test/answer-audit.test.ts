@@ -8,7 +8,8 @@ const skipReason = stackSkipReason();
 
 /** The eval task py-default-port's project: the port is computed in settings.py, named nowhere else. */
 const settings = 'import os\n\nBASE_PORT = 8400\nOFFSET = 21\n\n\ndef port():\n    return int(os.environ.get("APP_PORT", BASE_PORT + OFFSET))\n';
-const server = "from http.server import HTTPServer, SimpleHTTPRequestHandler\n\nimport settings\n\n\ndef serve():\n    HTTPServer((\"127.0.0.1\", settings.port()), SimpleHTTPRequestHandler).serve_forever()\n";
+const server =
+  'from http.server import HTTPServer, SimpleHTTPRequestHandler\n\nimport settings\n\n\ndef serve():\n    HTTPServer(("127.0.0.1", settings.port()), SimpleHTTPRequestHandler).serve_forever()\n';
 const task = "On which port does the server in this project listen when nothing is configured? Answer with the number.";
 const madeUp = "Port is 8080 by default if $SOME_PORT is not set";
 const real = "8421: settings.py returns APP_PORT when set, else BASE_PORT 8400 + OFFSET 21.";
@@ -20,7 +21,12 @@ const recovers = () => [{ text: call.run("echo $SOME_PORT") }, { text: call.comp
 const reads = () => [{ text: call.read("server.py") }, { text: call.read("settings.py") }, { text: call.complete(real) }];
 /** The project instructions (trusted for the run) name the development port; the model lists the folder and answers from them. */
 const fromInstructions = "In development the server runs with APP_PORT=9100.";
-const instructed = () => [{ text: `<list_dir>\n<path>.</path>\n</list_dir>` }, { text: call.complete(fromInstructions) }, { text: call.complete(fromInstructions) }, { text: call.complete(fromInstructions) }];
+const instructed = () => [
+  { text: `<list_dir>\n<path>.</path>\n</list_dir>` },
+  { text: call.complete(fromInstructions) },
+  { text: call.complete(fromInstructions) },
+  { text: call.complete(fromInstructions) },
+];
 
 /**
  * A question about the workspace answered with names and numbers nothing of the run shows is not
@@ -46,13 +52,20 @@ describe.skipIf(skipReason !== "")(`an answer's names and numbers must come from
     return { session, end, of };
   }
 
-  it("`echo $SOME_PORT` (exit 0, empty) then \"8080 … $SOME_PORT\": rejected naming both, then unverified, never done", async () => {
+  it('`echo $SOME_PORT` (exit 0, empty) then "8080 … $SOME_PORT": rejected naming both, then unverified, never done', async () => {
     const { end, of } = await run("invents");
-    expect(of("tool.completed").map((e) => e.payload).filter((payload) => (payload as { tool: string }).tool !== "attempt_completion")).toEqual([expect.objectContaining({ tool: "run_command", is_error: false })]);
+    expect(
+      of("tool.completed")
+        .map((e) => e.payload)
+        .filter((payload) => (payload as { tool: string }).tool !== "attempt_completion"),
+    ).toEqual([expect.objectContaining({ tool: "run_command", is_error: false })]);
     const rejections = of("completion.rejected").map((e) => e.payload as { missing: string[]; instruction: string; claims?: Array<{ kind: string; quote: string }> });
     expect(rejections, JSON.stringify(end.payload)).toHaveLength(2);
     expect(rejections[0].missing).toEqual(["answer"]);
-    expect(rejections[0].claims?.map((claim) => [claim.kind, claim.quote])).toEqual([["answer", "SOME_PORT"], ["answer", "8080"]]);
+    expect(rejections[0].claims?.map((claim) => [claim.kind, claim.quote])).toEqual([
+      ["answer", "SOME_PORT"],
+      ["answer", "8080"],
+    ]);
     expect(rejections[0].instruction).toContain("read_file");
     expect(end.type).toBe("run.completed");
     expect(end.payload, JSON.stringify(end.payload)).toMatchObject({ state: "unverified", result: expect.stringContaining("INCOMPLETE (unverified)") });

@@ -69,7 +69,13 @@ describe.skipIf(skipReason !== "")(`auto-approve rules changed mid-run${skipReas
     await decide(String(first.payload.approval), { decision: "approve" });
     const second = await stack.waitFor((event) => ofSession(event) && event.type === "tool.completed" && (event.payload.args as { command?: string }).command === "echo two", 60_000);
     expect(second.payload.is_error, JSON.stringify(second.payload)).toBe(false);
-    const decidedFor = (callId: string) => stack.events.find((event) => ofSession(event) && event.type === "approval.decided" && stack.events.some((request) => request.type === "approval.requested" && request.payload.approval === event.payload.approval && request.payload.call_id === callId));
+    const decidedFor = (callId: string) =>
+      stack.events.find(
+        (event) =>
+          ofSession(event) &&
+          event.type === "approval.decided" &&
+          stack.events.some((request) => request.type === "approval.requested" && request.payload.approval === event.payload.approval && request.payload.call_id === callId),
+      );
     expect(stack.events.filter((event) => ofSession(event) && event.type === "approval.requested" && event.payload.command === "echo two")).toEqual([]);
     expect(decidedFor(String(second.payload.call_id))).toBeUndefined();
     expect(stack.events.filter((event) => ofSession(event) && event.type === "approval.decided").map((event) => event.payload.decision)).toEqual(["approve", "auto"]);
@@ -95,7 +101,12 @@ describe.skipIf(skipReason !== "")(`auto-approve rules changed mid-run${skipReas
   }, 300_000);
 
   it("refuses what a rule may never cover, or a rule with shell control characters, with VALIDATION; removes a rule", async () => {
-    for (const body of [{ session, memory: true }, { session, all: true }, { session, add_commands: ["echo ok; curl x"] }, { session, network: true }]) {
+    for (const body of [
+      { session, memory: true },
+      { session, all: true },
+      { session, add_commands: ["echo ok; curl x"] },
+      { session, network: true },
+    ]) {
       const refused = await gateway.call("POST", "/api/agent/auto-approve", body);
       expect(refused.status, JSON.stringify(body)).toBe(400);
       expect(refused.body.error.code).toBe("VALIDATION");

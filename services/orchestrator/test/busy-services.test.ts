@@ -31,7 +31,10 @@ describe.skipIf(skipReason !== "")(`sessions against a busy tools service${skipR
     const toolResults = stack.events.filter((e) => ids.includes(e.session) && e.type === "tool.completed");
     expect(toolResults.length).toBeGreaterThanOrEqual(sessions * 2);
     for (const result of toolResults) expect(JSON.stringify(result.payload)).not.toContain("BUSY");
-    const told = stack.modelRequests().flatMap((request) => request.messages.map((message) => message.content)).join("\n");
+    const told = stack
+      .modelRequests()
+      .flatMap((request) => request.messages.map((message) => message.content))
+      .join("\n");
     expect(told).not.toContain("BUSY");
     // The service did refuse requests BUSY (the retries above were needed).
     expect(stack.services.tools!.logs()).toContain("request refused at admission");

@@ -19,7 +19,10 @@ describe.skipIf(skipReason !== "")(`a failed checkpoint stops an auto-approved w
   let stack: Stack;
   const script = (file: string) => [{ text: call.write(file, `written to ${file}`) }, { text: call.complete(`Wrote ${file}.`) }];
   beforeAll(async () => {
-    stack = await startStack(script("a.txt"), { models: { s2: script("b.txt"), s3: script("c.txt"), s4: script("d.txt"), s5: script("e.txt"), s6: script("f.txt") }, orchestratorEnv: { AIDE_DISK_FULL_RETRY_MS: "300" } });
+    stack = await startStack(script("a.txt"), {
+      models: { s2: script("b.txt"), s3: script("c.txt"), s4: script("d.txt"), s5: script("e.txt"), s6: script("f.txt") },
+      orchestratorEnv: { AIDE_DISK_FULL_RETRY_MS: "300" },
+    });
   }, 120_000);
   afterAll(async () => {
     const full = join(stack?.dir ?? "/nonexistent", "full");
@@ -106,47 +109,50 @@ describe.skipIf(skipReason !== "")(`a failed checkpoint stops an auto-approved w
     }
   });
 
-  it.skipIf(!canMount)("a full disk (a small tmpfs): DISK_FULL pauses the run (nothing written, status paused); freeing space resumes it, the checkpoint is taken and the write runs once", async () => {
-    const full = join(stack.dir, "full");
-    mkdirSync(full);
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", full]);
-    cpSync(sampleProject, full, { recursive: true });
-    // Fill it to the last byte.
-    const filler = join(full, "filler.bin");
-    try {
-      execFileSync("dd", ["if=/dev/zero", `of=${filler}`, "bs=64k"], { stdio: "ignore" });
-    } catch {
-      // dd stops with "No space left on device": that is the point.
-    }
-    try {
-      execFileSync("dd", ["if=/dev/zero", `of=${filler}-tail`, "bs=512"], { stdio: "ignore" });
-    } catch {
-      // ditto, for the last blocks
-    }
+  it.skipIf(!canMount)(
+    "a full disk (a small tmpfs): DISK_FULL pauses the run (nothing written, status paused); freeing space resumes it, the checkpoint is taken and the write runs once",
+    async () => {
+      const full = join(stack.dir, "full");
+      mkdirSync(full);
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", full]);
+      cpSync(sampleProject, full, { recursive: true });
+      // Fill it to the last byte.
+      const filler = join(full, "filler.bin");
+      try {
+        execFileSync("dd", ["if=/dev/zero", `of=${filler}`, "bs=64k"], { stdio: "ignore" });
+      } catch {
+        // dd stops with "No space left on device": that is the point.
+      }
+      try {
+        execFileSync("dd", ["if=/dev/zero", `of=${filler}-tail`, "bs=512"], { stdio: "ignore" });
+      } catch {
+        // ditto, for the last blocks
+      }
 
-    const session = await start("s4", full);
-    const failed = await stack.waitFor((e) => e.session === session && e.type === "checkpoint.failed", 60_000);
-    expect(failed.payload).toMatchObject({ error: { code: "DISK_FULL" } });
-    const paused = await stack.waitFor((e) => e.session === session && e.type === "run.state" && e.payload.state === "paused", 60_000);
-    expect(paused.payload).toMatchObject({ state: "paused", reason: "disk_full" });
-    const status = await stack.command("status", { session });
-    expect(status.result).toMatchObject({ state: "paused", paused: { reason: "disk_full" } });
-    expect(existsSync(join(full, "d.txt"))).toBe(false);
-    // No question for the person: a full disk is waited out, not decided.
-    expect(stack.events.some((e) => e.session === session && e.type === "approval.requested")).toBe(false);
+      const session = await start("s4", full);
+      const failed = await stack.waitFor((e) => e.session === session && e.type === "checkpoint.failed", 60_000);
+      expect(failed.payload).toMatchObject({ error: { code: "DISK_FULL" } });
+      const paused = await stack.waitFor((e) => e.session === session && e.type === "run.state" && e.payload.state === "paused", 60_000);
+      expect(paused.payload).toMatchObject({ state: "paused", reason: "disk_full" });
+      const status = await stack.command("status", { session });
+      expect(status.result).toMatchObject({ state: "paused", paused: { reason: "disk_full" } });
+      expect(existsSync(join(full, "d.txt"))).toBe(false);
+      // No question for the person: a full disk is waited out, not decided.
+      expect(stack.events.some((e) => e.session === session && e.type === "approval.requested")).toBe(false);
 
-    rmSync(`${filler}-tail`, { force: true });
-    writeFileSync(filler, "");
-    const resumed = await stack.waitFor((e) => e.session === session && e.seq > paused.seq && e.type === "run.state", 60_000);
-    expect(resumed.payload).toMatchObject({ state: "running" });
-    await stack.waitFor((e) => e.session === session && e.type === "checkpoint.created", 60_000);
-    const wrote = await stack.waitFor((e) => e.session === session && e.type === "tool.completed" && e.payload.tool === "write_file", 60_000);
-    expect(wrote.payload.is_error, JSON.stringify(wrote.payload)).toBe(false);
-    await stack.terminal(session);
-    expect(readFileSync(join(full, "d.txt"), "utf8")).toContain("written to d.txt");
-    expect(stack.events.filter((e) => e.session === session && e.type === "tool.started" && e.payload.tool === "write_file")).toHaveLength(1);
-    expect(stack.events.filter((e) => e.session === session && e.type === "checkpoint.failed")).toHaveLength(1);
-  });
+      rmSync(`${filler}-tail`, { force: true });
+      writeFileSync(filler, "");
+      const resumed = await stack.waitFor((e) => e.session === session && e.seq > paused.seq && e.type === "run.state", 60_000);
+      expect(resumed.payload).toMatchObject({ state: "running" });
+      await stack.waitFor((e) => e.session === session && e.type === "checkpoint.created", 60_000);
+      const wrote = await stack.waitFor((e) => e.session === session && e.type === "tool.completed" && e.payload.tool === "write_file", 60_000);
+      expect(wrote.payload.is_error, JSON.stringify(wrote.payload)).toBe(false);
+      await stack.terminal(session);
+      expect(readFileSync(join(full, "d.txt"), "utf8")).toContain("written to d.txt");
+      expect(stack.events.filter((e) => e.session === session && e.type === "tool.started" && e.payload.tool === "write_file")).toHaveLength(1);
+      expect(stack.events.filter((e) => e.session === session && e.type === "checkpoint.failed")).toHaveLength(1);
+    },
+  );
 
   it("every event of these runs fits the contract", () => {
     expect(stack.invalidEvents).toEqual([]);

@@ -16,7 +16,15 @@ function withWindow(h: ReturnType<typeof createLoopHarness>, limit: number, repo
       throw aideError("CONTEXT_FULL", { detail: `the prompt needs more than the window holds` });
     }
     if (request.tools.length === 0) {
-      return { request_id: request.request_id, model: "scripted", text: "Earlier: read several files.", tool_calls: [], finish_reason: "stop", usage: { prompt_tokens: 1, completion_tokens: 1 }, timings: { total_ms: 1 } };
+      return {
+        request_id: request.request_id,
+        model: "scripted",
+        text: "Earlier: read several files.",
+        tool_calls: [],
+        finish_reason: "stop",
+        usage: { prompt_tokens: 1, completion_tokens: 1 },
+        timings: { total_ms: 1 },
+      };
     }
     return chat(request, onDelta);
   };

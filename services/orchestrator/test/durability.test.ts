@@ -77,14 +77,19 @@ describe.skipIf(!ready)(`durable sessions across SIGKILL + restart of the orches
     await waitForFile(join(s.workspace, "runs.log"));
     await s.services.orchestrator.stop("SIGKILL");
     await s.startOrchestrator();
-    const interrupted = await s.waitFor((e) => e.session === session && e.type === "tool.completed" && (e.payload as { call_id: string }).call_id === (inFlight.payload as { call_id: string }).call_id);
+    const interrupted = await s.waitFor(
+      (e) => e.session === session && e.type === "tool.completed" && (e.payload as { call_id: string }).call_id === (inFlight.payload as { call_id: string }).call_id,
+    );
     expect(interrupted.payload).toMatchObject({ is_error: true, summary: expect.stringContaining("INTERRUPTED") });
     const end = await s.terminal(session);
     expect(end.payload).toMatchObject({ state: "done" });
     expect(readFileSync(join(s.workspace, "runs.log"), "utf8")).toBe("run\n");
     const starts = s.events.filter((e) => e.session === session && e.type === "tool.started" && (e.payload as { call_id: string }).call_id === (inFlight.payload as { call_id: string }).call_id);
     expect(starts).toHaveLength(1);
-    const requests = readFileSync(join(s.dir, "model-requests.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    const requests = readFileSync(join(s.dir, "model-requests.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(requests[1].messages.at(-1).content).toContain("INTERRUPTED");
     assertContiguous(s.events, session);
   });

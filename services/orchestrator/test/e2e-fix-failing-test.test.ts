@@ -129,7 +129,10 @@ describe.skipIf(!ready)(`scripted e2e: fix a failing test in the sample project$
     expect(tried?.payload).toMatchObject({ decision: "approve", network: false });
     if (process.env.AIDE_E2E_REPORT) {
       const end = stack.events.find((e) => e.session === session && e.type === "run.completed");
-      writeFileSync(process.env.AIDE_E2E_REPORT, JSON.stringify({ state: (end?.payload as { state?: string })?.state, egress, network_tries: 1, probe_hits: probeHits.length, events: stack.events.length }));
+      writeFileSync(
+        process.env.AIDE_E2E_REPORT,
+        JSON.stringify({ state: (end?.payload as { state?: string })?.state, egress, network_tries: 1, probe_hits: probeHits.length, events: stack.events.length }),
+      );
     }
   });
 });

@@ -13,7 +13,10 @@ const skipReason = stackSkipReason();
 describe.skipIf(skipReason !== "")(`edit refusal codes over the real services${skipReason}`, () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack([{ text: call.replace("math.js", "export function add(a, b) {\n    return a - b; // hallucinated", "export function add(a, b) {\n  return a + b;") }, { text: call.complete("Tried to fix add().") }]);
+    stack = await startStack([
+      { text: call.replace("math.js", "export function add(a, b) {\n    return a - b; // hallucinated", "export function add(a, b) {\n  return a + b;") },
+      { text: call.complete("Tried to fix add().") },
+    ]);
   });
   afterAll(async () => stack?.stop());
 

@@ -51,16 +51,17 @@ describe.skipIf(!ready)(`a run whose every change was rejected never ends done, 
     let end: AgentEvent | undefined;
     const terminal = stack.terminal(session, undefined, 90_000).then((event) => (end = event));
     while (end === undefined) {
-      const pending = stack.events.filter(
-        (event) => event.session === session && event.type === "approval.requested" && !decided.has((event.payload as { approval: string }).approval),
-      );
+      const pending = stack.events.filter((event) => event.session === session && event.type === "approval.requested" && !decided.has((event.payload as { approval: string }).approval));
       for (const event of pending) {
         const payload = event.payload as { approval: string; tool: string };
         decided.add(payload.approval);
         rejectedTools.push(payload.tool);
         await stack.command("decision", { session, approval: payload.approval, decision: "reject", feedback: "No, do not touch that." });
       }
-      await Promise.race([terminal, stack.waitFor((event) => event.session === session && event.type === "approval.requested" && !decided.has((event.payload as { approval: string }).approval), 90_000).catch(() => undefined)]);
+      await Promise.race([
+        terminal,
+        stack.waitFor((event) => event.session === session && event.type === "approval.requested" && !decided.has((event.payload as { approval: string }).approval), 90_000).catch(() => undefined),
+      ]);
     }
     await terminal;
     return { end: end!, rejectedTools };
@@ -73,7 +74,13 @@ describe.skipIf(!ready)(`a run whose every change was rejected never ends done, 
     const { end, rejectedTools } = await rejectEverything(session);
 
     expect(rejectedTools).toEqual(["replace_in_file", "run_command"]);
-    expect(end.type, stack.events.filter((e) => e.session === session).map((e) => e.type === "tool.completed" ? `${e.type}:${(e.payload as { tool: string }).tool}` : e.type).join(" ")).toBe("run.completed");
+    expect(
+      end.type,
+      stack.events
+        .filter((e) => e.session === session)
+        .map((e) => (e.type === "tool.completed" ? `${e.type}:${(e.payload as { tool: string }).tool}` : e.type))
+        .join(" "),
+    ).toBe("run.completed");
     expect(end.payload).toMatchObject({ state: "unverified", result: expect.stringContaining("INCOMPLETE (unverified)") });
     expect(readFileSync(join(stack.workspace, "slug.js"), "utf8")).toBe(slugSource);
 

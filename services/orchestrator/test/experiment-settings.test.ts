@@ -10,7 +10,14 @@ import { call } from "./support/scripted-calls.js";
 import { fakeCatalog } from "./support/fake-ports.js";
 import { createLoopHarness } from "./support/loop-harness.js";
 
-const editTool = (name: string): ToolDescriptor => ({ name, description: name, parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] }, read_only: false, parallel_safe: false, handled_by: "tools" });
+const editTool = (name: string): ToolDescriptor => ({
+  name,
+  description: name,
+  parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+  read_only: false,
+  parallel_safe: false,
+  handled_by: "tools",
+});
 /** The fake catalog with the other two edit tools, so an edit format has something to choose. */
 function harness(replies: string[], config = {}) {
   const h = createLoopHarness(replies, { config });
@@ -41,7 +48,9 @@ describe("experiment settings of a run", () => {
     expect(toolNames(after)).not.toContain("replace_in_file");
 
     const created = arm.events.find((event) => event.type === "run.created")!;
-    expect(created.payload).toMatchObject({ experiment: { arm: "lean", grammar: false, prompt_tier: "compact", edit_format: "unified-diff", scheduler: "serial-v1", context_policy: "stable-prefix-compact-v1", strategy: "agent-loop-v3" } });
+    expect(created.payload).toMatchObject({
+      experiment: { arm: "lean", grammar: false, prompt_tier: "compact", edit_format: "unified-diff", scheduler: "serial-v1", context_policy: "stable-prefix-compact-v1", strategy: "agent-loop-v3" },
+    });
     expect(new Set(arm.events.map((event) => event.scheduler))).toEqual(new Set(["serial-v1"]));
     expect(plain.events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { scheduler: "safe-parallel-v1", edit_format: "routed-v1" } });
   });
@@ -77,7 +86,9 @@ describe("experiment settings of a run", () => {
   it("the drop policy never asks the model for a summary; the default compacts once", async () => {
     const big = "x".repeat(3_000);
     const run = async (policy?: "stable-prefix-drop-v1") => {
-      const replies = policy ? [call.read("a.txt"), call.read("b.txt"), call.read("c.txt"), call.complete("done")] : [call.read("a.txt"), call.read("b.txt"), "Summary: x.", call.read("c.txt"), call.complete("done")];
+      const replies = policy
+        ? [call.read("a.txt"), call.read("b.txt"), call.read("c.txt"), call.complete("done")]
+        : [call.read("a.txt"), call.read("b.txt"), "Summary: x.", call.read("c.txt"), call.complete("done")];
       const h = createLoopHarness(replies, { config: { contextChars: 9_000 } });
       for (const name of ["a.txt", "b.txt", "c.txt"]) h.tools.files.set(name, big);
       await h.finished(await h.start("What do the files say?", policy ? { experiment: { context_policy: policy } } : {}));

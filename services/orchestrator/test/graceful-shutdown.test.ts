@@ -41,7 +41,10 @@ describe.skipIf(skipReason !== "")(`graceful shutdown of a bus service${skipReas
     });
     const exited = new Promise<number | null>((resolve) => orchestrator.child.once("exit", (code) => resolve(code)));
     const starts = Array.from({ length: 20 }, (_, index) =>
-      requestJson(tester, "agent.cmd.start", { task: `task ${index}`, workspace, allow_concurrent: true }, 60_000).catch((error: Error) => ({ ok: false, error: { code: "NO_ANSWER", message: error.message } })),
+      requestJson(tester, "agent.cmd.start", { task: `task ${index}`, workspace, allow_concurrent: true }, 60_000).catch((error: Error) => ({
+        ok: false,
+        error: { code: "NO_ANSWER", message: error.message },
+      })),
     );
     for (let tries = 0; held.length < 20 && tries < 2400; tries += 1) await new Promise((resolve) => setTimeout(resolve, 25));
     expect(held.length).toBeGreaterThanOrEqual(20);

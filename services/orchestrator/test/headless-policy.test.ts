@@ -29,7 +29,7 @@ describe("headless approval policy (in-process loop)", () => {
     const end = await h.finished(session);
     expect(["run.completed"]).toContain(end.type);
 
-    expect(h.tools.execs.map((exec) => exec.name === "run_command" ? `run_command ${String(exec.arguments["command"])}` : `${exec.name} ${String(exec.arguments["path"])}`)).toEqual(
+    expect(h.tools.execs.map((exec) => (exec.name === "run_command" ? `run_command ${String(exec.arguments["command"])}` : `${exec.name} ${String(exec.arguments["path"])}`))).toEqual(
       expect.arrayContaining(["write_file src/a.ts", "run_command npm test"]),
     );
     expect(h.tools.execs.some((exec) => exec.arguments["path"] === ".github/workflows/ci.yml")).toBe(false);

@@ -27,7 +27,10 @@ describe.skipIf(skipReason !== "")(`npm install approvals offer --ignore-scripts
     const started = await stack.command("start", { allow_concurrent: true, task: "Install the dependencies", workspace: stack.workspace, model });
     const session = started.result.session as string;
     const approval = await stack.waitFor((e) => e.session === session && e.type === "approval.requested", 60_000);
-    return { session, payload: approval.payload as { approval: string; command: string; scripts?: Array<{ name: string }>; alternative?: { id: string; command: string; rule: string; note: string } } };
+    return {
+      session,
+      payload: approval.payload as { approval: string; command: string; scripts?: Array<{ name: string }>; alternative?: { id: string; command: string; rule: string; note: string } },
+    };
   }
 
   it("the approval shows the postinstall script and offers `… --ignore-scripts` with its rule", async () => {

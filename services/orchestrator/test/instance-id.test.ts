@@ -9,7 +9,10 @@ const ready = skipReason === "";
 /** The id an orchestrator process logs in its "orchestrator ready" line (just after it answers pings). */
 async function instanceOf(process: ServiceProcess): Promise<string> {
   for (let attempt = 0; attempt < 300; attempt += 1) {
-    const line = process.logs().split("\n").find((entry) => entry.includes('"orchestrator ready"'));
+    const line = process
+      .logs()
+      .split("\n")
+      .find((entry) => entry.includes('"orchestrator ready"'));
     if (line) return JSON.parse(line).instance as string;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -9,9 +9,24 @@ const skipReason = stackSkipReason();
 
 /** Every agent's rules and instruction files, at the top and deeper down. */
 const instructionFiles = [
-  "AGENTS.md", "CLAUDE.md", "GEMINI.md", ".cursorrules", ".cursor/rules/style.mdc", ".clinerules", "docs/.clinerules/one.md", ".windsurfrules",
-  ".github/copilot-instructions.md", ".roo/rules/a.md", "pkg/.kilocode/rules/b.md", ".continue/rules/c.md", ".aider.conf.yml", "opencode.json",
-  "sub/opencode.json", ".codex/instructions.md", "pkg/.aide/rules.md", "packages/web/CLAUDE.md",
+  "AGENTS.md",
+  "CLAUDE.md",
+  "GEMINI.md",
+  ".cursorrules",
+  ".cursor/rules/style.mdc",
+  ".clinerules",
+  "docs/.clinerules/one.md",
+  ".windsurfrules",
+  ".github/copilot-instructions.md",
+  ".roo/rules/a.md",
+  "pkg/.kilocode/rules/b.md",
+  ".continue/rules/c.md",
+  ".aider.conf.yml",
+  "opencode.json",
+  "sub/opencode.json",
+  ".codex/instructions.md",
+  "pkg/.aide/rules.md",
+  "packages/web/CLAUDE.md",
 ];
 
 const patch = (body: string) => `<apply_patch>\n<diff>\n${body}\n</diff>\n</apply_patch>`;
@@ -95,7 +110,13 @@ describe.skipIf(skipReason !== "")(`agent instruction files are protected under 
   });
 
   it("a command allowed by rule that writes an instruction file is reported with the reason and listed in the run's automation writes", async () => {
-    const started = await stack.command("start", { allow_concurrent: true, task: "Run write-rules.js", workspace: stack.workspace, model: "command", auto_approve: { edits: false, commands: ["node"] } });
+    const started = await stack.command("start", {
+      allow_concurrent: true,
+      task: "Run write-rules.js",
+      workspace: stack.workspace,
+      model: "command",
+      auto_approve: { edits: false, commands: ["node"] },
+    });
     const session = started.result.session as string;
     const end = await stack.terminal(session, undefined, 60_000);
     const ran = stack.events.find((e) => e.session === session && e.type === "tool.completed" && e.payload.tool === "run_command");

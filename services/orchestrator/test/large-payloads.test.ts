@@ -84,7 +84,10 @@ describe.skipIf(skipReason !== "")(`payloads over the bus's max payload${skipRea
     const diff = JSON.parse(text) as { files: Array<{ path: string; diff?: string; truncated?: boolean }> };
     const file = diff.files.find((entry) => entry.path === "data/big.txt");
     expect(file?.truncated).toBeUndefined();
-    const added = file!.diff!.split("\n").filter((line) => line.startsWith("+") && !line.startsWith("+++")).map((line) => line.slice(1));
+    const added = file!
+      .diff!.split("\n")
+      .filter((line) => line.startsWith("+") && !line.startsWith("+++"))
+      .map((line) => line.slice(1));
     expect(added.join("\n") === content).toBe(true);
   }, 180_000);
 });

@@ -166,7 +166,10 @@ describe("event payloads", () => {
     expect(JSON.stringify(h.events)).not.toContain(body);
     const responded = h.events.find((event) => event.type === "model.responded")!;
     expect(responded.payload).toMatchObject({ text: "Writing the file now.", tool_calls: 1 });
-    const deltas = h.events.filter((event) => event.type === "model.delta").map((event) => (event.payload as { text: string }).text).join("");
+    const deltas = h.events
+      .filter((event) => event.type === "model.delta")
+      .map((event) => (event.payload as { text: string }).text)
+      .join("");
     expect(deltas).toContain("Writing the file now.");
     const started = h.events.find((event) => event.type === "tool.started" && (event.payload as { tool: string }).tool === "write_file")!;
     expect((started.payload as { args: unknown }).args).toMatchObject({ path: "notes.txt", content: { bytes: expect.any(Number), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } });

@@ -13,13 +13,30 @@ function types(events: AgentEvent[], session: string): string[] {
   return events.filter((event) => event.session === session).map((event) => event.type);
 }
 
-async function approveNext(h: LoopHarness, session: string, extra: { decision?: "approve" | "reject" | "abort"; feedback?: string; consent_network?: boolean; confirm_protected?: boolean } = {}, skip = 0) {
+async function approveNext(
+  h: LoopHarness,
+  session: string,
+  extra: { decision?: "approve" | "reject" | "abort"; feedback?: string; consent_network?: boolean; confirm_protected?: boolean } = {},
+  skip = 0,
+) {
   const seen = h.events.filter((event) => event.session === session && event.type === "approval.requested").length;
-  const requested = await h.waitFor("approval.requested", () => h.events.filter((e) => e.session === session && e.type === "approval.requested").length > skip && h.events.filter((e) => e.session === session && e.type === "approval.requested").length >= Math.max(seen, skip + 1));
+  const requested = await h.waitFor(
+    "approval.requested",
+    () =>
+      h.events.filter((e) => e.session === session && e.type === "approval.requested").length > skip &&
+      h.events.filter((e) => e.session === session && e.type === "approval.requested").length >= Math.max(seen, skip + 1),
+  );
   const all = h.events.filter((event) => event.session === session && event.type === "approval.requested");
   const target = all[skip] ?? requested;
   const approval = (target.payload as { approval: string }).approval;
-  await decideApproval(h.orchestrator, { session, approval, decision: extra.decision ?? "approve", feedback: extra.feedback, consent_network: extra.consent_network, confirm_protected: extra.confirm_protected });
+  await decideApproval(h.orchestrator, {
+    session,
+    approval,
+    decision: extra.decision ?? "approve",
+    feedback: extra.feedback,
+    consent_network: extra.consent_network,
+    confirm_protected: extra.confirm_protected,
+  });
   return target;
 }
 
@@ -43,7 +60,9 @@ describe("the loop with a scripted model", () => {
     expect(firstCheckpoint).toBeGreaterThanOrEqual(0);
     expect(firstCheckpoint).toBeLessThan(h.tools.log.indexOf("exec write_file"));
     expect(h.checkpoints.commits.some((commit) => commit.label.startsWith("after") && commit.changed_paths?.includes("math.js"))).toBe(true);
-    expect(types(h.events, session)).toEqual(expect.arrayContaining(["run.created", "context.built", "model.requested", "model.delta", "model.responded", "tool.started", "tool.completed", "checkpoint.created", "run.completed"]));
+    expect(types(h.events, session)).toEqual(
+      expect.arrayContaining(["run.created", "context.built", "model.requested", "model.delta", "model.responded", "tool.started", "tool.completed", "checkpoint.created", "run.completed"]),
+    );
     const seqs = h.events.filter((event) => event.session === session).map((event) => event.seq);
     expect(seqs).toEqual(seqs.map((_, index) => index + 1));
   });
@@ -65,7 +84,9 @@ describe("the loop with a scripted model", () => {
     expect(h.tools.log.filter((line) => line === "exec write_file")).toHaveLength(1);
     expect(h.tools.log.indexOf("exec write_file")).toBeGreaterThan(h.tools.log.indexOf("decision sent"));
     expect(h.tools.execs.find((exec) => exec.name === "write_file")?.expectedDigests).toEqual({ "notes.txt": "" });
-    await expect(decideApproval(h.orchestrator, { session, approval: (requested.payload as { approval: string }).approval, decision: "approve" })).rejects.toMatchObject({ code: "APPROVAL_ALREADY_DECIDED" });
+    await expect(decideApproval(h.orchestrator, { session, approval: (requested.payload as { approval: string }).approval, decision: "approve" })).rejects.toMatchObject({
+      code: "APPROVAL_ALREADY_DECIDED",
+    });
   });
 
   it("reject returns the person's feedback to the model and the call does not run", async () => {
@@ -260,7 +281,9 @@ describe("scheduler and guards", () => {
     const asked = await h.waitFor("approval.requested", () => h.events.some((e) => e.session === session && e.type === "approval.requested"));
     expect(asked.payload).toMatchObject({ tool: "write_file", checkpoint_failed: { code: "CHECKPOINT_FAILED" } });
     expect(h.tools.execs).toHaveLength(0);
-    await expect(decideApproval(h.orchestrator, { session, approval: (asked.payload as { approval: string }).approval, decision: "approve" })).rejects.toMatchObject({ code: "APPROVAL_CONFIRMATION_REQUIRED" });
+    await expect(decideApproval(h.orchestrator, { session, approval: (asked.payload as { approval: string }).approval, decision: "approve" })).rejects.toMatchObject({
+      code: "APPROVAL_CONFIRMATION_REQUIRED",
+    });
     await decideApproval(h.orchestrator, { session, approval: (asked.payload as { approval: string }).approval, decision: "approve", checkpoint: "proceed_without" });
     const end = await h.finished(session);
     expect(end.payload).toMatchObject({ state: "done" });

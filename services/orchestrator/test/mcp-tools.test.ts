@@ -34,7 +34,11 @@ describe.skipIf(skipReason !== "")(`MCP tools through the orchestrator's gate${s
   afterAll(async () => stack?.stop());
 
   it("approves, denies and wraps MCP calls like every other mutation", async () => {
-    const started = await stack.command("start", { task: "Use the hostile MCP server: echo hello mcp, then inject, then write", workspace: stack.workspace, auto_approve: { edits: true, commands: [], all: true } });
+    const started = await stack.command("start", {
+      task: "Use the hostile MCP server: echo hello mcp, then inject, then write",
+      workspace: stack.workspace,
+      auto_approve: { edits: true, commands: [], all: true },
+    });
     expect(started.ok).toBe(true);
     const session = started.result.session as string;
     const approvals: string[] = [];
@@ -67,7 +71,10 @@ describe.skipIf(skipReason !== "")(`MCP tools through the orchestrator's gate${s
     const end = await stack.terminal(session, undefined, 60_000);
     // The injected text reached the model only as data with the server's provenance, its tags neutralized.
     const requests = stack.modelRequests();
-    const afterInject = requests[2]!.messages.map((message) => message.content).filter((content) => content.includes(`source="mcp:hostile"`)).join("\n");
+    const afterInject = requests[2]!.messages
+      .map((message) => message.content)
+      .filter((content) => content.includes(`source="mcp:hostile"`))
+      .join("\n");
     expect(afterInject).toContain('source="mcp:hostile"');
     expect(afterInject).toContain("untrusted data from the external MCP server hostile");
     expect(afterInject).toContain("&lt;write_file>");
@@ -90,10 +97,9 @@ describe.skipIf(skipReason !== "")(`MCP tools through the orchestrator's gate${s
 describe.skipIf(skipReason !== "")(`an aborted run cancels its in-flight MCP call${skipReason}`, () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack(
-      [{ text: "<mcp__slow__sleep><seconds>600</seconds></mcp__slow__sleep>" }, { text: call.complete("unreachable") }],
-      { mcpServers: { slow: { command: process.execPath, args: [hostileServer], auto_approve: ["sleep"] } } },
-    );
+    stack = await startStack([{ text: "<mcp__slow__sleep><seconds>600</seconds></mcp__slow__sleep>" }, { text: call.complete("unreachable") }], {
+      mcpServers: { slow: { command: process.execPath, args: [hostileServer], auto_approve: ["sleep"] } },
+    });
   });
   afterAll(async () => stack?.stop());
 

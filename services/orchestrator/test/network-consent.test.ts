@@ -50,7 +50,9 @@ describe.skipIf(!ready)(`network consent for curl (real tools sandbox)${skipReas
     expect(hits).toHaveLength(0);
     expect(await stack.egressCount()).toBe(0);
 
-    const second = await stack.waitFor((e) => e.session === session && e.type === "approval.requested" && (e.payload as { approval: string }).approval !== (first.payload as { approval: string }).approval);
+    const second = await stack.waitFor(
+      (e) => e.session === session && e.type === "approval.requested" && (e.payload as { approval: string }).approval !== (first.payload as { approval: string }).approval,
+    );
     await stack.command("decision", { session, approval: (second.payload as { approval: string }).approval, decision: "approve", consent_network: true });
     const end = await stack.terminal(session);
     expect(end.payload).toMatchObject({ state: "done" });
@@ -64,14 +66,14 @@ describe.skipIf(!ready)(`network consent for curl (real tools sandbox)${skipReas
     expect(await stack.egressCount()).toBe(1);
     // Every client reads the same network decision off the record.
     const decided = stack.events.filter((e) => e.session === session && e.type === "approval.decided").map((e) => e.payload);
-    expect(decided).toEqual([
-      expect.objectContaining({ decision: "approve", network: false }),
-      expect.objectContaining({ decision: "approve", network: true }),
-    ]);
+    expect(decided).toEqual([expect.objectContaining({ decision: "approve", network: false }), expect.objectContaining({ decision: "approve", network: true })]);
   });
 
   it("told the model why the first attempt failed", async () => {
-    const requests = readFileSync(join(stack.dir, "model-requests.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    const requests = readFileSync(join(stack.dir, "model-requests.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     const second = requests[1].messages.at(-1).content as string;
     expect(second).toMatch(/WITHOUT network/);
   });

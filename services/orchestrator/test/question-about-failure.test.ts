@@ -4,7 +4,7 @@ import { stackSkipReason, startStack, type Stack } from "./support/stack.js";
 
 const skipReason = stackSkipReason();
 
-const answer = "The test fails because add() in math.js subtracts (a - b): `node math.test.js` exits 1 with \"add(2, 3) should be 5\".";
+const answer = 'The test fails because add() in math.js subtracts (a - b): `node math.test.js` exits 1 with "add(2, 3) should be 5".';
 /** Read the code, read the test, run it (exit 1: add subtracts), answer. Three completions so a refused one is retried, then unverified. */
 const investigate = () => [
   { text: call.read("math.js") },
@@ -35,7 +35,7 @@ describe.skipIf(skipReason !== "")(`a question about a failure answered with a f
     return { session, end, ran };
   }
 
-  it("\"Why does the test in math.test.js fail?\": read, read, run (exit 1), answer → done, the failing run cited", async () => {
+  it('"Why does the test in math.test.js fail?": read, read, run (exit 1), answer → done, the failing run cited', async () => {
     const { session, end, ran } = await run("question", "Why does the test in math.test.js fail?");
     expect(ran?.payload).toMatchObject({ is_error: true, metadata: { exit_code: 1 } });
     expect(stack.events.filter((e) => e.session === session && e.type === "completion.rejected").map((e) => e.payload)).toEqual([]);
@@ -44,7 +44,7 @@ describe.skipIf(skipReason !== "")(`a question about a failure answered with a f
     expect((end.payload as { evidence: string[] }).evidence).toEqual(expect.arrayContaining([expect.stringMatching(/run_command `node math\.test\.js` failed \(shows the failure asked about\)/)]));
   });
 
-  it("\"Fix the failing test in math.test.js\" with the same failing run and no change is refused, then unverified", async () => {
+  it('"Fix the failing test in math.test.js" with the same failing run and no change is refused, then unverified', async () => {
     const { session, end } = await run("change", "Fix the failing test in math.test.js");
     expect(stack.events.some((e) => e.session === session && e.type === "completion.rejected")).toBe(true);
     expect(end.payload).toMatchObject({ state: "unverified" });

@@ -19,10 +19,7 @@ function screenPart(event: AgentEvent): unknown {
 describe.skipIf(skipReason !== "")(`events reach screens rendered (real services)${skipReason}`, () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack([
-      { text: `${prose}\n${call.run(command)}` },
-      { text: call.complete(`Printed it. ${hostileStrings[0].text}`) },
-    ]);
+    stack = await startStack([{ text: `${prose}\n${call.run(command)}` }, { text: call.complete(`Printed it. ${hostileStrings[0].text}`) }]);
   });
   afterAll(async () => stack?.stop());
 
@@ -41,7 +38,10 @@ describe.skipIf(skipReason !== "")(`events reach screens rendered (real services
     const events = stack.events.filter((e) => e.session === session);
     expect(stack.invalidEvents).toEqual([]);
     for (const event of events) expect(JSON.stringify(screenPart(event)), `${event.seq} ${event.type}`).not.toMatch(rawControlPattern);
-    const deltas = events.filter((e) => e.type === "model.delta").map((e) => (e.payload as { text: string }).text).join("");
+    const deltas = events
+      .filter((e) => e.type === "model.delta")
+      .map((e) => (e.payload as { text: string }).text)
+      .join("");
     expect(deltas).toContain("see ⟨ESC⟩]8;;https://evil.example/⟨BEL⟩docs");
     expect(deltas).toContain("hello⟨U+E0049⟩");
     const completed = events.find((e) => e.type === "tool.completed" && e.payload.tool === "run_command");

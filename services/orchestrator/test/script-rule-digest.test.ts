@@ -18,7 +18,14 @@ describe.skipIf(skipReason !== "")(`allow rules for script runners bind to the s
   let stack: Stack;
   let digestOfA = "";
   beforeAll(async () => {
-    stack = await startStack([{ text: call.complete("unused") }], { models: { unseen: runTests(), bound: runTests(), changed: runTests(), twice: [{ text: call.run("npm test") }, { text: call.run("npm test -- --again") }, { text: call.complete("Ran the tests twice.") }] } });
+    stack = await startStack([{ text: call.complete("unused") }], {
+      models: {
+        unseen: runTests(),
+        bound: runTests(),
+        changed: runTests(),
+        twice: [{ text: call.run("npm test") }, { text: call.run("npm test -- --again") }, { text: call.complete("Ran the tests twice.") }],
+      },
+    });
   }, 120_000);
   afterAll(async () => stack?.stop());
 
@@ -30,7 +37,11 @@ describe.skipIf(skipReason !== "")(`allow rules for script runners bind to the s
   it("a rule naming the script without a digest asks, showing the script text and its digest", async () => {
     const session = await start("unseen", ["npm test"]);
     const asked = await stack.waitFor((e) => e.session === session && e.type === "approval.requested", 60_000);
-    expect(asked.payload).toMatchObject({ command: "npm test", scripts: [{ source: "package.json", name: "test", text: "node math.test.js" }], scripts_digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(asked.payload).toMatchObject({
+      command: "npm test",
+      scripts: [{ source: "package.json", name: "test", text: "node math.test.js" }],
+      scripts_digest: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     digestOfA = (asked.payload as { scripts_digest: string }).scripts_digest;
     await stack.command("decision", { session, approval: (asked.payload as { approval: string }).approval, decision: "reject" });
     await stack.terminal(session, undefined, 60_000);

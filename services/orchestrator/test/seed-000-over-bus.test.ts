@@ -16,11 +16,7 @@ const scripts = {
     { text: "" },
     { text: call.complete("math.js defines add and multiply; the README describes the fixture.") },
   ],
-  gate: [
-    { text: call.write("a.txt", "first") },
-    { text: call.write("b.txt", "second") },
-    { text: call.write("c.txt", "third") },
-  ],
+  gate: [{ text: call.write("a.txt", "first") }, { text: call.write("b.txt", "second") }, { text: call.write("c.txt", "third") }],
   plan: [
     { text: call.read("math.js") },
     { text: call.replace("math.js", "  return a - b;", "  return a + b;") },
@@ -29,12 +25,7 @@ const scripts = {
     { text: call.run("node math.test.js") },
     { text: call.complete("Fixed add(); node math.test.js passes.") },
   ],
-  loop: [
-    { text: `I'll read the README.\n${call.read("INJECT.md")}` },
-    { text: call.read("math.js") },
-    { text: call.read("math.test.js") },
-    { text: call.read("package.json") },
-  ],
+  loop: [{ text: `I'll read the README.\n${call.read("INJECT.md")}` }, { text: call.read("math.js") }, { text: call.read("math.test.js") }, { text: call.read("package.json") }],
 };
 
 /**
@@ -62,7 +53,12 @@ describe.skipIf(!ready)(`parsing, the loop and approvals over the real services$
     const reads = stack.events.filter((e) => e.session === session && e.type === "tool.completed" && e.payload.tool === "read_file");
     // The contract: tool.completed events come in completion order (parallel reads may finish
     // either way round); the results handed back to the model keep the call order.
-    expect(reads.slice(0, 2).map((e) => (e.payload as unknown as { args: { path: string } }).args.path).sort()).toEqual(["README.md", "math.js"]);
+    expect(
+      reads
+        .slice(0, 2)
+        .map((e) => (e.payload as unknown as { args: { path: string } }).args.path)
+        .sort(),
+    ).toEqual(["README.md", "math.js"]);
     expect(reads.slice(0, 2).every((e) => !(e.payload as { is_error: boolean }).is_error)).toBe(true);
     const requests = stack.modelRequests("parser");
     const results = requests[1].messages.at(-1)!.content;

@@ -17,9 +17,12 @@ const longSleep = "<run_command>\n<command>sleep 600</command>\n<timeout_ms>6000
 describe.skipIf(skipReason !== "")(`a tools service that dies mid-command${skipReason}`, () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack([{ text: longSleep }, { text: call.complete("The wait was interrupted.") }, { text: call.complete("The wait was interrupted.") }, { text: call.complete("The wait was interrupted.") }], {
-      orchestratorEnv: { AIDE_HEARTBEAT_INTERVAL_MS: "1000", AIDE_HEARTBEAT_TIMEOUT_MS: "5000" },
-    });
+    stack = await startStack(
+      [{ text: longSleep }, { text: call.complete("The wait was interrupted.") }, { text: call.complete("The wait was interrupted.") }, { text: call.complete("The wait was interrupted.") }],
+      {
+        orchestratorEnv: { AIDE_HEARTBEAT_INTERVAL_MS: "1000", AIDE_HEARTBEAT_TIMEOUT_MS: "5000" },
+      },
+    );
   }, 120_000);
   afterAll(async () => stack?.stop());
 

@@ -36,8 +36,15 @@ describe("the session list reads what changed, not every stored session", () => 
     let reads = 0;
     const counting: SessionStore = {
       ...store,
-      get: (id) => { reads += 1; return store.get(id); },
-      list: async () => { const all = await store.list(); reads += all.length; return all; },
+      get: (id) => {
+        reads += 1;
+        return store.get(id);
+      },
+      list: async () => {
+        const all = await store.list();
+        reads += all.length;
+        return all;
+      },
       ...(store.revisions ? { revisions: () => store.revisions!() } : {}),
     };
     const orchestrator = { seams: { store: counting }, sessions: new Map() } as unknown as Orchestrator;
@@ -61,7 +68,10 @@ describe("the session list reads what changed, not every stored session", () => 
     const third = await listSessions(orchestrator, { limit: 2, offset: 0 });
     expect(reads).toBe(2);
     expect(third.total).toBe(61);
-    expect(third.sessions.map((snapshot) => [snapshot.id, snapshot.task])).toEqual([["s10", "a follow-up"], ["s60", "task s60"]]);
+    expect(third.sessions.map((snapshot) => [snapshot.id, snapshot.task])).toEqual([
+      ["s10", "a follow-up"],
+      ["s60", "task s60"],
+    ]);
     // And a filter still sees every session.
     expect((await listSessions(orchestrator, { limit: 100, offset: 0, query: "follow-up" })).total).toBe(1);
   }, 60_000);

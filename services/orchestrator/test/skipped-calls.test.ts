@@ -34,7 +34,9 @@ describe.skipIf(skipReason !== "")(`calls skipped after a rejection are recorded
     await stack.terminal(session, undefined, 60_000);
 
     const events = stack.events.filter((event) => event.session === session);
-    const completed = events.filter((event) => event.type === "tool.completed").map((event) => event.payload as { call_id: string; tool: string; is_error: boolean; skipped?: string; summary: string; metadata: Record<string, unknown> });
+    const completed = events
+      .filter((event) => event.type === "tool.completed")
+      .map((event) => event.payload as { call_id: string; tool: string; is_error: boolean; skipped?: string; summary: string; metadata: Record<string, unknown> });
     const calls = completed.filter((payload) => payload.tool !== "attempt_completion");
     expect(calls.map((payload) => [payload.tool, payload.skipped])).toEqual([
       ["write_file", undefined],
@@ -55,7 +57,19 @@ describe.skipIf(skipReason !== "")(`calls skipped after a rejection are recorded
   });
 
   it("a tool.completed of an older build (no skipped field) still parses", () => {
-    const older = { session: "s1", run: "r1", seq: 5, ts: new Date().toISOString(), user: "local", depth: 0, strategy: "agent-loop-v3", scheduler: "safe-parallel-v1", context_policy: "stable-prefix-compact-v1", type: "tool.completed", payload: { call_id: "c", tool: "read_file", args: {}, is_error: false, summary: "ok", duration_ms: 1, metadata: {} } };
+    const older = {
+      session: "s1",
+      run: "r1",
+      seq: 5,
+      ts: new Date().toISOString(),
+      user: "local",
+      depth: 0,
+      strategy: "agent-loop-v3",
+      scheduler: "safe-parallel-v1",
+      context_policy: "stable-prefix-compact-v1",
+      type: "tool.completed",
+      payload: { call_id: "c", tool: "read_file", args: {}, is_error: false, summary: "ok", duration_ms: 1, metadata: {} },
+    };
     const parsed = AgentEventSchema.safeParse(older);
     expect(parsed.success, parsed.success ? "" : JSON.stringify(parsed.error.issues)).toBe(true);
   });

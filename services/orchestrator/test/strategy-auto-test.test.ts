@@ -18,10 +18,7 @@ type ToolPayload = { call_id: string; tool: string; args: { command?: string }; 
 describe.skipIf(skipReason !== "")(`strategies: auto_test and prefix_failing_output${skipReason}`, () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack([
-      { text: call.replace("math.js", "  return a - b;", "  return a + b;") },
-      { text: call.complete("Fixed add() in math.js; npm test passes.") },
-    ]);
+    stack = await startStack([{ text: call.replace("math.js", "  return a - b;", "  return a + b;") }, { text: call.complete("Fixed add() in math.js; npm test passes.") }]);
   });
   afterAll(async () => stack?.stop());
 

@@ -51,7 +51,12 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
           { text: call.read("follow/price.js") },
           { text: call.complete("withTax in follow/price.js now adds the rate; price.test.js imports it.") },
         ],
-        paths: [{ text: call.write("notes/added.txt", "a note") }, { text: call.read("notes/added.txt") }, { text: call.read("math.js") }, { text: call.complete("wrote notes/added.txt; math.js defines add.") }],
+        paths: [
+          { text: call.write("notes/added.txt", "a note") },
+          { text: call.read("notes/added.txt") },
+          { text: call.read("math.js") },
+          { text: call.complete("wrote notes/added.txt; math.js defines add.") },
+        ],
       },
       modelFields: { whole: { editFormat: "whole-file" } },
       // A cold TypeScript checker on a loaded machine: the edit waits for it (the most the service allows).
@@ -171,7 +176,12 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
   it("search_grammar, act_after_reads and lean_calls: two looks leave read_file alone, a read file leaves only the changing tools and the completion until a change applies; SEARCH is one of the read file's lines found once, and no replace_in_file before a read; only required parameters; off by default", async () => {
     const { end, events } = await run("anchored", "Fix add in math.js", { experiment: { search_grammar: true, act_after_reads: true, lean_calls: true }, auto_approve: { edits: true, commands: [] } });
     expect(end.type, JSON.stringify(end.payload)).toBe("run.completed");
-    type AnchoredRequest = { tools: Array<{ name: string }>; grammar_exclude_tools?: string[]; grammar_required_only?: boolean; grammar_edits?: { tool: string; files: Array<{ path: string; lines: string[] }> } };
+    type AnchoredRequest = {
+      tools: Array<{ name: string }>;
+      grammar_exclude_tools?: string[];
+      grammar_required_only?: boolean;
+      grammar_edits?: { tool: string; files: Array<{ path: string; lines: string[] }> };
+    };
     const requests = stack.modelRequests("anchored") as AnchoredRequest[];
     // list_dir, list_dir, read math.js, replace, read it back, complete.
     expect(requests).toHaveLength(6);
@@ -185,7 +195,15 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
     // Two looks: read_file alone.
     expect(sorted(requests[2].grammar_exclude_tools)).toEqual(allBut(requests[2], ["read_file"]));
     // math.js read: its lines that occur once (not `}` or the blank line); only the changing tools and the completion.
-    expect(requests[3].grammar_edits).toEqual({ tool: "replace_in_file", files: [{ path: "math.js", lines: ["// A tiny library with one bug: the agent's scripted session fixes it.", "export function add(a, b) {", "  return a - b;", "export function multiply(a, b) {", "  return a * b;"] }] });
+    expect(requests[3].grammar_edits).toEqual({
+      tool: "replace_in_file",
+      files: [
+        {
+          path: "math.js",
+          lines: ["// A tiny library with one bug: the agent's scripted session fixes it.", "export function add(a, b) {", "  return a - b;", "export function multiply(a, b) {", "  return a * b;"],
+        },
+      ],
+    });
     expect(sorted(requests[3].grammar_exclude_tools)).toEqual(allBut(requests[3], ["write_file", "replace_in_file", "apply_patch", "attempt_completion"]));
     expect(requests[3].grammar_exclude_tools).toContain("run_command");
     // The edit applied: every tool is back, and the lines are the file's new ones.
@@ -198,7 +216,10 @@ describe.skipIf(skipReason !== "")(`strategies over the real services${skipReaso
     expect(events.find((event) => event.type === "run.created")!.payload).toMatchObject({ experiment: { search_grammar: true, act_after_reads: true, lean_calls: true } });
     // Off by default: the "anyway" run set none of them.
     const plain = stack.modelRequests("anyway") as AnchoredRequest[];
-    expect(plain.map((request) => [request.grammar_edits, request.grammar_exclude_tools, request.grammar_required_only])).toEqual([[undefined, undefined, undefined], [undefined, undefined, undefined]]);
+    expect(plain.map((request) => [request.grammar_edits, request.grammar_exclude_tools, request.grammar_required_only])).toEqual([
+      [undefined, undefined, undefined],
+      [undefined, undefined, undefined],
+    ]);
   }, 180_000);
 
   it("line_edits: with search_grammar, the request asks for a one-line REPLACE once a file was read; without it, not", async () => {

@@ -12,7 +12,12 @@ const skipReason = stackSkipReason();
 describe.skipIf(skipReason !== "")(`the workspace's files in the first turn${skipReason}`, () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack([{ text: call.read("math.js") }, { text: call.complete("math.js defines add and multiply.") }, { text: call.read("math.js") }, { text: call.complete("math.js defines add and multiply.") }]);
+    stack = await startStack([
+      { text: call.read("math.js") },
+      { text: call.complete("math.js defines add and multiply.") },
+      { text: call.read("math.js") },
+      { text: call.complete("math.js defines add and multiply.") },
+    ]);
   });
   afterAll(async () => stack?.stop());
 
@@ -29,7 +34,7 @@ describe.skipIf(skipReason !== "")(`the workspace's files in the first turn${ski
     const created = stack.events.find((event) => event.session === session && event.type === "run.created");
     expect(created?.payload).toMatchObject({ experiment: { workspace_files: true } });
     const built = stack.events.find((event) => event.session === session && event.type === "context.built");
-    expect((built?.payload as { workspace_entries?: number }).workspace_entries).toBeGreaterThan(1);
+    expect((built!.payload as { workspace_entries?: number }).workspace_entries).toBeGreaterThan(1);
   });
 
   it("a plain run has no such block", async () => {

@@ -31,7 +31,10 @@ describe.skipIf(!ready || !canUnshare || nested)(`zero egress: the scripted e2e 
         timeout: 240_000,
       });
       expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
-      const interfaces = readFileSync(links, "utf8").trim().split("\n").map((line) => line.split(":")[1].trim());
+      const interfaces = readFileSync(links, "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => line.split(":")[1].trim());
       expect(interfaces).toEqual(["lo"]);
       // The nested run tried the network once (and did not reach its probe server), so an empty journal means something.
       expect(JSON.parse(readFileSync(report, "utf8"))).toMatchObject({ state: "done", egress: 0, network_tries: 1, probe_hits: 0 });

@@ -1,7 +1,16 @@
 import type { NatsConnection } from "nats";
 import type { Logger } from "pino";
 import { announcedRoots, defineEndpoint, startService, withWorkspaceRoots, workspaceRootsMetadata, type RunningService } from "@aide/runtime";
-import { subjects, toolsCloseSubject, toolsInstructionsSubject, ToolInstructionsRequestSchema, ToolExecRequestSchema, ToolListRequestSchema, ToolPreviewRequestSchema, ToolSessionCloseRequestSchema } from "@aide/contracts";
+import {
+  subjects,
+  toolsCloseSubject,
+  toolsInstructionsSubject,
+  ToolInstructionsRequestSchema,
+  ToolExecRequestSchema,
+  ToolListRequestSchema,
+  ToolPreviewRequestSchema,
+  ToolSessionCloseRequestSchema,
+} from "@aide/contracts";
 import type { CallDependencies } from "./framework/call-dependencies.js";
 import { executeCall } from "./framework/execute-call.js";
 import { previewCall } from "./framework/preview-call.js";

@@ -100,7 +100,17 @@ await runService("tools", async ({ connection, logger }) => {
       mkdirSync(cacheDirectory, { recursive: true });
       mkdirSync(goplsCache, { recursive: true });
       const command = jailed ? commandInMountJail(goplsArgv, goplsJailFolders(go, modCache), { writable: [cacheDirectory, goplsCache] }) : plainCommand(goplsArgv);
-      return { checker: new GoplsChecker({ command, goCache: cacheDirectory, goplsCache, ...(existsSync(modCache) ? { modCache } : {}), timeoutMs: settings.diagnostics.timeoutMs, idleMs: settings.diagnostics.idleMs, logger: logger.child({ module: "gopls" }) }) };
+      return {
+        checker: new GoplsChecker({
+          command,
+          goCache: cacheDirectory,
+          goplsCache,
+          ...(existsSync(modCache) ? { modCache } : {}),
+          timeoutMs: settings.diagnostics.timeoutMs,
+          idleMs: settings.diagnostics.idleMs,
+          logger: logger.child({ module: "gopls" }),
+        }),
+      };
     }
     if (go !== undefined) return { checker: new GoVetChecker({ go, jailed, cacheDirectory, timeoutMs: settings.diagnostics.timeoutMs, logger: logger.child({ module: "go-vet" }) }) };
     const unavailable = {

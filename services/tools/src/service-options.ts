@@ -63,7 +63,11 @@ export interface ToolsServiceSettings {
 
 /** A positive integer setting: unset or empty takes the default; anything else must parse. */
 const count = positiveIntegerSetting;
-const absolutePath = z.string().refine((value) => isAbsolute(value)).optional().catch(undefined);
+const absolutePath = z
+  .string()
+  .refine((value) => isAbsolute(value))
+  .optional()
+  .catch(undefined);
 
 /** A command line as words split on spaces (no shell); refused unless its program is an absolute path. */
 function commandWords(value: string | undefined, name: string): string[] | undefined {

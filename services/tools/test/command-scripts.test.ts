@@ -14,7 +14,7 @@ describe("run_command previews show the workspace scripts a command runs", () =>
     writeFileSync(join(ws, "package.json"), JSON.stringify({ scripts: { pretest: "node setup-db.js", test: "node --test", build: "tsc -b", lint: "eslint ." } }));
     writeFileSync(join(ws, "Makefile"), ".PHONY: all\nall: build\n\nbuild: src\n\tcc -o app main.c\n\t./postbuild.sh\n\nclean:\n\trm -f app\n");
     mkdirSync(join(ws, "sub"));
-    writeFileSync(join(ws, "sub", "build.rs"), "fn main() { std::process::Command::new(\"curl\"); }\n");
+    writeFileSync(join(ws, "sub", "build.rs"), 'fn main() { std::process::Command::new("curl"); }\n');
   });
   afterAll(async () => h?.stop());
 
@@ -48,7 +48,9 @@ describe("run_command previews show the workspace scripts a command runs", () =>
   it("scripts_digest is the sha256 of the whole texts (scriptsDigestInput), the same a client computes, and changes with the script", async () => {
     const digestOf = async (command: string) => (await h.preview("run_command", { command })).result.scripts_digest as string;
     const manifest = JSON.stringify({ scripts: { pretest: "node setup-db.js", test: "node --test", build: "tsc -b", lint: "eslint ." } });
-    const expected = createHash("sha256").update(scriptsDigestInput(packageScriptTexts("package.json", manifest, workspaceScriptOf("npm test")!), packageScriptsContext(manifest))).digest("hex");
+    const expected = createHash("sha256")
+      .update(scriptsDigestInput(packageScriptTexts("package.json", manifest, workspaceScriptOf("npm test")!), packageScriptsContext(manifest)))
+      .digest("hex");
     expect(await digestOf("npm test")).toBe(expected);
     expect(await digestOf("make build")).toMatch(/^[0-9a-f]{64}$/);
     expect(await digestOf("ls -la")).toBeUndefined();

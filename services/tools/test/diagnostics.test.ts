@@ -28,7 +28,13 @@ describe("diagnostics over the bus (the TypeScript checker)", () => {
   it("appends exactly the problem an edit introduced elsewhere in the file, not the file's old one", async () => {
     const done = await h.exec("replace_in_file", { path: "src/ids.ts", search: "type Id = number;", replace: "type Id = string;" });
     expect(done.result.is_error, done.result.output).toBe(false);
-    expect(done.result.metadata.diagnostics).toEqual({ source: "typescript", new_problems: 1, files: { "src/ids.ts": 1 }, type_checked: true, problems: [{ path: "src/ids.ts", line: 3, column: 14, code: "TS2322", message: "Type 'number' is not assignable to type 'string'." }] });
+    expect(done.result.metadata.diagnostics).toEqual({
+      source: "typescript",
+      new_problems: 1,
+      files: { "src/ids.ts": 1 },
+      type_checked: true,
+      problems: [{ path: "src/ids.ts", line: 3, column: 14, code: "TS2322", message: "Type 'number' is not assignable to type 'string'." }],
+    });
     expect(done.result.output).toContain("New problems this edit introduced (typescript):\n  src/ids.ts:3:14 TS2322 Type 'number' is not assignable to type 'string'.");
     expect(done.result.output).not.toContain("src/ids.ts:2:");
     expect(readFileSync(join(h.workspace, "src/ids.ts"), "utf8")).toContain("type Id = string;");

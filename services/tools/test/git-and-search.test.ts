@@ -117,7 +117,11 @@ describe("search_files: ripgrep and the JS fallback give the same answers", () =
 
   it("lists files first with match counts, honouring .gitignore (nested and negated), skipping binaries, .git and .aide", async () => {
     const result = await both({ pattern: "TODO" });
-    expect(result.output.split("\n")).toEqual(["7 matches in 5 files:", "src/a.ts (3)", ".config/settings.json (1)", "keep.log (1)", "src/deep/b.py (1)", "src/deep/generated.py (1)"].filter((l) => !l.includes("generated")).map((l) => l.replace("7 matches in 5 files", "6 matches in 4 files")));
+    expect(result.output.split("\n")).toEqual(
+      ["7 matches in 5 files:", "src/a.ts (3)", ".config/settings.json (1)", "keep.log (1)", "src/deep/b.py (1)", "src/deep/generated.py (1)"]
+        .filter((l) => !l.includes("generated"))
+        .map((l) => l.replace("7 matches in 5 files", "6 matches in 4 files")),
+    );
   });
 
   it("supports case-insensitive, literal, include globs, sub-directories and string booleans", async () => {
@@ -163,7 +167,10 @@ describe("background processes", () => {
   });
   afterAll(async () => h?.stop());
 
-  const alive = (needle: string) => execFileSync("ps", ["-eo", "args="], { encoding: "utf8" }).split("\n").filter((l) => l.includes(needle) && !l.includes("ps -eo"));
+  const alive = (needle: string) =>
+    execFileSync("ps", ["-eo", "args="], { encoding: "utf8" })
+      .split("\n")
+      .filter((l) => l.includes(needle) && !l.includes("ps -eo"));
   /** The sandbox takes a moment to start the command; wait (bounded) until it shows up. */
   const runningSoon = async (needle: string) => {
     for (let attempt = 0; attempt < 100 && alive(needle).length === 0; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 100));

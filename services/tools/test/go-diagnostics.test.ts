@@ -32,7 +32,14 @@ describe.skipIf(goPresent)("Go diagnostics without go or gopls on PATH: the synt
     writeFileSync(join(h.workspace, "main.go"), `${main}\nfunc broken( {\n`);
     const done = await h.exec("replace_in_file", { path: "main.go", search: "\treturn a + b\n", replace: "\treturn a +) b\n" });
     expect(done.result.is_error, done.result.output).toBe(false);
-    expect(done.result.metadata.diagnostics).toMatchObject({ source: "tree-sitter syntax", new_problems: 1, files: { "main.go": 1 }, type_checked: false, unavailable_reason: "GO_CHECKER_ABSENT", problems: [{ path: "main.go", line: 6, column: 12, code: "syntax-error" }] });
+    expect(done.result.metadata.diagnostics).toMatchObject({
+      source: "tree-sitter syntax",
+      new_problems: 1,
+      files: { "main.go": 1 },
+      type_checked: false,
+      unavailable_reason: "GO_CHECKER_ABSENT",
+      problems: [{ path: "main.go", line: 6, column: 12, code: "syntax-error" }],
+    });
     expect(done.result.output).toMatch(/New problems this edit introduced \(tree-sitter syntax\):\n {2}main\.go:6:12 syntax-error cannot parse "\)"/);
     expect(done.result.output).not.toMatch(/main\.go:1[34]:/);
     expect(done.result.output).toContain("No Go checker is available");
@@ -66,7 +73,13 @@ describe.runIf(goOnPath)("Go diagnostics with go on PATH and gopls off: real go 
   it("an edit that breaks a type reports exactly that new problem, from go vet, type-checked", async () => {
     const done = await h.exec("replace_in_file", { path: "main.go", search: "\treturn a + b\n", replace: "\treturn a + total\n" });
     expect(done.result.is_error, done.result.output).toBe(false);
-    expect(done.result.metadata.diagnostics, done.result.output).toEqual({ source: "go vet", new_problems: 1, files: { "main.go": 1 }, type_checked: true, problems: [{ path: "main.go", line: 6, column: 13, code: "go-vet", message: "undefined: total" }] });
+    expect(done.result.metadata.diagnostics, done.result.output).toEqual({
+      source: "go vet",
+      new_problems: 1,
+      files: { "main.go": 1 },
+      type_checked: true,
+      problems: [{ path: "main.go", line: 6, column: 13, code: "go-vet", message: "undefined: total" }],
+    });
     expect(done.result.output).toContain("New problems this edit introduced (go vet):\n  main.go:6:13 go-vet undefined: total");
     expect(readFileSync(join(h.workspace, "main.go"), "utf8")).toContain("return a + total");
   });
@@ -76,11 +89,17 @@ describe.runIf(goOnPath)("Go diagnostics with go on PATH and gopls off: real go 
     writeFileSync(join(h.workspace, "main.go"), main);
     const done = await h.exec("replace_in_file", { path: "main.go", search: "\tfmt.Println(add(1, 2))\n", replace: '\tfmt.Printf("%d\\n", "two")\n' });
     expect(done.result.is_error, done.result.output).toBe(false);
-    expect(done.result.metadata.diagnostics, done.result.output).toMatchObject({ source: "go vet", new_problems: 1, files: { "main.go": 1 }, type_checked: true, problems: [{ path: "main.go", line: 10, code: "go-vet" }] });
+    expect(done.result.metadata.diagnostics, done.result.output).toMatchObject({
+      source: "go vet",
+      new_problems: 1,
+      files: { "main.go": 1 },
+      type_checked: true,
+      problems: [{ path: "main.go", line: 10, code: "go-vet" }],
+    });
     expect(done.result.output).toMatch(/main\.go:10:\d+ go-vet fmt\.Printf format %d has arg "two" of wrong type string/);
   });
 
-  it("a Go file outside any module is a failed check with go's reason, never \"no problems\"", async () => {
+  it('a Go file outside any module is a failed check with go\'s reason, never "no problems"', async () => {
     mkdirSync(join(h.scratch, "ws", "loose"), { recursive: true });
     rmSync(join(h.workspace, "go.mod"));
     writeFileSync(join(h.workspace, "loose", "x.go"), "package loose\n");

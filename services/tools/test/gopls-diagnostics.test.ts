@@ -13,7 +13,12 @@ const util = "package main\n\nfunc twice(n int) int {\n\treturn add(n, n)\n}\n";
 const go = findProgram("go", ["version"]);
 // Where scripts/install.sh puts gopls (~/go/bin) or on PATH, as the service looks for it.
 const gopls = findGopls();
-const skipReason = go === undefined ? " (skipped: no go on PATH, which gopls needs)" : gopls === undefined ? " (skipped: gopls is not installed; scripts/install.sh --with-browser installs gopls@v0.23.0 into ~/go/bin)" : "";
+const skipReason =
+  go === undefined
+    ? " (skipped: no go on PATH, which gopls needs)"
+    : gopls === undefined
+      ? " (skipped: gopls is not installed; scripts/install.sh --with-browser installs gopls@v0.23.0 into ~/go/bin)"
+      : "";
 
 /** The gopls processes under the tools service (inside bubblewrap's pid namespace, seen from here). */
 const goplsUnder = (servicePid: number) => descendantsOf(servicePid).filter((entry) => entry.args[0] === gopls);
@@ -40,7 +45,10 @@ describe.skipIf(skipReason !== "")(`Go diagnostics from a real gopls in its moun
 
   it("the check ran in a real gopls process, jailed by bubblewrap under the tools service", () => {
     // One gopls, serving (its telemetry child is off: no second process).
-    expect(goplsUnder(servicePid).map((entry) => entry.args), JSON.stringify(descendantsOf(servicePid))).toEqual([[gopls, "serve"]]);
+    expect(
+      goplsUnder(servicePid).map((entry) => entry.args),
+      JSON.stringify(descendantsOf(servicePid)),
+    ).toEqual([[gopls, "serve"]]);
     const jail = descendantsOf(servicePid).find((entry) => entry.args[0] === "bwrap" && entry.args.includes(gopls!));
     expect(jail?.args).toEqual(expect.arrayContaining(["--unshare-net", "--unshare-pid", "--die-with-parent"]));
   });
@@ -48,7 +56,13 @@ describe.skipIf(skipReason !== "")(`Go diagnostics from a real gopls in its moun
   it("an edit that introduces a type error reports it as the one new problem, with file, line and column", async () => {
     const done = await h.exec("replace_in_file", { path: "main.go", search: "\treturn a + b\n", replace: "\treturn a + total\n" });
     expect(done.result.is_error, done.result.output).toBe(false);
-    expect(done.result.metadata.diagnostics, done.result.output).toEqual({ source: "gopls", new_problems: 1, files: { "main.go": 1 }, type_checked: true, problems: [{ path: "main.go", line: 6, column: 13, code: "UndeclaredName", message: "undefined: total" }] });
+    expect(done.result.metadata.diagnostics, done.result.output).toEqual({
+      source: "gopls",
+      new_problems: 1,
+      files: { "main.go": 1 },
+      type_checked: true,
+      problems: [{ path: "main.go", line: 6, column: 13, code: "UndeclaredName", message: "undefined: total" }],
+    });
     expect(done.result.output).toContain("New problems this edit introduced (gopls):\n  main.go:6:13 UndeclaredName undefined: total");
   });
 
@@ -63,7 +77,12 @@ describe.skipIf(skipReason !== "")(`Go diagnostics from a real gopls in its moun
     // add() now takes one argument: util.go's call breaks, main.go's own call too (the edited file's new problem).
     const done = await h.exec("replace_in_file", { path: "main.go", search: "func add(a int, b int) int {\n\treturn a + b\n}", replace: "func add(a int) int {\n\treturn a\n}" });
     expect(done.result.is_error, done.result.output).toBe(false);
-    expect(done.result.metadata.diagnostics, done.result.output).toMatchObject({ source: "gopls", new_problems: 1, files: { "main.go": 1 }, problems: [{ path: "main.go", line: 10, code: "WrongArgCount" }] });
+    expect(done.result.metadata.diagnostics, done.result.output).toMatchObject({
+      source: "gopls",
+      new_problems: 1,
+      files: { "main.go": 1 },
+      problems: [{ path: "main.go", line: 10, code: "WrongArgCount" }],
+    });
     const other = await h.exec("diagnostics", { path: "util.go" });
     expect(other.result.metadata, other.result.output).toMatchObject({ source: "gopls", errors: 1 });
     expect(other.result.output).toMatch(/util\.go:4:\d+ WrongArgCount too many arguments in call to add/);
@@ -73,7 +92,13 @@ describe.skipIf(skipReason !== "")(`Go diagnostics from a real gopls in its moun
   it("a vet-style finding from gopls's analyzers (a Printf verb of the wrong type) is reported as new", async () => {
     const done = await h.exec("replace_in_file", { path: "main.go", search: "\tfmt.Println(add(1, 2))\n", replace: '\tfmt.Printf("%d\\n", "two")\n' });
     expect(done.result.is_error, done.result.output).toBe(false);
-    expect(done.result.metadata.diagnostics, done.result.output).toMatchObject({ source: "gopls", new_problems: 1, files: { "main.go": 1 }, type_checked: true, problems: [{ path: "main.go", line: 10, code: "printf" }] });
+    expect(done.result.metadata.diagnostics, done.result.output).toMatchObject({
+      source: "gopls",
+      new_problems: 1,
+      files: { "main.go": 1 },
+      type_checked: true,
+      problems: [{ path: "main.go", line: 10, code: "printf" }],
+    });
     expect(done.result.output).toMatch(/main\.go:10:\d+ printf fmt\.Printf format %d has arg "two" of wrong type string/);
   });
 
@@ -118,7 +143,7 @@ describe.skipIf(skipReason !== "")(`a gopls that passes its timeout${skipReason}
   });
   afterAll(async () => h?.stop());
 
-  it("is killed at its timeout: a failed check that says so, never \"no problems\", and no gopls left", async () => {
+  it('is killed at its timeout: a failed check that says so, never "no problems", and no gopls left', async () => {
     const done = await h.exec("diagnostics", { path: "main.go" });
     expect(done.result.is_error).toBe(true);
     expect(done.result.metadata).toMatchObject({ error_code: "TIMEOUT", timed_out: true, source: "gopls" });

@@ -46,7 +46,9 @@ function sandboxedAsByAideUp(roots: string[], credentialsFile: string): ServiceW
  * `sandboxed` runs the service in the bubblewrap profile `aide up` gives it (the scratch directory
  * is then its workspace root); otherwise it runs as with `--unsandboxed-services`.
  */
-export async function startToolsHarness(options: { env?: Record<string, string>; args?: string[]; scratchParent?: string; workspaceRootIsScratch?: boolean; stateInScratch?: boolean; sandboxed?: boolean } = {}): Promise<ToolsHarness> {
+export async function startToolsHarness(
+  options: { env?: Record<string, string>; args?: string[]; scratchParent?: string; workspaceRootIsScratch?: boolean; stateInScratch?: boolean; sandboxed?: boolean } = {},
+): Promise<ToolsHarness> {
   const scratch = realpathSync(mkdtempSync(join(options.scratchParent ?? tmpdir(), "aide-tools-")));
   const workspace = join(scratch, "ws");
   (await import("node:fs")).mkdirSync(workspace);
@@ -59,11 +61,13 @@ export async function startToolsHarness(options: { env?: Record<string, string>;
   };
   const wrap = options.sandboxed ? sandboxedAsByAideUp([scratch], bus.server.credentialFiles.tools ?? "") : undefined;
   const service = await startServiceProcess(bus, "tools", { env, args: options.args, pinger: client, wrap });
-  const call = (subject: string) => async (name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
-    callCounter += 1;
-    const reply = await requestJson(client, subject, { session: "s1", workspace, call: { id: `c${callCounter}`, name, arguments: args }, ...extra }, 60_000);
-    return reply;
-  };
+  const call =
+    (subject: string) =>
+    async (name: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
+      callCounter += 1;
+      const reply = await requestJson(client, subject, { session: "s1", workspace, call: { id: `c${callCounter}`, name, arguments: args }, ...extra }, 60_000);
+      return reply;
+    };
   const harness: ToolsHarness = {
     bus,
     service,

@@ -5,7 +5,10 @@ import { join } from "node:path";
 /** The cgroup v1 path of `pid` for `controller`, from /proc (undefined when not mounted). */
 export function cgroupOf(controller: string, pid: number | "self" = "self"): string | undefined {
   const text = readFileSync(`/proc/${pid}/cgroup`, "utf8");
-  return text.split("\n").map((line) => line.split(":")).find((parts) => parts[1]?.split(",").includes(controller))?.[2];
+  return text
+    .split("\n")
+    .map((line) => line.split(":"))
+    .find((parts) => parts[1]?.split(",").includes(controller))?.[2];
 }
 
 /** The same probe the service makes: can a child cgroup be created for this controller? */

@@ -7,7 +7,6 @@ import { listTree } from "../../../bench/lib/swap-racer.js";
 
 const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
-
 describe("path jail over the bus", () => {
   let h: ToolsHarness;
   let outside: string;

@@ -92,7 +92,13 @@ describe.skipIf(!cgroupsUsable)("commands in a jail prepared ahead (real bubblew
   it("gives the command exactly what a fresh jail gives: argv, cwd, environment, open files, limits, capabilities", async () => {
     const awkward = ["it's", "two\nlines", "$HOME", "`id`", "$(id)", " spaced ", "\\", '"', ";exit 9", ""];
     const extra = { env: { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.hooksPath", GIT_CONFIG_VALUE_0: "/dev/null's 'quoted'\nvalue" }, cwd: join(workspace, "sub") };
-    const probe = ["/bin/sh", "-c", 'for a in "$@"; do printf "<%s>" "$a"; done; printf "\\035"; pwd; env -0 | sort -z | tr "\\0" "\\036"; echo; ls /proc/self/fd; grep -E "^(Cap|NoNewPrivs|Seccomp)" /proc/self/status; cat /proc/self/limits; id; ls -a /tmp /tmp/home; cat /proc/self/uid_map', "sh", ...awkward];
+    const probe = [
+      "/bin/sh",
+      "-c",
+      'for a in "$@"; do printf "<%s>" "$a"; done; printf "\\035"; pwd; env -0 | sort -z | tr "\\0" "\\036"; echo; ls /proc/self/fd; grep -E "^(Cap|NoNewPrivs|Seccomp)" /proc/self/status; cat /proc/self/limits; id; ls -a /tmp /tmp/home; cat /proc/self/uid_map',
+      "sh",
+      ...awkward,
+    ];
     await primed();
     const prepared = await inPreparedJail(probe, extra);
     const direct = await fresh.run(options(probe, extra));

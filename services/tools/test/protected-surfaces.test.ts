@@ -56,7 +56,17 @@ const protectedCases: Array<[path: string, kind: string]> = [
 ];
 
 /** Names that deceive a reviewer: flagged `confusable_name` whether or not they pose as a protected one. */
-const confusableCases = [".g\u0456t/hooks/pre-commit", "AG\u0415NTS.md", "CLAUDE\u200B.md", "package\u200B.json", "src/p\u0430yment.ts", "src/\u202Etxt.js", "docs/\u0441\u0430\u0445.md", "cafe\u0301.txt", "docs/\u212Bngstr\u00F6m.md"];
+const confusableCases = [
+  ".g\u0456t/hooks/pre-commit",
+  "AG\u0415NTS.md",
+  "CLAUDE\u200B.md",
+  "package\u200B.json",
+  "src/p\u0430yment.ts",
+  "src/\u202Etxt.js",
+  "docs/\u0441\u0430\u0445.md",
+  "cafe\u0301.txt",
+  "docs/\u212Bngstr\u00F6m.md",
+];
 
 describe("protected automation and instruction surfaces, over the real tools service and the orchestrator's policy", () => {
   let h: ToolsHarness;
@@ -141,7 +151,10 @@ describe("protected automation and instruction surfaces, over the real tools ser
     expect(readFileSync(join(h.workspace, "app", ".git"), "utf8")).toBe("gitdir: .gitstore\n");
     expect(readFileSync(join(h.workspace, ".git", "config"), "utf8")).not.toContain("x\n[");
     // Control: the rest of the git directory and the workspace stay writable (git itself must work).
-    const control = await h.exec("run_command", { command: "echo ok > .gitstore/description && echo ok > notes.txt && git add notes.txt && git -c user.email=a@example.invalid -c user.name=a commit -qm notes && git log --oneline", cwd: "app" });
+    const control = await h.exec("run_command", {
+      command: "echo ok > .gitstore/description && echo ok > notes.txt && git add notes.txt && git -c user.email=a@example.invalid -c user.name=a commit -qm notes && git log --oneline",
+      cwd: "app",
+    });
     expect(control.result.is_error, control.result.output).toBe(false);
     expect(readFileSync(join(h.workspace, "app", ".gitstore", "description"), "utf8")).toBe("ok\n");
     expect(control.result.output).toContain("notes");

@@ -44,7 +44,13 @@ describe("Python diagnostics over the bus (pyright's language server)", () => {
   it("appends exactly the undefined name an edit introduced, not the file's old problem", async () => {
     const done = await h.exec("replace_in_file", { path: "app/service.py", search: "    return greeting(user)", replace: "    return greting(user)" });
     expect(done.result.is_error, done.result.output).toBe(false);
-    expect(done.result.metadata.diagnostics, done.result.output).toEqual({ source: "pyright", new_problems: 1, files: { "app/service.py": 1 }, type_checked: true, problems: [{ path: "app/service.py", line: 8, column: 12, code: "reportUndefinedVariable", message: '"greting" is not defined' }] });
+    expect(done.result.metadata.diagnostics, done.result.output).toEqual({
+      source: "pyright",
+      new_problems: 1,
+      files: { "app/service.py": 1 },
+      type_checked: true,
+      problems: [{ path: "app/service.py", line: 8, column: 12, code: "reportUndefinedVariable", message: '"greting" is not defined' }],
+    });
     expect(done.result.output).toContain('New problems this edit introduced (pyright):\n  app/service.py:8:12 reportUndefinedVariable "greting" is not defined');
     expect(done.result.output).not.toContain("reportAssignmentType");
     expect(readFileSync(join(h.workspace, "app/service.py"), "utf8")).toContain("return greting(user)");

@@ -16,7 +16,7 @@ describe("read_file pages through long lines and says what it could not show fai
     h = await startToolsHarness();
     // One 200 MB line: "0123456789" repeated, with a marker at a known character.
     const fd = openSync(join(h.workspace, "one-line.txt"), "w");
-    const block = Buffer.from("0123456789".repeat(1024 * 1024 / 10 + 1).slice(0, 1024 * 1024));
+    const block = Buffer.from("0123456789".repeat((1024 * 1024) / 10 + 1).slice(0, 1024 * 1024));
     for (let i = 0; i < 200; i += 1) writeSync(fd, i === 150 ? Buffer.concat([Buffer.from("MARKER"), block.subarray(6)]) : block);
     closeSync(fd);
   });
@@ -42,7 +42,7 @@ describe("read_file pages through long lines and says what it could not show fai
     expect(deep.result.metadata.next_char_offset).toBe(marker - 4 + 2000);
 
     const last = await h.exec("read_file", { path: "one-line.txt", char_offset: lineChars - 5 });
-    expect(last.result.output.split("\n")[0]).toBe("   1\t" + "0123456789".repeat(1024 * 1024 / 10 + 1).slice(1024 * 1024 - 5, 1024 * 1024));
+    expect(last.result.output.split("\n")[0]).toBe("   1\t" + "0123456789".repeat((1024 * 1024) / 10 + 1).slice(1024 * 1024 - 5, 1024 * 1024));
     expect(last.result.metadata.next_char_offset).toBeUndefined();
 
     const past = await h.exec("read_file", { path: "one-line.txt", char_offset: lineChars + 10 });

@@ -26,7 +26,9 @@ describe("bad input never hurts the service", () => {
     for (const name of names) {
       for (const args of garbage) {
         const reply = await h.exec(name, args);
-        expect(reply.ok === true || ["VALIDATION", "APPROVAL_STALE", "BUSY"].includes(reply.error?.code), `${name} ${JSON.stringify(args).slice(0, 80)}: ${JSON.stringify(reply).slice(0, 200)}`).toBe(true);
+        expect(reply.ok === true || ["VALIDATION", "APPROVAL_STALE", "BUSY"].includes(reply.error?.code), `${name} ${JSON.stringify(args).slice(0, 80)}: ${JSON.stringify(reply).slice(0, 200)}`).toBe(
+          true,
+        );
         const preview = await h.preview(name, args);
         expect(preview.ok, `${name} preview: ${JSON.stringify(preview).slice(0, 200)}`).toBe(true);
       }

@@ -103,7 +103,13 @@ describe.skipIf(!cgroupsUsable)("the spawn helper (real bubblewrap and cgroups)"
     expect(ancestorsOf(command)).toContain(helpers[0]);
     expect(descendantsOf(process.pid).filter((child) => statOf(child.pid)?.parent === process.pid && child.args[0] === "bwrap")).toEqual([]);
     // Only the IPC channel's own variables (Node adds them); none of this process's, secrets included.
-    expect(readFileSync(`/proc/${helpers[0]}/environ`, "utf8").split("\0").filter(Boolean).map((entry) => entry.split("=")[0]).sort()).toEqual(["NODE_CHANNEL_FD", "NODE_CHANNEL_SERIALIZATION_MODE"]);
+    expect(
+      readFileSync(`/proc/${helpers[0]}/environ`, "utf8")
+        .split("\0")
+        .filter(Boolean)
+        .map((entry) => entry.split("=")[0])
+        .sort(),
+    ).toEqual(["NODE_CHANNEL_FD", "NODE_CHANNEL_SERIALIZATION_MODE"]);
     // And what it forks has none at all: the shell waiting for the next command.
     const waiting = descendantsOf(helpers[0]!).filter((child) => statOf(child.pid)?.parent === helpers[0] && child.args.join(" ") === "/bin/sh -s");
     expect(waiting.length).toBeGreaterThan(0);

@@ -69,7 +69,12 @@ describe.skipIf(!cgroupsUsable)("commands given to a shell made ahead (real bubb
     const [args, cwd, env] = result.stdout.split("\u001d");
     expect(args).toBe(awkward.map((arg) => `<${arg}>`).join(""));
     expect(cwd).toBe(`${join(workspace, "sub")}\n`);
-    const seen = Object.fromEntries(env.split("\u001e").filter(Boolean).map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]));
+    const seen = Object.fromEntries(
+      env
+        .split("\u001e")
+        .filter(Boolean)
+        .map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]),
+    );
     // What a direct start gives: the allow-listed environment, plus PWD (a shell started in cwd sets it).
     expect(seen).toEqual({ ...sandboxEnvironment(process.env, extra), PWD: join(workspace, "sub") });
   });
@@ -114,7 +119,13 @@ describe.skipIf(!cgroupsUsable)("commands given to a shell made ahead (real bubb
   it("a command's file size, open files and core size are limited, soft and hard, whichever way it started", async () => {
     const limited = await createSandbox({ unsafeNoSandbox: false, logger: createLogger("warm-test", { level: "silent" }), maxFileSizeBytes: 1024 * 1024 });
     try {
-      const options = { argv: ["sh", "-c", "cat /proc/self/limits; head -c 2097152 /dev/zero > big.bin; echo wrote $?; wc -c < big.bin"], workspace, cwd: workspace, network: false, timeoutMs: 20_000 };
+      const options = {
+        argv: ["sh", "-c", "cat /proc/self/limits; head -c 2097152 /dev/zero > big.bin; echo wrote $?; wc -c < big.bin"],
+        workspace,
+        cwd: workspace,
+        network: false,
+        timeoutMs: 20_000,
+      };
       // The foreground path (a shell made ahead), then a background start (a shell started for it).
       const outputs = [(await limited.run(options)).stdout, (await (await limited.start(options, "bg1")).finished).stdout];
       for (const output of outputs) {

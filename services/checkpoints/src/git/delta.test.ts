@@ -24,7 +24,11 @@ describe("git deltas", () => {
 
   it("gives up when nothing is shared, and handles empty and tiny objects", () => {
     expect(encodeDelta(randomBytes(4000), randomBytes(4000), 1000)).toBeUndefined();
-    for (const [base, target] of [[Buffer.alloc(0), Buffer.from("abc")], [Buffer.from("abc"), Buffer.alloc(0)], [Buffer.from("short"), Buffer.from("shorter")]]) {
+    for (const [base, target] of [
+      [Buffer.alloc(0), Buffer.from("abc")],
+      [Buffer.from("abc"), Buffer.alloc(0)],
+      [Buffer.from("short"), Buffer.from("shorter")],
+    ]) {
       const delta = encodeDelta(base, target, 1000)!;
       expect(applyDelta(base, delta).equals(target)).toBe(true);
     }

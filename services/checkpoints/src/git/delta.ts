@@ -62,11 +62,17 @@ function pushCopy(out: number[], offset: number, length: number): void {
     out.push(0);
     for (let i = 0; i < 4; i++) {
       const byte = Math.floor(from / 2 ** (8 * i)) & 0xff;
-      if (byte !== 0) { command |= 1 << i; out.push(byte); }
+      if (byte !== 0) {
+        command |= 1 << i;
+        out.push(byte);
+      }
     }
     for (let i = 0; i < 3; i++) {
       const byte = (size >> (8 * i)) & 0xff;
-      if (byte !== 0) { command |= 0x10 << i; out.push(byte); }
+      if (byte !== 0) {
+        command |= 0x10 << i;
+        out.push(byte);
+      }
     }
     out[commandAt] = command;
     done += size;

@@ -11,8 +11,13 @@ describe("tree objects", () => {
     try {
       execFileSync("git", ["init", "-q", "--bare", gitdir]);
       const blob = execFileSync("git", ["--git-dir", gitdir, "hash-object", "-w", "--stdin"], { input: "x\n" }).toString().trim();
-      const subtree = execFileSync("git", ["--git-dir", gitdir, "mktree"], { input: `100644 blob ${blob}\tinner\n` }).toString().trim();
-      for (const names of [["a", "a.b", "a-b", "a0", "b", "A"], ["é", "z", "日本", "e", "a b", "ü.txt"]]) {
+      const subtree = execFileSync("git", ["--git-dir", gitdir, "mktree"], { input: `100644 blob ${blob}\tinner\n` })
+        .toString()
+        .trim();
+      for (const names of [
+        ["a", "a.b", "a-b", "a0", "b", "A"],
+        ["é", "z", "日本", "e", "a b", "ü.txt"],
+      ]) {
         const entries: TreeEntry[] = names.map((name, i) => (i % 2 === 0 ? { name, mode: "40000", oid: subtree } : { name, mode: i % 3 === 0 ? "100755" : "100644", oid: blob }));
         const sorted = sortTreeEntries([...entries].reverse());
         const content = encodeTree(sorted);

@@ -78,7 +78,9 @@ export class ObjectStore {
     this.entries = new Map();
     let names: string[] = [];
     try {
-      names = readdirSync(this.packDirectory).filter((f) => f.startsWith("pack-") && f.endsWith(".idx")).map((f) => f.slice(0, -4));
+      names = readdirSync(this.packDirectory)
+        .filter((f) => f.startsWith("pack-") && f.endsWith(".idx"))
+        .map((f) => f.slice(0, -4));
     } catch {
       names = [];
     }

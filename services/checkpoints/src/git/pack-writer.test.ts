@@ -9,7 +9,9 @@ import { ObjectStore } from "./object-store.js";
 import { maxDeltaDepth, PackWriter } from "./pack-writer.js";
 
 const dirs: string[] = [];
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 function bareRepo(): string {
   const dir = mkdtempSync(join(tmpdir(), "aide-pack-"));
@@ -76,7 +78,9 @@ describe("PackWriter", () => {
     const gitdir = bareRepo();
     const base = "line\n".repeat(2000);
     const a = execFileSync("git", ["--git-dir", gitdir, "hash-object", "-w", "--stdin"], { input: base }).toString().trim();
-    const b = execFileSync("git", ["--git-dir", gitdir, "hash-object", "-w", "--stdin"], { input: base + "more\n" }).toString().trim();
+    const b = execFileSync("git", ["--git-dir", gitdir, "hash-object", "-w", "--stdin"], { input: base + "more\n" })
+      .toString()
+      .trim();
     execFileSync("git", ["--git-dir", gitdir, "pack-objects", "-q", join(gitdir, "objects", "pack", "pack")], { input: `${a}\n${b}\n` });
     execFileSync("git", ["--git-dir", gitdir, "prune-packed"]);
     expect(readdirSync(join(gitdir, "objects", "pack")).some((f) => f.endsWith(".idx"))).toBe(true);

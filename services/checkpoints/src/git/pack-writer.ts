@@ -107,7 +107,7 @@ export class PackWriter {
     return this.indexes.get(name);
   }
 
-  async finish(): Promise<string[]>{
+  async finish(): Promise<string[]> {
     await this.flush();
     return this.written;
   }

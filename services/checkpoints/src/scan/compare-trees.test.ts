@@ -47,6 +47,12 @@ describe("compareTrees", () => {
     ]);
     // The other way round: the same paths, before and after swapped.
     const back = await compareTrees(store, { kind: "scanned", node: scanned }, { kind: "stored", oid: id(100) });
-    expect(back.map((c) => [c.path, c.status])).toEqual([["b/w", "deleted"], ["b/y", "modified"], ["c/k", "deleted"], ["c.txt", "added"], ["d.txt", "deleted"]]);
+    expect(back.map((c) => [c.path, c.status])).toEqual([
+      ["b/w", "deleted"],
+      ["b/y", "modified"],
+      ["c/k", "deleted"],
+      ["c.txt", "added"],
+      ["d.txt", "deleted"],
+    ]);
   });
 });

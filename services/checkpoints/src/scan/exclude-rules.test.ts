@@ -47,7 +47,17 @@ describe("exclude rules", () => {
     const compiled = compileRules(rules(...sources), sources);
     expect(compiled.names.has("node_modules")).toBe(true);
     expect(compiled.directoryNames.has("dist")).toBe(true);
-    for (const [path, isDir] of [["x/node_modules", true], ["dist", true], ["dist", false], ["q.tmp", false], ["rooted", true], ["x/rooted", true], ["a/b", false], ["c/a/b", false], ["src", true]] as const) {
+    for (const [path, isDir] of [
+      ["x/node_modules", true],
+      ["dist", true],
+      ["dist", false],
+      ["q.tmp", false],
+      ["rooted", true],
+      ["x/rooted", true],
+      ["a/b", false],
+      ["c/a/b", false],
+      ["src", true],
+    ] as const) {
       const name = path.split("/").at(-1)!;
       expect(matchCompiled(compiled, path, name, isDir), path).toBe(matchRules(compiled.rules, path, name, isDir) === true);
     }

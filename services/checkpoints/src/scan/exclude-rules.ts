@@ -23,7 +23,13 @@ function globToRegex(glob: string): string {
         const atSegmentEnd = i + 2 === glob.length || glob[i + 2] === "/";
         if (atSegmentStart && atSegmentEnd) {
           // "**/" matches zero or more folders; a trailing "**" everything below.
-          if (glob[i + 2] === "/") { out += "(?:.*/)?"; i += 2; } else { out += ".*"; i += 1; }
+          if (glob[i + 2] === "/") {
+            out += "(?:.*/)?";
+            i += 2;
+          } else {
+            out += ".*";
+            i += 1;
+          }
           continue;
         }
       }
@@ -31,13 +37,18 @@ function globToRegex(glob: string): string {
     } else if (c === "?") out += "[^/]";
     else if (c === "[") {
       const end = glob.indexOf("]", i + 1);
-      if (end === -1) { out += "\\["; continue; }
+      if (end === -1) {
+        out += "\\[";
+        continue;
+      }
       let body = glob.slice(i + 1, end);
       if (body.startsWith("!")) body = "^" + body.slice(1);
       out += `[${body.replace(/\\/g, "\\\\")}]`;
       i = end;
-    } else if (c === "\\" && i + 1 < glob.length) { out += "\\" + glob[i + 1]; i++; }
-    else out += c.replace(/[.+^${}()|\]\\]/g, "\\$&");
+    } else if (c === "\\" && i + 1 < glob.length) {
+      out += "\\" + glob[i + 1];
+      i++;
+    } else out += c.replace(/[.+^${}()|\]\\]/g, "\\$&");
   }
   return out;
 }
@@ -46,10 +57,15 @@ export function parseIgnoreRule(line: string, base = ""): IgnoreRule | undefined
   let pattern = line.replace(/(?<!\\)\s+$/, "");
   if (pattern === "" || pattern.startsWith("#")) return undefined;
   let negated = false;
-  if (pattern.startsWith("!")) { negated = true; pattern = pattern.slice(1); }
-  else if (pattern.startsWith("\\!") || pattern.startsWith("\\#")) pattern = pattern.slice(1);
+  if (pattern.startsWith("!")) {
+    negated = true;
+    pattern = pattern.slice(1);
+  } else if (pattern.startsWith("\\!") || pattern.startsWith("\\#")) pattern = pattern.slice(1);
   let directoryOnly = false;
-  if (pattern.endsWith("/")) { directoryOnly = true; pattern = pattern.replace(/\/+$/, ""); }
+  if (pattern.endsWith("/")) {
+    directoryOnly = true;
+    pattern = pattern.replace(/\/+$/, "");
+  }
   if (pattern === "") return undefined;
   const basenameOnly = !pattern.includes("/");
   if (pattern.startsWith("/")) pattern = pattern.slice(1);
@@ -57,7 +73,10 @@ export function parseIgnoreRule(line: string, base = ""): IgnoreRule | undefined
 }
 
 export function parseIgnoreFile(text: string, base: string): IgnoreRule[] {
-  return text.split(/\r?\n/).map((line) => parseIgnoreRule(line, base)).filter((r): r is IgnoreRule => r !== undefined);
+  return text
+    .split(/\r?\n/)
+    .map((line) => parseIgnoreRule(line, base))
+    .filter((r): r is IgnoreRule => r !== undefined);
 }
 
 /** The last matching rule decides (as in git); undefined when no rule matches. */

@@ -7,7 +7,10 @@ import { fsPath } from "../git/raw-names.js";
 
 /** Checks a caller-supplied path: workspace-relative, no `..`, no empty segments. */
 export function normalizeChangedPath(path: string): string | undefined {
-  const trimmed = path.replace(/\\/g, "/").replace(/^\.\/+/, "").replace(/\/+$/, "");
+  const trimmed = path
+    .replace(/\\/g, "/")
+    .replace(/^\.\/+/, "")
+    .replace(/\/+$/, "");
   if (trimmed === "" || trimmed === "." || trimmed.startsWith("/")) return undefined;
   const segments = trimmed.split("/").filter((s) => s !== "" && s !== ".");
   if (segments.some((s) => s === "..")) return undefined;
@@ -44,7 +47,10 @@ export async function scanChangedPaths(previous: DirNode, paths: readonly string
     let relativeDir = "";
     let excluded = false;
     for (const name of segments.slice(0, -1)) {
-      if (isExcluded(state, relativeDir, name, true)) { excluded = true; break; }
+      if (isExcluded(state, relativeDir, name, true)) {
+        excluded = true;
+        break;
+      }
       dir = writableChild(dir, name, copied);
       relativeDir = relativeDir === "" ? name : `${relativeDir}/${name}`;
     }
@@ -59,7 +65,10 @@ export async function scanChangedPaths(previous: DirNode, paths: readonly string
     }
     const node = stats === undefined || isAlwaysExcluded(relativeDir, name) ? undefined : await scanEntry(state, relativeDir, name, stats, before);
     if (node === undefined) {
-      if (before !== undefined) { removeChild(dir, name); state.changes += countFiles(before); }
+      if (before !== undefined) {
+        removeChild(dir, name);
+        state.changes += countFiles(before);
+      }
     } else setChild(dir, name, node);
   }
   root.oid = await writeTreeOf(options.sink, root);

@@ -26,7 +26,10 @@ function options(workspace: string, sink: ObjectSink, extra: Partial<ScanOptions
   const patterns = ["node_modules", "dist/"];
   return {
     workspace,
-    excludes: compileRules(patterns.map((p) => parseIgnoreRule(p)!), patterns),
+    excludes: compileRules(
+      patterns.map((p) => parseIgnoreRule(p)!),
+      patterns,
+    ),
     respectGitignore: false,
     maxFileBytes: 10_000,
     sink,
@@ -110,7 +113,9 @@ describe("scanWorkspace", () => {
     // A scan clock at 0: every file is newer than the scan, so its stat cannot be trusted next time.
     const first = await scanWorkspace(emptyDir(), options(ws, new MemorySink(), { now: () => 0 }));
     let racy = 0;
-    forEachFile(first.root, (_p, node) => { if (node.racy) racy++; });
+    forEachFile(first.root, (_p, node) => {
+      if (node.racy) racy++;
+    });
     expect(racy).toBeGreaterThan(5);
     const sink = new MemorySink();
     const again = await scanWorkspace(first.root, options(ws, sink));

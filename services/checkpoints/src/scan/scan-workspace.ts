@@ -235,7 +235,10 @@ async function scanDirectory(state: ScanState, path: string, folderStats: EntryS
     }
     const node = await scanEntry(state, path, name, stats, before);
     if (node === undefined) {
-      if (before !== undefined) { contentChanged = true; state.changes += countFiles(before); }
+      if (before !== undefined) {
+        contentChanged = true;
+        state.changes += countFiles(before);
+      }
       continue;
     }
     children.set(name, node);
@@ -245,7 +248,10 @@ async function scanDirectory(state: ScanState, path: string, folderStats: EntryS
   }
   if (previous !== undefined) {
     for (const [name, before] of previous.children) {
-      if (!seen.has(name)) { contentChanged = true; state.changes += countFiles(before); }
+      if (!seen.has(name)) {
+        contentChanged = true;
+        state.changes += countFiles(before);
+      }
     }
   }
   const listing = reuseListing ? previous?.listing : newListing(state, folderStats);
@@ -328,7 +334,14 @@ export async function scanWorkspace(previous: DirNode, options: ScanOptions): Pr
   let root: DirNode;
   let statThread: StatThreadCounts | undefined;
   try {
-    await state.shared?.takeLstats(state, async () => { checkSignal(state.signal); await yieldToLoop(); }, entriesPerYield);
+    await state.shared?.takeLstats(
+      state,
+      async () => {
+        checkSignal(state.signal);
+        await yieldToLoop();
+      },
+      entriesPerYield,
+    );
     root = await scanDirectory(state, "", rootStats, previous);
   } finally {
     statThread = state.shared?.finish();

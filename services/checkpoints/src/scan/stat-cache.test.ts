@@ -6,7 +6,9 @@ import { loadStatCache, saveStatCache } from "./stat-cache.js";
 import type { DirNode } from "./stat-cache-tree.js";
 
 const dirs: string[] = [];
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 describe("stat cache", () => {
   it("round-trips files, folders and skipped entries through an atomic write", async () => {

@@ -73,7 +73,7 @@ describe("the claim board (both sides on one thread, interleaved by hand)", () =
     expect(claimed.finish()).toMatchObject({ walk: 11, waited: 1, twice: 1 });
   });
 
-  it("a path the worker could not lstat has no numbers (the walk looks itself and reports why); slots marked \"\" are left to the walk", async () => {
+  it('a path the worker could not lstat has no numbers (the walk looks itself and reports why); slots marked "" are left to the walk', async () => {
     const { ws, paths } = workspace(3);
     const onBoard = [...paths, "d/missing", ""];
     const board = createClaimBoard(onBoard.length);

@@ -166,7 +166,10 @@ export class ClaimedStats {
     for (let i = 0; i < this.paths.length; i++) {
       const path = this.paths[i];
       if (path === "") continue;
-      if (sincePause >= every) { sincePause = 0; await pause(); }
+      if (sincePause >= every) {
+        sincePause = 0;
+        await pause();
+      }
       const seen = Atomics.compareExchange(claims, i, claimFree, claimWalk);
       if (seen === claimFree) {
         sincePause++;

@@ -53,7 +53,16 @@ function largeTree(ws: string): number {
 /** One rules object for every walk, as in the service: a folder listing is trusted under the rules it was made with. */
 const excludes = compileRules([], []);
 const scan = (ws: string, previous: DirNode, prefetch?: StatPrefetcher) =>
-  scanWorkspace(previous, { workspace: ws, excludes, respectGitignore: false, maxFileBytes: 1_000_000, sink, signal: new AbortController().signal, now: () => Date.now() + 60_000, ...(prefetch ? { prefetch } : {}) });
+  scanWorkspace(previous, {
+    workspace: ws,
+    excludes,
+    respectGitignore: false,
+    maxFileBytes: 1_000_000,
+    sink,
+    signal: new AbortController().signal,
+    now: () => Date.now() + 60_000,
+    ...(prefetch ? { prefetch } : {}),
+  });
 
 function prefetcher(options: ConstructorParameters<typeof StatPrefetcher>[0]): StatPrefetcher {
   const made = new StatPrefetcher(options);

@@ -41,83 +41,98 @@ const never = new AbortController().signal;
 const hasPerl = spawnSync("perl", ["-e", "1"]).status === 0;
 
 describe.skipIf(!hasFlock)(`HostFileLocker${hasFlock ? "" : " [SKIPPED: util-linux flock is not installed]"}`, () => {
-describe.each(["shared", "shell"] as const)("through the %s helper", (mode) => {
-  beforeEach(() => {
-    if (mode === "shared" && !hasPerl) throw new Error("perl is missing: the shared lock helper cannot be tested");
-    way = mode;
-    sharedHelper = undefined;
-  });
+  describe.each(["shared", "shell"] as const)("through the %s helper", (mode) => {
+    beforeEach(() => {
+      if (mode === "shared" && !hasPerl) throw new Error("perl is missing: the shared lock helper cannot be tested");
+      way = mode;
+      sharedHelper = undefined;
+    });
 
-  it("holds the kernel lock against other processes until release, with one helper reused from lock to lock", async () => {
-    const path = lockFile();
-    const first = locker(path);
-    const held = await first.hold(never);
-    expect(held?.identity).toMatch(/^[0-9a-f-]+:\d+:\d+$/);
-    expect(freeForOthers(path)).toBe(false);
-    const helper = first.helperPid;
-    expect(helper).toBeGreaterThan(0);
-    await held!.release();
-    expect(freeForOthers(path)).toBe(true);
-    for (let i = 0; i < 5; i++) {
-      const again = await first.hold(never);
-      expect(again!.identity).toBe(held!.identity);
+    it("holds the kernel lock against other processes until release, with one helper reused from lock to lock", async () => {
+      const path = lockFile();
+      const first = locker(path);
+      const held = await first.hold(never);
+      expect(held?.identity).toMatch(/^[0-9a-f-]+:\d+:\d+$/);
       expect(freeForOthers(path)).toBe(false);
+      const helper = first.helperPid;
+      expect(helper).toBeGreaterThan(0);
+      await held!.release();
+      expect(freeForOthers(path)).toBe(true);
+      for (let i = 0; i < 5; i++) {
+        const again = await first.hold(never);
+        expect(again!.identity).toBe(held!.identity);
+        expect(freeForOthers(path)).toBe(false);
+        await again!.release();
+      }
+      expect(first.helperPid).toBe(helper);
+    });
+
+    it("makes a second locker of the same file wait until the first releases; an abandoned wait leaves the lock free", async () => {
+      const path = lockFile();
+      const first = locker(path);
+      const second = locker(path);
+      const held = await first.hold(never);
+      const abandon = new AbortController();
+      const waiting = second.hold(abandon.signal);
+      abandon.abort(new Error("gave up"));
+      await expect(waiting).rejects.toThrow("gave up");
+      let secondHeld = false;
+      const next = second.hold(never).then((lock) => {
+        secondHeld = true;
+        return lock;
+      });
+      // The second cannot have it while the first holds it (checked after the first's release resolves).
+      expect(secondHeld).toBe(false);
+      await held!.release();
+      const lock = await next;
+      expect(freeForOthers(path)).toBe(false);
+      await lock!.release();
+      expect(freeForOthers(path)).toBe(true);
+    });
+
+    it("locks the file the path names now when the lock file was deleted and made again (the shadow repository recreated)", async () => {
+      const path = lockFile();
+      const first = locker(path);
+      const held = await first.hold(never);
+      const helper = first.helperPid;
+      await held!.release();
+      rmSync(path);
+      const again = await first.hold(never);
+      expect(freeForOthers(path)).toBe(false);
+      // The shell held the deleted file open (its inode number may well be reused): a new one holds the new file.
+      // The shared helper opens the file per lock, so it locks the new file itself.
+      if (mode === "shell") expect(first.helperPid).not.toBe(helper);
+      else expect(first.helperPid).toBe(helper);
       await again!.release();
-    }
-    expect(first.helperPid).toBe(helper);
-  });
+      expect(freeForOthers(path)).toBe(true);
+    });
 
-  it("makes a second locker of the same file wait until the first releases; an abandoned wait leaves the lock free", async () => {
-    const path = lockFile();
-    const first = locker(path);
-    const second = locker(path);
-    const held = await first.hold(never);
-    const abandon = new AbortController();
-    const waiting = second.hold(abandon.signal);
-    abandon.abort(new Error("gave up"));
-    await expect(waiting).rejects.toThrow("gave up");
-    let secondHeld = false;
-    const next = second.hold(never).then((lock) => { secondHeld = true; return lock; });
-    // The second cannot have it while the first holds it (checked after the first's release resolves).
-    expect(secondHeld).toBe(false);
-    await held!.release();
-    const lock = await next;
-    expect(freeForOthers(path)).toBe(false);
-    await lock!.release();
-    expect(freeForOthers(path)).toBe(true);
+    it("is freed by the kernel when its holder is killed with SIGKILL", async () => {
+      const path = lockFile();
+      const moduleUrl = new URL("./host-file-lock.js", import.meta.url).href.replace("/src/", "/dist/");
+      const holder = spawn(
+        process.execPath,
+        [
+          "--input-type=module",
+          "-e",
+          `const { HostFileLocker } = await import(${JSON.stringify(moduleUrl)}); await new HostFileLocker(${JSON.stringify(path)}${mode === "shell" ? ", null" : ""}).hold(new AbortController().signal); console.log("held"); setInterval(() => {}, 1000);`,
+        ],
+        { stdio: ["ignore", "pipe", "inherit"] },
+      );
+      await new Promise<void>((resolve) =>
+        holder.stdout!.on("data", (chunk: Buffer) => {
+          if (chunk.toString().includes("held")) resolve();
+        }),
+      );
+      expect(freeForOthers(path)).toBe(false);
+      const exited = new Promise((resolve) => holder.once("exit", resolve));
+      holder.kill("SIGKILL");
+      await exited;
+      const lock = await locker(path).hold(never);
+      expect(lock).toBeDefined();
+      await lock!.release();
+    });
   });
-
-  it("locks the file the path names now when the lock file was deleted and made again (the shadow repository recreated)", async () => {
-    const path = lockFile();
-    const first = locker(path);
-    const held = await first.hold(never);
-    const helper = first.helperPid;
-    await held!.release();
-    rmSync(path);
-    const again = await first.hold(never);
-    expect(freeForOthers(path)).toBe(false);
-    // The shell held the deleted file open (its inode number may well be reused): a new one holds the new file.
-    // The shared helper opens the file per lock, so it locks the new file itself.
-    if (mode === "shell") expect(first.helperPid).not.toBe(helper);
-    else expect(first.helperPid).toBe(helper);
-    await again!.release();
-    expect(freeForOthers(path)).toBe(true);
-  });
-
-  it("is freed by the kernel when its holder is killed with SIGKILL", async () => {
-    const path = lockFile();
-    const moduleUrl = new URL("./host-file-lock.js", import.meta.url).href.replace("/src/", "/dist/");
-    const holder = spawn(process.execPath, ["--input-type=module", "-e", `const { HostFileLocker } = await import(${JSON.stringify(moduleUrl)}); await new HostFileLocker(${JSON.stringify(path)}${mode === "shell" ? ", null" : ""}).hold(new AbortController().signal); console.log("held"); setInterval(() => {}, 1000);`], { stdio: ["ignore", "pipe", "inherit"] });
-    await new Promise<void>((resolve) => holder.stdout!.on("data", (chunk: Buffer) => { if (chunk.toString().includes("held")) resolve(); }));
-    expect(freeForOthers(path)).toBe(false);
-    const exited = new Promise((resolve) => holder.once("exit", resolve));
-    holder.kill("SIGKILL");
-    await exited;
-    const lock = await locker(path).hold(never);
-    expect(lock).toBeDefined();
-    await lock!.release();
-  });
-});
 });
 
 describe.skipIf(!hasFlock || !hasPerl)("the shared lock helper", () => {
@@ -153,7 +168,12 @@ describe.skipIf(!hasFlock || !hasPerl)("the shared lock helper", () => {
     const holder = spawn("flock", ["--exclusive", busy, "sh", "-c", "echo held; read line"], { stdio: ["pipe", "pipe", "ignore"] });
     await new Promise<void>((resolve) => holder.stdout!.on("data", () => resolve()));
     let busyHeld = false;
-    const waiting = locker(busy, helper).hold(never).then((lock) => { busyHeld = true; return lock; });
+    const waiting = locker(busy, helper)
+      .hold(never)
+      .then((lock) => {
+        busyHeld = true;
+        return lock;
+      });
     const otherLock = await locker(other, helper).hold(never);
     expect(freeForOthers(other)).toBe(false);
     expect(busyHeld).toBe(false);
@@ -190,10 +210,16 @@ describe.skipIf(!hasFlock || !hasPerl)("the shared lock helper", () => {
     await new Promise<void>((resolve) => holder.stdout!.on("data", () => resolve()));
     const waiting = locker(path, helper).hold(never);
     // The helper is waiting for the file; it dies.
-    await new Promise<void>((resolve) => { const poll = () => (helper.pid !== undefined ? resolve() : setTimeout(poll, 5)); poll(); });
+    await new Promise<void>((resolve) => {
+      const poll = () => (helper.pid !== undefined ? resolve() : setTimeout(poll, 5));
+      poll();
+    });
     const first = helper.pid!;
     process.kill(first, "SIGKILL");
-    await new Promise<void>((resolve) => { const poll = () => (helper.pid !== undefined && helper.pid !== first ? resolve() : setTimeout(poll, 5)); poll(); });
+    await new Promise<void>((resolve) => {
+      const poll = () => (helper.pid !== undefined && helper.pid !== first ? resolve() : setTimeout(poll, 5));
+      poll();
+    });
     // Still not ours: the other process holds it.
     expect(freeForOthers(path)).toBe(false);
     const exited = new Promise((resolve) => holder.once("exit", resolve));

@@ -130,7 +130,10 @@ export class HostFileLocker {
   private idleTimer: NodeJS.Timeout | undefined;
 
   /** `shared`: the helper to lock through (null: this file's own shell only). */
-  constructor(private readonly path: string, private readonly shared: HostLockHelper | null = hostLockHelper) {}
+  constructor(
+    private readonly path: string,
+    private readonly shared: HostLockHelper | null = hostLockHelper,
+  ) {}
 
   /** The pid of the helper that holds this file's locks while one runs (the shared one, or this locker's shell). */
   get helperPid(): number | undefined {
@@ -189,7 +192,9 @@ export class HostFileLocker {
       // been deleted and made again): another process locks whatever file the path names.
       if (this.helper?.alive && (existing === undefined || fileKey(existing) !== this.helper.fileKey)) this.end(this.helper);
       // An abandoned wait ends the helper (and its waiting `flock`): a lock asked for is never taken later.
-      const onAbort = () => { if (this.helper) this.end(this.helper, "SIGKILL"); };
+      const onAbort = () => {
+        if (this.helper) this.end(this.helper, "SIGKILL");
+      };
       signal.addEventListener("abort", onAbort, { once: true });
       let helper: Helper;
       let answer: string;
@@ -248,7 +253,11 @@ export class HostFileLocker {
         helper.child.stdin!.write("unlock\n");
         const released = await helper.nextLine();
         // A helper that did not answer is ended: its exit frees the lock.
-        if (released !== "unlocked") { this.end(helper, "SIGKILL"); await helper.exited; return; }
+        if (released !== "unlocked") {
+          this.end(helper, "SIGKILL");
+          await helper.exited;
+          return;
+        }
         this.idleTimer = setTimeout(() => this.end(helper), idleHelperMs);
         this.idleTimer.unref();
       },
@@ -264,7 +273,10 @@ export class HostFileLocker {
   private end(helper: Helper, signal?: NodeJS.Signals): void {
     if (this.helper === helper) this.helper = undefined;
     if (!helper.alive) return;
-    if (signal === undefined) { helper.child.stdin!.end(); return; }
+    if (signal === undefined) {
+      helper.child.stdin!.end();
+      return;
+    }
     try {
       process.kill(-(helper.child.pid as number), signal);
     } catch {

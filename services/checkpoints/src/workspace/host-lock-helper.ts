@@ -93,7 +93,8 @@ const idleHelperMs = 30_000;
 /** `details.reason` of the CHECKPOINT_FAILED a helper's exit causes (a lock asked for again starts a new helper). */
 export const helperExitedReason = "lock_helper_exited";
 
-const lostError = () => aideError("CHECKPOINT_FAILED", { detail: "the workspace lock's helper exited while the lock was held (the kernel dropped the lock); the operation was stopped" }, { reason: helperExitedReason });
+const lostError = () =>
+  aideError("CHECKPOINT_FAILED", { detail: "the workspace lock's helper exited while the lock was held (the kernel dropped the lock); the operation was stopped" }, { reason: helperExitedReason });
 
 /**
  * The service's lock helper. `lock` resolves once the helper holds the flock of `path`,
@@ -131,7 +132,9 @@ export class HostLockHelper {
     const answer = this.answer(running, id);
     running.child.stdin!.write(`lock ${id} ${Buffer.from(path).toString("hex")}\n`);
     // An abandoned wait closes the descriptor: the lock is dropped whether or not it was taken meanwhile.
-    const onAbort = () => { void this.unlock(running, id); };
+    const onAbort = () => {
+      void this.unlock(running, id);
+    };
     signal.addEventListener("abort", onAbort, { once: true });
     let line: string;
     try {
@@ -201,7 +204,8 @@ export class HostLockHelper {
     if (this.running !== undefined && !this.running.gone) return this.running;
     const now = Date.now();
     this.losses = this.losses.filter((at) => now - at < 60_000);
-    if (this.losses.length >= maxLossesPerMinute) throw aideError("CHECKPOINT_FAILED", { detail: `the workspace lock's helper exited ${this.losses.length} times within a minute; it is started again once that minute has passed` });
+    if (this.losses.length >= maxLossesPerMinute)
+      throw aideError("CHECKPOINT_FAILED", { detail: `the workspace lock's helper exited ${this.losses.length} times within a minute; it is started again once that minute has passed` });
     const child = spawn(this.program, ["-e", helperScript], { stdio: ["pipe", "pipe", "ignore"] });
     this.started++;
     const running: Running = { child, waiters: new Map(), held: new Map(), buffered: "", ended: false, gone: false };

@@ -65,7 +65,13 @@ export function kvWorkspaceLock(options: KvWorkspaceLockOptions): CrossHostLock 
   const releasedRevisions = new Map<string, number>();
   const valueOf = (token: string, hostLock: string | undefined) => encodeJson({ holder, token, at: now(), ...(hostLock ? { host_lock: hostLock } : {}) });
 
-  async function take(key: string, token: string, seen: { revision: number; since: number } | undefined, hostLock: string | undefined, started: number): Promise<{ revision?: number; seen?: { revision: number; since: number } }> {
+  async function take(
+    key: string,
+    token: string,
+    seen: { revision: number; since: number } | undefined,
+    hostLock: string | undefined,
+    started: number,
+  ): Promise<{ revision?: number; seen?: { revision: number; since: number } }> {
     const value = (token: string) => valueOf(token, hostLock);
     try {
       return { revision: await kv.create(key, value(token)) };
@@ -144,21 +150,29 @@ export function kvWorkspaceLock(options: KvWorkspaceLockOptions): CrossHostLock 
           logger.error({ err: error, key }, "could not renew the workspace lock");
         }
       };
-      const renew = setInterval(() => {
-        // One renewal at a time: two in flight with the same revision would fail each other.
-        if (renewing || lost) return;
-        renewing = renewOnce().finally(() => { renewing = undefined; });
-      }, Math.max(100, Math.floor(options.leaseMs / 3)));
+      const renew = setInterval(
+        () => {
+          // One renewal at a time: two in flight with the same revision would fail each other.
+          if (renewing || lost) return;
+          renewing = renewOnce().finally(() => {
+            renewing = undefined;
+          });
+        },
+        Math.max(100, Math.floor(options.leaseMs / 3)),
+      );
       renew.unref();
       return async () => {
         clearInterval(renew);
         // A renewal in flight moves the revision: release with the newest one.
         await renewing;
         if (lost) return;
-        const released = await kv.delete(key, { previousSeq: current }).then(() => true, (error: Error) => {
-          logger.warn({ err: error, key }, "could not release the workspace lock; it expires after its lease");
-          return false;
-        });
+        const released = await kv.delete(key, { previousSeq: current }).then(
+          () => true,
+          (error: Error) => {
+            logger.warn({ err: error, key }, "could not release the workspace lock; it expires after its lease");
+            return false;
+          },
+        );
         if (released) releasedRevisions.set(key, current);
       };
     },

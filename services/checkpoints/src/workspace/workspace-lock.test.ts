@@ -8,7 +8,9 @@ import { hostLockHelper } from "./host-lock-helper.js";
 import type { CrossHostLock } from "./kv-workspace-lock.js";
 
 const dirs: string[] = [];
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 function lockPath(): string {
   const dir = mkdtempSync(join(tmpdir(), "aide-lock-"));
   dirs.push(dir);
@@ -33,10 +35,12 @@ describe("WorkspaceLock", () => {
   it("holds a lock file while working and removes it after, even on failure", async () => {
     const path = lockPath();
     const lock = new WorkspaceLock(path);
-    await expect(lock.run(never, async () => {
-      expect(JSON.parse(readFileSync(path, "utf8")).pid).toBe(process.pid);
-      throw new Error("boom");
-    })).rejects.toThrow("boom");
+    await expect(
+      lock.run(never, async () => {
+        expect(JSON.parse(readFileSync(path, "utf8")).pid).toBe(process.pid);
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
     // The failure is answered first; the file goes right after, before anything else may run.
     await lock.settled();
     expect(existsSync(path)).toBe(false);
@@ -68,7 +72,9 @@ describe("WorkspaceLock", () => {
     // Answered while the release is still under way; the workspace is still held.
     expect(events).toEqual(["acquired", "releasing", "answered first"]);
     expect(lock.busy).toBe(true);
-    const second = lock.run(never, async () => { events.push("second ran"); });
+    const second = lock.run(never, async () => {
+      events.push("second ran");
+    });
     await new Promise((resolve) => setImmediate(resolve));
     expect(events).not.toContain("second ran");
     letGo();
@@ -83,11 +89,15 @@ describe("WorkspaceLock", () => {
     const lock = new WorkspaceLock(lockPath(), { crossHost: { lock: crossHost, workspace: "/ws/lost" } });
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));
-    const work = lock.run(never, (signal) => new Promise<string>((resolve, reject) => {
-      expect(signal.aborted).toBe(false);
-      signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-      started();
-    }));
+    const work = lock.run(
+      never,
+      (signal) =>
+        new Promise<string>((resolve, reject) => {
+          expect(signal.aborted).toBe(false);
+          signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+          started();
+        }),
+    );
     await running;
     process.kill(hostLockHelper.pid!, "SIGKILL");
     await expect(work).rejects.toMatchObject({ code: "CHECKPOINT_FAILED", details: { reason: "lock_helper_exited" } });

@@ -62,9 +62,16 @@ export class WorkspaceLock {
   private readonly onReleaseError: (error: unknown) => void;
   private hostLocker: HostFileLocker | undefined;
 
-  constructor(private readonly lockPath: string, options: WorkspaceLockOptions = {}) {
+  constructor(
+    private readonly lockPath: string,
+    options: WorkspaceLockOptions = {},
+  ) {
     this.crossHost = options.crossHost;
-    this.prepare = options.prepare ?? (async () => { await mkdir(dirname(lockPath), { recursive: true }); });
+    this.prepare =
+      options.prepare ??
+      (async () => {
+        await mkdir(dirname(lockPath), { recursive: true });
+      });
     this.isAlive = options.isAlive ?? defaultIsAlive;
     this.staleAfterMs = options.staleAfterMs ?? 10 * 60_000;
     this.now = options.now ?? Date.now;
@@ -116,7 +123,9 @@ export class WorkspaceLock {
       throw error;
     }
     const releaseAfter = () => {
-      void releaseHeld().catch((error: unknown) => this.onReleaseError(error)).finally(finished);
+      void releaseHeld()
+        .catch((error: unknown) => this.onReleaseError(error))
+        .finally(finished);
     };
     try {
       const result = await work(bounded);
@@ -137,7 +146,11 @@ export class WorkspaceLock {
   private async acquireHeld(signal: AbortSignal): Promise<{ release: () => Promise<void>; lost?: AbortSignal }> {
     if (this.crossHost) {
       let mark = performance.now();
-      const lap = (phase: "prepare" | "flock" | "kv") => { const now = performance.now(); this.waited[phase] = now - mark; mark = now; };
+      const lap = (phase: "prepare" | "flock" | "kv") => {
+        const now = performance.now();
+        this.waited[phase] = now - mark;
+        mark = now;
+      };
       await this.prepare();
       lap("prepare");
       // This host's processes first take a kernel lock that dies with its holder; holding it,
@@ -223,8 +236,14 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     const onAbort = () => reject(signal.reason ?? aideError("ABORTED"));
     signal.addEventListener("abort", onAbort, { once: true });
     promise.then(
-      (value) => { signal.removeEventListener("abort", onAbort); resolve(value); },
-      (error) => { signal.removeEventListener("abort", onAbort); reject(error); },
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
     );
   });
 }

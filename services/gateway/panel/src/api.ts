@@ -1,6 +1,9 @@
 /** Calls the gateway with the session cookie (same origin); errors carry the envelope's code. */
 export class ApiError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }

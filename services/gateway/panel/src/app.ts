@@ -100,7 +100,9 @@ function openSession(session: string, push = true) {
 async function refreshHealth() {
   try {
     const health = await api<{ ok: boolean; services: Record<string, boolean> }>("GET", "/api/health");
-    byId("health").textContent = Object.entries(health.services).map(([name, up]) => `${up ? "●" : "○"} ${name}`).join("  ");
+    byId("health").textContent = Object.entries(health.services)
+      .map(([name, up]) => `${up ? "●" : "○"} ${name}`)
+      .join("  ");
   } catch {
     byId("health").textContent = "gateway unreachable";
   }

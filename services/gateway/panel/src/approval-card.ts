@@ -49,13 +49,25 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
   const tool = shown(payload.tool);
   const kind = String(payload.kind ?? "tool");
   const instructions = kind === "instructions" ? ((payload.instructions ?? {}) as Record<string, unknown>) : undefined;
-  const escapes = Math.max(Number(payload.escapes?.count ?? 0), escapesIn([tool, ...paths, command ?? "", diff ?? "", hint ?? "", instructions ? shown(instructions.text) : "", ...((payload.scripts ?? []) as Array<{ text: unknown }>).map((script) => shown(script.text))].join("\n")));
+  const escapes = Math.max(
+    Number(payload.escapes?.count ?? 0),
+    escapesIn(
+      [
+        tool,
+        ...paths,
+        command ?? "",
+        diff ?? "",
+        hint ?? "",
+        instructions ? shown(instructions.text) : "",
+        ...((payload.scripts ?? []) as Array<{ text: unknown }>).map((script) => shown(script.text)),
+      ].join("\n"),
+    ),
+  );
   // A command's working folder (".") says nothing; a file name (maybe with hidden characters) does.
   const namedPaths = paths.filter((path) => path !== "." && path !== "");
-  const title =
-    instructions
-      ? instructionsTitle(instructions, paths)
-      : payload.kind === "mode_switch"
+  const title = instructions
+    ? instructionsTitle(instructions, paths)
+    : payload.kind === "mode_switch"
       ? "Approve switching to Act mode (the model may then change files and run commands, each still asked)?"
       : payload.kind === "memory" && payload.memory
         ? `Approve ${payload.memory.action === "forget" ? "forgetting" : "remembering"} a memory (given to later runs)?`
@@ -75,17 +87,22 @@ export function approvalCard(session: string, payload: Record<string, any>, onDe
     const where = `${flag.path === undefined ? "the command" : shown(flag.path)}${flag.line ? ` line ${flag.line}` : ""}`;
     card.append(el("div", { className: "warning invisible", text: `⚠ INVISIBLE CHARACTER ${shown(flag.codepoint)} (${shown(flag.kind)}) in ${where}` }));
   }
-  if (payload.mcp?.hidden_characters) card.append(el("div", { className: "warning mcp-hidden", text: `MCP SERVER ${shown(payload.mcp.server)}: ${mcpHiddenCharactersWarning(Number(payload.mcp.hidden_characters))}` }));
-  if (payload.checkpoint_failed) card.append(el("div", { className: "warning checkpoint", text: `⚠ No checkpoint could be taken: ${shown(payload.checkpoint_failed.message)} (${shown(payload.checkpoint_failed.code)})` }));
+  if (payload.mcp?.hidden_characters)
+    card.append(el("div", { className: "warning mcp-hidden", text: `MCP SERVER ${shown(payload.mcp.server)}: ${mcpHiddenCharactersWarning(Number(payload.mcp.hidden_characters))}` }));
+  if (payload.checkpoint_failed)
+    card.append(el("div", { className: "warning checkpoint", text: `⚠ No checkpoint could be taken: ${shown(payload.checkpoint_failed.message)} (${shown(payload.checkpoint_failed.code)})` }));
   const network = payload.network === "consent_required";
   if (network) card.append(el("div", { className: "warning network", text: "⚠ This command may use the network: approve it without or with network access" }));
   if (command !== undefined) card.append(el("div", { className: "command", text: "$ " + command }));
-  for (const script of payload.scripts ?? []) card.append(el("div", { className: "script", text: `runs ${shown(script.name)} from ${shown(script.source)}:` }), el("pre", { className: "command", text: shown(script.text) }));
+  for (const script of payload.scripts ?? [])
+    card.append(el("div", { className: "script", text: `runs ${shown(script.name)} from ${shown(script.source)}:` }), el("pre", { className: "command", text: shown(script.text) }));
   if (instructions) card.append(instructionsBody(instructions));
   if (payload.memory) card.append(el("pre", { className: "memory-text", text: `${shown(payload.memory.action)}: ${shown(payload.memory.text)}` }));
   if (diff !== undefined) card.append(diffView(diff, { protectedPaths: ((payload.protected ?? []) as Array<{ path: unknown }>).map((flag) => shown(flag.path)) }));
   if (hint !== undefined) card.append(el("p", { className: "hint", text: `Model's note (not an authorization): ${hint}` }));
-  const feedback = el("textarea", { attrs: { rows: "2", placeholder: "Feedback for the model (Enter rejects with it; Shift+Enter: new line)", "aria-label": "Feedback for the model when rejecting" } });
+  const feedback = el("textarea", {
+    attrs: { rows: "2", placeholder: "Feedback for the model (Enter rejects with it; Shift+Enter: new line)", "aria-label": "Feedback for the model when rejecting" },
+  });
   const confirmProtected = el("input", { attrs: { type: "checkbox" } });
   const proceedWithout = el("input", { attrs: { type: "checkbox" } });
   let settled = false;

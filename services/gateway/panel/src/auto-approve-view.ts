@@ -47,12 +47,20 @@ export function createAutoApproveView() {
         el("li", { attrs: { "data-rule": shown(rule) } }, [
           el("code", { text: shown(rule) }),
           " ",
-          el("button", { text: "Remove", attrs: { type: "button", "data-action": "remove-rule", "aria-label": `Remove the rule ${shown(rule)}` }, onClick: () => void change({ remove_commands: [rule] }) }),
+          el("button", {
+            text: "Remove",
+            attrs: { type: "button", "data-action": "remove-rule", "aria-label": `Remove the rule ${shown(rule)}` },
+            onClick: () => void change({ remove_commands: [rule] }),
+          }),
         ]),
       ),
     );
     // Set when the run started (aide run flags): shown, not editable here.
-    const fixed = [rules.all ? "every plain write and command (--auto-approve all)" : "", rules.memory ? "memory changes (set at start)" : "", rules.deny_unmatched ? "whatever no rule covers is refused (--deny-rest)" : ""].filter(Boolean);
+    const fixed = [
+      rules.all ? "every plain write and command (--auto-approve all)" : "",
+      rules.memory ? "memory changes (set at start)" : "",
+      rules.deny_unmatched ? "whatever no rule covers is refused (--deny-rest)" : "",
+    ].filter(Boolean);
     extra.textContent = fixed.length ? `Set when the run started: ${fixed.join("; ")}` : "";
   };
 

@@ -30,7 +30,10 @@ export function fillComparePickers(checkpoints: Checkpoint[]): void {
 export async function checkpointDiff(session: string, from: string, to: string): Promise<HTMLElement> {
   const query = `/api/checkpoints/diff?session=${encodeURIComponent(session)}&from=${from}${to === workingTree ? "" : `&to=${to}`}`;
   const result = await api<{ files: FileDiff[]; omitted?: number }>("GET", query);
-  const text = result.files.filter((f) => f.diff !== undefined && !f.binary).map((f) => shown(f.diff).replace(/\n?$/, "\n")).join("");
+  const text = result.files
+    .filter((f) => f.diff !== undefined && !f.binary)
+    .map((f) => shown(f.diff).replace(/\n?$/, "\n"))
+    .join("");
   const notes = result.files
     .filter((f) => f.binary || f.truncated || f.diff === undefined)
     .map((f) => el("li", { text: `${shown(f.path)} (${f.status}${f.binary ? ", binary" : ""}${f.truncated ? ", diff cut to fit" : ""})` }));

@@ -24,7 +24,12 @@ export function createCostsView() {
     width = nextWidth;
     chart.setSize({ width, height: 180 });
   }).observe(chartBox);
-  const row = (cells: string[], className = "") => el("tr", { className }, cells.map((text, index) => el(index === 0 ? "th" : "td", { text, attrs: index === 0 ? { scope: "row" } : {} })));
+  const row = (cells: string[], className = "") =>
+    el(
+      "tr",
+      { className },
+      cells.map((text, index) => el(index === 0 ? "th" : "td", { text, attrs: index === 0 ? { scope: "row" } : {} })),
+    );
   const drawChart = (turns: TurnCost[]) => {
     const data = [turns.map((_t, index) => index + 1), turns.map((t) => t.prompt), turns.map((t) => t.completion), turns.map((t) => t.cached ?? null)];
     const nextWidth = Math.max(240, Math.min(720, chartBox.clientWidth || 480));
@@ -61,7 +66,13 @@ export function createCostsView() {
       summary.textContent = `${all.prompt} prompt (${all.cached === undefined ? "cache not reported" : `${all.cached} cached`}) + ${all.completion} completion tokens · model ${seconds(all.modelMs)} · tools ${seconds(all.toolMs)} · ${turns.length} turns`;
       summary.setAttribute("data-prompt", String(all.prompt));
       summary.setAttribute("data-completion", String(all.completion));
-      const head = el("thead", {}, [el("tr", {}, ["turn", "prompt", "cached", "completion", "model time", "tool time", "tools"].map((text) => el("th", { text, attrs: { scope: "col" } })))]);
+      const head = el("thead", {}, [
+        el(
+          "tr",
+          {},
+          ["turn", "prompt", "cached", "completion", "model time", "tool time", "tools"].map((text) => el("th", { text, attrs: { scope: "col" } })),
+        ),
+      ]);
       const body = el("tbody");
       const runs = [...new Set(turns.map((t) => t.run))];
       for (const run of runs) {

@@ -29,7 +29,7 @@ export function splitFiles(diff: string): string[] {
 export function pathOf(fileDiff: string): string {
   const plus = /^\+\+\+ (?:b\/)?(.+)$/m.exec(fileDiff)?.[1];
   const minus = /^--- (?:a\/)?(.+)$/m.exec(fileDiff)?.[1];
-  return plus && plus !== "/dev/null" ? plus : minus ?? "(diff)";
+  return plus && plus !== "/dev/null" ? plus : (minus ?? "(diff)");
 }
 
 export function countChanges(fileDiff: string): { added: number; removed: number } {
@@ -41,4 +41,3 @@ export function countChanges(fileDiff: string): { added: number; removed: number
   }
   return { added, removed };
 }
-

@@ -127,10 +127,7 @@ export function diffView(renderedDiff: string, flags: DiffFlags = {}): HTMLEleme
     const { added, removed } = countChanges(fileDiff);
     const isProtected = (flags.protectedPaths ?? []).some((p) => p === path || path.startsWith(p.replace(/\/?$/, "/")));
     const escapes = escapesIn(fileDiff);
-    const summary = el("summary", {}, [
-      el("span", { className: "file-path", text: path }),
-      el("span", { className: "file-counts", text: ` +${added} −${removed}` }),
-    ]);
+    const summary = el("summary", {}, [el("span", { className: "file-path", text: path }), el("span", { className: "file-counts", text: ` +${added} −${removed}` })]);
     if (isProtected) summary.append(el("span", { className: "flag protected", text: "⚠ PROTECTED PATH" }));
     if (escapes > 0) summary.append(el("span", { className: "flag escapes", text: `⚠ ${escapes} hidden/control characters shown as ⟨…⟩` }));
     const target = el("div", { className: "diff-file-body" });

@@ -48,7 +48,9 @@ export function installEvalSummary(): void {
       el("p", { className: "meta", text: `${shown(latest.run)} · ${latest.written_at.slice(0, 16).replace("T", " ")}` }),
       el("ul", { className: "eval-scores" }, scoreLines(latest.report)),
       ...(latest.files.includes("pass-vs-time.svg") ? [el("img", { className: "eval-chart", attrs: { src: file("pass-vs-time.svg"), alt: "Pass rate against time per model" } })] : []),
-      ...(latest.files.includes("report.html") ? [el("a", { className: "eval-link", text: "Open the report", attrs: { href: file("report.html"), target: "_blank", rel: "noopener noreferrer" } })] : []),
+      ...(latest.files.includes("report.html")
+        ? [el("a", { className: "eval-link", text: "Open the report", attrs: { href: file("report.html"), target: "_blank", rel: "noopener noreferrer" } })]
+        : []),
     );
   });
 }

@@ -50,7 +50,8 @@ export function instructionsBody(info: InstructionsPayload): HTMLElement {
   });
   const text = el("pre", { className: "instructions-text", text: shown(info.text), attrs: { "aria-label": "The instruction file's text, as the model would see it" } });
   const parts: HTMLElement[] = [facts, note, text];
-  if (info.truncated === true) parts.push(el("p", { className: "warning instructions-truncated", text: `⚠ Longer than the budget: the model sees the first ${budget} tokens and a marker saying it was cut` }));
+  if (info.truncated === true)
+    parts.push(el("p", { className: "warning instructions-truncated", text: `⚠ Longer than the budget: the model sees the first ${budget} tokens and a marker saying it was cut` }));
   return el("div", { className: "instructions" }, parts);
 }
 

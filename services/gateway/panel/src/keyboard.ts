@@ -16,8 +16,7 @@ export const shortcuts: Array<[string, string]> = [
   ["Esc", "Close the help, leave a text box"],
 ];
 
-const typing = (target: EventTarget | null) =>
-  target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
+const typing = (target: EventTarget | null) => target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
 
 /**
  * Keyboard access to the decisions: single keys outside text boxes (listed in the help dialog);
@@ -47,7 +46,7 @@ export function installKeyboard(options: { pending(): ApprovalCard[]; abort(): v
     };
     if (key === "?") return act(() => help.showModal());
     if (key === "/") return act(() => byId("filter-text").focus());
-    if (key === "j" || key === "J" ) return act(() => moveCard(1));
+    if (key === "j" || key === "J") return act(() => moveCard(1));
     if (key === "k" || key === "K") return act(() => moveCard(-1));
     if (key === "X" && event.shiftKey) return act(() => (first ? void first.decide("abort") : options.abort()));
     if (!first) return;

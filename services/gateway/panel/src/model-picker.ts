@@ -25,7 +25,9 @@ interface ModelInfo {
 export function profileLine(model: ModelInfo): string {
   const p = model.profile;
   if (!p) return `${model.provider} · budget ${model.context_budget} tokens · not probed (aide models probe ${model.id})`;
-  const speed = [p.speed.prefill_tokens_per_s && `prefill ${Math.round(p.speed.prefill_tokens_per_s)} tok/s`, p.speed.decode_tokens_per_s && `decode ${Math.round(p.speed.decode_tokens_per_s)} tok/s`].filter(Boolean).join(", ");
+  const speed = [p.speed.prefill_tokens_per_s && `prefill ${Math.round(p.speed.prefill_tokens_per_s)} tok/s`, p.speed.decode_tokens_per_s && `decode ${Math.round(p.speed.decode_tokens_per_s)} tok/s`]
+    .filter(Boolean)
+    .join(", ");
   return `${model.provider} · window ${p.context.window} · ${p.prompt_tier} prompt · ${p.tool_calls} tool calls${p.grammar ? " + grammar" : ""}${speed ? ` · ${speed}` : ""}${p.kv_reuse ? ` · KV reuse ${p.kv_reuse.reused ? "yes" : "no"}` : ""} · probed ${p.probed_at.slice(0, 10)}`;
 }
 

@@ -17,7 +17,16 @@ export function createOutcomeBanner() {
     banner.replaceChildren(el("h2", { className: "outcome-title", text: title }), ...children);
   };
   const list = (label: string, items: unknown[]) =>
-    el("div", { className: "outcome-list" }, [el("strong", { text: label }), items.length ? el("ul", {}, items.map((item) => el("li", { text: shown(item) }))) : el("span", { text: " none" })]);
+    el("div", { className: "outcome-list" }, [
+      el("strong", { text: label }),
+      items.length
+        ? el(
+            "ul",
+            {},
+            items.map((item) => el("li", { text: shown(item) })),
+          )
+        : el("span", { text: " none" }),
+    ]);
   return {
     clear() {
       banner.hidden = true;

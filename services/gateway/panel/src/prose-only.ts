@@ -4,5 +4,8 @@
  * invisible character at either end is still there to be shown as a token.
  */
 export function proseOnly(text: string): string {
-  return text.replace(/(^|\n)[ \t]*<([a-z_]+)>[\s\S]*?(<\/\2>|$)/g, "$1").replace(/\n{3,}/g, "\n\n").replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, "");
+  return text
+    .replace(/(^|\n)[ \t]*<([a-z_]+)>[\s\S]*?(<\/\2>|$)/g, "$1")
+    .replace(/\n{3,}/g, "\n\n")
+    .replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, "");
 }

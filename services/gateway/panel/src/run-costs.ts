@@ -29,7 +29,17 @@ export function createRunCosts() {
     const id = String(event.payload.request_id);
     let turn = byRequest.get(id);
     if (!turn) {
-      turn = { run: String(event.run ?? ""), turn: turns.filter((t) => t.run === String(event.run ?? "")).length + 1, request: id, model: "", prompt: 0, completion: 0, modelMs: 0, toolMs: 0, tools: 0 };
+      turn = {
+        run: String(event.run ?? ""),
+        turn: turns.filter((t) => t.run === String(event.run ?? "")).length + 1,
+        request: id,
+        model: "",
+        prompt: 0,
+        completion: 0,
+        modelMs: 0,
+        toolMs: 0,
+        tools: 0,
+      };
       byRequest.set(id, turn);
       turns.push(turn);
     }

@@ -65,7 +65,15 @@ export function createSessionList(open: (session: string) => void) {
     );
     byId("sessions-count").textContent = `${shownSessions.length} of ${Math.max(total, sessions.length)}`;
     if (total > sessions.length && limit < 500) {
-      list.append(el("li", { className: "more" }, [el("button", { text: `Show more (${total - sessions.length} older)`, attrs: { type: "button", "data-action": "more-sessions" }, onClick: () => ((limit = Math.min(500, limit + 100)), void refreshList().catch(() => undefined)) })]));
+      list.append(
+        el("li", { className: "more" }, [
+          el("button", {
+            text: `Show more (${total - sessions.length} older)`,
+            attrs: { type: "button", "data-action": "more-sessions" },
+            onClick: () => ((limit = Math.min(500, limit + 100)), void refreshList().catch(() => undefined)),
+          }),
+        ]),
+      );
     }
   };
   let timer: ReturnType<typeof setTimeout> | undefined;

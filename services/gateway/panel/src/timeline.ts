@@ -21,7 +21,11 @@ export async function renderTimeline(session: string): Promise<void> {
         el("span", { className: "meta", text: `${checkpoint.id.slice(0, 10)} · ${checkpoint.files_changed} files · ${checkpoint.created_at.slice(11, 19)}` }),
         el("span", { className: "timeline-actions" }, [
           el("button", { text: "Preview restore", attrs: { type: "button", "data-action": "preview" }, onClick: () => void showPreview(session, checkpoint, preview) }),
-          el("button", { text: "Diff to now", attrs: { type: "button", "data-action": "compare-now", title: "Compare this checkpoint with the working tree" }, onClick: () => void compareCheckpoints(session, checkpoint.id, "working-tree") }),
+          el("button", {
+            text: "Diff to now",
+            attrs: { type: "button", "data-action": "compare-now", title: "Compare this checkpoint with the working tree" },
+            onClick: () => void compareCheckpoints(session, checkpoint.id, "working-tree"),
+          }),
         ]),
       ]),
     ),
@@ -44,7 +48,11 @@ async function showPreview(session: string, checkpoint: Checkpoint, preview: HTM
   const result = await api<RestoreResult>("POST", "/api/checkpoints/restore", { session, checkpoint: checkpoint.id, mode, confirm: false });
   const section = (label: string, paths: string[]) => [el("strong", { text: label }), el("ul", {}, paths.length ? paths.map((p) => el("li", { text: shown(p) })) : [el("li", { text: "none" })])];
   const status = el("p", { className: "restore-status" });
-  const chooser = el("select", { attrs: { "aria-label": "What to restore", "data-action": "restore-mode" } }, modes.map(([value, label]) => el("option", { text: label, attrs: { value } })));
+  const chooser = el(
+    "select",
+    { attrs: { "aria-label": "What to restore", "data-action": "restore-mode" } },
+    modes.map(([value, label]) => el("option", { text: label, attrs: { value } })),
+  );
   chooser.value = mode;
   chooser.addEventListener("change", () => void showPreview(session, checkpoint, preview, chooser.value as RestoreMode));
   preview.hidden = false;
@@ -55,7 +63,11 @@ async function showPreview(session: string, checkpoint: Checkpoint, preview: HTM
       ? [el("p", { text: "The files stay as they are; the conversation goes back to this checkpoint." })]
       : [...section("Modified", result.plan.modified), ...section("Removed (created since)", result.plan.created_since), ...section("Brought back (deleted since)", result.plan.deleted_since)]),
     ...(mode === "files" ? [] : [el("p", { className: "meta", text: "Later messages of the conversation are dropped." })]),
-    el("button", { text: "Show what it undoes", attrs: { type: "button", "data-action": "preview-diff", title: "The diff from this checkpoint to the working tree" }, onClick: () => void compareCheckpoints(session, checkpoint.id, "working-tree") }),
+    el("button", {
+      text: "Show what it undoes",
+      attrs: { type: "button", "data-action": "preview-diff", title: "The diff from this checkpoint to the working tree" },
+      onClick: () => void compareCheckpoints(session, checkpoint.id, "working-tree"),
+    }),
     " ",
     el("button", {
       className: "danger",
@@ -64,7 +76,9 @@ async function showPreview(session: string, checkpoint: Checkpoint, preview: HTM
       onClick: async () => {
         try {
           const applied = await api<RestoreResult>("POST", "/api/checkpoints/restore", { session, checkpoint: checkpoint.id, mode, confirm: true });
-          status.textContent = applied.applied ? `Restored ${checkpoint.id.slice(0, 10)}${applied.truncated_messages ? ` (${applied.truncated_messages} later messages dropped)` : ""}.` : "Not applied.";
+          status.textContent = applied.applied
+            ? `Restored ${checkpoint.id.slice(0, 10)}${applied.truncated_messages ? ` (${applied.truncated_messages} later messages dropped)` : ""}.`
+            : "Not applied.";
         } catch (error) {
           status.textContent = shown((error as Error).message);
         }

@@ -28,7 +28,7 @@ function digest(value: unknown): string | undefined {
 /** Arguments as `name: value` lines, rendered for the screen (bodies are already digests on the bus). */
 function argumentLines(args: Record<string, unknown>): string {
   return Object.entries(args)
-    .map(([name, value]) => `${name}: ${typeof value === "string" ? value : digest(value) ?? JSON.stringify(value)}`)
+    .map(([name, value]) => `${name}: ${typeof value === "string" ? value : (digest(value) ?? JSON.stringify(value))}`)
     .join("\n");
 }
 
@@ -42,15 +42,34 @@ function problemsOf(metadata: Record<string, any>): HTMLElement | undefined {
   const total = diagnostics.new_problems;
   const files = Object.entries((diagnostics.files ?? {}) as Record<string, unknown>);
   const box = el("div", { className: `problems ${total > 0 ? "some" : "none"}`, attrs: { "data-new-problems": String(total) } }, [
-    el("strong", { text: total > 0 ? `⚠ ${total} new problem${total === 1 ? "" : "s"}${diagnostics.source ? ` (${shown(diagnostics.source)})` : ""}` : `✓ No new problems${diagnostics.source ? ` (${shown(diagnostics.source)})` : ""}` }),
+    el("strong", {
+      text:
+        total > 0
+          ? `⚠ ${total} new problem${total === 1 ? "" : "s"}${diagnostics.source ? ` (${shown(diagnostics.source)})` : ""}`
+          : `✓ No new problems${diagnostics.source ? ` (${shown(diagnostics.source)})` : ""}`,
+    }),
   ]);
   // The problems themselves when the tools service lists them (at most 10), else the count per file.
   const listed = (Array.isArray(diagnostics.problems) ? diagnostics.problems : []) as Array<Record<string, unknown>>;
   if (listed.length > 0) {
-    box.append(el("ul", {}, listed.map((problem) => el("li", { text: `${shown(problem.path)}:${shown(problem.line)}:${shown(problem.column)} ${shown(problem.code)} ${shown(problem.message)}` }))));
+    box.append(
+      el(
+        "ul",
+        {},
+        listed.map((problem) => el("li", { text: `${shown(problem.path)}:${shown(problem.line)}:${shown(problem.column)} ${shown(problem.code)} ${shown(problem.message)}` })),
+      ),
+    );
     if (total > listed.length) box.append(el("p", { text: `… ${total - listed.length} more` }));
-  } else if (files.length > 0) box.append(el("ul", {}, files.map(([path, count]) => el("li", { text: `${shown(path)}: ${shown(count)}` }))));
-  if (diagnostics.type_checked === false) box.append(el("p", { text: `Syntax check only: no type checker ran${diagnostics.unavailable_reason ? ` (${shown(diagnostics.unavailable_reason)})` : ""}.` }));
+  } else if (files.length > 0)
+    box.append(
+      el(
+        "ul",
+        {},
+        files.map(([path, count]) => el("li", { text: `${shown(path)}: ${shown(count)}` })),
+      ),
+    );
+  if (diagnostics.type_checked === false)
+    box.append(el("p", { text: `Syntax check only: no type checker ran${diagnostics.unavailable_reason ? ` (${shown(diagnostics.unavailable_reason)})` : ""}.` }));
   if (diagnostics.pending) box.append(el("p", { text: "Diagnostics were not ready yet." }));
   if (diagnostics.unavailable) box.append(el("p", { text: "Diagnostics unavailable." }));
   return box;

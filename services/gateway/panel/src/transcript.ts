@@ -115,18 +115,27 @@ export function createTranscript(session: string, hooks: TranscriptHooks) {
         case "instructions.loaded":
           // What the model was given from the workspace, and on whose say-so.
           for (const file of (p.files ?? []) as Array<{ path: string; tokens: number; truncated: boolean; source: string }>) {
-            add("instructions-loaded", `📄 Project instructions given to the model: ${file.path} (${file.tokens} tokens${file.truncated ? ", cut to the budget" : ""}; ${file.source === "trusted" ? "you trusted it" : `trusted by ${file.source}`})`);
+            add(
+              "instructions-loaded",
+              `📄 Project instructions given to the model: ${file.path} (${file.tokens} tokens${file.truncated ? ", cut to the budget" : ""}; ${file.source === "trusted" ? "you trusted it" : `trusted by ${file.source}`})`,
+            );
           }
           return;
         case "instructions.skipped":
           for (const file of (p.files ?? []) as Array<{ path: string; reason: string }>) {
-            add("meta instructions-skipped", `Project instructions not given to the model: ${file.path} (${file.reason === "never" ? "never trusted" : file.reason === "not_this_time" ? "not this time" : "ignored by the settings"})`);
+            add(
+              "meta instructions-skipped",
+              `Project instructions not given to the model: ${file.path} (${file.reason === "never" ? "never trusted" : file.reason === "not_this_time" ? "not this time" : "ignored by the settings"})`,
+            );
           }
           return;
         case "memory.loaded":
           // The person sees, before the model works with them, which notes this run was given and who wrote them.
           for (const memory of (p.memories ?? []) as Array<{ id: string; text: string; author: string; provenance?: { session: string; approved_by: string } }>) {
-            const who = memory.author === "person" ? "your note" : `note an earlier agent run wrote${memory.provenance ? ` (session ${memory.provenance.session}, approved by ${memory.provenance.approved_by})` : ""}; unverified`;
+            const who =
+              memory.author === "person"
+                ? "your note"
+                : `note an earlier agent run wrote${memory.provenance ? ` (session ${memory.provenance.session}, approved by ${memory.provenance.approved_by})` : ""}; unverified`;
             add("memory", `🗒 memory ${memory.id}, ${who}: ${memory.text}`);
           }
           return;
@@ -155,7 +164,10 @@ export function createTranscript(session: string, hooks: TranscriptHooks) {
         case "mode.changed":
           return void add("meta", `Mode switched to ${p.mode}`);
         case "plan.updated":
-          return void add("plan", (p.items ?? []).map((item: { step: string; status: string }) => `${item.status === "completed" ? "☑" : item.status === "in_progress" ? "▶" : "☐"} ${item.step}`).join("\n"));
+          return void add(
+            "plan",
+            (p.items ?? []).map((item: { step: string; status: string }) => `${item.status === "completed" ? "☑" : item.status === "in_progress" ? "▶" : "☐"} ${item.step}`).join("\n"),
+          );
         case "completion.rejected":
           return void add("warn", `Completion not accepted yet: missing ${(p.missing ?? []).join(", ")}`);
         case "checkpoint.created": {

@@ -22,9 +22,9 @@ describe("readMcpConfig", () => {
   it.each([
     [{ servers: { docs: { args: [] } } }, /servers\.docs\.command/],
     [{ servers: { Docs: { command: "x" } } }, /servers\.Docs/],
-    [{ servers: { "a__b": { command: "x" } } }, /servers\.a__b/],
+    [{ servers: { a__b: { command: "x" } } }, /servers\.a__b/],
     [{ servers: { docs: { command: "x", netwrk: true } } }, /netwrk/],
-    [{ servers: { docs: { command: "x", env: { "lower": "v" } } } }, /servers\.docs\.env\.lower/],
+    [{ servers: { docs: { command: "x", env: { lower: "v" } } } }, /servers\.docs\.env\.lower/],
     [{ servers: { web: { type: "http", url: "not a url" } } }, /servers\.web/],
     ["{not json", /not valid JSON/],
   ])("refuses %j naming the field", (value, pattern) => {

@@ -6,17 +6,11 @@ import { z } from "zod";
 import { formatIssues } from "./format-issues.js";
 import { workspaceConfigName } from "./mcp-paths.js";
 
-export type WorkspaceServers =
-  | { kind: "none" }
-  | { kind: "ignored"; file: string; reason: string }
-  | { kind: "loaded"; file: string; digest: string; servers: Record<string, McpServerConfig> };
+export type WorkspaceServers = { kind: "none" } | { kind: "ignored"; file: string; reason: string } | { kind: "loaded"; file: string; digest: string; servers: Record<string, McpServerConfig> };
 
 /** The common `{ "mcpServers": { name: { command, args, env } } }` form other agents use. */
 const CommonFormSchema = z.object({
-  mcpServers: z.record(
-    McpServerNameSchema,
-    z.object({ command: z.string().min(1), args: z.array(z.string()).default([]), env: z.record(z.string(), z.string()).default({}) }).loose(),
-  ),
+  mcpServers: z.record(McpServerNameSchema, z.object({ command: z.string().min(1), args: z.array(z.string()).default([]), env: z.record(z.string(), z.string()).default({}) }).loose()),
 });
 
 export function digestOf(text: string | Buffer): string {
@@ -48,17 +42,13 @@ export function workspaceServers(workspace: string, trust: McpTrustFile): Worksp
     return { kind: "ignored", file, reason: `not valid JSON: ${(error as Error).message}` };
   }
   const common = CommonFormSchema.safeParse(raw);
-  const input = common.success
-    ? { servers: Object.fromEntries(Object.entries(common.data.mcpServers).map(([name, s]) => [name, { command: s.command, args: s.args, env: s.env }])) }
-    : raw;
+  const input = common.success ? { servers: Object.fromEntries(Object.entries(common.data.mcpServers).map(([name, s]) => [name, { command: s.command, args: s.args, env: s.env }])) } : raw;
   const parsed = McpConfigSchema.safeParse(input);
   if (!parsed.success) return { kind: "ignored", file, reason: formatIssues(parsed.error) };
   const servers: Record<string, McpServerConfig> = {};
   for (const [name, server] of Object.entries(parsed.data.servers)) {
     servers[name] =
-      server.type === "http"
-        ? { ...server, allowRemote: false, auto_approve: [] }
-        : { ...server, network: false, workspace_write: false, env_files: {}, env_passthrough: [], auto_approve: [] };
+      server.type === "http" ? { ...server, allowRemote: false, auto_approve: [] } : { ...server, network: false, workspace_write: false, env_files: {}, env_passthrough: [], auto_approve: [] };
   }
   return { kind: "loaded", file, digest: recorded.sha256, servers };
 }

@@ -8,7 +8,11 @@ import { aideError, type McpStdioServerConfig } from "@aide/contracts";
  * `$AIDE_HOME/mcp-secrets`. Never the service's own (no bus credentials).
  */
 export function serverEnvironment(name: string, server: McpStdioServerConfig, serviceEnv: NodeJS.ProcessEnv, secretsDir: string): Record<string, string> {
-  const path = (serviceEnv.PATH ?? "").split(":").filter((entry) => entry.startsWith("/")).join(":") || "/usr/local/bin:/usr/bin:/bin";
+  const path =
+    (serviceEnv.PATH ?? "")
+      .split(":")
+      .filter((entry) => entry.startsWith("/"))
+      .join(":") || "/usr/local/bin:/usr/bin:/bin";
   const env: Record<string, string> = { PATH: path, HOME: "/tmp/home", TMPDIR: "/tmp", LANG: "C.UTF-8", NO_COLOR: "1" };
   for (const key of server.env_passthrough) {
     const value = serviceEnv[key];

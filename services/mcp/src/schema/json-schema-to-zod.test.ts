@@ -12,13 +12,25 @@ describe("jsonSchemaToZod", () => {
     const schema = convert({
       type: "object",
       properties: {
-        a: { type: "number" }, n: { type: "integer", minimum: 1 }, flag: { type: "boolean" }, mode: { type: "string", enum: ["x", "y"] },
-        tags: { type: "array", items: { type: "string" }, maxItems: 2 }, nested: { type: "object", properties: { k: { type: "string" } }, required: ["k"], additionalProperties: false },
+        a: { type: "number" },
+        n: { type: "integer", minimum: 1 },
+        flag: { type: "boolean" },
+        mode: { type: "string", enum: ["x", "y"] },
+        tags: { type: "array", items: { type: "string" }, maxItems: 2 },
+        nested: { type: "object", properties: { k: { type: "string" } }, required: ["k"], additionalProperties: false },
         maybe: { anyOf: [{ type: "string" }, { type: "null" }] },
       },
       required: ["a"],
     });
-    expect(schema.parse({ a: "2.5", n: "3", flag: "true", mode: "y", tags: '["p","q"]', nested: '{"k":"v"}', maybe: null })).toEqual({ a: 2.5, n: 3, flag: true, mode: "y", tags: ["p", "q"], nested: { k: "v" }, maybe: null });
+    expect(schema.parse({ a: "2.5", n: "3", flag: "true", mode: "y", tags: '["p","q"]', nested: '{"k":"v"}', maybe: null })).toEqual({
+      a: 2.5,
+      n: 3,
+      flag: true,
+      mode: "y",
+      tags: ["p", "q"],
+      nested: { k: "v" },
+      maybe: null,
+    });
     for (const bad of [{}, { a: "two" }, { a: 1, n: 0 }, { a: 1, n: 1.5 }, { a: 1, mode: "z" }, { a: 1, tags: ["1", "2", "3"] }, { a: 1, nested: { k: "v", extra: 1 } }]) {
       expect(schema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     }

@@ -14,7 +14,9 @@ function describePart(part: ContentPart): string {
       return `[resource link ${String(part.uri ?? "")}${part.name ? ` (${String(part.name)})` : ""}]`;
     case "resource": {
       const resource = (part.resource ?? {}) as { uri?: unknown; text?: unknown; mimeType?: unknown };
-      return typeof resource.text === "string" ? `[resource ${String(resource.uri ?? "")}]\n${resource.text}` : `[binary resource ${String(resource.uri ?? "")} ${String(resource.mimeType ?? "")}: not shown]`;
+      return typeof resource.text === "string"
+        ? `[resource ${String(resource.uri ?? "")}]\n${resource.text}`
+        : `[binary resource ${String(resource.uri ?? "")} ${String(resource.mimeType ?? "")}: not shown]`;
     }
     default:
       return `[a ${JSON.stringify(part.type).slice(0, 40)} part: not shown]`;

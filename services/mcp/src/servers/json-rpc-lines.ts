@@ -2,7 +2,10 @@
 export const maxLineBytes = 10 * 1024 * 1024;
 
 export class LineTooLongError extends Error {
-  constructor(readonly bytes: number, readonly limit: number) {
+  constructor(
+    readonly bytes: number,
+    readonly limit: number,
+  ) {
     super(`the server sent a line of more than ${limit} bytes without a newline`);
   }
 }

@@ -46,9 +46,10 @@ export async function launchServer(name: string, config: McpServerConfig, settin
     env,
   });
   const cgroup = await settings.cgroups.create(name, { maxProcesses: config.max_processes, maxMemoryBytes: config.max_memory_bytes });
-  const launch = cgroup === null
-    ? { file: "bwrap", args, env: { PATH: env.PATH ?? "/usr/bin:/bin" } }
-    : { file: "/bin/sh", args: ["-c", `${cgroup.procsFiles.map((f) => `echo $$ > '${f}'`).join(" && ")} && exec "$@"`, "sh", "bwrap", ...args], env: { PATH: env.PATH ?? "/usr/bin:/bin" } };
+  const launch =
+    cgroup === null
+      ? { file: "bwrap", args, env: { PATH: env.PATH ?? "/usr/bin:/bin" } }
+      : { file: "/bin/sh", args: ["-c", `${cgroup.procsFiles.map((f) => `echo $$ > '${f}'`).join(" && ")} && exec "$@"`, "sh", "bwrap", ...args], env: { PATH: env.PATH ?? "/usr/bin:/bin" } };
   // The SDK client starts the transport (spawns the sandbox) when it connects.
   const transport = new SandboxedStdioTransport(launch);
   return { transport, release: async () => cgroup?.release() };

@@ -48,7 +48,10 @@ export async function resourceAndPromptTools(client: Client): Promise<ExtraTool[
         description: `Get one prompt of this MCP server, filled with its arguments. Its prompts: ${prompts.map((prompt) => `${prompt.name}${prompt.description ? ` (${prompt.description.slice(0, 80)})` : ""}`).join(", ")}.`,
         parameters: {
           type: "object",
-          properties: { name: { type: "string", enum: prompts.map((prompt) => prompt.name) }, arguments: { type: "object", description: "The prompt's arguments, as strings.", additionalProperties: { type: "string" } } },
+          properties: {
+            name: { type: "string", enum: prompts.map((prompt) => prompt.name) },
+            arguments: { type: "object", description: "The prompt's arguments, as strings.", additionalProperties: { type: "string" } },
+          },
           required: ["name"],
           additionalProperties: false,
         },

@@ -137,7 +137,11 @@ export class ServerConnection {
           continue;
         }
         if (tools.has(name) || name.length >= 64) {
-          refused.push({ server: this.name, tool: tool.name, reason: tools.has(name) ? `its catalog name ${name} collides with another tool of this server` : "its catalog name would be longer than 64 characters" });
+          refused.push({
+            server: this.name,
+            tool: tool.name,
+            reason: tools.has(name) ? `its catalog name ${name} collides with another tool of this server` : "its catalog name would be longer than 64 characters",
+          });
           continue;
         }
         const readOnlyHint = tool.annotations?.readOnlyHint;
@@ -165,7 +169,11 @@ export class ServerConnection {
     for (const extra of await resourceAndPromptTools(client)) {
       const name = mcpToolName(this.name, extra.tool);
       if (tools.has(name)) {
-        refused.push({ server: this.name, tool: extra.tool, reason: `the server has a tool of this name, so its ${extra.tool === "aide_read_resource" ? "resources" : "prompts"} are not offered by aide` });
+        refused.push({
+          server: this.name,
+          tool: extra.tool,
+          reason: `the server has a tool of this name, so its ${extra.tool === "aide_read_resource" ? "resources" : "prompts"} are not offered by aide`,
+        });
         continue;
       }
       // Its description lists the server's resource names and prompt descriptions: server text too.
@@ -175,7 +183,17 @@ export class ServerConnection {
       tools.set(name, {
         validator: extra.validator,
         run: extra.run,
-        descriptor: { name, server: this.name, tool: extra.tool, description: description.text, parameters: parameters.schema, ...(hidden > 0 ? { hidden_characters: hidden } : {}), read_only_hint: true, auto_approved: auto.has("*") || auto.has(extra.tool), ...(this.options.workspace ? { workspace: this.options.workspace } : {}) },
+        descriptor: {
+          name,
+          server: this.name,
+          tool: extra.tool,
+          description: description.text,
+          parameters: parameters.schema,
+          ...(hidden > 0 ? { hidden_characters: hidden } : {}),
+          read_only_hint: true,
+          auto_approved: auto.has("*") || auto.has(extra.tool),
+          ...(this.options.workspace ? { workspace: this.options.workspace } : {}),
+        },
       });
     }
     this.tools = tools;
@@ -237,7 +255,10 @@ export class ServerConnection {
     }
     const parsed = offered.validator.safeParse(args);
     if (!parsed.success) {
-      const detail = parsed.error.issues.slice(0, 6).map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`).join("; ");
+      const detail = parsed.error.issues
+        .slice(0, 6)
+        .map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`)
+        .join("; ");
       return fail("MCP_ARGUMENTS_INVALID", `The arguments for MCP tool ${tool} are not valid: ${detail}. Nothing was sent to the server.`);
     }
     try {

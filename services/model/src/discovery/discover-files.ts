@@ -9,7 +9,9 @@ const catalogIds = new Map(Object.values(modelCatalog).map((entry) => [entry.fil
 
 /** A registry id from a file name: `tiny model.gguf` → `tiny-model`. */
 export function fileModelId(name: string): string {
-  return basename(name, ".gguf").replace(/[^A-Za-z0-9._:-]/g, "-").slice(0, 128);
+  return basename(name, ".gguf")
+    .replace(/[^A-Za-z0-9._:-]/g, "-")
+    .slice(0, 128);
 }
 
 /**
@@ -20,28 +22,32 @@ export async function discoverFiles(modelsDir: string, maxContext: number): Prom
   if (!existsSync(modelsDir)) return [];
   let names: string[];
   try {
-    names = readdirSync(modelsDir).filter((name) => name.endsWith(".gguf")).sort();
+    names = readdirSync(modelsDir)
+      .filter((name) => name.endsWith(".gguf"))
+      .sort();
   } catch {
     return [];
   }
-  return Promise.all(names.map(async (name) => {
-    const file = join(modelsDir, name);
-    const trained = await ggufTrainedWindow(file);
-    const window = Math.min(trained ?? 4096, maxContext);
-    return {
-      id: catalogIds.get(name) ?? fileModelId(name),
-      label: `${name} (${trained ? `trained window ${trained}` : "window unknown"})`,
-      provider: "llama",
-      file,
-      thinking: false,
-      maxOutputTokens: Math.min(1024, Math.floor(window / 4)),
-      maxIterations: 25,
-      contextBudget: window,
-      contextSize: window,
-      nativeTools: false,
-      gpuLayers: 0,
-      maxSessions: 4,
-      grammar: true,
-    } satisfies LlamaSpec;
-  }));
+  return Promise.all(
+    names.map(async (name) => {
+      const file = join(modelsDir, name);
+      const trained = await ggufTrainedWindow(file);
+      const window = Math.min(trained ?? 4096, maxContext);
+      return {
+        id: catalogIds.get(name) ?? fileModelId(name),
+        label: `${name} (${trained ? `trained window ${trained}` : "window unknown"})`,
+        provider: "llama",
+        file,
+        thinking: false,
+        maxOutputTokens: Math.min(1024, Math.floor(window / 4)),
+        maxIterations: 25,
+        contextBudget: window,
+        contextSize: window,
+        nativeTools: false,
+        gpuLayers: 0,
+        maxSessions: 4,
+        grammar: true,
+      } satisfies LlamaSpec;
+    }),
+  );
 }

@@ -7,9 +7,17 @@ const HOST = "127.0.0.1";
 
 const OllamaTagsSchema = z.object({ models: z.array(z.object({ name: z.string().min(1) }).passthrough()).default([]) }).passthrough();
 const OllamaShowSchema = z.object({ model_info: z.record(z.string(), z.unknown()).optional() }).passthrough();
-const OpenAiModelsSchema = z.object({
-  data: z.array(z.object({ id: z.string().min(1), max_model_len: z.number().int().positive().optional(), meta: z.object({ n_ctx_train: z.number().int().positive().optional() }).passthrough().nullish() }).passthrough()).default([]),
-}).passthrough();
+const OpenAiModelsSchema = z
+  .object({
+    data: z
+      .array(
+        z
+          .object({ id: z.string().min(1), max_model_len: z.number().int().positive().optional(), meta: z.object({ n_ctx_train: z.number().int().positive().optional() }).passthrough().nullish() })
+          .passthrough(),
+      )
+      .default([]),
+  })
+  .passthrough();
 const LlamaServerPropsSchema = z.object({ default_generation_settings: z.object({ n_ctx: z.number().int().positive().optional() }).passthrough().optional() }).passthrough();
 
 export type FetchJson = (url: string, init: { method?: string; body?: string; timeoutMs: number }) => Promise<unknown>;
@@ -42,15 +50,17 @@ interface Found {
 
 async function ollamaModels(port: number, settings: DiscoverySettings, fetch: FetchJson): Promise<Found[]> {
   const tags = OllamaTagsSchema.parse(await fetch(`http://${HOST}:${port}/api/tags`, { timeoutMs: settings.timeoutMs }));
-  return Promise.all(tags.models.map(async (model) => {
-    try {
-      const show = OllamaShowSchema.parse(await fetch(`http://${HOST}:${port}/api/show`, { method: "POST", body: JSON.stringify({ model: model.name }), timeoutMs: settings.timeoutMs }));
-      const entry = Object.entries(show.model_info ?? {}).find(([key, value]) => key.endsWith(".context_length") && typeof value === "number");
-      return { name: model.name, ...(entry ? { window: entry[1] as number } : {}) };
-    } catch {
-      return { name: model.name };
-    }
-  }));
+  return Promise.all(
+    tags.models.map(async (model) => {
+      try {
+        const show = OllamaShowSchema.parse(await fetch(`http://${HOST}:${port}/api/show`, { method: "POST", body: JSON.stringify({ model: model.name }), timeoutMs: settings.timeoutMs }));
+        const entry = Object.entries(show.model_info ?? {}).find(([key, value]) => key.endsWith(".context_length") && typeof value === "number");
+        return { name: model.name, ...(entry ? { window: entry[1] as number } : {}) };
+      } catch {
+        return { name: model.name };
+      }
+    }),
+  );
 }
 
 async function openAiModels(kind: ServerKind, port: number, settings: DiscoverySettings, fetch: FetchJson): Promise<Found[]> {
@@ -105,15 +115,17 @@ export interface ServerDiscovery {
 /** Asks each configured loopback port for its model list, all at once, each within the timeout. */
 export async function discoverServers(settings: DiscoverySettings, fetch: FetchJson = fetchJson): Promise<ServerDiscovery> {
   const kinds = Object.entries(settings.ports) as Array<[ServerKind, number]>;
-  const results = await Promise.all(kinds.map(async ([kind, port]) => {
-    try {
-      const found = kind === "ollama" ? await ollamaModels(port, settings, fetch) : await openAiModels(kind, port, settings, fetch);
-      return { specs: found.map((model) => specFor(kind, port, model, settings)), line: `${kind} on ${HOST}:${port}: ${found.length} model(s)` };
-    } catch (error) {
-      const cause = error instanceof z.ZodError ? "its answer is not a model list" : (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-      return { specs: [], line: `${kind} on ${HOST}:${port}: not found (${cause === "TimeoutError" ? "no answer" : cause})` };
-    }
-  }));
+  const results = await Promise.all(
+    kinds.map(async ([kind, port]) => {
+      try {
+        const found = kind === "ollama" ? await ollamaModels(port, settings, fetch) : await openAiModels(kind, port, settings, fetch);
+        return { specs: found.map((model) => specFor(kind, port, model, settings)), line: `${kind} on ${HOST}:${port}: ${found.length} model(s)` };
+      } catch (error) {
+        const cause = error instanceof z.ZodError ? "its answer is not a model list" : ((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name);
+        return { specs: [], line: `${kind} on ${HOST}:${port}: not found (${cause === "TimeoutError" ? "no answer" : cause})` };
+      }
+    }),
+  );
   const seen = new Set<string>();
   const specs = results.flatMap((result) => result.specs).filter((spec) => (seen.has(spec.id) ? false : (seen.add(spec.id), true)));
   return { specs, report: results.map((result) => result.line) };

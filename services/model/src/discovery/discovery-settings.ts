@@ -36,7 +36,10 @@ export function discoverySettings(env: DiscoveryEnv): DiscoverySettings {
   const raw = (env.AIDE_MODEL_DISCOVERY ?? "").trim();
   if (raw === "") return settings;
   if (raw === "off") return { ...settings, ports: {} };
-  for (const entry of raw.split(",").map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of raw
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const match = /^([a-z]+)=(\d{1,5})$/.exec(entry);
     const kind = match?.[1] as ServerKind | undefined;
     const port = Number(match?.[2]);

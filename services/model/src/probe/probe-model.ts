@@ -45,7 +45,13 @@ type Message = ModelChatRequest["messages"][number];
  * Continues the session `turns` more turns (a short "Go on." each) and reads KV reuse at the last:
  * reused when the last turn evaluated less than half of what the history before it held.
  */
-async function laterTurns(deps: ProbeDeps, spec: ModelSpec, session: string, history: Message[], turns: number): Promise<{ turn: number; prompt: number; evaluated: number; reused: boolean } | undefined> {
+async function laterTurns(
+  deps: ProbeDeps,
+  spec: ModelSpec,
+  session: string,
+  history: Message[],
+  turns: number,
+): Promise<{ turn: number; prompt: number; evaluated: number; reused: boolean } | undefined> {
   let messages = history;
   let previousPrompt = 0;
   let reply: ModelChatResult | undefined;
@@ -70,9 +76,16 @@ const TURN_MARKERS = ["<|im_end|>", "<|im_start|>", "<end_of_turn>", "<start_of_
  */
 async function stopCheck(deps: ProbeDeps, spec: ModelSpec): Promise<NonNullable<ModelProfile["stop"]>> {
   const reply = await deps.chat(spec, {
-    request_id: deps.generateId(), session: `probe-stop-${deps.generateId()}`,
-    messages: [{ role: "system", content: "You are a helpful assistant. Answer in one short sentence." }, { role: "user", content: "What is two plus two?" }],
-    tools: [], max_tokens: 96, temperature: 0, stream: false,
+    request_id: deps.generateId(),
+    session: `probe-stop-${deps.generateId()}`,
+    messages: [
+      { role: "system", content: "You are a helpful assistant. Answer in one short sentence." },
+      { role: "user", content: "What is two plus two?" },
+    ],
+    tools: [],
+    max_tokens: 96,
+    temperature: 0,
+    stream: false,
   });
   const leaked = TURN_MARKERS.find((marker) => reply.text.includes(marker));
   return { finish_reason: reply.finish_reason, completion_tokens: reply.usage.completion_tokens, ...(leaked ? { leaked_marker: leaked } : {}) };
@@ -112,7 +125,10 @@ export async function probeModel(spec: ModelSpec, probeDeps: ProbeDeps, options:
   const notes = [...facts.notes];
   const session = `probe-${deps.generateId()}`;
 
-  const messages = [{ role: "system" as const, content: "You tell short stories." }, { role: "user" as const, content: STORY }];
+  const messages = [
+    { role: "system" as const, content: "You tell short stories." },
+    { role: "user" as const, content: STORY },
+  ];
   const first = await deps.chat(spec, { request_id: deps.generateId(), session, messages, tools: [], max_tokens: 24, temperature: 0, stream: false });
   const speed = speeds(first);
   const chars = messages.reduce((sum, message) => sum + message.content.length, 0);
@@ -120,9 +136,10 @@ export async function probeModel(spec: ModelSpec, probeDeps: ProbeDeps, options:
   const grown = [...messages, { role: "assistant" as const, content: first.text }, { role: "user" as const, content: "Go on." }];
   const second = await deps.chat(spec, { request_id: deps.generateId(), session, messages: grown, tools: [], max_tokens: 8, temperature: 0, stream: false });
   const evaluated = second.usage.evaluated_prompt_tokens;
-  const kvReuse = evaluated === undefined
-    ? undefined
-    : { reused: evaluated < second.usage.prompt_tokens - first.usage.prompt_tokens / 2, second_turn_prompt: second.usage.prompt_tokens, second_turn_evaluated: evaluated };
+  const kvReuse =
+    evaluated === undefined
+      ? undefined
+      : { reused: evaluated < second.usage.prompt_tokens - first.usage.prompt_tokens / 2, second_turn_prompt: second.usage.prompt_tokens, second_turn_evaluated: evaluated };
   tracked.stage("kv_reuse");
   if (kvReuse === undefined) {
     notes.push("KV reuse: the endpoint does not report evaluated prompt tokens");

@@ -3,9 +3,21 @@ import { parseTextToolCalls } from "../tool-call-parse.js";
 
 /** A small catalog shaped like the real one; bounded strings so a weak model's calls can close. */
 export const probeTools: ChatTool[] = [
-  { name: "read_file", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string", maxLength: 40, description: "the file" } }, required: ["path"], additionalProperties: false } },
-  { name: "list_dir", description: "List a folder", parameters: { type: "object", properties: { path: { type: "string", maxLength: 40, description: "the folder" } }, required: ["path"], additionalProperties: false } },
-  { name: "attempt_completion", description: "Finish the task", parameters: { type: "object", properties: { result: { type: "string", maxLength: 40, description: "what was done" } }, required: ["result"], additionalProperties: false } },
+  {
+    name: "read_file",
+    description: "Read a file",
+    parameters: { type: "object", properties: { path: { type: "string", maxLength: 40, description: "the file" } }, required: ["path"], additionalProperties: false },
+  },
+  {
+    name: "list_dir",
+    description: "List a folder",
+    parameters: { type: "object", properties: { path: { type: "string", maxLength: 40, description: "the folder" } }, required: ["path"], additionalProperties: false },
+  },
+  {
+    name: "attempt_completion",
+    description: "Finish the task",
+    parameters: { type: "object", properties: { result: { type: "string", maxLength: 40, description: "what was done" } }, required: ["result"], additionalProperties: false },
+  },
 ];
 
 const SYSTEM = [
@@ -41,7 +53,10 @@ export async function runToolTrials(chat: TrialChat, options: TrialOptions): Pro
       const reply = await chat({
         request_id: options.requestId(index),
         session: options.session,
-        messages: [{ role: "system", content: SYSTEM }, { role: "user", content: `Task ${index + 1}: look at the file notes${index + 1}.txt.` }],
+        messages: [
+          { role: "system", content: SYSTEM },
+          { role: "user", content: `Task ${index + 1}: look at the file notes${index + 1}.txt.` },
+        ],
         tools: probeTools,
         tool_choice: "required",
         ...(options.grammar !== undefined ? { grammar: options.grammar } : {}),

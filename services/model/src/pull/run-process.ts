@@ -15,8 +15,12 @@ export function runProcess(file: string, args: string[], env: NodeJS.ProcessEnv)
     let stdout = "";
     let stderr = "";
     const child = spawn(file, args, { env, stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout.on("data", (chunk: Buffer) => { stdout += chunk.toString("utf8"); });
-    child.stderr.on("data", (chunk: Buffer) => { stderr += chunk.toString("utf8"); });
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
     child.once("error", (spawnError) => resolve({ code: null, stdout, stderr, spawnError }));
     child.once("close", (code) => resolve({ code, stdout, stderr }));
   });
@@ -24,7 +28,13 @@ export function runProcess(file: string, args: string[], env: NodeJS.ProcessEnv)
 
 /** The last meaningful lines a program wrote, for an error's detail (pip's own words, without its progress bars). */
 export function outputTail(text: string): string {
-  return text.split("\n").map((line) => line.trim()).filter((line) => line && !line.startsWith("━")).slice(-3).join(" | ").slice(0, 600);
+  return text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith("━"))
+    .slice(-3)
+    .join(" | ")
+    .slice(0, 600);
 }
 
 /** Throws MODEL_PULL_NO_PIP unless `python -m pip` runs. */

@@ -36,4 +36,3 @@ export function modelService(models: () => Record<string, unknown>[], env: Recor
     },
   };
 }
-

@@ -138,7 +138,13 @@ export function busModelPort(connection: NatsConnection, timeouts: BusPortTimeou
             })
           : undefined;
       try {
-        return await busRequest(connection, subjects.model.probe, { automatic: true, ...(model === undefined ? {} : { model }), ...(token !== undefined ? { progress: token } : {}) }, ModelProbeReplySchema, { timeoutMs: timeouts.probeTimeoutMs ?? 180_000, service: "model" });
+        return await busRequest(
+          connection,
+          subjects.model.probe,
+          { automatic: true, ...(model === undefined ? {} : { model }), ...(token !== undefined ? { progress: token } : {}) },
+          ModelProbeReplySchema,
+          { timeoutMs: timeouts.probeTimeoutMs ?? 180_000, service: "model" },
+        );
       } catch {
         return undefined;
       } finally {
@@ -197,7 +203,11 @@ export function busToolsPort(connection: NatsConnection, timeouts: BusPortTimeou
       return catalog.tools;
     },
     async close(session) {
-      await busRequest(connection, toolsCloseSubject, { session }, ToolSessionCloseReplySchema, { timeoutMs: 15_000, service: "tools", retry: policies.retry({ deadlineMs: 20_000, noResponders: true }) });
+      await busRequest(connection, toolsCloseSubject, { session }, ToolSessionCloseReplySchema, {
+        timeoutMs: 15_000,
+        service: "tools",
+        retry: policies.retry({ deadlineMs: 20_000, noResponders: true }),
+      });
     },
     async instructions(session, workspace, folders) {
       const result = await routed(router, toolsInstructionsSubject, workspace, (subject) =>
@@ -241,7 +251,11 @@ export function busToolsPort(connection: NatsConnection, timeouts: BusPortTimeou
   };
 }
 
-export function busCheckpointsPort(connection: NatsConnection, timeouts: BusPortTimeouts, router: WorkspaceRouter = createWorkspaceRouter({ connection, service: "aide-checkpoints" })): CheckpointsPort {
+export function busCheckpointsPort(
+  connection: NatsConnection,
+  timeouts: BusPortTimeouts,
+  router: WorkspaceRouter = createWorkspaceRouter({ connection, service: "aide-checkpoints" }),
+): CheckpointsPort {
   const policies = portPolicies(timeouts);
   return {
     async checkWorkspace(workspace) {

@@ -31,7 +31,10 @@ export async function decideApproval(orchestrator: Orchestrator, request: Decisi
     throw aideError("APPROVAL_CONFIRMATION_REQUIRED", { approval: pending.id, detail: `it writes protected paths: ${paths}; send confirm_protected: true` });
   }
   if (request.decision === "approve" && pending.checkpoint_failure && request.checkpoint === undefined) {
-    throw aideError("APPROVAL_CONFIRMATION_REQUIRED", { approval: pending.id, detail: `no checkpoint could be taken: ${pending.checkpoint_failure.message}; send checkpoint: "retry" or "proceed_without"` });
+    throw aideError("APPROVAL_CONFIRMATION_REQUIRED", {
+      approval: pending.id,
+      detail: `no checkpoint could be taken: ${pending.checkpoint_failure.message}; send checkpoint: "retry" or "proceed_without"`,
+    });
   }
   checkInstructionsAnswer(request, pending.tool);
   checkAlternative(request, pending.preview.alternative?.id);

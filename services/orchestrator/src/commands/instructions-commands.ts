@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { InstructionsForgetRequestSchema, InstructionsListRequestSchema, InstructionsListSchema } from "@aide/contracts";
 import { checkWorkspace } from "../config/workspace-check.js";
 import { estimateTokens, instructionsModelText } from "../instructions/instructions-block.js";

@@ -3,7 +3,11 @@ import { isActive, type SessionRecord } from "../session/session-record.js";
 
 /** A list's title of the task: its first non-empty line, at most 200 characters. */
 export function taskTitle(task: string): string {
-  const line = task.split("\n").find((candidate) => candidate.trim() !== "")?.trim() ?? "";
+  const line =
+    task
+      .split("\n")
+      .find((candidate) => candidate.trim() !== "")
+      ?.trim() ?? "";
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 

@@ -42,7 +42,9 @@ const BackpressureEnvSchema = z.object({
 export function backpressureFromEnv(env: NodeJS.ProcessEnv): BackpressureSettings {
   const parsed = BackpressureEnvSchema.safeParse(env);
   if (!parsed.success) {
-    throw aideError("CONFIG_INVALID", { detail: parsed.error.issues.map((issue) => `${issue.path.join(".")} must be a positive integer, got ${JSON.stringify(env[String(issue.path[0])])}`).join("; ") });
+    throw aideError("CONFIG_INVALID", {
+      detail: parsed.error.issues.map((issue) => `${issue.path.join(".")} must be a positive integer, got ${JSON.stringify(env[String(issue.path[0])])}`).join("; "),
+    });
   }
   const values = parsed.data;
   if (values.AIDE_HEARTBEAT_TIMEOUT_MS <= values.AIDE_HEARTBEAT_INTERVAL_MS) {

@@ -105,11 +105,16 @@ function holdSlot(kv: KV, key: string, id: string, firstRevision: number, value:
       options.onLost(id);
     }
   };
-  const timer = setInterval(() => {
-    // One renewal at a time: two in flight with the same revision would fail each other.
-    if (renewing || released) return;
-    renewing = renewOnce().finally(() => { renewing = undefined; });
-  }, Math.max(250, Math.floor(options.leaseMs / 3)));
+  const timer = setInterval(
+    () => {
+      // One renewal at a time: two in flight with the same revision would fail each other.
+      if (renewing || released) return;
+      renewing = renewOnce().finally(() => {
+        renewing = undefined;
+      });
+    },
+    Math.max(250, Math.floor(options.leaseMs / 3)),
+  );
   timer.unref();
   return {
     id,

@@ -54,7 +54,9 @@ function truncateMiddle(message: ChatMessage, maxChars: number): ChatMessage {
  * messages are dropped newest-first as a fallback and counted in `dropped`.
  */
 export function buildContext(input: BuildContextInput): BuiltContext {
-  const header = [input.system, input.instructions ?? "", environmentDetails(input.environment), input.strategyBlocks ?? "", memoryBlock(input.memories, input.memoryLimits)].filter((part) => part !== "");
+  const header = [input.system, input.instructions ?? "", environmentDetails(input.environment), input.strategyBlocks ?? "", memoryBlock(input.memories, input.memoryLimits)].filter(
+    (part) => part !== "",
+  );
   const system: ChatMessage = { role: "system", content: header.join("\n\n") };
   const visible = input.messages.filter((message) => VISIBLE_ROLES.has(message.role)).map(stripRenderedToolCalls);
   const systemChars = messageChars(system);

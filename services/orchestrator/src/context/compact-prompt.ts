@@ -40,7 +40,9 @@ new lines
 export function compactToolLine(tool: ToolDescriptor): string {
   const { properties, required } = schemaParameters(tool);
   // The required parameters and the first optional one: the rest keep their defaults.
-  const optional = Object.keys(properties).filter((name) => !required.includes(name)).slice(0, 1);
+  const optional = Object.keys(properties)
+    .filter((name) => !required.includes(name))
+    .slice(0, 1);
   const params = [...required.filter((name) => name in properties), ...optional.map((name) => `${name}?`)];
   // The description's first clause (up to a colon, parenthesis, semicolon or full stop).
   const clause = (tool.description.split(/[:;(]|\.\s|\.$/)[0] ?? "").replace(/\s+/g, " ").trim();
@@ -50,7 +52,11 @@ export function compactToolLine(tool: ToolDescriptor): string {
 
 export function compactSystemPrompt(input: SystemPromptInput): string {
   const edits = input.mode === "act" && input.tools.some((tool) => tool.name === "replace_in_file") ? `\n${EDIT_FORMAT}` : "";
-  if (input.toolFormat === "native") return [NATIVE_RULES, input.mode === "plan" ? PLAN : ACT].join("\n") + (input.tools.some((tool) => tool.name === "replace_in_file") && input.mode === "act" ? "\nreplace_in_file takes `search` (exact current lines) and `replace` (the new lines)." : "");
+  if (input.toolFormat === "native")
+    return (
+      [NATIVE_RULES, input.mode === "plan" ? PLAN : ACT].join("\n") +
+      (input.tools.some((tool) => tool.name === "replace_in_file") && input.mode === "act" ? "\nreplace_in_file takes `search` (exact current lines) and `replace` (the new lines)." : "")
+    );
   const tools = input.tools.map(compactToolLine).join("\n");
   // The workspace and date follow in the environment block (build-context.ts), after this prefix.
   const parts = [RULES, input.mode === "plan" ? PLAN : ACT, `Tools:\n${tools}${edits}`];

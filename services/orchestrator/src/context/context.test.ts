@@ -78,7 +78,7 @@ describe("wrapToolResult", () => {
   });
 
   it("leaves code readable: generics and HTML are not touched", () => {
-    const output = "const xs: Array<string> = [];\nconst m = new Map<string, number>();\n<div class=\"a\"><span>x</span></div>";
+    const output = 'const xs: Array<string> = [];\nconst m = new Map<string, number>();\n<div class="a"><span>x</span></div>';
     expect(wrapToolResult({ call_id: "c1", tool: "read_file", output, is_error: false })).toContain(output);
   });
 
@@ -182,11 +182,7 @@ describe("buildContext", () => {
   });
 
   it("accepts only user, assistant and tool messages and strips rendered tool-call details", () => {
-    const messages: ChatMessage[] = [
-      { role: "system", content: "old system" },
-      user("task"),
-      assistant('Working.\n<details type="tool_calls"><summary>read_file</summary>…</details>\nDone.'),
-    ];
+    const messages: ChatMessage[] = [{ role: "system", content: "old system" }, user("task"), assistant('Working.\n<details type="tool_calls"><summary>read_file</summary>…</details>\nDone.')];
     const built = buildContext({ ...base, messages });
     expect(built.messages.map((message) => message.role)).toEqual(["system", "user", "assistant"]);
     expect(built.messages[2].content).toBe("Working.\nDone.");

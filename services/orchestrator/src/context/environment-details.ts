@@ -8,9 +8,7 @@ export type EnvironmentFacts = { workspace: string; mode: string; now: string | 
  * person's own note; everything else (an agent's `remember`, a record without an author, a bare
  * string) is an earlier run's unverified note.
  */
-export type MemoryInput =
-  | string
-  | { id?: string; text: string; author?: "person" | "agent" | "unknown"; created_at?: string; provenance?: { session: string; approved_by: string } };
+export type MemoryInput = string | { id?: string; text: string; author?: "person" | "agent" | "unknown"; created_at?: string; provenance?: { session: string; approved_by: string } };
 
 export const MAX_MEMORIES = 8;
 

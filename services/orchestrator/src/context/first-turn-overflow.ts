@@ -31,5 +31,10 @@ export function firstTurnOverflow(input: FirstTurnOverflowInput): AideError {
     `The first turn's prompt ${needs} but model ${input.model}'s window holds ${window ?? "an unknown number of"} tokens ` +
     `(prompt tier ${input.fit.tier}: the system contract with ${input.tools} tools is ${input.systemChars} characters, the task ${input.taskChars}; window from ${input.fit.source}). ` +
     `Nothing can be compacted on the first turn: ${changes.join("; or ")}.`;
-  return new AideError("CONTEXT_FULL", message, { ...(input.needed !== undefined ? { needed: input.needed } : {}), ...(window !== undefined ? { limit: window } : {}), tier: input.fit.tier, model: input.model });
+  return new AideError("CONTEXT_FULL", message, {
+    ...(input.needed !== undefined ? { needed: input.needed } : {}),
+    ...(window !== undefined ? { limit: window } : {}),
+    tier: input.fit.tier,
+    model: input.model,
+  });
 }

@@ -8,21 +8,40 @@ import { firstTurnOverflow } from "./first-turn-overflow.js";
 import { modelFit } from "./model-fit.js";
 import { systemPrompt } from "./system-prompt.js";
 
-function tool(name: string, readOnly: boolean, description = `${name} does a thing. More text.`, properties: Record<string, unknown> = { path: { type: "string" } }, required = ["path"]): ToolDescriptor {
+function tool(
+  name: string,
+  readOnly: boolean,
+  description = `${name} does a thing. More text.`,
+  properties: Record<string, unknown> = { path: { type: "string" } },
+  required = ["path"],
+): ToolDescriptor {
   return { name, description, parameters: { type: "object", properties, required }, read_only: readOnly, parallel_safe: readOnly, handled_by: "tools" };
 }
 
-const catalog: ToolDescriptor[] = [
-  "read_file", "list_dir", "search_files", "git_status", "git_diff", "process_poll", "recall", "attempt_completion", "switch_to_act_mode",
-].map((name) => tool(name, true)).concat(
-  ["write_file", "replace_in_file", "apply_patch", "run_command", "process_start", "process_cancel", "update_plan", "remember", "forget", "spawn_agent", "mcp_weather"].map((name) => tool(name, false)),
-);
+const catalog: ToolDescriptor[] = ["read_file", "list_dir", "search_files", "git_status", "git_diff", "process_poll", "recall", "attempt_completion", "switch_to_act_mode"]
+  .map((name) => tool(name, true))
+  .concat(
+    ["write_file", "replace_in_file", "apply_patch", "run_command", "process_start", "process_cancel", "update_plan", "remember", "forget", "spawn_agent", "mcp_weather"].map((name) =>
+      tool(name, false),
+    ),
+  );
 const names = (tools: ToolDescriptor[]) => tools.map((entry) => entry.name);
 const now = new Date("2026-12-01T10:00:00Z");
 
 const profile = (window: number, extra: Partial<ModelProfile> = {}): ModelProfile => ({
-  model: "m", provider: "llama", key: "k", probed_at: now.toISOString(), context: { window }, prompt_tier: window <= 8192 ? "compact" : "full",
-  grammar: false, tool_calls: "xml", speed: {}, tool_trials: { without_grammar: { trials: 1, valid: 1 } }, template: { name: "t", system_role: true }, notes: [], ...extra,
+  model: "m",
+  provider: "llama",
+  key: "k",
+  probed_at: now.toISOString(),
+  context: { window },
+  prompt_tier: window <= 8192 ? "compact" : "full",
+  grammar: false,
+  tool_calls: "xml",
+  speed: {},
+  tool_trials: { without_grammar: { trials: 1, valid: 1 } },
+  template: { name: "t", system_role: true },
+  notes: [],
+  ...extra,
 });
 
 describe("the compact prompt tier", () => {
@@ -94,7 +113,9 @@ describe("the compact prompt tier", () => {
   });
 
   it("documents each tool in one line: name, required and one optional parameter, the first clause", () => {
-    const line = compactToolLine(tool("search_files", true, "Find which files contain a regular expression (or a literal string): lists up to 50 files.", { pattern: {}, path: {}, literal: {} }, ["pattern"]));
+    const line = compactToolLine(
+      tool("search_files", true, "Find which files contain a regular expression (or a literal string): lists up to 50 files.", { pattern: {}, path: {}, literal: {} }, ["pattern"]),
+    );
     expect(line).toBe("search_files(pattern, path?): Find which files contain a regular expression");
   });
 });

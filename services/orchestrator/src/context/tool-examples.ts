@@ -25,15 +25,21 @@ const EXAMPLES_BY_TOOL: Record<string, Record<string, string>> = {
 };
 
 const EXAMPLES_BY_PARAM: Record<string, string> = {
-  path: "src/index.ts", content: "…", command: "npm test", pattern: "TODO", query: "…", result: "…", text: "…", id: "…",
+  path: "src/index.ts",
+  content: "…",
+  command: "npm test",
+  pattern: "TODO",
+  query: "…",
+  result: "…",
+  text: "…",
+  id: "…",
 };
 
 type Parameters = { properties: Record<string, { description?: unknown }>; required: string[] };
 
 export function schemaParameters(tool: ToolDescriptor): Parameters {
   const rawProperties = tool.parameters["properties"];
-  const properties =
-    rawProperties !== null && typeof rawProperties === "object" ? (rawProperties as Record<string, { description?: unknown }>) : {};
+  const properties = rawProperties !== null && typeof rawProperties === "object" ? (rawProperties as Record<string, { description?: unknown }>) : {};
   const rawRequired = tool.parameters["required"];
   const required = Array.isArray(rawRequired) ? rawRequired.filter((entry): entry is string => typeof entry === "string") : [];
   return { properties, required };

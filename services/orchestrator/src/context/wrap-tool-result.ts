@@ -17,9 +17,7 @@ const TAG = /<(\/?)\s*([A-Za-z_][\w.:-]*)((?:\s+[\w:.-]+(?:=(?:"[^"]*"|'[^']*'|[
  * Tool and frame names without an underscore (the orchestrator's own tools and the habitual
  * aliases the parser accepts). Every other tool name has an underscore.
  */
-const CALL_NAMES_WITHOUT_UNDERSCORE = new Set([
-  "remember", "recall", "forget", "bash", "grep", "search", "complete", "think", "thinking", "reasoning", "diagnostics",
-]);
+const CALL_NAMES_WITHOUT_UNDERSCORE = new Set(["remember", "recall", "forget", "bash", "grep", "search", "complete", "think", "thinking", "reasoning", "diagnostics"]);
 
 /** Could this tag name open a tool call (or our own frame)? Generics and HTML (`Array<string>`, `<div>`) cannot. */
 function isCallLike(name: string): boolean {

@@ -1,11 +1,5 @@
 import type { Logger } from "pino";
-import {
-  AgentEventSchema,
-  eventSubject,
-  experiment,
-  type AgentEventPayload,
-  type AgentEventType,
-} from "@aide/contracts";
+import { AgentEventSchema, eventSubject, experiment, type AgentEventPayload, type AgentEventType } from "@aide/contracts";
 import { encodeJson } from "@aide/runtime";
 import type { OutboxEntry } from "../session/session-record.js";
 import { renderEventPayload } from "./render-event-payload.js";

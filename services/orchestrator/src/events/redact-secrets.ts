@@ -7,7 +7,8 @@ import { mapEntries } from "@aide/contracts";
  */
 
 /** Key names whose values are secret: `API_KEY`, `db_password`, `"token"`, `aws_secret_access_key`, `key`. */
-const secretName = /(secret|token|passw(or)?d|passphrase|pwd|api[_.-]?key|access[_.-]?key|private[_.-]?key|auth(?!or)|credential|session[_.-]?id|cookie|dsn|connection[_.-]?string|database[_.-]?url|salt|signature|(^|[_.-])key$|^key$)/i;
+const secretName =
+  /(secret|token|passw(or)?d|passphrase|pwd|api[_.-]?key|access[_.-]?key|private[_.-]?key|auth(?!or)|credential|session[_.-]?id|cookie|dsn|connection[_.-]?string|database[_.-]?url|salt|signature|(^|[_.-])key$|^key$)/i;
 
 /** `NAME=value`, `NAME: value`, `"name": "value"`, `export NAME=value` (one line; quotes kept around the redaction). */
 const assignment = /(["']?)([A-Za-z_][\w.-]{0,80})\1([ \t]*[:=][ \t]*)("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[^\s,;}'"]+)/g;

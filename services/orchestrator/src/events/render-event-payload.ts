@@ -1,10 +1,4 @@
-import {
-  renderUntrustedValue,
-  type AgentEventPayload,
-  type AgentEventType,
-  type ApprovalRaw,
-  type UntrustedCharacterKind,
-} from "@aide/contracts";
+import { renderUntrustedValue, type AgentEventPayload, type AgentEventType, type ApprovalRaw, type UntrustedCharacterKind } from "@aide/contracts";
 
 type Escaped = Partial<Record<UntrustedCharacterKind, number>>;
 

@@ -11,10 +11,25 @@ function event(tool: string, args: Record<string, unknown>, options: Partial<Evi
   seq += 1;
   return { seq, tool, is_error: false, args, metadata: {}, output: "", changed_paths: [], ...options };
 }
-const read = (path: string, text: string) => event("read_file", { path }, { output: text.split("\n").map((line, index) => `${String(index + 1).padStart(4)}\t${line}`).join("\n") });
+const read = (path: string, text: string) =>
+  event(
+    "read_file",
+    { path },
+    {
+      output: text
+        .split("\n")
+        .map((line, index) => `${String(index + 1).padStart(4)}\t${line}`)
+        .join("\n"),
+    },
+  );
 const run = (command: string, exit: number, output = "") =>
   event("run_command", { command }, { metadata: { exit_code: exit }, is_error: exit !== 0, output: `Exit code: ${exit}\n${output === "" ? "(no output)" : output}` });
-const unbacked = (answer: string, task: string, ...events: EvidenceEvent[]) => auditAnswer(answer, task, answerSources(events, (entry) => entry.output)).unbacked.map((token) => token.text);
+const unbacked = (answer: string, task: string, ...events: EvidenceEvent[]) =>
+  auditAnswer(
+    answer,
+    task,
+    answerSources(events, (entry) => entry.output),
+  ).unbacked.map((token) => token.text);
 
 const settings = 'import os\n\nBASE_PORT = 8400\nOFFSET = 21\n\n\ndef port():\n    return int(os.environ.get("APP_PORT", BASE_PORT + OFFSET))';
 const portTask = "Which environment variable sets the port of the server in this project, and what is its default?";
@@ -39,13 +54,13 @@ describe("the answer audit: an answer's names and numbers come from what the run
     expect(unbacked("Run `python3 -c 'import settings; print(int(settings.port()))'`: it prints 8421.", portTask, read("settings.py", settings))).toEqual([]);
   });
 
-    it("a name alone in quotes is a name: Qwen2.5-Coder-1.5B's \"Environment variable 'PORT' …, the default port is 8080\" after a failed read", () => {
+  it("a name alone in quotes is a name: Qwen2.5-Coder-1.5B's \"Environment variable 'PORT' …, the default port is 8080\" after a failed read", () => {
     const failed = event("read_file", { path: "port" }, { is_error: true, output: "No file at port." });
     expect(unbacked("Environment variable 'PORT' is not set, and the default port is 8080.", portTask, failed)).toEqual(["PORT", "8080"]);
     expect(answerTokens("the 'default' value, \"as is\"")).toEqual([]);
   });
 
-    it("grep's output backs the name it searched for; a grep that found nothing does not", () => {
+  it("grep's output backs the name it searched for; a grep that found nothing does not", () => {
     expect(unbacked("APP_PORT sets it.", portTask, run("grep -rn APP_PORT .", 0, './settings.py:8:    return int(os.environ.get("APP_PORT", BASE_PORT + OFFSET))'))).toEqual([]);
     expect(unbacked("APP_PORT sets it.", portTask, run("grep -rn APP_PORT .", 1))).toEqual(["APP_PORT"]);
   });
@@ -89,7 +104,10 @@ describe("the answer audit: an answer's names and numbers come from what the run
     const verdict = madeUp.evaluate(["execution"], "Port is 8080 by default if $SOME_PORT is not set", { answerRequired: true, answerFromWorkspace: { task: portTask } });
     expect(verdict.satisfied).toBe(false);
     expect(verdict.missing).toEqual(["answer"]);
-    expect(verdict.claims.map((claim) => [claim.kind, claim.quote])).toEqual([["answer", "SOME_PORT"], ["answer", "8080"]]);
+    expect(verdict.claims.map((claim) => [claim.kind, claim.quote])).toEqual([
+      ["answer", "SOME_PORT"],
+      ["answer", "8080"],
+    ]);
     expect(verdict.instruction).toContain("A command that succeeded is not evidence for an answer");
     expect(verdict.instruction).toContain("read_file");
     // Without the option (today's gate) the same answer passed on the echo's exit 0.

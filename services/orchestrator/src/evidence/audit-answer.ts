@@ -38,7 +38,9 @@ const UNDERSCORED = /(?<![\w$])(_*[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+_*)(?!\
 const CALLED = /(?<![\w$.])([A-Za-z_][A-Za-z0-9_]{2,})\((?!e?s\))/g;
 /** Language builtins an answer may call in an example of its own (`print(settings.port())`): not claims about the workspace. */
 const BUILTIN_CALLS = new Set(
-  "print len str int float bool range list dict set tuple open input type sorted map filter zip sum min max abs round isinstance repr format exit require import parseInt parseFloat String Number Boolean Array Object Promise Date Error fetch setTimeout console".split(" "),
+  "print len str int float bool range list dict set tuple open input type sorted map filter zip sum min max abs round isinstance repr format exit require import parseInt parseFloat String Number Boolean Array Object Promise Date Error fetch setTimeout console".split(
+    " ",
+  ),
 );
 const CODE_SPAN = /`([^`\n]{1,200})`/g;
 /** A single name in quotes is written as code too (`'PORT'`, `"APP_PORT"`). */
@@ -147,7 +149,11 @@ function derivable(number: string, sources: AnswerSource[]): boolean {
 const READING_PROGRAMS = /^(?:grep|egrep|fgrep|rg|ag|ack|git|find|fd|cat|head|tail|sed|awk|less|more|nl|ls|tree|strings|wc|diff|file|stat|jq|yq)$/;
 
 function programOf(command: string): string {
-  const first = command.replace(/^(?:\s*cd\s+[^&;]+(?:&&|;))+/, "").trim().split(/\s+/)[0] ?? "";
+  const first =
+    command
+      .replace(/^(?:\s*cd\s+[^&;]+(?:&&|;))+/, "")
+      .trim()
+      .split(/\s+/)[0] ?? "";
   return first.split("/").pop() ?? "";
 }
 
@@ -184,7 +190,13 @@ export function auditAnswer(answer: string, task: string, sources: AnswerSource[
   const unbacked = tokens.filter((token) => {
     const seen = sources.some((source) => tokenIn(source.text, token) && (source.ownWords === undefined || !tokenIn(source.ownWords, token)));
     if (seen) return false;
-    return !(token.kind === "number" && derivable(token.text, sources.filter((source) => source.ownWords === undefined || !/\d/.test(source.ownWords))));
+    return !(
+      token.kind === "number" &&
+      derivable(
+        token.text,
+        sources.filter((source) => source.ownWords === undefined || !/\d/.test(source.ownWords)),
+      )
+    );
   });
   return { tokens, unbacked };
 }

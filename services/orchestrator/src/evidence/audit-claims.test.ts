@@ -12,8 +12,7 @@ function event(tool: string, args: Record<string, unknown>, options: Partial<Evi
 }
 const read = (path: string) => event("read_file", { path }, { output: "1 | x" });
 const edit = (path: string) => event("replace_in_file", { path, diff: "…" }, { changed_paths: [path] });
-const run = (command: string, exit: number, output = "") =>
-  event("run_command", { command }, { metadata: { exit_code: exit }, is_error: exit !== 0, output: `Exit code: ${exit}\n${output}` });
+const run = (command: string, exit: number, output = "") => event("run_command", { command }, { metadata: { exit_code: exit }, is_error: exit !== 0, output: `Exit code: ${exit}\n${output}` });
 const rejected = (entry: EvidenceEvent): EvidenceEvent => ({ ...entry, is_error: true, changed_paths: [], metadata: { denied: "rejected" }, output: "The person rejected this call; it was not run." });
 
 function split(...events: EvidenceEvent[]): AuditEvents {
@@ -54,7 +53,10 @@ describe("the claims audit accepts honest completions", () => {
     ["I did not change src/a.ts; you should update src/b.ts by hand.", [read("src/a.ts")]],
     ["The tests would pass once you run `npm install`.", [read("package.json")]],
     ["cartTotal returns 0 for an empty cart (src/cart.js, line 12).", [read("src/cart.js")]],
-    ["The report in report.md was written after running the tests: they fail on add(2, 3).", [run("node math.test.js", 1, "AssertionError"), event("write_file", { path: "report.md" }, { changed_paths: ["report.md"] }), read("report.md")]],
+    [
+      "The report in report.md was written after running the tests: they fail on add(2, 3).",
+      [run("node math.test.js", 1, "AssertionError"), event("write_file", { path: "report.md" }, { changed_paths: ["report.md"] }), read("report.md")],
+    ],
   ] as Array<[string, EvidenceEvent[]]>)("%s", (text, events) => {
     expect(auditClaims(text, split(...events)).unbacked).toEqual([]);
   });

@@ -16,8 +16,7 @@ export type ClaimsAudit = {
 /** The run's tool events: the calls that ran (any result) and the proposed calls that never ran. */
 export type AuditEvents = { ran: EvidenceEvent[]; notRun: EvidenceEvent[] };
 
-const TEST_COMMAND =
-  /\b(test|tests|spec|jest|vitest|mocha|ava|tap|pytest|unittest|rspec|phpunit|ctest|check)\b|--test\b|\.(test|spec)\.|_test\.|\btest_\w+|\bgo test\b|\bcargo test\b/i;
+const TEST_COMMAND = /\b(test|tests|spec|jest|vitest|mocha|ava|tap|pytest|unittest|rspec|phpunit|ctest|check)\b|--test\b|\.(test|spec)\.|_test\.|\btest_\w+|\bgo test\b|\bcargo test\b/i;
 const DOCUMENT_PATH = /\.(md|markdown|txt|rst|adoc)$/i;
 /** Words on an output line that make a number on it a test-result count. */
 const COUNT_CONTEXT = /test|pass|fail|ok\b|error|warn|suite|spec|assert|case|check|skip|todo|total|problem/i;
@@ -102,9 +101,7 @@ function check(claim: Claim, events: AuditEvents): Finding | undefined {
       const run = lastTestRun(events.ran, claim.command);
       if (run === undefined) return commands(`no ${claim.command ? quoteCommand(claim.command) : "test command"} ran in this run`);
       if (!succeeded(run)) return commands(`the last test run ${describeEvent(run)}, so the tests do not pass`);
-      const later = events.ran.find(
-        (event) => event.seq > run.seq && MUTATION_TOOLS.has(event.tool) && succeeded(event) && mutatedPaths(event).some((path) => !DOCUMENT_PATH.test(path)),
-      );
+      const later = events.ran.find((event) => event.seq > run.seq && MUTATION_TOOLS.has(event.tool) && succeeded(event) && mutatedPaths(event).some((path) => !DOCUMENT_PATH.test(path)));
       if (later !== undefined) return commands(`${describeEvent(later)} changed the code after the last passing test run (${describeEvent(run)}); run the tests again`);
       return undefined;
     }

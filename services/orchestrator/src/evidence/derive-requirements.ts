@@ -8,8 +8,7 @@ const SOURCE =
 /** A report asked for; "report.py", "reports/x" or "report_test" name a file, not a request. */
 const REPORT = /(?<![\w./-])(report|write-?up|summary file|results file|findings)(?![\w/-]|\.\w)|\b(document|summari[sz]e|write down)\b[^.?!\n]{0,40}\b(results|findings|measurements)\b/i;
 /** Wording that asks for numbers by itself. */
-const MEASUREMENTS =
-  /\b(benchmark|benchmarks|faster|slower|performance|timings?|measure|measurements?|throughput|latency|speed ?up)\b/i;
+const MEASUREMENTS = /\b(benchmark|benchmarks|faster|slower|performance|timings?|measure|measurements?|throughput|latency|speed ?up)\b/i;
 /**
  * A comparison asks for numbers only when what is compared is a cost ("compare the speed of …");
  * "compare arguments with JSON.stringify" describes code.

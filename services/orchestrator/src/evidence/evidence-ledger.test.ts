@@ -9,8 +9,7 @@ function event(tool: string, args: Record<string, unknown>, options: Partial<Evi
 }
 const write = (path: string, content = "x") => event("write_file", { path, content }, { changed_paths: [path] });
 const read = (path: string) => event("read_file", { path }, { output: "1 | x" });
-const run = (command: string, exitCode: number, output = "") =>
-  event("run_command", { command }, { metadata: { exit_code: exitCode }, is_error: exitCode !== 0, output });
+const run = (command: string, exitCode: number, output = "") => event("run_command", { command }, { metadata: { exit_code: exitCode }, is_error: exitCode !== 0, output });
 
 function ledgerOf(...events: EvidenceEvent[]): EvidenceLedger {
   const ledger = new EvidenceLedger();
@@ -107,10 +106,7 @@ describe("row 2: execute/test/analyze = at least one successful execution or ins
 
 describe("a failed command stays unresolved until a later execution succeeds", () => {
   it("rejects with the failure named, even after reads and edits", () => {
-    const result = ledgerOf(run("npm test", 1, "FAIL sum.test.js\nexpected 3, received 4"), write("sum.js"), read("sum.js")).evaluate(
-      ["artifact"],
-      "Fixed",
-    );
+    const result = ledgerOf(run("npm test", 1, "FAIL sum.test.js\nexpected 3, received 4"), write("sum.js"), read("sum.js")).evaluate(["artifact"], "Fixed");
     expect(result.missing).toEqual(["execution"]);
     expect(result.instruction).toContain("npm test");
     expect(result.instruction).toContain("expected 3, received 4");

@@ -13,7 +13,8 @@ const VERIFICATION_TOOLS = new Set(["read_file", "git_status", "git_diff", "run_
 const SOURCE_EXTENSION = /\.(py|js|mjs|cjs|ts|mts|tsx|jsx|sh|bash|rb|pl|php|go|rs|java|kt|c|cc|cpp|cs|swift|lua|r|jl|scala|dart|ex|exs|ps1)$/i;
 const REPORT_PATH = /\.(md|markdown|txt|rst|html|htm|adoc|csv|json|pdf)$|report|results|summary|findings/i;
 /** Files a build reads besides source code: a change to one runs or breaks like code. */
-const BUILD_FILE = /(^|\/)(go\.mod|go\.sum|Cargo\.toml|Cargo\.lock|package\.json|pom\.xml|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|Makefile|GNUmakefile|CMakeLists\.txt|pyproject\.toml|setup\.cfg|tsconfig\.json|Dockerfile)$/;
+const BUILD_FILE =
+  /(^|\/)(go\.mod|go\.sum|Cargo\.toml|Cargo\.lock|package\.json|pom\.xml|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|Makefile|GNUmakefile|CMakeLists\.txt|pyproject\.toml|setup\.cfg|tsconfig\.json|Dockerfile)$/;
 /** Code or a build file: what a read back cannot show works. */
 const isCode = (path: string) => SOURCE_EXTENSION.test(path) || BUILD_FILE.test(path);
 /** What shows that changed code works: a run, or a type check that found no errors. */
@@ -276,11 +277,7 @@ export class EvidenceLedger {
     return [...this.successfulMutations()].reverse().find((event) => mutatedPaths(event).some(runnable));
   }
 
-  private checkWritten(
-    kind: "source_file" | "report",
-    accepts: (path: string) => boolean,
-    afterSeq: number,
-  ): { ok: true; evidence: string[] } | { ok: false; shortfall: Shortfall } {
+  private checkWritten(kind: "source_file" | "report", accepts: (path: string) => boolean, afterSeq: number): { ok: true; evidence: string[] } | { ok: false; shortfall: Shortfall } {
     const written = this.successfulMutations().find((event) => event.seq > afterSeq && mutatedPaths(event).some(accepts));
     if (written !== undefined) return { ok: true, evidence: [describe(written)] };
     return { ok: false, shortfall: { kind, detail: "not_written" } };

@@ -32,7 +32,8 @@ const OWN_ACTION = /(?:^|\b(?:and|then|also|so|now|finally|first|next)\b|,)\s*(?
 
 const CHANGE_VERBS =
   "fixed|updated|changed|modified|edited|patched|rewrote|rewritten|wrote|written|created|added|removed|deleted|renamed|moved|replaced|refactored|implemented|corrected|adjusted|amended|tweaked|saved|repaired|cleaned up|reworked";
-const PATH = "(?:[\\w@.-]+\\/)*[\\w@-][\\w@.-]*\\.(?:[cm]?[jt]sx?|json|md|markdown|txt|py|go|rs|rb|java|kt|kts|c|h|cc|cpp|hpp|cs|swift|php|sh|bash|zsh|ya?ml|toml|ini|cfg|conf|html?|css|scss|sass|less|vue|svelte|sql|lock|xml|csv|env|gradle|lua|dart|exs?|r|jl|scala|pl|ps1|rst|adoc|mk|proto|graphql|snap)";
+const PATH =
+  "(?:[\\w@.-]+\\/)*[\\w@-][\\w@.-]*\\.(?:[cm]?[jt]sx?|json|md|markdown|txt|py|go|rs|rb|java|kt|kts|c|h|cc|cpp|hpp|cs|swift|php|sh|bash|zsh|ya?ml|toml|ini|cfg|conf|html?|css|scss|sass|less|vue|svelte|sql|lock|xml|csv|env|gradle|lua|dart|exs?|r|jl|scala|pl|ps1|rst|adoc|mk|proto|graphql|snap)";
 const PATH_TOKEN = `\`?(${PATH})\`?(?![\\w/-])`;
 const FILE_DIRECT = new RegExp(`\\b(${CHANGE_VERBS})\\s+(?:(?:the|a|an)\\s+)?(?:files?\\s+)?${PATH_TOKEN}`, "gi");
 const FILE_PREPOSITION = new RegExp(`\\b(${CHANGE_VERBS})\\b[^.;:!?\\n]{1,80}?\\s(?:in|inside|within|into|to)\\s+(?:(?:the|a)\\s+)?(?:file\\s+)?${PATH_TOKEN}`, "gi");
@@ -62,7 +63,10 @@ function clauses(text: string): Array<{ text: string; offset: number }> {
 }
 
 function cleanCommand(command: string): string {
-  return command.trim().replace(/\s+/g, " ").replace(/[.,;:]+$/, "");
+  return command
+    .trim()
+    .replace(/\s+/g, " ")
+    .replace(/[.,;:]+$/, "");
 }
 
 /** Commands a sentence says were run: backticked ones next to a run verb or a result word, and bare ones after "ran". */
@@ -78,7 +82,10 @@ function commandSpans(sentence: string): Span[] {
     if (NEGATION.test(before)) continue;
     spans.push({ start, end, command, quote: sentence.slice(Math.max(0, before.search(/\S[^,]*$/)), end).trim() || match[0] });
   }
-  const bare = new RegExp(`(?:\\b(?:ran|re-?ran|executed)\\s+|^\\s*)((?:${RUNNERS})(?:\\s+[^\\s\`,;:()]+){0,4}?)(?=\\s*:|\\s+(?:passes|passed|succeeds|succeeded|exited|exits|reports|reported|prints|printed|shows|showed|fails|failed)\\b|\\s*[,;.]|\\s+(?:and|then|which|to)\\b|\\s*$)`, "g");
+  const bare = new RegExp(
+    `(?:\\b(?:ran|re-?ran|executed)\\s+|^\\s*)((?:${RUNNERS})(?:\\s+[^\\s\`,;:()]+){0,4}?)(?=\\s*:|\\s+(?:passes|passed|succeeds|succeeded|exited|exits|reports|reported|prints|printed|shows|showed|fails|failed)\\b|\\s*[,;.]|\\s+(?:and|then|which|to)\\b|\\s*$)`,
+    "g",
+  );
   for (const match of sentence.matchAll(bare)) {
     const start = (match.index ?? 0) + match[0].indexOf(match[1]);
     const end = start + match[1].length;

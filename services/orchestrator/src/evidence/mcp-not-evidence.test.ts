@@ -3,7 +3,14 @@ import { EvidenceLedger } from "./evidence-ledger.js";
 import type { EvidenceEvent } from "./evidence-kind.js";
 
 const event = (seq: number, tool: string, args: Record<string, unknown>, options: Partial<EvidenceEvent> = {}): EvidenceEvent => ({
-  seq, tool, is_error: false, args, metadata: {}, output: "", changed_paths: [], ...options,
+  seq,
+  tool,
+  is_error: false,
+  args,
+  metadata: {},
+  output: "",
+  changed_paths: [],
+  ...options,
 });
 
 /** Issue 15: an MCP result never counts as evidence of a change, a run or a measured number. */

@@ -56,7 +56,10 @@ function sentence(shortfall: Shortfall): string {
         : `These numbers in your completion do not appear in any successful command output: ${shortfall.numbers.join(", ")}. Run the measurement and copy the exact figures; never estimate.`;
     case "answer":
       if (shortfall.detail === "unbacked") {
-        const names = shortfall.names.slice(0, 8).map((name) => `\`${name}\``).join(", ");
+        const names = shortfall.names
+          .slice(0, 8)
+          .map((name) => `\`${name}\``)
+          .join(", ");
         return (
           `Your answer names ${names}, but no file this run read and no output it produced contains ${shortfall.names.length === 1 ? "it" : "them"} (${shortfall.shown}). ` +
           "A command that succeeded is not evidence for an answer, and neither is the question's wording. Find where the project defines this: search_files for the setting, read_file the code that uses it, " +

@@ -20,8 +20,21 @@ function history(...entries: Array<Omit<EvidenceEvent, "seq">>): EvidenceEvent[]
 const base = { is_error: false, metadata: {}, output: "", changed_paths: [] as string[] };
 const read = (path: string) => ({ ...base, tool: "read_file", args: { path }, output: "1 | export function buildPatternSlug() {}" });
 const write = (path: string) => ({ ...base, tool: "replace_in_file", args: { path, diff: "…" }, changed_paths: [path] });
-const run = (command: string, exit: number, output = "") => ({ ...base, tool: "run_command", args: { command }, is_error: exit !== 0, metadata: { exit_code: exit }, output: `Exit code: ${exit}\n${output}` });
-const rejected = <T extends { metadata: Record<string, unknown> }>(call: T) => ({ ...call, is_error: true, metadata: { denied: "rejected" }, changed_paths: [], output: "The person rejected this call; it was not run." });
+const run = (command: string, exit: number, output = "") => ({
+  ...base,
+  tool: "run_command",
+  args: { command },
+  is_error: exit !== 0,
+  metadata: { exit_code: exit },
+  output: `Exit code: ${exit}\n${output}`,
+});
+const rejected = <T extends { metadata: Record<string, unknown> }>(call: T) => ({
+  ...call,
+  is_error: true,
+  metadata: { denied: "rejected" },
+  changed_paths: [],
+  output: "The person rejected this call; it was not run.",
+});
 const refused = <T extends { metadata: Record<string, unknown> }>(call: T) => ({ ...call, is_error: true, metadata: { refused: true }, changed_paths: [], output: "Refused: plan mode." });
 
 const histories = {

@@ -27,7 +27,11 @@ export const COMMAND_TOOLS = new Set(["run_command", "process_start"]);
 
 /** Workspace-relative path as the tools service reports it: `./a/b` and `a//b` are `a/b`. */
 export function normalizePath(path: string): string {
-  return path.replace(/\\/g, "/").replace(/\/{2,}/g, "/").replace(/^(\.\/)+/, "").replace(/\/$/, "");
+  return path
+    .replace(/\\/g, "/")
+    .replace(/\/{2,}/g, "/")
+    .replace(/^(\.\/)+/, "")
+    .replace(/\/$/, "");
 }
 
 export function callPath(call: GuardedCall): string | undefined {

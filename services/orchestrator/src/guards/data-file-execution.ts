@@ -2,8 +2,35 @@ import { effectiveCommand, parseShell } from "../network/index.js";
 
 /** Documentation and data formats: never programs, whatever their execute bit says. */
 const DATA_EXTENSIONS = new Set([
-  "md", "markdown", "txt", "rst", "adoc", "json", "jsonc", "json5", "jsonl", "ndjson", "csv", "tsv", "yaml", "yml",
-  "toml", "xml", "ini", "cfg", "conf", "log", "lock", "html", "htm", "svg", "pdf", "png", "jpg", "jpeg", "gif",
+  "md",
+  "markdown",
+  "txt",
+  "rst",
+  "adoc",
+  "json",
+  "jsonc",
+  "json5",
+  "jsonl",
+  "ndjson",
+  "csv",
+  "tsv",
+  "yaml",
+  "yml",
+  "toml",
+  "xml",
+  "ini",
+  "cfg",
+  "conf",
+  "log",
+  "lock",
+  "html",
+  "htm",
+  "svg",
+  "pdf",
+  "png",
+  "jpg",
+  "jpeg",
+  "gif",
 ]);
 
 /** Programs that take a script path as their first positional argument. */

@@ -4,9 +4,7 @@ import { callKey, COMMAND_TOOLS } from "./call-key.js";
  * Drops repeated commands within one batch (the same command twice in a response runs once).
  * Order is kept; only command tools are deduplicated, other calls pass through untouched.
  */
-export function dedupeCommands<T extends { name: string; arguments: Record<string, unknown> }>(
-  calls: T[],
-): { kept: T[]; dropped: T[] } {
+export function dedupeCommands<T extends { name: string; arguments: Record<string, unknown> }>(calls: T[]): { kept: T[]; dropped: T[] } {
   const seen = new Set<string>();
   const kept: T[] = [];
   const dropped: T[] = [];

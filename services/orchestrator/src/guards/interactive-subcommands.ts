@@ -39,7 +39,7 @@ function containerWaitsForInput(args: string[]): boolean {
 /** Why the invocation would block and what to run instead, or undefined when it does not block. */
 export function terminalWaitAdvice(name: string, args: string[]): string | undefined {
   if (name === "git" && gitWaitsForInput(args)) {
-    return "git would open an editor or an interactive prompt. Pass the message with -m \"…\" (or --no-edit), and avoid -i / -p.";
+    return 'git would open an editor or an interactive prompt. Pass the message with -m "…" (or --no-edit), and avoid -i / -p.';
   }
   if ((name === "docker" || name === "podman") && containerWaitsForInput(args)) {
     return `${name} with -i/-t attaches a terminal. Drop -it and pass the command to run inside the container.`;

@@ -11,7 +11,8 @@ export type FailedResult = { is_error: boolean; output: string; error_code?: str
 
 /** What to try instead, by the tool that keeps failing (the model's next move, not a diagnosis). */
 function suggestion(name: string, errorCode: string | undefined): string {
-  if (errorCode === "VALIDATION") return "Its arguments do not match the tool's parameters: send only the parameters the tool lists, with values of the kind it describes (a number as digits, one of the listed words).";
+  if (errorCode === "VALIDATION")
+    return "Its arguments do not match the tool's parameters: send only the parameters the tool lists, with values of the kind it describes (a number as digits, one of the listed words).";
   if ((name === "run_command" || name === "process_start") && (errorCode === "NOT_A_DIRECTORY" || errorCode === "FILE_NOT_FOUND")) {
     return "Its cwd is not a folder of the workspace: leave cwd out (the command runs in the workspace root) or give a folder that list_dir shows.";
   }

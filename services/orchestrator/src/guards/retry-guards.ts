@@ -42,8 +42,7 @@ export class RetryGuards {
       return {
         blocked: true,
         message:
-          `This exact ${call.name} already failed: ${this.failedWrites.get(key)}\n` +
-          "Sending it again will fail the same way. Read the file to see its current content, then send a different edit.",
+          `This exact ${call.name} already failed: ${this.failedWrites.get(key)}\n` + "Sending it again will fail the same way. Read the file to see its current content, then send a different edit.",
       };
     }
     const failed = COMMAND_TOOLS.has(call.name) ? this.failedCommands.get(key) : undefined;

@@ -1,7 +1,7 @@
 /** At most this many folders are looked at besides the root (a request carries at most 64). */
 const maxFolders = 32;
 
-const pathToken = /(?:^|[\s`'"(\[])((?:\.\/)?[A-Za-z0-9_.@-]+(?:\/[A-Za-z0-9_.@-]+)+\/?)/g;
+const pathToken = /(?:^|[\s`'"([])((?:\.\/)?[A-Za-z0-9_.@-]+(?:\/[A-Za-z0-9_.@-]+)+\/?)/g;
 
 /**
  * The folders on the way to `paths` (workspace-relative), shallow to deep, without the root:

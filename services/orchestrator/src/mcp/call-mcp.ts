@@ -13,7 +13,8 @@ export async function callMcp(context: RunContext, call: BatchCall, descriptor: 
   const metadata = { mcp_server: mcp.server, mcp_tool: mcp.tool, untrusted: true };
   if (!port) return { is_error: true, output: "No MCP service is connected.", metadata: { ...metadata, error_code: "MCP_SERVER_NOT_FOUND" }, changed_paths: [], notices: [] };
   const signal = context.session.signal;
-  if (signal.aborted) return { is_error: true, output: "Not sent to the MCP server: the run was aborted.", metadata: { ...metadata, error_code: "MCP_CALL_CANCELLED" }, changed_paths: [], notices: [] };
+  if (signal.aborted)
+    return { is_error: true, output: "Not sent to the MCP server: the run was aborted.", metadata: { ...metadata, error_code: "MCP_CALL_CANCELLED" }, changed_paths: [], notices: [] };
   const onAbort = () => void port.cancel(call.id);
   signal.addEventListener("abort", onAbort, { once: true });
   try {
@@ -34,7 +35,13 @@ export async function callMcp(context: RunContext, call: BatchCall, descriptor: 
     };
   } catch (error) {
     const message = error instanceof AideError ? `${error.code}: ${error.message}` : (error as Error).message;
-    return { is_error: true, output: `The MCP call could not run: ${message}`, metadata: { ...metadata, ...(error instanceof AideError ? { error_code: error.code } : {}) }, changed_paths: [], notices: [] };
+    return {
+      is_error: true,
+      output: `The MCP call could not run: ${message}`,
+      metadata: { ...metadata, ...(error instanceof AideError ? { error_code: error.code } : {}) },
+      changed_paths: [],
+      notices: [],
+    };
   } finally {
     signal.removeEventListener("abort", onAbort);
   }

@@ -45,7 +45,8 @@ export async function runMcpCall(context: RunContext, call: BatchCall, descripto
       case "timeout":
         return errorOutcome("Not run: nobody approved this MCP call in time (default deny).", { denied: "timeout" });
       case "reject": {
-        if (decision.source === "policy") return errorOutcome(`Not run: the session's approval policy covers no such call (${decision.feedback ?? "deny_unmatched"}).`, { denied: "rejected", refused_by: "policy" });
+        if (decision.source === "policy")
+          return errorOutcome(`Not run: the session's approval policy covers no such call (${decision.feedback ?? "deny_unmatched"}).`, { denied: "rejected", refused_by: "policy" });
         const feedback = decision.feedback ? ` Their feedback: ${decision.feedback}` : "";
         return errorOutcome(`The person rejected this MCP call; it was not sent to the server.${feedback}`, { denied: "rejected" });
       }

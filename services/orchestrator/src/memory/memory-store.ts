@@ -80,7 +80,11 @@ export function memoryMemoryStore(): MemoryStore {
       memories.set(`${memory.user}.${memory.id}`, MemorySchema.parse(memory));
     },
     async recall(user, query, limit = 8) {
-      return filterAndSort([...memories.values()].filter((memory) => memory.user === user), query, limit);
+      return filterAndSort(
+        [...memories.values()].filter((memory) => memory.user === user),
+        query,
+        limit,
+      );
     },
     async get(user, id) {
       return memories.get(`${user}.${id}`);

@@ -1,14 +1,5 @@
 import { effectiveCommand } from "./command-words.js";
-import {
-  classifySimpleCommand,
-  devTcpFinding,
-  heredocScript,
-  DOWNLOADERS,
-  nestedScript,
-  isStdinExecutor,
-  type Finding,
-  type NetworkLevel,
-} from "./network-rules.js";
+import { classifySimpleCommand, devTcpFinding, heredocScript, DOWNLOADERS, nestedScript, isStdinExecutor, type Finding, type NetworkLevel } from "./network-rules.js";
 import { parseShell, type Pipeline } from "./shell-words.js";
 
 export type NetworkClassification = { level: NetworkLevel; reason?: string; tokens: string[] };

@@ -6,15 +6,74 @@ export type Finding = { level: Exclude<NetworkLevel, "none">; token: string; rea
 
 /** Always talk to the network. */
 const NETWORK_PROGRAMS = new Set([
-  "curl", "wget", "nc", "ncat", "netcat", "telnet", "ftp", "sftp", "lftp", "socat", "aria2c", "httpie", "http",
-  "https", "xh", "invoke-webrequest", "iwr", "invoke-restmethod", "irm", "ping", "dig", "nslookup", "host",
-  "traceroute", "whois", "gh", "hub", "aws", "gcloud", "az", "kubectl", "ngrok", "tailscale", "mosh",
+  "curl",
+  "wget",
+  "nc",
+  "ncat",
+  "netcat",
+  "telnet",
+  "ftp",
+  "sftp",
+  "lftp",
+  "socat",
+  "aria2c",
+  "httpie",
+  "http",
+  "https",
+  "xh",
+  "invoke-webrequest",
+  "iwr",
+  "invoke-restmethod",
+  "irm",
+  "ping",
+  "dig",
+  "nslookup",
+  "host",
+  "traceroute",
+  "whois",
+  "gh",
+  "hub",
+  "aws",
+  "gcloud",
+  "az",
+  "kubectl",
+  "ngrok",
+  "tailscale",
+  "mosh",
 ]);
 
 /** Subcommands that reach a registry or remote, per tool. */
 const NETWORK_SUBCOMMANDS: Record<string, string[]> = {
   git: ["clone", "fetch", "pull", "push", "ls-remote", "submodule", "remote", "archive", "send-email", "request-pull"],
-  npm: ["install", "i", "in", "ins", "add", "ci", "publish", "update", "up", "upgrade", "exec", "x", "create", "init", "view", "info", "search", "login", "audit", "outdated", "dist-tag", "unpublish", "deprecate", "dedupe", "ping", "token", "whoami"],
+  npm: [
+    "install",
+    "i",
+    "in",
+    "ins",
+    "add",
+    "ci",
+    "publish",
+    "update",
+    "up",
+    "upgrade",
+    "exec",
+    "x",
+    "create",
+    "init",
+    "view",
+    "info",
+    "search",
+    "login",
+    "audit",
+    "outdated",
+    "dist-tag",
+    "unpublish",
+    "deprecate",
+    "dedupe",
+    "ping",
+    "token",
+    "whoami",
+  ],
   pnpm: ["install", "i", "add", "publish", "update", "up", "upgrade", "dlx", "create", "fetch", "audit", "outdated", "login"],
   yarn: ["install", "add", "publish", "upgrade", "up", "dlx", "create", "info", "npm", "audit", "outdated", "login"],
   bun: ["install", "i", "add", "publish", "update", "x", "create", "upgrade"],
@@ -62,9 +121,7 @@ const PACKAGE_RUNNERS = new Set(["npx", "bunx", "pnpx"]);
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "csh", "tcsh"]);
 
 /** Interpreters that execute what they read on stdin. */
-const STDIN_EXECUTORS = new Set([
-  ...SHELLS, "python", "python2", "python3", "perl", "ruby", "node", "php", "source", ".", "iex", "pwsh", "powershell",
-]);
+const STDIN_EXECUTORS = new Set([...SHELLS, "python", "python2", "python3", "perl", "ruby", "node", "php", "source", ".", "iex", "pwsh", "powershell"]);
 
 /** `python3.11` and `pip3.12` behave like `python` and `pip`. */
 function versionless(name: string): string {
@@ -83,7 +140,8 @@ export const DOWNLOADERS = new Set(["curl", "wget", "fetch", "aria2c", "http", "
 const INLINE_NETWORK: Record<string, { flags: string[]; pattern: RegExp }> = {
   node: {
     flags: ["-e", "--eval", "-p", "--print"],
-    pattern: /\bfetch\s*\(|\b(require|import)\s*\(?\s*['"](node:)?(https?|http2|net|dgram|dns|tls)['"]|from\s+['"](node:)?(https?|http2|net|dgram|dns|tls)['"]|\bWebSocket\b|\bundici\b|\baxios\b|\bXMLHttpRequest\b/,
+    pattern:
+      /\bfetch\s*\(|\b(require|import)\s*\(?\s*['"](node:)?(https?|http2|net|dgram|dns|tls)['"]|from\s+['"](node:)?(https?|http2|net|dgram|dns|tls)['"]|\bWebSocket\b|\bundici\b|\baxios\b|\bXMLHttpRequest\b/,
   },
   python: {
     flags: ["-c"],
@@ -111,14 +169,12 @@ function inlineCode(args: string[], flags: string[]): string | undefined {
 }
 
 function hasRemoteHost(args: string[]): boolean {
-  return args.some(
-    (arg) => /^[\w.-]+@[\w.-]+(:|$)/.test(arg) || /^[\w.-]{2,}:(?!\/\/)/.test(arg) || /^(rsync|ssh|sftp):\/\//.test(arg),
-  );
+  return args.some((arg) => /^[\w.-]+@[\w.-]+(:|$)/.test(arg) || /^[\w.-]{2,}:(?!\/\/)/.test(arg) || /^(rsync|ssh|sftp):\/\//.test(arg));
 }
 
 function reverseShellFinding(name: string, args: string[]): Finding | undefined {
   const execFlags = ["-e", "-c", "--exec", "--sh-exec", "--lua-exec"];
-  if (["nc", "ncat", "netcat"].includes(name) && args.some((arg) => execFlags.includes(arg) || /^-\w*e/.test(arg) && !arg.startsWith("--"))) {
+  if (["nc", "ncat", "netcat"].includes(name) && args.some((arg) => execFlags.includes(arg) || (/^-\w*e/.test(arg) && !arg.startsWith("--")))) {
     return { level: "forbidden", token: name, reason: `${name} with an exec option hands a shell to a remote host` };
   }
   if (name === "socat" && args.some((arg) => /\b(exec|system):/i.test(arg))) {

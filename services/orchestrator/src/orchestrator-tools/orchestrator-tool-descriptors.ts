@@ -50,13 +50,10 @@ export const orchestratorTools: ToolDescriptor[] = [
     ["text"],
     memoryChange,
   ),
-  descriptor(
-    "recall",
-    "List stored memories, newest first, optionally only those containing a word.",
-    { query: { type: "string", description: "Optional substring filter." } },
-    [],
-    { read_only: true, parallel_safe: true },
-  ),
+  descriptor("recall", "List stored memories, newest first, optionally only those containing a word.", { query: { type: "string", description: "Optional substring filter." } }, [], {
+    read_only: true,
+    parallel_safe: true,
+  }),
   descriptor("forget", "Delete one stored memory by id (the person approves it).", { id: { type: "string", description: "The memory id from recall." } }, ["id"], memoryChange),
   descriptor(
     "spawn_agent",

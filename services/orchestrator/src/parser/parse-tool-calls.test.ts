@@ -16,15 +16,11 @@ describe("parseToolCalls", () => {
   it("parses a single call", () => {
     const result = parseToolCalls("<read_file>\n<path>src/a.ts</path>\n</read_file>", tools);
     expect(result.errors).toEqual([]);
-    expect(result.calls).toEqual([
-      { name: "read_file", arguments: { path: "src/a.ts" }, raw: "<read_file>\n<path>src/a.ts</path>\n</read_file>", index: 0 },
-    ]);
+    expect(result.calls).toEqual([{ name: "read_file", arguments: { path: "src/a.ts" }, raw: "<read_file>\n<path>src/a.ts</path>\n</read_file>", index: 0 }]);
   });
 
   it("parses multiple calls in order", () => {
-    const text =
-      "<read_file><path>a.ts</path></read_file>\n<run_command><command>npm test</command></run_command>\n" +
-      "<read_file><path>b.ts</path></read_file>";
+    const text = "<read_file><path>a.ts</path></read_file>\n<run_command><command>npm test</command></run_command>\n" + "<read_file><path>b.ts</path></read_file>";
     const result = parseToolCalls(text, tools);
     expect(result.errors).toEqual([]);
     expect(result.calls.map((call) => [call.name, call.arguments, call.index])).toEqual([
@@ -82,8 +78,7 @@ describe("parseToolCalls", () => {
 
   it("matches tool and param names case-insensitively, with aliases", () => {
     const text =
-      "<READ_FILE><File_Path>a.ts</File_Path></Read_File>\n<Write_To_File><PATH>b.ts</PATH><Content>x</Content></write_to_file>\n" +
-      "<execute_command><command>ls</command></execute_command>";
+      "<READ_FILE><File_Path>a.ts</File_Path></Read_File>\n<Write_To_File><PATH>b.ts</PATH><Content>x</Content></write_to_file>\n" + "<execute_command><command>ls</command></execute_command>";
     const result = parseToolCalls(text, tools);
     expect(result.errors).toEqual([]);
     expect(result.calls.map((call) => [call.name, call.arguments])).toEqual([
@@ -164,9 +159,7 @@ describe("parseToolCalls", () => {
   });
 
   it("ignores calls drafted inside reasoning blocks and keeps reasoning out of the prose", () => {
-    const text =
-      "<think>Maybe <write_file><path>x</path><content>draft</content></write_file> first?</think>\nReading first.\n" +
-      "<read_file><path>a</path></read_file>";
+    const text = "<think>Maybe <write_file><path>x</path><content>draft</content></write_file> first?</think>\nReading first.\n" + "<read_file><path>a</path></read_file>";
     const result = parseToolCalls(text, tools);
     expect(result.calls.map((call) => call.name)).toEqual(["read_file"]);
     expect(result.errors).toEqual([]);

@@ -21,11 +21,71 @@ export type ParseResult = { calls: ParsedToolCall[]; errors: ParseError[]; prose
 
 /** Tag names that look like tool blocks but are ordinary markup a model may quote in prose. */
 const MARKUP_TAGS = new Set([
-  "a", "b", "i", "p", "s", "u", "em", "strong", "code", "pre", "div", "span", "ul", "ol", "li", "dl", "dt", "dd",
-  "table", "thead", "tbody", "tr", "td", "th", "html", "head", "body", "title", "meta", "link", "script", "style",
-  "section", "article", "header", "footer", "nav", "main", "form", "input", "button", "label", "select", "option",
-  "svg", "g", "path", "template", "h1", "h2", "h3", "h4", "h5", "h6", "br", "hr", "img", "details", "summary",
-  "thinking", "think", "reasoning", "mode_notice", "tool_result", "environment_details",
+  "a",
+  "b",
+  "i",
+  "p",
+  "s",
+  "u",
+  "em",
+  "strong",
+  "code",
+  "pre",
+  "div",
+  "span",
+  "ul",
+  "ol",
+  "li",
+  "dl",
+  "dt",
+  "dd",
+  "table",
+  "thead",
+  "tbody",
+  "tr",
+  "td",
+  "th",
+  "html",
+  "head",
+  "body",
+  "title",
+  "meta",
+  "link",
+  "script",
+  "style",
+  "section",
+  "article",
+  "header",
+  "footer",
+  "nav",
+  "main",
+  "form",
+  "input",
+  "button",
+  "label",
+  "select",
+  "option",
+  "svg",
+  "g",
+  "path",
+  "template",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "br",
+  "hr",
+  "img",
+  "details",
+  "summary",
+  "thinking",
+  "think",
+  "reasoning",
+  "mode_notice",
+  "tool_result",
+  "environment_details",
 ]);
 
 /** Reasoning blocks some local models emit inline; an unclosed one runs to the end of the reply. */
@@ -70,10 +130,7 @@ function skipWhitespace(text: string, at: number): number {
   return position;
 }
 
-type BlockOutcome =
-  | { kind: "call"; name: string; arguments: Record<string, string>; end: number }
-  | { kind: "error"; error: ParseError; end: number }
-  | { kind: "mention"; end: number };
+type BlockOutcome = { kind: "call"; name: string; arguments: Record<string, string>; end: number } | { kind: "error"; error: ParseError; end: number } | { kind: "mention"; end: number };
 
 /**
  * Finds where a param value ends. A value may itself contain `</content>` (a file about XML), so the
@@ -306,5 +363,12 @@ export function parseToolCalls(text: string, tools: ToolSpecForParser[]): ParseR
     position = open.end;
   }
   proseParts.push(text.slice(proseStart));
-  return { calls, errors, prose: proseParts.join("").replace(/\n{3,}/g, "\n\n").trim() };
+  return {
+    calls,
+    errors,
+    prose: proseParts
+      .join("")
+      .replace(/\n{3,}/g, "\n\n")
+      .trim(),
+  };
 }

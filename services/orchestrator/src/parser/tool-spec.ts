@@ -32,15 +32,11 @@ const TOOL_NAME_ALIASES: Record<string, string> = {
   complete: "attempt_completion",
 };
 
-
 function jsonSchemaParams(parameters: Record<string, unknown>): { params: string[]; required: string[] } {
   const properties = parameters["properties"];
-  const params =
-    properties !== null && typeof properties === "object" ? Object.keys(properties as Record<string, unknown>) : [];
+  const params = properties !== null && typeof properties === "object" ? Object.keys(properties as Record<string, unknown>) : [];
   const requiredRaw = parameters["required"];
-  const required = Array.isArray(requiredRaw)
-    ? requiredRaw.filter((entry): entry is string => typeof entry === "string" && params.includes(entry))
-    : [];
+  const required = Array.isArray(requiredRaw) ? requiredRaw.filter((entry): entry is string => typeof entry === "string" && params.includes(entry)) : [];
   return { params, required };
 }
 

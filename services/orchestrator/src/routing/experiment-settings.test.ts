@@ -10,8 +10,13 @@ function tool(name: string, readOnly: boolean): ToolDescriptor {
   return { name, description: name, parameters: { type: "object", properties: {} }, read_only: readOnly, parallel_safe: readOnly, handled_by: "tools" };
 }
 const catalog = [
-  tool("read_file", true), tool("list_dir", true), tool("search_files", true), tool("write_file", false),
-  tool("replace_in_file", false), tool("apply_patch", false), tool("run_command", false),
+  tool("read_file", true),
+  tool("list_dir", true),
+  tool("search_files", true),
+  tool("write_file", false),
+  tool("replace_in_file", false),
+  tool("apply_patch", false),
+  tool("run_command", false),
   { ...tool("attempt_completion", true), handled_by: "orchestrator" as const },
 ];
 const names = (tools: ToolDescriptor[]) => tools.map((entry) => entry.name);
@@ -30,15 +35,46 @@ describe("experiment settings (eval arms)", () => {
 
   it("records the identifiers in force, defaults filled in", () => {
     expect(runExperimentOf(undefined, experiment)).toEqual({
-      strategy: "agent-loop-v3", scheduler: "safe-parallel-v1", context_policy: "stable-prefix-compact-v1", edit_format: "routed-v1", edit_format_source: "default",
-      auto_test: false, auto_lint: false, prefix_failing_output: false, code_map: false, few_shot: false, loop_breaker: false, path_grammar: false, explore_first: false, search_grammar: false, line_edits: false, act_after_reads: false, follow_imports: false, lean_calls: false, code_needs_run: false, completion_grammar: "off",
+      strategy: "agent-loop-v3",
+      scheduler: "safe-parallel-v1",
+      context_policy: "stable-prefix-compact-v1",
+      edit_format: "routed-v1",
+      edit_format_source: "default",
+      auto_test: false,
+      auto_lint: false,
+      prefix_failing_output: false,
+      code_map: false,
+      few_shot: false,
+      loop_breaker: false,
+      path_grammar: false,
+      explore_first: false,
+      search_grammar: false,
+      workspace_files: false,
+      line_edits: false,
+      act_after_reads: false,
+      follow_imports: false,
+      lean_calls: false,
+      code_needs_run: false,
+      completion_grammar: "off",
     });
     // The model's registry entry gives the edit format when the start sets none; a configured default turns a strategy on.
-    expect(runExperimentOf(undefined, { ...experiment, edit_format: "whole-file", strategies: { code_map: true } })).toMatchObject({ edit_format: "whole-file", edit_format_source: "model", code_map: true });
-    expect(runExperimentOf({ edit_format: "unified-diff", code_map: false, test_command: "make check" }, { ...experiment, edit_format: "whole-file", strategies: { code_map: true } })).toMatchObject({
-      edit_format: "unified-diff", edit_format_source: "setting", code_map: false, test_command: "make check",
+    expect(runExperimentOf(undefined, { ...experiment, edit_format: "whole-file", strategies: { code_map: true } })).toMatchObject({
+      edit_format: "whole-file",
+      edit_format_source: "model",
+      code_map: true,
     });
-    expect(runExperimentOf({ arm: "b", grammar: false, scheduler: "serial-v1" }, experiment)).toMatchObject({ arm: "b", grammar: false, scheduler: "serial-v1", context_policy: "stable-prefix-compact-v1" });
+    expect(runExperimentOf({ edit_format: "unified-diff", code_map: false, test_command: "make check" }, { ...experiment, edit_format: "whole-file", strategies: { code_map: true } })).toMatchObject({
+      edit_format: "unified-diff",
+      edit_format_source: "setting",
+      code_map: false,
+      test_command: "make check",
+    });
+    expect(runExperimentOf({ arm: "b", grammar: false, scheduler: "serial-v1" }, experiment)).toMatchObject({
+      arm: "b",
+      grammar: false,
+      scheduler: "serial-v1",
+      context_policy: "stable-prefix-compact-v1",
+    });
   });
 
   it("an edit format offers its one edit tool in catalog order, and none in Plan mode", () => {

@@ -7,8 +7,13 @@ function own(name: string, readOnly: boolean): ToolDescriptor {
 }
 function mcp(server: string, tool: string): ToolDescriptor {
   return {
-    name: `mcp__${server}__${tool}`, description: tool, parameters: { type: "object", properties: {} }, read_only: false, parallel_safe: false,
-    handled_by: "mcp", mcp: { server, tool, read_only_hint: true, auto_approved: false },
+    name: `mcp__${server}__${tool}`,
+    description: tool,
+    parameters: { type: "object", properties: {} },
+    read_only: false,
+    parallel_safe: false,
+    handled_by: "mcp",
+    mcp: { server, tool, read_only_hint: true, auto_approved: false },
   };
 }
 

@@ -8,12 +8,25 @@ function tool(name: string, readOnly: boolean, handledBy: "tools" | "orchestrato
 }
 
 const catalog: ToolDescriptor[] = [
-  tool("read_file", true), tool("list_dir", true), tool("search_files", true), tool("write_file", false),
-  tool("replace_in_file", false), tool("apply_patch", false), tool("run_command", false), tool("process_start", false),
-  tool("process_poll", true), tool("process_cancel", false), tool("git_status", true), tool("git_diff", true),
-  tool("attempt_completion", true, "orchestrator"), tool("update_plan", false, "orchestrator"),
-  tool("remember", false, "orchestrator"), tool("recall", true, "orchestrator"), tool("forget", false, "orchestrator"),
-  tool("spawn_agent", false, "orchestrator"), tool("switch_to_act_mode", true, "orchestrator"),
+  tool("read_file", true),
+  tool("list_dir", true),
+  tool("search_files", true),
+  tool("write_file", false),
+  tool("replace_in_file", false),
+  tool("apply_patch", false),
+  tool("run_command", false),
+  tool("process_start", false),
+  tool("process_poll", true),
+  tool("process_cancel", false),
+  tool("git_status", true),
+  tool("git_diff", true),
+  tool("attempt_completion", true, "orchestrator"),
+  tool("update_plan", false, "orchestrator"),
+  tool("remember", false, "orchestrator"),
+  tool("recall", true, "orchestrator"),
+  tool("forget", false, "orchestrator"),
+  tool("spawn_agent", false, "orchestrator"),
+  tool("switch_to_act_mode", true, "orchestrator"),
 ];
 const names = (tools: ToolDescriptor[]) => tools.map((entry) => entry.name);
 
@@ -49,9 +62,7 @@ describe("selectTools (act)", () => {
     expect(selected).not.toContain("remember");
     expect(selected).not.toContain("process_start");
     expect(names(selectTools("Remember that I like tabs", catalog, "act"))).toEqual(expect.arrayContaining(["remember", "recall", "forget"]));
-    expect(names(selectTools("Start the server in the background", catalog, "act"))).toEqual(
-      expect.arrayContaining(["process_start", "process_poll", "process_cancel"]),
-    );
+    expect(names(selectTools("Start the server in the background", catalog, "act"))).toEqual(expect.arrayContaining(["process_start", "process_poll", "process_cancel"]));
     expect(names(selectTools("Run the tests", catalog, "act"))).toContain("run_command");
     expect(names(selectTools("Delegate the review to a sub-agent", catalog, "act"))).toContain("spawn_agent");
   });
@@ -86,15 +97,16 @@ describe("selectTools (act)", () => {
 describe("selectTools (plan)", () => {
   it("keeps read-only tools, update_plan and switch_to_act_mode, and no mutating tool", () => {
     const selected = selectTools("Fix the bug and run the tests", catalog, "plan");
-    expect(names(selected)).toEqual([
-      "read_file", "list_dir", "search_files", "process_poll", "git_status", "git_diff", "attempt_completion", "update_plan",
-      "recall", "switch_to_act_mode",
-    ]);
+    expect(names(selected)).toEqual(["read_file", "list_dir", "search_files", "process_poll", "git_status", "git_diff", "attempt_completion", "update_plan", "recall", "switch_to_act_mode"]);
     expect(selected.filter((entry) => !entry.read_only).map((entry) => entry.name)).toEqual(["update_plan"]);
   });
 
   it("adds switch_to_act_mode when the catalog lacks it", () => {
-    const selected = selectTools("x", catalog.filter((entry) => entry.name !== "switch_to_act_mode"), "plan");
+    const selected = selectTools(
+      "x",
+      catalog.filter((entry) => entry.name !== "switch_to_act_mode"),
+      "plan",
+    );
     expect(names(selected)).toContain("switch_to_act_mode");
   });
 });

@@ -61,8 +61,18 @@ const COMPACT_BY_INTENT: Record<Intent, string[]> = {
 /** At most this many tools in the compact tier, kept in this order of priority. */
 export const COMPACT_MAX_TOOLS = 10;
 const COMPACT_PRIORITY = [
-  ...CORE_ACT_TOOLS, "switch_to_act_mode", "git_status", "git_diff", "update_plan",
-  "process_start", "process_poll", "process_cancel", "recall", "remember", "forget", "spawn_agent",
+  ...CORE_ACT_TOOLS,
+  "switch_to_act_mode",
+  "git_status",
+  "git_diff",
+  "update_plan",
+  "process_start",
+  "process_poll",
+  "process_cancel",
+  "recall",
+  "remember",
+  "forget",
+  "spawn_agent",
 ];
 const COMPACT_PLAN_CORE = ["read_file", "list_dir", "search_files", "attempt_completion", "switch_to_act_mode"];
 const COMPACT_PLAN_BY_INTENT: Partial<Record<Intent, string[]>> = { git: ["git_status", "git_diff"], memory: ["recall"], processes: ["process_poll"] };
@@ -90,16 +100,21 @@ function wantsPlan(task: string, intents: Intent[]): boolean {
  */
 export function selectTools(task: string, catalog: ToolDescriptor[], mode: "plan" | "act", tier: PromptTier = "full"): ToolDescriptor[] {
   const own = catalog.filter((tool) => tool.handled_by !== "mcp");
-  const mcp = mode === "act" ? selectMcpTools(task, catalog.filter((tool) => tool.handled_by === "mcp"), tier) : [];
+  const mcp =
+    mode === "act"
+      ? selectMcpTools(
+          task,
+          catalog.filter((tool) => tool.handled_by === "mcp"),
+          tier,
+        )
+      : [];
   return [...selectOwnTools(task, own, mode, tier), ...mcp];
 }
 
 function selectOwnTools(task: string, catalog: ToolDescriptor[], mode: "plan" | "act", tier: PromptTier): ToolDescriptor[] {
   if (tier === "compact") return selectCompact(task, catalog, mode);
   if (mode === "plan") {
-    const selected = catalog.filter(
-      (tool) => (tool.read_only && tool.name !== "spawn_agent") || tool.name === "update_plan" || tool.name === "switch_to_act_mode",
-    );
+    const selected = catalog.filter((tool) => (tool.read_only && tool.name !== "spawn_agent") || tool.name === "update_plan" || tool.name === "switch_to_act_mode");
     return selected.some((tool) => tool.name === "switch_to_act_mode") ? selected : [...selected, SWITCH_TO_ACT_MODE_TOOL];
   }
   const intents = classifyIntents(task);
@@ -114,7 +129,12 @@ function selectOwnTools(task: string, catalog: ToolDescriptor[], mode: "plan" | 
 export const MCP_TOOL_BUDGET: Record<PromptTier, number> = { full: 12, compact: 3 };
 
 function words(text: string): Set<string> {
-  return new Set(text.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word.length >= 3));
+  return new Set(
+    text
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((word) => word.length >= 3),
+  );
 }
 
 /**
@@ -135,5 +155,8 @@ export function selectMcpTools(task: string, tools: ToolDescriptor[], tier: Prom
       return { tool, index, score: nameHits * 2 + serverHit, nameHits };
     })
     .filter((entry) => entry.nameHits > 0 || (entry.score > 0 && tools.filter((t) => t.mcp?.server === entry.tool.mcp?.server).length <= budget));
-  return scored.sort((a, b) => b.score - a.score || a.index - b.index).slice(0, budget).map((entry) => entry.tool);
+  return scored
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .slice(0, budget)
+    .map((entry) => entry.tool);
 }

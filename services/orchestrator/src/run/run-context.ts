@@ -43,10 +43,7 @@ export interface OrchestratorSeams {
 export type ForwardedCommand = "decision" | "abort" | "message" | "mode" | "auto_approve";
 
 /** The part of a loop's state that a turn changes. The root run's is its session record (durable). */
-export type LoopState = Pick<
-  SessionRecord,
-  "transcript" | "batch" | "iterations" | "tool_log" | "counters" | "checkpointed" | "checkpoints" | "files_changed" | "automation_writes"
->;
+export type LoopState = Pick<SessionRecord, "transcript" | "batch" | "iterations" | "tool_log" | "counters" | "checkpointed" | "checkpoints" | "files_changed" | "automation_writes">;
 
 export interface RunContext {
   seams: OrchestratorSeams;

@@ -190,14 +190,28 @@ function appendResults(context: RunContext, batch: BatchCall[], notices: string[
   for (const call of native) {
     const outcome = call.outcome;
     if (!outcome) continue;
-    const content = wrapToolResult({ call_id: call.id, tool: call.name, output: outcome.output, is_error: outcome.is_error, error_code: errorCodeOf(outcome.metadata), ...mcpSourceOf(outcome.metadata) });
+    const content = wrapToolResult({
+      call_id: call.id,
+      tool: call.name,
+      output: outcome.output,
+      is_error: outcome.is_error,
+      error_code: errorCodeOf(outcome.metadata),
+      ...mcpSourceOf(outcome.metadata),
+    });
     context.state.transcript.push({ role: "tool", content, tool_call_id: call.native_id });
   }
   const textual = batch.filter((call) => call.native_id === undefined && call.outcome);
   const parts = textual.map((call) => {
     const outcome = call.outcome!;
     const extra = outcome.notices.length > 0 ? `\n[notices: ${outcome.notices.join("; ")}]` : "";
-    return wrapToolResult({ call_id: call.id, tool: call.name, output: outcome.output + extra, is_error: outcome.is_error, error_code: errorCodeOf(outcome.metadata), ...mcpSourceOf(outcome.metadata) });
+    return wrapToolResult({
+      call_id: call.id,
+      tool: call.name,
+      output: outcome.output + extra,
+      is_error: outcome.is_error,
+      error_code: errorCodeOf(outcome.metadata),
+      ...mcpSourceOf(outcome.metadata),
+    });
   });
   if (notices.length > 0) parts.push(notices.map((notice) => `Note: ${notice}`).join("\n"));
   if (parts.length > 0) context.state.transcript.push({ role: "user", content: parts.join("\n\n") });

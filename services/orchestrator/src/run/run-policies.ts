@@ -61,7 +61,10 @@ export function createRunPolicies(task: string, toolLog: ToolLogEntry[] = [], co
 function replayEntry(policies: RunPolicies, entry: ToolLogEntry): void {
   policies.ledger.record(entry);
   const code = entry.metadata["error_code"];
-  policies.loopBreaker.observe({ name: entry.tool, arguments: entry.args }, { is_error: entry.is_error, output: entry.output, changed_paths: entry.changed_paths, ...(typeof code === "string" ? { error_code: code } : {}) });
+  policies.loopBreaker.observe(
+    { name: entry.tool, arguments: entry.args },
+    { is_error: entry.is_error, output: entry.output, changed_paths: entry.changed_paths, ...(typeof code === "string" ? { error_code: code } : {}) },
+  );
   if (["refused", "denied", "interrupted"].some((key) => entry.metadata[key] !== undefined)) return;
   const call = { name: entry.tool, arguments: stringArgs(entry.args) };
   policies.guards.record(call, { is_error: entry.is_error, changed_paths: entry.changed_paths, output: entry.output });

@@ -26,7 +26,12 @@ export async function approveSecretRead(context: RunContext, call: BatchCall, pa
   const via = named !== undefined && named !== path ? ` (named as ${named}, which resolves to it)` : "";
   const decision = await requestApproval(context, {
     call,
-    preview: textApprovalPreview(call, { kind: "read", mutating: false, command: `Read the secret-looking file ${path}${via} and give its content to the model. It matches ${rule.pattern}: ${rule.reason}.`, paths: [path] }),
+    preview: textApprovalPreview(call, {
+      kind: "read",
+      mutating: false,
+      command: `Read the secret-looking file ${path}${via} and give its content to the model. It matches ${rule.pattern}: ${rule.reason}.`,
+      paths: [path],
+    }),
     network: "none",
     networkTokens: [],
     needsProtectedConfirmation: false,
@@ -44,7 +49,10 @@ export async function approveSecretRead(context: RunContext, call: BatchCall, pa
       const feedback = decision.feedback ? ` Their feedback: ${decision.feedback}` : "";
       return {
         kind: "stop",
-        outcome: errorOutcome(`The person did not approve reading the secret-looking file ${path}; its content was not shown. Do not try to get it another way.${feedback}`, { denied: "rejected", secret: true }),
+        outcome: errorOutcome(`The person did not approve reading the secret-looking file ${path}; its content was not shown. Do not try to get it another way.${feedback}`, {
+          denied: "rejected",
+          secret: true,
+        }),
       };
     }
     default: {
@@ -74,7 +82,7 @@ export async function reviewSecretOutput(context: RunContext, call: BatchCall, o
       if (outcome.is_error) return outcome;
       const named = pathArgument(call);
       const resolved = typeof outcome.metadata["path"] === "string" ? (outcome.metadata["path"] as string) : named;
-      const rule = resolved === undefined ? undefined : secretPathRule(resolved) ?? (named === undefined ? undefined : secretPathRule(named));
+      const rule = resolved === undefined ? undefined : (secretPathRule(resolved) ?? (named === undefined ? undefined : secretPathRule(named)));
       if (rule === undefined || resolved === undefined) return outcome;
       if (call.approval === undefined) {
         const verdict = await approveSecretRead(context, call, resolved, rule, named);

@@ -15,13 +15,21 @@ const ext = (extensions: string[]) => (name: string) => extensions.some((extensi
 const exact = (names: string[]) => (name: string) => names.includes(name);
 
 export const secretPathRules: readonly SecretPathRule[] = [
-  { pattern: ".env, .env.*", reason: "environment files hold API keys, database passwords and tokens (example files too: they are often real copies)", matches: (name) => name === ".env" || name.startsWith(".env.") },
+  {
+    pattern: ".env, .env.*",
+    reason: "environment files hold API keys, database passwords and tokens (example files too: they are often real copies)",
+    matches: (name) => name === ".env" || name.startsWith(".env."),
+  },
   { pattern: "*.env", reason: "named environment files (production.env) hold the same secrets", matches: (name) => name.endsWith(".env") && name !== ".env" },
   { pattern: "*.pem, *.key", reason: "PEM and key files hold TLS or SSH private keys (certificates share the extension and are gated too)", matches: ext([".pem", ".key"]) },
   { pattern: "*.p12, *.pfx", reason: "PKCS#12 bundles hold a private key with its certificate", matches: ext([".p12", ".pfx"]) },
   { pattern: "*.jks, *.keystore", reason: "Java keystores hold private keys", matches: ext([".jks", ".keystore"]) },
   { pattern: "id_rsa, id_dsa, id_ecdsa, id_ed25519 (and *_sk, not .pub)", reason: "SSH private keys", matches: (name) => /^id_(rsa|dsa|ecdsa|ed25519)(_sk)?$/.test(name) },
-  { pattern: ".ssh/** (not *.pub)", reason: "the SSH folder holds private keys and host credentials; public keys are public", matches: (name, segments) => segments.slice(0, -1).includes(".ssh") && !name.endsWith(".pub") },
+  {
+    pattern: ".ssh/** (not *.pub)",
+    reason: "the SSH folder holds private keys and host credentials; public keys are public",
+    matches: (name, segments) => segments.slice(0, -1).includes(".ssh") && !name.endsWith(".pub"),
+  },
   { pattern: ".npmrc, .yarnrc.yml", reason: "package-registry auth tokens", matches: exact([".npmrc", ".yarnrc.yml"]) },
   { pattern: ".pypirc", reason: "PyPI upload tokens", matches: exact([".pypirc"]) },
   { pattern: ".netrc, _netrc", reason: "machine logins and passwords for curl, git and ftp", matches: exact([".netrc", "_netrc"]) },
@@ -39,7 +47,11 @@ export const secretPathRules: readonly SecretPathRule[] = [
 
 /** The rule a path falls under, or undefined. Backslashes count as separators; `./` and trailing slashes are ignored. */
 export function secretPathRule(path: string): SecretPathRule | undefined {
-  const segments = path.replace(/\\/g, "/").toLowerCase().split("/").filter((segment) => segment !== "" && segment !== ".");
+  const segments = path
+    .replace(/\\/g, "/")
+    .toLowerCase()
+    .split("/")
+    .filter((segment) => segment !== "" && segment !== ".");
   const name = segments.at(-1);
   if (name === undefined) return undefined;
   return secretPathRules.find((rule) => rule.matches(name, segments));

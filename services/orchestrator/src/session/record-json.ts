@@ -62,7 +62,7 @@ export function recordJson(record: SessionRecord): string {
   for (const key of Object.keys(record)) {
     const value = (record as unknown as Record<string, unknown>)[key];
     if (key === "transcript" && Array.isArray(value)) {
-      const messages = value.map((message: unknown) => (message !== null && typeof message === "object" ? messageText(message) : (screenSafeJson(message) || "null")));
+      const messages = value.map((message: unknown) => (message !== null && typeof message === "object" ? messageText(message) : screenSafeJson(message) || "null"));
       parts.push(`${screenSafeJson(key)}:[${messages.join(",")}]`);
       continue;
     }

@@ -53,7 +53,10 @@ export class SessionRuntime {
     if (this.leaseLost) return Promise.resolve();
     const settings = this.record.experiment;
     const scope = {
-      session: this.record.id, run: run ?? this.record.run ?? "none", user: this.record.user, depth,
+      session: this.record.id,
+      run: run ?? this.record.run ?? "none",
+      user: this.record.user,
+      depth,
       ...(settings?.scheduler ? { scheduler: settings.scheduler } : {}),
       ...(settings?.context_policy ? { context_policy: settings.context_policy } : {}),
     };

@@ -9,7 +9,10 @@ const textEncoder = new TextEncoder();
 
 /** Another instance holds the session now (it changed the record under a live lease): stop touching it. */
 export class LeaseLostError extends Error {
-  constructor(readonly session: string, readonly owner: string) {
+  constructor(
+    readonly session: string,
+    readonly owner: string,
+  ) {
     super(`session ${session} is now run by ${owner}`);
     this.name = "LeaseLostError";
   }
@@ -127,12 +130,14 @@ export function kvSessionStore(kv: SessionKv): SessionStore {
       const data = encodeRecord(record);
       const live = isLive(record);
       const previous = chains.get(record.id) ?? Promise.resolve();
-      const next = previous.catch(() => undefined).then(async () => {
-        // The marker goes first and comes off last, so a live record always has one.
-        if (live) await mark(record, true);
-        await writeRecord(record, data);
-        if (!live) await mark(record, false);
-      });
+      const next = previous
+        .catch(() => undefined)
+        .then(async () => {
+          // The marker goes first and comes off last, so a live record always has one.
+          if (live) await mark(record, true);
+          await writeRecord(record, data);
+          if (!live) await mark(record, false);
+        });
       chains.set(record.id, next);
       return next;
     },
@@ -188,7 +193,14 @@ async function revisionsOf(kv: SessionKv, keep: (key: string) => boolean): Promi
   const revisions = new Map<string, number>();
   try {
     let initialized = false;
-    const entries = await kv.watch({ key: ">", headers_only: true, include: KvWatchInclude.LastValue, initializedFn: () => { initialized = true; } });
+    const entries = await kv.watch({
+      key: ">",
+      headers_only: true,
+      include: KvWatchInclude.LastValue,
+      initializedFn: () => {
+        initialized = true;
+      },
+    });
     // initializedFn runs at once for an empty bucket; else the last stored value comes with delta 0
     // (deletions included: a removed live marker is often the last message).
     if (initialized) entries.stop();

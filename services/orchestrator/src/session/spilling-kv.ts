@@ -95,7 +95,10 @@ export function spillingKv(kv: KV, objects: () => Promise<ObjectStore>, options:
         return revision;
       } catch (error) {
         // Lost the race: the object written for it is nobody's.
-        if (object !== undefined) void objects().then((store) => store.delete(object)).catch(() => undefined);
+        if (object !== undefined)
+          void objects()
+            .then((store) => store.delete(object))
+            .catch(() => undefined);
         throw error;
       }
     },

@@ -28,7 +28,12 @@ export function pickFewShotFile(listing: string[], task: string): string | undef
 export async function loadFewShotFile(context: RunContext): Promise<string | undefined> {
   const record = context.session.record;
   try {
-    const result = await context.seams.tools.exec(record.id, record.workspace, { id: context.seams.generateId(), name: "list_dir", arguments: { path: ".", recursive: true, max_entries: 200 } }, { network: false });
+    const result = await context.seams.tools.exec(
+      record.id,
+      record.workspace,
+      { id: context.seams.generateId(), name: "list_dir", arguments: { path: ".", recursive: true, max_entries: 200 } },
+      { network: false },
+    );
     if (result.is_error === true) return undefined;
     const listing = result.output.split("\n\n")[0]?.split("\n") ?? [];
     return pickFewShotFile(listing, context.task);

@@ -22,7 +22,7 @@ describe("follow_imports: the workspace files a file imports", () => {
     expect(importedFiles("tests/test_pricing.py", text, files)).toEqual(["pricing.py", "src/shop/__init__.py", "src/shop/cart.py", "tests/helpers.py"]);
   });
 
-  it("shell: source and . beside the script, through the usual $(dirname \"$0\") prefixes", () => {
+  it('shell: source and . beside the script, through the usual $(dirname "$0") prefixes', () => {
     const files = new Set(["trim.sh", "test/trim-test.sh", "test/lib.sh"]);
     const text = ['. "$(dirname "$0")/../trim.sh"', "source lib.sh", 'echo "not . a source"'].join("\n");
     expect(importedFiles("test/trim-test.sh", text, files)).toEqual(["trim.sh", "test/lib.sh"]);

@@ -38,7 +38,12 @@ export async function importsToRead(context: RunContext, offered: readonly strin
     if (path !== undefined) stage.unshift(path);
   }
   if (stage.length === 0 || stage.length >= MOST_STAGE_READS) return [];
-  const ever = new Set(context.state.tool_log.filter((entry) => !entry.is_error).map(readPath).filter((path): path is string => path !== undefined));
+  const ever = new Set(
+    context.state.tool_log
+      .filter((entry) => !entry.is_error)
+      .map(readPath)
+      .filter((path): path is string => path !== undefined),
+  );
   const files = new Set((await workspaceListing(context)).files);
   const wanted: string[] = [];
   for (const path of [...new Set(stage)].reverse()) {
@@ -107,10 +112,16 @@ export function importedFiles(path: string, text: string, files: ReadonlySet<str
         const modulePath = module.split(".").filter(Boolean).join("/");
         for (const base of bases) {
           if (modulePath !== "") add([posix.join(base, `${modulePath}.py`), posix.join(base, modulePath, "__init__.py")]);
-          for (const name of names.replace(/[()]/g, "").split(",").map((part) => part.trim().split(/\s+/)[0]).filter(Boolean)) add([posix.join(base, modulePath, `${name}.py`)]);
+          for (const name of names
+            .replace(/[()]/g, "")
+            .split(",")
+            .map((part) => part.trim().split(/\s+/)[0])
+            .filter(Boolean))
+            add([posix.join(base, modulePath, `${name}.py`)]);
         }
       } else if (plain !== null) {
-        for (const module of plain[1].split(",").map((part) => part.trim().split(".").join("/"))) for (const base of roots) add([posix.join(base, `${module}.py`), posix.join(base, module, "__init__.py")]);
+        for (const module of plain[1].split(",").map((part) => part.trim().split(".").join("/")))
+          for (const base of roots) add([posix.join(base, `${module}.py`), posix.join(base, module, "__init__.py")]);
       }
     }
   } else if (/\.(?:sh|bash)$/.test(path)) {

@@ -53,7 +53,12 @@ export async function workspaceListing(context: RunContext): Promise<{ files: st
 async function listWorkspace(context: RunContext): Promise<{ files: string[]; folders: string[] }> {
   const record = context.session.record;
   try {
-    const result = await context.seams.tools.exec(record.id, record.workspace, { id: context.seams.generateId(), name: "list_dir", arguments: { path: ".", recursive: true, max_entries: MAX_LISTED } }, { network: false });
+    const result = await context.seams.tools.exec(
+      record.id,
+      record.workspace,
+      { id: context.seams.generateId(), name: "list_dir", arguments: { path: ".", recursive: true, max_entries: MAX_LISTED } },
+      { network: false },
+    );
     if (result.is_error === true) return { files: [], folders: [] };
     const listing = (result.output.split("\n\n")[0]?.split("\n") ?? []).filter((entry) => entry !== "" && !entry.endsWith("@"));
     return { files: listing.filter((entry) => !entry.endsWith("/")), folders: listing.filter((entry) => entry.endsWith("/")).map((entry) => entry.slice(0, -1)) };

@@ -14,6 +14,9 @@ export function repeatedParseErrorInstruction(errors: readonly string[], previou
     const tool = tools.find((entry) => entry.name === name);
     return tool ? [exampleCall(tool)] : [];
   });
-  const copy = examples.length > 0 ? `Write the call exactly in this shape, every tag closed, nothing else around it:\n${examples.join("\n")}` : "Write one call in the XML format of the tool list, every tag closed.";
+  const copy =
+    examples.length > 0
+      ? `Write the call exactly in this shape, every tag closed, nothing else around it:\n${examples.join("\n")}`
+      : "Write one call in the XML format of the tool list, every tag closed.";
   return `LOOP: your last two replies had the same malformed call (${errors[0]}). Sending it the same way fails again, and a third time ends the run.\n${copy}`;
 }

@@ -42,7 +42,13 @@ export async function resolveTestCommand(context: RunContext): Promise<DetectedT
   const told = context.session.record.experiment?.test_command;
   if (told !== undefined) return (state.command = { command: told, because: "the start's test_command" });
   const listing = await readOnlyCall(context, "list_dir", { path: "." });
-  const entries = listing === undefined ? [] : listing.output.split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("("));
+  const entries =
+    listing === undefined
+      ? []
+      : listing.output
+          .split("\n")
+          .map((line) => line.trim())
+          .filter((line) => line !== "" && !line.startsWith("("));
   const files: Record<string, string> = {};
   for (const name of inspectedRootFiles) {
     if (!entries.includes(name)) continue;

@@ -25,7 +25,7 @@ export async function grammarEdits(context: RunContext, offered: readonly string
   const paths: string[] = [];
   for (let index = context.state.tool_log.length - 1; index >= 0 && paths.length < MOST_FILES; index -= 1) {
     const entry = context.state.tool_log[index];
-    const named = entry.tool === "read_file" && !entry.is_error ? entry.metadata.path ?? entry.args.path : undefined;
+    const named = entry.tool === "read_file" && !entry.is_error ? (entry.metadata.path ?? entry.args.path) : undefined;
     if (typeof named === "string" && !paths.includes(named)) paths.push(named);
   }
   for (const changed of context.state.files_changed) if (paths.length < MOST_FILES && !paths.includes(changed)) paths.push(changed);

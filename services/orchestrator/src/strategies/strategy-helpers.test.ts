@@ -32,7 +32,15 @@ describe("the project's test command, from its root files", () => {
 });
 
 describe("the test output in the first turn's prefix", () => {
-  const output = ["TAP version 13", ...Array.from({ length: 40 }, (_, index) => `ok ${index} - passing case ${index}`), "not ok 41 - totals the cart", "  expected: 700", "  actual: 250", "# pass 40", "# fail 1"].join("\n");
+  const output = [
+    "TAP version 13",
+    ...Array.from({ length: 40 }, (_, index) => `ok ${index} - passing case ${index}`),
+    "not ok 41 - totals the cart",
+    "  expected: 700",
+    "  actual: 250",
+    "# pass 40",
+    "# fail 1",
+  ].join("\n");
 
   it("keeps the lines that name failures and the summary, marking every cut", () => {
     const cut = cutToFit(output, 400);

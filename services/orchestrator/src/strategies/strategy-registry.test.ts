@@ -6,7 +6,8 @@ import { loopBreaker } from "./break-loops.js";
 import { activeStrategies, completionOptions, unusableReplyInstruction } from "./run-strategies.js";
 import { strategyRegistry } from "./strategy-registry.js";
 
-const runWith = (experiment: ExperimentSettings) => ({ session: { record: { experiment } }, policies: createRunPolicies("fix the bug in a.go"), state: { iterations: 1 }, seams: { config: {} } }) as unknown as RunContext;
+const runWith = (experiment: ExperimentSettings) =>
+  ({ session: { record: { experiment } }, policies: createRunPolicies("fix the bug in a.go"), state: { iterations: 1 }, seams: { config: {} } }) as unknown as RunContext;
 const names = (experiment: ExperimentSettings) => activeStrategies(runWith(experiment)).map((strategy) => strategy.setting);
 
 describe("the strategy registry and the setting table", () => {

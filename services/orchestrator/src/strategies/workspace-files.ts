@@ -13,7 +13,12 @@ const MAX_CHARS = 3000;
 async function listWorkspace(context: RunContext, budgetChars: number): Promise<{ text: string; entries: number }> {
   const record = context.session.record;
   try {
-    const result = await context.seams.tools.exec(record.id, record.workspace, { id: context.seams.generateId(), name: "list_dir", arguments: { path: ".", recursive: true, max_entries: MAX_ENTRIES } }, { network: false });
+    const result = await context.seams.tools.exec(
+      record.id,
+      record.workspace,
+      { id: context.seams.generateId(), name: "list_dir", arguments: { path: ".", recursive: true, max_entries: MAX_ENTRIES } },
+      { network: false },
+    );
     if (result.is_error === true) return { text: "", entries: 0 };
     const [listing, note] = result.output.split("\n\n");
     const limit = Math.min(MAX_CHARS, Math.floor(budgetChars / 8));

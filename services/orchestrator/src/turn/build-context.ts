@@ -62,7 +62,11 @@ async function ensureSystem(context: RunContext, tools: ToolDescriptor[], fit: M
   // The strategies' options (few_shot's examples, which may list the workspace first), and the tool-call format.
   const toolFormat = record.experiment?.tool_format;
   const system = systemPrompt({
-    mode: record.mode, tools, workspace: record.workspace, now: context.seams.now(), tier: fit.tier,
+    mode: record.mode,
+    tools,
+    workspace: record.workspace,
+    now: context.seams.now(),
+    tier: fit.tier,
     ...(toolFormat !== undefined ? { toolFormat } : {}),
     ...(await strategySystemPrompt(context, fit)),
   });
@@ -120,8 +124,13 @@ export async function buildContextStep(context: RunContext): Promise<BuiltContex
   await context.session.emit(
     "context.built",
     {
-      messages: built.messages.length, dropped: built.dropped, chars: built.chars, compacted, tools: tools.map((tool) => tool.name),
-      tier: fit.tier, ...(fit.windowTokens !== undefined ? { window_tokens: fit.windowTokens } : {}),
+      messages: built.messages.length,
+      dropped: built.dropped,
+      chars: built.chars,
+      compacted,
+      tools: tools.map((tool) => tool.name),
+      tier: fit.tier,
+      ...(fit.windowTokens !== undefined ? { window_tokens: fit.windowTokens } : {}),
       ...prefix.block.facts,
     },
     context.depth,

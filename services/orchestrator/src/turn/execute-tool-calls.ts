@@ -155,7 +155,11 @@ const skipWords: Record<SkipReason, string> = {
 export async function executeToolCalls(context: RunContext): Promise<void> {
   const batch = context.state.batch;
   let stop: SkipReason | undefined;
-  const groups = groupCalls(batch.filter((call) => call.status !== "done"), context.catalog, context.session.record.experiment?.scheduler);
+  const groups = groupCalls(
+    batch.filter((call) => call.status !== "done"),
+    context.catalog,
+    context.session.record.experiment?.scheduler,
+  );
   for (const [index, group] of groups.entries()) {
     const skipped = stop ?? (context.session.signal.aborted ? "run_aborted" : undefined);
     if (skipped !== undefined) {

@@ -26,10 +26,7 @@ export function recordEvidence(context: RunContext, call: BatchCall, outcome: Ca
   // Only a call that actually ran says anything about its content: a refusal (plan mode, a person's
   // rejection, an interruption) must not block the same write later.
   const ran = !["refused", "denied", "interrupted"].some((key) => outcome.metadata[key] !== undefined);
-  if (ran) context.policies.guards.record(
-    { name: call.name, arguments: stringArgs(call.arguments) },
-    { is_error: outcome.is_error, changed_paths: outcome.changed_paths, output: outcome.output },
-  );
+  if (ran) context.policies.guards.record({ name: call.name, arguments: stringArgs(call.arguments) }, { is_error: outcome.is_error, changed_paths: outcome.changed_paths, output: outcome.output });
   for (const path of outcome.changed_paths) {
     if (!context.state.files_changed.includes(path)) context.state.files_changed.push(path);
   }

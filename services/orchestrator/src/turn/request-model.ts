@@ -19,7 +19,12 @@ export async function requestModelStep(context: RunContext, messages: ChatMessag
   const offered = tools.map((tool) => tool.name);
   // The active strategies' grammar: tools left out (they stay in the prompt), paths and edits spelled.
   const { excluded, paths, edits, requiredOnly } = await shapeGrammar(context, offered);
-  await session.emit("model.requested", { request_id: requestId, model: session.record.model || "(default)", iteration, ...(excluded.length > 0 ? { grammar_excluded: excluded } : {}) }, context.depth, context.run);
+  await session.emit(
+    "model.requested",
+    { request_id: requestId, model: session.record.model || "(default)", iteration, ...(excluded.length > 0 ? { grammar_excluded: excluded } : {}) },
+    context.depth,
+    context.run,
+  );
   const started = performance.now();
   const prose = new ProseDeltaFilter(runCatalog(context).map((tool) => tool.name));
   let reply: ModelChatResult;

@@ -141,7 +141,13 @@ async function personDecision(
       return { kind: "stop", outcome: errorOutcome("Not run: nobody approved this call in time (default deny).", { denied: "timeout" }) };
     case "reject": {
       if (decision.source === "policy") {
-        return { kind: "stop", outcome: errorOutcome(`Not run: the session's approval policy covers no such call and refuses the rest without asking (${decision.feedback ?? "deny_unmatched"}).`, { denied: "rejected", refused_by: "policy" }) };
+        return {
+          kind: "stop",
+          outcome: errorOutcome(`Not run: the session's approval policy covers no such call and refuses the rest without asking (${decision.feedback ?? "deny_unmatched"}).`, {
+            denied: "rejected",
+            refused_by: "policy",
+          }),
+        };
       }
       const feedback = decision.feedback ? ` Their feedback: ${decision.feedback}` : "";
       return { kind: "stop", outcome: errorOutcome(`The person rejected this call; it was not run.${feedback}`, { denied: "rejected" }) };
@@ -188,11 +194,7 @@ export async function journalEgress(context: RunContext, call: BatchCall, comman
 }
 
 /** Runs the call on the tools service with `tool.started` / `tool.completed` around it. */
-export async function execute(
-  context: RunContext,
-  call: BatchCall,
-  options: { network: boolean; expectedDigests?: Record<string, string> },
-): Promise<CallOutcome> {
+export async function execute(context: RunContext, call: BatchCall, options: { network: boolean; expectedDigests?: Record<string, string> }): Promise<CallOutcome> {
   const { seams, session } = context;
   call.status = "executing";
   // A mutation's in-flight status is durable first: after a crash it is reported as interrupted, never re-run.
@@ -202,7 +204,9 @@ export async function execute(
   await session.emit("tool.started", { call_id: call.id, tool: call.name, args: eventArgs(call), ...(server ? { server } : {}) }, context.depth, context.run);
   const started = performance.now();
   if (descriptor?.handled_by === "mcp") {
-    const mcpOutcome = await untilAborted(callMcp(context, call, descriptor), session.signal).catch((error: Error) => errorOutcome(`The MCP call could not run: ${error.message}`, { mcp_server: server }));
+    const mcpOutcome = await untilAborted(callMcp(context, call, descriptor), session.signal).catch((error: Error) =>
+      errorOutcome(`The MCP call could not run: ${error.message}`, { mcp_server: server }),
+    );
     await emitCompleted(context, call, mcpOutcome, performance.now() - started);
     return mcpOutcome;
   }

@@ -166,7 +166,11 @@ export async function startStack(
     modelRequests(model = "s1") {
       const file = join(dir, model === "s1" ? "model-requests.jsonl" : `model-requests-${model}.jsonl`);
       if (!existsSync(file)) return [];
-      return readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line));
+      return readFileSync(file, "utf8")
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line));
     },
     async stop() {
       subscription.unsubscribe();
@@ -179,7 +183,10 @@ export async function startStack(
 
 /** Every session's seqs are 1..n without gaps or repeats. */
 export function assertContiguous(events: AgentEvent[], session: string): number[] {
-  const seqs = events.filter((event) => event.session === session).map((event) => event.seq).sort((a, b) => a - b);
+  const seqs = events
+    .filter((event) => event.session === session)
+    .map((event) => event.seq)
+    .sort((a, b) => a - b);
   seqs.forEach((seq, index) => {
     if (seq !== index + 1) throw new Error(`seq ${seq} at position ${index + 1}: ${seqs.join(",")}`);
   });

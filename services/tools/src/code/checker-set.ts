@@ -41,7 +41,11 @@ export class CheckerSet {
 
   /** The file types checked, for messages. */
   describe(): string {
-    return [".ts/.tsx/.mts/.cts (typescript)", ...(this.checkers.python !== undefined ? [".py/.pyi (pyright)"] : []), ...(this.checkers.go !== undefined ? [".go (gopls, or go vet without it, or syntax only without Go)"] : [])].join(", ");
+    return [
+      ".ts/.tsx/.mts/.cts (typescript)",
+      ...(this.checkers.python !== undefined ? [".py/.pyi (pyright)"] : []),
+      ...(this.checkers.go !== undefined ? [".go (gopls, or go vet without it, or syntax only without Go)"] : []),
+    ].join(", ");
   }
 
   close(): void {

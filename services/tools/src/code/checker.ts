@@ -1,8 +1,6 @@
 import type { Diagnostic } from "./diagnostic.js";
 
-export type CheckOutcome =
-  | { ok: true; results: Diagnostic[][] }
-  | { ok: false; timedOut: boolean; message: string; workerPid?: number };
+export type CheckOutcome = { ok: true; results: Diagnostic[][] } | { ok: false; timedOut: boolean; message: string; workerPid?: number };
 
 /** A warm type checker per workspace root: the diagnostics of one file for each of its texts. */
 export interface Checker {

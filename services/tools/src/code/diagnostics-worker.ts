@@ -31,7 +31,14 @@ function serviceFor(root: string, file: string) {
   let entry = services.get(key);
   if (entry === undefined) {
     const parsed = configPath === undefined ? undefined : ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
-    const options: ts.CompilerOptions = parsed?.options ?? { strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true, noEmit: true };
+    const options: ts.CompilerOptions = parsed?.options ?? {
+      strict: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      skipLibCheck: true,
+      noEmit: true,
+    };
     const overlay = new Map<string, { text: string; version: number }>();
     const roots = [...(parsed?.fileNames ?? [])];
     const host: ts.LanguageServiceHost = {

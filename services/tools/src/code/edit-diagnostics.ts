@@ -67,10 +67,16 @@ export async function diagnoseEdit(checkers: CheckerSet, changes: readonly FileC
   };
   const caveat = unavailable !== undefined ? ` ${unavailable.message}` : "";
   if (pending !== undefined) {
-    return { note: `(Diagnostics not ready: the ${pending.source} checker is still starting after ${waitMs} ms; call diagnostics on ${pending.path} to see its problems.)`, metadata: { ...metadata, pending: true } };
+    return {
+      note: `(Diagnostics not ready: the ${pending.source} checker is still starting after ${waitMs} ms; call diagnostics on ${pending.path} to see its problems.)`,
+      metadata: { ...metadata, pending: true },
+    };
   }
   if (failure !== undefined) {
-    return { note: `(No diagnostics: ${failure.message}.)`, metadata: { ...metadata, unavailable: true, timed_out: failure.timedOut, ...(failure.workerPid !== undefined ? { worker_pid: failure.workerPid } : {}) } };
+    return {
+      note: `(No diagnostics: ${failure.message}.)`,
+      metadata: { ...metadata, unavailable: true, timed_out: failure.timedOut, ...(failure.workerPid !== undefined ? { worker_pid: failure.workerPid } : {}) },
+    };
   }
   if (total === 0) return { note: `No new problems (${source}).${caveat}`, metadata };
   // The ones shown, for clients (aide run lists them under the diff).

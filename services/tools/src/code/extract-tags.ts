@@ -39,7 +39,12 @@ const specKeywords: Record<string, string> = { type_spec: "type ", const_spec: "
 
 function signatureOf(definition: SyntaxNode): string {
   const node = definition.type === "variable_declarator" && definition.parent !== null ? definition.parent : definition;
-  const first = (specKeywords[node.type] ?? "") + node.text.split("\n", 1)[0].trim().replace(/\s*\{$/, "");
+  const first =
+    (specKeywords[node.type] ?? "") +
+    node.text
+      .split("\n", 1)[0]
+      .trim()
+      .replace(/\s*\{$/, "");
   return first.length > maxSignatureChars ? `${first.slice(0, maxSignatureChars - 1)}…` : first;
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseGoVet } from "./go-vet-checker.js";
 
-const text = "package main\n\nimport \"fmt\"\n\nfunc add(a int, b int) int {\n\treturn sum\n}\n\nfunc main() {\n\tfmt.Printf(\"%d\", s)\n}\n";
+const text = 'package main\n\nimport "fmt"\n\nfunc add(a int, b int) int {\n\treturn sum\n}\n\nfunc main() {\n\tfmt.Printf("%d", s)\n}\n';
 
 describe("parseGoVet", () => {
   it("keeps go vet's lines about the checked file (compile errors and vet findings), 1-based as Go prints them", () => {

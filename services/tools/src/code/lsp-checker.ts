@@ -70,7 +70,8 @@ function describe(diagnostic: LspDiagnostic, source: string, fallbackCode: strin
     line: line + 1,
     column: diagnostic.range.start.character + 1,
     // gopls's analyzers all say code "default": the analyzer's name (`printf`) is what tells them apart.
-    code: diagnostic.code !== undefined && diagnostic.code !== "default" ? String(diagnostic.code) : typeof diagnostic.source === "string" && diagnostic.source !== "" ? diagnostic.source : fallbackCode,
+    code:
+      diagnostic.code !== undefined && diagnostic.code !== "default" ? String(diagnostic.code) : typeof diagnostic.source === "string" && diagnostic.source !== "" ? diagnostic.source : fallbackCode,
     severity: diagnostic.severity === 1 ? "error" : "warning",
     message: diagnostic.message.replace(/\s*\n\s*/g, " ").trim(),
     text: (source.split("\n")[line] ?? "").trim(),
@@ -108,7 +109,8 @@ export class LspChecker implements Checker {
 
   private start(root: string): Server {
     const oldest = this.servers.entries().next().value as [string, Server] | undefined;
-    if (oldest !== undefined && this.servers.size >= (this.options.maxServers ?? 2)) this.stop(oldest[0], oldest[1], `too many workspaces with a warm ${this.source}; the least recently used was stopped`);
+    if (oldest !== undefined && this.servers.size >= (this.options.maxServers ?? 2))
+      this.stop(oldest[0], oldest[1], `too many workspaces with a warm ${this.source}; the least recently used was stopped`);
     const { file, args } = this.options.command(root);
     // A process group of its own: stopping kills the whole group, bubblewrap's namespace init with it
     // (killed in its first milliseconds, the outer bwrap left that init behind, orphaned).

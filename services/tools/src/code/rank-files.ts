@@ -61,9 +61,7 @@ export function rankFiles(files: ReadonlyMap<string, FileTags>, focus: RankFocus
       }
     }
   });
-  const focused = paths.map((path) =>
-    focus.paths.some((focusPath) => underPath(path, focusPath)) || (files.get(path)?.definitions ?? []).some((definition) => focusNames.has(definition.name)),
-  );
+  const focused = paths.map((path) => focus.paths.some((focusPath) => underPath(path, focusPath)) || (files.get(path)?.definitions ?? []).some((definition) => focusNames.has(definition.name)));
   const anyFocus = focused.some(Boolean);
   const restart: number[] = paths.map((_, position) => (anyFocus ? (focused[position] ? 1 : 0) : 1));
   const restartTotal = restart.reduce((sum, value) => sum + value, 0) || 1;

@@ -9,7 +9,10 @@ import { processAlive } from "../../../../tests/helpers/service-process.js";
 const scratch = mkdtempSync(join(tmpdir(), "aide-checker-"));
 const echo = join(scratch, "echo.mjs");
 // A worker that answers every request with no problems and its own pid as the message.
-writeFileSync(echo, 'import { createInterface } from "node:readline";\ncreateInterface({ input: process.stdin }).on("line", (line) => { const { id } = JSON.parse(line); process.stdout.write(JSON.stringify({ id, results: [[{ line: 1, column: 1, code: "PID", severity: "error", message: String(process.pid), text: "" }]] }) + "\\n"); });\n');
+writeFileSync(
+  echo,
+  'import { createInterface } from "node:readline";\ncreateInterface({ input: process.stdin }).on("line", (line) => { const { id } = JSON.parse(line); process.stdout.write(JSON.stringify({ id, results: [[{ line: 1, column: 1, code: "PID", severity: "error", message: String(process.pid), text: "" }]] }) + "\\n"); });\n',
+);
 
 const pidOf = (outcome: Awaited<ReturnType<TypeScriptChecker["check"]>>) => (outcome.ok ? Number(outcome.results[0][0].message) : -1);
 

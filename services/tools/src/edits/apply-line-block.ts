@@ -56,7 +56,10 @@ export function applyLineBlock(state: EditState, block: LineBlock, path: string)
       const applied = findLines(lines, block.replace);
       if (applied.type !== "none" && applied.tier !== "indent_shift") {
         const where = applied.type === "found" ? lineRange(applied.start, block.replace.length) : `lines ${applied.lines.join(", ")}`;
-        return refuse("EDIT_ALREADY_APPLIED", `${block.label} looks applied already: its new lines are in ${path} (${where}) and its old lines are not. Nothing was changed; read the file to check it before editing again.`);
+        return refuse(
+          "EDIT_ALREADY_APPLIED",
+          `${block.label} looks applied already: its new lines are in ${path} (${where}) and its old lines are not. Nothing was changed; read the file to check it before editing again.`,
+        );
       }
     }
     return refuse("EDIT_NOT_FOUND", describeMiss(lines, block.search, block.label, path, block.needleName));
@@ -80,24 +83,30 @@ export function applyLineBlock(state: EditState, block: LineBlock, path: string)
       );
     }
   } else if (touches(start)) {
-    return refuse("EDIT_OVERLAP", `${block.label} matches ${lineRange(start, block.search.length)} of ${path}, which an earlier block of this edit already changed; nothing was changed. Merge the two into one block, or make each block match lines the others do not touch.`);
+    return refuse(
+      "EDIT_OVERLAP",
+      `${block.label} matches ${lineRange(start, block.search.length)} of ${path}, which an earlier block of this edit already changed; nothing was changed. Merge the two into one block, or make each block match lines the others do not touch.`,
+    );
   }
   const inexact = (block.exactLines ?? []).find((k) => lines[start + k] !== block.search[k]);
   if (inexact !== undefined) {
-    return refuse("EDIT_MALFORMED", `${block.label}: its line ${inexact + 1}, \`${block.search[inexact]}\`, has no ' ', '-' or '+' prefix and is not exactly the file's line ${start + inexact + 1} (\`${lines[start + inexact]}\`), so it cannot be read as an unchanged line. Nothing was written; start every hunk line with ' ', '-' or '+'.`);
+    return refuse(
+      "EDIT_MALFORMED",
+      `${block.label}: its line ${inexact + 1}, \`${block.search[inexact]}\`, has no ' ', '-' or '+' prefix and is not exactly the file's line ${start + inexact + 1} (\`${lines[start + inexact]}\`), so it cannot be read as an unchanged line. Nothing was written; start every hunk line with ' ', '-' or '+'.`,
+    );
   }
   const replacement = applyShift(block.replace, match.shift);
   if (replacement === undefined) {
-    return refuse("EDIT_MALFORMED", `${block.label} matches ${lineRange(start, block.search.length)} of ${path} with its indentation shifted by ${JSON.stringify(match.shift?.prefix)}, but a REPLACE line is less indented than that shift, so it cannot be re-indented the same way. Nothing was changed; copy the file's indentation exactly.`);
+    return refuse(
+      "EDIT_MALFORMED",
+      `${block.label} matches ${lineRange(start, block.search.length)} of ${path} with its indentation shifted by ${JSON.stringify(match.shift?.prefix)}, but a REPLACE line is less indented than that shift, so it cannot be re-indented the same way. Nothing was changed; copy the file's indentation exactly.`,
+    );
   }
   let prefix = 0;
   while (prefix < block.search.length && prefix < block.replace.length && block.search[prefix] === block.replace[prefix]) prefix += 1;
   let suffix = 0;
-  while (
-    suffix < block.search.length - prefix &&
-    suffix < block.replace.length - prefix &&
-    block.search[block.search.length - 1 - suffix] === block.replace[block.replace.length - 1 - suffix]
-  ) suffix += 1;
+  while (suffix < block.search.length - prefix && suffix < block.replace.length - prefix && block.search[block.search.length - 1 - suffix] === block.replace[block.replace.length - 1 - suffix])
+    suffix += 1;
   const changeStart = start + prefix;
   const changeEnd = end - suffix;
   const written = replacement.slice(prefix, replacement.length - suffix);

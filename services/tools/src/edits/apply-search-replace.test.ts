@@ -6,25 +6,91 @@ const text = (outcome: ReturnType<typeof applySearchReplace>) => (outcome.ok ? o
 
 describe("applySearchReplace", () => {
   it("reports which tier each block used", () => {
-    const outcome = applySearchReplace(buf("a\nb  \n  c\n"), [{ search: "a\n", replace: "A\n" }, { search: "b\n", replace: "B\n" }, { search: "c\n", replace: "C\n" }], "f");
+    const outcome = applySearchReplace(
+      buf("a\nb  \n  c\n"),
+      [
+        { search: "a\n", replace: "A\n" },
+        { search: "b\n", replace: "B\n" },
+        { search: "c\n", replace: "C\n" },
+      ],
+      "f",
+    );
     expect(outcome).toMatchObject({ ok: true, levels: ["exact", "trailing_whitespace", "indent_shift"] });
     expect(text(outcome)).toBe("A\nB\n  C\n");
   });
   it("applies blocks in order and refuses the whole edit when any block then fails", () => {
-    expect(text(applySearchReplace(buf("a\nb\n"), [{ search: "a\n", replace: "A\n" }, { search: "nope\n", replace: "x\n" }], "f"))).toBe("EDIT_NOT_FOUND");
-    const outcome = applySearchReplace(buf("a\nb\n"), [{ search: "a\n", replace: "A\n" }, { search: "nope\n", replace: "x\n" }], "f");
+    expect(
+      text(
+        applySearchReplace(
+          buf("a\nb\n"),
+          [
+            { search: "a\n", replace: "A\n" },
+            { search: "nope\n", replace: "x\n" },
+          ],
+          "f",
+        ),
+      ),
+    ).toBe("EDIT_NOT_FOUND");
+    const outcome = applySearchReplace(
+      buf("a\nb\n"),
+      [
+        { search: "a\n", replace: "A\n" },
+        { search: "nope\n", replace: "x\n" },
+      ],
+      "f",
+    );
     expect(outcome.ok ? "" : outcome.error).toContain("SEARCH block 2 of 2");
   });
   it("a later block may match what an earlier block wrote, each against the text the previous ones produced", () => {
-    expect(text(applySearchReplace(buf("a\nz\n"), [{ search: "a\n", replace: "b\n" }, { search: "b\n", replace: "c\n" }], "f"))).toBe("c\nz\n");
-    expect(text(applySearchReplace(buf("a\nb\nc\n"), [{ search: "b\n", replace: "" }, { search: "a\nc\n", replace: "x\n" }], "f"))).toBe("x\n");
+    expect(
+      text(
+        applySearchReplace(
+          buf("a\nz\n"),
+          [
+            { search: "a\n", replace: "b\n" },
+            { search: "b\n", replace: "c\n" },
+          ],
+          "f",
+        ),
+      ),
+    ).toBe("c\nz\n");
+    expect(
+      text(
+        applySearchReplace(
+          buf("a\nb\nc\n"),
+          [
+            { search: "b\n", replace: "" },
+            { search: "a\nc\n", replace: "x\n" },
+          ],
+          "f",
+        ),
+      ),
+    ).toBe("x\n");
   });
   it("refuses a block that matches an earlier block's text and another place too, and writes nothing of the others", () => {
-    const outcome = applySearchReplace(buf("a\nb\n"), [{ search: "a\n", replace: "b\n" }, { search: "b\n", replace: "c\n" }], "f");
+    const outcome = applySearchReplace(
+      buf("a\nb\n"),
+      [
+        { search: "a\n", replace: "b\n" },
+        { search: "b\n", replace: "c\n" },
+      ],
+      "f",
+    );
     expect(text(outcome)).toBe("EDIT_AMBIGUOUS");
     expect(outcome.ok ? "" : outcome.error).toContain("starting at lines 1, 2");
     // Blocks that do not touch what an earlier one wrote keep the first-occurrence rule.
-    expect(text(applySearchReplace(buf("x\ny\nx\n"), [{ search: "y\n", replace: "Y\n" }, { search: "x\n", replace: "X\n" }], "f"))).toBe("X\nY\nx\n");
+    expect(
+      text(
+        applySearchReplace(
+          buf("x\ny\nx\n"),
+          [
+            { search: "y\n", replace: "Y\n" },
+            { search: "x\n", replace: "X\n" },
+          ],
+          "f",
+        ),
+      ),
+    ).toBe("X\nY\nx\n");
   });
   it("never drops a context line that is not in the file", () => {
     expect(text(applySearchReplace(buf("def f():\n    x = 1\n"), [{ search: "def f(self):\n    x = 1\n", replace: "def f(self):\n    x = 2\n" }], "f"))).toBe("EDIT_NOT_FOUND");

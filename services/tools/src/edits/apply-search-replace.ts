@@ -73,15 +73,24 @@ export function applySearchReplace(before: Buffer | null, blocks: readonly Searc
     if (search === replace) return refuse("EDIT_MALFORMED", `${label}: REPLACE is the same as SEARCH, so it changes nothing. Nothing was written.`);
     if (loneSurrogate.test(search) || loneSurrogate.test(replace)) {
       // Half of a character: it cannot be written as UTF-8, and in SEARCH it can only match by splitting one.
-      return refuse("EDIT_MALFORMED", `${label}: ${loneSurrogate.test(search) ? "SEARCH" : "REPLACE"} holds half of a character (a lone UTF-16 surrogate), which cannot be written to a file. Nothing was written.`);
+      return refuse(
+        "EDIT_MALFORMED",
+        `${label}: ${loneSurrogate.test(search) ? "SEARCH" : "REPLACE"} holds half of a character (a lone UTF-16 surrogate), which cannot be written to a file. Nothing was written.`,
+      );
     }
     const lazy = findLazyComment(replace, search);
     if (lazy !== undefined) {
-      return refuse("EDIT_LAZY_ELISION", `${label}: REPLACE contains \`${lazy}\`, which stands for code it does not repeat; applying it would delete that code. Nothing was written. Write out the complete replacement (use smaller blocks around the lines that change).`);
+      return refuse(
+        "EDIT_LAZY_ELISION",
+        `${label}: REPLACE contains \`${lazy}\`, which stands for code it does not repeat; applying it would delete that code. Nothing was written. Write out the complete replacement (use smaller blocks around the lines that change).`,
+      );
     }
     if (search.trim() === "") {
       if (state !== null && documentText(state.document).trim() !== "") {
-        return refuse("EDIT_FILE_EXISTS", `${label} is empty, which creates a new file, but ${path} already exists and has content. Nothing was written. Give the lines to replace in SEARCH, or use write_file to replace the whole file.`);
+        return refuse(
+          "EDIT_FILE_EXISTS",
+          `${label} is empty, which creates a new file, but ${path} already exists and has content. Nothing was written. Give the lines to replace in SEARCH, or use write_file to replace the whole file.`,
+        );
       }
       const document: TextDocument = decodeDocument(Buffer.from(replace, "utf8"));
       const keepBom = state?.document.bom ?? false;
@@ -118,7 +127,10 @@ export function applySearchReplace(before: Buffer | null, blocks: readonly Searc
         continue;
       }
       if (partial.count > 1) {
-        return refuse("EDIT_AMBIGUOUS", `The search text occurs ${partial.count >= 10 ? "10 or more" : partial.count} times in ${path} (lines ${partial.lines.join(", ")}); nothing was changed. Include more surrounding text so it matches one place.`);
+        return refuse(
+          "EDIT_AMBIGUOUS",
+          `The search text occurs ${partial.count >= 10 ? "10 or more" : partial.count} times in ${path} (lines ${partial.lines.join(", ")}); nothing was changed. Include more surrounding text so it matches one place.`,
+        );
       }
     }
     const applied = applyLineBlock(state, { search: searchLines, replace: replaceLines, label, earlierChanges: "sequential" }, path);

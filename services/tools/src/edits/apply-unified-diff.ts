@@ -17,7 +17,10 @@ function createdContent(patch: FilePatch): EditOutcome {
   for (const [index, hunk] of patch.hunks.entries()) {
     const body = shortestReading(hunk).lines;
     if (body.some((l) => l.type !== "add")) {
-      return refuse("EDIT_MALFORMED", `${hunkLabel(index, patch.hunks.length, patch.path)} has context or removed lines, but the diff creates the file (\`--- /dev/null\`). A new file's hunk only has '+' lines.`);
+      return refuse(
+        "EDIT_MALFORMED",
+        `${hunkLabel(index, patch.hunks.length, patch.path)} has context or removed lines, but the diff creates the file (\`--- /dev/null\`). A new file's hunk only has '+' lines.`,
+      );
     }
     lines.push(...body.map((l) => l.text));
     finalNewline = !hunk.newNoNewline;
@@ -39,8 +42,13 @@ function deletion(before: Buffer, patch: FilePatch): EditOutcome {
   const fileLines = decodeDocument(before).lines.map((l) => l.text);
   const trim = (l: string) => l.replace(/[ \t]+$/, "");
   if (removed.length === fileLines.length && removed.every((l, i) => l === fileLines[i])) return { ok: true, after: Buffer.alloc(0), levels: ["exact"], created: false, notices: [] };
-  if (removed.length === fileLines.length && removed.every((l, i) => trim(l) === trim(fileLines[i]))) return { ok: true, after: Buffer.alloc(0), levels: ["trailing_whitespace"], created: false, notices: [] };
-  return refuse("EDIT_NOT_FOUND", describeMiss(fileLines, removed, `The deletion's removed lines (the whole file, as the diff shows it)`, patch.path, "hunk") + ` ${patch.path} is deleted only when the diff removes exactly its current content.`);
+  if (removed.length === fileLines.length && removed.every((l, i) => trim(l) === trim(fileLines[i])))
+    return { ok: true, after: Buffer.alloc(0), levels: ["trailing_whitespace"], created: false, notices: [] };
+  return refuse(
+    "EDIT_NOT_FOUND",
+    describeMiss(fileLines, removed, `The deletion's removed lines (the whole file, as the diff shows it)`, patch.path, "hunk") +
+      ` ${patch.path} is deleted only when the diff removes exactly its current content.`,
+  );
 }
 
 /** `\ No newline at end of file` on a hunk that reaches the end of the file sets the final newline. */
@@ -61,15 +69,23 @@ function applyReading(state: EditState, hunk: PatchHunk, reading: HunkReading, h
     return refuse("EDIT_MALFORMED", `${label} changes nothing (no '+' or '-' lines, or the same lines removed and added). Nothing was written.`);
   }
   const lazy = findLazyComment(sides.new.join("\n"), sides.old.join("\n"));
-  if (lazy !== undefined) return refuse("EDIT_LAZY_ELISION", `${label} adds \`${lazy}\`, which stands for code it does not repeat; applying it would delete that code. Nothing was written; write out the complete lines.`);
+  if (lazy !== undefined)
+    return refuse("EDIT_LAZY_ELISION", `${label} adds \`${lazy}\`, which stands for code it does not repeat; applying it would delete that code. Nothing was written; write out the complete lines.`);
   if (sides.old.length === 0) {
     if (documentText(state.document) !== "") {
-      return refuse("EDIT_MALFORMED", `${label} only adds lines and has no context lines, so nothing proves where they go (the @@ numbers are only hints). Nothing was written; add the unchanged lines around it, prefixed with a space.`);
+      return refuse(
+        "EDIT_MALFORMED",
+        `${label} only adds lines and has no context lines, so nothing proves where they go (the @@ numbers are only hints). Nothing was written; add the unchanged lines around it, prefixed with a space.`,
+      );
     }
     const document = decodeDocument(Buffer.from(sides.new.join("\n") + (hunk.newNoNewline ? "" : "\n"), "utf8"));
     return { ok: true, state: { document, regions: [{ start: 0, end: sides.new.length }] }, level: "create", added: sides.new.length };
   }
-  const applied = applyLineBlock(state, { search: sides.old, replace: sides.new, hint, label: `${label} (its context and removed lines)`, needleName: "hunk", earlierChanges: "disjoint", exactLines: reading.exactLines }, path);
+  const applied = applyLineBlock(
+    state,
+    { search: sides.old, replace: sides.new, hint, label: `${label} (its context and removed lines)`, needleName: "hunk", earlierChanges: "disjoint", exactLines: reading.exactLines },
+    path,
+  );
   if (!applied.ok) return applied;
   let next = applied.state;
   if (applied.reachesEnd && (hunk.newNoNewline || hunk.oldNoNewline)) next = { ...next, document: finalNewline(next.document, hunk) };
@@ -92,7 +108,10 @@ function applyHunk(state: EditState, hunk: PatchHunk, hint: number | undefined, 
     const first = encodeDocument(chosen.state.document);
     const rivals = results.filter((result, index) => index > winner && result.ok && !dropsChanges(readings[winner], readings[index])) as Array<Extract<HunkResult, { ok: true }>>;
     if (rivals.some((result) => !encodeDocument(result.state.document).equals(first))) {
-      return refuse("EDIT_AMBIGUOUS", `${label} has lines without a ' ', '-' or '+' prefix that can be read both as unchanged lines and as text after the hunk, and the two readings change ${path} in different places; nothing was changed. Start every hunk line with ' ', '-' or '+'.`);
+      return refuse(
+        "EDIT_AMBIGUOUS",
+        `${label} has lines without a ' ', '-' or '+' prefix that can be read both as unchanged lines and as text after the hunk, and the two readings change ${path} in different places; nothing was changed. Start every hunk line with ' ', '-' or '+'.`,
+      );
     }
     return chosen;
   }
@@ -101,7 +120,10 @@ function applyHunk(state: EditState, hunk: PatchHunk, hint: number | undefined, 
   if (shortest.exactLines.length === 0 || refusal.code !== "EDIT_NOT_FOUND") return refusal;
   const oldSide = shortest.lines.filter((l) => l.type !== "add");
   const line = oldSide[shortest.exactLines[0]].text;
-  return refuse("EDIT_MALFORMED", `${label} has the line \`${line}\` without a ' ', '-' or '+' prefix. Such a line is read as an unchanged line only where it is exactly the file's line, and read so the hunk does not apply (${refusal.code}: ${refusal.error}) Nothing was written; start every hunk line with ' ' (unchanged), '-' (removed) or '+' (added).`);
+  return refuse(
+    "EDIT_MALFORMED",
+    `${label} has the line \`${line}\` without a ' ', '-' or '+' prefix. Such a line is read as an unchanged line only where it is exactly the file's line, and read so the hunk does not apply (${refusal.code}: ${refusal.error}) Nothing was written; start every hunk line with ' ' (unchanged), '-' (removed) or '+' (added).`,
+  );
 }
 
 /**

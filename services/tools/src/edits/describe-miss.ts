@@ -83,7 +83,10 @@ export function describeMiss(fileLines: readonly string[], needle: readonly stri
   }
   const first = lowest;
   const last = Math.min(fileLines.length, highest + 1, first + 60);
-  const numbered = fileLines.slice(first, last).map((line, i) => `${String(first + i + 1).padStart(5)}\t${line}`).join("\n");
+  const numbered = fileLines
+    .slice(first, last)
+    .map((line, i) => `${String(first + i + 1).padStart(5)}\t${line}`)
+    .join("\n");
   message += `\nThe closest lines in the file (${first + 1}-${last}) are:\n${numbered}\n`;
   const differences: string[] = [];
   for (let k = 0; k < needle.length && differences.length < 16; k += 1) {

@@ -6,8 +6,7 @@ export type Expected = Buffer | string | { refused: EditErrorCode };
 
 export const no = (code: EditErrorCode): Expected => ({ refused: code });
 
-export const block = (search: string, replace: string, marks = 7): string =>
-  `${"<".repeat(marks)} SEARCH\n${search}${"=".repeat(marks)}\n${replace}${">".repeat(marks)} REPLACE\n`;
+export const block = (search: string, replace: string, marks = 7): string => `${"<".repeat(marks)} SEARCH\n${search}${"=".repeat(marks)}\n${replace}${">".repeat(marks)} REPLACE\n`;
 
 function expectOf(expected: Expected): EditCase["expect"] {
   return typeof expected === "object" && !Buffer.isBuffer(expected) ? expected : { after: expected };

@@ -5,7 +5,34 @@ import { parseSearchReplaceBlocks } from "./parse-search-replace.js";
 import { parseUnifiedDiff } from "./parse-unified-diff.js";
 
 const codes = new Set(["EDIT_NOT_FOUND", "EDIT_AMBIGUOUS", "EDIT_MALFORMED", "EDIT_LAZY_ELISION", "EDIT_ALREADY_APPLIED", "EDIT_FILE_EXISTS", "EDIT_OVERLAP", "FILE_NOT_FOUND"]);
-const pieces = ["a", "b", "  a", "\tb", " ", "", "\u00a0", "e\u0301", "🙂", "\r", "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE", "<<<<<<<<<< SEARCH", "@@ -1,2 +1,2 @@", "--- a/f", "+++ b/f", "+x", "-a", " a", "```", "\\ No newline at end of file", "// ... existing code ...", "diff --git a/f b/g", "rename from f", "+++ /dev/null"];
+const pieces = [
+  "a",
+  "b",
+  "  a",
+  "\tb",
+  " ",
+  "",
+  "\u00a0",
+  "e\u0301",
+  "🙂",
+  "\r",
+  "<<<<<<< SEARCH",
+  "=======",
+  ">>>>>>> REPLACE",
+  "<<<<<<<<<< SEARCH",
+  "@@ -1,2 +1,2 @@",
+  "--- a/f",
+  "+++ b/f",
+  "+x",
+  "-a",
+  " a",
+  "```",
+  "\\ No newline at end of file",
+  "// ... existing code ...",
+  "diff --git a/f b/g",
+  "rename from f",
+  "+++ /dev/null",
+];
 
 function random(seed: number): () => number {
   let state = seed;

@@ -16,9 +16,7 @@ export interface IndentShift {
 
 export type LineMatch =
   /** `occurrences`: every exact start (the `exact` tier only; a loose tier is found only when unique). */
-  | { type: "found"; tier: MatchTier; start: number; shift?: IndentShift; occurrences?: number[] }
-  | { type: "ambiguous"; tier: MatchTier; lines: number[] }
-  | { type: "none" };
+  { type: "found"; tier: MatchTier; start: number; shift?: IndentShift; occurrences?: number[] } | { type: "ambiguous"; tier: MatchTier; lines: number[] } | { type: "none" };
 
 const maxCandidates = 1000;
 
@@ -85,12 +83,22 @@ export function findLines(fileLines: readonly string[], needle: readonly string[
   if (exact.length > 0) return { type: "found", tier: "exact", start: hint !== undefined && exact.includes(hint) ? hint : exact[0], occurrences: exact };
   const trimmedNeedle = needle.map(trimTrailing);
   const first = trimmedNeedle[0];
-  const trailing = starts(fileLines, trimmedNeedle, (a, b) => trimTrailing(a) === b, (a) => a.startsWith(first));
+  const trailing = starts(
+    fileLines,
+    trimmedNeedle,
+    (a, b) => trimTrailing(a) === b,
+    (a) => a.startsWith(first),
+  );
   if (trailing.length > 1) return { type: "ambiguous", tier: "trailing_whitespace", lines: trailing.slice(0, 10).map((s) => s + 1) };
   if (trailing.length === 1) return { type: "found", tier: "trailing_whitespace", start: trailing[0] };
   // Cheap filter first (same text once leading whitespace is gone), then the exact shift rule.
   const bodies = needle.map((l) => l.trimStart());
-  const sameBody = starts(fileLines, bodies, (a, b) => a.trimStart() === b, (a) => a.endsWith(bodies[0]));
+  const sameBody = starts(
+    fileLines,
+    bodies,
+    (a, b) => a.trimStart() === b,
+    (a) => a.endsWith(bodies[0]),
+  );
   const shifted: Array<{ start: number; shift: IndentShift }> = [];
   for (const start of sameBody) {
     const shift = shiftAt(fileLines, needle, start);

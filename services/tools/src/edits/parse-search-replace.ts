@@ -45,7 +45,6 @@ export function parseSearchReplaceBlocks(text: string): ParsedBlocks {
       blocks.push({ search: search.length > 0 ? search.join("\n") + "\n" : "", replace: replace.length > 0 ? replace.join("\n") + "\n" : "" });
       state = "outside";
     } else if (dividerMarker.test(line) && replace.length === 0 && search.length > 0) {
-      continue;
     } else replace.push(line);
   }
   if (state === "search") return { ok: false, error: `A \`<<<<<<< SEARCH\` block has no \`=======\` line after it. ${markerHelp}` };

@@ -8,7 +8,26 @@ describe("parseUnifiedDiff", () => {
     const parsed = parseUnifiedDiff("Fix:\n```diff\ndiff --git a/f.txt b/f.txt\nindex 1234567..89abcde 100644\n" + hunk + "```\n\n- renamed b\nThanks!\n");
     expect(parsed).toEqual({
       ok: true,
-      files: [{ path: "f.txt", operation: "modify", hunks: [{ oldStart: 1, counts: { old: 3, new: 3 }, oldNoNewline: false, newNoNewline: false, lines: [{ type: "context", text: "a" }, { type: "remove", text: "b" }, { type: "add", text: "B" }, { type: "context", text: "c" }] }] }],
+      files: [
+        {
+          path: "f.txt",
+          operation: "modify",
+          hunks: [
+            {
+              oldStart: 1,
+              counts: { old: 3, new: 3 },
+              oldNoNewline: false,
+              newNoNewline: false,
+              lines: [
+                { type: "context", text: "a" },
+                { type: "remove", text: "b" },
+                { type: "add", text: "B" },
+                { type: "context", text: "c" },
+              ],
+            },
+          ],
+        },
+      ],
     });
   });
   it("reads delete, create and rename (rename from/to, or differing paths)", () => {

@@ -36,7 +36,10 @@ export type ParsedPatch = { ok: true; files: FilePatch[] } | { ok: false; error:
 const devNull = "/dev/null";
 
 function headerPath(raw: string): string {
-  const value = raw.replace(/\t.*$/, "").trim().replace(/^"(.*)"$/, "$1");
+  const value = raw
+    .replace(/\t.*$/, "")
+    .trim()
+    .replace(/^"(.*)"$/, "$1");
   return value === devNull ? value : value.replace(/^[ab]\//, "");
 }
 
@@ -155,7 +158,11 @@ export function parseUnifiedDiff(text: string, defaultPath?: string): ParsedPatc
       continue;
     }
     const prefix = line[0];
-    hunk.lines.push(prefix === " " || prefix === "+" || prefix === "-" ? { type: prefix === "+" ? "add" : prefix === "-" ? "remove" : "context", text: line.slice(1) } : { type: "context", text: line, unprefixed: true });
+    hunk.lines.push(
+      prefix === " " || prefix === "+" || prefix === "-"
+        ? { type: prefix === "+" ? "add" : prefix === "-" ? "remove" : "context", text: line.slice(1) }
+        : { type: "context", text: line, unprefixed: true },
+    );
   }
   // A hunk with no prefixed line is prose after an `@@`, not a change.
   for (const patch of files) patch.hunks = patch.hunks.filter((h) => h.lines.some((l) => l.unprefixed !== true));

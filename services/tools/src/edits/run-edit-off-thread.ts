@@ -17,7 +17,10 @@ const defaultInlineBelowBytes = 32 * 1024;
 const defaultTimeoutMs = 20_000;
 
 function jobBytes(job: EditJob): number {
-  const text = job.kind === "search_replace" ? job.blocks.reduce((sum, b) => sum + b.search.length + b.replace.length, 0) : job.patch.hunks.reduce((sum, h) => sum + h.lines.reduce((s, l) => s + l.text.length + 1, 0), 0);
+  const text =
+    job.kind === "search_replace"
+      ? job.blocks.reduce((sum, b) => sum + b.search.length + b.replace.length, 0)
+      : job.patch.hunks.reduce((sum, h) => sum + h.lines.reduce((s, l) => s + l.text.length + 1, 0), 0);
   return (job.before?.length ?? 0) + text;
 }
 

@@ -16,12 +16,27 @@ describe("protected paths and confusable names", () => {
 
   it("every agent's rules and instruction files, at any depth, each with the agent named in its reason (issue 26)", () => {
     const cases: Array<[string, RegExp]> = [
-      ["AGENTS.md", /AGENTS\.md/], ["CLAUDE.md", /Claude Code/], ["pkg/CLAUDE.local.md", /Claude Code/], ["GEMINI.md", /Gemini/],
-      [".cursorrules", /Cursor/], ["a/.cursor/rules/style.mdc", /Cursor/], [".clinerules", /Cline/], ["docs/.clinerules/one.md", /Cline/],
-      [".windsurfrules", /Windsurf/], [".github/copilot-instructions.md", /Copilot/], ["x/.github/copilot-instructions.md", /Copilot/],
-      [".roo/rules/a.md", /Roo Code/], [".roomodes", /Roo Code/], ["deep/er/.kilocode/rules/b.md", /Kilo Code/], [".continue/rules/c.md", /Continue/],
-      [".aider.conf.yml", /aider/], ["sub/.aiderignore", /aider/], ["opencode.json", /opencode/], ["sub/opencode.json", /opencode/],
-      [".codex/instructions.md", /Codex/], [".aide/rules.md", /aide/],
+      ["AGENTS.md", /AGENTS\.md/],
+      ["CLAUDE.md", /Claude Code/],
+      ["pkg/CLAUDE.local.md", /Claude Code/],
+      ["GEMINI.md", /Gemini/],
+      [".cursorrules", /Cursor/],
+      ["a/.cursor/rules/style.mdc", /Cursor/],
+      [".clinerules", /Cline/],
+      ["docs/.clinerules/one.md", /Cline/],
+      [".windsurfrules", /Windsurf/],
+      [".github/copilot-instructions.md", /Copilot/],
+      ["x/.github/copilot-instructions.md", /Copilot/],
+      [".roo/rules/a.md", /Roo Code/],
+      [".roomodes", /Roo Code/],
+      ["deep/er/.kilocode/rules/b.md", /Kilo Code/],
+      [".continue/rules/c.md", /Continue/],
+      [".aider.conf.yml", /aider/],
+      ["sub/.aiderignore", /aider/],
+      ["opencode.json", /opencode/],
+      ["sub/opencode.json", /opencode/],
+      [".codex/instructions.md", /Codex/],
+      [".aide/rules.md", /aide/],
     ];
     for (const [path, agent] of cases) {
       const match = protectedMatch(path);

@@ -79,7 +79,10 @@ function scriptsOf(data: Buffer | null): string | undefined {
  * install, test and build) change or cannot be compared.
  */
 export function protectedFlagsForChanges(changes: ReadonlyArray<{ path: string; before: Buffer | null; after: Buffer }>, context: ProtectedContext = {}): ProtectedFlag[] {
-  const flags = protectedFlags(changes.map((c) => c.path), context);
+  const flags = protectedFlags(
+    changes.map((c) => c.path),
+    context,
+  );
   for (const change of changes) {
     if ((change.path.split("/").pop() ?? "") !== "package.json") continue;
     const before = scriptsOf(change.before);

@@ -61,7 +61,7 @@ export async function readWindow(handle: FileHandle, options: ReadWindowOptions)
   let lastChar = "";
   let position = 0;
   let stoppedEarly = false;
-  const startOf = (line: number) => (line === options.offset ? options.charOffset ?? 0 : 0);
+  const startOf = (line: number) => (line === options.offset ? (options.charOffset ?? 0) : 0);
   const take = (text: string) => {
     if (inWindow(lineNumber)) {
       const start = startOf(lineNumber);

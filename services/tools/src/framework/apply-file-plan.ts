@@ -26,12 +26,7 @@ export function checkExpectedDigests(changes: readonly FileChange[], expected: R
  * The lint gate then the write: a change that turns a file that parsed (or did not exist) into one
  * that does not parse is discarded, and the model gets the parser's message.
  */
-export async function applyFilePlan(
-  changes: readonly FileChange[],
-  summary: string,
-  context: ToolContext,
-  lint: LintGate,
-): Promise<ToolOutcome> {
+export async function applyFilePlan(changes: readonly FileChange[], summary: string, context: ToolContext, lint: LintGate): Promise<ToolOutcome> {
   const lintNotes: string[] = [];
   const lintResults: Record<string, string> = {};
   for (const change of changes) {
@@ -61,7 +56,12 @@ export async function applyFilePlan(
   }
   const invisible = changes.flatMap(invisibleInAddedLines);
   if (invisible.length > 0) {
-    lintNotes.push(`Warning: the written text contains ${invisible.length} invisible character(s) (${[...new Set(invisible.map((f) => `${f.codepoint} ${f.kind}`))].slice(0, 5).join(", ")}) at ${invisible.slice(0, 5).map((f) => `${f.path}:${f.line}`).join(", ")}.`);
+    lintNotes.push(
+      `Warning: the written text contains ${invisible.length} invisible character(s) (${[...new Set(invisible.map((f) => `${f.codepoint} ${f.kind}`))].slice(0, 5).join(", ")}) at ${invisible
+        .slice(0, 5)
+        .map((f) => `${f.path}:${f.line}`)
+        .join(", ")}.`,
+    );
   }
   const output = lintNotes.length > 0 ? `${summary}\n${lintNotes.join("\n")}` : summary;
   return {

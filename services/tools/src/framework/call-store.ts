@@ -65,9 +65,13 @@ export async function createCallStore(options: CallStoreOptions): Promise<CallSt
     try {
       journal = await openCallJournal(options.directory, options.maxEntries, options.logger);
       // "done" without a result: the call was refused before it ran, so a repeat may run it.
-      for (const entry of journal.entries) if (entry.state === "started" || entry.result !== undefined) stored.set(entry.key, { fingerprint: entry.fingerprint, state: entry.state, result: entry.result });
+      for (const entry of journal.entries)
+        if (entry.state === "started" || entry.result !== undefined) stored.set(entry.key, { fingerprint: entry.fingerprint, state: entry.state, result: entry.result });
     } catch (error) {
-      options.logger.error({ err: (error as Error).message, directory: options.directory }, "the call journal cannot be opened: repeated call ids are answered from memory only (a restart forgets them)");
+      options.logger.error(
+        { err: (error as Error).message, directory: options.directory },
+        "the call journal cannot be opened: repeated call ids are answered from memory only (a restart forgets them)",
+      );
     }
   } else {
     options.logger.warn("no state directory (AIDE_TOOLS_STATE_DIR or AIDE_HOME): repeated call ids are answered from memory only");

@@ -18,7 +18,15 @@ export async function executeCall(dependencies: CallDependencies, request: ToolE
   const base = { call_id: request.call.id, name: request.call.name };
   const prepared = await prepareCall(dependencies, request, serviceSignal);
   if (!prepared.ok) {
-    return { ...base, is_error: true, output: renderForModel(prepared.output).text, metadata: { error_code: prepared.errorCode }, notices: prepared.notices, changed_paths: [], duration_ms: dependencies.now() - started };
+    return {
+      ...base,
+      is_error: true,
+      output: renderForModel(prepared.output).text,
+      metadata: { error_code: prepared.errorCode },
+      notices: prepared.notices,
+      changed_paths: [],
+      duration_ms: dependencies.now() - started,
+    };
   }
   const { tool, args, context } = prepared;
   let outcome: ToolOutcome;
@@ -46,7 +54,11 @@ export async function executeCall(dependencies: CallDependencies, request: ToolE
   } catch (error) {
     if (isFileSystemError(error)) {
       const errorCode = isDiskFull(error) ? "DISK_FULL" : "TOOL_FAILED";
-      outcome = { isError: true, output: `${tool.name} failed: ${describeFileSystemError(error, context.workspace.root)}`, metadata: { error_code: errorCode, errno: error.code, ...(errorCode === "DISK_FULL" ? { disk_area: "workspace" } : {}) } };
+      outcome = {
+        isError: true,
+        output: `${tool.name} failed: ${describeFileSystemError(error, context.workspace.root)}`,
+        metadata: { error_code: errorCode, errno: error.code, ...(errorCode === "DISK_FULL" ? { disk_area: "workspace" } : {}) },
+      };
     } else if (!isModelFacing(error)) throw error;
     else outcome = { isError: true, output: error.message, metadata: { error_code: error.code } };
   } finally {

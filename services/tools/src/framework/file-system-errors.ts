@@ -1,5 +1,23 @@
 /** Errors of the file system the model can act on (read-only mount, permissions, disk full). */
-const fileSystemCodes = new Set(["EROFS", "EACCES", "EPERM", "ENOSPC", "EDQUOT", "EISDIR", "ENOTDIR", "EEXIST", "ENAMETOOLONG", "ELOOP", "EMFILE", "ENFILE", "EFBIG", "ENOENT", "EBUSY", "ETXTBSY", "EINVAL"]);
+const fileSystemCodes = new Set([
+  "EROFS",
+  "EACCES",
+  "EPERM",
+  "ENOSPC",
+  "EDQUOT",
+  "EISDIR",
+  "ENOTDIR",
+  "EEXIST",
+  "ENAMETOOLONG",
+  "ELOOP",
+  "EMFILE",
+  "ENFILE",
+  "EFBIG",
+  "ENOENT",
+  "EBUSY",
+  "ETXTBSY",
+  "EINVAL",
+]);
 
 export function isFileSystemError(error: unknown): error is NodeJS.ErrnoException & { code: string } {
   return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === "string" && fileSystemCodes.has((error as NodeJS.ErrnoException).code!);

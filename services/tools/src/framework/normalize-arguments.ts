@@ -1,10 +1,8 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { toolArgumentAliases } from "@aide/contracts";
 import type { AnyTool } from "./tool-types.js";
 
-export type NormalizedArguments =
-  | { ok: true; args: Record<string, unknown>; notices: string[] }
-  | { ok: false; error: string; notices: string[] };
+export type NormalizedArguments = { ok: true; args: Record<string, unknown>; notices: string[] } | { ok: false; error: string; notices: string[] };
 
 type Shaped = { shape?: Record<string, z.ZodType>; options?: Shaped[] };
 
@@ -24,7 +22,9 @@ function shapeOf(tool: AnyTool): Record<string, z.ZodType> {
 function describeSets(tool: AnyTool): string {
   return objectsOf(tool)
     .map((shape) => {
-      const names = Object.entries(shape).filter(([, field]) => !field.safeParse(undefined).success).map(([name]) => `\`${name}\``);
+      const names = Object.entries(shape)
+        .filter(([, field]) => !field.safeParse(undefined).success)
+        .map(([name]) => `\`${name}\``);
       return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names.join("");
     })
     .join("; or ");

@@ -76,7 +76,20 @@ async function computePreview(dependencies: CallDependencies, request: ToolPrevi
   const base = { call_id: request.call.id, name: request.call.name };
   const prepared = await prepareCall(dependencies, request, serviceSignal);
   if (!prepared.ok) {
-    return { ...base, kind: "other", mutating: false, args_digest: sha256Hex(canonicalJson(request.call.arguments)), error: prepared.output, error_code: prepared.errorCode, notices: prepared.notices, paths: [], protected: [], invisible: [], network_suspected: false, file_digests: {} };
+    return {
+      ...base,
+      kind: "other",
+      mutating: false,
+      args_digest: sha256Hex(canonicalJson(request.call.arguments)),
+      error: prepared.output,
+      error_code: prepared.errorCode,
+      notices: prepared.notices,
+      paths: [],
+      protected: [],
+      invisible: [],
+      network_suspected: false,
+      file_digests: {},
+    };
   }
   const { tool, args, context } = prepared;
   const preview: ToolPreview = {

@@ -22,7 +22,10 @@ export async function readInstructionFiles(request: ToolInstructionsRequest, wor
   const files: InstructionFile[] = [];
   const seen = new Set<string>();
   for (const raw of request.folders) {
-    const folder = posix.normalize(raw === "" ? "." : raw).replace(/^\.\/?/, "").replace(/\/$/, "");
+    const folder = posix
+      .normalize(raw === "" ? "." : raw)
+      .replace(/^\.\/?/, "")
+      .replace(/\/$/, "");
     if (seen.has(folder) || folder.startsWith("..") || posix.isAbsolute(folder)) continue;
     seen.add(folder);
     for (const name of instructionFileNames) {

@@ -62,7 +62,12 @@ describe("the jail's file operations", () => {
     expect(directory.kind).toBe("directory");
     if (directory.kind === "directory") {
       expect(directory.relative).toBe("src");
-      expect(directory.handle.entries().map((entry) => entry.name).sort()).toEqual(["new"]);
+      expect(
+        directory.handle
+          .entries()
+          .map((entry) => entry.name)
+          .sort(),
+      ).toEqual(["new"]);
       directory.handle.close();
     }
     expect((await workspace.openDirectory("moved/a.txt")).kind).toBe("not-directory");

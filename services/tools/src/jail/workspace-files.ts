@@ -11,10 +11,7 @@ export type OpenedFile =
   | { kind: "directory"; relative: string; stats: Stats }
   | { kind: "other"; relative: string; stats: Stats };
 
-export type OpenedDirectory =
-  | { kind: "directory"; relative: string; handle: DirectoryHandle }
-  | { kind: "missing"; relative: string }
-  | { kind: "not-directory"; relative: string };
+export type OpenedDirectory = { kind: "directory"; relative: string; handle: DirectoryHandle } | { kind: "missing"; relative: string } | { kind: "not-directory"; relative: string };
 
 /** A swap between the walk and the open of the last component: walk again, this many times at most. */
 const maxAttempts = 10;

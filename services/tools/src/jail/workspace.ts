@@ -41,7 +41,29 @@ export interface Workspace {
 }
 
 /** Directories that are never a workspace: the system itself, or a whole home or temp directory. */
-const notWorkspaces = new Set(["/", "/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/boot", "/dev", "/proc", "/sys", "/var", "/run", "/root", "/home", "/tmp", "/opt", "/srv", "/mnt", "/media"]);
+const notWorkspaces = new Set([
+  "/",
+  "/etc",
+  "/usr",
+  "/bin",
+  "/sbin",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/boot",
+  "/dev",
+  "/proc",
+  "/sys",
+  "/var",
+  "/run",
+  "/root",
+  "/home",
+  "/tmp",
+  "/opt",
+  "/srv",
+  "/mnt",
+  "/media",
+]);
 const neverInside = ["/proc", "/sys", "/dev", "/etc", "/boot", "/run"];
 
 export function isSystemDirectory(root: string, home: string | undefined = process.env.HOME): boolean {

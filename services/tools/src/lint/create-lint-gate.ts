@@ -21,7 +21,7 @@ function verdict(checker: string, result: SyntaxResult): LintVerdict {
  * types are skipped, and the verdict says so.
  */
 export function createLintGate(options: { python?: string | null } = {}): LintGate {
-  const python = options.python === null ? undefined : options.python ?? findPython();
+  const python = options.python === null ? undefined : (options.python ?? findPython());
   return {
     async check(relativePath, content, signal) {
       const text = content.toString("utf8");

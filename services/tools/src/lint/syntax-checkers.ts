@@ -3,7 +3,19 @@ import { execa } from "execa";
 
 export type SyntaxResult = { ok: true } | { ok: false; message: string };
 
-const jsoncNames = [/^tsconfig(\..+)?\.json$/, /^jsconfig(\..+)?\.json$/, /^\.eslintrc(\.json)?$/, /^\.babelrc(\.json)?$/, /^devcontainer\.json$/, /^\.devcontainer\.json$/, /^tslint\.json$/, /^\.swcrc$/, /^\.jshintrc$/, /^api-extractor\.json$/, /^typedoc\.json$/];
+const jsoncNames = [
+  /^tsconfig(\..+)?\.json$/,
+  /^jsconfig(\..+)?\.json$/,
+  /^\.eslintrc(\.json)?$/,
+  /^\.babelrc(\.json)?$/,
+  /^devcontainer\.json$/,
+  /^\.devcontainer\.json$/,
+  /^tslint\.json$/,
+  /^\.swcrc$/,
+  /^\.jshintrc$/,
+  /^api-extractor\.json$/,
+  /^typedoc\.json$/,
+];
 
 export function isJsonc(relativePath: string): boolean {
   const base = relativePath.split("/").pop() ?? relativePath;
@@ -75,6 +87,8 @@ export async function checkPython(python: string, content: Buffer, fileName: str
     stripFinalNewline: true,
   });
   if (result.exitCode === 0) return { ok: true };
-  const lines = String(result.stderr).split("\n").filter((l) => !l.startsWith("Traceback") && !/^\s+File "<string>"/.test(l));
+  const lines = String(result.stderr)
+    .split("\n")
+    .filter((l) => !l.startsWith("Traceback") && !/^\s+File "<string>"/.test(l));
   return { ok: false, message: lines.slice(-6).join("\n") || `python3 exited with ${result.exitCode}` };
 }

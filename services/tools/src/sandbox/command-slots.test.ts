@@ -35,8 +35,16 @@ describe("command slots", () => {
     const slots = createCommandSlots(1, 16, 8);
     const order: string[] = [];
     const held = await slots.acquire(undefined, "burst");
-    const burst = Array.from({ length: 6 }, (_, index) => slots.acquire(undefined, "burst").then((release) => { order.push(`burst#${index}`); release(); }));
-    const other = slots.acquire(undefined, "other").then((release) => { order.push("other"); release(); });
+    const burst = Array.from({ length: 6 }, (_, index) =>
+      slots.acquire(undefined, "burst").then((release) => {
+        order.push(`burst#${index}`);
+        release();
+      }),
+    );
+    const other = slots.acquire(undefined, "other").then((release) => {
+      order.push("other");
+      release();
+    });
     held();
     await Promise.all([...burst, other]);
     expect(order.indexOf("other")).toBe(0);

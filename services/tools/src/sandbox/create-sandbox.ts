@@ -61,7 +61,11 @@ export interface SandboxSettings {
 /** bwrap works here if it can build the namespaces we use. */
 async function probeBwrap(): Promise<string | undefined> {
   try {
-    const result = await execa("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session", "true"], { reject: false, timeout: 10_000, stdin: "ignore" });
+    const result = await execa("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session", "true"], {
+      reject: false,
+      timeout: 10_000,
+      stdin: "ignore",
+    });
     return result.exitCode === 0 ? undefined : `bwrap failed: ${String(result.stderr).trim() || `exit ${result.exitCode}`}`;
   } catch (error) {
     return `bubblewrap (bwrap) is not installed: ${(error as Error).message}`;
@@ -94,8 +98,10 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
   const limitsProblem = cgroups.available
     ? undefined
     : `this host gives the tools service no writable cgroup v1 pids and memory controllers (usable: ${cgroups.describe})${cgroups.v2Problem ? ` and no delegated cgroup v2 domain (${cgroups.v2Problem})` : ""}; an operator may set AIDE_TOOLS_COMMAND_LIMITS=off to run commands without per-command limits`;
-  if (limitsProblem !== undefined && limitsRequired && mode !== "unavailable") logger.error({ code: "SANDBOX_LIMITS_UNAVAILABLE", problem: limitsProblem }, "per-command limits unavailable: run_command and process tools are refused");
-  else if (limitsProblem !== undefined && mode !== "unavailable") logger.warn({ code: "SANDBOX_LIMITS_UNAVAILABLE", problem: limitsProblem }, "AIDE_TOOLS_COMMAND_LIMITS=off: commands run without per-command process and memory limits");
+  if (limitsProblem !== undefined && limitsRequired && mode !== "unavailable")
+    logger.error({ code: "SANDBOX_LIMITS_UNAVAILABLE", problem: limitsProblem }, "per-command limits unavailable: run_command and process tools are refused");
+  else if (limitsProblem !== undefined && mode !== "unavailable")
+    logger.warn({ code: "SANDBOX_LIMITS_UNAVAILABLE", problem: limitsProblem }, "AIDE_TOOLS_COMMAND_LIMITS=off: commands run without per-command process and memory limits");
   logger.info({ mode, cgroups: cgroups.describe, limits: limitsRequired ? "required" : "off" }, "command sandbox ready");
   const hide = secretPaths(env.HOME, env);
   const pathEntries = (env.PATH ?? "").split(":").filter((entry) => entry.startsWith("/"));
@@ -109,7 +115,15 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
     mkdirSync(host, { recursive: true, mode: 0o700 });
     return [{ host, inside: "/tmp/home/.cache/go-build" }];
   };
-  const jailOptions = (options: SandboxRunOptions, gitDirectories: GitDirectory[], cwd: string) => ({ workspace: options.workspace, cwd, network: options.network, hide, hideRoots, gitDirectories, caches: caches(options.workspace) });
+  const jailOptions = (options: SandboxRunOptions, gitDirectories: GitDirectory[], cwd: string) => ({
+    workspace: options.workspace,
+    cwd,
+    network: options.network,
+    hide,
+    hideRoots,
+    gitDirectories,
+    caches: caches(options.workspace),
+  });
   const wrap = (options: SandboxRunOptions, gitDirectories: GitDirectory[] = []) => {
     const environment = sandboxEnvironment(env, options.env);
     // The limits are set by the shell that starts bubblewrap (startCommand), not by a prlimit inside.
@@ -126,8 +140,12 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
   const launch = shellLauncher(helper);
   const warm = madeAhead ? createWarmShells(cgroups, logger, limitSteps, launch) : undefined;
   // And their whole jail, per workspace and network profile (the command then cds to its cwd).
-  const jails = warm !== undefined && limitSteps !== undefined && (settings.preparedJails ?? 4) > 0 ? createPreparedJails(cgroups, logger, limitSteps, settings.preparedJails ?? 4, undefined, launch) : undefined;
-  const jailProfile = (options: SandboxRunOptions, gitDirectories: GitDirectory[]): JailProfile => ({ slot: `${options.workspace}\0${options.network ? "network" : "no-network"}`, args: commandSandboxArguments(jailOptions(options, gitDirectories, options.workspace), []) });
+  const jails =
+    warm !== undefined && limitSteps !== undefined && (settings.preparedJails ?? 4) > 0 ? createPreparedJails(cgroups, logger, limitSteps, settings.preparedJails ?? 4, undefined, launch) : undefined;
+  const jailProfile = (options: SandboxRunOptions, gitDirectories: GitDirectory[]): JailProfile => ({
+    slot: `${options.workspace}\0${options.network ? "network" : "no-network"}`,
+    args: commandSandboxArguments(jailOptions(options, gitDirectories, options.workspace), []),
+  });
   // Preparing is background work (a spawn blocks the event loop for milliseconds, more under
   // load): only for a profile that has had a command in the last minute, and only while no other
   // command is running or waiting, so it never competes with foreground work.
@@ -155,7 +173,10 @@ export async function createSandbox(settings: SandboxSettings): Promise<Sandbox>
       // A jail prepared for this profile, if it is still what this start would build; the next one is prepared once this command is done.
       const profile = jailProfile(options, gitDirectories);
       const jail = await jails.take(profile);
-      const running = jail !== undefined ? superviseCommand(jail.run(options.argv, sandboxEnvironment(env, options.env), options.cwd, halfOutputBytes(options)), jail.cgroup, options) : await startCommand(wrap(options, gitDirectories), options, cgroups, name, { ...(limitSteps !== undefined ? { limitSteps } : {}), ...(warm ? { warm } : {}) });
+      const running =
+        jail !== undefined
+          ? superviseCommand(jail.run(options.argv, sandboxEnvironment(env, options.env), options.cwd, halfOutputBytes(options)), jail.cgroup, options)
+          : await startCommand(wrap(options, gitDirectories), options, cgroups, name, { ...(limitSteps !== undefined ? { limitSteps } : {}), ...(warm ? { warm } : {}) });
       void running.finished.then(() => prepareNext(options, profile));
       return running;
     }

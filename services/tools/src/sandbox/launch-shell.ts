@@ -6,7 +6,18 @@ export type ShellLauncher = (args: readonly string[]) => Promise<LaunchedShell>;
 
 /** Spawned by the service itself: its event loop waits until the shell has exec'd. */
 export function launchDirectly(args: readonly string[]): LaunchedShell {
-  const child = execa("/bin/sh", args, { env: {}, extendEnv: false, cwd: "/", stdin: "pipe", buffer: false, reject: false, detached: true, cleanup: true, stripFinalNewline: false, windowsHide: true });
+  const child = execa("/bin/sh", args, {
+    env: {},
+    extendEnv: false,
+    cwd: "/",
+    stdin: "pipe",
+    buffer: false,
+    reject: false,
+    detached: true,
+    cleanup: true,
+    stripFinalNewline: false,
+    windowsHide: true,
+  });
   const exited = child.then(
     (result): ShellExit => ({ exitCode: result.exitCode ?? null, signal: result.signal ?? null }),
     (error: { exitCode?: number; signal?: string }): ShellExit => ({ exitCode: error.exitCode ?? null, signal: error.signal ?? null }),

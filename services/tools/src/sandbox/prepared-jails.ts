@@ -55,7 +55,8 @@ export function mountPaths(args: readonly string[]): string[] {
   const paths = new Set<string>();
   for (let index = 0; index < args.length && args[index] !== "--"; index += 1) {
     const option = args[index];
-    const operands = option === "--bind" || option === "--ro-bind" ? [args[index + 1], args[index + 2]] : option === "--tmpfs" || option === "--remount-ro" || option === "--chdir" ? [args[index + 1]] : [];
+    const operands =
+      option === "--bind" || option === "--ro-bind" ? [args[index + 1], args[index + 2]] : option === "--tmpfs" || option === "--remount-ro" || option === "--chdir" ? [args[index + 1]] : [];
     for (const path of operands) if (path !== undefined && !freshTargets.has(path) && !path.startsWith("/tmp/")) paths.add(path);
   }
   return [...paths];
@@ -195,7 +196,14 @@ function spawnJail(profile: JailProfile, cgroups: CgroupLimits, limitSteps: stri
 }
 
 /** Up to `capacity` jails, one per slot (the least recently prepared goes first), each dropped after `idleMs` unused. */
-export function createPreparedJails(cgroups: CgroupLimits, logger: Logger, limitSteps: string, capacity: number, idleMs = 30_000, launch: ShellLauncher = async (args) => launchDirectly(args)): PreparedJails {
+export function createPreparedJails(
+  cgroups: CgroupLimits,
+  logger: Logger,
+  limitSteps: string,
+  capacity: number,
+  idleMs = 30_000,
+  launch: ShellLauncher = async (args) => launchDirectly(args),
+): PreparedJails {
   const jails = new Map<string, Jail>();
   const pending = new Set<Promise<void>>();
   let closed = false;
@@ -255,7 +263,14 @@ export function createPreparedJails(cgroups: CgroupLimits, logger: Logger, limit
         jails.delete(oldestKey);
         discard(oldest, oldestKey, "capacity");
       }
-      const jail = spawnJail(profile, cgroups, limitSteps, identities.map((identity) => identity.key), paths, launch);
+      const jail = spawnJail(
+        profile,
+        cgroups,
+        limitSteps,
+        identities.map((identity) => identity.key),
+        paths,
+        launch,
+      );
       jails.set(key, jail);
       jail.idle = setTimeout(() => {
         if (jails.get(key) !== jail) return;

@@ -53,7 +53,8 @@ export function createProcessRegistry(options: ProcessRegistryOptions): ProcessR
   const registry = {
     async start(session: string, command: string, runOptions: SandboxRunOptions) {
       const ofSession = [...processes.values()].filter((p) => p.session === session && p.result === undefined);
-      if (ofSession.length >= (options.maxPerSession ?? 4)) throw new Error(`at most ${options.maxPerSession ?? 4} background processes run per session; cancel one first (running: ${ofSession.map((p) => p.id).join(", ")})`);
+      if (ofSession.length >= (options.maxPerSession ?? 4))
+        throw new Error(`at most ${options.maxPerSession ?? 4} background processes run per session; cancel one first (running: ${ofSession.map((p) => p.id).join(", ")})`);
       if ([...processes.values()].filter((p) => p.result === undefined).length >= (options.maxTotal ?? 32)) throw new Error("too many background processes are running on this service");
       counter += 1;
       const id = `p${counter}`;

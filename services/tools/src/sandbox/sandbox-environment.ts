@@ -7,10 +7,11 @@ import { toolchainHomes } from "@aide/runtime";
  * PYENV_ROOT), since the command's HOME is another one.
  */
 export function sandboxEnvironment(serviceEnv: NodeJS.ProcessEnv, extra: Record<string, string> = {}): Record<string, string> {
-  const path = (serviceEnv.PATH ?? "")
-    .split(":")
-    .filter((entry) => entry.startsWith("/"))
-    .join(":") || "/usr/local/bin:/usr/bin:/bin";
+  const path =
+    (serviceEnv.PATH ?? "")
+      .split(":")
+      .filter((entry) => entry.startsWith("/"))
+      .join(":") || "/usr/local/bin:/usr/bin:/bin";
   return {
     PATH: path,
     HOME: "/tmp/home",
@@ -34,7 +35,28 @@ export function sandboxEnvironment(serviceEnv: NodeJS.ProcessEnv, extra: Record<
 export function secretPaths(home: string | undefined, serviceEnv: NodeJS.ProcessEnv): string[] {
   const paths: string[] = [];
   if (home) {
-    for (const name of [".ssh", ".aws", ".gnupg", ".config/gh", ".config/gcloud", ".azure", ".docker", ".kube", ".netrc", ".git-credentials", ".npmrc", ".pypirc", ".aide", ".config/aide", ".local/share/aide", ".bash_history", ".node_repl_history", ".python_history", ".cargo/credentials", ".cargo/credentials.toml"]) {
+    for (const name of [
+      ".ssh",
+      ".aws",
+      ".gnupg",
+      ".config/gh",
+      ".config/gcloud",
+      ".azure",
+      ".docker",
+      ".kube",
+      ".netrc",
+      ".git-credentials",
+      ".npmrc",
+      ".pypirc",
+      ".aide",
+      ".config/aide",
+      ".local/share/aide",
+      ".bash_history",
+      ".node_repl_history",
+      ".python_history",
+      ".cargo/credentials",
+      ".cargo/credentials.toml",
+    ]) {
       paths.push(`${home}/${name}`);
     }
   }

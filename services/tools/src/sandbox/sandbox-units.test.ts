@@ -64,13 +64,29 @@ describe("sandbox arguments and environment", () => {
     expect(Object.keys(env)).not.toContain("OPENAI_API_KEY");
   });
   it("hides secret stores, the supervisor's run directory, the token and the credentials", () => {
-    const paths = secretPaths("/home/u", { AIDE_HOME: "/opt/aide", AIDE_GATEWAY_TOKEN_FILE: "/opt/aide/run/gateway.token", AIDE_NATS_CREDS: "/opt/aide/run/credentials/tools.json", AIDE_SANDBOX_HIDE: "/srv/secrets:relative" });
-    for (const expected of ["/home/u/.ssh", "/home/u/.aws", "/home/u/.aide", "/opt/aide/run", "/opt/aide/run/gateway.token", "/opt/aide/run/credentials/tools.json", "/opt/aide/run/credentials", "/srv/secrets"]) expect(paths).toContain(expected);
+    const paths = secretPaths("/home/u", {
+      AIDE_HOME: "/opt/aide",
+      AIDE_GATEWAY_TOKEN_FILE: "/opt/aide/run/gateway.token",
+      AIDE_NATS_CREDS: "/opt/aide/run/credentials/tools.json",
+      AIDE_SANDBOX_HIDE: "/srv/secrets:relative",
+    });
+    for (const expected of [
+      "/home/u/.ssh",
+      "/home/u/.aws",
+      "/home/u/.aide",
+      "/opt/aide/run",
+      "/opt/aide/run/gateway.token",
+      "/opt/aide/run/credentials/tools.json",
+      "/opt/aide/run/credentials",
+      "/srv/secrets",
+    ])
+      expect(paths).toContain(expected);
     expect(paths).not.toContain("relative");
   });
 
   it("suspects network use from the usual tools", () => {
-    for (const command of ["curl x", "wget http://a", "git clone u", "npm install", "pip install x", "bash -c 'cat < /dev/tcp/1.2.3.4/80'", "python3 -c 'import socket'"]) expect(suspectsNetwork(command), command).toBe(true);
+    for (const command of ["curl x", "wget http://a", "git clone u", "npm install", "pip install x", "bash -c 'cat < /dev/tcp/1.2.3.4/80'", "python3 -c 'import socket'"])
+      expect(suspectsNetwork(command), command).toBe(true);
     for (const command of ["npm test", "ls -la", "git status", "python3 main.py"]) expect(suspectsNetwork(command), command).toBe(false);
   });
 });

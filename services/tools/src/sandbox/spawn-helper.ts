@@ -187,7 +187,9 @@ export function createSpawnHelper(options: { logger: Logger; script?: string; ma
         givenUp = losses.length > maxRestarts;
         logger.error(
           { code: "SANDBOX_SPAWNER_LOST", exit_code: exitCode, signal, losses_last_minute: losses.length },
-          givenUp ? "the sandbox's spawn helper stopped again: the service spawns every command's shell itself from now on" : "the sandbox's spawn helper stopped; what it had started was killed (a running command is reported so), and a new helper starts for the next shell",
+          givenUp
+            ? "the sandbox's spawn helper stopped again: the service spawns every command's shell itself from now on"
+            : "the sandbox's spawn helper stopped; what it had started was killed (a running command is reported so), and a new helper starts for the next shell",
         );
       });
       // Neither the helper nor its channel keeps the service alive, except while a shell is being started.

@@ -28,7 +28,10 @@ export async function startCommand(
     cgroup = await cgroups.create(name);
     const spawnOptions = { env: wrapped.env, cwd: options.cwd, halfOutputBytes: half };
     const steps = [...(shell.limitSteps !== undefined ? [shell.limitSteps] : []), ...(cgroup?.procsFiles ?? []).map((f) => `echo $$ > '${f}'`)];
-    spawned = steps.length === 0 ? spawnSandboxed(wrapped.file, wrapped.args, spawnOptions) : spawnSandboxed("/bin/sh", ["-c", `${steps.join(" && ")} && exec "$@"`, "sh", wrapped.file, ...wrapped.args], spawnOptions);
+    spawned =
+      steps.length === 0
+        ? spawnSandboxed(wrapped.file, wrapped.args, spawnOptions)
+        : spawnSandboxed("/bin/sh", ["-c", `${steps.join(" && ")} && exec "$@"`, "sh", wrapped.file, ...wrapped.args], spawnOptions);
   }
   return superviseCommand(spawned, cgroup, options);
 }

@@ -14,14 +14,21 @@ export function globToRegExp(glob: string): RegExp {
       const end = glob.indexOf("]", i + 1);
       if (end === -1) source += "\\[";
       else {
-        source += `[${glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
+        source += `[${glob
+          .slice(i + 1, end)
+          .replace(/^!/, "^")
+          .replace(/\\/g, "\\\\")}]`;
         i = end;
       }
     } else if (char === "{") {
       const end = glob.indexOf("}", i + 1);
       if (end === -1) source += "\\{";
       else {
-        source += `(?:${glob.slice(i + 1, end).split(",").map((part) => part.replace(/[.+^$()|\\]/g, "\\$&").replace(/\*/g, "[^/]*")).join("|")})`;
+        source += `(?:${glob
+          .slice(i + 1, end)
+          .split(",")
+          .map((part) => part.replace(/[.+^$()|\\]/g, "\\$&").replace(/\*/g, "[^/]*"))
+          .join("|")})`;
         i = end;
       }
     } else source += char.replace(/[.+^$()|\\]/g, "\\$&");

@@ -33,7 +33,11 @@ export const applyPatchTool = defineTool({
   description:
     "Apply a unified diff (`--- a/path`, `+++ b/path`, `@@` hunks of ' ', '-', '+' lines) to one or more files, all or nothing. Context and removed lines must match exactly (trailing whitespace or a uniform indent shift forgiven); line numbers are hints. `--- /dev/null` creates a file, `+++ /dev/null` deletes one, `rename from`/`rename to` renames one.",
   parameters: z.strictObject({
-    diff: z.string().min(1).max(1024 * 1024).describe("The unified diff"),
+    diff: z
+      .string()
+      .min(1)
+      .max(1024 * 1024)
+      .describe("The unified diff"),
     path: pathArg().optional().describe("The file the diff applies to, when the diff has no ---/+++ headers"),
   }),
   aliases: { unified_diff: "diff", changes: "diff" },

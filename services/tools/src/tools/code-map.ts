@@ -35,7 +35,8 @@ export function createCodeMapTool(code: CodeIntelligence) {
         omitted_files: map.omittedFiles,
         ...code.counters(),
       };
-      if (map.files.length === 0) return { output: files.size === 0 ? "No source files with a known type in this workspace." : `No file fits in ${args.budget_tokens} tokens; raise budget_tokens.`, metadata };
+      if (map.files.length === 0)
+        return { output: files.size === 0 ? "No source files with a known type in this workspace." : `No file fits in ${args.budget_tokens} tokens; raise budget_tokens.`, metadata };
       const note = map.omittedFiles > 0 ? `\n(${map.omittedFiles} more file(s) with definitions left out for the budget; list_code_definitions shows any file or folder.)` : "";
       return { output: `${map.text}${note}`, metadata };
     },

@@ -20,7 +20,7 @@ async function currentKey(context: CommandContext, cwd: string): Promise<string 
  */
 const listAllConfigNames = [
   "git config --includes --name-only --list 2>/dev/null",
-  "find . -mindepth 2 -maxdepth 4 \\( -name node_modules -o -name .aide -o -name target -o -name .venv \\) -prune -o -name .git -print 2>/dev/null | head -n 50 | while IFS= read -r repo; do git -C \"${repo%/.git}\" config --includes --name-only --list 2>/dev/null; done",
+  'find . -mindepth 2 -maxdepth 4 \\( -name node_modules -o -name .aide -o -name target -o -name .venv \\) -prune -o -name .git -print 2>/dev/null | head -n 50 | while IFS= read -r repo; do git -C "${repo%/.git}" config --includes --name-only --list 2>/dev/null; done',
   "exit 0",
 ].join("\n");
 
@@ -66,7 +66,10 @@ export async function commandGitEnvironment(context: CommandContext, cwd: string
     env: { ...fixed, ...gitConfigEnvironment(neutral) },
   });
   if (listing.truncated || listing.timedOut) {
-    return { ok: false, error: "Refused: the repository's git configuration could not be read in full, so the programs it names could not be neutralized. Trim .git/config (and its includes) and retry." };
+    return {
+      ok: false,
+      error: "Refused: the repository's git configuration could not be read in full, so the programs it names could not be neutralized. Trim .git/config (and its includes) and retry.",
+    };
   }
   // A broken config makes git fail anyway (nothing of it can run a program); its lines are skipped.
   const names = listing.stdout.split("\n");

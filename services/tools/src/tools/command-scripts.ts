@@ -1,5 +1,14 @@
 import { open } from "node:fs/promises";
-import { packageScriptTexts, packageScriptsContext, scriptFreeAlternative, scriptsDigestInput, workspaceScriptOf, type CommandAlternative, type WorkspaceScript, type WorkspaceScriptText } from "@aide/contracts";
+import {
+  packageScriptTexts,
+  packageScriptsContext,
+  scriptFreeAlternative,
+  scriptsDigestInput,
+  workspaceScriptOf,
+  type CommandAlternative,
+  type WorkspaceScript,
+  type WorkspaceScriptText,
+} from "@aide/contracts";
 import { sha256Hex } from "../files/digest.js";
 import { makeIncludes, makeRules } from "./make-rules.js";
 import type { ToolContext } from "../framework/tool-types.js";
@@ -85,7 +94,9 @@ async function poetryScripts(context: ToolContext, cwd: string, script: Workspac
   if (text === undefined) return { scripts: [{ source, name: script.scripts[0], text: "(no pyproject.toml here)" }], context: "" };
   const name = script.scripts[0];
   const entry = tomlTableEntry(text, ["tool.poetry.scripts", "project.scripts"], name);
-  const shown = entry ?? (name.startsWith("(") ? "(builds and installs the project: its build backend and build script run)" : `(not a script of pyproject.toml: runs the program ${name} from the project's environment)`);
+  const shown =
+    entry ??
+    (name.startsWith("(") ? "(builds and installs the project: its build backend and build script run)" : `(not a script of pyproject.toml: runs the program ${name} from the project's environment)`);
   return { scripts: [{ source, name, text: shown }], context: text };
 }
 

@@ -23,14 +23,22 @@ export function createDiagnosticsTool(checkers: CheckerSet) {
       const resolved = await context.workspace.resolve(args.path);
       const chosen = checkers.forPath(resolved.relative);
       if (chosen === undefined) {
-        return { isError: true, output: `No checker for ${resolved.relative}: diagnostics checks ${checkers.describe()} files. Run the project's own checker with run_command instead.`, metadata: { error_code: "LANGUAGE_UNSUPPORTED" } };
+        return {
+          isError: true,
+          output: `No checker for ${resolved.relative}: diagnostics checks ${checkers.describe()} files. Run the project's own checker with run_command instead.`,
+          metadata: { error_code: "LANGUAGE_UNSUPPORTED" },
+        };
       }
       const { checker, unavailable } = chosen;
       const content = await context.workspace.readFile(resolved.relative);
       if (content === null) return { isError: true, output: `No file at ${resolved.relative}.`, metadata: { error_code: "FILE_NOT_FOUND" } };
       const outcome = await checker.check(context.workspace.root, resolved.relative, [content.toString("utf8")], context.signal);
       if (!outcome.ok) {
-        return { isError: true, output: `No diagnostics: ${outcome.message}.`, metadata: { error_code: outcome.timedOut ? "TIMEOUT" : "TOOL_FAILED", timed_out: outcome.timedOut, source: checker.source } };
+        return {
+          isError: true,
+          output: `No diagnostics: ${outcome.message}.`,
+          metadata: { error_code: outcome.timedOut ? "TIMEOUT" : "TOOL_FAILED", timed_out: outcome.timedOut, source: checker.source },
+        };
       }
       const found = outcome.results[0];
       const metadata = {

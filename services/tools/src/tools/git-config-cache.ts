@@ -19,7 +19,9 @@ const configFiles = ["config", "config.worktree", "HEAD", "commondir"];
  */
 export function configurationKey(scan: CurrentGitScan, root: string, cwd: string): string | undefined {
   if (!scan.complete || scan.leftOut > 0) return undefined;
-  const segments = relative(root, cwd).split(sep).filter((segment) => segment !== "");
+  const segments = relative(root, cwd)
+    .split(sep)
+    .filter((segment) => segment !== "");
   if (segments.some((segment) => segment === ".." || unscanned.has(segment))) return undefined;
   if (segments.length + listingDepth > defaultGitScanLimits.maxDepth) return undefined;
   const parts: string[] = [];

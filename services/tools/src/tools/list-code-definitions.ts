@@ -32,7 +32,10 @@ export function createListCodeDefinitionsTool(code: CodeIntelligence) {
         const { files: all, stats } = await code.current(context.workspace, context.signal);
         parsed = stats.parsed;
         const prefix = opened.relative === "." ? "" : `${opened.relative}/`;
-        files = [...all].filter(([path]) => path.startsWith(prefix)).sort(([left], [right]) => (left < right ? -1 : 1)).map(([path, tags]) => ({ path, language: tags.language, definitions: tags.definitions }));
+        files = [...all]
+          .filter(([path]) => path.startsWith(prefix))
+          .sort(([left], [right]) => (left < right ? -1 : 1))
+          .map(([path, tags]) => ({ path, language: tags.language, definitions: tags.definitions }));
       } else {
         const content = await context.workspace.readFile(opened.relative);
         if (content === null) return { isError: true, output: `No file at ${opened.relative}.`, metadata: { error_code: "FILE_NOT_FOUND" } };

@@ -7,8 +7,7 @@ import { walkEntries } from "../files/walk-entries.js";
 
 export const listDirTool = defineTool({
   name: "list_dir",
-  description:
-    "List the entries of a directory (directories end with `/`). Set `recursive` to list the tree below it (dependency and build folders are shown but not expanded).",
+  description: "List the entries of a directory (directories end with `/`). Set `recursive` to list the tree below it (dependency and build folders are shown but not expanded).",
   parameters: z.strictObject({
     path: pathArg().default(".").describe("Directory relative to the workspace root; default the root"),
     recursive: booleanArg().default(false).describe("List everything below, not just the direct entries"),

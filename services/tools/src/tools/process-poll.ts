@@ -17,7 +17,16 @@ export const processPollTool = defineTool({
   timeoutMs: 45_000,
   async execute(args, context) {
     const process = context.processes.get(context.session, args.id);
-    if (process === undefined) return { isError: true, output: `No background process ${args.id} in this session. Running: ${context.processes.list(context.session).map((p) => p.id).join(", ") || "none"}.` };
+    if (process === undefined)
+      return {
+        isError: true,
+        output: `No background process ${args.id} in this session. Running: ${
+          context.processes
+            .list(context.session)
+            .map((p) => p.id)
+            .join(", ") || "none"
+        }.`,
+      };
     await waitFor(process, args.wait_ms, context.signal);
     return report(process, context);
   },

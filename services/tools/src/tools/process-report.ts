@@ -25,11 +25,12 @@ export function report(process: BackgroundProcess, context: ToolContext) {
   process.lastPolledAt = Date.now();
   const shown = text.length > pollTextLimit ? `[... ${text.length - pollTextLimit} earlier characters not shown ...]\n${text.slice(-pollTextLimit)}` : text;
   const result = process.result;
-  const state = result === undefined
-    ? `Process ${process.id} is running (\`${process.command}\`).`
-    : result.timedOut
-      ? `Process ${process.id} reached its time limit and was killed.`
-      : `Process ${process.id} exited with ${result.exitCode ?? result.signal ?? "unknown status"}.`;
+  const state =
+    result === undefined
+      ? `Process ${process.id} is running (\`${process.command}\`).`
+      : result.timedOut
+        ? `Process ${process.id} reached its time limit and was killed.`
+        : `Process ${process.id} exited with ${result.exitCode ?? result.signal ?? "unknown status"}.`;
   void context;
   return {
     output: `${state}\n${shown.length > 0 ? shown : "(no new output)"}`,

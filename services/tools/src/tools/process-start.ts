@@ -9,8 +9,7 @@ import { maxLifetimeMs, report, waitFor } from "./process-report.js";
 
 export const processStartTool = defineTool({
   name: "process_start",
-  description:
-    "Start a long-running command (a dev server, a watcher) in the sandbox and return at once with its id and first output. Read more with process_poll; stop it with process_cancel.",
+  description: "Start a long-running command (a dev server, a watcher) in the sandbox and return at once with its id and first output. Read more with process_poll; stop it with process_cancel.",
   parameters: z.strictObject({
     command: z.string().min(1).max(16_384).describe("The command line"),
     cwd: pathArg().optional().describe("Working directory relative to the workspace root"),
@@ -25,7 +24,13 @@ export const processStartTool = defineTool({
     const prepared = await prepareCommand(context, args.command, args.cwd, undefined);
     if (!prepared.ok) return { command: args.command, paths: [] };
     const shown = await commandScripts(context, args.command, prepared.cwdRelative);
-    return { command: args.command, paths: [prepared.cwdRelative], scripts: shown.scripts, ...(shown.digest !== undefined ? { scriptsDigest: shown.digest } : {}), ...(shown.alternative ? { alternative: shown.alternative } : {}) };
+    return {
+      command: args.command,
+      paths: [prepared.cwdRelative],
+      scripts: shown.scripts,
+      ...(shown.digest !== undefined ? { scriptsDigest: shown.digest } : {}),
+      ...(shown.alternative ? { alternative: shown.alternative } : {}),
+    };
   },
   async execute(args, context) {
     const prepared = await prepareCommand(context, args.command, args.cwd, args.timeout_ms ?? 30 * 60_000);

@@ -56,7 +56,9 @@ export const readFileTool = defineTool({
         total_lines: window.totalLines,
         size_bytes: window.sizeBytes,
         ...(nextCharOffset !== undefined ? { next_char_offset: nextCharOffset } : {}),
-        ...(window.invalidUtf8.count > 0 ? { invalid_utf8: { count: window.invalidUtf8.count, first_line: window.invalidUtf8.first?.line, first_byte_offset: window.invalidUtf8.first?.byteOffset } } : {}),
+        ...(window.invalidUtf8.count > 0
+          ? { invalid_utf8: { count: window.invalidUtf8.count, first_line: window.invalidUtf8.first?.line, first_byte_offset: window.invalidUtf8.first?.byteOffset } }
+          : {}),
         ...(invisible.length > 0 ? { invisible } : {}),
       };
       if (window.totalLines === 0) return { output: `${relative} is empty.`, metadata };

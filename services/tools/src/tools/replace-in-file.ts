@@ -16,15 +16,35 @@ export const replaceInFileTool = defineTool({
   parameters: z.union([
     z.strictObject({
       path: pathArg().describe("File path relative to the workspace root"),
-      diff: z.string().max(1024 * 1024).describe("One or more SEARCH/REPLACE blocks"),
+      diff: z
+        .string()
+        .max(1024 * 1024)
+        .describe("One or more SEARCH/REPLACE blocks"),
     }),
     z.strictObject({
       path: pathArg().describe("File path relative to the workspace root"),
-      search: z.string().max(1024 * 1024).describe("Instead of `diff`: the exact current text to replace"),
-      replace: z.string().max(1024 * 1024).describe("Instead of `diff`: the new text"),
+      search: z
+        .string()
+        .max(1024 * 1024)
+        .describe("Instead of `diff`: the exact current text to replace"),
+      replace: z
+        .string()
+        .max(1024 * 1024)
+        .describe("Instead of `diff`: the new text"),
     }),
   ]),
-  aliases: { blocks: "diff", edits: "diff", old_str: "search", old_string: "search", old_text: "search", find: "search", new_str: "replace", new_string: "replace", new_text: "replace", replacement: "replace" },
+  aliases: {
+    blocks: "diff",
+    edits: "diff",
+    old_str: "search",
+    old_string: "search",
+    old_text: "search",
+    find: "search",
+    new_str: "replace",
+    new_string: "replace",
+    new_text: "replace",
+    replacement: "replace",
+  },
   kind: "write",
   readOnly: false,
   parallelSafe: false,

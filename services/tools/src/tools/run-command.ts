@@ -26,7 +26,13 @@ export const runCommandTool = defineTool({
     const prepared = await prepareCommand(context, args.command, args.cwd, args.timeout_ms);
     if (!prepared.ok) return { command: args.command, paths: [] };
     const shown = await commandScripts(context, args.command, prepared.cwdRelative);
-    return { command: args.command, paths: [prepared.cwdRelative], scripts: shown.scripts, ...(shown.digest !== undefined ? { scriptsDigest: shown.digest } : {}), ...(shown.alternative ? { alternative: shown.alternative } : {}) };
+    return {
+      command: args.command,
+      paths: [prepared.cwdRelative],
+      scripts: shown.scripts,
+      ...(shown.digest !== undefined ? { scriptsDigest: shown.digest } : {}),
+      ...(shown.alternative ? { alternative: shown.alternative } : {}),
+    };
   },
   async execute(args, context) {
     const prepared = await prepareCommand(context, args.command, args.cwd, args.timeout_ms);
@@ -42,7 +48,7 @@ export const runCommandTool = defineTool({
       network: context.network,
       timeoutMs: prepared.timeoutMs,
       signal: context.signal,
-    session: context.session,
+      session: context.session,
       maxOutputBytes: 24_000,
       env: git.env,
     });

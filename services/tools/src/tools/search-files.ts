@@ -17,7 +17,11 @@ export function createSearchFilesTool(engines: SearchEngines) {
     description:
       "Find which files contain a regular expression (or a literal string): lists up to 50 files with their match counts, most matches first. Then read_file the ones that matter. Honors .gitignore.",
     parameters: z.strictObject({
-      pattern: z.string().min(1).max(PATTERN_MAX_CHARS, `must be at most ${PATTERN_MAX_CHARS} characters: a few words or a short expression that find the place`).describe("Regular expression (ripgrep/Rust syntax), or plain text with literal=true"),
+      pattern: z
+        .string()
+        .min(1)
+        .max(PATTERN_MAX_CHARS, `must be at most ${PATTERN_MAX_CHARS} characters: a few words or a short expression that find the place`)
+        .describe("Regular expression (ripgrep/Rust syntax), or plain text with literal=true"),
       path: pathArg().default(".").describe("Directory or file to search, relative to the workspace root"),
       literal: booleanArg().default(false).describe("Treat the pattern as plain text"),
       case_insensitive: booleanArg().default(false).describe("Ignore case"),

@@ -26,7 +26,10 @@ export const writeFileTool = defineTool({
   description: "Create a file or replace its whole content. Prefer replace_in_file for changing part of an existing file.",
   parameters: z.strictObject({
     path: pathArg().describe("File path relative to the workspace root; missing directories are created"),
-    content: z.string().max(4 * 1024 * 1024).describe("The complete new content of the file"),
+    content: z
+      .string()
+      .max(4 * 1024 * 1024)
+      .describe("The complete new content of the file"),
   }),
   kind: "write",
   readOnly: false,
