@@ -33,7 +33,7 @@ describe("the vertical slice (aide up, real processes, sandboxed services)", () 
       transcript,
       JSON.stringify({
         replies: [
-          { text: "I'll list the project.\n<list_dir>\n<path>.</path>\n</list_dir>" },
+          { text: "I'll list the project.\n<list_dir>\n<path>.</path>\n<recursive>true</recursive>\n</list_dir>" },
           { text: "Now the README.\n<read_file>\n<path>README.md</path>\n</read_file>" },
           { text: "<attempt_completion>\n<result>The project prints hello (README.md, src/hello.js).</result>\n</attempt_completion>" },
         ],

@@ -18,6 +18,10 @@ import { buildReport, readResults, scoreVariants } from "../../cli/src/eval/eval
 import { reportMarkdown } from "../../cli/src/eval/report-markdown.js";
 import { parseArms } from "../../cli/src/eval/parse-arm.js";
 import { writeReport } from "../../cli/src/eval/write-report.js";
+import { strategySettingNames } from "../../contracts/src/experiment-settings.js";
+
+/** Each on/off strategy of the setting table, as a plain run records it. */
+const plainStrategies = Object.fromEntries(strategySettingNames.map((name) => [name, false]));
 
 const repo = resolve(import.meta.dirname, "../..");
 const transcripts = join(repo, "tests", "eval", "transcripts");
@@ -78,20 +82,8 @@ describe("aide eval run over the real stack", () => {
       context_policy: "stable-prefix-compact-v1",
       edit_format: "routed-v1",
       edit_format_source: "default",
-      auto_test: false,
-      auto_lint: false,
-      prefix_failing_output: false,
-      code_map: false,
-      few_shot: false,
-      loop_breaker: false,
-      path_grammar: false,
-      explore_first: false,
-      search_grammar: false,
-      line_edits: false,
-      act_after_reads: false,
-      follow_imports: false,
-      lean_calls: false,
-      code_needs_run: false,
+      // Every on/off strategy of the setting table, off unless set.
+      ...plainStrategies,
       completion_grammar: "off",
     });
     // The wrong fix is "verified" by its own command, so the run claims done: the check says otherwise.
@@ -128,20 +120,8 @@ describe("aide eval run over the real stack", () => {
       arm: "lean",
       prompt_tier: "compact",
       grammar: false,
-      auto_test: false,
-      auto_lint: false,
-      prefix_failing_output: false,
-      code_map: false,
-      few_shot: false,
-      loop_breaker: false,
-      path_grammar: false,
-      explore_first: false,
-      search_grammar: false,
-      line_edits: false,
-      act_after_reads: false,
-      follow_imports: false,
-      lean_calls: false,
-      code_needs_run: false,
+      // Every on/off strategy of the setting table, off unless set.
+      ...plainStrategies,
       completion_grammar: "off",
     });
     expect(byArm.full.experiment).toMatchObject({ arm: "full", prompt_tier: "full", scheduler: "safe-parallel-v1" });

@@ -136,7 +136,9 @@ export class EvidenceLedger {
     if (this.outputsCut || completionText.trim() === "") return undefined;
     // Only what looked at the workspace: aide's own replies (a rejected completion quotes the names) are not sources.
     const looked = this.events.filter((event) => INSPECTION_TOOLS.has(event.tool) || EXECUTION_TOOLS.has(event.tool));
-    const sources = [...answerSources(looked, (event) => this.fullOutputs.get(event) ?? event.output), ...this.shown.map((text) => ({ text }))];
+    // The files the run itself created or changed are facts of the run too (their names, not their text).
+    const changed = this.events.filter((event) => succeeded(event)).flatMap((event) => mutatedPaths(event).concat(event.changed_paths));
+    const sources = [...answerSources(looked, (event) => this.fullOutputs.get(event) ?? event.output), ...this.shown.map((text) => ({ text })), ...changed.map((text) => ({ text }))];
     const audit = auditAnswer(completionText, task, sources);
     if (audit.unbacked.length === 0) return undefined;
     const read = looked.map(describe);

@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { ExperimentSettingsSchema, experiment, runExperimentOf, type ToolDescriptor } from "@aide/contracts";
+import { ExperimentSettingsSchema, experiment, runExperimentOf, strategySettingNames, type ToolDescriptor } from "@aide/contracts";
 import { applyEditFormat } from "./apply-edit-format.js";
 import { selectTools } from "./select-tools.js";
 import { groupCalls } from "../turn/execute-tool-calls.js";
 import { modelFit, withExperimentFit } from "../context/model-fit.js";
 import type { BatchCall } from "../session/session-record.js";
+
+/** Each on/off strategy of the setting table, as a plain run records it. */
+const plainStrategies = Object.fromEntries(strategySettingNames.map((name) => [name, false]));
 
 function tool(name: string, readOnly: boolean): ToolDescriptor {
   return { name, description: name, parameters: { type: "object", properties: {} }, read_only: readOnly, parallel_safe: readOnly, handled_by: "tools" };
@@ -40,21 +43,8 @@ describe("experiment settings (eval arms)", () => {
       context_policy: "stable-prefix-compact-v1",
       edit_format: "routed-v1",
       edit_format_source: "default",
-      auto_test: false,
-      auto_lint: false,
-      prefix_failing_output: false,
-      code_map: false,
-      few_shot: false,
-      loop_breaker: false,
-      path_grammar: false,
-      explore_first: false,
-      search_grammar: false,
-      workspace_files: false,
-      line_edits: false,
-      act_after_reads: false,
-      follow_imports: false,
-      lean_calls: false,
-      code_needs_run: false,
+      // Every on/off strategy of the setting table, off unless set.
+      ...plainStrategies,
       completion_grammar: "off",
     });
     // The model's registry entry gives the edit format when the start sets none; a configured default turns a strategy on.
