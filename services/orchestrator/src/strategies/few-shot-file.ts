@@ -1,4 +1,5 @@
 import type { RunContext } from "../run/run-context.js";
+import { listWorkspace } from "./list-workspace.js";
 import { knownTestCommand, resolveTestCommand } from "./resolve-test-command.js";
 import type { Strategy } from "./strategy.js";
 import { strategyState } from "./strategy-state.js";
@@ -26,21 +27,8 @@ export function pickFewShotFile(listing: string[], task: string): string | undef
  * few_shot examples. Any failure gives undefined: the examples keep their placeholder.
  */
 export async function loadFewShotFile(context: RunContext): Promise<string | undefined> {
-  const record = context.session.record;
-  try {
-    const result = await context.seams.tools.exec(
-      record.id,
-      record.workspace,
-      { id: context.seams.generateId(), name: "list_dir", arguments: { path: ".", recursive: true, max_entries: 200 } },
-      { network: false },
-    );
-    if (result.is_error === true) return undefined;
-    const listing = result.output.split("\n\n")[0]?.split("\n") ?? [];
-    return pickFewShotFile(listing, context.task);
-  } catch (error) {
-    context.logger.warn({ err: error }, "listing the workspace for the few_shot examples failed; they keep placeholders");
-    return undefined;
-  }
+  const listing = await listWorkspace(context, 200, "the few_shot examples (they keep placeholders)");
+  return listing === undefined ? undefined : pickFewShotFile(listing.entries, context.task);
 }
 
 /**

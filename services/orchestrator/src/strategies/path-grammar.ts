@@ -2,6 +2,7 @@ import type { ModelChatRequest } from "@aide/contracts";
 import type { RunContext } from "../run/run-context.js";
 import type { Strategy } from "./strategy.js";
 import { strategyState } from "./strategy-state.js";
+import { listWorkspace } from "./list-workspace.js";
 
 /** Tools whose `path` names a file that must exist. */
 const EXISTING = ["read_file", "replace_in_file"];
@@ -46,24 +47,11 @@ export const pathGrammar: Strategy = {
 /** The workspace's files and folders, listed once a run (the listing path_grammar and follow_imports share). */
 export async function workspaceListing(context: RunContext): Promise<{ files: string[]; folders: string[] }> {
   const slot = strategyState<{ listing?: { files: string[]; folders: string[] } }>(context, "workspace-listing", () => ({}));
-  return (slot.listing ??= await listWorkspace(context));
+  return (slot.listing ??= await listFilesAndFolders(context));
 }
 
 /** The workspace's files and folders (no links), or none when the listing fails. */
-async function listWorkspace(context: RunContext): Promise<{ files: string[]; folders: string[] }> {
-  const record = context.session.record;
-  try {
-    const result = await context.seams.tools.exec(
-      record.id,
-      record.workspace,
-      { id: context.seams.generateId(), name: "list_dir", arguments: { path: ".", recursive: true, max_entries: MAX_LISTED } },
-      { network: false },
-    );
-    if (result.is_error === true) return { files: [], folders: [] };
-    const listing = (result.output.split("\n\n")[0]?.split("\n") ?? []).filter((entry) => entry !== "" && !entry.endsWith("@"));
-    return { files: listing.filter((entry) => !entry.endsWith("/")), folders: listing.filter((entry) => entry.endsWith("/")).map((entry) => entry.slice(0, -1)) };
-  } catch (error) {
-    context.logger.warn({ err: error }, "listing the workspace for path_grammar failed; paths keep their own rule");
-    return { files: [], folders: [] };
-  }
+async function listFilesAndFolders(context: RunContext): Promise<{ files: string[]; folders: string[] }> {
+  const listing = (await listWorkspace(context, MAX_LISTED, "path_grammar (paths keep their own rule)"))?.entries.filter((entry) => !entry.endsWith("@")) ?? [];
+  return { files: listing.filter((entry) => !entry.endsWith("/")), folders: listing.filter((entry) => entry.endsWith("/")).map((entry) => entry.slice(0, -1)) };
 }

@@ -1,42 +1,26 @@
 import type { RunContext } from "../run/run-context.js";
+import { listWorkspace } from "./list-workspace.js";
 import type { Strategy } from "./strategy.js";
 
 /** How many entries of the workspace the first turn shows, and how many characters at most. */
 const MAX_ENTRIES = 120;
 const MAX_CHARS = 3000;
 
-/**
- * The workspace's files for the first turn's prefix: the tools service's list_dir (recursive,
- * dependency and build folders shown but not expanded), cut to what fits. Empty on any failure:
- * the run goes on without it.
- */
-async function listWorkspace(context: RunContext, budgetChars: number): Promise<{ text: string; entries: number }> {
-  const record = context.session.record;
-  try {
-    const result = await context.seams.tools.exec(
-      record.id,
-      record.workspace,
-      { id: context.seams.generateId(), name: "list_dir", arguments: { path: ".", recursive: true, max_entries: MAX_ENTRIES } },
-      { network: false },
-    );
-    if (result.is_error === true) return { text: "", entries: 0 };
-    const [listing, note] = result.output.split("\n\n");
-    const limit = Math.min(MAX_CHARS, Math.floor(budgetChars / 8));
-    const lines: string[] = [];
-    let used = 0;
-    for (const line of (listing ?? "").split("\n").filter((entry) => entry !== "")) {
-      if (used + line.length + 1 > limit) break;
-      lines.push(line);
-      used += line.length + 1;
-    }
-    if (lines.length === 0) return { text: "", entries: 0 };
-    const total = (listing ?? "").split("\n").filter((entry) => entry !== "").length;
-    const more = lines.length < total || note !== undefined ? "\n(more entries: list_dir a folder to see them)" : "";
-    return { text: lines.join("\n") + more, entries: lines.length };
-  } catch (error) {
-    context.logger.warn({ err: error }, "listing the workspace for the prompt prefix failed; the run goes on without it");
-    return { text: "", entries: 0 };
+/** The workspace's files for the first turn's prefix, cut to what fits; empty when it cannot be listed. */
+async function listedFiles(context: RunContext, budgetChars: number): Promise<{ text: string; entries: number }> {
+  const listing = await listWorkspace(context, MAX_ENTRIES, "the prompt prefix");
+  if (listing === undefined) return { text: "", entries: 0 };
+  const limit = Math.min(MAX_CHARS, Math.floor(budgetChars / 8));
+  const lines: string[] = [];
+  let used = 0;
+  for (const line of listing.entries) {
+    if (used + line.length + 1 > limit) break;
+    lines.push(line);
+    used += line.length + 1;
   }
+  if (lines.length === 0) return { text: "", entries: 0 };
+  const more = lines.length < listing.entries.length || listing.capped ? "\n(more entries: list_dir a folder to see them)" : "";
+  return { text: lines.join("\n") + more, entries: lines.length };
 }
 
 /**
@@ -49,7 +33,7 @@ export const workspaceFiles: Strategy = {
   setting: "workspace_files",
   async stablePrefix(context, _fit, budgetChars) {
     if (context.depth > 0) return { text: "" };
-    const listing = await listWorkspace(context, budgetChars);
+    const listing = await listedFiles(context, budgetChars);
     if (listing.text === "") return { text: "" };
     return {
       text: `# Workspace files\nEvery path is relative to the workspace root: write it as it appears below, never as an absolute path. Its files and folders (folders end with /):\n${listing.text}`,
